@@ -1,0 +1,1 @@
+"""The Ringside referee application: command line, main loop, screens, journal."""

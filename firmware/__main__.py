@@ -1,0 +1,3 @@
+from firmware.cli import entry_point
+
+entry_point()

@@ -1,0 +1,158 @@
+"""The ``ringside`` command line.
+
+Every user mistake (a missing file, bad JSON, an invalid record) ends in one
+line on stderr and exit status 2; an illegal move in a record is exit status 3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import scorer
+from scorer.core import DEFAULT_NAMES, TableError
+
+EXIT_OK, EXIT_INVALID, EXIT_ILLEGAL = 0, 2, 3
+
+
+class UsageError(Exception):
+    """A mistake in how the command was called (exit status 2)."""
+
+
+def _read_json(path: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not a text file") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+def _game_of(data: Any, path: str) -> "scorer.Game[Any, Any]":
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+        raise UsageError(f"{path}: a record is a JSON object with a \"game\" field")
+    return scorer.get(data["game"])
+
+
+def _print_report(report: scorer.ReplayReport, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(report.data, indent=None if report.illegal else 2))
+    else:
+        print(report.text)
+    return report.exit_status
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``ringside replay FILE [--json]``."""
+    data = _read_json(args.file)
+    return _print_report(_game_of(data, args.file).replay(data), args.json)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    """``ringside score GAME FILE [--json]``."""
+    game = scorer.get(args.game)
+    data = _read_json(args.file)
+    return _print_report(game.score_position(data), args.json)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """``ringside simulate GAME [--players N] [--seed S] [--hands H] [--out FILE]``."""
+    game = scorer.get(args.game)
+    lo, hi = game.info.min_players, game.info.max_players
+    count = args.players if args.players is not None else max(lo, min(4, hi))
+    if not lo <= count <= min(hi, len(DEFAULT_NAMES)):
+        raise UsageError(f"{game.info.title} is for {lo} to {hi} players, not {count}")
+    players = list(DEFAULT_NAMES[:count])
+    if args.hands is not None and args.hands < 1:
+        raise UsageError("--hands must be at least 1")
+    record = game.simulate(players=players, rng=random.Random(args.seed), hands=args.hands)
+    text = json.dumps(record, indent=1)
+    if args.out:
+        try:
+            Path(args.out).write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+        print(f"wrote {args.out}", file=sys.stderr)
+    else:
+        print(text)
+    return EXIT_OK
+
+
+def _vision(name: str) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        vision_cli = importlib.import_module("vision.cli")
+        func: Callable[[list[str]], int] = getattr(vision_cli, name)
+        return func(args.rest)
+
+    return run
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``ringside``."""
+    parser = argparse.ArgumentParser(
+        prog="ringside",
+        description="Ringside: a camera referee and scorer for circus-themed table games.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("replay", help="replay a game record and print the result")
+    p.add_argument("file", help="the record (JSON), or - for standard input")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("simulate", help="play random legal games and write the record")
+    p.add_argument("game", help="bigtop, fantan, circus-grandioso, flohcati, grand-carnival, carcassonne")
+    p.add_argument("--players", type=int, help="number of players")
+    p.add_argument("--seed", type=int, default=0, help="random seed (the same seed gives the same record)")
+    p.add_argument("--hands", type=int, help="hands to play (Big Top, Fan Tan)")
+    p.add_argument("--out", help="write the record to this file instead of standard output")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("score", help="score an end-of-game position")
+    p.add_argument("game", help="flohcati or grand-carnival")
+    p.add_argument("file", help="the position (JSON), or - for standard input")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.set_defaults(func=cmd_score)
+
+    for name, help_text in (
+        ("print", "print true-size component sheets (PDF)"),
+        ("recognize", "recognise the components in a camera image"),
+        ("train", "train the component classifier"),
+    ):
+        p = sub.add_parser(name, help=help_text, add_help=False)
+        p.add_argument("rest", nargs=argparse.REMAINDER)
+        p.set_defaults(func=_vision(f"cmd_{name}"))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``ringside``; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        result: int = args.func(args)
+        return result
+    except (UsageError, TableError) as exc:
+        print(f"ringside: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def entry_point() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry_point()

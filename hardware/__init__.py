@@ -1,0 +1,1 @@
+"""The edges of Ringside: camera sources, OLED displays and buttons behind small interfaces."""

@@ -1,0 +1,41 @@
+"""Big Top and its Fan Tan variant.
+
+>>> import scorer
+>>> scorer.get("bigtop").info.title, scorer.get("fantan").info.title
+('Big Top', 'Fan Tan')
+"""
+
+from scorer import register
+from scorer.bigtop.cards import DECK, Card, Shade, Suit
+from scorer.bigtop.engine import (
+    Action,
+    BigTop,
+    BigTopMove,
+    BigTopState,
+    FanTan,
+    Pile,
+    Reason,
+    TrackToken,
+    slide,
+    track_token,
+)
+
+register(BigTop)
+register(FanTan)
+
+__all__ = [
+    "DECK",
+    "Action",
+    "BigTop",
+    "BigTopMove",
+    "BigTopState",
+    "Card",
+    "FanTan",
+    "Pile",
+    "Reason",
+    "Shade",
+    "Suit",
+    "TrackToken",
+    "slide",
+    "track_token",
+]

@@ -1,0 +1,327 @@
+"""The game contract that every Ringside rules engine follows.
+
+A game is a stateless object (`scorer.get("bigtop")`) whose methods take an
+immutable state value and a move value:
+
+* ``new_state(players, rng, **options)`` deals or sets up a fresh state;
+* ``current_player(state)`` is the seat to move, or ``None`` when over;
+* ``legal_moves(state)`` lists every legal move (full information);
+* ``check(state, move)`` says LEGAL, ILLEGAL (with a reason) or UNVERIFIABLE
+  (the answer depends on a card the state cannot see); it never raises;
+* ``is_legal(state, move)`` is ``check`` reduced to "would ``play`` accept it";
+* ``play(state, move)`` returns ``(new_state, events)`` or raises `IllegalMove`;
+* ``parse_move`` / ``format_move`` are the notation pair, and they round-trip;
+* ``state_to_json`` / ``state_from_json`` serialise states;
+* ``replay(record)`` and ``simulate(...)`` work on game records (JSON).
+
+Rules engines are pure: no I/O, no clock, randomness only from an injected
+`random.Random`.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
+
+__all__ = [
+    "DEFAULT_NAMES",
+    "Check",
+    "Event",
+    "Game",
+    "GameInfo",
+    "HiddenInformation",
+    "IllegalMove",
+    "MalformedMove",
+    "Outcome",
+    "RecordError",
+    "ReplayReport",
+    "TableError",
+    "UnknownComponent",
+    "UnknownGame",
+    "Verdict",
+    "random_playout",
+]
+
+#: Seat names used when a command line asks for N players without naming them.
+DEFAULT_NAMES: tuple[str, ...] = ("Ann", "Ben", "Cat", "Dan", "Eva", "Fin")
+
+
+class TableError(Exception):
+    """Base class of every error Ringside reports to a player or user."""
+
+
+class MalformedMove(TableError, ValueError):
+    """A move written in a notation that cannot be read."""
+
+
+class RecordError(TableError, ValueError):
+    """A game record or position that is not valid (exit status 2).
+
+    ``field`` names the part of the record that is wrong, for example
+    ``"deal.Alf"`` or ``"moves[3]"``.
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class UnknownComponent(RecordError):
+    """A card, tile or token name that is not part of the game."""
+
+
+class HiddenInformation(TableError, LookupError):
+    """A question that needs cards the state cannot see (public information)."""
+
+
+class UnknownGame(TableError, LookupError):
+    """A game name that no engine is registered under."""
+
+
+class IllegalMove(TableError, ValueError):
+    """A well-formed move that the rules do not allow here.
+
+    ``str(error)`` is a sentence a new player understands; ``reason`` is the
+    machine-readable cause (a member of the game's reason enum).
+    """
+
+    def __init__(self, reason: enum.Enum, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+class Verdict(enum.Enum):
+    """The answer of a legality check."""
+
+    LEGAL = "legal"
+    ILLEGAL = "illegal"
+    #: The answer depends on something the state cannot see (a hidden hand).
+    UNVERIFIABLE = "cannot verify"
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """The result of `Game.check`: a verdict, and for anything but LEGAL a reason."""
+
+    verdict: Verdict
+    reason: enum.Enum | None = None
+    message: str = ""
+
+    @property
+    def is_legal(self) -> bool:
+        """True for LEGAL only."""
+        return self.verdict is Verdict.LEGAL
+
+    @property
+    def is_illegal(self) -> bool:
+        """True for ILLEGAL only."""
+        return self.verdict is Verdict.ILLEGAL
+
+
+LEGAL = Check(Verdict.LEGAL)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something a move caused that a player should hear about.
+
+    ``what`` is a short phrase ("earned", "road completed", "circus scored"),
+    ``points`` the seats and amounts of money or points it moved (amounts may be
+    negative), ``text`` a sentence for a screen.
+    """
+
+    what: str
+    points: tuple[tuple[int, int], ...] = ()
+    text: str = ""
+
+    def points_by_seat(self) -> dict[int, int]:
+        """The points of this event summed per seat."""
+        out: dict[int, int] = {}
+        for seat, amount in self.points:
+            out[seat] = out.get(seat, 0) + amount
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game (or hand) ended: the winners share the victory."""
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Fixed facts about a game."""
+
+    title: str
+    min_players: int
+    max_players: int
+    hidden_information: bool
+    score_unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayReport:
+    """What `Game.replay` or `Game.score_position` produced.
+
+    ``data`` is the JSON object ``ringside replay --json`` prints, ``text`` the
+    readable table, and ``illegal`` is true when a move broke a rule (exit 3).
+    """
+
+    data: Mapping[str, Any]
+    text: str
+    illegal: bool = False
+
+    @property
+    def exit_status(self) -> int:
+        """0 when the record replays legally, 3 when a move is illegal."""
+        return 3 if self.illegal else 0
+
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+class Game(ABC, Generic[S, M]):
+    """One game's rules. Subclass it for a variant and override its hooks."""
+
+    #: The registry name, as used by ``scorer.get`` and in records' ``"game"``.
+    name: ClassVar[str]
+    #: Other names that `scorer.get` accepts.
+    aliases: ClassVar[tuple[str, ...]] = ()
+    info: ClassVar[GameInfo]
+
+    def __repr__(self) -> str:
+        return f"scorer.get({self.name!r})"
+
+    # -- state ---------------------------------------------------------------
+
+    @abstractmethod
+    def new_state(self, players: Sequence[str], rng: random.Random, **options: Any) -> S:
+        """A fresh state for these players, shuffled with ``rng``."""
+
+    @abstractmethod
+    def current_player(self, state: S) -> int | None:
+        """The seat whose turn it is, or None when the game is over."""
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool:
+        """True when no more moves can be played."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The outcome of a finished state, None while it goes on."""
+
+    @abstractmethod
+    def scores(self, state: S) -> tuple[int, ...]:
+        """Each seat's score (money, points, peanuts) as it stands."""
+
+    # -- moves ---------------------------------------------------------------
+
+    @abstractmethod
+    def legal_moves(self, state: S) -> list[M]:
+        """Every legal move for the player to move.
+
+        :raises HiddenInformation: when the list depends on hidden cards.
+        """
+
+    @abstractmethod
+    def check(self, state: S, move: M) -> Check:
+        """LEGAL, ILLEGAL with a reason, or UNVERIFIABLE. Never raises."""
+
+    def is_legal(self, state: S, move: M) -> bool:
+        """True when `play` would accept the move. Never raises.
+
+        A move that cannot be verified (it depends on a hidden card) is
+        accepted: use `check` to tell the two apart.
+        """
+        try:
+            return not self.check(state, move).is_illegal
+        except Exception:  # noqa: BLE001 - the contract says never raise
+            return False
+
+    def play(self, state: S, move: M) -> tuple[S, tuple[Event, ...]]:
+        """Play a move: the new state and the events it caused.
+
+        :raises IllegalMove: when the rules do not allow the move here.
+        """
+        result = self.check(state, move)
+        if result.is_illegal:
+            assert result.reason is not None
+            raise IllegalMove(result.reason, result.message)
+        return self.apply_unchecked(state, move)
+
+    @abstractmethod
+    def apply_unchecked(self, state: S, move: M) -> tuple[S, tuple[Event, ...]]:
+        """Play a move without checking it. For simulation of legal moves only."""
+
+    # -- notation and JSON -------------------------------------------------------
+
+    @abstractmethod
+    def parse_move(self, state: S, text: str) -> M:
+        """Read a move in the game's notation.
+
+        :raises MalformedMove: when the text is not a move of this game.
+        """
+
+    @abstractmethod
+    def format_move(self, state: S, move: M) -> str:
+        """Write a move in the game's notation (`parse_move` reads it back)."""
+
+    @abstractmethod
+    def state_to_json(self, state: S) -> dict[str, Any]:
+        """The state as a JSON-compatible dict."""
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> S:
+        """Rebuild a state from `state_to_json` output.
+
+        :raises RecordError: when the data is not a valid state.
+        """
+
+    # -- records -------------------------------------------------------------
+
+    @abstractmethod
+    def replay(self, record: Mapping[str, Any]) -> ReplayReport:
+        """Replay a game record.
+
+        :raises RecordError: when the record is not valid (exit status 2).
+        """
+
+    @abstractmethod
+    def simulate(
+        self, players: Sequence[str], rng: random.Random, **options: Any
+    ) -> dict[str, Any]:
+        """Play random legal moves with full information and return the record."""
+
+    def score_position(self, data: Mapping[str, Any]) -> ReplayReport:
+        """Score an end-of-game position (games that support ``ringside score``).
+
+        :raises RecordError: when the position is not valid.
+        """
+        raise RecordError(f"{self.info.title} has no end-of-game position scoring", "game")
+
+
+def random_playout(
+    game: Game[S, M], state: S, rng: random.Random, max_moves: int = 100_000
+) -> tuple[S, list[M]]:
+    """Play uniformly random legal moves from ``state`` until the game is over.
+
+    Returns the final state and the moves played. Moves are applied with
+    `Game.apply_unchecked`, since they come from `Game.legal_moves`.
+    """
+    moves: list[M] = []
+    for _ in range(max_moves):
+        if game.is_over(state):
+            return state, moves
+        options = game.legal_moves(state)
+        move = options[rng.randrange(len(options))]
+        state, _ = game.apply_unchecked(state, move)
+        moves.append(move)
+    raise RuntimeError(f"{game.name}: no end after {max_moves} moves")
