@@ -70,12 +70,18 @@ def _cards(value: Any, field: str) -> list[Card]:
     return out
 
 
-def _per_player_cards(value: Any, players: Sequence[str], field: str, complete: bool) -> list[list[Card]]:
+def _per_player(value: Any, players: Sequence[str], field: str, what: str) -> dict[str, Any]:
+    """Check that ``value`` maps player names (and nothing else) to something."""
     if not isinstance(value, dict):
-        raise RecordError(f"the field {field!r} must map each player to a list of cards", field)
+        raise RecordError(f"the field {field!r} must map each player to {what}", field)
     for name in value:
         if name not in players:
             raise RecordError(f"{field} names {name!r}, who is not one of the players", f"{field}.{name}")
+    return value
+
+
+def _per_player_cards(value: Any, players: Sequence[str], field: str, complete: bool) -> list[list[Card]]:
+    value = _per_player(value, players, field, "a list of cards")
     seen: dict[Card, str] = {}
     hands = []
     for name in players:
@@ -102,12 +108,8 @@ def _per_player_cards(value: Any, players: Sequence[str], field: str, complete: 
 
 
 def _investments(value: Any, players: Sequence[str], field: str) -> list[tuple[int, int, int, int]]:
-    if not isinstance(value, dict):
-        raise RecordError(f"the field {field!r} must map each player to their four tokens", field)
+    value = _per_player(value, players, field, "their four tokens")
     out = []
-    for name in value:
-        if name not in players:
-            raise RecordError(f"{field} names {name!r}, who is not one of the players", f"{field}.{name}")
     for name in players:
         where = f"{field}.{name}"
         tokens = value.get(name)
@@ -133,12 +135,8 @@ def _investments(value: Any, players: Sequence[str], field: str) -> list[tuple[i
 def _peanuts(value: Any, players: Sequence[str], field: str) -> list[int] | None:
     if value is None:
         return None
-    if not isinstance(value, dict):
-        raise RecordError(f"the field {field!r} must map each player to a number of peanuts", field)
+    value = _per_player(value, players, field, "a number of peanuts")
     out = []
-    for name in value:
-        if name not in players:
-            raise RecordError(f"{field} names {name!r}, who is not one of the players", f"{field}.{name}")
     for name in players:
         v = value.get(name, 25)
         if not isinstance(v, int) or isinstance(v, bool) or v < 0:

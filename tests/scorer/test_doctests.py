@@ -1,0 +1,16 @@
+"""The examples in the scorer docstrings run as written."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["scorer", "scorer.core", "scorer.bigtop", "scorer.bigtop.cards", "scorer.bigtop.engine"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
