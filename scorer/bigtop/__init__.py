@@ -20,6 +20,8 @@ from scorer.bigtop.engine import (
     track_token,
 )
 
+from scorer.bigtop.observe import Inference, InferenceKind, TableSnapshot, infer_move, snapshot
+
 register(BigTop)
 register(FanTan)
 
@@ -31,11 +33,16 @@ __all__ = [
     "BigTopState",
     "Card",
     "FanTan",
+    "Inference",
+    "InferenceKind",
     "Pile",
     "Reason",
     "Shade",
     "Suit",
+    "TableSnapshot",
     "TrackToken",
+    "infer_move",
     "slide",
+    "snapshot",
     "track_token",
 ]

@@ -7,7 +7,15 @@ import importlib
 
 import pytest
 
-MODULES = ["scorer", "scorer.core", "scorer.bigtop", "scorer.bigtop.cards", "scorer.bigtop.engine"]
+MODULES = [
+    "scorer",
+    "scorer.core",
+    "scorer.bigtop",
+    "scorer.bigtop.cards",
+    "scorer.bigtop.engine",
+    "scorer.bigtop.observe",
+    "scorer.carcassonne",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)
