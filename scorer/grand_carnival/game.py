@@ -1,0 +1,462 @@
+"""The Grand Carnival on the Ringside contract: `GrandCarnival` and its records."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from scorer import register
+from scorer.core import (
+    DEFAULT_NAMES,
+    Check,
+    Event,
+    Game,
+    GameInfo,
+    MalformedMove,
+    Outcome,
+    RecordError,
+    ReplayReport,
+    UnknownComponent,
+    Verdict,
+)
+from scorer.grand_carnival import codec, rules
+from scorer.grand_carnival.components import CATALOG, Catalog
+from scorer.grand_carnival.model import (
+    ROUNDS,
+    Board,
+    CarnivalState,
+    Move,
+    Railyard,
+    Reason,
+    TrickStatus,
+)
+from scorer.grand_carnival.scoring import Breakdown, score_board
+
+__all__ = ["GrandCarnival"]
+
+_NAMES = ("grand-carnival", "carnival")
+#: Seed used for shuffles when a record gives none.
+DEFAULT_SEED = 0
+
+
+@register
+class GrandCarnival(Game[CarnivalState, Move]):
+    """The Grand Carnival (seed 002): build a fairground market, score it after 7 rounds.
+
+    Override ``catalog`` in a subclass for a box with other components.
+
+    >>> import random, scorer
+    >>> game = scorer.get("carnival")
+    >>> state = game.new_state(["Ann", "Ben"], random.Random(1))
+    >>> move = game.parse_move(state, "Ann 1 guest in1 b1")
+    >>> game.check(state, move).message
+    'Guests walk on walkways only; b1 is an empty parcel.'
+    >>> game.format_move(state, game.legal_moves(state)[0])  # doctest: +ELLIPSIS
+    'Ann 1 foundation 1a ...'
+    """
+
+    name: ClassVar[str] = "grand-carnival"
+    aliases: ClassVar[tuple[str, ...]] = ("carnival",)
+    info: ClassVar[GameInfo] = GameInfo(
+        title="The Grand Carnival",
+        min_players=1,
+        max_players=4,
+        hidden_information=True,
+        score_unit="points",
+    )
+    catalog: ClassVar[Catalog] = CATALOG
+    #: Player count `simulate` uses when none is given.
+    default_players: ClassVar[int] = 4
+
+    # -- state -----------------------------------------------------------------
+
+    def setup(
+        self,
+        players: Sequence[str],
+        tricks: Sequence[str],
+        stacks: tuple[tuple[str | None, ...], tuple[str | None, ...]],
+        open_tiles: tuple[str | None, ...],
+        seed: int | None,
+        start: int = 0,
+    ) -> CarnivalState:
+        """A fresh state from explicit facts: the dealt tricks and the railyard."""
+        n = len(players)
+        cat = self.catalog
+        board = codec.board_from_parts(
+            (None,) * 16,
+            (),
+            0,
+            (True, True),
+            0,
+            0,
+            frozenset(),
+            (TrickStatus.OPEN,) * len(tricks),
+            cat,
+        )
+        return CarnivalState(
+            players=tuple(players),
+            boards=(board,) * n,
+            railyard=Railyard(stacks=stacks, open=open_tiles, discard=()),
+            supply=cat.shape_supply(n),
+            barkers=cat.barkers[n - 1],
+            tricks=tuple(tricks),
+            round=0,
+            start_player=start,
+            turn=0,
+            seed=seed,
+            reshuffles=0,
+        )
+
+    def _deal(self, rng: random.Random) -> tuple[
+        list[str], tuple[tuple[str | None, ...], tuple[str | None, ...]], tuple[str | None, ...]
+    ]:
+        cat = self.catalog
+        tricks = rng.sample(sorted(cat.tricks), cat.tricks_dealt)
+        tiles = [p for p, count in cat.foundations.items() for _ in range(count)]
+        rng.shuffle(tiles)
+        # [DECISION] four tiles open on spaces 2..5, the rest split into two
+        # face-down stacks of (nearly) equal height.
+        open_tiles = tuple(tiles[:4])
+        rest = tiles[4:]
+        half = (len(rest) + 1) // 2
+        return tricks, (tuple(rest[:half]), tuple(rest[half:])), open_tiles
+
+    def new_state(self, players: Sequence[str], rng: random.Random, **options: Any) -> CarnivalState:
+        """A fresh table: tricks dealt and foundation tiles shuffled with ``rng``.
+
+        :raises RecordError: for fewer than 1 or more than 4 players.
+        """
+        names = codec.players_from_json(list(players))
+        tricks, stacks, open_tiles = self._deal(rng)
+        start = options.get("start", 0)
+        if not isinstance(start, int) or not 0 <= start < len(names):
+            raise RecordError("start must be a seat number", "start")
+        return self.setup(names, tricks, stacks, open_tiles, rng.randrange(2**31), start)
+
+    def current_player(self, state: CarnivalState) -> int | None:
+        """The seat to move, None after the seventh round."""
+        return rules.current_seat(state)
+
+    def is_over(self, state: CarnivalState) -> bool:
+        """True after 7 rounds."""
+        return state.round >= ROUNDS
+
+    def breakdowns(self, state: CarnivalState) -> tuple[Breakdown, ...]:
+        """Every market's score by line of the scoring table, as it stands."""
+        return tuple(score_board(b, self.catalog) for b in state.boards)
+
+    def scores(self, state: CarnivalState) -> tuple[int, ...]:
+        """Each market's final-scoring points as it stands."""
+        return tuple(b.total for b in self.breakdowns(state))
+
+    def outcome(self, state: CarnivalState) -> Outcome | None:
+        """Winners by points, then tricks learned, then tickets; else shared."""
+        if not self.is_over(state):
+            return None
+        return _outcome(self.breakdowns(state))
+
+    def public_view(self, state: CarnivalState) -> CarnivalState:
+        """The state as the live referee sees it: the face-down stacks unseen.
+
+        Checks that need a face-down tile then answer UNVERIFIABLE, and stacks
+        rebuilt from the discard pile stay unseen too.
+        """
+        yard = state.railyard
+        stacks = ((None,) * len(yard.stacks[0]), (None,) * len(yard.stacks[1]))
+        return replace(state, railyard=replace(yard, stacks=stacks), seed=None)
+
+    # -- moves -----------------------------------------------------------------
+
+    def legal_moves(self, state: CarnivalState) -> list[Move]:
+        """Every legal move for the player to move."""
+        return rules.legal_moves(state, self.catalog)
+
+    def check(self, state: CarnivalState, move: Move) -> Check:
+        """LEGAL, ILLEGAL with a reason, or UNVERIFIABLE for an unseen railyard tile."""
+        try:
+            return rules.check_move(state, move, self.catalog)
+        except Exception:  # noqa: BLE001 - the contract says never raise
+            return Check(Verdict.ILLEGAL, Reason.NOT_A_MOVE, "That is not a move of The Grand Carnival.")
+
+    def apply_unchecked(self, state: CarnivalState, move: Move) -> tuple[CarnivalState, tuple[Event, ...]]:
+        """Play a legal move without checking it."""
+        return rules.apply_move(state, move, self.catalog)
+
+    # -- notation and JSON -----------------------------------------------------
+
+    def parse_move(self, state: CarnivalState, text: str) -> Move:
+        """Read a move such as ``"Ann 3 build L3 b2 b3 c3"`` (see RECORDS.md).
+
+        :raises MalformedMove: when the text is not a move of this game.
+        """
+        return codec.parse_move(state, text, self.catalog)
+
+    def format_move(self, state: CarnivalState, move: Move) -> str:
+        """Write a move in the notation."""
+        return codec.format_move(state, move)
+
+    def state_to_json(self, state: CarnivalState) -> dict[str, Any]:
+        """The state as a JSON object."""
+        return codec.state_to_json(state, self.catalog)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> CarnivalState:
+        """Rebuild a state from `state_to_json` output.
+
+        :raises RecordError: when the data is not a valid state.
+        """
+        return codec.state_from_json(data, self.catalog)
+
+    # -- records ---------------------------------------------------------------
+
+    def record_state(self, record: Mapping[str, Any]) -> CarnivalState:
+        """The starting state a record describes (players, tricks, railyard, seed).
+
+        :raises RecordError: naming the field that is wrong.
+        """
+        if not isinstance(record, Mapping):
+            raise RecordError("a game record must be a JSON object", "record")
+        game = record.get("game")
+        if not isinstance(game, str) or game.strip().lower() not in _NAMES:
+            raise RecordError("game must be \"grand-carnival\"", "game")
+        if "players" not in record:
+            raise RecordError("players is missing", "players")
+        players = codec.players_from_json(record["players"])
+        start = 0
+        if "start" in record:
+            if record["start"] not in players:
+                raise RecordError(f"start must be one of the players, not {record['start']!r}", "start")
+            start = players.index(record["start"])
+        seed: int | None = DEFAULT_SEED
+        if "seed" in record:
+            raw = record["seed"]
+            if not isinstance(raw, int) or isinstance(raw, bool) or raw < 0:
+                raise RecordError("seed must be a whole number >= 0", "seed")
+            seed = raw
+        rng = random.Random(seed)
+        tricks, stacks, open_tiles = self._deal(rng)
+        if "tricks" in record:
+            tricks = self._record_tricks(record["tricks"])
+        if "railyard" in record:
+            stacks, open_tiles = self._record_railyard(record["railyard"])
+            if any(t is None for s in stacks for t in s) or any(t is None for t in open_tiles):
+                seed = None if "seed" not in record else seed
+        return self.setup(players, tricks, stacks, open_tiles, seed, start)
+
+    def _record_tricks(self, value: Any) -> list[str]:
+        if not isinstance(value, list) or len(value) != self.catalog.tricks_dealt:
+            raise RecordError(f"tricks must list the {self.catalog.tricks_dealt} dealt tricks", "tricks")
+        for i, name in enumerate(value):
+            if not isinstance(name, str):
+                raise RecordError(f"tricks[{i}] must be a trick name", f"tricks[{i}]")
+            if name not in self.catalog.tricks:
+                raise UnknownComponent(f"tricks[{i}]: there is no trick {name!r}", f"tricks[{i}]")
+        if len(set(value)) != len(value):
+            raise RecordError("tricks names a trick twice", "tricks")
+        return list(value)
+
+    def _record_railyard(
+        self, value: Any
+    ) -> tuple[tuple[tuple[str | None, ...], tuple[str | None, ...]], tuple[str | None, ...]]:
+        if not isinstance(value, Mapping):
+            raise RecordError("railyard must be an object with stacks and open", "railyard")
+        stacks_raw = value.get("stacks")
+        if not isinstance(stacks_raw, list) or len(stacks_raw) != 2:
+            raise RecordError("railyard.stacks must hold two stacks", "railyard.stacks")
+        stacks: list[tuple[str | None, ...]] = []
+        for i, raw in enumerate(stacks_raw):
+            where = f"railyard.stacks[{i}]"
+            if isinstance(raw, int) and not isinstance(raw, bool):
+                if raw < 0:
+                    raise RecordError(f"{where} must be a list of tiles or a count >= 0", where)
+                stacks.append((None,) * raw)
+            else:
+                stacks.append(codec.tiles_from_json(raw, where, self.catalog, True))
+        open_raw = value.get("open")
+        if not isinstance(open_raw, list):
+            raise RecordError("railyard.open must be a list of up to 4 tiles", "railyard.open")
+        open_tiles = codec.tiles_from_json(open_raw, "railyard.open", self.catalog, True)
+        if len(open_tiles) > 4:
+            raise RecordError("railyard.open holds at most 4 tiles", "railyard.open")
+        return (stacks[0], stacks[1]), open_tiles
+
+    def replay(self, record: Mapping[str, Any]) -> ReplayReport:
+        """Replay a game record.
+
+        :raises RecordError: when the record is not valid (exit status 2).
+        """
+        state = self.record_state(record)
+        raw_moves = record.get("moves", [])
+        if not isinstance(raw_moves, list):
+            raise RecordError("moves must be a list of move texts", "moves")
+        moves: list[Move] = []
+        for i, text in enumerate(raw_moves):
+            if not isinstance(text, str):
+                raise RecordError(f"moves[{i}] must be a move text", f"moves[{i}]")
+            try:
+                moves.append(self.parse_move(state, text))
+            except codec.UnknownName as exc:
+                raise UnknownComponent(f"moves[{i}]: {exc}", f"moves[{i}]") from None
+            except MalformedMove as exc:
+                raise RecordError(f"moves[{i}]: {exc}", f"moves[{i}]") from None
+        rows: list[dict[str, Any]] = []
+        error: dict[str, Any] | None = None
+        for i, (text, move) in enumerate(zip(raw_moves, moves)):
+            verdict = self.check(state, move)
+            if verdict.is_illegal:
+                error = {"index": i, "move": text, "reason": verdict.message}
+                break
+            state, events = self.apply_unchecked(state, move)
+            row: dict[str, Any] = {"move": text, "events": [e.text for e in events]}
+            if not verdict.is_legal:
+                row["unverified"] = verdict.message
+            rows.append(row)
+        return self._report(state, rows, error)
+
+    def _report(
+        self, state: CarnivalState, rows: list[dict[str, Any]], error: dict[str, Any] | None
+    ) -> ReplayReport:
+        finished = self.is_over(state) and error is None
+        parts = self.breakdowns(state)
+        outcome = _outcome(parts) if finished else None
+        data: dict[str, Any] = {
+            "game": self.name,
+            "finished": finished,
+            "round": min(state.round + 1, ROUNDS),
+            "moves": rows,
+            "players": {p: b.to_json() for p, b in zip(state.players, parts)},
+            "scores": {p: b.total for p, b in zip(state.players, parts)},
+            "winners": [state.players[w] for w in outcome.winners] if outcome else [],
+        }
+        if error is not None:
+            data["error"] = error
+        lines = [f"The Grand Carnival: {', '.join(state.players)}"]
+        for i, row in enumerate(rows):
+            lines.append(f"{i:4d}  {row['move']}")
+            for text in row["events"]:
+                lines.append(f"        {text}")
+        if error is not None:
+            lines.append(f"ILLEGAL move {error['index']}: {error['move']}")
+            lines.append(f"        {error['reason']}")
+        title = "Final scoring" if finished else f"Standing after round {data['round']} (not finished)"
+        lines.append(_table(title, state.players, parts))
+        if outcome is not None:
+            lines.append(f"Winner{'s' if len(outcome.winners) > 1 else ''}: "
+                         f"{', '.join(state.players[w] for w in outcome.winners)} ({outcome.reason})")
+        return ReplayReport(data=data, text="\n".join(lines), illegal=error is not None)
+
+    def record_of(self, state: CarnivalState) -> dict[str, Any]:
+        """A record (no moves yet) that sets up exactly this fresh state."""
+        return {
+            "game": self.name,
+            "players": list(state.players),
+            "start": state.players[state.start_player],
+            "seed": state.seed,
+            "tricks": list(state.tricks),
+            "railyard": {
+                "stacks": [list(state.railyard.stacks[0]), list(state.railyard.stacks[1])],
+                "open": list(state.railyard.open),
+            },
+            "moves": [],
+        }
+
+    def simulate(
+        self, players: Sequence[str], rng: random.Random, hands: int | None = None, **options: Any
+    ) -> dict[str, Any]:
+        """Play uniformly random legal moves (full information); return the record.
+
+        ``hands`` does not apply to this game and is ignored.
+        """
+        if not players:
+            players = DEFAULT_NAMES[: self.default_players]
+        state = self.new_state(players, rng, **options)
+        record = self.record_of(state)
+        texts: list[str] = record["moves"]
+        while not self.is_over(state):
+            options_ = rules.legal_moves(state, self.catalog)
+            move = options_[rng.randrange(len(options_))]
+            texts.append(codec.format_move(state, move))
+            state, _ = rules.apply_move(state, move, self.catalog)
+        return record
+
+    def score_position(self, data: Mapping[str, Any]) -> ReplayReport:
+        """Score markets by the final-scoring table (position format in RECORDS.md).
+
+        Accepts ``{"players": [{"name", "market", "attractions", "tent", "tricks"}]}``
+        or a state written by `state_to_json` (``"boards"``).
+
+        :raises RecordError: when the position is not valid.
+        """
+        if not isinstance(data, Mapping):
+            raise RecordError("a position must be a JSON object", "position")
+        if "game" in data and (not isinstance(data["game"], str) or data["game"].strip().lower() not in _NAMES):
+            raise RecordError("game must be \"grand-carnival\"", "game")
+        names: list[str]
+        boards: list[Board]
+        if "boards" in data:
+            state = self.state_from_json(data)
+            names, boards = list(state.players), list(state.boards)
+        else:
+            raw = data.get("players")
+            if not isinstance(raw, list) or not raw:
+                raise RecordError("players must be a list of markets", "players")
+            names, boards = [], []
+            for i, item in enumerate(raw):
+                name, board = codec.position_board(item, self.catalog, f"players[{i}]")
+                if name in names:
+                    raise RecordError(f"players[{i}].name: {name!r} appears twice", f"players[{i}].name")
+                names.append(name)
+                boards.append(board)
+        parts = tuple(score_board(b, self.catalog) for b in boards)
+        outcome = _outcome(parts)
+        out = {
+            "game": self.name,
+            "players": {p: b.to_json() for p, b in zip(names, parts)},
+            "scores": {p: b.total for p, b in zip(names, parts)},
+            "winners": [names[w] for w in outcome.winners],
+            "reason": outcome.reason,
+        }
+        text = _table("Final scoring", tuple(names), parts)
+        text += f"\nWinner{'s' if len(outcome.winners) > 1 else ''}: " + ", ".join(
+            names[w] for w in outcome.winners
+        ) + f" ({outcome.reason})"
+        return ReplayReport(data=out, text=text)
+
+
+def _outcome(parts: Sequence[Breakdown]) -> Outcome:
+    """Most points; ties: more tricks learned, then more tickets; else shared."""
+    scores = tuple(b.total for b in parts)
+    best = max(scores)
+    tied = [i for i, s in enumerate(scores) if s == best]
+    reason = "most points"
+    if len(tied) > 1:
+        most = max(parts[i].tricks for i in tied)
+        narrowed = [i for i in tied if parts[i].tricks == most]
+        reason = "tie broken by tricks learned"
+        if len(narrowed) > 1:
+            most = max(parts[i].tickets_held for i in narrowed)
+            narrowed = [i for i in narrowed if parts[i].tickets_held == most]
+            reason = "tie broken by tickets" if len(narrowed) == 1 else "tie: the victory is shared"
+        tied = narrowed
+    return Outcome(winners=tuple(tied), scores=scores, reason=reason)
+
+
+def _table(title: str, players: Sequence[str], parts: Sequence[Breakdown]) -> str:
+    rows = [
+        ("sets", [b.sets for b in parts]),
+        ("variety", [b.variety for b in parts]),
+        ("tent", [b.tent for b in parts]),
+        ("tickets", [b.tickets for b in parts]),
+        ("barkers", [b.barkers for b in parts]),
+        ("hammers", [b.hammers for b in parts]),
+        ("total", [b.total for b in parts]),
+        ("(tickets held)", [b.tickets_held for b in parts]),
+        ("(tricks learned)", [b.tricks for b in parts]),
+    ]
+    width = max(8, *(len(p) + 1 for p in players))
+    lines = [title, " " * 17 + "".join(p.rjust(width) for p in players)]
+    for label, values in rows:
+        lines.append(label.ljust(17) + "".join(str(v).rjust(width) for v in values))
+    return "\n".join(lines)
+
