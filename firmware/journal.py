@@ -1,0 +1,545 @@
+"""The referee's journal: every game, hand, move and correction in SQLite.
+
+The journal is what makes a power cut harmless. Each accepted move is written
+together with the state it leads to, in one transaction, so after a restart
+the referee resumes exactly where the last committed move left the table:
+
+>>> import random, scorer
+>>> game = scorer.get("bigtop")
+>>> journal = Journal.open(":memory:")
+>>> state = game.new_state(["Alf", "Henry", "Charles"], random.Random(1))
+>>> live = journal.new_game(game, state.players)
+>>> live.start_hand({"dealer": "Alf", "investments": {}}, state)
+1
+>>> move = game.legal_moves(state)[0]
+>>> _ = live.play(move)
+>>> live.moves()
+['Henry call clowns-L4']
+>>> live.undo()
+'Henry call clowns-L4'
+>>> live.moves()
+[]
+>>> journal.close()
+
+Layout (append-only apart from the ``games`` row, which holds the current
+state so that a resume reads one row):
+
+* ``games``: one row per game: the engine name, the players, the game-level
+  record fields (e.g. Fan Tan ``peanuts``), the current state JSON, finished.
+* ``hands``: one row per hand: its record header (``dealer``, ``investments``,
+  ``deal`` when known, ``final_hands``) and the state before its first move.
+* ``entries``: one row per accepted move, override or undo, in order, each with
+  the state JSON after it. An undo names the entry it reverts.
+
+Every write runs in one ``BEGIN IMMEDIATE … COMMIT`` transaction, in WAL mode
+with ``synchronous=FULL``, so a committed move survives a power cut and a
+half-written one leaves no trace.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Generic, Mapping, Sequence, TypeVar
+
+import scorer
+from scorer.core import Event, Game, TableError
+
+__all__ = ["EntryKind", "Journal", "JournalEntry", "JournalError", "LiveGame", "SCHEMA_VERSION"]
+
+#: Stored in ``PRAGMA user_version``; a journal written by a newer schema is refused.
+SCHEMA_VERSION = 1
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    players TEXT NOT NULL,
+    header TEXT NOT NULL,
+    state TEXT,
+    finished INTEGER NOT NULL DEFAULT 0,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS hands (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    number INTEGER NOT NULL,
+    header TEXT NOT NULL,
+    start_state TEXT NOT NULL,
+    final_hands TEXT,
+    UNIQUE (game_id, number)
+);
+CREATE TABLE IF NOT EXISTS entries (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    hand_id INTEGER NOT NULL REFERENCES hands(id),
+    kind TEXT NOT NULL CHECK (kind IN ('move', 'override', 'undo')),
+    notation TEXT NOT NULL,
+    state TEXT NOT NULL,
+    reverts INTEGER UNIQUE REFERENCES entries(id),
+    note TEXT NOT NULL DEFAULT '',
+    at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS entries_by_hand ON entries (hand_id, id);
+"""
+
+
+class JournalError(TableError, RuntimeError):
+    """The journal cannot do what was asked (nothing to undo, no hand started, a bad file)."""
+
+
+class EntryKind(enum.Enum):
+    """What a journal entry records."""
+
+    #: A move the rules engine accepted.
+    MOVE = "move"
+    #: A move the players forced through against the referee's verdict.
+    OVERRIDE = "override"
+    #: The reversal of an earlier move or override (UNDO button).
+    UNDO = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEntry:
+    """One row of the journal as stored."""
+
+    id: int
+    hand: int
+    kind: EntryKind
+    notation: str
+    state: Mapping[str, Any]
+    reverts: int | None
+    note: str
+    at: str
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+class Journal:
+    """An SQLite journal file. Use `Journal.open`; close it (or use ``with``) when done."""
+
+    def __init__(self, connection: sqlite3.Connection, path: str) -> None:
+        self._db: sqlite3.Connection | None = connection
+        self.path = path
+
+    @classmethod
+    def open(cls, path: str | Path) -> "Journal":
+        """Open or create the journal at ``path`` (``":memory:"`` for a throwaway one).
+
+        The folder is created when missing.
+
+        :raises JournalError: when the file is not a Ringside journal or cannot be opened.
+        """
+        name = str(path)
+        try:
+            if name != ":memory:":
+                Path(name).expanduser().parent.mkdir(parents=True, exist_ok=True)
+                name = str(Path(name).expanduser())
+            db = sqlite3.connect(name, isolation_level=None, check_same_thread=False)
+        except OSError as exc:
+            raise JournalError(f"cannot create the journal {name}: {exc.strerror or exc}") from None
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot open the journal {name}: {exc}") from None
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            version = int(db.execute("PRAGMA user_version").fetchone()[0])
+            if version > SCHEMA_VERSION:
+                raise JournalError(
+                    f"the journal {name} was written by a newer Ringside (schema {version}); upgrade Ringside"
+                )
+            db.execute("BEGIN IMMEDIATE")
+            # Not executescript: it commits on its own. One statement at a time, in one transaction.
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            db.close()
+            raise JournalError(f"cannot open the journal {name}: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise JournalError(f"{name} is not a Ringside journal: {exc}") from None
+        except JournalError:
+            db.close()
+            raise
+        return cls(db, name)
+
+    # -- life cycle ------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the file. Closing twice is harmless."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __enter__(self) -> "Journal":
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The open connection.
+
+        :raises JournalError: after `close`.
+        """
+        if self._db is None:
+            raise JournalError(f"the journal {self.path} is closed")
+        return self._db
+
+    def pragma(self, name: str) -> Any:
+        """The value of an SQLite pragma (``journal_mode``, ``synchronous``), for checks."""
+        if not name.isidentifier():
+            raise ValueError(f"{name!r} is not a pragma name")
+        return self.db.execute(f"PRAGMA {name}").fetchone()[0]
+
+    # -- games -------------------------------------------------------------------
+
+    def new_game(
+        self, game: Game[S, M], players: Sequence[str], header: Mapping[str, Any] | None = None
+    ) -> "LiveGame[S, M]":
+        """Start a new game; any unfinished game is marked finished (abandoned).
+
+        ``header`` holds game-level record fields, e.g. Fan Tan's ``peanuts``.
+        """
+        now = _now()
+        with _transaction(self.db):
+            self.db.execute("UPDATE games SET finished = 1 WHERE finished = 0")
+            cur = self.db.execute(
+                "INSERT INTO games (game, players, header, state, finished, created, updated) "
+                "VALUES (?, ?, ?, NULL, 0, ?, ?)",
+                (game.name, _dumps(list(players)), _dumps(dict(header or {})), now, now),
+            )
+        assert cur.lastrowid is not None
+        return LiveGame(self, game, cur.lastrowid)
+
+    def game_ids(self) -> list[int]:
+        """Every game in the journal, oldest first."""
+        return [int(r[0]) for r in self.db.execute("SELECT id FROM games ORDER BY id")]
+
+    def resume(self) -> "LiveGame[Any, Any] | None":
+        """The game in progress (the newest unfinished one), or None.
+
+        :raises JournalError: when its engine is unknown or its stored state is unreadable.
+        """
+        row = self.db.execute("SELECT id FROM games WHERE finished = 0 ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None else self.game(int(row[0]))
+
+    def game(self, game_id: int) -> "LiveGame[Any, Any]":
+        """The journal's game number ``game_id``.
+
+        :raises JournalError: when there is no such game or its engine is unknown.
+        """
+        row = self.db.execute("SELECT game FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise JournalError(f"the journal has no game {game_id}")
+        try:
+            engine: Game[Any, Any] = scorer.get(row[0])
+        except TableError:
+            raise JournalError(f"game {game_id} of the journal is {row[0]!r}, which this Ringside cannot play") from None
+        return LiveGame(self, engine, game_id)
+
+    def export(self, game_id: int | None = None) -> dict[str, Any]:
+        """The game (default: the newest) as a game record in the RECORDS.md format.
+
+        :raises JournalError: when the journal holds no game, or the game has no hand.
+        """
+        if game_id is None:
+            ids = self.game_ids()
+            if not ids:
+                raise JournalError("the journal holds no game to export")
+            game_id = ids[-1]
+        return self.game(game_id).export()
+
+
+class _transaction:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` when the block raises.
+
+    SQLite failures (a full disk, a locked or read-only file) become `JournalError`.
+    """
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot write the journal: {exc}") from None
+        return self.db
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if kind is None:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except sqlite3.Error as exc:
+                error: BaseException | None = exc
+        else:
+            error = value
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
+        if isinstance(error, sqlite3.Error):
+            raise JournalError(f"cannot write the journal: {error}") from None
+
+
+class LiveGame(Generic[S, M]):
+    """One game of the journal, with its current state.
+
+    Moves go through `play` (checked by the rules engine), `override` (the
+    players insist) and `undo`; each writes the entry and the new state in one
+    transaction and updates `state` only once the transaction has committed.
+    """
+
+    def __init__(self, journal: Journal, game: Game[S, M], game_id: int) -> None:
+        self.journal = journal
+        self.game = game
+        self.id = game_id
+        row = self._db.execute("SELECT players, state FROM games WHERE id = ?", (game_id,)).fetchone()
+        self.players: tuple[str, ...] = tuple(json.loads(row[0]))
+        self._state: S | None = None if row[1] is None else self._load(row[1], "the current state")
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        return self.journal.db
+
+    def _load(self, text: str, what: str) -> S:
+        try:
+            return self.game.state_from_json(json.loads(text))
+        except (TableError, ValueError) as exc:
+            raise JournalError(f"game {self.id}: {what} in the journal is unreadable: {exc}") from None
+
+    # -- queries -------------------------------------------------------------------
+
+    @property
+    def state(self) -> S:
+        """The state after the last committed entry.
+
+        :raises JournalError: before the first hand is started.
+        """
+        if self._state is None:
+            raise JournalError(f"game {self.id} has no hand started yet")
+        return self._state
+
+    @property
+    def has_state(self) -> bool:
+        """True once a hand has been started."""
+        return self._state is not None
+
+    @property
+    def finished(self) -> bool:
+        """True once `finish` was called (or a newer game replaced this one)."""
+        row = self._db.execute("SELECT finished FROM games WHERE id = ?", (self.id,)).fetchone()
+        return bool(row[0])
+
+    def hand_number(self) -> int:
+        """The number of the current hand (1 for the first), 0 before any."""
+        row = self._db.execute("SELECT MAX(number) FROM hands WHERE game_id = ?", (self.id,)).fetchone()
+        return int(row[0] or 0)
+
+    def _hand_id(self) -> int:
+        row = self._db.execute(
+            "SELECT id FROM hands WHERE game_id = ? ORDER BY number DESC LIMIT 1", (self.id,)
+        ).fetchone()
+        if row is None:
+            raise JournalError(f"game {self.id} has no hand started yet")
+        return int(row[0])
+
+    def entries(self, hand: int | None = None) -> list[JournalEntry]:
+        """Every entry of the game (or of hand number ``hand``), in order, undos included."""
+        sql = (
+            "SELECT e.id, h.number, e.kind, e.notation, e.state, e.reverts, e.note, e.at "
+            "FROM entries e JOIN hands h ON h.id = e.hand_id WHERE e.game_id = ?"
+        )
+        args: tuple[Any, ...] = (self.id,)
+        if hand is not None:
+            sql += " AND h.number = ?"
+            args += (hand,)
+        rows = self._db.execute(sql + " ORDER BY e.id", args).fetchall()
+        return [
+            JournalEntry(int(r[0]), int(r[1]), EntryKind(r[2]), r[3], json.loads(r[4]), r[5], r[6], r[7])
+            for r in rows
+        ]
+
+    def _active(self, hand_id: int) -> list[tuple[int, str, str]]:
+        """(id, notation, state) of the hand's moves and overrides that no undo reverted."""
+        return [
+            (int(r[0]), r[1], r[2])
+            for r in self._db.execute(
+                "SELECT id, notation, state FROM entries WHERE hand_id = ? AND kind != 'undo' "
+                "AND id NOT IN (SELECT reverts FROM entries WHERE reverts IS NOT NULL) ORDER BY id",
+                (hand_id,),
+            )
+        ]
+
+    def moves(self, hand: int | None = None) -> list[str]:
+        """The notation of the standing moves of hand number ``hand`` (default: the current one)."""
+        if hand is None:
+            hand_id = self._hand_id()
+        else:
+            row = self._db.execute(
+                "SELECT id FROM hands WHERE game_id = ? AND number = ?", (self.id, hand)
+            ).fetchone()
+            if row is None:
+                raise JournalError(f"game {self.id} has no hand {hand}")
+            hand_id = int(row[0])
+        return [notation for _, notation, _ in self._active(hand_id)]
+
+    # -- writing -----------------------------------------------------------------
+
+    def start_hand(self, header: Mapping[str, Any], state: S) -> int:
+        """Begin a hand with its record header (``dealer``, ``investments``, ``deal``…) and first state.
+
+        Returns the hand's number (1 for the first).
+        """
+        state_text = _dumps(self.game.state_to_json(state))
+        with _transaction(self._db) as db:
+            number = int(
+                db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM hands WHERE game_id = ?", (self.id,))
+                .fetchone()[0]
+            )
+            db.execute(
+                "INSERT INTO hands (game_id, number, header, start_state) VALUES (?, ?, ?, ?)",
+                (self.id, number, _dumps(dict(header)), state_text),
+            )
+            db.execute(
+                "UPDATE games SET state = ?, updated = ? WHERE id = ?", (state_text, _now(), self.id)
+            )
+        self._state = state
+        return number
+
+    def play(self, move: M, note: str = "") -> tuple[Event, ...]:
+        """Play ``move`` through the rules engine and journal it with the new state.
+
+        :raises IllegalMove: when the rules refuse it (nothing is written).
+        """
+        before = self.state
+        after, events = self.game.play(before, move)
+        self._append(EntryKind.MOVE, self.game.format_move(before, move), after, None, note)
+        return events
+
+    def override(self, move: M, note: str = "") -> tuple[Event, ...]:
+        """Journal ``move`` without the rules' consent: the players agreed it stands."""
+        before = self.state
+        after, events = self.game.apply_unchecked(before, move)
+        self._append(EntryKind.OVERRIDE, self.game.format_move(before, move), after, None, note)
+        return events
+
+    def undo(self, note: str = "") -> str:
+        """Revert the last standing move of the current hand; returns its notation.
+
+        :raises JournalError: when the hand has no move to undo.
+        """
+        hand_id = self._hand_id()
+        active = self._active(hand_id)
+        if not active:
+            raise JournalError("there is no move to undo in this hand")
+        target, notation, _ = active[-1]
+        if len(active) > 1:
+            previous = active[-2][2]
+        else:
+            previous = self._db.execute("SELECT start_state FROM hands WHERE id = ?", (hand_id,)).fetchone()[0]
+        state = self._load(previous, "the state before the undone move")
+        self._append(EntryKind.UNDO, notation, state, target, note, state_text=previous)
+        return notation
+
+    def _append(
+        self, kind: EntryKind, notation: str, state: S, reverts: int | None, note: str,
+        state_text: str | None = None,
+    ) -> None:
+        text = state_text if state_text is not None else _dumps(self.game.state_to_json(state))
+        now = _now()
+        hand_id = self._hand_id()
+        with _transaction(self._db) as db:
+            db.execute(
+                "INSERT INTO entries (game_id, hand_id, kind, notation, state, reverts, note, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (self.id, hand_id, kind.value, notation, text, reverts, note, now),
+            )
+            db.execute("UPDATE games SET state = ?, updated = ? WHERE id = ?", (text, now, self.id))
+        self._state = state
+
+    def set_final_hands(self, final_hands: Mapping[str, Sequence[str]]) -> None:
+        """Record the cards each player laid open at the end of the current hand (gate receipts)."""
+        hand_id = self._hand_id()
+        with _transaction(self._db) as db:
+            db.execute(
+                "UPDATE hands SET final_hands = ? WHERE id = ?",
+                (_dumps({k: list(v) for k, v in final_hands.items()}), hand_id),
+            )
+
+    def finish(self) -> None:
+        """Mark the game finished: `Journal.resume` no longer offers it."""
+        with _transaction(self._db) as db:
+            db.execute("UPDATE games SET finished = 1, updated = ? WHERE id = ?", (_now(), self.id))
+
+    # -- export --------------------------------------------------------------------
+
+    def export(self) -> dict[str, Any]:
+        """The game as a RECORDS.md game record: one hand, or ``hands`` for several.
+
+        Overrides are exported as moves (a replay will say whether they were
+        legal); undone moves are left out.
+
+        :raises JournalError: when no hand has been started.
+        """
+        row = self._db.execute("SELECT header FROM games WHERE id = ?", (self.id,)).fetchone()
+        record: dict[str, Any] = {"game": self.game.name, "players": list(self.players)}
+        record.update(json.loads(row[0]))
+        hands = []
+        for hand_id, header, final in self._db.execute(
+            "SELECT id, header, final_hands FROM hands WHERE game_id = ? ORDER BY number", (self.id,)
+        ).fetchall():
+            hand: dict[str, Any] = json.loads(header)
+            hand["moves"] = [notation for _, notation, _ in self._active(int(hand_id))]
+            if final is not None:
+                hand["final_hands"] = json.loads(final)
+            hands.append(hand)
+        if not hands:
+            raise JournalError(f"game {self.id} has no hand to export")
+        if len(hands) == 1:
+            record.update(hands[0])
+        else:
+            record["hands"] = hands
+        return record
+
+    def check_consistency(self) -> None:
+        """Check that the stored current state is the state of the last standing entry.
+
+        :raises JournalError: when they differ (the journal was edited by hand).
+        """
+        row = self._db.execute("SELECT state FROM games WHERE id = ?", (self.id,)).fetchone()
+        if row[0] is None:
+            return
+        hand_id = self._hand_id()
+        last = self._db.execute(
+            "SELECT state FROM entries WHERE hand_id = ? ORDER BY id DESC LIMIT 1", (hand_id,)
+        ).fetchone()
+        expected = last[0] if last is not None else self._db.execute(
+            "SELECT start_state FROM hands WHERE id = ?", (hand_id,)
+        ).fetchone()[0]
+        if expected != row[0]:
+            raise JournalError(f"game {self.id}: the current state does not match the last journal entry")

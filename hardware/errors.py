@@ -1,0 +1,33 @@
+"""The errors of Ringside's hardware edges: each a sentence, each also a stdlib type."""
+
+from __future__ import annotations
+
+__all__ = ["ButtonError", "CameraClosed", "CameraError", "DisplayError", "EndOfFrames", "HardwareError", "UnknownBackend"]
+
+
+class HardwareError(Exception):
+    """Base class of every camera, display and button error."""
+
+
+class UnknownBackend(HardwareError, ValueError):
+    """A camera, display or button backend name that Ringside does not know."""
+
+
+class CameraError(HardwareError, RuntimeError):
+    """The camera cannot be opened or cannot deliver a frame."""
+
+
+class CameraClosed(CameraError):
+    """A frame was asked of a camera that has been closed."""
+
+
+class EndOfFrames(CameraError):
+    """A video file or image folder has no frame left."""
+
+
+class DisplayError(HardwareError, RuntimeError):
+    """An OLED panel cannot be opened or driven."""
+
+
+class ButtonError(HardwareError, RuntimeError):
+    """The buttons cannot be set up (a bad pin, a pin used twice, no GPIO)."""
