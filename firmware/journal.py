@@ -482,6 +482,25 @@ class LiveGame(Generic[S, M]):
             db.execute("UPDATE games SET state = ?, updated = ? WHERE id = ?", (text, now, self.id))
         self._state = state
 
+    def hand_header(self) -> dict[str, Any]:
+        """The record header of the current hand (``dealer``, ``investments``...)."""
+        row = self._db.execute("SELECT header FROM hands WHERE id = ?", (self._hand_id(),)).fetchone()
+        header: dict[str, Any] = json.loads(row[0])
+        return header
+
+    def update_hand_header(self, fields: Mapping[str, Any]) -> None:
+        """Add fields to the current hand's header, e.g. ``investments`` once the tokens are turned up."""
+        hand_id = self._hand_id()
+        header = self.hand_header()
+        header.update(fields)
+        with _transaction(self._db) as db:
+            db.execute("UPDATE hands SET header = ? WHERE id = ?", (_dumps(header), hand_id))
+
+    def final_hands(self) -> dict[str, list[str]] | None:
+        """The cards laid open at the end of the current hand, if recorded."""
+        row = self._db.execute("SELECT final_hands FROM hands WHERE id = ?", (self._hand_id(),)).fetchone()
+        return None if row[0] is None else dict(json.loads(row[0]))
+
     def set_final_hands(self, final_hands: Mapping[str, Sequence[str]]) -> None:
         """Record the cards each player laid open at the end of the current hand (gate receipts)."""
         hand_id = self._hand_id()
