@@ -111,6 +111,26 @@ class Check:
     reason: enum.Enum | None = None
     message: str = ""
 
+    @classmethod
+    def illegal(cls, reason: enum.Enum, message: str) -> Check:
+        """An ILLEGAL verdict with its reason and a sentence for the player.
+
+        >>> class Why(enum.Enum):
+        ...     LATE = "late"
+        >>> Check.illegal(Why.LATE, "The hand is over.").is_illegal
+        True
+        """
+        return cls(Verdict.ILLEGAL, reason, message)
+
+    @classmethod
+    def unverifiable(cls, message: str, reason: enum.Enum | None = None) -> Check:
+        """An UNVERIFIABLE verdict: the answer depends on a card nobody can see.
+
+        >>> Check.unverifiable("Ann may hold a tiger.").verdict
+        <Verdict.UNVERIFIABLE: 'cannot verify'>
+        """
+        return cls(Verdict.UNVERIFIABLE, reason, message)
+
     @property
     def is_legal(self) -> bool:
         """True for LEGAL only."""

@@ -32,7 +32,6 @@ from scorer.core import (
     Outcome,
     RecordError,
     ReplayReport,
-    Verdict,
 )
 
 __all__ = [
@@ -417,14 +416,14 @@ class BigTop(Game[BigTopState, BigTopMove]):
     def check(self, state: BigTopState, move: BigTopMove) -> Check:
         """Whether ``move`` is legal; UNVERIFIABLE when it hinges on a hidden hand."""
         if not isinstance(move, BigTopMove):
-            return Check(Verdict.ILLEGAL, Reason.NOT_YOUR_TURN, f"{move!r} is not a Big Top move")
+            return Check.illegal(Reason.NOT_YOUR_TURN, f"{move!r} is not a Big Top move")
         names = state.players
         if state.out is not None:
-            return _illegal(Reason.HAND_OVER, f"The hand is over: {names[state.out]} went out.")
+            return Check.illegal(Reason.HAND_OVER, f"The hand is over: {names[state.out]} went out.")
         p = state.to_move
         if move.player != p:
             who = names[move.player] if 0 <= move.player < len(names) else f"seat {move.player}"
-            return _illegal(Reason.NOT_YOUR_TURN, f"It is {names[p]}'s turn, not {who}'s.")
+            return Check.illegal(Reason.NOT_YOUR_TURN, f"It is {names[p]}'s turn, not {who}'s.")
         playable = state.playable
         chart = slide(state.charts[p])
         forced = [c for c in chart if c is not None and c in playable]
@@ -432,11 +431,11 @@ class BigTop(Game[BigTopState, BigTopMove]):
         if move.action is Action.PASS:
             return self._check_pass(state, p, chart, forced, playable)
         if card is None:
-            return _illegal(Reason.NOT_IN_HAND, f"A {move.action.value} needs a card.")
+            return Check.illegal(Reason.NOT_IN_HAND, f"A {move.action.value} needs a card.")
         if move.action is Action.PLAY and card in chart:
             if card in playable:
                 return LEGAL
-            return _illegal(
+            return Check.illegal(
                 Reason.NOT_PLAYABLE,
                 f"Your called {card.describe()} can't be played yet: {_why_not(state, card)}",
             )
@@ -447,31 +446,31 @@ class BigTop(Game[BigTopState, BigTopMove]):
             return held
         if move.action is Action.PLAY:
             if card not in playable:
-                return _illegal(
+                return Check.illegal(
                     Reason.NOT_PLAYABLE, f"The {card.describe()} can't be played: {_why_not(state, card)}"
                 )
             return held
         if not self.allows_calling:
-            return _illegal(
+            return Check.illegal(
                 Reason.NO_CALLING, "Fan Tan has no calling: play a card if you can, else pass and pay a peanut."
             )
         if card.is_poster:
-            return _illegal(
+            return Check.illegal(
                 Reason.CALL_POSTER,
                 f"You can never call a Poster: the {card.describe()} can always be played, so play it.",
             )
         if card in playable:
-            return _illegal(
+            return Check.illegal(
                 Reason.CALL_PLAYABLE,
                 f"You can't call the {card.describe()}: it can be played now, so play it instead.",
             )
         if all(c is not None for c in chart):
-            return _illegal(
+            return Check.illegal(
                 Reason.CHART_FULL, "Your Organizing Chart is full: with four called cards you can't call another."
             )
         for c in chart:
             if c is not None and c.suit is card.suit:
-                return _illegal(
+                return Check.illegal(
                     Reason.SUIT_ALREADY_CALLED,
                     f"You already have the {c.describe()} on your chart: only one called card per suit.",
                 )
@@ -481,14 +480,14 @@ class BigTop(Game[BigTopState, BigTopMove]):
         if state.hands is not None:
             if card in state.hands[p]:
                 return LEGAL
-            return _illegal(Reason.NOT_IN_HAND, f"{state.players[p]} does not hold the {card.describe()}.")
+            return Check.illegal(Reason.NOT_IN_HAND, f"{state.players[p]} does not hold the {card.describe()}.")
         if state.hand_sizes[p] == 0:
-            return _illegal(Reason.NOT_IN_HAND, f"{state.players[p]} has no cards left in hand.")
+            return Check.illegal(Reason.NOT_IN_HAND, f"{state.players[p]} has no cards left in hand.")
         if state.tableau[card.suit].holds(card):
-            return _illegal(Reason.NOT_IN_HAND, f"The {card.describe()} is already on the tableau.")
+            return Check.illegal(Reason.NOT_IN_HAND, f"The {card.describe()} is already on the tableau.")
         for seat, chart in enumerate(state.charts):
             if card in chart:
-                return _illegal(
+                return Check.illegal(
                     Reason.NOT_IN_HAND, f"The {card.describe()} lies on {state.players[seat]}'s chart."
                 )
         return LEGAL
@@ -501,21 +500,20 @@ class BigTop(Game[BigTopState, BigTopMove]):
         if state.hands is None:
             if state.hand_sizes[p] == 0:
                 return LEGAL
-            return Check(
-                Verdict.UNVERIFIABLE,
-                Reason.PASS_WITH_PLAY,
+            return Check.unverifiable(
                 f"Cannot verify {state.players[p]}'s pass: it depends on the cards in hand.",
+                Reason.PASS_WITH_PLAY,
             )
         hand = state.hands[p]
         can_play = _sorted(hand & playable)
         if can_play:
-            return _illegal(
+            return Check.illegal(
                 Reason.PASS_WITH_PLAY, f"You can't pass: you can play the {can_play[0].describe()}."
             )
         calls = self._calls(state, p, chart, hand, playable)
         if calls:
             assert calls[0].card is not None
-            return _illegal(
+            return Check.illegal(
                 Reason.PASS_WITH_CALL,
                 f"You can't pass: you can call the {calls[0].card.describe()}.",
             )
@@ -731,12 +729,9 @@ class FanTan(BigTop):
         return (0,) * len(state.players)
 
 
-def _illegal(reason: Reason, message: str) -> Check:
-    return Check(Verdict.ILLEGAL, reason, message)
-
 
 def _must_play(forced: list[Card]) -> Check:
-    return _illegal(
+    return Check.illegal(
         Reason.MUST_PLAY_CALLED,
         f"You must play your called {forced[0].describe()} first: it is playable now.",
     )

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from scorer.bigtop.cards import DECK, Card, Suit
 from scorer.bigtop.engine import GATE_VALUES, BigTopState, Pile
 from scorer.core import DEFAULT_NAMES, MalformedMove, RecordError, ReplayReport, UnknownComponent
+from scorer.fields import player_names, require, whole_number
 
 if TYPE_CHECKING:
     from scorer.bigtop.engine import BigTop
@@ -21,35 +22,6 @@ __all__ = ["parse_hand", "replay", "simulate", "state_from_json"]
 
 
 # -- validation helpers ----------------------------------------------------------
-
-
-def _require(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if key not in data:
-        raise RecordError(f"the record has no {where}{key!r} field", f"{where}{key}")
-    value = data[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise RecordError(
-            f"the field {where}{key!r} must be {_article(names)}, not {type(value).__name__}",
-            f"{where}{key}",
-        )
-    return value
-
-
-def _article(name: str) -> str:
-    return {"list": "a list", "dict": "an object", "str": "text", "int": "a whole number"}.get(name, name)
-
-
-def _players(data: Mapping[str, Any], game: "BigTop") -> tuple[str, ...]:
-    players = _require(data, "players", list, "")
-    if not all(isinstance(p, str) and p.strip() and " " not in p for p in players):
-        raise RecordError("every player must be a name without spaces", "players")
-    if len(set(players)) != len(players):
-        raise RecordError("a player name appears twice in 'players'", "players")
-    lo, hi = game.info.min_players, game.info.max_players
-    if not lo <= len(players) <= hi:
-        raise RecordError(f"{game.info.title} needs {lo} to {hi} players, the record has {len(players)}", "players")
-    return tuple(players)
 
 
 def _seat(players: Sequence[str], name: Any, field: str) -> int:
@@ -121,9 +93,7 @@ def _investments(value: Any, players: Sequence[str], field: str) -> list[tuple[i
                 suit = Suit.parse(key)
             except UnknownComponent as exc:
                 raise UnknownComponent(f"{where}: {exc}", where) from None
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise RecordError(f"{where}.{key} must be a whole number", f"{where}.{key}")
-            by_suit[suit] = v
+            by_suit[suit] = whole_number(v, f"{where}.{key}")
         if len(by_suit) != 4 or sorted(by_suit.values()) != sorted(GATE_VALUES):
             raise RecordError(
                 f"{where} must put the tokens 10, 7, 5 and 3 on the four suits, one each", where
@@ -138,10 +108,7 @@ def _peanuts(value: Any, players: Sequence[str], field: str) -> list[int] | None
     value = _per_player(value, players, field, "a number of peanuts")
     out = []
     for name in players:
-        v = value.get(name, 25)
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise RecordError(f"{field}.{name} must be a whole number of peanuts, 0 or more", f"{field}.{name}")
-        out.append(v)
+        out.append(whole_number(value.get(name, 25), f"{field}.{name}", lo=0))
     return out
 
 
@@ -194,17 +161,17 @@ def parse_hand(game: "BigTop", data: Any, players: tuple[str, ...], where: str =
     """
     if not isinstance(data, dict):
         raise RecordError(f"{where.rstrip('.') or 'the record'} must be a JSON object", where or "record")
-    dealer = _seat(players, _require(data, "dealer", str, where), f"{where}dealer")
+    dealer = _seat(players, require(data, "dealer", str, where), f"{where}dealer")
     hands = None
     if "deal" in data:
         hands = _per_player_cards(data["deal"], players, f"{where}deal", complete=True)
     investments = None
     peanuts = None
     if game.allows_calling:
-        investments = _investments(_require(data, "investments", dict, where), players, f"{where}investments")
+        investments = _investments(require(data, "investments", dict, where), players, f"{where}investments")
     else:
         peanuts = _peanuts(data.get("peanuts"), players, f"{where}peanuts")
-    moves = _moves(_require(data, "moves", list, where), f"{where}moves")
+    moves = _moves(require(data, "moves", list, where), f"{where}moves")
     final = None
     if data.get("final_hands") is not None:
         final = _per_player_cards(data["final_hands"], players, f"{where}final_hands", complete=False)
@@ -281,12 +248,12 @@ def replay(game: "BigTop", record: Mapping[str, Any]) -> ReplayReport:
         raise RecordError("a record must be a JSON object", "record")
     if record.get("game") != game.name:
         raise RecordError(f"this is not a {game.info.title} record (game is {record.get('game')!r})", "game")
-    players = _players(record, game)
+    players = player_names(require(record, "players", list), "players", game.info)
     if "hands" not in record:
         data, _, illegal = _replay_hand(game, parse_hand(game, record, players))
         data = {"game": game.name, **{k: v for k, v in data.items() if k != "game"}}
         return ReplayReport(data, _hand_table(game, players, data), illegal)
-    hands = _require(record, "hands", list, "")
+    hands = require(record, "hands", list, "")
     if not hands:
         raise RecordError("the field 'hands' is empty", "hands")
     # Validate every hand before replaying any, so a bad field is never half-reported.
@@ -450,21 +417,18 @@ def state_from_json(game: "BigTop", data: Mapping[str, Any]) -> BigTopState:
     """
     if not isinstance(data, dict):
         raise RecordError("a state must be a JSON object", "state")
-    players = _players(data, game)
-    dealer = _seat(players, _require(data, "dealer", str, ""), "dealer")
-    to_move = _seat(players, _require(data, "to_move", str, ""), "to_move")
+    players = player_names(require(data, "players", list), "players", game.info)
+    dealer = _seat(players, require(data, "dealer", str, ""), "dealer")
+    to_move = _seat(players, require(data, "to_move", str, ""), "to_move")
     raw_hands = data.get("hands")
     hands = None
     if raw_hands is not None:
         hands = tuple(frozenset(h) for h in _per_player_cards(raw_hands, players, "hands", complete=False))
-    sizes_raw = _require(data, "hand_sizes", dict, "")
+    sizes_raw = require(data, "hand_sizes", dict, "")
     sizes = []
     for name in players:
-        v = sizes_raw.get(name)
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise RecordError(f"hand_sizes.{name} must be a whole number", f"hand_sizes.{name}")
-        sizes.append(v)
-    charts_raw = _require(data, "charts", dict, "")
+        sizes.append(whole_number(sizes_raw.get(name), f"hand_sizes.{name}", lo=0))
+    charts_raw = require(data, "charts", dict, "")
     charts = []
     for name in players:
         row = charts_raw.get(name)
@@ -472,7 +436,7 @@ def state_from_json(game: "BigTop", data: Mapping[str, Any]) -> BigTopState:
             raise RecordError(f"charts.{name} must list the four spaces $3, $2, $1, $0", f"charts.{name}")
         chart = tuple(None if c is None else _cards([c], f"charts.{name}")[0] for c in row)
         charts.append(chart)
-    tab_raw = _require(data, "tableau", dict, "")
+    tab_raw = require(data, "tableau", dict, "")
     piles = []
     for suit in Suit:
         p = tab_raw.get(suit.label)
@@ -486,15 +450,13 @@ def state_from_json(game: "BigTop", data: Mapping[str, Any]) -> BigTopState:
     inv = None
     if data.get("investments") is not None:
         inv = tuple(_investments(data["investments"], players, "investments"))
-    track_raw = _require(data, "track", dict, "")
+    track_raw = require(data, "track", dict, "")
     track = tuple(int(track_raw.get(name, 0)) for name in players)
     out_name = data.get("out")
     out = None if out_name is None else _seat(players, out_name, "out")
     peanuts = _peanuts(data.get("peanuts"), players, "peanuts")
-    pot = data.get("pot", 0)
-    moves_played = data.get("moves_played", 0)
-    if not isinstance(pot, int) or not isinstance(moves_played, int):
-        raise RecordError("pot and moves_played must be whole numbers", "pot")
+    pot = whole_number(data.get("pot", 0), "pot")
+    moves_played = whole_number(data.get("moves_played", 0), "moves_played")
     return BigTopState(
         players=players,
         dealer=dealer,

@@ -56,8 +56,8 @@ from scorer.core import (
     RecordError,
     ReplayReport,
     UnknownComponent,
-    Verdict,
 )
+from scorer.fields import boolean, is_whole_number, player_names, whole_number
 
 __all__ = ["Carcassonne", "move_from_json", "move_to_json"]
 
@@ -143,12 +143,8 @@ def move_to_json(move: Move) -> dict[str, Any]:
     return out
 
 
-def _int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _pos(value: object, field: str) -> Pos:
-    if not (isinstance(value, list) and len(value) == 2 and all(_int(v) for v in value)):
+    if not (isinstance(value, list) and len(value) == 2 and all(is_whole_number(v) for v in value)):
         raise RecordError(f"{field}: expected [x, y], two whole numbers, got {_show(value)}", field)
     return (value[0], value[1])
 
@@ -202,7 +198,7 @@ def move_from_json(data: object, field: str, expansion: bool = True) -> Move:
             raise RecordError(f"{field}: the move has no {key!r}", f"{field}.{key}")
     at = _pos(data["at"], f"{field}.at")
     rotation = data["rotation"]
-    if not _int(rotation) or rotation not in engine.ROTATIONS:
+    if not is_whole_number(rotation) or rotation not in engine.ROTATIONS:
         raise RecordError(
             f"{field}.rotation: must be 0, 90, 180 or 270, got {_show(rotation)}", f"{field}.rotation"
         )
@@ -282,7 +278,7 @@ class Carcassonne(Game[State, Move]):
 
         :raises RecordError: for a bad player list or option.
         """
-        names = _players(players, "players")
+        names = player_names(players, "players", self.info)
         expansion = _expansions(options.get("expansions", [EXPANSION]), "expansions")
         tiny = _tiny(options.get("tiny_city_points", DEFAULT_TINY_CITY_POINTS), "tiny_city_points")
         start = _tile_field(options.get("start", START_TILE), "start", expansion)
@@ -360,10 +356,10 @@ class Carcassonne(Game[State, Move]):
         try:
             problem = engine.check_move(state, move)
         except Exception:  # noqa: BLE001 - a check never raises
-            return Check(Verdict.ILLEGAL, Reason.MALFORMED, "That is not a Carcassonne move.")
+            return Check.illegal(Reason.MALFORMED, "That is not a Carcassonne move.")
         if problem is None:
             return LEGAL
-        return Check(Verdict.ILLEGAL, problem[0], problem[1])
+        return Check.illegal(problem[0], problem[1])
 
     def apply_unchecked(self, state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
         """Play a legal move (features scored, circus, drawing, final scoring)."""
@@ -471,7 +467,7 @@ class Carcassonne(Game[State, Move]):
         game = record.get("game")
         if not isinstance(game, str) or game.strip().lower() not in (self.name, *self.aliases):
             raise RecordError(f"game: expected \"carcassonne\", got {_show(game)}", "game")
-        names = _players(record.get("players"), "players")
+        names = player_names(record.get("players"), "players", self.info)
         expansion = _expansions(record.get("expansions", []), "expansions")
         rules = record.get("rules", {})
         if not isinstance(rules, Mapping):
@@ -491,7 +487,7 @@ class Carcassonne(Game[State, Move]):
             tokens = _animals(record["animal_tokens"], "animal_tokens")
         else:
             seed = record.get("seed", 0)
-            if not _int(seed) and not isinstance(seed, str):
+            if not is_whole_number(seed) and not isinstance(seed, str):
                 raise RecordError("seed: must be a whole number", "seed")
             tokens = engine.all_tokens() if expansion else []
             random.Random(seed).shuffle(tokens)
@@ -540,7 +536,7 @@ class Carcassonne(Game[State, Move]):
         ``hands`` means nothing in Carcassonne and is ignored. Each turn picks
         a random placement of the drawn tile, then a random figure choice.
         """
-        names = _players(players, "players")
+        names = player_names(players, "players", self.info)
         state = self.new_state(names, rng, **options)
         record: dict[str, Any] = {
             "game": self.name,
@@ -602,19 +598,6 @@ def _table(data: Mapping[str, Any], expansion: bool) -> str:
 # -- validation helpers -------------------------------------------------------------
 
 
-def _players(value: object, field: str) -> tuple[str, ...]:
-    if not isinstance(value, (list, tuple)):
-        raise RecordError(f"{field}: must be a list of 1 to 6 player names", field)
-    if not MIN_PLAYERS <= len(value) <= MAX_PLAYERS:
-        raise RecordError(f"{field}: Carcassonne is for 1 to 6 players, not {len(value)}", field)
-    for i, name in enumerate(value):
-        if not isinstance(name, str) or not name.strip():
-            raise RecordError(f"{field}[{i}]: a player name must be a non-empty string", f"{field}[{i}]")
-    if len(set(value)) != len(value):
-        raise RecordError(f"{field}: two players have the same name", field)
-    return tuple(value)
-
-
 def _expansions(value: object, field: str) -> bool:
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
         raise RecordError(f"{field}: must be a list such as [\"under-the-big-top\"]", field)
@@ -627,7 +610,7 @@ def _expansions(value: object, field: str) -> bool:
 
 
 def _tiny(value: object, field: str) -> int:
-    if not _int(value) or not isinstance(value, int) or value < 0:
+    if not is_whole_number(value) or value < 0:
         raise RecordError(f"{field}: must be a whole number of points (4 today, 2 in old rules)", field)
     return value
 
@@ -723,19 +706,6 @@ def _state_to_json(state: State) -> dict[str, Any]:
     }
 
 
-def _i(value: object) -> int:
-    if not _int(value):
-        raise TypeError(f"expected a whole number, got {_show(value)}")
-    assert isinstance(value, int)
-    return value
-
-
-def _b(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"expected true or false, got {_show(value)}")
-    return value
-
-
 def _s(value: object) -> str:
     if not isinstance(value, str):
         raise TypeError(f"expected a string, got {_show(value)}")
@@ -745,57 +715,65 @@ def _s(value: object) -> str:
 def _state_from_json(data: Mapping[str, Any]) -> State:
     if not isinstance(data, Mapping):
         raise RecordError("state: must be a JSON object", "state")
-    players = _players(data["players"], "players")
-    expansion = _b(data["expansion"])
+    num = whole_number
+    players = player_names(data["players"], "players", Carcassonne.info)
+    expansion = boolean(data["expansion"], "expansion")
     tiles: dict[Pos, tuple[str, int]] = {}
     for x, y, name, rot in data["tiles"]:
         if _s(name) not in CATALOG or rot not in engine.ROTATIONS:
             raise ValueError(f"bad tile {name!r} turned {rot!r}")
-        tiles[(_i(x), _i(y))] = (name, _i(rot))
+        tiles[(num(x, "tiles"), num(y, "tiles"))] = (name, num(rot, "tiles"))
     features: dict[int, Feature] = {}
-    for f in data["features"]:
+    for k, f in enumerate(data["features"]):
+        w = f"features[{k}]"
         figures = tuple(
-            FigureOnBoard(_i(seat), Figure(_s(fig)), (_i(x), _i(y)), _i(seg)) for seat, fig, x, y, seg in f["figures"]
+            FigureOnBoard(num(seat, w), Figure(_s(fig)), (num(x, w), num(y, w)), num(seg, w))
+            for seat, fig, x, y, seg in f["figures"]
         )
-        features[_i(f["id"])] = Feature(
+        features[num(f["id"], f"{w}.id")] = Feature(
             kind=Kind(_s(f["kind"])),
-            segments=tuple((_i(x), _i(y), _i(i)) for x, y, i in f["segments"]),
-            tiles=frozenset((_i(x), _i(y)) for x, y in f["tiles"]),
-            pennants=_i(f["pennants"]),
-            open_edges=_i(f["open_edges"]),
+            segments=tuple((num(x, w), num(y, w), num(i, w)) for x, y, i in f["segments"]),
+            tiles=frozenset((num(x, w), num(y, w)) for x, y in f["tiles"]),
+            pennants=num(f["pennants"], f"{w}.pennants"),
+            open_edges=num(f["open_edges"], f"{w}.open_edges"),
             figures=figures,
-            cities=frozenset((_i(x), _i(y), _i(i)) for x, y, i in f["cities"]),
-            completed=_b(f["completed"]),
+            cities=frozenset((num(x, w), num(y, w), num(i, w)) for x, y, i in f["cities"]),
+            completed=boolean(f["completed"], f"{w}.completed"),
         )
     big_top_data = data["big_top"]
     big_top: tuple[Pos, Animal | None] | None = None
     if big_top_data is not None:
         bx, by, animal = big_top_data
-        big_top = ((_i(bx), _i(by)), None if animal is None else Animal(_s(animal)))
+        big_top = ((num(bx, "big_top"), num(by, "big_top")), None if animal is None else Animal(_s(animal)))
     stack_data = data["stack"]
-    remaining = {_s(k): _i(v) for k, v in dict(data["remaining"]).items()}
+    remaining = {_s(k): num(v, f"remaining.{k}") for k, v in dict(data["remaining"]).items()}
     if any(k not in CATALOG for k in remaining):
         raise ValueError("unknown tile in remaining")
     return State(
         players=players,
         expansion=expansion,
-        tiny_city_points=_i(data["tiny_city_points"]),
+        tiny_city_points=num(data["tiny_city_points"], "tiny_city_points"),
         tiles=tiles,
-        frontier={(_i(x), _i(y)): _i(code) for x, y, code in data["frontier"]},
-        seg_feature={(_i(x), _i(y), _i(i)): _i(fid) for x, y, i, fid in data["seg_feature"]},
+        frontier={(num(x, "frontier"), num(y, "frontier")): num(c, "frontier") for x, y, c in data["frontier"]},
+        seg_feature={
+            (num(x, "seg_feature"), num(y, "seg_feature"), num(i, "seg_feature")): num(fid, "seg_feature")
+            for x, y, i, fid in data["seg_feature"]
+        },
         features=features,
-        next_fid=_i(data["next_fid"]),
-        acrobats={(_i(x), _i(y)): tuple(_i(s) for s in seats) for x, y, seats in data["acrobats"]},
-        meeples=tuple(_i(m) for m in data["meeples"]),
-        ringmasters=tuple(_b(r) for r in data["ringmasters"]),
-        points=tuple(tuple(_i(p) for p in row) for row in data["points"]),
+        next_fid=num(data["next_fid"], "next_fid"),
+        acrobats={
+            (num(x, "acrobats"), num(y, "acrobats")): tuple(num(s, "acrobats") for s in seats)
+            for x, y, seats in data["acrobats"]
+        },
+        meeples=tuple(num(m, "meeples") for m in data["meeples"]),
+        ringmasters=tuple(boolean(r, "ringmasters") for r in data["ringmasters"]),
+        points=tuple(tuple(num(p, "points") for p in row) for row in data["points"]),
         stack=None if stack_data is None else tuple(_s(t) for t in stack_data),
         remaining=remaining,
         discarded=tuple(_s(t) for t in data["discarded"]),
         tokens=tuple(Animal(_s(a)) for a in data["tokens"]),
         big_top=big_top,
         revealed=tuple(Animal(_s(a)) for a in data["revealed"]),
-        turn=_i(data["turn"]),
-        finished=_b(data["finished"]),
+        turn=num(data["turn"], "turn"),
+        finished=boolean(data["finished"], "finished"),
     )
-

@@ -39,6 +39,7 @@ from scorer.core import (
     UnknownComponent,
     Verdict,
 )
+from scorer.fields import boolean, json_list, one_of, player_names, require, whole_number
 from scorer.flohcati.cards import (
     ACTION_COPIES,
     DECK,
@@ -308,12 +309,6 @@ def _set(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return items[:i] + (value,) + items[i + 1 :]
 
 
-def _illegal(reason: Reason, message: str) -> Check:
-    return Check(Verdict.ILLEGAL, reason, message)
-
-
-def _unverifiable(message: str) -> Check:
-    return Check(Verdict.UNVERIFIABLE, None, message)
 
 
 def _holds_colour(hand: Hand, colour: Colour) -> bool:
@@ -483,12 +478,12 @@ class Flohcati(Game[FlohcatiState, FlohcatiMove]):
         try:
             return self._check(state, move)
         except Exception as exc:  # noqa: BLE001 - the contract says never raise
-            return _illegal(Reason.NOT_A_MOVE, f"That is not a Circus Flohcati move ({exc}).")
+            return Check.illegal(Reason.NOT_A_MOVE, f"That is not a Circus Flohcati move ({exc}).")
 
     def _check(self, state: FlohcatiState, move: FlohcatiMove) -> Check:
         phase = state.phase
         if phase is Phase.OVER:
-            return _illegal(Reason.GAME_OVER, "The game is over: no more cards can be turned.")
+            return Check.illegal(Reason.GAME_OVER, "The game is over: no more cards can be turned.")
         wanted = {
             Turn: (Phase.TURNING,),
             Take: (Phase.TURNING, Phase.MUST_TAKE),
@@ -499,9 +494,9 @@ class Flohcati(Game[FlohcatiState, FlohcatiMove]):
             Stop: (Phase.WRAP_UP,),
         }.get(type(move))
         if wanted is None:
-            return _illegal(Reason.NOT_A_MOVE, "That is not a Circus Flohcati move.")
+            return Check.illegal(Reason.NOT_A_MOVE, "That is not a Circus Flohcati move.")
         if phase not in wanted:
-            return _illegal(Reason.WRONG_PHASE, _PHASE_HELP[phase])
+            return Check.illegal(Reason.WRONG_PHASE, _PHASE_HELP[phase])
         if isinstance(move, Turn):
             return _check_turn(state, move)
         if isinstance(move, Take):
@@ -509,7 +504,7 @@ class Flohcati(Game[FlohcatiState, FlohcatiMove]):
                 phase is Phase.MUST_TAKE and move.card == state.repeat
             ):
                 return LEGAL
-            return _illegal(
+            return Check.illegal(
                 Reason.NOT_IN_ROW,
                 f"The {move.card.label} is not in the row of turned cards: take one that is.",
             )
@@ -525,8 +520,8 @@ class Flohcati(Game[FlohcatiState, FlohcatiMove]):
             if not missing:
                 return LEGAL
             if _has_unknown(hand):
-                return _unverifiable("Some of your cards are hidden from the referee.")
-            return _illegal(
+                return Check.unverifiable("Some of your cards are hidden from the referee.")
+            return Check.illegal(
                 Reason.NOT_ALL_COLOURS,
                 f"You can end the game only with all ten colours in hand; you have no "
                 f"{', '.join(missing)} flea.",
@@ -767,43 +762,43 @@ class Flohcati(Game[FlohcatiState, FlohcatiMove]):
         n = len(players)
         stack = tuple(
             None if c is None else _card(c, f"stack[{i}]")
-            for i, c in enumerate(_list(data, "stack"))
+            for i, c in enumerate(require(data, "stack", list))
         )
         if not stack and data.get("phase") != Phase.OVER.value:
             raise RecordError("stack is empty but the game is not over", "stack")
-        unseen = frozenset(_flea(c, f"unseen[{i}]") for i, c in enumerate(_list(data, "unseen")))
-        hands_data = _list(data, "hands")
-        trios_data = _list(data, "trios")
+        unseen = frozenset(_flea(c, f"unseen[{i}]") for i, c in enumerate(require(data, "unseen", list)))
+        hands_data = require(data, "hands", list)
+        trios_data = require(data, "trios", list)
         if len(hands_data) != n or len(trios_data) != n:
             raise RecordError(f"hands and trios must list {n} entries, one per player", "hands")
         hands = tuple(
             _sorted_hand(
                 [
                     None if c is None else _flea(c, f"hands[{s}][{i}]")
-                    for i, c in enumerate(_seq(h, f"hands[{s}]"))
+                    for i, c in enumerate(json_list(h, f"hands[{s}]"))
                 ]
             )
             for s, h in enumerate(hands_data)
         )
         trios = tuple(
-            tuple(_trio(t, f"trios[{s}][{k}]") for k, t in enumerate(_seq(ts, f"trios[{s}]")))
+            tuple(_trio(t, f"trios[{s}][{k}]") for k, t in enumerate(json_list(ts, f"trios[{s}]")))
             for s, ts in enumerate(trios_data)
         )
-        display = tuple(_flea(c, f"display[{i}]") for i, c in enumerate(_list(data, "display")))
+        display = tuple(_flea(c, f"display[{i}]") for i, c in enumerate(require(data, "display", list)))
         repeat_data = data.get("repeat")
         repeat = None if repeat_data is None else _flea(repeat_data, "repeat")
-        discard = tuple(_card(c, f"discard[{i}]") for i, c in enumerate(_list(data, "discard")))
-        turn = _int(data.get("turn"), "turn", 0, n - 1)
-        phase = _enum(Phase, data.get("phase"), "phase")
-        attraction = _bool(data.get("attraction"), "attraction")
-        gained = _bool(data.get("gained"), "gained")
+        discard = tuple(_card(c, f"discard[{i}]") for i, c in enumerate(require(data, "discard", list)))
+        turn = whole_number(data.get("turn"), "turn", lo=0, hi=n - 1)
+        phase = one_of(Phase, data.get("phase"), "phase")
+        attraction = boolean(data.get("attraction"), "attraction")
+        gained = boolean(data.get("gained"), "gained")
         end_data = data.get("end")
-        end = None if end_data is None else _enum(EndReason, end_data, "end")
+        end = None if end_data is None else one_of(EndReason, end_data, "end")
         if (phase is Phase.OVER) != (end is not None):
             raise RecordError("end must be given exactly when the phase is over", "end")
         ender_data = data.get("ender")
-        ender = None if ender_data is None else _int(ender_data, "ender", 0, n - 1)
-        gala = _int(data.get("gala_bonus", 0), "gala_bonus", 0, 1000)
+        ender = None if ender_data is None else whole_number(ender_data, "ender", lo=0, hi=n - 1)
+        gala = whole_number(data.get("gala_bonus", 0), "gala_bonus", lo=0, hi=1000)
         if (repeat is not None) != (phase is Phase.MUST_TAKE):
             raise RecordError("a repeat card lies out exactly in the must-take phase", "repeat")
         known: list[DeckCard] = [c for c in stack if c is not None]
@@ -849,10 +844,10 @@ class Flohcati(Game[FlohcatiState, FlohcatiMove]):
                 f"this is not a Circus Flohcati record: game is {record.get('game')!r}", "game"
             )
         players = _players(record.get("players"), "players", self.info)
-        gala = _int(record.get("gala_bonus", 0), "gala_bonus", 0, 1000)
+        gala = whole_number(record.get("gala_bonus", 0), "gala_bonus", lo=0, hi=1000)
         if "stack" not in record:
             return self.public_state(players, gala_bonus=gala)
-        cards = [_card(c, f"stack[{i}]") for i, c in enumerate(_list(record, "stack"))]
+        cards = [_card(c, f"stack[{i}]") for i, c in enumerate(require(record, "stack", list))]
         _check_no_duplicates(cards, "stack")
         if len(cards) != len(DECK):
             raise RecordError(
@@ -866,7 +861,7 @@ class Flohcati(Game[FlohcatiState, FlohcatiMove]):
         :raises RecordError: when the record is not valid (exit status 2).
         """
         state = self.initial_state(record)
-        texts = _list(record, "moves")
+        texts = require(record, "moves", list)
         rows: list[dict[str, Any]] = []
         error: dict[str, Any] | None = None
         for i, text in enumerate(texts):
@@ -993,7 +988,7 @@ class Flohcati(Game[FlohcatiState, FlohcatiMove]):
             raise RecordError(
                 "players must map each player's name to their hand and trios", "players"
             )
-        gala = _int(data.get("gala_bonus", 0), "gala_bonus", 0, 1000)
+        gala = whole_number(data.get("gala_bonus", 0), "gala_bonus", lo=0, hi=1000)
         ender = data.get("ended_by")
         if ender is not None and not isinstance(ender, str):
             raise RecordError("ended_by must be a player's name", "ended_by")
@@ -1005,8 +1000,8 @@ class Flohcati(Game[FlohcatiState, FlohcatiMove]):
             where = f"players.{name}"
             if not isinstance(seat, Mapping):
                 raise RecordError(f"{where} must be an object with hand and trios", where)
-            hand_data = _seq(seat.get("hand", []), f"{where}.hand")
-            trios_data = _seq(seat.get("trios", []), f"{where}.trios")
+            hand_data = json_list(seat.get("hand", []), f"{where}.hand")
+            trios_data = json_list(seat.get("trios", []), f"{where}.trios")
             hand = [_flea(c, f"{where}.hand[{i}]") for i, c in enumerate(hand_data)]
             trios = [_trio(t, f"{where}.trios[{k}]") for k, t in enumerate(trios_data)]
             every += hand + [c for t in trios for c in t]
@@ -1068,20 +1063,20 @@ def _check_turn(state: FlohcatiState, move: Turn) -> Check:
     if top is not None:
         if card is None or card == top:
             return LEGAL
-        return _illegal(
+        return Check.illegal(
             Reason.WRONG_CARD,
             f"The card on top of the stack is not the {card.label}: turn the top card.",
         )
     if card is None:
-        return _illegal(
+        return Check.illegal(
             Reason.CARD_NOT_NAMED, "Say which card was turned: the referee can't see the stack."
         )
     if card not in _possible_next(state):
-        return _illegal(
+        return Check.illegal(
             Reason.WRONG_CARD,
             f"The {card.label} has already been turned up: it can't still be in the stack.",
         )
-    return _unverifiable("The order of the stack is hidden from the referee.")
+    return Check.unverifiable("The order of the stack is hidden from the referee.")
 
 
 def _check_steal(state: FlohcatiState, move: Steal) -> Check:
@@ -1089,29 +1084,29 @@ def _check_steal(state: FlohcatiState, move: Steal) -> Check:
     holders = [s for s in _opponents(state, True) if state.hands[s]]
     if move.victim is None:
         if holders:
-            return _illegal(
+            return Check.illegal(
                 Reason.MUST_STEAL,
                 f"{state.players[holders[0]]} holds cards: you must take one from an opponent.",
             )
         return LEGAL
     victim = move.victim
     if not 0 <= victim < len(state.players) or victim == seat:
-        return _illegal(Reason.NOT_AN_OPPONENT, "Take the card from one of your opponents.")
+        return Check.illegal(Reason.NOT_AN_OPPONENT, "Take the card from one of your opponents.")
     hand = state.hands[victim]
     if not hand:
-        return _illegal(
+        return Check.illegal(
             Reason.EMPTY_HAND,
             f"{state.players[victim]} has no cards: choose an opponent who holds some.",
         )
     if move.card is None:
         if _has_unknown(hand):
-            return _unverifiable("The referee can't see which card was taken.")
-        return _illegal(Reason.CARD_NOT_NAMED, "Say which card was taken.")
+            return Check.unverifiable("The referee can't see which card was taken.")
+        return Check.illegal(Reason.CARD_NOT_NAMED, "Say which card was taken.")
     if move.card in hand:
         return LEGAL
     if _has_unknown(hand):
-        return _unverifiable(f"The referee can't see whether {state.players[victim]} held it.")
-    return _illegal(
+        return Check.unverifiable(f"The referee can't see whether {state.players[victim]} held it.")
+    return Check.illegal(
         Reason.NOT_HELD, f"{state.players[victim]} does not hold the {move.card.label}."
     )
 
@@ -1121,20 +1116,20 @@ def _check_request(state: FlohcatiState, move: Request) -> Check:
     if move.giver is not None and (
         not 0 <= move.giver < len(state.players) or move.giver == state.turn
     ):
-        return _illegal(Reason.NOT_AN_OPPONENT, "Only an opponent can give you the card.")
+        return Check.illegal(Reason.NOT_AN_OPPONENT, "Only an opponent can give you the card.")
     giver, certain = _giver(state, move.colour, move.clockwise)
     if not certain:
-        return _unverifiable("The referee can't see who holds that colour.")
+        return Check.unverifiable("The referee can't see who holds that colour.")
     way = "clockwise" if move.clockwise else "counterclockwise"
     if giver is None:
         if move.giver is None:
             return LEGAL
-        return _illegal(
+        return Check.illegal(
             Reason.WRONG_GIVER,
             f"{state.players[move.giver]} holds no {colour} flea, so they can't give one.",
         )
     if move.giver != giver:
-        return _illegal(
+        return Check.illegal(
             Reason.WRONG_GIVER,
             f"{state.players[giver]} is the first player {way} with a {colour} flea: "
             f"{state.players[giver]} must give it.",
@@ -1142,12 +1137,12 @@ def _check_request(state: FlohcatiState, move: Request) -> Check:
     hand = state.hands[giver]
     if move.card is None:
         if _has_unknown(hand):
-            return _unverifiable("The referee can't see which card was given.")
-        return _illegal(Reason.CARD_NOT_NAMED, "Say which card was given.")
+            return Check.unverifiable("The referee can't see which card was given.")
+        return Check.illegal(Reason.CARD_NOT_NAMED, "Say which card was given.")
     if move.card.colour is not move.colour or move.card not in hand:
         if _has_unknown(hand) and move.card.colour is move.colour:
-            return _unverifiable("The referee can't see which card was given.")
-        return _illegal(
+            return Check.unverifiable("The referee can't see which card was given.")
+        return Check.illegal(
             Reason.NOT_HELD,
             f"{state.players[giver]} must give a {colour} flea they hold, "
             f"not the {move.card.label}.",
@@ -1157,20 +1152,20 @@ def _check_request(state: FlohcatiState, move: Request) -> Check:
 
 def _check_trio(state: FlohcatiState, move: Trio) -> Check:
     if not state.gained:
-        return _illegal(
+        return Check.illegal(
             Reason.NO_TRIO_NOW,
             "You can lay out a trio only in a turn in which you gained a card.",
         )
     cards = move.cards
     if len(set(cards)) != 3 or len({c.value for c in cards}) != 1:
-        return _illegal(Reason.NOT_A_TRIO, "A trio is three different cards of the same value.")
+        return Check.illegal(Reason.NOT_A_TRIO, "A trio is three different cards of the same value.")
     hand = state.hands[state.turn]
     missing = [c for c in cards if c not in hand]
     if not missing:
         return LEGAL
     if hand.count(None) >= len(missing):
-        return _unverifiable("Some of your cards are hidden from the referee.")
-    return _illegal(Reason.NOT_HELD, f"You don't hold the {missing[0].label}.")
+        return Check.unverifiable("Some of your cards are hidden from the referee.")
+    return Check.illegal(Reason.NOT_HELD, f"You don't hold the {missing[0].label}.")
 
 
 def _trios_in(hand: Hand) -> list[TrioCards]:
@@ -1274,54 +1269,20 @@ def _flea_text(card: Flea | None) -> str:
 # -- record validation ------------------------------------------------------------
 
 
-def _players(value: Any, where: str, info: GameInfo) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(p, str) and p.strip() for p in value):
-        raise RecordError(f"{where} must be a list of player names", where)
-    if len({p.lower() for p in value}) != len(value):
-        raise RecordError(f"{where} names a player twice", where)
-    if any(p.strip().lower() == "nobody" or p != p.strip() for p in value):
-        raise RecordError(
-            f"{where}: a player can't be called 'nobody' or start with a space", where
-        )
-    if not info.min_players <= len(value) <= info.max_players:
-        raise RecordError(
-            f"{info.title} needs {info.min_players} to {info.max_players} players, "
-            f"not {len(value)}",
-            where,
-        )
-    return list(value)
+def _players(value: Any, field: str, info: GameInfo) -> tuple[str, ...]:
+    """The shared player-name rules, plus Flohcati's own.
 
-
-def _list(data: Mapping[str, Any], key: str) -> list[Any]:
-    if key not in data:
-        raise RecordError(f"the record has no {key!r} field", key)
-    return _seq(data[key], key)
-
-
-def _seq(value: Any, where: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise RecordError(f"{where} must be a JSON list", where)
-    return value
-
-
-def _int(value: Any, where: str, lo: int, hi: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise RecordError(f"{where} must be a whole number from {lo} to {hi}", where)
-    return value
-
-
-def _bool(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise RecordError(f"{where} must be true or false", where)
-    return value
-
-
-def _enum(kind: type[enum.Enum], value: Any, where: str) -> Any:
-    try:
-        return kind(value)
-    except ValueError:
-        allowed = ", ".join(str(m.value) for m in kind)
-        raise RecordError(f"{where} must be one of: {allowed}", where) from None
+    The notation reads names without regard to case, and "nobody" is a word of
+    it ("steal nobody"), so "Ann" and "ann" are the same player and nobody may
+    be called "nobody".
+    """
+    names = player_names(value, field, info)
+    folded = [name.lower() for name in names]
+    if len(set(folded)) != len(folded):
+        raise RecordError(f"{field} names a player twice (upper and lower case are the same)", field)
+    if "nobody" in folded:
+        raise RecordError(f"{field}: a player can't be called 'nobody'", field)
+    return names
 
 
 def _card(value: Any, where: str) -> DeckCard:
@@ -1341,7 +1302,7 @@ def _flea(value: Any, where: str) -> Flea:
 
 
 def _trio(value: Any, where: str) -> TrioCards:
-    cards = [_flea(c, f"{where}[{i}]") for i, c in enumerate(_seq(value, where))]
+    cards = [_flea(c, f"{where}[{i}]") for i, c in enumerate(json_list(value, where))]
     if len(cards) != 3 or len(set(cards)) != 3 or len({c.value for c in cards}) != 1:
         raise RecordError(f"{where} must be three different flea cards of one value", where)
     a, b, c = sorted(cards, key=lambda f: f.index)

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorer.core import MalformedMove, RecordError, UnknownComponent
+from scorer.fields import player_names, require, whole_number
 from scorer.grand_carnival.components import (
     Catalog,
     cell_name,
@@ -29,6 +30,7 @@ from scorer.grand_carnival.components import (
 )
 from scorer.grand_carnival.model import (
     ENTRANCES,
+    INFO,
     NUMBERS,
     ROUNDS,
     SOURCES,
@@ -51,7 +53,6 @@ __all__ = [
     "board_from_parts",
     "format_move",
     "parse_move",
-    "players_from_json",
     "position_board",
     "state_from_json",
     "state_to_json",
@@ -155,26 +156,6 @@ def parse_move(state: CarnivalState, text: str, catalog: Catalog) -> Move:
 
 # -- JSON helpers ----------------------------------------------------------------
 
-_JSON_NAMES: dict[type, str] = {list: "a list", Mapping: "an object", int: "a whole number", str: "text"}
-
-
-def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if key not in data:
-        raise RecordError(f"{where}.{key} is missing", f"{where}.{key}")
-    value = data[key]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        kinds = kind if isinstance(kind, tuple) else (kind,)
-        names = " or ".join(_JSON_NAMES.get(k, k.__name__) for k in kinds)
-        raise RecordError(f"{where}.{key} must be {names}", f"{where}.{key}")
-    return value
-
-
-def _int(value: Any, where: str, low: int = 0, high: int | None = None) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
-        rng = f"{low}..{high}" if high is not None else f">= {low}"
-        raise RecordError(f"{where} must be a whole number {rng}", where)
-    return value
-
 
 def _cell(value: Any, where: str) -> int:
     cell = parse_cell(value) if isinstance(value, str) else None
@@ -241,7 +222,7 @@ def _attractions(value: Any, sites: int, catalog: Catalog, where: str) -> tuple[
         w = f"{where}[{i}]"
         if not isinstance(item, Mapping):
             raise RecordError(f"{w} must be an object with cells and tickets", w)
-        cells = _cells(_need(item, "cells", list, w), f"{w}.cells")
+        cells = _cells(require(item, "cells", list, w), f"{w}.cells")
         mask = mask_of(cells)
         if not cells or len(cells) != len(set(cells)):
             raise RecordError(f"{w}.cells must name each field once", f"{w}.cells")
@@ -251,7 +232,7 @@ def _attractions(value: Any, sites: int, catalog: Catalog, where: str) -> tuple[
         if mask & covered:
             raise RecordError(f"{w}.cells overlap another attraction", f"{w}.cells")
         covered |= mask
-        tickets = _int(item.get("tickets", 0), f"{w}.tickets", 0, len(cells))
+        tickets = whole_number(item.get("tickets", 0), f"{w}.tickets", lo=0, hi=len(cells))
         out.append(Attraction(shape, mask, tickets))
     return tuple(out)
 
@@ -317,18 +298,6 @@ def tiles_from_json(value: Any, where: str, catalog: Catalog, hidden_ok: bool) -
     return tuple(out)
 
 
-def players_from_json(value: Any, where: str = "players") -> tuple[str, ...]:
-    """Validate a list of 1 to 4 distinct player names without spaces."""
-    if not isinstance(value, list) or not 1 <= len(value) <= 4:
-        raise RecordError(f"{where} must be a list of 1 to 4 player names", where)
-    for i, name in enumerate(value):
-        if not isinstance(name, str) or not name or any(ch.isspace() for ch in name):
-            raise RecordError(f"{where}[{i}] must be a name without spaces", f"{where}[{i}]")
-    if len(set(value)) != len(value):
-        raise RecordError(f"{where} names a player twice", where)
-    return tuple(value)
-
-
 def state_from_json(data: Mapping[str, Any], catalog: Catalog) -> CarnivalState:
     """Rebuild a state from `state_to_json` output.
 
@@ -336,25 +305,25 @@ def state_from_json(data: Mapping[str, Any], catalog: Catalog) -> CarnivalState:
     """
     if not isinstance(data, Mapping):
         raise RecordError("a state must be a JSON object", "state")
-    players = players_from_json(_need(data, "players", list, "state"), "state.players")
+    players = player_names(require(data, "players", list, "state"), "state.players", INFO)
     n = len(players)
-    tricks_raw = _need(data, "tricks", list, "state")
+    tricks_raw = require(data, "tricks", list, "state")
     for i, t in enumerate(tricks_raw):
         if not isinstance(t, str) or t not in catalog.tricks:
             raise UnknownComponent(f"state.tricks[{i}]: unknown trick {t!r}", f"state.tricks[{i}]")
     tricks = tuple(tricks_raw)
-    supply_raw = _need(data, "supply", Mapping, "state")
+    supply_raw = require(data, "supply", Mapping, "state")
     if set(supply_raw) != set(catalog.shapes):
         raise RecordError("state.supply must give a count for every attraction shape", "state.supply")
-    supply = tuple(_int(supply_raw[s], f"state.supply.{s}") for s in catalog.shapes)
-    yard = _need(data, "railyard", Mapping, "state")
-    stacks = _need(yard, "stacks", list, "state.railyard")
+    supply = tuple(whole_number(supply_raw[s], f"state.supply.{s}", lo=0) for s in catalog.shapes)
+    yard = require(data, "railyard", Mapping, "state")
+    stacks = require(yard, "stacks", list, "state.railyard")
     if len(stacks) != 2:
         raise RecordError("state.railyard.stacks must hold two stacks", "state.railyard.stacks")
-    open_tiles = tiles_from_json(_need(yard, "open", list, "state.railyard"), "state.railyard.open", catalog, True)
+    open_tiles = tiles_from_json(require(yard, "open", list, "state.railyard"), "state.railyard.open", catalog, True)
     if len(open_tiles) > 4:
         raise RecordError("state.railyard.open holds at most 4 tiles", "state.railyard.open")
-    discard = tiles_from_json(_need(yard, "discard", list, "state.railyard"), "state.railyard.discard", catalog, True)
+    discard = tiles_from_json(require(yard, "discard", list, "state.railyard"), "state.railyard.discard", catalog, True)
     railyard = Railyard(
         stacks=(
             tiles_from_json(stacks[0], "state.railyard.stacks[0]", catalog, True),
@@ -365,8 +334,8 @@ def state_from_json(data: Mapping[str, Any], catalog: Catalog) -> CarnivalState:
     )
     seed = data.get("seed")
     if seed is not None:
-        seed = _int(seed, "state.seed")
-    boards_raw = _need(data, "boards", list, "state")
+        seed = whole_number(seed, "state.seed", lo=0)
+    boards_raw = require(data, "boards", list, "state")
     if len(boards_raw) != n:
         raise RecordError("state.boards must hold one board per player", "state.boards")
     boards = []
@@ -374,7 +343,7 @@ def state_from_json(data: Mapping[str, Any], catalog: Catalog) -> CarnivalState:
         w = f"state.boards[{i}]"
         if not isinstance(raw, Mapping):
             raise RecordError(f"{w} must be an object", w)
-        parcels_raw = _need(raw, "parcels", list, w)
+        parcels_raw = require(raw, "parcels", list, w)
         if len(parcels_raw) != 16:
             raise RecordError(f"{w}.parcels must list 16 parcels", f"{w}.parcels")
         parcels = tiles_from_json(parcels_raw, f"{w}.parcels", catalog, True)
@@ -382,14 +351,14 @@ def state_from_json(data: Mapping[str, Any], catalog: Catalog) -> CarnivalState:
         for p, pattern in enumerate(parcels):
             if pattern is not None:
                 sites |= catalog.pattern_masks[pattern][p][1]
-        attractions = _attractions(_need(raw, "attractions", list, w), sites, catalog, f"{w}.attractions")
-        entrances = _need(raw, "entrances", list, w)
+        attractions = _attractions(require(raw, "attractions", list, w), sites, catalog, f"{w}.attractions")
+        entrances = require(raw, "entrances", list, w)
         if len(entrances) != 2 or not all(isinstance(e, bool) for e in entrances):
             raise RecordError(f"{w}.entrances must be two true/false values", f"{w}.entrances")
-        numbers = _need(raw, "numbers", list, w)
+        numbers = require(raw, "numbers", list, w)
         for j, num in enumerate(numbers):
-            _int(num, f"{w}.numbers[{j}]", 1, 5)
-        statuses = _need(raw, "tricks", list, w)
+            whole_number(num, f"{w}.numbers[{j}]", lo=1, hi=5)
+        statuses = require(raw, "tricks", list, w)
         if len(statuses) != len(tricks):
             raise RecordError(f"{w}.tricks must give one status per dealt trick", f"{w}.tricks")
         try:
@@ -399,10 +368,10 @@ def state_from_json(data: Mapping[str, Any], catalog: Catalog) -> CarnivalState:
         board = board_from_parts(
             parcels,
             attractions,
-            mask_of(_cells(_need(raw, "guests", list, w), f"{w}.guests")),
+            mask_of(_cells(require(raw, "guests", list, w), f"{w}.guests")),
             (entrances[0], entrances[1]),
-            _int(_need(raw, "tent", int, w), f"{w}.tent"),
-            mask_of(_cells(_need(raw, "barkers", list, w), f"{w}.barkers")),
+            whole_number(require(raw, "tent", int, w), f"{w}.tent", lo=0),
+            mask_of(_cells(require(raw, "barkers", list, w), f"{w}.barkers")),
             frozenset(numbers),
             trick_status,
             catalog,
@@ -419,13 +388,13 @@ def state_from_json(data: Mapping[str, Any], catalog: Catalog) -> CarnivalState:
         boards=tuple(boards),
         railyard=railyard,
         supply=supply,
-        barkers=_int(_need(data, "barkers", int, "state"), "state.barkers"),
+        barkers=whole_number(require(data, "barkers", int, "state"), "state.barkers", lo=0),
         tricks=tricks,
-        round=_int(_need(data, "round", int, "state"), "state.round", 0, ROUNDS),
-        start_player=_int(_need(data, "start_player", int, "state"), "state.start_player", 0, n - 1),
-        turn=_int(_need(data, "turn", int, "state"), "state.turn", 0, len(NUMBERS) * n - 1),
+        round=whole_number(require(data, "round", int, "state"), "state.round", lo=0, hi=ROUNDS),
+        start_player=whole_number(require(data, "start_player", int, "state"), "state.start_player", lo=0, hi=n - 1),
+        turn=whole_number(require(data, "turn", int, "state"), "state.turn", lo=0, hi=len(NUMBERS) * n - 1),
         seed=seed,
-        reshuffles=_int(_need(data, "reshuffles", int, "state"), "state.reshuffles"),
+        reshuffles=whole_number(require(data, "reshuffles", int, "state"), "state.reshuffles", lo=0),
     )
 
 
@@ -441,8 +410,8 @@ def position_board(raw: Any, catalog: Catalog, where: str) -> tuple[str, Board]:
     """
     if not isinstance(raw, Mapping):
         raise RecordError(f"{where} must be an object with name and market", where)
-    name = _need(raw, "name", str, where)
-    rows = _need(raw, "market", list, where)
+    name = require(raw, "name", str, where)
+    rows = require(raw, "market", list, where)
     if len(rows) != 8 or not all(isinstance(r, str) and len(r) == 8 for r in rows):
         raise RecordError(f"{where}.market must be 8 strings of 8 characters, row 8 first", f"{where}.market")
     text = "".join(rows)
@@ -484,8 +453,8 @@ def position_board(raw: Any, catalog: Catalog, where: str) -> tuple[str, Board]:
     for a in attractions:
         if a.mask & guests:
             raise RecordError(f"{where}.attractions: a guest stands on an attraction", f"{where}.attractions")
-    tent = _int(raw.get("tent", 0), f"{where}.tent")
-    learned = _int(raw.get("tricks", 0), f"{where}.tricks", 0, catalog.tricks_dealt)
+    tent = whole_number(raw.get("tent", 0), f"{where}.tent", lo=0)
+    learned = whole_number(raw.get("tricks", 0), f"{where}.tricks", lo=0, hi=catalog.tricks_dealt)
     tricks = tuple(TrickStatus.LEARNED if i < learned else TrickStatus.OPEN for i in range(catalog.tricks_dealt))
     board = board_from_parts(
         tuple(parcels), attractions, guests, (False, False), tent, barkers, frozenset(), tricks, catalog

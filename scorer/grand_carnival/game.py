@@ -19,11 +19,12 @@ from scorer.core import (
     RecordError,
     ReplayReport,
     UnknownComponent,
-    Verdict,
 )
+from scorer.fields import player_names, require, whole_number
 from scorer.grand_carnival import codec, rules
 from scorer.grand_carnival.components import CATALOG, Catalog
 from scorer.grand_carnival.model import (
+    INFO,
     ROUNDS,
     Board,
     CarnivalState,
@@ -59,13 +60,7 @@ class GrandCarnival(Game[CarnivalState, Move]):
 
     name: ClassVar[str] = "grand-carnival"
     aliases: ClassVar[tuple[str, ...]] = ("carnival",)
-    info: ClassVar[GameInfo] = GameInfo(
-        title="The Grand Carnival",
-        min_players=1,
-        max_players=4,
-        hidden_information=True,
-        score_unit="points",
-    )
+    info: ClassVar[GameInfo] = INFO
     catalog: ClassVar[Catalog] = CATALOG
     #: Player count `simulate` uses when none is given.
     default_players: ClassVar[int] = 4
@@ -128,7 +123,7 @@ class GrandCarnival(Game[CarnivalState, Move]):
 
         :raises RecordError: for fewer than 1 or more than 4 players.
         """
-        names = codec.players_from_json(list(players))
+        names = player_names(list(players), "players", self.info)
         tricks, stacks, open_tiles = self._deal(rng)
         start = options.get("start", 0)
         if not isinstance(start, int) or not 0 <= start < len(names):
@@ -178,7 +173,7 @@ class GrandCarnival(Game[CarnivalState, Move]):
         try:
             return rules.check_move(state, move, self.catalog)
         except Exception:  # noqa: BLE001 - the contract says never raise
-            return Check(Verdict.ILLEGAL, Reason.NOT_A_MOVE, "That is not a move of The Grand Carnival.")
+            return Check.illegal(Reason.NOT_A_MOVE, "That is not a move of The Grand Carnival.")
 
     def apply_unchecked(self, state: CarnivalState, move: Move) -> tuple[CarnivalState, tuple[Event, ...]]:
         """Play a legal move without checking it."""
@@ -220,9 +215,7 @@ class GrandCarnival(Game[CarnivalState, Move]):
         game = record.get("game")
         if not isinstance(game, str) or game.strip().lower() not in _NAMES:
             raise RecordError("game must be \"grand-carnival\"", "game")
-        if "players" not in record:
-            raise RecordError("players is missing", "players")
-        players = codec.players_from_json(record["players"])
+        players = player_names(require(record, "players", list), "players", self.info)
         start = 0
         if "start" in record:
             if record["start"] not in players:
@@ -230,10 +223,7 @@ class GrandCarnival(Game[CarnivalState, Move]):
             start = players.index(record["start"])
         seed: int | None = DEFAULT_SEED
         if "seed" in record:
-            raw = record["seed"]
-            if not isinstance(raw, int) or isinstance(raw, bool) or raw < 0:
-                raise RecordError("seed must be a whole number >= 0", "seed")
-            seed = raw
+            seed = whole_number(record["seed"], "seed", lo=0)
         rng = random.Random(seed)
         tricks, stacks, open_tiles = self._deal(rng)
         if "tricks" in record:

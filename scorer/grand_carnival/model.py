@@ -5,8 +5,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from scorer.core import GameInfo
+
 __all__ = [
     "ENTRANCES",
+    "INFO",
     "SOURCES",
     "TENT",
     "Attraction",
@@ -32,6 +35,15 @@ SOURCES: tuple[str, ...] = ("1a", "1b", "2", "3", "4", "5")
 
 ROUNDS = 7
 NUMBERS = (1, 2, 3, 4, 5)
+
+#: Fixed facts about the game (`GrandCarnival.info`).
+INFO = GameInfo(
+    title="The Grand Carnival",
+    min_players=1,
+    max_players=4,
+    hidden_information=True,
+    score_unit="points",
+)
 
 
 class Reason(enum.Enum):

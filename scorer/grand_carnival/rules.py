@@ -10,7 +10,7 @@ import random
 from dataclasses import replace
 from functools import lru_cache
 
-from scorer.core import LEGAL, Check, Event, Verdict
+from scorer.core import LEGAL, Check, Event
 from scorer.grand_carnival.components import (
     ALL,
     TOP_ROW,
@@ -351,28 +351,25 @@ def can_act(state: CarnivalState, seat: int, number: int, catalog: Catalog) -> b
     return False
 
 
-def _illegal(reason: Reason, message: str) -> Check:
-    return Check(Verdict.ILLEGAL, reason, message)
-
 
 def check_move(state: CarnivalState, move: Move, catalog: Catalog) -> Check:
     """LEGAL, ILLEGAL with a reason a new player understands, or UNVERIFIABLE."""
     if not isinstance(move, (Foundation, Build, Walk, Pass)):
-        return _illegal(Reason.NOT_A_MOVE, "That is not a move of The Grand Carnival.")
+        return Check.illegal(Reason.NOT_A_MOVE, "That is not a move of The Grand Carnival.")
     seat = current_seat(state)
     if seat is None:
-        return _illegal(Reason.GAME_OVER, "The game is over: all 7 rounds have been played.")
+        return Check.illegal(Reason.GAME_OVER, "The game is over: all 7 rounds have been played.")
     if move.seat != seat:
         if 0 <= move.seat < len(state.players):
             message = f"It is {state.players[seat]}'s turn, not {state.players[move.seat]}'s."
         else:
             message = f"It is {state.players[seat]}'s turn; there is no seat {move.seat}."
-        return _illegal(Reason.NOT_YOUR_TURN, message)
+        return Check.illegal(Reason.NOT_YOUR_TURN, message)
     board = state.boards[seat]
     if move.number not in NUMBERS:
-        return _illegal(Reason.NUMBER_TAKEN, "Action numbers run from 1 to 5.")
+        return Check.illegal(Reason.NUMBER_TAKEN, "Action numbers run from 1 to 5.")
     if move.number in board.numbers:
-        return _illegal(
+        return Check.illegal(
             Reason.NUMBER_TAKEN,
             f"Your number {move.number} already holds a figure this round: choose an empty number.",
         )
@@ -384,7 +381,7 @@ def check_move(state: CarnivalState, move: Move, catalog: Catalog) -> Check:
     if isinstance(move, Walk):
         return _check_walk(state, board, move, fx, catalog)
     if can_act(state, seat, move.number, catalog):
-        return _illegal(
+        return Check.illegal(
             Reason.MUST_ACT,
             f"You can still do an action with number {move.number}, so you may not pass.",
         )
@@ -395,11 +392,11 @@ def _check_foundation(
     state: CarnivalState, board: Board, move: Foundation, fx: dict[Effect, int], catalog: Catalog
 ) -> Check:
     if move.source not in SOURCES:
-        return _illegal(Reason.SPACE_EMPTY, f"The railyard has no space {move.source!r}.")
+        return Check.illegal(Reason.SPACE_EMPTY, f"The railyard has no space {move.source!r}.")
     space = 1 if move.source[0] == "1" else int(move.source)
     limit = _reach_of_number(move.number, fx)
     if space > limit:
-        return _illegal(
+        return Check.illegal(
             Reason.SPACE_TOO_FAR,
             f"With number {move.number} you may take a foundation from railyard spaces 1 to "
             f"{limit} only, not from space {space}.",
@@ -407,33 +404,31 @@ def _check_foundation(
     present, tile = _source_tile(state.railyard, move.source)
     if not present:
         where = f"stack {move.source}" if space == 1 else f"railyard space {space}"
-        return _illegal(Reason.SPACE_EMPTY, f"There is no tile on {where}.")
+        return Check.illegal(Reason.SPACE_EMPTY, f"There is no tile on {where}.")
     if not 0 <= move.parcel < 16 or board.parcels[move.parcel] is not None:
-        return _illegal(
+        return Check.illegal(
             Reason.PARCEL_TAKEN,
             "A foundation tile goes on an empty parcel of your market; that one already has a tile.",
         )
     if move.discard:
         if space != 1:
-            return _illegal(
+            return Check.illegal(
                 Reason.DISCARD_NOT_ALLOWED,
                 "You may discard the open tiles only after taking a face-down tile.",
             )
         if not state.railyard.open:
-            return _illegal(
+            return Check.illegal(
                 Reason.DISCARD_NOT_ALLOWED, "There are no open tiles on the railyard to discard."
             )
     if move.tile not in catalog.foundations:
-        return _illegal(Reason.WRONG_TILE, f"There is no foundation tile {move.tile!r} in the game.")
+        return Check.illegal(Reason.WRONG_TILE, f"There is no foundation tile {move.tile!r} in the game.")
     if tile is None:
-        return Check(
-            Verdict.UNVERIFIABLE,
-            Reason.WRONG_TILE,
-            "The referee cannot see which tile lies there; it trusts the tile named.",
+        return Check.unverifiable(
+            "The referee cannot see which tile lies there; it trusts the tile named.", Reason.WRONG_TILE
         )
     if tile != move.tile:
         where = f"The top tile of stack {move.source}" if space == 1 else f"The tile on railyard space {space}"
-        return _illegal(Reason.WRONG_TILE, f"{where} is {tile}, not {move.tile}.")
+        return Check.illegal(Reason.WRONG_TILE, f"{where} is {tile}, not {move.tile}.")
     return LEGAL
 
 
@@ -442,28 +437,28 @@ def _check_build(
 ) -> Check:
     shape = catalog.shapes.get(move.shape)
     if shape is None:
-        return _illegal(Reason.NOT_THAT_SHAPE, f"There is no attraction {move.shape!r} in the game.")
+        return Check.illegal(Reason.NOT_THAT_SHAPE, f"There is no attraction {move.shape!r} in the game.")
     limit = move.number + fx.get(Effect.BUILD_BIGGER, 0)
     if shape.size > limit:
-        return _illegal(
+        return Check.illegal(
             Reason.TOO_LARGE,
             f"With number {move.number} you may build an attraction of at most {limit} "
             f"field{'s' if limit > 1 else ''}; {move.shape} has {shape.size}.",
         )
     index = list(catalog.shapes).index(move.shape)
     if state.supply[index] <= 0:
-        return _illegal(Reason.NONE_LEFT, f"No {move.shape} attraction is left in the supply.")
+        return Check.illegal(Reason.NONE_LEFT, f"No {move.shape} attraction is left in the supply.")
     if not 0 < move.mask <= ALL:
-        return _illegal(Reason.NOT_THAT_SHAPE, f"Those fields do not form a {move.shape} attraction.")
+        return Check.illegal(Reason.NOT_THAT_SHAPE, f"Those fields do not form a {move.shape} attraction.")
     form = normalise([divmod(c, 8) for c in cells_of(move.mask)])
     if form not in shape.orientations:
         if form in shape.mirrored:
-            return _illegal(
+            return Check.illegal(
                 Reason.MIRRORED,
                 f"Those fields form the mirror image of {move.shape}: attractions may be turned "
                 "but not flipped over.",
             )
-        return _illegal(
+        return Check.illegal(
             Reason.NOT_THAT_SHAPE, f"Those fields do not form a {move.shape} attraction."
         )
     bad = move.mask & ~_free_sites(board)
@@ -478,7 +473,7 @@ def _check_build(
             what = "is a walkway"
         else:
             what = "is an empty parcel without a foundation tile"
-        return _illegal(
+        return Check.illegal(
             Reason.NOT_ON_SITES,
             f"Attractions go on empty construction sites only; {cell_name(cell)} {what}.",
         )
@@ -494,25 +489,25 @@ def _check_walk(
     else:
         has_guest = 0 <= start < 64 and bool(board.guests >> start & 1)
     if not has_guest:
-        return _illegal(Reason.NO_GUEST, f"There is no guest of yours on {spot_name(start)}.")
+        return Check.illegal(Reason.NO_GUEST, f"There is no guest of yours on {spot_name(start)}.")
     if end == start:
-        return _illegal(Reason.SAME_FIELD, "A guest must end its walk on another field than it started.")
+        return Check.illegal(Reason.SAME_FIELD, "A guest must end its walk on another field than it started.")
     walkable = _walkable(board, fx)
     if end != TENT:
         if not 0 <= end < 64:
-            return _illegal(Reason.NOT_WALKABLE, "Guests may never walk onto an entrance.")
+            return Check.illegal(Reason.NOT_WALKABLE, "Guests may never walk onto an entrance.")
         bit = 1 << end
         if not bit & walkable:
             what = "a construction site" if bit & board.sites & ~board.covered else (
                 "an attraction" if bit & board.covered else "an empty parcel"
             )
-            return _illegal(
+            return Check.illegal(
                 Reason.NOT_WALKABLE,
                 f"Guests walk on walkways only; {cell_name(end)} is {what}.",
             )
         if bit & (board.guests | board.barkers):
             who = "a guest" if bit & board.guests else "a barker"
-            return _illegal(Reason.OCCUPIED, f"{cell_name(end)} already has {who} on it.")
+            return Check.illegal(Reason.OCCUPIED, f"{cell_name(end)} already has {who} on it.")
     steps = _steps(board, move.number, fx)
     blockers = board.guests | board.barkers
     ends, tent = _ends(reach(start, steps, walkable & ~blockers, catalog), steps, start)
@@ -521,7 +516,7 @@ def _check_walk(
         free_ends, free_tent = _ends(reach(start, steps, walkable, catalog), steps, start)
         target = "the circus tent" if end == TENT else cell_name(end)
         if free_tent if end == TENT else bool(free_ends >> end & 1):
-            return _illegal(
+            return Check.illegal(
                 Reason.BLOCKED,
                 f"Guests and barkers stand in the way: the guest cannot get to {target} "
                 "without walking through them.",
@@ -529,7 +524,7 @@ def _check_walk(
         barkers = board.barkers.bit_count()
         extra = f" plus {barkers} for your barkers" if barkers else ""
         how = " (the tent is entered from a field of the top row)" if end == TENT else ""
-        return _illegal(
+        return Check.illegal(
             Reason.TOO_FAR,
             f"{target} is out of reach: the guest may walk {steps} step{'s' if steps != 1 else ''} "
             f"(your number {move.number}{extra}) along walkways{how}.",
@@ -547,22 +542,22 @@ def _check_walk(
     spots = _barker_due(state, board, entrances, after)
     if move.barker is None:
         if spots:
-            return _illegal(
+            return Check.illegal(
                 Reason.BARKER_MISSING,
                 "Both entrances are now empty: new guests arrive and you take a barker; "
                 "say which empty walkway it goes on.",
             )
         return LEGAL
     if entrances[0] or entrances[1]:
-        return _illegal(
+        return Check.illegal(
             Reason.NO_BARKER_DUE,
             "You get a barker only when your walk leaves both entrances empty.",
         )
     if not spots:
         why = "no barker is left in the supply" if state.barkers <= 0 else "you have no empty walkway"
-        return _illegal(Reason.NO_BARKER_DUE, f"No barker comes: {why}.")
+        return Check.illegal(Reason.NO_BARKER_DUE, f"No barker comes: {why}.")
     if not 0 <= move.barker < 64 or not spots >> move.barker & 1:
-        return _illegal(
+        return Check.illegal(
             Reason.BARKER_SPOT,
             f"A barker goes on an empty walkway; {spot_name(move.barker) if 0 <= move.barker < 64 else 'that spot'} is not one.",
         )

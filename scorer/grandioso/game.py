@@ -37,6 +37,7 @@ from scorer.core import (
     UnknownComponent,
     Verdict,
 )
+from scorer.fields import boolean, one_of, player_names, require, whole_number
 from scorer.grandioso.pyramid import BOX, ROWS, Card, Pyramid, Side, Slot, article
 
 __all__ = [
@@ -225,7 +226,7 @@ class Grandioso(Game[GrandiosoState, GrandiosoMove]):
         self, players: Sequence[str], rng: random.Random, **options: Any
     ) -> GrandiosoState:
         """Shuffle the 62 cards (the start Elephant is out) and deal 7 to each player."""
-        _check_players(players, "players", self.info)
+        player_names(players, "players", self.info)
         deck = _box_without_start()
         rng.shuffle(deck)
         return self.deal_state(players, deck)
@@ -328,22 +329,22 @@ class Grandioso(Game[GrandiosoState, GrandiosoMove]):
         try:
             return self._check(state, move)
         except Exception as exc:  # noqa: BLE001 - the contract says never raise
-            return _illegal(Reason.NOT_A_MOVE, f"That is not a Circus Grandioso move ({exc}).")
+            return Check.illegal(Reason.NOT_A_MOVE, f"That is not a Circus Grandioso move ({exc}).")
 
     def _check(self, state: GrandiosoState, move: GrandiosoMove) -> Check:
         if state.phase is Phase.OVER:
-            return _illegal(Reason.GAME_OVER, "The game is over: no more cards can be played.")
+            return Check.illegal(Reason.GAME_OVER, "The game is over: no more cards can be played.")
         if isinstance(move, Place):
             return self._check_place(state, move)
         if isinstance(move, LayDown):
             if state.phase is not Phase.DRAWN:
-                return _illegal(
+                return Check.illegal(
                     Reason.NOTHING_DRAWN,
                     "You have not drawn a card, so there is nothing to lay face down.",
                 )
             return LEGAL
         if state.phase is Phase.DRAWN:
-            return _illegal(
+            return Check.illegal(
                 Reason.MUST_RESOLVE,
                 "You are holding the card you drew: place it on the pyramid or lay it "
                 "face down first.",
@@ -357,12 +358,12 @@ class Grandioso(Game[GrandiosoState, GrandiosoMove]):
             return LEGAL
         if isinstance(move, Pass):
             return self._check_pass(state)
-        return _illegal(Reason.NOT_A_MOVE, "That is not a Circus Grandioso move.")
+        return Check.illegal(Reason.NOT_A_MOVE, "That is not a Circus Grandioso move.")
 
     def _check_place(self, state: GrandiosoState, move: Place) -> Check:
         card, row, col = move.card, move.row, move.col
         if state.phase is Phase.DRAWN and state.drawn is not None and state.drawn is not card:
-            return _illegal(
+            return Check.illegal(
                 Reason.NOT_DRAWN,
                 f"You drew {article(state.drawn)}, so that is the card you may place, "
                 f"not {article(card)}.",
@@ -371,7 +372,7 @@ class Grandioso(Game[GrandiosoState, GrandiosoMove]):
         side = pyramid.side_of(row, col)
         if side is None:
             if row == 0 and col in (pyramid.lefts[0] - 1, pyramid.right(0) + 1):
-                return _illegal(
+                return Check.illegal(
                     Reason.BASE_FULL,
                     "The Elephant row is already ten cards wide: no more Elephants fit.",
                 )
@@ -388,50 +389,50 @@ class Grandioso(Game[GrandiosoState, GrandiosoMove]):
                     f"{_cap(article(card))} can't go there: every card above the Elephants "
                     "must rest on two cards, and cards go only at the end of a row."
                 )
-            return _illegal(Reason.NO_SUPPORT, message)
+            return Check.illegal(Reason.NO_SUPPORT, message)
         if card is not Card.CLOWN and card.value != row:
-            return _illegal(
+            return Check.illegal(
                 Reason.WRONG_ANIMAL,
                 f"{_cap(article(card))} can't go in the {Card(row).label} row: it takes only "
                 f"{Card(row).label}s (and one clown).",
             )
         slots = pyramid.open_slots()
         if side is not Side.TOP and slots and slots[0].side is Side.TOP:
-            return _illegal(
+            return Check.illegal(
                 Reason.TOP_FIRST,
                 f"{_cap(article(card))} can't go there now: the top of the pyramid can take "
                 f"{article(slots[0].animal)}, and the highest place comes first on both sides.",
             )
         if side is not Side.TOP and not any(s.row == row and s.col == col for s in slots):
             best = next(s for s in slots if s.side is side)
-            return _illegal(
+            return Check.illegal(
                 Reason.NOT_HIGHEST,
                 f"{_cap(article(card))} can't go there yet: the {side.value} side can still take "
                 f"{article(best.animal)} higher up.",
             )
         if card is Card.CLOWN:
             if side is Side.TOP:
-                return _illegal(
+                return Check.illegal(
                     Reason.CLOWN_ON_TOP,
                     "A clown can't be the single topmost card of the pyramid: only "
                     f"{article(Card(row))} can start the {Card(row).label} row.",
                 )
             if pyramid.has_clown(row):
-                return _illegal(
+                return Check.illegal(
                     Reason.SECOND_CLOWN,
                     f"The {Card(row).label} row already has its clown: each row may hold only one.",
                 )
         if state.phase is Phase.PLAY:
             return _check_hand(state, card, exchange=False)
         if state.drawn is None:
-            return _unverifiable("The card you drew is hidden from the referee.")
+            return Check.unverifiable("The card you drew is hidden from the referee.")
         return LEGAL
 
     def _check_pass(self, state: GrandiosoState) -> Check:
         if state.placed:
             return LEGAL
         if state.stack or state.singles:
-            return _illegal(
+            return Check.illegal(
                 Reason.CANNOT_PASS,
                 "You can't pass: you can still draw a card or exchange one of yours.",
             )
@@ -439,13 +440,13 @@ class Grandioso(Game[GrandiosoState, GrandiosoMove]):
         for slot in state.pyramid.open_slots():
             for card in hand:
                 if card is not None and slot.takes(card):
-                    return _illegal(
+                    return Check.illegal(
                         Reason.CANNOT_PASS,
                         f"You can't pass: your {card.label} fits the pyramid "
                         f"({slot.describe()}).",
                     )
         if None in hand and state.pyramid.open_slots():
-            return _unverifiable("The referee can't see whether one of your cards fits.")
+            return Check.unverifiable("The referee can't see whether one of your cards fits.")
         return LEGAL
 
     def apply_unchecked(
@@ -568,44 +569,42 @@ class Grandioso(Game[GrandiosoState, GrandiosoMove]):
         """
         if not isinstance(data, Mapping):
             raise RecordError("a Circus Grandioso state must be a JSON object", "state")
-        players = _check_players(_field(data, "players", list), "players", self.info)
+        players = player_names(require(data, "players", list), "players", self.info)
         n = len(players)
         rows: list[tuple[Card, ...]] = [()] * ROWS
         lefts = [0] * ROWS
-        for i, entry in enumerate(_field(data, "pyramid", list)):
+        for i, entry in enumerate(require(data, "pyramid", list)):
             where = f"pyramid[{i}]"
             if not isinstance(entry, Mapping):
                 raise RecordError(f"{where} must be an object with row, left and cards", where)
-            r = _int(entry.get("row"), f"{where}.row", 0, ROWS - 1)
-            lefts[r] = _int(entry.get("left"), f"{where}.left", -100, 100)
+            r = whole_number(entry.get("row"), f"{where}.row", lo=0, hi=ROWS - 1)
+            lefts[r] = whole_number(entry.get("left"), f"{where}.left", lo=-100, hi=100)
             cards = _card_list(entry.get("cards"), f"{where}.cards", allow_unknown=False)
             rows[r] = tuple(c for c in cards if c is not None)
         pyramid = Pyramid(tuple(lefts), tuple(rows))
         problem = pyramid.shape_problem()
         if problem is not None:
             raise RecordError(f"the pyramid is impossible: {problem}", "pyramid")
-        hands_data = _field(data, "hands", list)
+        hands_data = require(data, "hands", list)
         if len(hands_data) != n:
             raise RecordError(f"hands must list {n} hands, one per player", "hands")
         hands = tuple(
             _sorted(_card_list(h, f"hands[{i}]", allow_unknown=True))
             for i, h in enumerate(hands_data)
         )
-        stack = tuple(_card_list(_field(data, "stack", list), "stack", allow_unknown=True))
-        singles = tuple(_card_list(_field(data, "singles", list), "singles", allow_unknown=True))
-        turn = _int(data.get("turn"), "turn", 0, n - 1)
-        phase = _enum(Phase, data.get("phase"), "phase")
+        stack = tuple(_card_list(require(data, "stack", list), "stack", allow_unknown=True))
+        singles = tuple(_card_list(require(data, "singles", list), "singles", allow_unknown=True))
+        turn = whole_number(data.get("turn"), "turn", lo=0, hi=n - 1)
+        phase = one_of(Phase, data.get("phase"), "phase")
         drawn_text = data.get("drawn")
         drawn = None if drawn_text is None else _card(drawn_text, "drawn")
-        placed = data.get("placed")
-        if not isinstance(placed, bool):
-            raise RecordError("placed must be true or false", "placed")
+        placed = boolean(data.get("placed"), "placed")
         master = data.get("show_master")
         if master is not None:
-            master = _int(master, "show_master", 0, n - 1)
-        passes = _int(data.get("passes"), "passes", 0, n)
+            master = whole_number(master, "show_master", lo=0, hi=n - 1)
+        passes = whole_number(data.get("passes"), "passes", lo=0, hi=n)
         end_text = data.get("end")
-        end = None if end_text is None else _enum(EndReason, end_text, "end")
+        end = None if end_text is None else one_of(EndReason, end_text, "end")
         if (phase is Phase.OVER) != (end is not None):
             raise RecordError("end must be given exactly when the phase is over", "end")
         if drawn is not None and phase is not Phase.DRAWN:
@@ -641,10 +640,10 @@ class Grandioso(Game[GrandiosoState, GrandiosoMove]):
         """
         if not isinstance(record, Mapping):
             raise RecordError("a game record must be a JSON object", "record")
-        players = _check_players(_field(record, "players", list), "players", self.info)
+        players = player_names(require(record, "players", list), "players", self.info)
         if "deal" not in record and "stack" not in record:
             return self.public_state(players)
-        deal = _field(record, "deal", dict)
+        deal = require(record, "deal", dict)
         extra = sorted(set(deal) - set(players))
         if extra:
             raise RecordError(f"deal names {extra[0]!r}, who is not a player", f"deal.{extra[0]}")
@@ -658,7 +657,7 @@ class Grandioso(Game[GrandiosoState, GrandiosoMove]):
                     f"deal.{name} must hold {HAND_SIZE} cards, not {len(cards)}", f"deal.{name}"
                 )
             hands.append([c for c in cards if c is not None])
-        stack = _card_list(_field(record, "stack", list), "stack", allow_unknown=False)
+        stack = _card_list(require(record, "stack", list), "stack", allow_unknown=False)
         deck = [c for h in hands for c in h] + [c for c in stack if c is not None]
         _check_counts(deck, "stack")
         if len(deck) != len(_box_without_start()):
@@ -679,7 +678,7 @@ class Grandioso(Game[GrandiosoState, GrandiosoMove]):
             raise RecordError(
                 f"this is not a Circus Grandioso record: game is {record.get('game')!r}", "game"
             )
-        texts = _field(record, "moves", list)
+        texts = require(record, "moves", list)
         rows: list[dict[str, Any]] = []
         error: dict[str, Any] | None = None
         for i, text in enumerate(texts):
@@ -798,12 +797,6 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _illegal(reason: Reason, message: str) -> Check:
-    return Check(Verdict.ILLEGAL, reason, message)
-
-
-def _unverifiable(message: str) -> Check:
-    return Check(Verdict.UNVERIFIABLE, None, message)
 
 
 def _candidates(kinds: Sequence[Card | None], slot: Slot) -> list[Card]:
@@ -820,7 +813,7 @@ def _candidates(kinds: Sequence[Card | None], slot: Slot) -> list[Card]:
 def _check_source(state: GrandiosoState, single: int | None) -> Check | None:
     if single is None:
         if not state.stack:
-            return _illegal(
+            return Check.illegal(
                 Reason.EMPTY_SOURCE, "The stack is empty: take a hidden single card instead."
             )
         return None
@@ -829,7 +822,7 @@ def _check_source(state: GrandiosoState, single: int | None) -> Check | None:
         have = "no hidden single cards" if count == 0 else f"only {count} hidden single card" + (
             "s" if count > 1 else ""
         )
-        return _illegal(
+        return Check.illegal(
             Reason.EMPTY_SOURCE,
             f"There is no hidden single card number {single + 1}: the table has {have}.",
         )
@@ -840,17 +833,17 @@ def _check_hand(state: GrandiosoState, card: Card | None, *, exchange: bool) -> 
     hand = state.hands[state.turn]
     if card is None:
         if None in hand:
-            return _unverifiable("The referee can't see which card you laid down.")
-        return _illegal(
+            return Check.unverifiable("The referee can't see which card you laid down.")
+        return Check.illegal(
             Reason.CARD_NOT_NAMED,
             "Say which of your cards you lay face down in the exchange.",
         )
     if card in hand:
         return LEGAL
     if None in hand:
-        return _unverifiable(f"The referee can't see whether you hold {article(card)}.")
+        return Check.unverifiable(f"The referee can't see whether you hold {article(card)}.")
     verb = "exchange" if exchange else "place"
-    return _illegal(Reason.NOT_IN_HAND, f"You can't {verb} {article(card)}: you don't hold one.")
+    return Check.illegal(Reason.NOT_IN_HAND, f"You can't {verb} {article(card)}: you don't hold one.")
 
 
 def _take(
@@ -924,37 +917,6 @@ def _check_counts(cards: Sequence[Card], where: str) -> None:
             )
 
 
-def _check_players(players: Any, where: str, info: GameInfo) -> list[str]:
-    if not isinstance(players, (list, tuple)) or not all(
-        isinstance(p, str) and p.strip() for p in players
-    ):
-        raise RecordError(f"{where} must be a list of player names", where)
-    if len(set(players)) != len(players):
-        raise RecordError(f"{where} names a player twice", where)
-    if not info.min_players <= len(players) <= info.max_players:
-        raise RecordError(
-            f"{info.title} needs {info.min_players} to {info.max_players} players, "
-            f"not {len(players)}",
-            where,
-        )
-    return list(players)
-
-
-def _field(data: Mapping[str, Any], key: str, kind: type) -> Any:
-    if key not in data:
-        raise RecordError(f"the record has no {key!r} field", key)
-    value = data[key]
-    if not isinstance(value, kind):
-        raise RecordError(f"{key} must be a JSON {'list' if kind is list else 'object'}", key)
-    return value
-
-
-def _int(value: Any, where: str, lo: int, hi: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise RecordError(f"{where} must be a whole number from {lo} to {hi}", where)
-    return value
-
-
 def _card(value: Any, where: str) -> Card:
     if not isinstance(value, str):
         raise RecordError(f"{where} must be a card name", where)
@@ -974,14 +936,6 @@ def _card_list(value: Any, where: str, *, allow_unknown: bool) -> list[Card | No
         else:
             out.append(_card(item, f"{where}[{i}]"))
     return out
-
-
-def _enum(kind: type[enum.Enum], value: Any, where: str) -> Any:
-    try:
-        return kind(value)
-    except ValueError:
-        allowed = ", ".join(str(m.value) for m in kind)
-        raise RecordError(f"{where} must be one of: {allowed}", where) from None
 
 
 class UnknownCardName(MalformedMove, UnknownComponent):

@@ -10,6 +10,7 @@ import pytest
 MODULES = [
     "scorer",
     "scorer.core",
+    "scorer.fields",
     "scorer.bigtop",
     "scorer.bigtop.cards",
     "scorer.bigtop.engine",

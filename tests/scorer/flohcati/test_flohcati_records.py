@@ -97,7 +97,7 @@ _DELETE = object()
 BAD = [
     ("players", _DELETE, "players", RecordError),
     ("players", ["Ann"], "players", RecordError),
-    ("players", ["Ann", 4], "players", RecordError),
+    ("players", ["Ann", 4], "players[1]", RecordError),
     ("players", ["Ann", "ann"], "players", RecordError),
     ("stack", "red-1", "stack", RecordError),
     ("stack.0", "violet-9", "stack[0]", UnknownComponent),
