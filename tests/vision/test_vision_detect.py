@@ -1,0 +1,165 @@
+"""Calibration and detection on scenes rendered at test time."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import NoMatError
+from vision.calibrate import Calibrator, find_markers, locate_charts, marker_outlines, mat_homography, rectify
+from vision.detect import find_components, warp_crops
+from vision.labels import Kind
+from vision.layout import CARD, MAT
+from vision.scene import Placement, SceneSettings, chart_pose, render_scene
+
+CALM = SceneSettings(tilt_deg=(8.0, 12.0), yaw_deg=(-5.0, 5.0), brightness=(0.9, 1.0), warmth=(0.0, 0.05),
+                     gamma=(1.0, 1.0), blur_sigma=(0.3, 0.5), noise_sigma=(1.0, 2.0), jpeg_quality=(90, 95),
+                     shadow_probability=0.0, glare_probability=0.0, hands=(0, 0), clutter=(0, 0))
+
+
+def _detect(image: np.ndarray) -> tuple[list, object]:
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    cal = mat_homography(find_markers(gray))
+    rect = rectify(image, cal)
+    return find_components(cv2.cvtColor(rect.image, cv2.COLOR_BGR2GRAY)), rect
+
+
+def test_homography_maps_the_mat_within_a_millimetre() -> None:
+    scene = render_scene(np.random.default_rng(5), seats=[0, 2], settings=CALM, placements=[])
+    cal = mat_homography(find_markers(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)))
+    assert cal.markers_seen == 4
+    pts = np.array([[[0.0, 0.0], [MAT.width, MAT.height], [250.0, -100.0], [-150.0, 300.0]]])
+    img = cv2.perspectiveTransform(pts, scene.table_to_image)
+    back = cv2.perspectiveTransform(img, cal.image_to_table)
+    assert np.abs(back - pts).max() < 1.5
+
+
+def test_calibration_is_cached_and_rechecked() -> None:
+    rng = np.random.default_rng(6)
+    a = render_scene(rng, seats=[1], settings=CALM, placements=[])
+    b = render_scene(np.random.default_rng(7), seats=[1], settings=CALM, placements=[])
+    cal = Calibrator()
+    for frame in (a.image, a.image):
+        cal.update(find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)))
+    assert cal.recalibrations == 1
+    cal.update(find_markers(cv2.cvtColor(b.image, cv2.COLOR_BGR2GRAY)))
+    assert cal.recalibrations == 2
+
+
+def test_charts_are_located_by_their_markers() -> None:
+    scene = render_scene(np.random.default_rng(8), seats=[0, 2, 3], settings=CALM, placements=[])
+    markers = find_markers(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY))
+    charts = locate_charts(markers, mat_homography(markers))
+    assert sorted(charts) == [0, 2, 3]
+    for seat in (0, 2, 3):
+        cx, cy, ang = chart_pose(seat)
+        centre = charts[seat].chart_to_table @ np.array([140.0, 95.0, 1.0])
+        assert math.hypot(centre[0] - cx, centre[1] - cy) < 3.0
+        assert (charts[seat].angle - ang + 180) % 360 - 180 == pytest.approx(0, abs=2.0)
+
+
+def test_touching_rotated_upside_down_and_piled_cards_are_separate_quads() -> None:
+    gap = CARD.width + 0.3
+    placements = [
+        Placement("clowns-L3", -150, -60, 0),  # three cards touching edge to edge
+        Placement("clowns-D4", -150 + gap, -60, 0),
+        Placement("sideshow-P", -150 + 2 * gap, -60, 0),
+        Placement("animals-D6", 650, 420, 37),  # rotated
+        Placement("performers-L2", 560, 420, 180),  # upside down
+        Placement("animals-L1", 120, 90, 3, visible=False),  # a pile: only the top card shows
+        Placement("animals-L2", 121, 92, -2, visible=False),
+        Placement("animals-L3", 122, 90, 1),
+        Placement("token-10", -100, 420, 20),
+        Placement("token-back", -100 + 30.5, 420, 0),  # touching tokens
+    ]
+    scene = render_scene(np.random.default_rng(9), seats=[0], settings=CALM, placements=placements)
+    dets, rect = _detect(scene.image)
+    found = [(d.kind, rect.to_table(*d.centre), d) for d in dets]
+    for p in placements:
+        near = [f for f in found if math.hypot(f[1][0] - p.x, f[1][1] - p.y) < 4.0]
+        if not p.visible:
+            continue
+        assert len(near) == 1, p
+        kind = Kind.TOKEN if p.label.startswith("token") else Kind.CARD
+        assert near[0][0] is kind
+        if kind is Kind.CARD:
+            w, h = (np.linalg.norm(near[0][2].corners[1] - near[0][2].corners[0]),
+                    np.linalg.norm(near[0][2].corners[2] - near[0][2].corners[1]))
+            assert w < h
+    assert len(dets) == sum(p.visible for p in placements)
+    crops = warp_crops(rect.image, dets)
+    assert crops.shape == (len(dets), 56, 40, 3)
+
+
+def test_frame_without_mat_reports_markers_seen() -> None:
+    scene = render_scene(np.random.default_rng(10), seats=[0, 1], settings=CALM, placements=[], with_mat=False)
+    with pytest.raises(NoMatError) as err:
+        mat_homography(find_markers(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)))
+    assert err.value.markers_seen == 0
+    assert "0 of its 4 corner markers" in str(err.value)
+
+
+def _table_with(label: str, angle: float, background: int, seed: int = 0) -> tuple[np.ndarray, tuple[float, float]]:
+    """A rectified-resolution grey image of one component on a plain table, lightly blurred and noisy."""
+    from vision.config import DEFAULT_CONFIG
+    from vision.faces import render_label
+
+    s = DEFAULT_CONFIG.px_per_mm
+    img, alpha = render_label(label, 4 * s)
+    img = cv2.resize(img, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    alpha = cv2.resize(alpha, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    size = 260
+    canvas = np.full((size, size), float(background), np.float32)
+    h, w = img.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    m[:, 2] += (size / 2 - w / 2, size / 2 - h / 2)
+    grey = cv2.warpAffine(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), m, (size, size))
+    a = cv2.warpAffine(alpha.astype(np.float32) / 255, m, (size, size))
+    canvas = canvas * (1 - a) + grey * a
+    canvas = cv2.GaussianBlur(canvas, (0, 0), 0.8) + np.random.default_rng(seed).normal(0, 1.5, canvas.shape)
+    return np.clip(canvas, 0, 255).astype(np.uint8), (size / 2, size / 2)
+
+
+def _rub_out(img: np.ndarray, x: float, y: float, r: int = 2) -> None:
+    """Paint a small patch of the local bright level over the frame line: a gap in it."""
+    x0, y0 = int(round(x)) - r, int(round(y)) - r
+    patch = img[y0 - 4:y0 + 2 * r + 5, x0 - 4:x0 + 2 * r + 5]
+    img[y0:y0 + 2 * r + 1, x0:x0 + 2 * r + 1] = int(np.percentile(patch, 90))
+
+
+@pytest.mark.parametrize("background", [40, pytest.param(150, marks=pytest.mark.xfail(
+    strict=True, reason="known limit: on a light table a 5 px gap in both long frame lines is not bridged"))])
+def test_card_with_a_gap_in_its_frame_line_is_found_where_it_lies(background: int) -> None:
+    from vision.config import DEFAULT_CONFIG
+
+    img, (cx, cy) = _table_with("clowns-D4", 25.0, background)
+    clean = find_components(img)
+    assert [d.kind for d in clean] == [Kind.CARD]
+    # break the frame line on both long sides: the field is no longer a closed hole
+    s = DEFAULT_CONFIG.px_per_mm
+    a = math.radians(25.0)
+    across = (CARD.width - 2 * CARD.margin - CARD.frame) / 2 * s
+    for side in (-1, 1):
+        _rub_out(img, cx + side * across * math.cos(a), cy - side * across * math.sin(a))
+    found = find_components(img)
+    assert len(found) == 1 and found[0].kind is Kind.CARD
+    assert math.hypot(found[0].centre[0] - clean[0].centre[0], found[0].centre[1] - clean[0].centre[1]) < 1.5
+    assert np.abs(found[0].corners - clean[0].corners).max() < 2.5
+
+
+def test_marker_outlines_hide_nothing_but_markers() -> None:
+    scene = render_scene(np.random.default_rng(11), seats=[0, 4], settings=CALM,
+                         placements=[Placement("token-10", -100, 420, 0), Placement("back", 620, 420, 10)])
+    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    markers = find_markers(gray)
+    rect = rectify(gray, mat_homography(markers))
+    outlines = marker_outlines(markers, rect)
+    assert len(outlines) == len([m for m in markers if m.id < 16])
+    dets = find_components(rect.image, exclude=outlines)
+    centres = sorted(rect.to_table(*d.centre) for d in dets)
+    assert len(dets) == 2
+    assert math.hypot(centres[0][0] + 100, centres[0][1] - 420) < 3
+    assert math.hypot(centres[1][0] - 620, centres[1][1] - 420) < 3

@@ -1,0 +1,46 @@
+"""Ringside vision: a camera frame of the table becomes a `TableView`.
+
+The chain of small pure stages (see `vision.pipeline`)::
+
+    find_markers -> mat_homography -> rectify -> find_components
+      -> warp_crops -> Classifier.classify -> build_table_view
+
+Big Top components are rendered from the game facts (`vision.faces`), printed
+true-size by `vision.printing`, composed into synthetic camera frames by
+`vision.scene` for tests, training and benchmarks, and classified by the ONNX
+model in ``models/`` that `vision.train` produces.
+
+Runtime needs only numpy, opencv-python-headless, onnxruntime and pillow;
+training also needs torch.
+"""
+
+from __future__ import annotations
+
+__all__ = ["VisionError", "NoMatError", "UnreadableImageError", "ModelFileError"]
+
+
+class VisionError(Exception):
+    """Base class of the errors a user can cause (bad file, no mat in view)."""
+
+
+class UnreadableImageError(VisionError, ValueError):
+    """The image file is missing, truncated or not an image."""
+
+
+class NoMatError(VisionError, LookupError):
+    """The play mat's corner markers were not all found in the frame.
+
+    ``markers_seen`` is how many of the four corner markers were detected.
+    """
+
+    def __init__(self, markers_seen: int, total: int = 4) -> None:
+        self.markers_seen = markers_seen
+        self.total = total
+        super().__init__(
+            f"no play mat in the frame: saw {markers_seen} of its {total} corner markers "
+            "(need at least 3); make sure the whole mat is in view and well lit"
+        )
+
+
+class ModelFileError(VisionError, FileNotFoundError):
+    """The ONNX model or its label file is missing or unreadable."""

@@ -1,0 +1,386 @@
+"""Find cards (quads) and tokens (discs) in the rectified top-down image.
+
+Every printed component has a white rim and a dark frame line around its face
+field. The face field is a hole in the mask of locally dark pixels, so cards
+that touch, lie rotated or upside down, or sit on a pile still give one clean
+hole each. Sizes are checked against the expected face field, scaled from the
+mat.
+
+Dim light, defocus and a dark table can thin the frame line until it breaks in
+a pixel or two; the field then leaks into the rim or the table and is no
+longer a hole. Three further cues find such components:
+
+* the frame line itself: a dark component whose outline is the frame's outer
+  rectangle (or a token's ring), even with a gap in it;
+* a leaky hole the size of the whole card (field and rim joined through a gap),
+  located by the frame line inside it;
+* the holes of the mask after closing one-pixel gaps.
+
+Each cue gives the component's centre and orientation; the face field's size
+is a printed fact, so every detection carries the expected field size and all
+cues give the same crop geometry. A card hidden by another card or a hand has
+no frame line left to find and is not reported.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.calibrate import Rectified
+from vision.config import DEFAULT_CONFIG, VisionConfig
+from vision.faces import Image
+from vision.labels import Kind
+from vision.layout import CARD, TOKEN
+
+__all__ = ["Detection", "dark_mask", "find_components", "warp_crops"]
+
+FloatArray = NDArray[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """A component candidate: its shape and the face-field corners in rectified pixels.
+
+    ``corners`` run top-left, top-right, bottom-right, bottom-left of the face
+    as it is warped to the classifier (a card's long side is vertical, so the
+    face may come out upside down; the classifier is trained for that).
+    """
+
+    kind: Kind
+    corners: FloatArray
+    centre: tuple[float, float]
+    #: direction of the face's "up" on the table, degrees counter-clockwise from table -y
+    angle: float
+
+
+def dark_mask(gray: Image, config: VisionConfig = DEFAULT_CONFIG) -> Image:
+    """Pixels clearly darker than their neighbourhood (frame lines, ink).
+
+    The test is relative (a fraction of the local mean), so dim or shadowed
+    parts of the table keep their frame lines; the grey image is smoothed a
+    little first and a pixel must also be a few grey levels darker, so sensor
+    noise in very dark regions does not riddle the face fields.
+    """
+    field_w = config.card_field_px[0]
+    block = max(int(field_w * config.threshold_window) | 1, 3)
+    mean = cv2.blur(gray, (block, block))
+    sigma = config.smoothing * field_w
+    g = cv2.GaussianBlur(gray, (0, 0), sigma) if sigma > 0.05 else gray
+    # |a*mean - b| rounded: only means below b/a (black, outside the camera's view) come out wrong
+    thr = cv2.convertScaleAbs(mean, alpha=1.0 - config.threshold_ratio, beta=-config.threshold_offset)
+    mask: Image = cv2.compare(g, thr, cv2.CMP_LT)
+    return mask
+
+
+class _Geometry:
+    """Expected sizes in rectified pixels, computed once per call."""
+
+    def __init__(self, config: VisionConfig) -> None:
+        s = config.px_per_mm
+        self.config = config
+        self.cw, self.ch = config.card_field_px
+        self.card_area = self.cw * self.ch
+        #: the frame line's outer rectangle and the whole card
+        self.frame_px = CARD.frame * s
+        self.fo_w, self.fo_h = self.cw + 2 * self.frame_px, self.ch + 2 * self.frame_px
+        self.co_w, self.co_h = CARD.width * s, CARD.height * s
+        self.r_tok = config.token_field_radius_px
+        self.token_area = math.pi * self.r_tok * self.r_tok
+        #: outer radius of a token's ring
+        self.r_ring = self.r_tok + TOKEN.frame * s
+        # bounding boxes a frame's outline can have at any rotation: (min side, max side) ranges
+        tol = config.frame_side_tolerance
+        self.frame_bbox_short = ((1 - tol) * self.fo_w - 2, (1 + tol) * (self.fo_w + self.fo_h) / math.sqrt(2) + 2)
+        self.frame_bbox_long = ((1 - tol) * self.fo_h - 2, (1 + tol) * math.hypot(self.fo_w, self.fo_h) + 2)
+        self.ring_bbox = (1.5 * self.r_ring, 2.5 * self.r_ring)
+
+
+def _card(c: NDArray[Any], g: _Geometry, w_exp: float, h_exp: float, tol: float) -> Detection | None:
+    """A card whose outline (hull of ``c``) is a ``w_exp`` x ``h_exp`` rectangle within ``tol``."""
+    config = g.config
+    hull = cv2.convexHull(c)
+    area = cv2.contourArea(hull)
+    lo, hi = config.card_area_range
+    if not lo * w_exp * h_exp <= area <= hi * w_exp * h_exp:
+        return None
+    (cx, cy), (w, h), ang = cv2.minAreaRect(hull)
+    short, long_ = sorted((w, h))
+    if abs(short - w_exp) > tol * w_exp or abs(long_ - h_exp) > tol * h_exp:
+        return None
+    if area / max(w * h, 1e-6) < config.min_rectangularity:
+        return None
+    return _card_at(cx, cy, w, h, ang, g)
+
+
+def _card_at(cx: float, cy: float, w: float, h: float, ang: float, g: _Geometry) -> Detection:
+    """A card of the expected field size on the long axis of OpenCV's rotated rectangle ``(w, h, ang)``.
+
+    The corners come in `_order_card`'s order: the first edge is the top short side,
+    the top being the end nearer the image top, clockwise.
+    """
+    a = math.radians(ang)
+    # OpenCV draws the w side along (cos, sin) and the h side along (sin, -cos)
+    ux, uy = (math.cos(a), math.sin(a)) if w >= h else (math.sin(a), -math.cos(a))
+    if uy > 0 or (uy == 0 and ux > 0):
+        ux, uy = -ux, -uy
+    rx, ry = -uy, ux
+    hw, hh = g.cw / 2, g.ch / 2
+    pts = np.array([[cx + ux * hh - rx * hw, cy + uy * hh - ry * hw],
+                    [cx + ux * hh + rx * hw, cy + uy * hh + ry * hw],
+                    [cx - ux * hh + rx * hw, cy - uy * hh + ry * hw],
+                    [cx - ux * hh - rx * hw, cy - uy * hh - ry * hw]], np.float64)
+    angle = math.degrees(math.atan2(-ux, -uy)) % 360
+    return Detection(Kind.CARD, pts, (float(cx), float(cy)), angle)
+
+
+def _token(c: NDArray[Any], g: _Geometry, r_exp: float, area: float | None = None) -> Detection | None:
+    """A token whose outline ``c`` is a disc of radius ``r_exp``."""
+    config = g.config
+    lo, hi = config.token_area_range
+    if area is None:
+        area = cv2.contourArea(c)
+    expected = math.pi * r_exp * r_exp
+    if not lo * expected <= area <= hi * expected:
+        return None
+    perimeter = cv2.arcLength(c, True)
+    if perimeter <= 0 or 4 * math.pi * area / (perimeter * perimeter) < config.min_circularity:
+        return None
+    (cx, cy), rad = cv2.minEnclosingCircle(c)
+    if abs(rad - r_exp) > 0.25 * r_exp:
+        return None
+    r = g.r_tok
+    pts = np.array([[cx - r, cy - r], [cx + r, cy - r], [cx + r, cy + r], [cx - r, cy + r]], np.float64)
+    return Detection(Kind.TOKEN, pts, (float(cx), float(cy)), 0.0)
+
+
+def _is_frame_line(c: NDArray[Any], det: Detection, g: _Geometry) -> bool:
+    """Whether most of outline ``c`` runs along the frame line of ``det`` (not artwork or clutter)."""
+    pts = c.reshape(-1, 2).astype(np.float64) - np.array(det.centre)
+    f = g.frame_px
+    if det.kind is Kind.TOKEN:
+        depth = g.r_ring - np.hypot(pts[:, 0], pts[:, 1])
+    else:
+        ax = det.corners[1] - det.corners[0]
+        ax /= np.linalg.norm(ax)
+        u = np.abs(pts @ ax)
+        v = np.abs(pts @ np.array([-ax[1], ax[0]]))
+        depth = np.minimum(g.fo_w / 2 - u, g.fo_h / 2 - v)
+    near = (depth > -1.5) & (depth < 2.0 * f)
+    return bool(np.mean(near) >= g.config.frame_line_share)
+
+
+def _from_hole(c: NDArray[Any], area: float, g: _Geometry) -> Detection | None:
+    det = None
+    if area >= 0.3 * g.config.card_area_range[0] * g.card_area:
+        det = _card(c, g, g.cw, g.ch, g.config.card_side_tolerance)
+    if det is None and area <= g.config.token_area_range[1] * g.token_area:
+        det = _token(c, g, g.r_tok, area)
+    return det
+
+
+def _from_leaky_hole(c: NDArray[Any], gray: Image, mask: Image, g: _Geometry) -> Detection | None:
+    """A hole the size of a whole card: the field joined to the rim through a gap in the frame.
+
+    The frame line is still inside it: the hull of the dark pixels within the
+    hole is the frame's outer rectangle.
+    """
+    tol = g.config.frame_side_tolerance
+    (_, _), (hw, hh), _ = cv2.minAreaRect(c)
+    short, long_ = sorted((hw, hh))
+    if abs(short - g.co_w) > 2.5 * tol * g.co_w or abs(long_ - g.co_h) > 2.5 * tol * g.co_h:
+        return None
+    x, y, w, h = cv2.boundingRect(c)
+    roi = np.zeros((h, w), np.uint8)
+    local = c - np.array([x, y], np.int32)
+    cv2.drawContours(roi, [local], -1, 255, -1)
+    inner = cv2.bitwise_and(roi, mask[y:y + h, x:x + w])
+    # the hole's own contour runs on the dark pixels around it
+    cv2.drawContours(inner, [local], -1, 0, 1)
+    pieces, _ = cv2.findContours(inner, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    pts = [p for p in pieces if len(p) > 2]
+    if pts:
+        # the hole's size already says "card": the frame inside may be fitted as loosely as a field
+        det = _card(np.concatenate(pts) + np.array([x, y], np.int32), g, g.fo_w, g.fo_h,
+                    g.config.card_side_tolerance)
+        if det is not None:
+            return det
+    # the frame line merged with the hole's edge: the hole itself is the card, if it is
+    # brighter than what lies around it (a white card, not the dark face of a phone)
+    pad = 4
+    if x < pad or y < pad or x + w + pad > gray.shape[1] or y + h + pad > gray.shape[0]:
+        return None
+    inside = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    inside[pad:pad + h, pad:pad + w] = roi
+    around = cv2.subtract(cv2.dilate(inside, np.ones((2 * pad + 1, 2 * pad + 1), np.uint8)), inside)
+    patch = gray[y - pad:y + h + pad, x - pad:x + w + pad]
+    if cv2.mean(patch, inside)[0] <= cv2.mean(patch, around)[0] * (1.0 + g.config.threshold_ratio):
+        return None
+    return _card(c, g, g.co_w, g.co_h, 2.5 * tol)
+
+
+def _holes_and_frames(gray: Image, mask: Image, g: _Geometry, frames: bool) -> tuple[list[Detection], list[Detection]]:
+    """(hole detections, detections from the other cues) in one dark mask."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return [], []
+    config = g.config
+    hier = hierarchy[0]
+    holes: list[Detection] = []
+    extra: list[Detection] = []
+    lo = 0.15 * g.token_area
+    hi = 2.2 * g.card_area
+    token_hi = config.token_area_range[1] * g.token_area
+    parents: set[int] = set()
+    for i in np.flatnonzero(hier[:, 3] >= 0).tolist():
+        c = contours[i]
+        area = cv2.contourArea(c)
+        if not lo <= area <= hi:
+            continue
+        det = _from_hole(c, area, g)
+        if det is not None:
+            holes.append(det)
+        elif not frames:
+            continue
+        elif area <= token_hi:
+            # a token's field cut in pieces by its value touching the ring
+            parents.add(int(hier[i, 3]))
+        elif area > g.card_area:
+            det = _from_leaky_hole(c, gray, mask, g)
+            if det is not None:
+                extra.append(det)
+    if not frames:
+        return holes, extra
+    for p in parents:
+        det = _token(contours[p], g, g.r_ring)
+        if det is not None:
+            extra.append(det)
+    # frame lines with a gap: dark components whose outline is a frame's outer edge
+    lens = np.fromiter(map(len, contours), np.int64, len(contours))
+    (s_lo, s_hi), (l_lo, l_hi), (r_lo, r_hi) = g.frame_bbox_short, g.frame_bbox_long, g.ring_bbox
+    tol = config.frame_side_tolerance
+    for i in np.flatnonzero((hier[:, 3] < 0) & (lens >= config.frame_min_points)).tolist():
+        c = contours[i]
+        _, _, w, h = cv2.boundingRect(c)
+        short, long_ = (w, h) if w < h else (h, w)
+        if s_lo <= short <= s_hi and l_lo <= long_ <= l_hi:
+            kind = Kind.CARD
+        elif r_lo <= short and long_ <= r_hi:
+            kind = Kind.TOKEN
+        else:
+            continue
+        # a frame line is a thin ring: its own area is a small part of its hull's
+        hull = cv2.convexHull(c)
+        hull_area = cv2.contourArea(hull)
+        if cv2.contourArea(c) > config.max_ring_fill * hull_area:
+            continue
+        det = _card(hull, g, g.fo_w, g.fo_h, tol) if kind is Kind.CARD else _token(hull, g, g.r_ring, hull_area)
+        if det is not None and _is_frame_line(c, det, g):
+            extra.append(det)
+    return holes, extra
+
+
+def _merge(out: list[Detection], extra: list[Detection], radius: float) -> list[Detection]:
+    """``out`` plus every detection of ``extra`` whose centre is not within ``radius`` of one kept."""
+    if not extra:
+        return out
+    kept = list(out)
+    new = np.array([d.centre for d in extra], np.float64)
+    if out:
+        old = np.array([d.centre for d in out], np.float64)
+        dist = np.hypot(new[:, None, 0] - old[None, :, 0], new[:, None, 1] - old[None, :, 1])
+        fresh = np.flatnonzero(dist.min(axis=1) > radius)
+    else:
+        fresh = np.arange(len(extra))
+    added: list[int] = []
+    for k in fresh:
+        if all(math.hypot(new[k, 0] - new[j, 0], new[k, 1] - new[j, 1]) > radius for j in added):
+            added.append(int(k))
+            kept.append(extra[k])
+    return kept
+
+
+def _inside(dets: list[Detection], polygons: Sequence[FloatArray]) -> NDArray[Any]:
+    """For each detection, whether its centre lies inside one of the convex ``polygons``."""
+    inside = np.zeros(len(dets), bool)
+    if not dets:
+        return inside
+    centres = np.array([d.centre for d in dets], np.float64)
+    for poly in polygons:
+        p = np.asarray(poly, np.float64).reshape(-1, 2)
+        edge = np.roll(p, -1, axis=0) - p
+        rel = centres[:, None, :] - p[None]
+        cross = edge[None, :, 0] * rel[:, :, 1] - edge[None, :, 1] * rel[:, :, 0]
+        inside |= np.all(cross > 0, axis=1) | np.all(cross < 0, axis=1)
+    return inside
+
+
+def _inside_cards(dets: list[Detection]) -> NDArray[Any]:
+    """For each detection, whether its centre lies inside another detection's card field."""
+    cards = [d for d in dets if d.kind is Kind.CARD]
+    if not cards:
+        return np.zeros(len(dets), bool)
+    corners = np.stack([d.corners for d in cards])
+    origin = corners[:, 0]
+    ax = corners[:, 1] - origin
+    ay = corners[:, 3] - origin
+    centres = np.array([d.centre for d in dets])
+    v = centres[:, None, :] - origin[None]
+    u = np.sum(v * ax[None], axis=2) / np.sum(ax * ax, axis=1)[None]
+    w = np.sum(v * ay[None], axis=2) / np.sum(ay * ay, axis=1)[None]
+    inside = (u > 0) & (u < 1) & (w > 0) & (w < 1)
+    for j, d in enumerate(cards):
+        inside[[i for i, e in enumerate(dets) if e is d], j] = False
+    return np.asarray(inside.any(axis=1))
+
+
+def find_components(gray: Image, config: VisionConfig = DEFAULT_CONFIG,
+                    exclude: Sequence[FloatArray] = ()) -> list[Detection]:
+    """Cards and tokens in a rectified grey image (see the module docstring for the cues).
+
+    ``exclude``: convex polygons (rectified pixels) where nothing is reported,
+    such as the ArUco markers, whose white cells look like small discs.
+    """
+    g = _Geometry(config)
+    mask = dark_mask(gray, config)
+    out, extra = _holes_and_frames(gray, mask, g, frames=True)
+    if config.gap_closing:
+        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+        more, more_extra = _holes_and_frames(gray, closed, g, frames=True)
+        extra.extend(more + more_extra)
+    out = _merge(out, extra, 0.4 * g.r_tok)
+    # a disc inside a card's field is the card's artwork
+    drop = _inside_cards(out) & np.array([d.kind is Kind.TOKEN for d in out], bool)
+    if exclude:
+        drop |= _inside(out, exclude)
+    return [d for d, gone in zip(out, drop) if not gone]
+
+
+def warp_crops(image: Image, detections: list[Detection], config: VisionConfig = DEFAULT_CONFIG,
+               rect_to_image: FloatArray | None = None) -> Image:
+    """Warp each detection's face field to the classifier's canonical size: ``(N, H, W, 3)`` uint8.
+
+    ``image`` is the rectified colour image, or with ``rect_to_image`` (the
+    homography from rectified pixels to ``image`` pixels) the camera frame
+    itself, which saves a second interpolation.
+    """
+    w, h = config.crop_size
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    out = np.empty((len(detections), h, w, 3), np.uint8)
+    for i, d in enumerate(detections):
+        src = d.corners
+        if rect_to_image is not None:
+            src = cv2.perspectiveTransform(src[None].astype(np.float64), rect_to_image)[0]
+        m = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
+        out[i] = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def rect_to_table(rect: Rectified, d: Detection) -> tuple[float, float]:
+    """Table millimetres of a detection's centre."""
+    return rect.to_table(*d.centre)

@@ -1,0 +1,273 @@
+"""Physical geometry of the printed Big Top components, in millimetres.
+
+These are facts of the printed sheets (`vision.printing`), not camera
+settings. Table coordinates: origin at the mat's top-left corner, x to the
+right, y downwards (as seen from above, mat text upright), millimetres.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import math
+from dataclasses import dataclass
+
+from scorer.bigtop.cards import Suit
+
+__all__ = [
+    "CARD",
+    "CHART",
+    "MAT",
+    "TOKEN",
+    "ARUCO_DICT",
+    "CardGeometry",
+    "ChartGeometry",
+    "MatGeometry",
+    "Pile",
+    "Rect",
+    "Space",
+    "TokenGeometry",
+    "chart_marker_ids",
+    "seat_of_marker",
+]
+
+#: OpenCV predefined dictionary used for every marker (``cv2.aruco.DICT_4X4_50``).
+ARUCO_DICT = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    """An axis-aligned rectangle ``(x, y, w, h)`` in some millimetre frame."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        """The centre point."""
+        return (self.x + self.w / 2, self.y + self.h / 2)
+
+    def contains(self, px: float, py: float) -> bool:
+        """True when the point lies inside (edges included)."""
+        return self.x <= px <= self.x + self.w and self.y <= py <= self.y + self.h
+
+
+@dataclass(frozen=True, slots=True)
+class CardGeometry:
+    """A card: white margin, a dark frame line, then the printed face field."""
+
+    width: float = 57.0
+    height: float = 88.0
+    margin: float = 2.0
+    frame: float = 2.2
+    corner_radius: float = 3.0
+
+    @property
+    def inner_width(self) -> float:
+        """Width of the face field inside the frame line."""
+        return self.width - 2 * (self.margin + self.frame)
+
+    @property
+    def inner_height(self) -> float:
+        """Height of the face field inside the frame line."""
+        return self.height - 2 * (self.margin + self.frame)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenGeometry:
+    """A round gate-receipt token: white rim, dark ring, face field."""
+
+    diameter: float = 30.0
+    margin: float = 1.8
+    frame: float = 2.2
+
+    @property
+    def inner_diameter(self) -> float:
+        """Diameter of the face field inside the ring."""
+        return self.diameter - 2 * (self.margin + self.frame)
+
+
+class Pile(enum.Enum):
+    """The three tableau places of a suit, left to right on the mat."""
+
+    DARK = "dark"
+    POSTER = "poster"
+    LIGHT = "light"
+
+
+@dataclass(frozen=True, slots=True)
+class MatGeometry:
+    """The play mat: four corner markers and the tableau (2 x 2 suit blocks)."""
+
+    width: float = 500.0
+    height: float = 280.0
+    marker_size: float = 40.0
+    marker_inset: float = 6.0
+    slot_pitch: float = 65.0
+    slot_width: float = 61.0
+    slot_height: float = 92.0
+    block_origin_x: tuple[float, float] = (50.0, 255.0)
+    block_origin_y: tuple[float, float] = (22.0, 152.0)
+    label_height: float = 14.0
+
+    #: marker ids of the top-left, top-right, bottom-right and bottom-left corner
+    marker_ids: tuple[int, int, int, int] = (0, 1, 2, 3)
+
+    def marker_corners(self, index: int) -> tuple[tuple[float, float], ...]:
+        """Table coordinates of corner marker ``index`` (0..3), in ArUco corner order."""
+        s, i = self.marker_size, self.marker_inset
+        x = i if index in (0, 3) else self.width - i - s
+        y = i if index in (0, 1) else self.height - i - s
+        return ((x, y), (x + s, y), (x + s, y + s), (x, y + s))
+
+    def block_origin(self, suit: Suit) -> tuple[float, float]:
+        """Top-left of a suit's block (label row, then three slots)."""
+        return (self.block_origin_x[int(suit) % 2], self.block_origin_y[int(suit) // 2])
+
+    def slot(self, suit: Suit, pile: Pile) -> Rect:
+        """The printed place of one tableau pile."""
+        bx, by = self.block_origin(suit)
+        col = list(Pile).index(pile)
+        return Rect(
+            bx + col * self.slot_pitch + (self.slot_pitch - self.slot_width) / 2,
+            by + self.label_height,
+            self.slot_width,
+            self.slot_height,
+        )
+
+    def slot_at(self, x: float, y: float) -> tuple[Suit, Pile] | None:
+        """The tableau place under table point (x, y), if any (slots grown by 4 mm)."""
+        for x0, y0, x1, y1, place in _grown_slots(self):
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                return place
+        return None
+
+
+class Space(enum.IntEnum):
+    """The called-card spaces of an Organizing Chart, by their dollar value."""
+
+    D0 = 0
+    D1 = 1
+    D2 = 2
+    D3 = 3
+
+    @property
+    def label(self) -> str:
+        """``$0`` .. ``$3``."""
+        return f"${int(self)}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChartGeometry:
+    """An Organizing Chart in its own millimetre frame (x right, y towards its player).
+
+    The called-card spaces face the table centre (small y); the four suit
+    pictures where gate-receipt tokens lie and the track 1..20 face the player.
+    Two markers at the player-side corners name the seat and fix the pose.
+    """
+
+    width: float = 280.0
+    height: float = 190.0
+    marker_size: float = 28.0
+    marker_inset: float = 6.0
+    space_pitch: float = 64.0
+    space_width: float = 61.0
+    space_height: float = 92.0
+    space_origin: tuple[float, float] = (13.5, 8.0)
+    picture_diameter: float = 36.0
+    picture_y: float = 130.0
+    picture_x: tuple[float, float, float, float] = (77.0, 119.0, 161.0, 203.0)
+    track_y: float = 158.0
+    track_height: float = 22.0
+    track_x: tuple[float, float] = (40.0, 240.0)
+
+    def space(self, space: Space) -> Rect:
+        """Where a called card lies; $0 is leftmost (the low-value end)."""
+        ox, oy = self.space_origin
+        i = int(space)
+        return Rect(
+            ox + i * self.space_pitch + (self.space_pitch - self.space_width) / 2,
+            oy,
+            self.space_width,
+            self.space_height,
+        )
+
+    def picture_centre(self, suit: Suit) -> tuple[float, float]:
+        """Centre of the suit picture where that suit's token lies."""
+        return (self.picture_x[int(suit)], self.picture_y)
+
+    def marker_corners(self, side: int) -> tuple[tuple[float, float], ...]:
+        """Chart coordinates of the left (0) or right (1) marker, ArUco corner order."""
+        s, i = self.marker_size, self.marker_inset
+        x = i if side == 0 else self.width - i - s
+        y = self.height - i - s
+        return ((x, y), (x + s, y), (x + s, y + s), (x, y + s))
+
+    def space_at(self, x: float, y: float) -> Space | None:
+        """The called-card space under chart point (x, y), if any."""
+        for x0, y0, x1, y1, sp in _grown_spaces(self):
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                return sp
+        return None
+
+    def picture_at(self, x: float, y: float) -> Suit | None:
+        """The suit picture under chart point (x, y), if any."""
+        reach = self.picture_diameter / 2 + 6
+        for cx, cy, suit in _pictures(self):
+            if math.hypot(x - cx, y - cy) <= reach:
+                return suit
+        return None
+
+    def contains(self, x: float, y: float) -> bool:
+        """True when the chart point lies on the chart."""
+        return 0 <= x <= self.width and 0 <= y <= self.height
+
+
+@functools.lru_cache(maxsize=8)
+def _grown_slots(mat: MatGeometry) -> tuple[tuple[float, float, float, float, tuple[Suit, Pile]], ...]:
+    """Every tableau slot grown by 4 mm, as (x0, y0, x1, y1, (suit, pile)), in `slot_at`'s order."""
+    out = []
+    for suit in Suit:
+        for pile in Pile:
+            r = mat.slot(suit, pile)
+            out.append((r.x - 4, r.y - 4, r.x + r.w + 4, r.y + r.h + 4, (suit, pile)))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=8)
+def _grown_spaces(chart: ChartGeometry) -> tuple[tuple[float, float, float, float, Space], ...]:
+    """Every called-card space grown by 4 mm, as (x0, y0, x1, y1, space)."""
+    out = []
+    for sp in Space:
+        r = chart.space(sp)
+        out.append((r.x - 4, r.y - 4, r.x + r.w + 4, r.y + r.h + 4, sp))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=8)
+def _pictures(chart: ChartGeometry) -> tuple[tuple[float, float, Suit], ...]:
+    """Every suit picture's centre, as (x, y, suit)."""
+    return tuple((*chart.picture_centre(suit), suit) for suit in Suit)
+
+
+CARD = CardGeometry()
+TOKEN = TokenGeometry()
+MAT = MatGeometry()
+CHART = ChartGeometry()
+
+#: Big Top seats 3..6 players; seat s (0-based) carries these two marker ids.
+MAX_SEATS = 6
+
+
+def chart_marker_ids(seat: int) -> tuple[int, int]:
+    """Marker ids of seat ``seat``'s chart (left, right); seats count from 0."""
+    return (4 + 2 * seat, 5 + 2 * seat)
+
+
+def seat_of_marker(marker_id: int) -> tuple[int, int] | None:
+    """``(seat, side)`` for a chart marker id, ``None`` for any other id."""
+    if 4 <= marker_id < 4 + 2 * MAX_SEATS:
+        return ((marker_id - 4) // 2, (marker_id - 4) % 2)
+    return None

@@ -1,0 +1,162 @@
+"""True-size printable A4 sheets of every Big Top component, as one PDF.
+
+Pages: the 52 card faces (9 per page), card backs, gate-receipt token faces
+and backs (backs mirrored for double-sided printing), one Organizing Chart
+per seat, and the play mat cut into 2 x 2 tiles. Every page carries a 100 mm
+check line: print at 100 % ("actual size") and measure it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image as PILImage
+
+from scorer.bigtop.cards import DECK
+from vision.faces import Image, render_card, render_card_back, render_chart, render_mat, render_token, \
+    render_token_back
+from vision.labels import TOKEN_VALUES
+from vision.layout import CARD, CHART, MAT, MAX_SEATS, TOKEN
+
+__all__ = ["A4", "Page", "bigtop_pages", "write_pdf"]
+
+#: A4 portrait in millimetres
+A4 = (210.0, 297.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One rendered sheet and its title."""
+
+    title: str
+    image: Image
+
+
+def _blank(landscape: bool, s: float) -> Image:
+    w, h = (A4[1], A4[0]) if landscape else A4
+    return np.full((int(round(h * s)), int(round(w * s)), 3), 255, np.uint8)
+
+
+def _put(page: Image, img: Image, x_mm: float, y_mm: float, s: float, alpha: Image | None = None) -> None:
+    x, y = int(round(x_mm * s)), int(round(y_mm * s))
+    h, w = img.shape[:2]
+    roi = page[y:y + h, x:x + w]
+    if alpha is None:
+        roi[:] = img
+    else:
+        a = alpha.astype(np.float32)[:, :, None] / 255.0
+        roi[:] = (roi * (1 - a) + img * a).astype(np.uint8)
+
+
+def _check_line(page: Image, s: float, x_mm: float, y_mm: float, title: str) -> None:
+    x0, x1, y = int(round(x_mm * s)), int(round((x_mm + 100) * s)), int(round(y_mm * s))
+    t = max(1, int(0.3 * s))
+    cv2.line(page, (x0, y), (x1, y), (0, 0, 0), t)
+    for x in (x0, x1):
+        cv2.line(page, (x, y - int(2 * s)), (x, y + int(2 * s)), (0, 0, 0), t)
+    cv2.putText(page, f"100 mm - print at actual size    {title}", (x1 + int(3 * s), y + int(1.2 * s)),
+                cv2.FONT_HERSHEY_SIMPLEX, 0.11 * s, (0, 0, 0), max(1, int(0.15 * s)), cv2.LINE_AA)
+
+
+def _cut_marks(page: Image, x: float, y: float, w: float, h: float, s: float) -> None:
+    grey = (170, 170, 170)
+    t = max(1, int(0.15 * s))
+    for cx in (x, x + w):
+        for cy in (y, y + h):
+            dx = -1 if cx == x else 1
+            dy = -1 if cy == y else 1
+            p = (int(cx * s), int(cy * s))
+            cv2.line(page, (p[0] + int(dx * 1 * s), p[1]), (p[0] + int(dx * 4 * s), p[1]), grey, t)
+            cv2.line(page, (p[0], p[1] + int(dy * 1 * s)), (p[0], p[1] + int(dy * 4 * s)), grey, t)
+
+
+def _card_pages(s: float) -> list[Page]:
+    pages = []
+    faces = [render_card(c, s) for c in DECK]
+    gap = 4.0
+    x0 = (A4[0] - 3 * CARD.width - 2 * gap) / 2
+    y0 = 10.0
+    for p in range(0, len(faces), 9):
+        page = _blank(False, s)
+        for k, (img, alpha) in enumerate(faces[p:p + 9]):
+            x, y = x0 + (k % 3) * (CARD.width + gap), y0 + (k // 3) * (CARD.height + gap)
+            _put(page, img, x, y, s, alpha)
+            _cut_marks(page, x, y, CARD.width, CARD.height, s)
+        _check_line(page, s, 10, 290, f"cards {p + 1}-{min(p + 9, len(faces))}")
+        pages.append(Page(f"cards {p + 1}-{min(p + 9, len(faces))}", page))
+    page = _blank(False, s)
+    img, alpha = render_card_back(s)
+    for k in range(9):
+        x, y = x0 + (k % 3) * (CARD.width + gap), y0 + (k // 3) * (CARD.height + gap)
+        _put(page, img, x, y, s, alpha)
+        _cut_marks(page, x, y, CARD.width, CARD.height, s)
+    _check_line(page, s, 10, 290, "card backs (print 6 copies)")
+    pages.append(Page("card backs", page))
+    return pages
+
+
+def _token_pages(s: float) -> list[Page]:
+    pitch = TOKEN.diameter + 4
+    cols = 4
+    x0 = (A4[0] - cols * pitch) / 2
+    out = []
+    for backs in (False, True):
+        page = _blank(False, s)
+        for seat in range(MAX_SEATS):
+            for k, v in enumerate(TOKEN_VALUES):
+                col = (cols - 1 - k) if backs else k
+                img, alpha = render_token_back(s) if backs else render_token(v, s)
+                _put(page, img, x0 + col * pitch + 2, 12 + seat * pitch, s, alpha)
+        title = "token backs (mirrored for double-sided printing)" if backs else "gate-receipt tokens, 6 sets"
+        _check_line(page, s, 10, 290, title)
+        out.append(Page(title, page))
+    return out
+
+
+def _chart_pages(s: float) -> list[Page]:
+    out = []
+    for seat in range(MAX_SEATS):
+        page = _blank(True, s)
+        _put(page, render_chart(seat, s), (A4[1] - CHART.width) / 2, 13, s)
+        _check_line(page, s, 10, 7, f"Organizing Chart, seat {seat + 1}")
+        out.append(Page(f"chart seat {seat + 1}", page))
+    return out
+
+
+def _mat_pages(s: float) -> list[Page]:
+    mat = render_mat(s)
+    out = []
+    tw, th = MAT.width / 2, MAT.height / 2
+    for row in range(2):
+        for col in range(2):
+            page = _blank(True, s)
+            tile = mat[int(row * th * s):int((row + 1) * th * s), int(col * tw * s):int((col + 1) * tw * s)]
+            x, y = (A4[1] - tw) / 2, 25.0
+            _put(page, tile, x, y, s)
+            cv2.rectangle(page, (int(x * s), int(y * s)), (int((x + tw) * s), int((y + th) * s)),
+                          (170, 170, 170), max(1, int(0.15 * s)))
+            name = f"mat tile {'AB'[row]}{col + 1} of A1 A2 / B1 B2: trim to the grey line and join edge to edge"
+            _check_line(page, s, 10, 12, name)
+            out.append(Page(name, page))
+    return out
+
+
+def bigtop_pages(dpi: float = 200.0) -> list[Page]:
+    """Every Big Top printable sheet at ``dpi``."""
+    s = dpi / 25.4
+    return _card_pages(s) + _token_pages(s) + _chart_pages(s) + _mat_pages(s)
+
+
+def write_pdf(path: Path, dpi: float = 200.0) -> int:
+    """Write all Big Top sheets to one PDF at true size; returns the page count.
+
+    :raises OSError: when the file cannot be written.
+    """
+    pages = bigtop_pages(dpi)
+    images = [PILImage.fromarray(np.ascontiguousarray(p.image[:, :, ::-1])) for p in pages]
+    images[0].save(path, "PDF", save_all=True, append_images=images[1:], resolution=dpi,
+                   title="Ringside Big Top printable components")
+    return len(pages)
