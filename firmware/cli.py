@@ -131,6 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, add_help=False)
         p.add_argument("rest", nargs=argparse.REMAINDER)
         p.set_defaults(func=_vision(f"cmd_{name}"))
+
+    from firmware.runner import add_commands
+
+    add_commands(sub)
     return parser
 
 

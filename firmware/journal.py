@@ -510,6 +510,17 @@ class LiveGame(Generic[S, M]):
                 (_dumps({k: list(v) for k, v in final_hands.items()}), hand_id),
             )
 
+    def reveal(self, header_fields: Mapping[str, Any], final_hands: Mapping[str, Sequence[str]]) -> None:
+        """Record the end-of-hand reveal (the tokens' values and the cards laid open) in one transaction."""
+        hand_id = self._hand_id()
+        header = self.hand_header()
+        header.update(header_fields)
+        with _transaction(self._db) as db:
+            db.execute(
+                "UPDATE hands SET header = ?, final_hands = ? WHERE id = ?",
+                (_dumps(header), _dumps({k: list(v) for k, v in final_hands.items()}), hand_id),
+            )
+
     def finish(self) -> None:
         """Mark the game finished: `Journal.resume` no longer offers it."""
         with _transaction(self._db) as db:

@@ -222,6 +222,9 @@ class Referee:
             if self._last_sighting is not None:
                 self.see(self._last_sighting)
         elif pad is Pad.MODE and self.mode is Mode.HAND_OVER:
+            if "investments" not in self.live.hand_header():
+                self.hint = "Turn all your tokens face up first, then press MODE."
+                return
             self._next_hand()
 
     # -- internals ----------------------------------------------------------------------
@@ -280,7 +283,7 @@ class Referee:
         self.mode = Mode.HAND_OVER
         out = self.live.players[self.state.out] if self.state.out is not None else "?"
         self.last_event = f"{out} went out."
-        self.hint = "Turn your tokens face up and lay your cards open on your chart."
+        self.hint = "Tokens face up; lay one card of each suit you hold on your chart."
 
     def _pass(self, seat: int) -> None:
         move = BigTopMove(seat, Action.PASS)
@@ -305,29 +308,38 @@ class Referee:
         self.hint = text
 
     def _reveal(self, sighting: Sighting) -> None:
+        """Read the end-of-hand reveal: every token face up, one card of each suit still held laid open.
+
+        Until MODE is pressed a changed view replaces the reveal (players may
+        correct a token or a card).
+        """
         if self.mode is Mode.GAME_OVER:
             return
         players = self.live.players
-        fields: dict[str, Any] = {}
-        if sighting.tokens is not None and all(
-            row is not None and None not in row for row in sighting.tokens
-        ):
-            fields["investments"] = {
-                players[i]: {s.label: v for s, v in zip(Suit, row)} for i, row in enumerate(sighting.tokens)
-            }
-        if fields and "investments" not in self.live.hand_header():
-            self.live.update_hand_header(fields)
-        if sighting.laid_open is not None and self.live.final_hands() is None:
-            self.live.set_final_hands(
-                {players[i]: [c.notation() for c in sorted(cards, key=lambda c: c.index)]
-                 for i, cards in enumerate(sighting.laid_open)}
-            )
-        if "investments" in self.live.hand_header():
-            hand = self.results()["hands"][-1]
-            money = ", ".join(f"{p} ${r['total']}" if r["total"] is not None else f"{p} ?"
-                              for p, r in hand["players"].items())
-            self.last_event = f"Hand {self.hand_number}: {money}"
-            self.hint = "MODE: next hand." if self.hand_number < self.hands else "MODE: final scores."
+        tokens = sighting.tokens
+        if tokens is None or len(tokens) != len(players) or any(None in row for row in tokens):
+            if "investments" not in self.live.hand_header():
+                self.hint = "Turn all your tokens face up, then press MODE."
+            return
+        shown = sighting.laid_open if sighting.laid_open is not None else self._laid_open(sighting.snapshot)
+        self.live.reveal(
+            {"investments": {players[i]: {s.label: v for s, v in zip(Suit, row)} for i, row in enumerate(tokens)}},
+            {players[i]: [c.notation() for c in sorted(cards, key=lambda c: c.index)] for i, cards in enumerate(shown)},
+        )
+        hand = self.results()["hands"][-1]
+        money = ", ".join(f"{p} ${r['total']}" if r["total"] is not None else f"{p} ?"
+                          for p, r in hand["players"].items())
+        self.last_event = f"Hand {self.hand_number}: {money}"
+        self.hint = "MODE: next hand." if self.hand_number < self.hands else "MODE: final scores."
+
+    def _laid_open(self, seen: TableSnapshot) -> tuple[frozenset[Card], ...]:
+        """The cards on each chart that were not called: the ones laid open at the end of the hand."""
+        out = []
+        for seat, chart in enumerate(self.state.charts):
+            called = {c for c in chart if c is not None}
+            on_chart = seen.charts[seat] if seat < len(seen.charts) else ()
+            out.append(frozenset(c for c in on_chart if c is not None and c not in called))
+        return tuple(out)
 
 
 def _short(card: Card) -> str:

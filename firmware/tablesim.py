@@ -6,7 +6,9 @@ public components (`TableLayout`) that the camera will see, with hands moving
 over the table between moves, and button presses for passes and for moving
 on to the next hand. With ``illegal_every=K`` every K-th move is first tried
 illegally (a card laid where it may not go) and taken back once the referee
-has objected.
+has objected. At the end of a hand every player turns the tokens face up
+and shows one card of each suit still in hand (`shown_cards`): the gate
+receipts only depend on which suits a player still holds.
 
 The layouts can go straight to the referee (fast tests) or be rendered into
 camera frames by the vision package (the demo).
@@ -16,13 +18,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from hardware.buttons import ButtonEvent, Gesture, Pad
 from scorer.bigtop import Action, BigTop, BigTopMove, BigTopState, Card, Suit
+from scorer.bigtop.engine import Chart
 from scorer.bigtop.observe import TableSnapshot, infer_move, snapshot
 
-__all__ = ["Step", "SimulatedTable", "TableLayout"]
+__all__ = ["Step", "SimulatedTable", "TableLayout", "shown_cards"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +33,11 @@ class TableLayout:
     """What lies on the table: the public components, plus the end-of-hand reveal.
 
     ``tokens[seat]`` are the gate-receipt values by suit when turned face up
-    (None: face down); ``laid_open[seat]`` the cards laid open on a chart at
-    the end of a hand; ``hands_over`` says that players' hands are moving over
-    the table (the camera sees motion).
+    (None: face down); ``laid_open[seat]`` the cards a player shows at the end
+    of a hand (`shown_cards`: one card of every suit still in hand that the
+    chart does not show already, laid face up on a free space of that seat's
+    chart); ``hands_over`` says that players' hands are moving over the table
+    (the camera sees motion).
     """
 
     snapshot: TableSnapshot
@@ -113,7 +118,8 @@ class SimulatedTable:
                     yield Step(TableLayout(snapshot(after)), truth=text)
                 state = after
             assert state.hands is not None and state.investments is not None
-            reveal = TableLayout(snapshot(state), tokens=tuple(state.investments), laid_open=state.hands)
+            shown = tuple(shown_cards(h, chart) for h, chart in zip(state.hands, state.charts))
+            reveal = TableLayout(snapshot(state), tokens=tuple(state.investments), laid_open=shown)
             yield Step(TableLayout(snapshot(state), hands_over=True))
             yield Step(reveal)
             yield Step(button=ButtonEvent(Gesture.PRESS, pad=Pad.MODE))
@@ -141,6 +147,21 @@ class SimulatedTable:
         if not options:
             return None
         return options[self.rng.randrange(len(options))]
+
+
+def shown_cards(hand: Iterable[Card], chart: Chart) -> frozenset[Card]:
+    """The cards a player shows at the end of a hand: the lowest card of each suit in ``hand``
+    whose suit is not on ``chart`` already.
+
+    They go face up on free spaces of the chart; they always fit, since a chart
+    never holds two cards of one suit.
+    """
+    on_chart = {c.suit for c in chart if c is not None}
+    lowest: dict[Suit, Card] = {}
+    for card in sorted(hand, key=lambda c: c.index):
+        if card.suit not in on_chart:
+            lowest.setdefault(card.suit, card)
+    return frozenset(lowest.values())
 
 
 def _can_lie_on_pile(state: BigTopState, card: Card) -> bool:

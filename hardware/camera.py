@@ -19,7 +19,8 @@ Backends by name (`open_camera`):
 * ``opencv:N`` — USB camera number N through OpenCV;
 * ``video:FILE`` — the frames of a video file, then `EndOfFrames`;
 * ``images:DIR`` — the images of a folder in sorted name order, then `EndOfFrames`;
-* more by `register_camera` (the vision side registers ``simulated``).
+* ``simulated`` — a simulated game night filmed by a simulated camera (`firmware.simcamera`);
+* more by `register_camera`.
 
 OpenCV is imported only when an OpenCV, video or image source is opened.
 """
@@ -34,7 +35,7 @@ from typing import Any, Callable, Protocol, Self, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from hardware.errors import CameraClosed, CameraError, EndOfFrames, UnknownBackend
+from hardware.errors import BadFrame, CameraClosed, CameraError, EndOfFrames, UnknownBackend
 
 __all__ = [
     "IMAGE_SUFFIXES",
@@ -239,7 +240,7 @@ class ImageFolderSource(BaseFrameSource):
         self.position += 1
         image = _cv2().imread(str(path), -1)  # IMREAD_UNCHANGED: keep gray as gray
         if image is None:
-            raise CameraError(f"cannot read the image {path}: not an image OpenCV can decode")
+            raise BadFrame(f"cannot read the image {path}: not an image OpenCV can decode")
         if image.dtype == np.uint16:
             image = (image >> 8).astype(np.uint8)
         return as_bgr(image, str(path))
@@ -255,8 +256,8 @@ _OPENERS: dict[str, CameraOpener] = {}
 def register_camera(scheme: str, opener: CameraOpener) -> None:
     """Make ``open_camera("SCHEME:ARG")`` call ``opener("ARG")``.
 
-    This is the hook for sources that live elsewhere, e.g. the vision side's
-    ``simulated`` table: ``register_camera("simulated", lambda arg: SimulatedTable(arg))``.
+    This is the hook for sources that live elsewhere, e.g. the simulated game
+    night: ``register_camera("simulated", open_simulated)`` (`firmware.simcamera`).
     """
     if not scheme.isidentifier():
         raise ValueError(f"a camera scheme is a plain word, not {scheme!r}")
@@ -294,9 +295,9 @@ def _open_images(arg: str) -> FrameSource:
     return ImageFolderSource(arg)
 
 
-#: The module that provides the simulated table and calls ``register_camera("simulated", …)``
-#: when imported. Owned by the vision side; until it exists, ``simulated`` says it is not available.
-SIMULATED_MODULE = "vision.simulated"
+#: The module that provides the simulated camera and calls ``register_camera("simulated", …)``
+#: when imported; it is imported only when a simulated camera is opened (it needs the vision side).
+SIMULATED_MODULE = "firmware.simcamera"
 
 
 def _open_simulated(arg: str) -> FrameSource:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["ButtonError", "CameraClosed", "CameraError", "DisplayError", "EndOfFrames", "HardwareError", "UnknownBackend"]
+__all__ = ["BadFrame", "ButtonError", "CameraClosed", "CameraError", "DisplayError", "EndOfFrames", "HardwareError", "UnknownBackend"]
 
 
 class HardwareError(Exception):
@@ -19,6 +19,10 @@ class CameraError(HardwareError, RuntimeError):
 
 class CameraClosed(CameraError):
     """A frame was asked of a camera that has been closed."""
+
+
+class BadFrame(CameraError):
+    """One frame could not be read (a truncated or corrupt image); the camera itself is still there."""
 
 
 class EndOfFrames(CameraError):

@@ -335,11 +335,14 @@ class BigTop(Game[BigTopState, BigTopMove]):
         suits never dealt included (DECISIONS.md §4.2 item 8). Before the end
         every seat has 0. Under public information ``final_hands`` (the cards
         laid open at the end) supplies the hidden hands; a seat whose cards
-        are unknown gets None (cannot verify).
+        are unknown gets None (cannot verify), and so does every seat while
+        the tokens have not been turned face up (``investments`` unknown).
         """
         n = len(state.players)
-        if state.out is None or state.investments is None:
+        if state.out is None or not self.allows_calling:
             return (0,) * n
+        if state.investments is None:
+            return (None,) * n
         out: list[int | None] = []
         for seat in range(n):
             held: set[Suit] = {c.suit for c in state.charts[seat] if c is not None}

@@ -167,7 +167,8 @@ def parse_hand(game: "BigTop", data: Any, players: tuple[str, ...], where: str =
         hands = _per_player_cards(data["deal"], players, f"{where}deal", complete=True)
     investments = None
     peanuts = None
-    if game.allows_calling:
+    if game.allows_calling and (hands is not None or data.get("investments") is not None):
+        # A live referee's record may lack them until the tokens are turned face up.
         investments = _investments(require(data, "investments", dict, where), players, f"{where}investments")
     else:
         peanuts = _peanuts(data.get("peanuts"), players, f"{where}peanuts")

@@ -148,3 +148,21 @@ def test_state_json_rejects_nonsense() -> None:
     with pytest.raises(RecordError) as err:
         GAME.state_from_json(data)
     assert err.value.field == "tableau.clowns"
+
+
+def test_referee_record_before_the_tokens_are_turned_up_has_unknown_gates() -> None:
+    rec = record()
+    public = {k: v for k, v in rec.items() if k not in ("deal", "investments")}
+    data = GAME.replay(public).data
+    assert data["finished"] and data["out"] is not None
+    full = GAME.replay(rec).data
+    for name, row in data["players"].items():
+        assert row == {"track": full["players"][name]["track"], "gate": None, "total": None}
+
+
+def test_a_full_information_record_still_needs_its_investments() -> None:
+    rec = record()
+    del rec["investments"]
+    with pytest.raises(RecordError) as err:
+        GAME.replay(rec)
+    assert err.value.field == "investments"

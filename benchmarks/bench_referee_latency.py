@@ -1,0 +1,80 @@
+"""Frame-to-panel latency of the referee loop on one core, per stage, for a 5-seat Big Top table.
+
+Plays simulated hands on the simulated table (`firmware.simcamera`) through
+the real loop (`firmware.app.RefereeLoop`): motion check, vision pipeline,
+sighting, stabiliser and referee, screens drawn and handed to luma ``dummy``
+panels. OpenCV and onnxruntime are held to one thread. Prints the median and
+90th percentile of every stage over the frames that went through recognition,
+and the total from a captured frame to the panel images handed to the drivers
+(rendering the simulated frame itself is the camera's time, not counted).
+
+Usage: python benchmarks/bench_referee_latency.py [--seats 5] [--hands 1] [--seed 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from firmware.app import STAGES, RefereeLoop  # noqa: E402
+from firmware.journal import Journal  # noqa: E402
+from firmware.referee import Referee  # noqa: E402
+from firmware.simcamera import SimulatedCamera  # noqa: E402
+from firmware.tablesim import SimulatedTable  # noqa: E402
+from hardware.display import Panel  # noqa: E402
+from hardware.fakes import dummy_display  # noqa: E402
+from scorer.core import DEFAULT_NAMES  # noqa: E402
+from vision.classify import DEFAULT_MODEL, Classifier  # noqa: E402
+from vision.pipeline import Recognizer  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seats", type=int, default=5)
+    ap.add_argument("--hands", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=3)
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    players = list(DEFAULT_NAMES[: args.seats])
+    table = SimulatedTable(players, hands=args.hands, seed=args.seed)
+    camera = SimulatedCamera(table)
+    recognizer = Recognizer(classifier=Classifier(DEFAULT_MODEL, threads=1))
+    with tempfile.TemporaryDirectory() as tmp, Journal.open(Path(tmp) / "journal.db") as journal:
+        referee = Referee.new_game(journal, players, hands=args.hands)
+        panels = {name: Panel(dummy_display(), name) for name in [*players, "centre"]}
+        loop = RefereeLoop(referee, lambda: camera, recognizer, panels)
+        camera.attach_buttons(loop.on_button)
+        started = time.perf_counter()
+        stats = loop.run()
+        wall = time.perf_counter() - started
+    ms = stats.stage_ms
+    counted = [s for s in STAGES if s != "read"]
+    totals = np.sum([ms[s] for s in counted], axis=0)
+    print(f"{args.seats} seats, {args.hands} hand(s), seed {args.seed}: {stats.frames} frames, "
+          f"{len(totals)} recognised, {stats.accepted} views accepted, {len(referee.log)} referee decisions; "
+          f"one thread, {os.cpu_count()} cores on this machine")
+    for s in counted:
+        q = np.percentile(ms[s], [50, 90])
+        print(f"  {s:<10} median {q[0]:7.2f} ms   p90 {q[1]:7.2f} ms")
+    q = np.percentile(totals, [50, 90, 99])
+    print(f"  frame to panels: median {q[0]:.1f} ms, p90 {q[1]:.1f} ms, p99 {q[2]:.1f} ms, max {totals.max():.1f} ms "
+          f"(goal: at most 150 ms)")
+    q = np.percentile(ms["read"], [50, 90])
+    print(f"  (simulated camera rendering, not counted: median {q[0]:.1f} ms, p90 {q[1]:.1f} ms)")
+    print(f"wall time {wall:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,259 @@
+"""The referee's main loop: camera frame -> TableView -> stable Sighting -> referee -> journal -> panels.
+
+One `RefereeLoop.step()` handles one frame::
+
+    buttons (queued from any thread)
+    frame = camera.read()              unreadable frame: skipped and counted
+                                       camera gone: "camera lost", reopened with backoff
+    moving = motion.moving(frame)      hands over the table
+    view = recognizer.recognize(frame) no mat in view: skipped and counted
+    sighting = sighting_from_view()    a chart out of sight: skipped
+    stable = stabiliser.push()         the same sighting for N still frames
+    referee.see(stable)                the rules engine judges; the journal keeps it
+    panels redrawn when their picture changed
+
+Everything it talks to is injected, so the same loop runs on the Pi, on a
+laptop with the simulated table, and in tests.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from firmware.motion import MotionDetector
+from firmware.referee import Referee, Sighting
+from firmware.screens import CentralView, render_central, render_seat
+from firmware.sighting import sighting_from_view
+from firmware.stabiliser import Stabiliser
+from hardware.buttons import ButtonEvent
+from hardware.camera import FrameSource
+from hardware.display import Panel
+from hardware.errors import BadFrame, CameraError, EndOfFrames
+from vision import NoMatError, VisionError
+from vision.pipeline import Recognizer
+
+__all__ = ["LoopStats", "RefereeLoop", "STAGES"]
+
+#: the stages of one frame, in order, as `LoopStats.stage_ms` reports them
+STAGES = ("read", "motion", "markers", "calibrate", "rectify", "detect", "crops", "classify", "view",
+          "sighting", "referee", "screens")
+
+
+@dataclass
+class LoopStats:
+    """What the loop has seen so far."""
+
+    frames: int = 0
+    #: frames that could not be decoded (noise, a truncated JPEG) and were skipped
+    unreadable: int = 0
+    #: frames without the play mat in view (a black frame, the camera knocked aside)
+    no_mat: int = 0
+    #: frames in which a seat's chart was out of sight
+    no_sighting: int = 0
+    #: frames with something moving over the table
+    moving: int = 0
+    #: stable sightings handed to the referee
+    accepted: int = 0
+    camera_lost: int = 0
+    reconnects: int = 0
+    #: milliseconds per stage of the frames that went through recognition
+    stage_ms: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in STAGES})
+
+    def summary(self) -> str:
+        """One line for the log."""
+        return (f"{self.frames} frames: {self.accepted} views accepted, {self.moving} with motion, "
+                f"{self.unreadable} unreadable, {self.no_mat} without the mat, {self.no_sighting} with a chart "
+                f"out of sight, camera lost {self.camera_lost} times")
+
+
+class RefereeLoop:
+    """Drives a `Referee` from a camera and buttons, and keeps the panels up to date.
+
+    :param open_camera: opens the camera (again, after it was lost).
+    :param panels: ``"centre"`` and one panel per seat name; missing names are skipped.
+    :param still_frames: how many still frames a view must hold before the referee sees it.
+    :param sleep: how to wait between reconnection attempts (injected for tests).
+    :param on_move: called with (hand, move number in the hand, move) for every move the journal accepted.
+    """
+
+    def __init__(
+        self,
+        referee: Referee,
+        open_camera: Callable[[], FrameSource],
+        recognizer: Recognizer,
+        panels: Mapping[str, Panel],
+        *,
+        still_frames: int = 3,
+        backoff: tuple[float, float] = (0.5, 8.0),
+        sleep: Callable[[float], None] = time.sleep,
+        on_move: Callable[[int, int, str], None] | None = None,
+    ) -> None:
+        self.referee = referee
+        self.recognizer = recognizer
+        self.panels = dict(panels)
+        self.stabiliser: Stabiliser[Sighting] = Stabiliser(still_frames)
+        self.motion = MotionDetector()
+        self.stats = LoopStats()
+        self.buttons: queue.SimpleQueue[ButtonEvent] = queue.SimpleQueue()
+        self._open_camera = open_camera
+        self._camera: FrameSource | None = None
+        self._backoff = backoff
+        self._delay = backoff[0]
+        self._sleep = sleep
+        self._lost = ""
+        self._on_move = on_move
+        self._moves_seen = len(referee.live.moves())
+
+    # -- inputs ------------------------------------------------------------------------
+
+    def on_button(self, event: ButtonEvent) -> None:
+        """Queue a button gesture (safe to call from gpiozero's threads)."""
+        self.buttons.put(event)
+
+    def _drain_buttons(self) -> None:
+        while True:
+            try:
+                event = self.buttons.get_nowait()
+            except queue.Empty:
+                return
+            self.referee.press(event)
+            self._after_referee()
+
+    @property
+    def camera(self) -> FrameSource | None:
+        """The open camera, if any."""
+        return self._camera
+
+    def _read(self) -> Any | None:
+        """The next frame; None when it was unreadable or the camera is being reconnected.
+
+        :raises EndOfFrames: when a recorded or simulated source has no frame left.
+        """
+        if self._camera is None:
+            try:
+                self._camera = self._open_camera()
+            except EndOfFrames:
+                raise
+            except CameraError as exc:
+                self._camera_lost(str(exc))
+                return None
+            if self._lost:
+                self.stats.reconnects += 1
+                self._lost = ""
+                self._delay = self._backoff[0]
+                self.motion.reset()
+                self._draw()
+        try:
+            return self._camera.read()
+        except EndOfFrames:
+            raise
+        except BadFrame:
+            self.stats.unreadable += 1
+            return None
+        except CameraError as exc:
+            try:
+                self._camera.close()
+            finally:
+                self._camera = None
+            self._camera_lost(str(exc))
+            return None
+
+    def _camera_lost(self, why: str) -> None:
+        self.stats.camera_lost += 1
+        self._lost = why
+        self._draw()
+        self._sleep(self._delay)
+        self._delay = min(self._delay * 2, self._backoff[1])
+
+    # -- one frame ------------------------------------------------------------------------
+
+    def step(self) -> bool:
+        """Handle one frame; False once the camera has no frame left (a file or the simulation ended)."""
+        self._drain_buttons()
+        t0 = time.perf_counter()
+        try:
+            frame = self._read()
+        except EndOfFrames:
+            self._drain_buttons()
+            return False
+        self._drain_buttons()
+        if frame is None:
+            return True
+        self.stats.frames += 1
+        t1 = time.perf_counter()
+        moving = self.motion.moving(frame)
+        t2 = time.perf_counter()
+        if moving:
+            self.stats.moving += 1
+            self.stabiliser.push(None, moving=True)
+            return True
+        try:
+            result = self.recognizer.recognize(frame)
+        except NoMatError:
+            self.stats.no_mat += 1
+            return True
+        except VisionError:
+            self.stats.unreadable += 1
+            return True
+        t3 = time.perf_counter()
+        sighting = sighting_from_view(result.view, tuple(self.referee.live.players))
+        t4 = time.perf_counter()
+        if sighting is None:
+            self.stats.no_sighting += 1
+            return True
+        stable = self.stabiliser.push(sighting)
+        if stable is not None:
+            self.stats.accepted += 1
+            self.referee.see(stable)
+        t5 = time.perf_counter()
+        self._after_referee()
+        t6 = time.perf_counter()
+        times = result.times
+        ms = self.stats.stage_ms
+        for name, value in (("read", t1 - t0), ("motion", t2 - t1), ("sighting", t4 - t3), ("referee", t5 - t4),
+                            ("screens", t6 - t5)):
+            ms[name].append(1000 * value)
+        for name in ("markers", "calibrate", "rectify", "detect", "crops", "classify", "view"):
+            ms[name].append(getattr(times, name))
+        return True
+
+    def run(self, max_frames: int | None = None) -> LoopStats:
+        """Step until the camera ends (or ``max_frames`` frames were read)."""
+        self._draw()
+        while max_frames is None or self.stats.frames < max_frames:
+            if not self.step():
+                break
+        return self.stats
+
+    # -- outputs --------------------------------------------------------------------------
+
+    def _after_referee(self) -> None:
+        moves = self.referee.live.moves()
+        if self._on_move is not None and len(moves) > self._moves_seen:
+            for number, text in enumerate(moves[self._moves_seen:], self._moves_seen + 1):
+                self._on_move(self.referee.hand_number, number, text)
+        self._moves_seen = len(moves)
+        self._draw()
+
+    def _draw(self) -> None:
+        """Redraw every panel whose picture changed."""
+        referee = self.referee
+        for name, seat in zip(referee.live.players, referee.seat_views()):
+            panel = self.panels.get(name)
+            if panel is not None:
+                panel.draw(render_seat, seat)
+        centre = self.panels.get("centre")
+        if centre is not None:
+            view = referee.central()
+            if self._lost:
+                view = CentralView(view.title, "CAMERA LOST", "Reconnecting...", self._lost)
+            centre.draw(render_central, view)
+
+    def close(self) -> None:
+        """Close the camera (the panels and the journal belong to the caller)."""
+        if self._camera is not None:
+            self._camera.close()
+            self._camera = None
