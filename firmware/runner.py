@@ -104,6 +104,12 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
         def open_and_forward() -> FrameSource:
             camera = opener()
+            table = getattr(camera, "table", None)
+            if table is not None and len(table.players) != len(referee.live.players):
+                camera.close()
+                raise RunError(f"the simulated table has {len(table.players)} seats but the game has "
+                               f"{len(referee.live.players)} players: give seats={len(referee.live.players)} "
+                               f"to the camera or name {len(table.players)} seats in the configuration")
             _fast_forward(camera, referee)
             attach = getattr(camera, "attach_buttons", None)
             if attach is not None:

@@ -518,6 +518,48 @@ class SimulatedCamera(BaseFrameSource):
         hands = int(self._rng.integers(1, 3)) if self._layout.hands_over else 0
         return self._renderer.snap(self._rng, hands)
 
+    def fast_forward(self, hand: int, moves: int, hand_over: bool = False) -> None:
+        """Skip the game night to hand number ``hand`` (1 for the first) with ``moves`` moves played.
+
+        A referee restarted mid-game resumes from its journal; the table it
+        watches has moved on meanwhile, so the steps up to that point are
+        taken without rendering frames or pressing buttons. With ``moves`` 0
+        the table shows the new hand's first layout next; otherwise the
+        layout after the ``moves``-th move. ``hand_over`` needs no special
+        handling (the reveal follows the last move) and is accepted for the
+        caller's convenience. Nothing happens for ``hand`` 0 (no game yet).
+        """
+        del hand_over
+        if hand < 1:
+            return
+        record_hands: list[dict[str, object]] = self.table.record["hands"]  # type: ignore[assignment]
+
+        def played() -> tuple[int, int]:
+            if not record_hands:
+                return 0, 0
+            return len(record_hands), len(record_hands[-1]["moves"])  # type: ignore[arg-type]
+
+        if played() > (hand, moves):
+            raise ValueError(f"the simulated table is already past hand {hand} move {moves}: {self.progress}")
+        while True:
+            try:
+                step = self._next_step()
+            except EndOfFrames:
+                return
+            now = played()
+            if moves == 0 and now[0] == hand:
+                self._held = step  # the new hand's first layout: shown next
+                self._left = 0
+                return
+            self._count(step)
+            if step.layout is not None:
+                self._layout = step.layout
+                self._placements = self.placements(step.layout)
+            if step.truth is not None and now == (hand, moves):
+                # the layout after this move: still frames of it come next
+                self._left = self.still_frames if step.layout is not None else 0
+                return
+
     def _next_step(self) -> Step:
         if self._held is not None:
             held, self._held = self._held, None

@@ -206,3 +206,38 @@ def test_open_camera_simulated_delivers_frames() -> None:
         assert isinstance(cam, SimulatedCamera) and cam.name == "simulated:seats=3,hands=1"
         frame = cam.read()
         assert frame.shape == (960, 1280, 3) and frame.dtype == np.uint8
+
+
+def _after_move(seed: int, hands: int, hand: int, at_least: int) -> tuple[int, TableLayout]:
+    """The first move numbered ``at_least`` or later in ``hand`` that changes the table, and the layout after it."""
+    t = table(seed, hands)
+    count = 0
+    for step in t.steps():
+        played: list[dict[str, list[str]]] = t.record["hands"]  # type: ignore[assignment]
+        if len(played) == hand and step.truth is not None:
+            count = len(played[-1]["moves"])
+            if count >= at_least and step.layout is not None:
+                return count, step.layout
+    raise AssertionError("no such move")
+
+
+def test_fast_forward_shows_the_table_after_the_journalled_move() -> None:
+    moves, expected = _after_move(5, 2, 1, 9)
+    with SimulatedCamera(table(5, 2), still_frames=1, moving_frames=1) as cam:
+        cam.attach_buttons(lambda event: None)
+        cam.fast_forward(1, moves)
+        assert cam.progress.moves == moves and cam.progress.frames == 0
+        cam.read()
+        assert cam.layout == expected
+        with pytest.raises(ValueError, match="already past"):
+            cam.fast_forward(1, moves - 1)
+
+
+def test_fast_forward_to_a_new_hand_shows_its_first_layout() -> None:
+    with SimulatedCamera(table(5, 2), still_frames=1) as cam:
+        cam.attach_buttons(lambda event: None)
+        cam.fast_forward(2, 0)
+        cam.read()
+        assert cam.progress.hand == 2
+        assert cam.layout is not None and cam.layout.snapshot.charts == ((None,) * 4,) * 4
+        assert cam.layout.snapshot.visible() == frozenset()
