@@ -9,8 +9,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_mypy_strict_on_scorer_and_vision() -> None:
+def test_mypy_strict_on_every_package() -> None:
     api = pytest.importorskip("mypy.api")
-    targets = [str(ROOT / name) for name in ("scorer", "vision") if (ROOT / name / "__init__.py").exists()]
+    targets = [str(ROOT / name) for name in ("scorer", "vision", "hardware", "firmware") if (ROOT / name / "__init__.py").exists()]
     out, err, status = api.run(["--config-file", str(ROOT / "pyproject.toml"), *targets])
     assert status == 0, out + err
