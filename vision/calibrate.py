@@ -24,6 +24,7 @@ __all__ = [
     "Calibrator",
     "ChartPose",
     "Marker",
+    "MarkerTracker",
     "Rectified",
     "find_markers",
     "locate_charts",
@@ -96,8 +97,14 @@ class Rectified:
         return (-self.table_to_rect[0, 2] / self.px_per_mm, -self.table_to_rect[1, 2] / self.px_per_mm)
 
 
-def _detector(config: VisionConfig, window: int) -> "cv2.aruco.ArucoDetector":
+def _detector(config: VisionConfig, window: int, scale: float = 1.0) -> "cv2.aruco.ArucoDetector":
+    """An ArUco detector; ``scale``: frame side over image side, when searching a part of a frame."""
     params = cv2.aruco.DetectorParameters()
+    # OpenCV takes marker perimeter limits relative to the searched image's longer side: in a
+    # small region of the frame they must keep their size in the frame, or every speck of
+    # noise becomes a candidate to decode
+    params.minMarkerPerimeterRate *= scale
+    params.maxMarkerPerimeterRate *= scale
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     # One thresholding pass instead of OpenCV's three (3, 13, 23 px at 1280 px): the
     # smallest window only finds markers too small to decode reliably, and a second
@@ -110,21 +117,96 @@ def _detector(config: VisionConfig, window: int) -> "cv2.aruco.ArucoDetector":
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
-_DETECTORS: dict[tuple[int, int], "cv2.aruco.ArucoDetector"] = {}
+_DETECTORS: dict[tuple[int, int, int], "cv2.aruco.ArucoDetector"] = {}
+#: region sizes are rounded up to a multiple of this for the detector cache
+_REGION_STEP = 16
 
 
-def find_markers(gray: Image, config: VisionConfig = DEFAULT_CONFIG) -> tuple[Marker, ...]:
-    """Every ArUco marker of the configured dictionary in a grey frame."""
+def find_markers(gray: Image, config: VisionConfig = DEFAULT_CONFIG,
+                 frame_side: int | None = None) -> tuple[Marker, ...]:
+    """Every ArUco marker of the configured dictionary in a grey frame.
+
+    ``frame_side``: the longer side of the whole camera frame when ``gray`` is only a part
+    of it (the threshold window scales with the frame, not with the part).
+    """
     # the frame is filled by the table, so marker sizes scale with the frame
-    window = max(3, int(round(config.marker_threshold_window * max(gray.shape[:2]))) | 1)
-    key = (config.aruco_dictionary, window)
+    own = max(gray.shape[:2])
+    side = frame_side if frame_side is not None else own
+    window = max(3, int(round(config.marker_threshold_window * side)) | 1)
+    region = 0 if side <= own else -(-own // _REGION_STEP) * _REGION_STEP
+    key = (config.aruco_dictionary, window, region)
     det = _DETECTORS.get(key)
     if det is None:
-        det = _DETECTORS[key] = _detector(config, window)
+        det = _DETECTORS[key] = _detector(config, window, side / region if region else 1.0)
     corners, ids, _ = det.detectMarkers(gray)
     if ids is None:
         return ()
     return tuple(Marker(int(i), np.asarray(c, np.float64).reshape(4, 2)) for c, i in zip(corners, ids.ravel()))
+
+
+def _layout_marker(marker_id: int) -> bool:
+    return marker_id in MAT.marker_ids or seat_of_marker(marker_id) is not None
+
+
+class MarkerTracker:
+    """`find_markers` for a stream of frames of one table: searches small regions once it knows where to look.
+
+    After a full-frame search that saw enough of the mat's corner markers for a
+    calibration, the mat's and charts' markers (the layout's ids) are remembered. On
+    the next frames only a region around each of them is searched
+    (``config.marker_roi_margin`` marker sides on every side). Whenever one of them is
+    not found again there (covered, or the camera or mat moved), and at least every
+    ``config.marker_full_search_every`` frames (a chart placed since), the whole frame
+    is searched again. In region mode only the layout's markers are reported.
+    """
+
+    def __init__(self, config: VisionConfig = DEFAULT_CONFIG) -> None:
+        self.config = config
+        self.known: tuple[Marker, ...] = ()
+        self.since_full = 0
+        self.full_searches = 0
+
+    def reset(self) -> None:
+        """Forget the markers: the next frame is searched in full."""
+        self.known = ()
+        self.since_full = 0
+
+    def find(self, gray: Image) -> tuple[Marker, ...]:
+        """The markers in this grey frame (see the class docstring)."""
+        every = self.config.marker_full_search_every
+        mat_known = sum(1 for m in self.known if m.id in MAT.marker_ids)
+        if mat_known >= self.config.min_mat_markers and self.since_full + 1 < every:
+            found = self._in_regions(gray)
+            if found is not None:
+                self.since_full += 1
+                self.known = found
+                return found
+        markers = find_markers(gray, self.config)
+        self.full_searches += 1
+        self.since_full = 0
+        self.known = tuple(m for m in markers if _layout_marker(m.id))
+        return markers
+
+    def _in_regions(self, gray: Image) -> tuple[Marker, ...] | None:
+        """Every known marker, found again near where it was; ``None`` when one is missing."""
+        h, w = gray.shape[:2]
+        side = max(h, w)
+        found: list[Marker] = []
+        for old in self.known:
+            pts = old.corners
+            size = float(np.max(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)))
+            pad = self.config.marker_roi_margin * size + 4
+            x0 = max(0, int(np.floor(pts[:, 0].min() - pad)))
+            y0 = max(0, int(np.floor(pts[:, 1].min() - pad)))
+            x1 = min(w, int(np.ceil(pts[:, 0].max() + pad)) + 1)
+            y1 = min(h, int(np.ceil(pts[:, 1].max() + pad)) + 1)
+            if x1 - x0 < size or y1 - y0 < size:  # out of this frame (another camera?)
+                return None
+            hits = [m for m in find_markers(gray[y0:y1, x0:x1], self.config, side) if m.id == old.id]
+            if len(hits) != 1:
+                return None
+            found.append(Marker(old.id, hits[0].corners + np.array([x0, y0], np.float64)))
+        return tuple(found)
 
 
 def mat_homography(markers: tuple[Marker, ...], config: VisionConfig = DEFAULT_CONFIG) -> Calibration:

@@ -21,6 +21,12 @@ class VisionConfig:
     aruco_dictionary: int = ARUCO_DICT
     #: ArUco adaptive threshold window, as a fraction of the frame's longer side (13 px at 1280)
     marker_threshold_window: float = 0.0102
+    #: with a cached calibration, search for markers only around where each of the mat's and
+    #: charts' markers was last seen: a margin of this many marker sides on every side
+    marker_roi_margin: float = 0.5
+    #: ... and search the whole frame at least every this many frames (a newly placed chart);
+    #: 1 searches every frame in full
+    marker_full_search_every: int = 30
     #: corner markers needed for a homography (3 give 12 point pairs)
     min_mat_markers: int = 3
     #: re-use the cached homography while the corners move less than this (fraction of mat width)
@@ -53,6 +59,17 @@ class VisionConfig:
     max_ring_fill: float = 0.6
     #: also search the mask with one-pixel gaps in the frame lines closed
     gap_closing: bool = True
+    #: also look for cards as blobs brighter than their surroundings (a white card whose frame
+    #: line is broken in several places, or on a light table where no rim edge shows)
+    bright_cards: bool = True
+    #: ... the surroundings: a box this many card heights wide
+    bright_window: float = 2.0
+    #: ... how much brighter than the local mean a pixel must be (fraction), and by at least
+    #: this many grey levels
+    bright_ratio: float = 0.1
+    bright_offset: float = 2.0
+    #: ... accepted relative error of the blob's sides, as a face field or a whole card
+    bright_side_tolerance: float = 0.1
     token_area_range: tuple[float, float] = (0.65, 1.4)
     #: 4*pi*area/perimeter**2 of a token's face field
     min_circularity: float = 0.78

@@ -14,7 +14,10 @@ longer a hole. Three further cues find such components:
   rectangle (or a token's ring), even with a gap in it;
 * a leaky hole the size of the whole card (field and rim joined through a gap),
   located by the frame line inside it;
-* the holes of the mask after closing one-pixel gaps.
+* the holes of the mask after closing one-pixel gaps;
+* a card-sized blob brighter than the table around it: the white card itself,
+  whose frame line may be broken in several places (or, on a light table,
+  whose rim shows no edge), fitted as a face field or as a whole card.
 
 Each cue gives the component's centre and orientation; the face field's size
 is a printed fact, so every detection carries the expected field size and all
@@ -285,6 +288,36 @@ def _holes_and_frames(gray: Image, mask: Image, g: _Geometry, frames: bool) -> t
     return holes, extra
 
 
+def _bright_cards(gray: Image, g: _Geometry) -> list[Detection]:
+    """Cards found as blobs brighter than the table: a face field, or a whole card whose frame is broken.
+
+    The blob's convex hull must be a rectangle of the face field's or the whole card's size
+    (``bright_side_tolerance``); either way the detection carries the face field's geometry.
+    """
+    config = g.config
+    # a card is large: search at half resolution (the averaging also smooths the noise)
+    h2, w2 = gray.shape[0] // 2, gray.shape[1] // 2
+    half = cv2.resize(gray[:2 * h2, :2 * w2], (w2, h2), interpolation=cv2.INTER_AREA)
+    k = max(int(config.bright_window * g.co_h / 2) | 1, 3)
+    mean = cv2.blur(half, (k, k))
+    thr = cv2.convertScaleAbs(mean, alpha=1.0 + config.bright_ratio, beta=config.bright_offset)
+    bright = cv2.compare(half, thr, cv2.CMP_GT)
+    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    tol = config.bright_side_tolerance
+    lo, hi = (1 - tol) * g.ch / 2, (1 + tol) * math.hypot(g.co_w, g.co_h) / 2
+    out: list[Detection] = []
+    for c in contours:
+        _, _, w, h = cv2.boundingRect(c)
+        if not lo <= max(w, h) <= hi:
+            continue
+        # half-resolution pixel i covers full-resolution pixels 2i and 2i+1
+        hull = cv2.convexHull(c).astype(np.float32) * 2.0 + 0.5
+        det = _card(hull, g, g.cw, g.ch, tol) or _card(hull, g, g.co_w, g.co_h, tol)
+        if det is not None:
+            out.append(det)
+    return out
+
+
 def _merge(out: list[Detection], extra: list[Detection], radius: float) -> list[Detection]:
     """``out`` plus every detection of ``extra`` whose centre is not within ``radius`` of one kept."""
     if not extra:
@@ -353,6 +386,8 @@ def find_components(gray: Image, config: VisionConfig = DEFAULT_CONFIG,
         closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
         more, more_extra = _holes_and_frames(gray, closed, g, frames=True)
         extra.extend(more + more_extra)
+    if config.bright_cards:
+        extra.extend(_bright_cards(gray, g))
     out = _merge(out, extra, 0.4 * g.r_tok)
     # a disc inside a card's field is the card's artwork
     drop = _inside_cards(out) & np.array([d.kind is Kind.TOKEN for d in out], bool)

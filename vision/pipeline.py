@@ -15,7 +15,7 @@ import numpy as np
 from PIL import Image as PILImage
 
 from vision import UnreadableImageError
-from vision.calibrate import (Calibration, Calibrator, ChartPose, Rectified, find_markers, locate_charts,
+from vision.calibrate import (Calibration, Calibrator, ChartPose, MarkerTracker, Rectified, locate_charts,
                               marker_outlines, rectify)
 from vision.classify import DEFAULT_MODEL, Classifier, Recognition, Verdict
 from vision.config import DEFAULT_CONFIG, VisionConfig
@@ -81,6 +81,10 @@ def load_image(path: Path | str) -> Image:
 class Recognizer:
     """Runs the stages on frames; keeps the calibration cache between frames.
 
+    Successive frames are taken to show the same table: once the markers were found, the
+    next frames are searched for them only where they were (`MarkerTracker`). Call
+    `reset` before a frame of another table to search it in full at once.
+
     :raises ModelFileError: when the model file cannot be loaded.
     """
 
@@ -89,6 +93,12 @@ class Recognizer:
         self.config = config
         self.classifier = classifier if classifier is not None else Classifier(model)
         self.calibrator = Calibrator(config)
+        self.tracker = MarkerTracker(config)
+
+    def reset(self) -> None:
+        """Forget the cached calibration and marker positions."""
+        self.calibrator.cached = None
+        self.tracker.reset()
 
     def recognize(self, frame: Image) -> Result:
         """One frame (BGR or grey) -> `Result`.
@@ -100,7 +110,7 @@ class Recognizer:
         cfg = self.config
         t0 = time.perf_counter()
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        markers = find_markers(gray, cfg)
+        markers = self.tracker.find(gray)
         t1 = time.perf_counter()
         cal = self.calibrator.update(markers)
         charts = locate_charts(markers, cal)
