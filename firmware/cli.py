@@ -12,7 +12,7 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TextIO
 
 import scorer
 from scorer.core import DEFAULT_NAMES, TableError
@@ -22,6 +22,21 @@ EXIT_OK, EXIT_INVALID, EXIT_ILLEGAL = 0, 2, 3
 
 class UsageError(Exception):
     """A mistake in how the command was called (exit status 2)."""
+
+
+def write_output(text: str, path: str | None, error: type[Exception], out: TextIO | None = None) -> None:
+    """Write ``text`` to the file ``path`` (saying so on stderr), or print it when ``path`` is None.
+
+    :raises error: with one line when the file cannot be written.
+    """
+    if not path:
+        print(text, file=out if out is not None else sys.stdout)
+        return
+    try:
+        Path(path).write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise error(f"cannot write {path}: {exc.strerror or exc}") from None
+    print(f"wrote {path}", file=sys.stderr)
 
 
 def _read_json(path: str) -> Any:
@@ -75,15 +90,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.hands is not None and args.hands < 1:
         raise UsageError("--hands must be at least 1")
     record = game.simulate(players=players, rng=random.Random(args.seed), hands=args.hands)
-    text = json.dumps(record, indent=1)
-    if args.out:
-        try:
-            Path(args.out).write_text(text + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
-        print(f"wrote {args.out}", file=sys.stderr)
-    else:
-        print(text)
+    write_output(json.dumps(record, indent=1), args.out, UsageError)
     return EXIT_OK
 
 

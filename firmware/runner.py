@@ -19,6 +19,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Callable, Mapping, TextIO
 
+from firmware.cli import write_output
 from firmware.config import ConfigError, RingsideConfig, load_config, with_overrides
 from firmware.journal import Journal, JournalError
 from firmware.referee import Mode, Referee
@@ -152,15 +153,7 @@ def export(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         if game_id not in ids:
             raise RunError(f"the journal {path} has no game {game_id} (games: {', '.join(map(str, ids))})")
         record = journal.export(game_id)
-    text = json.dumps(record, indent=1)
-    if args.out:
-        try:
-            Path(args.out).write_text(text + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise RunError(f"cannot write {args.out}: {exc.strerror or exc}") from None
-        print(f"wrote {args.out}", file=sys.stderr)
-    else:
-        print(text, file=out)
+    write_output(json.dumps(record, indent=1), args.out, RunError, out)
     return EXIT_OK
 
 
