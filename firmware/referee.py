@@ -15,6 +15,7 @@ holding OK lets an illegal move stand or ignores an unrecognised object.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import json
 from dataclasses import dataclass
@@ -54,13 +55,16 @@ class Sighting:
     could not be identified. ``tokens[seat]`` gives the gate-receipt values
     turned face up on that seat's chart, by suit (None where still face down
     or not seen); ``laid_open[seat]`` the cards a player laid open on their
-    chart at the end of a hand.
+    chart at the end of a hand; ``open_hands[seat]`` the cards lying face up
+    on the table in front of that seat's chart (a hand played open, in
+    teaching mode; None when no such card is seen).
     """
 
     snapshot: TableSnapshot
     unrecognised: tuple[str, ...] = ()
     tokens: tuple[tuple[int | None, int | None, int | None, int | None], ...] | None = None
     laid_open: tuple[frozenset[Card], ...] | None = None
+    open_hands: tuple[frozenset[Card], ...] | None = None
 
 
 class Referee:
@@ -294,11 +298,29 @@ class Referee:
             return
         self._accept(move, unslid=False)
 
+    def _open_hand(self, seat: int) -> frozenset[Card] | None:
+        """In teaching mode, the cards ``seat`` plays open in front of its chart (None: not known)."""
+        sighting = self._last_sighting
+        if not self.teaching or sighting is None or sighting.open_hands is None:
+            return None
+        hand = sighting.open_hands[seat] if seat < len(sighting.open_hands) else frozenset()
+        return hand or None
+
     def _teach(self, seat: int) -> None:
         state = self.state
-        if state.hands is not None and state.to_move == seat:
+        hand = self._open_hand(seat)
+        if state.hands is None and hand is not None and state.to_move == seat and state.out is None:
+            # the seat's open hand is all that its legal moves depend on
+            state = dataclasses.replace(
+                state, hands=tuple(hand if i == seat else frozenset() for i in range(len(state.charts))))
+        if state.hands is not None and state.to_move == seat and state.out is None:
             moves = self.game.legal_moves(state)
             self.hint = "Legal: " + ", ".join(self.game.format_move(state, m).split(" ", 1)[1] for m in moves)
+            return
+        if hand is not None:
+            cards = sorted((c for c in hand if c in state.playable), key=lambda c: c.index)
+            self.hint = ("Playable from your hand now: " + ", ".join(_short(c) for c in cards)) if cards \
+                else "None of your cards is playable now."
             return
         playable = sorted(state.playable, key=lambda c: c.index)
         called = [c for c in state.charts[seat] if c is not None and c in state.playable]

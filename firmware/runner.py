@@ -298,7 +298,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--buttons", help="gpio, mock or keyboard")
     p.add_argument("--journal", help="the journal file (default: from the configuration)")
     p.add_argument("--hands", type=int, help="hands in a new game (default: each player deals once)")
-    p.add_argument("--teaching", action="store_true", help="teaching mode: holding a seat button shows hints")
+    p.add_argument("--teaching", action="store_true",
+                   help="teaching mode: hands lie open in front of each chart; holding a seat button "
+                        "shows that seat's legal moves")
     p.add_argument("--still-frames", type=int, default=3, help="frames a view must hold still (default 3)")
     p.add_argument("--max-frames", type=int, help="stop after this many frames")
     p.set_defaults(func=_guarded(run))

@@ -45,6 +45,8 @@ def where(zone: Zone, players: tuple[str, ...] | None = None) -> str:
         return f"{seat(zone.seat)} {zone.suit.title} picture"
     if zone.area is Area.CHART:
         return f"{seat(zone.seat)} chart"
+    if zone.seat is not None:
+        return f"the table in front of {seat(zone.seat)} chart"
     return "the table"
 
 
@@ -97,7 +99,13 @@ def sighting_from_view(view: TableView, players: tuple[str, ...]) -> Sighting | 
     for c in view.components:
         if c.zone.area is Area.CHART_SPACE and c.card is None:
             problems.append(f"A {_name(c.label)} lies on {where(c.zone, players)}, where a card belongs.")
-    return Sighting(TableSnapshot(tableau, tuple(chart_rows)), tuple(dict.fromkeys(problems)), tuple(tokens))
+    open_hands: list[set[Card]] = [set() for _ in players]
+    for c in view.loose:
+        card = c.card
+        if c.zone.area is Area.TABLE and c.zone.seat is not None and c.zone.seat < len(players) and card is not None:
+            open_hands[c.zone.seat].add(card)
+    return Sighting(TableSnapshot(tableau, tuple(chart_rows)), tuple(dict.fromkeys(problems)), tuple(tokens),
+                    open_hands=tuple(frozenset(h) for h in open_hands) if any(open_hands) else None)
 
 
 def _number_on(card: Card | None, suit: Suit, shade: Shade, problems: list[str]) -> int:

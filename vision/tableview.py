@@ -29,12 +29,15 @@ mat's top-left corner, x right, y down), angles in degrees::
            | {"area": "chart_space", "seat": 0, "space": "$3"}
            | {"area": "chart_picture", "seat": 0, "suit": "animals"}
            | {"area": "chart", "seat": 0}          # elsewhere on a chart
+           | {"area": "table", "seat": 0}          # off the mat, in front of a seat's chart
+                                                   # (within SEAT_REACH mm of it: an open hand)
            | {"area": "table"}                     # anywhere else
 """
 
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -268,7 +271,24 @@ def _zone(x: float, y: float, maps: list[tuple[int, tuple[float, ...]]]) -> Zone
         if pic is not None:
             return Zone(Area.CHART_PICTURE, seat=seat, suit=pic)
         return Zone(Area.CHART, seat=seat)
-    return Zone(Area.TABLE)
+    return Zone(Area.TABLE, seat=_seat_near(x, y, maps))
+
+
+#: how far from its chart (mm) a component on the table still counts as lying in front of that seat
+SEAT_REACH = 200.0
+
+
+def _seat_near(x: float, y: float, maps: list[tuple[int, tuple[float, ...]]]) -> int | None:
+    """The seat whose chart is nearest to a point off the mat, within `SEAT_REACH`; None on the mat."""
+    if 0.0 <= x <= MAT.width and 0.0 <= y <= MAT.height:
+        return None
+    best: tuple[float, int] | None = None
+    for seat, (a, b, c, d, e, f) in maps:
+        cx, cy = a * x + b * y + c, d * x + e * y + f
+        gap = math.hypot(max(0.0, -cx, cx - CHART.width), max(0.0, -cy, cy - CHART.height))
+        if gap <= SEAT_REACH and (best is None or gap < best[0]):
+            best = (gap, seat)
+    return None if best is None else best[1]
 
 
 def _token_value(label: str) -> int | None:

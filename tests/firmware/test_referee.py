@@ -164,3 +164,38 @@ def test_a_restarted_referee_resumes_the_game(tmp_path: Path) -> None:
 
 def test_card_type_is_reexported() -> None:
     assert Card.parse("clowns-P").is_poster
+
+
+def test_teaching_mode_shows_the_legal_moves_of_an_open_hand(tmp_path: Path) -> None:
+    import dataclasses
+
+    sim = SimulatedTable(["Ann", "Ben", "Cat"], hands=1, seed=5)
+    steps = list(sim.steps())
+    deal: dict[str, list[str]] = sim.record["hands"][0]["deal"]  # type: ignore[index]
+    hands = tuple(frozenset(Card.parse(c) for c in deal[p]) for p in ["Ann", "Ben", "Cat"])
+    with Journal.open(tmp_path / "j.db") as journal:
+        referee = Referee.new_game(journal, ["Ann", "Ben", "Cat"], hands=1, teaching=True)
+        first = steps[0].layout
+        assert first is not None
+        referee.see(Sighting(first.snapshot, open_hands=hands))
+        full = dataclasses.replace(referee.state, hands=hands)
+        mover = referee.state.to_move
+        referee.press(ButtonEvent(Gesture.HOLD, seat=mover))
+        legal = [GAME.format_move(full, m).split(" ", 1)[1] for m in GAME.legal_moves(full)]
+        assert legal and referee.hint == "Legal: " + ", ".join(legal)
+        other = (mover + 1) % 3
+        referee.press(ButtonEvent(Gesture.HOLD, seat=other))
+        posters = [c for c in sorted(hands[other], key=lambda c: c.index) if c.is_poster]
+        assert referee.hint == ("Playable from your hand now: " + ", ".join(f"{c.suit.title} P" for c in posters)
+                                if posters else "None of your cards is playable now.")
+        assert referee.live.moves() == []
+
+
+def test_open_hands_are_ignored_outside_teaching_mode(tmp_path: Path) -> None:
+    journal, referee, sim, steps = start(tmp_path)
+    first = steps[0].layout
+    assert first is not None
+    referee.see(Sighting(first.snapshot, open_hands=(frozenset({Card.parse("clowns-L1")}),) * 3))
+    referee.press(ButtonEvent(Gesture.HOLD, seat=referee.state.to_move))
+    assert referee.hint.startswith("Playable now: ")
+    journal.close()

@@ -88,3 +88,18 @@ def test_where_names_places_for_people() -> None:
     assert where(Zone(Area.CHART_PICTURE, seat=0, suit=Suit(2)), PLAYERS) == f"Ann's {Suit(2).title} picture"
     assert where(Zone(Area.CHART, seat=5)) == "seat 6's chart"
     assert where(Zone(Area.TABLE)) == "the table"
+
+
+def test_cards_in_front_of_a_chart_are_that_seats_open_hand() -> None:
+    near_ben = SeenComponent("clowns-L4", Kind.CARD, 0.99, -150.0, 100.0, 0.0, Zone(Area.TABLE, seat=1))
+    near_ben2 = SeenComponent("animals-P", Kind.CARD, 0.99, -160.0, 130.0, 0.0, Zone(Area.TABLE, seat=1))
+    far_away = SeenComponent("sideshow-D2", Kind.CARD, 0.99, 900.0, 900.0, 0.0, Zone(Area.TABLE))
+    token = SeenComponent("token-10", Kind.TOKEN, 0.99, -150.0, 60.0, 0.0, Zone(Area.TABLE, seat=1))
+    base = view()
+    loose = (near_ben, near_ben2, far_away, token)
+    v = TableView(base.tableau, base.charts, loose, loose, (), 4, 0.3)
+    s = sighting_from_view(v, PLAYERS)
+    assert s is not None and s.open_hands == (frozenset(), frozenset({card("clowns-L4"), card("animals-P")}),
+                                              frozenset())
+    assert sighting_from_view(base, PLAYERS).open_hands is None  # type: ignore[union-attr]
+    assert where(Zone(Area.TABLE, seat=1), PLAYERS) == "the table in front of Ben's chart"

@@ -158,3 +158,21 @@ def test_recognize_cli_json_and_annotation(tmp_path: Path, capsys: pytest.Captur
     assert cmd_recognize([str(frame)]) == 0
     text = capsys.readouterr().out
     assert "Seat 1: $3 light 4 Performers" in text
+
+
+def test_a_card_off_the_mat_near_a_chart_lies_in_front_of_that_seat() -> None:
+    from vision.calibrate import ChartPose
+    from vision.layout import CHART, MAT
+    from vision.tableview import SEAT_REACH, Area, zone_of
+
+    def pose(seat: int, x: float, y: float) -> ChartPose:
+        m = np.array([[1.0, 0.0, x], [0.0, 1.0, y], [0.0, 0.0, 1.0]])
+        return ChartPose(seat, m, np.linalg.inv(m), 2)
+
+    charts = {0: pose(0, 110.0, MAT.height + 20), 1: pose(1, 110.0, -20 - CHART.height)}
+    in_front = zone_of(250.0, MAT.height + 20 + CHART.height + 40, charts)
+    assert in_front.area is Area.TABLE and in_front.seat == 0
+    assert zone_of(250.0, -20 - CHART.height - 40, charts).seat == 1
+    assert zone_of(250.0, MAT.height + 20 + CHART.height + SEAT_REACH + 10, charts).seat is None
+    on_mat = zone_of(MAT.width - 2, 2.0, charts)
+    assert on_mat.seat is None
