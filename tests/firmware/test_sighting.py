@@ -103,3 +103,21 @@ def test_cards_in_front_of_a_chart_are_that_seats_open_hand() -> None:
                                               frozenset())
     assert sighting_from_view(base, PLAYERS).open_hands is None  # type: ignore[union-attr]
     assert where(Zone(Area.TABLE, seat=1), PLAYERS) == "the table in front of Ben's chart"
+
+
+def test_an_open_hand_beside_a_chart_is_seen_through_the_camera() -> None:
+    import numpy as np
+
+    from vision.pipeline import Recognizer
+    from vision.scene import Placement, SceneSettings, render_scene
+
+    calm = SceneSettings(tilt_deg=(8.0, 12.0), yaw_deg=(-5.0, 5.0), brightness=(0.9, 1.0), warmth=(0.0, 0.05),
+                         gamma=(1.0, 1.0), blur_sigma=(0.3, 0.5), noise_sigma=(1.0, 2.0), jpeg_quality=(90, 95),
+                         shadow_probability=0.0, glare_probability=0.0, hands=(0, 0), clutter=(0, 0))
+    # two cards on the table left of seat 0's chart, one loose on the mat (nobody's hand)
+    placements = [Placement("clowns-L4", -85, 355, 0), Placement("animals-P", -150, 355, 8),
+                  Placement("sideshow-D2", 250, 140, 0)]
+    scene = render_scene(np.random.default_rng(3), seats=[0, 1, 2], settings=calm, placements=placements)
+    s = sighting_from_view(Recognizer().recognize(scene.image).view, PLAYERS)
+    assert s is not None and s.open_hands == (frozenset({card("clowns-L4"), card("animals-P")}), frozenset(),
+                                              frozenset())
