@@ -82,7 +82,7 @@ def _fast_forward(camera: FrameSource, referee: Referee) -> None:
     """A simulated table restarted mid-game skips to where the journal is."""
     forward = getattr(camera, "fast_forward", None)
     if forward is not None:
-        forward(referee.hand_number, len(referee.live.moves()), referee.mode is Mode.HAND_OVER)
+        forward(referee.hand_number, len(referee.live.moves()))
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:

@@ -47,15 +47,18 @@ from vision.faces import render_label
 from vision.labels import TOKEN_BACK, token_label
 from vision.layout import CARD, CHART, MAT, TOKEN, Pile, Space
 from vision.scene import (
+    CANVAS_BLUR,
+    CHART_SHADOW,
+    COMPONENT_SHADOW,
     CONTENT_REGION,
     Placement,
     SceneSettings,
-    _paste,
-    _static,
-    _table_texture,
     camera_homography,
     chart_pose,
     chart_to_table,
+    paste,
+    printed,
+    table_texture,
 )
 
 __all__ = [
@@ -84,10 +87,6 @@ SIM_SETTINGS = SceneSettings(
     margin=(0.02, 0.04),
 )
 
-#: Shadow strength under a pasted component (as `vision.scene.render_scene`).
-_SHADOW = 0.3
-#: Sigma (canvas px) of the anti-aliasing blur before the warp (as `vision.scene.render_scene`).
-_CANVAS_BLUR = 0.6
 _SKINS = ((120, 150, 200), (90, 120, 170), (60, 90, 140), (140, 170, 215))
 
 Float = NDArray[np.float32]
@@ -213,15 +212,15 @@ class _Renderer:
         y1 = math.ceil(max(float(seen[:, 1].max()), cy1) + 10)
         self.origin = (float(x0), float(y0))
         cw, ch = int((x1 - x0) * s), int((y1 - y0) * s)
-        canvas = _table_texture(rng, (ch, cw))
-        mat = _static("mat", 0, s)
+        canvas = table_texture(rng, (ch, cw))
+        mat = printed("mat", 0, s)
         ox, oy = int(round(-x0 * s)), int(round(-y0 * s))
         canvas[oy:oy + mat.shape[0], ox:ox + mat.shape[1]] = mat
         for position in positions:
             pose = chart_pose(position)
-            img = _static("chart", position, s)
-            _paste(canvas, img, np.full(img.shape[:2], 255, np.uint8), pose[0], pose[1], pose[2], s,
-                   self.origin, shadow=0.1)
+            img = printed("chart", position, s)
+            paste(canvas, img, np.full(img.shape[:2], 255, np.uint8), pose[0], pose[1], pose[2], s,
+                   self.origin, shadow=CHART_SHADOW)
         self.background: NDArray[np.uint8] = np.clip(canvas + 0.5, 0, 255).astype(np.uint8)
         self.canvas: Float = self.background.astype(np.float32)
         self.fill = tuple(float(v) for v in self.canvas[:8, :8].reshape(-1, 3).mean(0))
@@ -252,7 +251,7 @@ class _Renderer:
     # -- keeping the table up to date --
 
     def _box(self, p: Placement) -> Box:
-        """The canvas pixels `_paste` may touch for ``p`` (shadow included)."""
+        """The canvas pixels `paste` may touch for ``p`` (shadow included)."""
         if p.label.startswith("token"):
             half = TOKEN.diameter / 2 * math.sqrt(2) * self.s + 6
         else:
@@ -299,7 +298,7 @@ class _Renderer:
         origin = (self.origin[0] + x0 / self.s, self.origin[1] + y0 / self.s)
         for p in placements:
             img, alpha = render_label(p.label, self.s)
-            _paste(sub, img, alpha, p.x, p.y, p.angle, self.s, origin, shadow=_SHADOW)
+            paste(sub, img, alpha, p.x, p.y, p.angle, self.s, origin, shadow=COMPONENT_SHADOW)
         bx0, by0, bx1, by1 = box
         self.canvas[by0:by1, bx0:bx1] = sub[by0 - y0:by1 - y0, bx0 - x0:bx1 - x0]
 
@@ -318,7 +317,7 @@ class _Renderer:
             warped = np.empty((v1 - v0, u1 - u0, 3), np.float32)
             warped[:] = self.fill
         else:
-            sub = cv2.GaussianBlur(self.canvas[sy0:sy1, sx0:sx1], (0, 0), _CANVAS_BLUR)
+            sub = cv2.GaussianBlur(self.canvas[sy0:sy1, sx0:sx1], (0, 0), CANVAS_BLUR)
             M = _translate(-u0, -v0) @ self.canvas_to_image @ _translate(sx0, sy0)
             warped = cv2.warpPerspective(sub, M, (u1 - u0, v1 - v0), flags=cv2.INTER_LINEAR,
                                          borderMode=cv2.BORDER_CONSTANT, borderValue=self.fill)
@@ -518,18 +517,17 @@ class SimulatedCamera(BaseFrameSource):
         hands = int(self._rng.integers(1, 3)) if self._layout.hands_over else 0
         return self._renderer.snap(self._rng, hands)
 
-    def fast_forward(self, hand: int, moves: int, hand_over: bool = False) -> None:
+    def fast_forward(self, hand: int, moves: int) -> None:
         """Skip the game night to hand number ``hand`` (1 for the first) with ``moves`` moves played.
 
         A referee restarted mid-game resumes from its journal; the table it
         watches has moved on meanwhile, so the steps up to that point are
         taken without rendering frames or pressing buttons. With ``moves`` 0
         the table shows the new hand's first layout next; otherwise the
-        layout after the ``moves``-th move. ``hand_over`` needs no special
-        handling (the reveal follows the last move) and is accepted for the
-        caller's convenience. Nothing happens for ``hand`` 0 (no game yet).
+        layout after the ``moves``-th move (after a hand's last move the
+        reveal follows, as at the table). Nothing happens for ``hand`` 0 (no
+        game yet).
         """
-        del hand_over
         if hand < 1:
             return
         record_hands: list[dict[str, object]] = self.table.record["hands"]  # type: ignore[assignment]

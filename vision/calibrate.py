@@ -247,6 +247,10 @@ class Calibrator:
         self.cached: Calibration | None = None
         self.recalibrations = 0
 
+    def reset(self) -> None:
+        """Forget the cached calibration: the next frame is calibrated afresh."""
+        self.cached = None
+
     def update(self, markers: tuple[Marker, ...]) -> Calibration:
         """Calibration for this frame's markers.
 

@@ -97,7 +97,7 @@ class Recognizer:
 
     def reset(self) -> None:
         """Forget the cached calibration and marker positions."""
-        self.calibrator.cached = None
+        self.calibrator.reset()
         self.tracker.reset()
 
     def recognize(self, frame: Image) -> Result:

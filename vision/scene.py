@@ -27,6 +27,9 @@ from vision.labels import BACK, LABELS, NONE, TOKEN_BACK, TOKEN_VALUES, token_la
 from vision.layout import CARD, CHART, MAT, TOKEN, Pile, Space
 
 __all__ = [
+    "CANVAS_BLUR",
+    "CHART_SHADOW",
+    "COMPONENT_SHADOW",
     "HARD_SETTINGS",
     "TRAIN_SETTINGS",
     "FaceSource",
@@ -38,7 +41,10 @@ __all__ = [
     "camera_homography",
     "chart_pose",
     "foreign_placements",
+    "paste",
+    "printed",
     "render_scene",
+    "table_texture",
     "training_placements",
 ]
 
@@ -164,6 +170,13 @@ CHART_POSES: tuple[tuple[float, float, float], ...] = (
 )
 #: table region (mm) that holds every possible component
 CONTENT_REGION: tuple[float, float, float, float] = (-215.0, -215.0, 715.0, 495.0)
+
+
+#: shadow strength under a pasted component, and under a chart
+COMPONENT_SHADOW = 0.3
+CHART_SHADOW = 0.1
+#: sigma (canvas px) of the anti-aliasing blur before the camera warp
+CANVAS_BLUR = 0.6
 
 
 def chart_pose(position: int) -> tuple[float, float, float]:
@@ -378,7 +391,7 @@ def _occupied_loose(out: Sequence[Placement], x: float, y: float, label: str, an
 
 # --- composing the top-down canvas ----------------------------------------
 
-def _paste(canvas: FloatArray, img: Image, alpha: Image, x_mm: float, y_mm: float, angle: float,
+def paste(canvas: FloatArray, img: Image, alpha: Image, x_mm: float, y_mm: float, angle: float,
            s: float, origin: tuple[float, float], shadow: float = 0.0,
            cover: NDArray[Any] | None = None) -> None:
     """Alpha-blend ``img`` (rendered at ``s`` px/mm) centred at table (x, y), rotated ``angle`` degrees."""
@@ -408,7 +421,8 @@ def _paste(canvas: FloatArray, img: Image, alpha: Image, x_mm: float, y_mm: floa
         croi[a > 0.5] = 255
 
 
-def _table_texture(rng: np.random.Generator, shape: tuple[int, int]) -> FloatArray:
+def table_texture(rng: np.random.Generator, shape: tuple[int, int]) -> FloatArray:
+    """A random table surface (a plain colour with smooth blotches and, half the time, grain), float BGR."""
     palette = [(40, 70, 110), (60, 95, 140), (50, 110, 60), (70, 70, 70), (120, 130, 140), (30, 35, 40),
                (90, 120, 160), (150, 150, 150)]
     base = np.array(palette[int(rng.integers(len(palette)))], np.float32) * float(rng.uniform(0.8, 1.2))
@@ -463,7 +477,7 @@ def _clutter(rng: np.random.Generator, canvas: FloatArray, s: float, origin: tup
         # a foreign card: same size and frame as ours, foreign artwork
         img, alpha = _foreign_card(rng, s)
         ang = float(rng.uniform(0, 360))
-        _paste(canvas, img, alpha, x, y, ang, s, origin, shadow=0.25)
+        paste(canvas, img, alpha, x, y, ang, s, origin, shadow=0.25)
         return [TruthItem(NONE, x, y, ang, 0.0)]
     return []
 
@@ -607,7 +621,8 @@ def camera_effects(rng: np.random.Generator, img: FloatArray, settings: SceneSet
 _CACHE: dict[tuple[str, int, float], Image] = {}
 
 
-def _static(kind: str, seat: int, s: float) -> Image:
+def printed(kind: str, seat: int, s: float) -> Image:
+    """The printed mat (``kind`` "mat") or seat ``seat``'s chart at ``s`` px/mm, rendered once and cached."""
     key = (kind, seat, s)
     if key not in _CACHE:
         _CACHE[key] = render_mat(s) if kind == "mat" else render_chart(seat, s)
@@ -639,25 +654,25 @@ def render_scene(
     pad = 140.0
     origin = (x0 - pad, y0 - pad)
     cw, ch = int((x1 - x0 + 2 * pad) * s), int((y1 - y0 + 2 * pad) * s)
-    canvas = _table_texture(rng, (ch, cw))
+    canvas = table_texture(rng, (ch, cw))
     if with_mat:
-        mat = _static("mat", 0, s)
+        mat = printed("mat", 0, s)
         ox, oy = int(-origin[0] * s), int(-origin[1] * s)
         canvas[oy:oy + mat.shape[0], ox:ox + mat.shape[1]] = mat
     charts: dict[int, tuple[float, float, float]] = {}
     for pos in chosen:
         pose = chart_pose(pos)
         charts[pos] = pose
-        img = _static("chart", pos, s)
-        _paste(canvas, img, np.full(img.shape[:2], 255, np.uint8), pose[0], pose[1], pose[2], s, origin,
-               shadow=0.1)
+        img = printed("chart", pos, s)
+        paste(canvas, img, np.full(img.shape[:2], 255, np.uint8), pose[0], pose[1], pose[2], s, origin,
+               shadow=CHART_SHADOW)
     truth: list[TruthItem] = []
     # which object is on top, per table millimetre (index into `placements`, -1 none)
     gx0, gy0 = origin
     top = np.full((int(ch / s) + 1, int(cw / s) + 1), -1, np.int32)
     for i, p in enumerate(placements):
         img, alpha = _foreign_card(rng, s) if p.label == NONE else faces(p.label, s)
-        _paste(canvas, img, alpha, p.x, p.y, p.angle, s, origin, shadow=0.3)
+        paste(canvas, img, alpha, p.x, p.y, p.angle, s, origin, shadow=COMPONENT_SHADOW)
         _paint(top, p, (gx0, gy0), i)
     for _ in range(int(rng.integers(settings.clutter[0], settings.clutter[1] + 1))):
         extra = _clutter(rng, canvas, s, origin, list(placements))
@@ -689,7 +704,7 @@ def render_scene(
         truth.append(TruthItem(p.label, p.x, p.y, p.angle, float(min(1.0, max(0.0, hidden))), face_hidden))
     to_canvas = np.array([[1 / s, 0, origin[0]], [0, 1 / s, origin[1]], [0, 0, 1]])
     Hc = H @ to_canvas
-    canvas = cv2.GaussianBlur(canvas.astype(np.float32), (0, 0), 0.6)
+    canvas = cv2.GaussianBlur(canvas.astype(np.float32), (0, 0), CANVAS_BLUR)
     fill = tuple(float(v) for v in canvas[:8, :8].reshape(-1, 3).mean(0))
     frame = cv2.warpPerspective(canvas, Hc, settings.image_size, flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
