@@ -14,10 +14,10 @@ import random
 import time
 
 import scorer
-from scorer.core import random_playout
 from scorer.carcassonne import State
 from scorer.carcassonne.catalog import CATALOG
 from scorer.carcassonne.engine import figure_options, finish, placements
+from scorer.core import random_playout
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from scorer.core import DEFAULT_NAMES, random_playout
 from scorer.grandioso import Grandioso
@@ -42,10 +42,10 @@ def main() -> None:
     for n in (2, 3, 4):
         players = DEFAULT_NAMES[:n]
 
-        def sim(seed: int) -> int:
+        def sim(seed: int, players: tuple[str, ...] = players) -> int:
             return len(game.simulate(players, random.Random(seed))["moves"])
 
-        def uniform(seed: int) -> int:
+        def uniform(seed: int, players: tuple[str, ...] = players) -> int:
             state = game.new_state(players, random.Random(seed))
             return len(random_playout(game, state, random.Random(seed))[1])
 

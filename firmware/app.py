@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import queue
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from firmware.motion import MotionDetector
 from firmware.referee import Referee, Sighting

@@ -11,8 +11,9 @@ import importlib
 import json
 import random
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, TextIO
 
 import scorer
 from scorer.core import DEFAULT_NAMES, TableError
@@ -52,7 +53,7 @@ def _read_json(path: str) -> Any:
         raise UsageError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
 
 
-def _game_of(data: Any, path: str) -> "scorer.Game[Any, Any]":
+def _game_of(data: Any, path: str) -> scorer.Game[Any, Any]:
     if not isinstance(data, dict) or not isinstance(data.get("game"), str):
         raise UsageError(f"{path}: a record is a JSON object with a \"game\" field")
     return scorer.get(data["game"])

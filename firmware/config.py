@@ -17,9 +17,10 @@ The backends can be changed without editing the file (``--camera``,
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import scorer
 from hardware.buttons import BUTTON_BACKENDS, PinMap
@@ -165,7 +166,7 @@ class _Reader:
             self.fail(key, f"must be {_names(kinds)}, not {_kind(value)}")
         return value
 
-    def table(self, key: str) -> "_Reader":
+    def table(self, key: str) -> _Reader:
         return _Reader(self.data.get(key, {}), self.name(key), self.source)
 
 

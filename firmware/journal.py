@@ -41,11 +41,12 @@ from __future__ import annotations
 import enum
 import json
 import sqlite3
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Generic, Mapping, Sequence, TypeVar
+from typing import Any, Generic, TypeVar
 
 import scorer
 from scorer.core import Event, Game, TableError
@@ -123,7 +124,7 @@ class JournalEntry:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def _dumps(data: Any) -> str:
@@ -138,7 +139,7 @@ class Journal:
         self.path = path
 
     @classmethod
-    def open(cls, path: str | Path) -> "Journal":
+    def open(cls, path: str | Path) -> Journal:
         """Open or create the journal at ``path`` (``":memory:"`` for a throwaway one).
 
         The folder is created when missing.
@@ -190,7 +191,7 @@ class Journal:
             self._db.close()
             self._db = None
 
-    def __enter__(self) -> "Journal":
+    def __enter__(self) -> Journal:
         return self
 
     def __exit__(
@@ -218,7 +219,7 @@ class Journal:
 
     def new_game(
         self, game: Game[S, M], players: Sequence[str], header: Mapping[str, Any] | None = None
-    ) -> "LiveGame[S, M]":
+    ) -> LiveGame[S, M]:
         """Start a new game; any unfinished game is marked finished (abandoned).
 
         ``header`` holds game-level record fields, e.g. Fan Tan's ``peanuts``.
@@ -238,7 +239,7 @@ class Journal:
         """Every game in the journal, oldest first."""
         return [int(r[0]) for r in self.db.execute("SELECT id FROM games ORDER BY id")]
 
-    def resume(self) -> "LiveGame[Any, Any] | None":
+    def resume(self) -> LiveGame[Any, Any] | None:
         """The game in progress (the newest unfinished one), or None.
 
         :raises JournalError: when its engine is unknown or its stored state is unreadable.
@@ -246,7 +247,7 @@ class Journal:
         row = self.db.execute("SELECT id FROM games WHERE finished = 0 ORDER BY id DESC LIMIT 1").fetchone()
         return None if row is None else self.game(int(row[0]))
 
-    def game(self, game_id: int) -> "LiveGame[Any, Any]":
+    def game(self, game_id: int) -> LiveGame[Any, Any]:
         """The journal's game number ``game_id``.
 
         :raises JournalError: when there is no such game or its engine is unknown.

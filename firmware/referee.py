@@ -18,14 +18,15 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from firmware.journal import Journal, JournalError, LiveGame
 from firmware.screens import CentralView, SeatView, central_view, seat_view
 from hardware.buttons import ButtonEvent, Gesture, Pad
 from scorer.bigtop import Action, BigTop, BigTopMove, BigTopState, Card, Suit
-from scorer.bigtop.observe import InferenceKind, TableSnapshot, infer_move, snapshot
+from scorer.bigtop.observe import InferenceKind, TableSnapshot, infer_move
 from scorer.core import Event
 
 __all__ = ["Mode", "Referee", "Sighting"]
@@ -99,14 +100,14 @@ class Referee:
 
     @classmethod
     def new_game(cls, journal: Journal, players: Sequence[str], *, game: BigTop | None = None,
-                 hands: int | None = None, teaching: bool = False) -> "Referee":
+                 hands: int | None = None, teaching: bool = False) -> Referee:
         """Start a new game in the journal (the first dealer is the first player)."""
         engine = game or BigTop()
         live: LiveGame[BigTopState, BigTopMove] = journal.new_game(engine, players, {"planned_hands": hands} if hands else None)
         return cls(live, hands=hands, teaching=teaching)
 
     @classmethod
-    def resume(cls, journal: Journal, *, teaching: bool = False) -> "Referee | None":
+    def resume(cls, journal: Journal, *, teaching: bool = False) -> Referee | None:
         """The game in progress in the journal, after a restart or a power cut."""
         live = journal.resume()
         if live is None:

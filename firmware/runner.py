@@ -15,9 +15,10 @@ import json
 import shutil
 import sys
 import time
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Callable, Mapping, TextIO
+from typing import Any, TextIO
 
 from firmware.cli import write_output
 from firmware.config import ConfigError, RingsideConfig, load_config, with_overrides

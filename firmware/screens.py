@@ -23,8 +23,9 @@ FreeType, so the pixels are the same on every machine.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 

@@ -14,13 +14,12 @@ no sighting at all: the frame is skipped, not guessed from.
 
 from __future__ import annotations
 
-from vision.layout import Pile as Place
-from vision.labels import Kind
-from vision.tableview import Area, Reason, TableView, Unrecognised, Zone
-
 from firmware.referee import Sighting
 from scorer.bigtop import Card, Pile, Shade, Suit
 from scorer.bigtop.observe import TableSnapshot
+from vision.labels import Kind
+from vision.layout import Pile as Place
+from vision.tableview import Area, Reason, TableView, Unrecognised, Zone
 
 __all__ = ["sighting_from_view", "where"]
 

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 import cv2
 import numpy as np

@@ -17,8 +17,8 @@ camera frames by the vision package (the demo).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Sequence
 
 from hardware.buttons import ButtonEvent, Gesture, Pad
 from scorer.bigtop import Action, BigTop, BigTopMove, BigTopState, Card, Suit

@@ -12,23 +12,23 @@ pin factory: lgpio on a Pi 5), ``mock`` (gpiozero ``MockFactory``: tests and
 dry runs press buttons with ``buttons.pin(key).drive_low()``) and ``keyboard``
 (lines of text, see `parse_key`).
 
->>> import queue
+>>> import io, queue
 >>> events = queue.Queue()
 >>> keys = KeyboardButtons(io.StringIO("1\\nu!\\nok\\n"), events.put, seats=3)
 >>> keys.pump()
 3
->>> [str(events.get()) for _ in range(3)]
+>>> [str(events.get(timeout=1)) for _ in range(3)]
 ['press seat 1', 'hold undo', 'press ok']
 """
 
 from __future__ import annotations
 
 import enum
-import io
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Callable, Protocol, Self, TextIO
+from typing import Any, Protocol, Self, TextIO
 
 from hardware.errors import ButtonError, UnknownBackend
 
@@ -147,7 +147,7 @@ class ButtonSource(Protocol):
         """Stop delivering events and free the pins. Closing twice is harmless."""
         ...
 
-    def __enter__(self) -> "ButtonSource": ...
+    def __enter__(self) -> ButtonSource: ...
 
     def __exit__(
         self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None

@@ -28,9 +28,10 @@ OpenCV is imported only when an OpenCV, video or image source is opened.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Callable, Protocol, Self, runtime_checkable
+from typing import Any, Protocol, Self, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -76,7 +77,7 @@ class FrameSource(Protocol):
         """Release the camera. Closing twice is harmless."""
         ...
 
-    def __enter__(self) -> "FrameSource": ...
+    def __enter__(self) -> FrameSource: ...
 
     def __exit__(
         self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None

@@ -30,10 +30,11 @@ from __future__ import annotations
 import atexit
 import enum
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw
 
@@ -62,7 +63,7 @@ class DisplayDriver(enum.Enum):
     DUMMY = "dummy"
 
     @classmethod
-    def parse(cls, name: str) -> "DisplayDriver":
+    def parse(cls, name: str) -> DisplayDriver:
         """The driver called ``name``.
 
         :raises UnknownBackend: for any other name.
@@ -281,7 +282,7 @@ class Panel:
         except OSError:
             pass  # the panel is gone already; nothing left to release
 
-    def __enter__(self) -> "Panel":
+    def __enter__(self) -> Panel:
         return self
 
     def __exit__(

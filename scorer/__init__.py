@@ -68,10 +68,10 @@ _MODULES: dict[str, str] = {
     "carcassonne": "scorer.carcassonne",
 }
 
-_GAMES: dict[str, "Game[Any, Any]"] = {}
+_GAMES: dict[str, Game[Any, Any]] = {}
 
 
-def register(cls: type["Game[Any, Any]"]) -> type["Game[Any, Any]"]:
+def register(cls: type[Game[Any, Any]]) -> type[Game[Any, Any]]:
     """Class decorator: register a game under its ``name`` and ``aliases``."""
     instance = cls()
     for key in (cls.name, *cls.aliases):
@@ -79,7 +79,7 @@ def register(cls: type["Game[Any, Any]"]) -> type["Game[Any, Any]"]:
     return cls
 
 
-def get(name: str) -> "Game[Any, Any]":
+def get(name: str) -> Game[Any, Any]:
     """The game registered under ``name`` (or one of its aliases).
 
     :raises UnknownGame: when no game has that name.

@@ -23,8 +23,9 @@ from __future__ import annotations
 import enum
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 __all__ = [
     "DEFAULT_NAMES",

@@ -7,7 +7,6 @@ each Organizing Chart is located by its own two seat markers.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from typing import Any
 
 import cv2
@@ -97,7 +96,7 @@ class Rectified:
         return (-self.table_to_rect[0, 2] / self.px_per_mm, -self.table_to_rect[1, 2] / self.px_per_mm)
 
 
-def _detector(config: VisionConfig, window: int, scale: float = 1.0) -> "cv2.aruco.ArucoDetector":
+def _detector(config: VisionConfig, window: int, scale: float = 1.0) -> cv2.aruco.ArucoDetector:
     """An ArUco detector; ``scale``: frame side over image side, when searching a part of a frame."""
     params = cv2.aruco.DetectorParameters()
     # OpenCV takes marker perimeter limits relative to the searched image's longer side: in a
@@ -117,7 +116,7 @@ def _detector(config: VisionConfig, window: int, scale: float = 1.0) -> "cv2.aru
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
-_DETECTORS: dict[tuple[int, int, int], "cv2.aruco.ArucoDetector"] = {}
+_DETECTORS: dict[tuple[int, int, int], cv2.aruco.ArucoDetector] = {}
 #: region sizes are rounded up to a multiple of this for the detector cache
 _REGION_STEP = 16
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from pathlib import Path
-
 from typing import Any
 
 import numpy as np

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -26,8 +27,16 @@ from vision.detect import Detection, find_components, warp_crops
 from vision.faces import Image, render_label
 from vision.labels import LABELS, NONE, Kind
 from vision.layout import CARD, TOKEN
-from vision.scene import FaceSource, Scene, SceneSettings, TruthItem, bigtop_placements, foreign_placements, \
-    render_scene, training_placements
+from vision.scene import (
+    FaceSource,
+    Scene,
+    SceneSettings,
+    TruthItem,
+    bigtop_placements,
+    foreign_placements,
+    render_scene,
+    training_placements,
+)
 
 __all__ = ["CropSet", "folder_faces", "harvest", "match_truth", "scene_crops"]
 

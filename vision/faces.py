@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import math
-
 from typing import Any
 
 import cv2

@@ -15,8 +15,16 @@ import numpy as np
 from PIL import Image as PILImage
 
 from vision import UnreadableImageError
-from vision.calibrate import (Calibration, Calibrator, ChartPose, MarkerTracker, Rectified, locate_charts,
-                              marker_outlines, rectify)
+from vision.calibrate import (
+    Calibration,
+    Calibrator,
+    ChartPose,
+    MarkerTracker,
+    Rectified,
+    locate_charts,
+    marker_outlines,
+    rectify,
+)
 from vision.classify import DEFAULT_MODEL, Classifier, Recognition, Verdict
 from vision.config import DEFAULT_CONFIG, VisionConfig
 from vision.detect import Detection, find_components, warp_crops

@@ -16,8 +16,7 @@ import numpy as np
 from PIL import Image as PILImage
 
 from scorer.bigtop.cards import DECK
-from vision.faces import Image, render_card, render_card_back, render_chart, render_mat, render_token, \
-    render_token_back
+from vision.faces import Image, render_card, render_card_back, render_chart, render_mat, render_token, render_token_back
 from vision.labels import TOKEN_VALUES
 from vision.layout import CARD, CHART, MAT, MAX_SEATS, TOKEN
 

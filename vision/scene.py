@@ -14,8 +14,9 @@ lighting, colour temperature, shadows, glare, defocus, sensor noise and JPEG.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -303,7 +304,6 @@ def training_placements(rng: np.random.Generator, labels: Sequence[str] = LABELS
         tries += 1
         label = str(rng.choice(faces))
         is_token = label.startswith("token")
-        size = TOKEN.diameter if is_token else CARD.height
         if out and rng.random() < 0.35:
             # touching neighbour of the previous card
             prev = out[-1]

@@ -38,8 +38,9 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from scorer.bigtop.cards import Card, Shade, Suit
 from vision.calibrate import ChartPose
@@ -325,7 +326,7 @@ def build_table_view(
     placed: set[int] = set()
     tableau = []
     for suit in Suit:
-        def card_at(pile: Pile) -> Card | None:
+        def card_at(pile: Pile, suit: Suit = suit) -> Card | None:
             c = best.get((Area.TABLEAU, None, suit, pile, None))
             if c is None or c.card is None:
                 return None

@@ -142,14 +142,13 @@ def _occlude(img: NDArray[Any], rng: np.random.Generator) -> None:
     img[mask > 0] = colour.astype(np.float32)
 
 
-def build_model(n_labels: int, width: int = 24) -> "torch.nn.Module":
+def build_model(n_labels: int, width: int = 24) -> torch.nn.Module:
     """A small all-convolutional network for ``(N, 3, 56, 40)`` crops (about 0.2 ms per crop).
 
     Each crop is first standardised (its own mean and spread over all channels), so a
     face in deep shadow or under glare looks like the same face in good light; the
     channels keep their ratios, which carry the suit colours.
     """
-    import torch
     from torch import nn
 
     class Standardise(nn.Module):
@@ -170,7 +169,7 @@ def build_model(n_labels: int, width: int = 24) -> "torch.nn.Module":
     )
 
 
-def _wrap_for_export(net: "torch.nn.Module") -> "torch.nn.Module":
+def _wrap_for_export(net: torch.nn.Module) -> torch.nn.Module:
     import torch
     from torch import nn
 
@@ -288,7 +287,7 @@ def train(opts: TrainOptions) -> dict[str, Any]:
     return figures
 
 
-def _evaluate(net: "torch.nn.Module", data: CropSet) -> float:
+def _evaluate(net: torch.nn.Module, data: CropSet) -> float:
     import torch
 
     if len(data.labels) == 0:
@@ -302,7 +301,7 @@ def _evaluate(net: "torch.nn.Module", data: CropSet) -> float:
     return correct / len(data.labels)
 
 
-def export(net: "torch.nn.Module", out: Path) -> None:
+def export(net: torch.nn.Module, out: Path) -> None:
     """Write ``out`` (one ONNX file, opset 17, dynamic batch) and ``out.labels.txt``."""
     import torch
 

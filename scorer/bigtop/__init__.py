@@ -19,7 +19,6 @@ from scorer.bigtop.engine import (
     slide,
     track_token,
 )
-
 from scorer.bigtop.observe import Inference, InferenceKind, TableSnapshot, infer_move, snapshot
 
 register(BigTop)

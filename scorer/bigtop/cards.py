@@ -40,7 +40,7 @@ class Suit(enum.IntEnum):
         return self.name.capitalize()
 
     @classmethod
-    def parse(cls, text: str) -> "Suit":
+    def parse(cls, text: str) -> Suit:
         """Read a suit from its record spelling.
 
         :raises UnknownComponent: for anything else.
@@ -107,7 +107,7 @@ class Card:
         return f"{self.shade.name.lower()} {self.number} {self.suit.title}"
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """Read a card written ``<suit>-<rank>``.
 
         :raises UnknownComponent: when the text names no Big Top card.

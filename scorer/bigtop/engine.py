@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, ClassVar
 
 from scorer.bigtop.cards import DECK, Card, Shade, Suit
 from scorer.core import (
@@ -128,7 +129,7 @@ class Pile:
             return self.poster
         return card.number <= self.top(card.shade)
 
-    def add(self, card: Card) -> "Pile":
+    def add(self, card: Card) -> Pile:
         """The pile with ``card`` played on it (no check)."""
         if card.is_poster:
             return Pile(True, self.light, self.dark)
@@ -176,7 +177,7 @@ class BigTopState:
         """Every card that can go on the tableau now."""
         return frozenset(c for suit in Suit for c in self.tableau[suit].next_cards(suit))
 
-    def to_public(self) -> "BigTopState":
+    def to_public(self) -> BigTopState:
         """The same state with the hands hidden."""
         return replace(self, hands=None)
 

@@ -8,7 +8,8 @@ replayed, and a bad field raises `RecordError` naming it.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from scorer.bigtop.cards import DECK, Card, Suit
 from scorer.bigtop.engine import GATE_VALUES, BigTopState, Pile
@@ -126,7 +127,7 @@ class HandRecord:
 
     def __init__(
         self,
-        game: "BigTop",
+        game: BigTop,
         players: tuple[str, ...],
         dealer: int,
         deal: list[list[Card]] | None,
@@ -154,7 +155,7 @@ class HandRecord:
         )
 
 
-def parse_hand(game: "BigTop", data: Any, players: tuple[str, ...], where: str = "") -> HandRecord:
+def parse_hand(game: BigTop, data: Any, players: tuple[str, ...], where: str = "") -> HandRecord:
     """Validate one hand of a record.
 
     :raises RecordError: naming the first bad field.
@@ -180,7 +181,7 @@ def parse_hand(game: "BigTop", data: Any, players: tuple[str, ...], where: str =
 
 
 def _replay_hand(
-    game: "BigTop", hand: HandRecord, peanuts: Sequence[int] | None = None
+    game: BigTop, hand: HandRecord, peanuts: Sequence[int] | None = None
 ) -> tuple[dict[str, Any], BigTopState, bool]:
     state = hand.start(peanuts)
     players = state.players
@@ -240,7 +241,7 @@ def _replay_hand(
     return result, state, error is not None
 
 
-def replay(game: "BigTop", record: Mapping[str, Any]) -> ReplayReport:
+def replay(game: BigTop, record: Mapping[str, Any]) -> ReplayReport:
     """Replay a hand or whole-game record.
 
     :raises RecordError: when the record is not valid (exit status 2).
@@ -306,13 +307,13 @@ def replay(game: "BigTop", record: Mapping[str, Any]) -> ReplayReport:
 # -- readable tables ------------------------------------------------------------------
 
 
-def _money(game: "BigTop", amount: int | None) -> str:
+def _money(game: BigTop, amount: int | None) -> str:
     if amount is None:
         return "?"
     return f"${amount}" if game.allows_calling else str(amount)
 
 
-def _hand_table(game: "BigTop", players: Sequence[str], data: Mapping[str, Any]) -> str:
+def _hand_table(game: BigTop, players: Sequence[str], data: Mapping[str, Any]) -> str:
     lines = [f"{game.info.title}: hand dealt by {data['dealer']}, {len(players)} players, {len(data['moves'])} moves"]
     for i, row in enumerate(data["moves"]):
         if row["earned"]:
@@ -343,7 +344,7 @@ def _hand_table(game: "BigTop", players: Sequence[str], data: Mapping[str, Any])
     return "\n".join(lines)
 
 
-def _game_table(game: "BigTop", players: Sequence[str], data: Mapping[str, Any]) -> str:
+def _game_table(game: BigTop, players: Sequence[str], data: Mapping[str, Any]) -> str:
     parts = []
     for k, hand in enumerate(data["hands"]):
         parts.append(f"Hand {k + 1}\n" + _hand_table(game, players, hand))
@@ -367,7 +368,7 @@ def _game_table(game: "BigTop", players: Sequence[str], data: Mapping[str, Any])
 # -- simulation ------------------------------------------------------------------------
 
 
-def simulate(game: "BigTop", players: Sequence[str] | None, rng: random.Random, hands: int | None = None) -> dict[str, Any]:
+def simulate(game: BigTop, players: Sequence[str] | None, rng: random.Random, hands: int | None = None) -> dict[str, Any]:
     """Play random legal hands with full information and return the record.
 
     ``hands`` None or 1 gives a one-hand record; more gives a whole game whose
@@ -411,7 +412,7 @@ def simulate(game: "BigTop", players: Sequence[str] | None, rng: random.Random, 
 # -- states as JSON ---------------------------------------------------------------------
 
 
-def state_from_json(game: "BigTop", data: Mapping[str, Any]) -> BigTopState:
+def state_from_json(game: BigTop, data: Mapping[str, Any]) -> BigTopState:
     """Rebuild a state from `BigTop.state_to_json` output.
 
     :raises RecordError: when a field is missing or wrong.

@@ -16,9 +16,9 @@ segment that holds each side and half-edge.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Mapping
 
 __all__ = [
     "BASE_TILES",

@@ -9,9 +9,9 @@ its missing neighbours, so completion is a comparison with zero.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cache
-from typing import Iterable, Sequence
 
 from scorer.carcassonne.catalog import (
     CATALOG,
@@ -280,7 +280,7 @@ def figure_options(state: State, name: str, pos: Pos, rotation: int) -> list[Pla
     has_ringmaster = state.expansion and state.ringmasters[seat]
     if has_meeple or has_ringmaster:
         free = free_segments(state, pos, view)
-        for i, seg in enumerate(view.segments):
+        for i in range(len(view.segments)):
             if not free[i]:
                 continue
             spot = _spot_of(view, i)

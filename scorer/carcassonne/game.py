@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from scorer import register
 from scorer.carcassonne import engine

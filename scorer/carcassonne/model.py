@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping, TypeAlias
+from typing import TypeAlias
 
 from scorer.carcassonne.catalog import Kind
 

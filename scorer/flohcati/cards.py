@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Union
 
 from scorer.core import UnknownComponent
 
@@ -59,7 +58,7 @@ class Colour(enum.Enum):
         return _COLOUR_INDEX[self]
 
     @classmethod
-    def parse(cls, text: str) -> "Colour":
+    def parse(cls, text: str) -> Colour:
         """Read a colour name.
 
         :raises UnknownComponent: for a name that is not a flea colour.
@@ -114,12 +113,12 @@ class Flea:
         return self.index
 
     @staticmethod
-    def of(colour: Colour, value: int) -> "Flea":
+    def of(colour: Colour, value: int) -> Flea:
         """The shared instance for this colour and value."""
         return FLEAS[colour.index * 8 + value]
 
     @staticmethod
-    def parse(text: str) -> "Flea":
+    def parse(text: str) -> Flea:
         """Read ``red-7``.
 
         :raises UnknownComponent: for anything that is not a flea card.
@@ -133,7 +132,7 @@ class Flea:
 FLEAS: tuple[Flea, ...] = tuple(Flea(c, v) for c in Colour for v in VALUES)
 
 #: A card of the draw stack.
-DeckCard = Union[Flea, Action]
+DeckCard = Flea | Action
 
 #: The 89 cards of the box.
 DECK: tuple[DeckCard, ...] = FLEAS + tuple(a for a in Action for _ in range(ACTION_COPIES))

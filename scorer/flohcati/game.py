@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from operator import attrgetter
 from fractions import Fraction
-from typing import Any, ClassVar, Mapping, Sequence, Union
+from operator import attrgetter
+from typing import Any, ClassVar
 
 from scorer import register
 from scorer.core import (
@@ -175,8 +176,8 @@ class Stop:
 
 _TURN = Turn()
 
-FlohcatiMove = Union[Turn, Take, Steal, Request, Trio, Show, Stop]
-Hand = tuple[Union[Flea, None], ...]
+FlohcatiMove = Turn | Take | Steal | Request | Trio | Show | Stop
+Hand = tuple[Flea | None, ...]
 TrioCards = tuple[Flea, Flea, Flea]
 
 

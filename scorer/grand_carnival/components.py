@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import enum
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from collections.abc import Mapping
 from typing import Any
 
 __all__ = [
@@ -70,7 +70,7 @@ def parse_cell(text: str) -> int | None:
     return (SIZE - int(text[1])) * SIZE + COLUMNS.index(text[0])
 
 
-def mask_of(cells: "tuple[int, ...] | list[int] | frozenset[int]") -> int:
+def mask_of(cells: tuple[int, ...] | list[int] | frozenset[int]) -> int:
     """The bitmask of a collection of fields."""
     out = 0
     for cell in cells:
@@ -111,7 +111,7 @@ def parcel_cells(parcel: int) -> tuple[int, int, int, int]:
     return (top, top + 1, top + SIZE, top + SIZE + 1)
 
 
-def normalise(cells: "tuple[tuple[int, int], ...] | list[tuple[int, int]]") -> frozenset[tuple[int, int]]:
+def normalise(cells: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> frozenset[tuple[int, int]]:
     """(row, column) pairs shifted so that the smallest row and column are 0."""
     r0 = min(r for r, _ in cells)
     c0 = min(c for _, c in cells)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from scorer.grand_carnival.components import Catalog
 from scorer.grand_carnival.model import Board
@@ -34,7 +34,7 @@ TICKET_POINTS = 12
 BARKER_POINTS = 3
 
 
-@lru_cache(maxsize=None)
+@cache
 def best_sets(size: int, count: int) -> tuple[int, tuple[int, ...]]:
     """The best way to split ``count`` ticketed attractions of one size into sets.
 
@@ -96,7 +96,7 @@ class Breakdown:
 
 
 def score_parts(
-    attractions: "list[tuple[int, int]] | tuple[tuple[int, int], ...]",
+    attractions: list[tuple[int, int]] | tuple[tuple[int, int], ...],
     tent: int,
     barkers: int,
     visible_hammers: int,

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import Any, ClassVar, Mapping, Sequence, Union
+from typing import Any, ClassVar
 
 from scorer import register
 from scorer.core import (
@@ -136,7 +137,7 @@ class Pass:
     """End the turn after a placement, or pass when no option is left."""
 
 
-GrandiosoMove = Union[Place, Draw, LayDown, Exchange, Pass]
+GrandiosoMove = Place | Draw | LayDown | Exchange | Pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -855,7 +856,7 @@ def _take(
     return singles[single], state.stack, singles[:single] + singles[single + 1 :]
 
 
-Hand = tuple[Union[Card, None], ...]
+Hand = tuple[Card | None, ...]
 
 
 def _set(hands: tuple[Hand, ...], seat: int, hand: Hand) -> tuple[Hand, ...]:

@@ -68,7 +68,7 @@ class Card(enum.Enum):
         return self is Card.CLOWN
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """Read a card from its record spelling (case does not matter).
 
         >>> Card.parse("Tiger")
@@ -148,7 +148,7 @@ class Pyramid:
     _open: tuple[Slot, ...] | None = field(default=None, init=False, compare=False, repr=False)
 
     @classmethod
-    def start(cls) -> "Pyramid":
+    def start(cls) -> Pyramid:
         """The opening pyramid: one Elephant at ``(0, 0)``."""
         return cls((0,) * ROWS, ((Card.ELEPHANT,),) + ((),) * (ROWS - 1))
 
@@ -245,7 +245,7 @@ class Pyramid:
             return Side.RIGHT
         return None
 
-    def with_card(self, row: int, col: int, card: Card) -> "Pyramid":
+    def with_card(self, row: int, col: int, card: Card) -> Pyramid:
         """The pyramid with ``card`` added at ``(row, col)`` (no rule is checked)."""
         cards = self.rows[row]
         lefts = self.lefts

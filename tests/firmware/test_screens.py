@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import doctest
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from luma.core.device import dummy

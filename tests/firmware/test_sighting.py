@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+from firmware.sighting import sighting_from_view, where
+from scorer.bigtop import Card, Pile, Suit
 from vision.labels import Kind
 from vision.layout import Pile as Place
 from vision.layout import Space
-from vision.tableview import (Area, ChartView, Reason, SeenComponent, SuitTableau, TableView, TokenOnChart,
-                              Unrecognised, Zone)
-
-from firmware.sighting import sighting_from_view, where
-from scorer.bigtop import Card, Pile, Suit
+from vision.tableview import (
+    Area,
+    ChartView,
+    Reason,
+    SeenComponent,
+    SuitTableau,
+    TableView,
+    TokenOnChart,
+    Unrecognised,
+    Zone,
+)
 
 PLAYERS = ("Ann", "Ben", "Cat")
 

@@ -6,7 +6,7 @@ import doctest
 import io
 import queue
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from gpiozero import Device
@@ -45,11 +45,11 @@ def mock_factory() -> Iterator[MockFactory]:
 
 
 @pytest.fixture
-def events() -> "queue.Queue[ButtonEvent]":
+def events() -> queue.Queue[ButtonEvent]:
     return queue.Queue()
 
 
-def drain(q: "queue.Queue[ButtonEvent]") -> list[str]:
+def drain(q: queue.Queue[ButtonEvent]) -> list[str]:
     out = []
     while True:
         try:
@@ -58,7 +58,7 @@ def drain(q: "queue.Queue[ButtonEvent]") -> list[str]:
             return out
 
 
-def test_short_press_is_one_press_event(mock_factory: MockFactory, events: "queue.Queue[ButtonEvent]") -> None:
+def test_short_press_is_one_press_event(mock_factory: MockFactory, events: queue.Queue[ButtonEvent]) -> None:
     with GpioButtons(PINS, events.put, seats=3) as buttons:
         pin = mock_factory.pin(PINS.seats[1])
         assert buttons.pin(1) is pin
@@ -71,7 +71,7 @@ def test_short_press_is_one_press_event(mock_factory: MockFactory, events: "queu
         assert drain(events) == []
 
 
-def test_hold_is_one_hold_event_and_no_press(mock_factory: MockFactory, events: "queue.Queue[ButtonEvent]") -> None:
+def test_hold_is_one_hold_event_and_no_press(mock_factory: MockFactory, events: queue.Queue[ButtonEvent]) -> None:
     with GpioButtons(QUICK_HOLD, events.put, seats=3) as buttons:
         pin = buttons.pin(Pad.OK)
         pin.drive_low()
@@ -85,7 +85,7 @@ def test_hold_is_one_hold_event_and_no_press(mock_factory: MockFactory, events: 
         assert str(events.get(timeout=2)) == "press ok"
 
 
-def test_close_is_idempotent_and_frees_pins(mock_factory: MockFactory, events: "queue.Queue[ButtonEvent]") -> None:
+def test_close_is_idempotent_and_frees_pins(mock_factory: MockFactory, events: queue.Queue[ButtonEvent]) -> None:
     buttons = GpioButtons(PINS, events.put, seats=2)
     buttons.close()
     buttons.close()
@@ -95,13 +95,13 @@ def test_close_is_idempotent_and_frees_pins(mock_factory: MockFactory, events: "
         pass
 
 
-def test_pin_in_use_is_a_button_error(mock_factory: MockFactory, events: "queue.Queue[ButtonEvent]") -> None:
+def test_pin_in_use_is_a_button_error(mock_factory: MockFactory, events: queue.Queue[ButtonEvent]) -> None:
     with GpioButtons(PINS, events.put, seats=2):
         with pytest.raises(ButtonError, match="seat 1 button on pin 5"):
             GpioButtons(PINS, events.put, seats=2)
 
 
-def test_injected_factory_and_mock_backend(events: "queue.Queue[ButtonEvent]") -> None:
+def test_injected_factory_and_mock_backend(events: queue.Queue[ButtonEvent]) -> None:
     """``mock`` brings its own MockFactory: no global state needed."""
     with open_buttons("mock", PINS, events.put, seats=4) as buttons:
         assert isinstance(buttons, GpioButtons)
@@ -141,7 +141,7 @@ def test_parse_key() -> None:
         parse_key("x")
 
 
-def test_keyboard_pump_and_thread(events: "queue.Queue[ButtonEvent]") -> None:
+def test_keyboard_pump_and_thread(events: queue.Queue[ButtonEvent]) -> None:
     errors = io.StringIO()
     keys = KeyboardButtons(io.StringIO("1\nbanana\n\nhold 3\nu\n"), events.put, seats=3, errors=errors)
     keys.start()
@@ -152,7 +152,7 @@ def test_keyboard_pump_and_thread(events: "queue.Queue[ButtonEvent]") -> None:
     keys.close()
 
 
-def test_factory_by_name(events: "queue.Queue[ButtonEvent]") -> None:
+def test_factory_by_name(events: queue.Queue[ButtonEvent]) -> None:
     keys = open_buttons("keyboard", PINS, events.put, seats=2, stream=io.StringIO("o\n"))
     assert isinstance(keys, KeyboardButtons) and keys.pump() == 1
     with pytest.raises(UnknownBackend, match="unknown buttons 'joystick': use one of gpio, mock, keyboard"):
@@ -160,7 +160,7 @@ def test_factory_by_name(events: "queue.Queue[ButtonEvent]") -> None:
 
 
 def test_gpio_without_gpio_says_what_to_do(monkeypatch: pytest.MonkeyPatch,
-                                           events: "queue.Queue[ButtonEvent]") -> None:
+                                           events: queue.Queue[ButtonEvent]) -> None:
     from gpiozero.exc import BadPinFactory
 
     saved = Device.pin_factory

@@ -156,7 +156,7 @@ def test_emulator_gif_is_written_on_close(tmp_path: Path) -> None:
         panel.draw(text, "one")
         panel.draw(text, "two")
     with Image.open(tmp_path / "a.gif") as gif:
-        assert getattr(gif, "n_frames") == 2
+        assert gif.n_frames == 2
 
 
 def test_open_panels_closes_what_it_opened_on_failure() -> None:

@@ -32,7 +32,7 @@ def test_picamera2_missing_is_one_sentence(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 class FakeRequest:
-    def __init__(self, camera: "FakePicamera2", number: int) -> None:
+    def __init__(self, camera: FakePicamera2, number: int) -> None:
         self.camera = camera
         self.number = number
         self.released = False

@@ -9,8 +9,15 @@ import numpy as np
 import pytest
 
 from vision import NoMatError
-from vision.calibrate import (Calibrator, MarkerTracker, find_markers, locate_charts, marker_outlines, mat_homography,
-                              rectify)
+from vision.calibrate import (
+    Calibrator,
+    MarkerTracker,
+    find_markers,
+    locate_charts,
+    marker_outlines,
+    mat_homography,
+    rectify,
+)
 from vision.detect import find_components, warp_crops
 from vision.labels import Kind
 from vision.layout import CARD, MAT

@@ -14,11 +14,10 @@ from scorer.bigtop.cards import Card, Suit
 from vision import ModelFileError, NoMatError, UnreadableImageError
 from vision.classify import DEFAULT_MODEL, Classifier, Verdict
 from vision.cli import cmd_recognize
-from vision.layout import Space
+from vision.layout import CHART, MAT, Pile, Space
 from vision.pipeline import Recognizer, load_image
 from vision.scene import Placement, SceneSettings, chart_pose, chart_to_table, render_scene
 from vision.tableview import Area
-from vision.layout import CHART, MAT, Pile
 
 CALM = SceneSettings(tilt_deg=(5.0, 12.0), yaw_deg=(-6.0, 6.0), brightness=(0.85, 1.0), warmth=(0.0, 0.08),
                      blur_sigma=(0.2, 0.5), noise_sigma=(1.0, 3.0), jpeg_quality=(85, 95),

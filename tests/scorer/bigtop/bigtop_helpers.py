@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 from scorer.bigtop import DECK, BigTop, BigTopMove, BigTopState, Card, Pile
 from scorer.bigtop.engine import EMPTY_CHART, Action, Chart

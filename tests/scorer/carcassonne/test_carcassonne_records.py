@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 import json
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 from carcassonne_helpers import GAME, record  # type: ignore[import-not-found,unused-ignore]

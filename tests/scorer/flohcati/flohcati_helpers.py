@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Mapping, Sequence
 
 from scorer.flohcati import DECK, Flea, Flohcati, FlohcatiState, parse_card
 from scorer.flohcati.cards import DeckCard

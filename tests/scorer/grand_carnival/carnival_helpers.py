@@ -8,8 +8,9 @@ characters of the scoring-position format: ``.`` empty parcel, ``w`` walkway,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any
 
 import scorer
 from scorer.grand_carnival import CarnivalState, GrandCarnival, Move

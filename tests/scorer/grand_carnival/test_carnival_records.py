@@ -5,8 +5,9 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from carnival_helpers import GAME, table  # type: ignore[import-not-found,unused-ignore]
