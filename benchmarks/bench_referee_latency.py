@@ -28,10 +28,10 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from firmware.app import STAGES, RefereeLoop  # noqa: E402
+from firmware.bigtop.simcamera import SimulatedCamera  # noqa: E402
+from firmware.bigtop.tablesim import SimulatedTable  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
 from firmware.referee import Referee  # noqa: E402
-from firmware.simcamera import SimulatedCamera  # noqa: E402
-from firmware.tablesim import SimulatedTable  # noqa: E402
 from hardware.display import Panel  # noqa: E402
 from hardware.fakes import dummy_display  # noqa: E402
 from scorer.core import DEFAULT_NAMES  # noqa: E402
@@ -51,7 +51,7 @@ def main() -> int:
     camera = SimulatedCamera(table)
     recognizer = Recognizer(classifier=Classifier(DEFAULT_MODEL, threads=1))
     with tempfile.TemporaryDirectory() as tmp, Journal.open(Path(tmp) / "journal.db") as journal:
-        referee = Referee.new_game(journal, players, hands=args.hands)
+        referee = Referee.new_game(journal, players, parts=args.hands)
         panels = {name: Panel(dummy_display(), name) for name in [*players, "centre"]}
         loop = RefereeLoop(referee, lambda: camera, recognizer, panels)
         camera.attach_buttons(loop.on_button)

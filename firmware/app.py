@@ -1,4 +1,4 @@
-"""The referee's main loop: camera frame -> TableView -> stable Sighting -> referee -> journal -> panels.
+"""The referee's main loop, one for every game: camera frame -> view -> stable sighting -> referee -> journal -> panels.
 
 One `RefereeLoop.step()` handles one frame::
 
@@ -6,8 +6,8 @@ One `RefereeLoop.step()` handles one frame::
     frame = camera.read()              unreadable frame: skipped and counted
                                        camera gone: "camera lost", reopened with backoff
     moving = motion.moving(frame)      hands over the table
-    view = recognizer.recognize(frame) no mat in view: skipped and counted
-    sighting = sighting_from_view()    a chart out of sight: skipped
+    view = perceiver.recognize(frame)  the game's recogniser; no mat in view: skipped and counted
+    sighting = table.sighting(view)    the game's adapter; a chart out of sight: skipped
     stable = stabiliser.push()         the same sighting for N still frames
     referee.see(stable)                the rules engine judges; the journal keeps it
     panels redrawn when their picture changed
@@ -22,19 +22,19 @@ import queue
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from firmware.motion import MotionDetector
-from firmware.referee import Referee, Sighting
-from firmware.screens import CentralView, render_central, render_seat
-from firmware.sighting import sighting_from_view
+from firmware.referee import Referee
+from firmware.screens import CentralView
 from firmware.stabiliser import Stabiliser
+from firmware.table import Perceiver
 from hardware.buttons import ButtonEvent
 from hardware.camera import FrameSource
 from hardware.display import Panel
 from hardware.errors import BadFrame, CameraError, EndOfFrames
 from vision import NoMatError, VisionError
-from vision.pipeline import Recognizer
 
 __all__ = ["LoopStats", "RefereeLoop", "STAGES"]
 
@@ -77,25 +77,28 @@ class RefereeLoop:
     :param panels: ``"centre"`` and one panel per seat name; missing names are skipped.
     :param still_frames: how many still frames a view must hold before the referee sees it.
     :param sleep: how to wait between reconnection attempts (injected for tests).
-    :param on_move: called with (hand, move number in the hand, move) for every move the journal accepted.
+    :param on_move: called with (part, move number in the part, move) for every move the journal accepted.
+    :param snapshots: a folder where the annotated camera frame of every judged view is saved (JPEG),
+        named after the referee's log line it led to: what the camera saw when the referee decided.
     """
 
     def __init__(
         self,
         referee: Referee,
         open_camera: Callable[[], FrameSource],
-        recognizer: Recognizer,
+        recognizer: Perceiver,
         panels: Mapping[str, Panel],
         *,
         still_frames: int = 3,
         backoff: tuple[float, float] = (0.5, 8.0),
         sleep: Callable[[float], None] = time.sleep,
         on_move: Callable[[int, int, str], None] | None = None,
+        snapshots: Path | None = None,
     ) -> None:
         self.referee = referee
         self.recognizer = recognizer
         self.panels = dict(panels)
-        self.stabiliser: Stabiliser[Sighting] = Stabiliser(still_frames)
+        self.stabiliser: Stabiliser[Any] = Stabiliser(still_frames)
         self.motion = MotionDetector()
         self.stats = LoopStats()
         self.buttons: queue.SimpleQueue[ButtonEvent] = queue.SimpleQueue()
@@ -107,6 +110,7 @@ class RefereeLoop:
         self._lost = ""
         self._on_move = on_move
         self._moves_seen = len(referee.live.moves())
+        self._snapshots = snapshots
 
     # -- inputs ------------------------------------------------------------------------
 
@@ -200,7 +204,7 @@ class RefereeLoop:
             self.stats.unreadable += 1
             return True
         t3 = time.perf_counter()
-        sighting = sighting_from_view(result.view, tuple(self.referee.live.players))
+        sighting = self.referee.table.sighting(result.view, self.referee.live.players)
         t4 = time.perf_counter()
         if sighting is None:
             self.stats.no_sighting += 1
@@ -208,7 +212,10 @@ class RefereeLoop:
         stable = self.stabiliser.push(sighting)
         if stable is not None:
             self.stats.accepted += 1
+            logged = len(self.referee.log)
             self.referee.see(stable)
+            if self._snapshots is not None and len(self.referee.log) > logged:
+                self._snapshot(frame, result, self.referee.log[-1])
         t5 = time.perf_counter()
         self._after_referee()
         t6 = time.perf_counter()
@@ -218,8 +225,21 @@ class RefereeLoop:
                             ("screens", t6 - t5)):
             ms[name].append(1000 * value)
         for name in ("markers", "calibrate", "rectify", "detect", "crops", "classify", "view"):
-            ms[name].append(getattr(times, name))
+            stage: float | None = getattr(times, name, None)
+            if stage is not None:
+                ms[name].append(stage)
         return True
+
+    def _snapshot(self, frame: Any, result: Any, line: str) -> None:
+        """Save the annotated frame behind a judgement (a move, an illegal move, a question)."""
+        assert self._snapshots is not None
+        annotate = getattr(self.recognizer, "annotate", None)
+        image = annotate(frame, result) if annotate is not None else frame
+        words = "".join(c if c.isalnum() else "-" for c in line.split(":")[0])[:48].strip("-")
+        name = f"{len(self.referee.log):04d}-p{self.referee.part_number}-{words}.jpg"
+        import cv2  # the loop itself needs OpenCV only to save these
+
+        cv2.imwrite(str(self._snapshots / name), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
 
     def run(self, max_frames: int | None = None) -> LoopStats:
         """Step until the camera ends (or ``max_frames`` frames were read)."""
@@ -235,23 +255,24 @@ class RefereeLoop:
         moves = self.referee.live.moves()
         if self._on_move is not None and len(moves) > self._moves_seen:
             for number, text in enumerate(moves[self._moves_seen:], self._moves_seen + 1):
-                self._on_move(self.referee.hand_number, number, text)
+                self._on_move(self.referee.part_number, number, text)
         self._moves_seen = len(moves)
         self._draw()
 
     def _draw(self) -> None:
         """Redraw every panel whose picture changed."""
         referee = self.referee
+        table = referee.table
         for name, seat in zip(referee.live.players, referee.seat_views()):
             panel = self.panels.get(name)
             if panel is not None:
-                panel.draw(render_seat, seat)
+                panel.draw(table.render_seat, seat)
         centre = self.panels.get("centre")
         if centre is not None:
             view = referee.central()
             if self._lost:
                 view = CentralView(view.title, "CAMERA LOST", "Reconnecting...", self._lost)
-            centre.draw(render_central, view)
+            centre.draw(table.render_central, view)
 
     def close(self) -> None:
         """Close the camera (the panels and the journal belong to the caller)."""

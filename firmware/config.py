@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import scorer
+from firmware.table import adapter
 from hardware.buttons import BUTTON_BACKENDS, PinMap
 from hardware.display import Bus, DisplayDriver, DisplaySpec, EmulatorMode
 from hardware.errors import UnknownBackend
@@ -190,7 +190,7 @@ def parse_config(data: Mapping[str, Any], source: str = "ringside.toml") -> Ring
     top.only("game", "seats", "journal", "camera", "display", "buttons")
     game_name = top.get("game", str, "bigtop")
     try:
-        game = scorer.get(game_name)
+        game = adapter(game_name).game
     except TableError as exc:
         top.fail("game", str(exc))
     info = game.info

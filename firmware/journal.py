@@ -9,7 +9,7 @@ the referee resumes exactly where the last committed move left the table:
 >>> journal = Journal.open(":memory:")
 >>> state = game.new_state(["Alf", "Henry", "Charles"], random.Random(1))
 >>> live = journal.new_game(game, state.players)
->>> live.start_hand({"dealer": "Alf", "investments": {}}, state)
+>>> live.start_part({"dealer": "Alf", "investments": {}}, state)
 1
 >>> move = game.legal_moves(state)[0]
 >>> _ = live.play(move)
@@ -21,15 +21,25 @@ the referee resumes exactly where the last committed move left the table:
 []
 >>> journal.close()
 
+The journal knows no game. A game is played in one or more *parts*, each
+with its own record header and moves: a Big Top hand is a part; a game played
+in one go (Carcassonne) is one part. What a game learns about a part after it
+started (the tokens turned up at the end of a Big Top hand, the cards laid
+open) is a *game event*, written with the fields it adds to the part's record.
+
 Layout (append-only apart from the ``games`` row, which holds the current
-state so that a resume reads one row):
+state so that a resume reads one row, and each part's record header):
 
 * ``games``: one row per game: the engine name, the players, the game-level
   record fields (e.g. Fan Tan ``peanuts``), the current state JSON, finished.
-* ``hands``: one row per hand: its record header (``dealer``, ``investments``,
-  ``deal`` when known, ``final_hands``) and the state before its first move.
+* ``parts``: one row per part: its record header (for Big Top ``dealer``, and
+  what game events added) and the state before its first move.
 * ``entries``: one row per accepted move, override or undo, in order, each with
   the state JSON after it. An undo names the entry it reverts.
+* ``events``: one row per game event: its kind, the record fields it added to
+  its part, when.
+
+Schema 1 (with ``hands`` instead of ``parts``) is upgraded in place on open.
 
 Every write runs in one ``BEGIN IMMEDIATE … COMMIT`` transaction, in WAL mode
 with ``synchronous=FULL``, so a committed move survives a power cut and a
@@ -54,7 +64,7 @@ from scorer.core import Event, Game, TableError
 __all__ = ["EntryKind", "Journal", "JournalEntry", "JournalError", "LiveGame", "SCHEMA_VERSION"]
 
 #: Stored in ``PRAGMA user_version``; a journal written by a newer schema is refused.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -70,19 +80,18 @@ CREATE TABLE IF NOT EXISTS games (
     created TEXT NOT NULL,
     updated TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS hands (
+CREATE TABLE IF NOT EXISTS parts (
     id INTEGER PRIMARY KEY,
     game_id INTEGER NOT NULL REFERENCES games(id),
     number INTEGER NOT NULL,
     header TEXT NOT NULL,
     start_state TEXT NOT NULL,
-    final_hands TEXT,
     UNIQUE (game_id, number)
 );
 CREATE TABLE IF NOT EXISTS entries (
     id INTEGER PRIMARY KEY,
     game_id INTEGER NOT NULL REFERENCES games(id),
-    hand_id INTEGER NOT NULL REFERENCES hands(id),
+    part_id INTEGER NOT NULL REFERENCES parts(id),
     kind TEXT NOT NULL CHECK (kind IN ('move', 'override', 'undo')),
     notation TEXT NOT NULL,
     state TEXT NOT NULL,
@@ -90,8 +99,29 @@ CREATE TABLE IF NOT EXISTS entries (
     note TEXT NOT NULL DEFAULT '',
     at TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS entries_by_hand ON entries (hand_id, id);
+CREATE INDEX IF NOT EXISTS entries_by_part ON entries (part_id, id);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    part_id INTEGER NOT NULL REFERENCES parts(id),
+    kind TEXT NOT NULL,
+    fields TEXT NOT NULL,
+    at TEXT NOT NULL
+);
 """
+
+
+def _upgrade_from_1(db: sqlite3.Connection) -> None:
+    """Schema 1 -> 2: ``hands`` become ``parts``; a hand's ``final_hands`` column moves into its header."""
+    db.execute("ALTER TABLE hands RENAME TO parts")
+    db.execute("ALTER TABLE entries RENAME COLUMN hand_id TO part_id")
+    db.execute("DROP INDEX IF EXISTS entries_by_hand")
+    for part_id, header, final in db.execute("SELECT id, header, final_hands FROM parts").fetchall():
+        if final is not None:
+            fields = json.loads(header)
+            fields["final_hands"] = json.loads(final)
+            db.execute("UPDATE parts SET header = ? WHERE id = ?", (_dumps(fields), part_id))
+    db.execute("ALTER TABLE parts DROP COLUMN final_hands")
 
 
 class JournalError(TableError, RuntimeError):
@@ -114,7 +144,7 @@ class JournalEntry:
     """One row of the journal as stored."""
 
     id: int
-    hand: int
+    part: int
     kind: EntryKind
     notation: str
     state: Mapping[str, Any]
@@ -166,6 +196,8 @@ class Journal:
                     f"the journal {name} was written by a newer Ringside (schema {version}); upgrade Ringside"
                 )
             db.execute("BEGIN IMMEDIATE")
+            if version == 1:
+                _upgrade_from_1(db)
             # Not executescript: it commits on its own. One statement at a time, in one transaction.
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
@@ -339,16 +371,23 @@ class LiveGame(Generic[S, M]):
     def state(self) -> S:
         """The state after the last committed entry.
 
-        :raises JournalError: before the first hand is started.
+        :raises JournalError: before the first part is started.
         """
         if self._state is None:
-            raise JournalError(f"game {self.id} has no hand started yet")
+            raise JournalError(f"game {self.id} has not started yet")
         return self._state
 
     @property
     def has_state(self) -> bool:
-        """True once a hand has been started."""
+        """True once the first part has been started."""
         return self._state is not None
+
+    @property
+    def header(self) -> dict[str, Any]:
+        """The game-level record fields given to `Journal.new_game`."""
+        row = self._db.execute("SELECT header FROM games WHERE id = ?", (self.id,)).fetchone()
+        header: dict[str, Any] = json.loads(row[0])
+        return header
 
     @property
     def finished(self) -> bool:
@@ -356,74 +395,83 @@ class LiveGame(Generic[S, M]):
         row = self._db.execute("SELECT finished FROM games WHERE id = ?", (self.id,)).fetchone()
         return bool(row[0])
 
-    def hand_number(self) -> int:
-        """The number of the current hand (1 for the first), 0 before any."""
-        row = self._db.execute("SELECT MAX(number) FROM hands WHERE game_id = ?", (self.id,)).fetchone()
+    def part_number(self) -> int:
+        """The number of the current part (1 for the first), 0 before any."""
+        row = self._db.execute("SELECT MAX(number) FROM parts WHERE game_id = ?", (self.id,)).fetchone()
         return int(row[0] or 0)
 
-    def _hand_id(self) -> int:
+    def _part_id(self) -> int:
         row = self._db.execute(
-            "SELECT id FROM hands WHERE game_id = ? ORDER BY number DESC LIMIT 1", (self.id,)
+            "SELECT id FROM parts WHERE game_id = ? ORDER BY number DESC LIMIT 1", (self.id,)
         ).fetchone()
         if row is None:
-            raise JournalError(f"game {self.id} has no hand started yet")
+            raise JournalError(f"game {self.id} has not started yet")
         return int(row[0])
 
-    def entries(self, hand: int | None = None) -> list[JournalEntry]:
-        """Every entry of the game (or of hand number ``hand``), in order, undos included."""
+    def entries(self, part: int | None = None) -> list[JournalEntry]:
+        """Every entry of the game (or of part number ``part``), in order, undos included."""
         sql = (
-            "SELECT e.id, h.number, e.kind, e.notation, e.state, e.reverts, e.note, e.at "
-            "FROM entries e JOIN hands h ON h.id = e.hand_id WHERE e.game_id = ?"
+            "SELECT e.id, p.number, e.kind, e.notation, e.state, e.reverts, e.note, e.at "
+            "FROM entries e JOIN parts p ON p.id = e.part_id WHERE e.game_id = ?"
         )
         args: tuple[Any, ...] = (self.id,)
-        if hand is not None:
-            sql += " AND h.number = ?"
-            args += (hand,)
+        if part is not None:
+            sql += " AND p.number = ?"
+            args += (part,)
         rows = self._db.execute(sql + " ORDER BY e.id", args).fetchall()
         return [
             JournalEntry(int(r[0]), int(r[1]), EntryKind(r[2]), r[3], json.loads(r[4]), r[5], r[6], r[7])
             for r in rows
         ]
 
-    def _active(self, hand_id: int) -> list[tuple[int, str, str]]:
-        """(id, notation, state) of the hand's moves and overrides that no undo reverted."""
+    def events(self, part: int | None = None) -> list[tuple[str, dict[str, Any]]]:
+        """The game events (kind, the record fields they added) of the game or of part number ``part``."""
+        sql = "SELECT e.kind, e.fields FROM events e JOIN parts p ON p.id = e.part_id WHERE e.game_id = ?"
+        args: tuple[Any, ...] = (self.id,)
+        if part is not None:
+            sql += " AND p.number = ?"
+            args += (part,)
+        return [(r[0], json.loads(r[1])) for r in self._db.execute(sql + " ORDER BY e.id", args)]
+
+    def _active(self, part_id: int) -> list[tuple[int, str, str]]:
+        """(id, notation, state) of the part's moves and overrides that no undo reverted."""
         return [
             (int(r[0]), r[1], r[2])
             for r in self._db.execute(
-                "SELECT id, notation, state FROM entries WHERE hand_id = ? AND kind != 'undo' "
+                "SELECT id, notation, state FROM entries WHERE part_id = ? AND kind != 'undo' "
                 "AND id NOT IN (SELECT reverts FROM entries WHERE reverts IS NOT NULL) ORDER BY id",
-                (hand_id,),
+                (part_id,),
             )
         ]
 
-    def moves(self, hand: int | None = None) -> list[str]:
-        """The notation of the standing moves of hand number ``hand`` (default: the current one)."""
-        if hand is None:
-            hand_id = self._hand_id()
+    def moves(self, part: int | None = None) -> list[str]:
+        """The notation of the standing moves of part number ``part`` (default: the current one)."""
+        if part is None:
+            part_id = self._part_id()
         else:
             row = self._db.execute(
-                "SELECT id FROM hands WHERE game_id = ? AND number = ?", (self.id, hand)
+                "SELECT id FROM parts WHERE game_id = ? AND number = ?", (self.id, part)
             ).fetchone()
             if row is None:
-                raise JournalError(f"game {self.id} has no hand {hand}")
-            hand_id = int(row[0])
-        return [notation for _, notation, _ in self._active(hand_id)]
+                raise JournalError(f"game {self.id} has no part {part}")
+            part_id = int(row[0])
+        return [notation for _, notation, _ in self._active(part_id)]
 
     # -- writing -----------------------------------------------------------------
 
-    def start_hand(self, header: Mapping[str, Any], state: S) -> int:
-        """Begin a hand with its record header (``dealer``, ``investments``, ``deal``…) and first state.
+    def start_part(self, header: Mapping[str, Any], state: S) -> int:
+        """Begin a part (a Big Top hand) with its record header (``dealer``…) and first state.
 
-        Returns the hand's number (1 for the first).
+        Returns the part's number (1 for the first).
         """
         state_text = _dumps(self.game.state_to_json(state))
         with _transaction(self._db) as db:
             number = int(
-                db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM hands WHERE game_id = ?", (self.id,))
+                db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM parts WHERE game_id = ?", (self.id,))
                 .fetchone()[0]
             )
             db.execute(
-                "INSERT INTO hands (game_id, number, header, start_state) VALUES (?, ?, ?, ?)",
+                "INSERT INTO parts (game_id, number, header, start_state) VALUES (?, ?, ?, ?)",
                 (self.id, number, _dumps(dict(header)), state_text),
             )
             db.execute(
@@ -450,19 +498,19 @@ class LiveGame(Generic[S, M]):
         return events
 
     def undo(self, note: str = "") -> str:
-        """Revert the last standing move of the current hand; returns its notation.
+        """Revert the last standing move of the current part; returns its notation.
 
-        :raises JournalError: when the hand has no move to undo.
+        :raises JournalError: when the part has no move to undo.
         """
-        hand_id = self._hand_id()
-        active = self._active(hand_id)
+        part_id = self._part_id()
+        active = self._active(part_id)
         if not active:
-            raise JournalError("there is no move to undo in this hand")
+            raise JournalError("there is no move to undo")
         target, notation, _ = active[-1]
         if len(active) > 1:
             previous = active[-2][2]
         else:
-            previous = self._db.execute("SELECT start_state FROM hands WHERE id = ?", (hand_id,)).fetchone()[0]
+            previous = self._db.execute("SELECT start_state FROM parts WHERE id = ?", (part_id,)).fetchone()[0]
         state = self._load(previous, "the state before the undone move")
         self._append(EntryKind.UNDO, notation, state, target, note, state_text=previous)
         return notation
@@ -473,54 +521,37 @@ class LiveGame(Generic[S, M]):
     ) -> None:
         text = state_text if state_text is not None else _dumps(self.game.state_to_json(state))
         now = _now()
-        hand_id = self._hand_id()
+        part_id = self._part_id()
         with _transaction(self._db) as db:
             db.execute(
-                "INSERT INTO entries (game_id, hand_id, kind, notation, state, reverts, note, at) "
+                "INSERT INTO entries (game_id, part_id, kind, notation, state, reverts, note, at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (self.id, hand_id, kind.value, notation, text, reverts, note, now),
+                (self.id, part_id, kind.value, notation, text, reverts, note, now),
             )
             db.execute("UPDATE games SET state = ?, updated = ? WHERE id = ?", (text, now, self.id))
         self._state = state
 
-    def hand_header(self) -> dict[str, Any]:
-        """The record header of the current hand (``dealer``, ``investments``...)."""
-        row = self._db.execute("SELECT header FROM hands WHERE id = ?", (self._hand_id(),)).fetchone()
+    def part_header(self) -> dict[str, Any]:
+        """The record header of the current part, with the fields its game events added."""
+        row = self._db.execute("SELECT header FROM parts WHERE id = ?", (self._part_id(),)).fetchone()
         header: dict[str, Any] = json.loads(row[0])
         return header
 
-    def update_hand_header(self, fields: Mapping[str, Any]) -> None:
-        """Add fields to the current hand's header, e.g. ``investments`` once the tokens are turned up."""
-        hand_id = self._hand_id()
-        header = self.hand_header()
+    def record_event(self, kind: str, fields: Mapping[str, Any]) -> None:
+        """Journal a game event of the current part and the record fields it adds, in one transaction.
+
+        For example Big Top's end-of-hand reveal: ``record_event("reveal", {"investments": …,
+        "final_hands": …})``. A later event may replace a field an earlier one set (a corrected token).
+        """
+        part_id = self._part_id()
+        header = self.part_header()
         header.update(fields)
         with _transaction(self._db) as db:
-            db.execute("UPDATE hands SET header = ? WHERE id = ?", (_dumps(header), hand_id))
-
-    def final_hands(self) -> dict[str, list[str]] | None:
-        """The cards laid open at the end of the current hand, if recorded."""
-        row = self._db.execute("SELECT final_hands FROM hands WHERE id = ?", (self._hand_id(),)).fetchone()
-        return None if row[0] is None else dict(json.loads(row[0]))
-
-    def set_final_hands(self, final_hands: Mapping[str, Sequence[str]]) -> None:
-        """Record the cards each player laid open at the end of the current hand (gate receipts)."""
-        hand_id = self._hand_id()
-        with _transaction(self._db) as db:
             db.execute(
-                "UPDATE hands SET final_hands = ? WHERE id = ?",
-                (_dumps({k: list(v) for k, v in final_hands.items()}), hand_id),
+                "INSERT INTO events (game_id, part_id, kind, fields, at) VALUES (?, ?, ?, ?, ?)",
+                (self.id, part_id, kind, _dumps(dict(fields)), _now()),
             )
-
-    def reveal(self, header_fields: Mapping[str, Any], final_hands: Mapping[str, Sequence[str]]) -> None:
-        """Record the end-of-hand reveal (the tokens' values and the cards laid open) in one transaction."""
-        hand_id = self._hand_id()
-        header = self.hand_header()
-        header.update(header_fields)
-        with _transaction(self._db) as db:
-            db.execute(
-                "UPDATE hands SET header = ?, final_hands = ? WHERE id = ?",
-                (_dumps(header), _dumps({k: list(v) for k, v in final_hands.items()}), hand_id),
-            )
+            db.execute("UPDATE parts SET header = ? WHERE id = ?", (_dumps(header), part_id))
 
     def finish(self) -> None:
         """Mark the game finished: `Journal.resume` no longer offers it."""
@@ -530,31 +561,31 @@ class LiveGame(Generic[S, M]):
     # -- export --------------------------------------------------------------------
 
     def export(self) -> dict[str, Any]:
-        """The game as a RECORDS.md game record: one hand, or ``hands`` for several.
+        """The game as a game record (docs/records.md): one part, or ``hands`` for several.
 
         Overrides are exported as moves (a replay will say whether they were
         legal); undone moves are left out.
 
-        :raises JournalError: when no hand has been started.
+        :raises JournalError: when the game has not started.
         """
-        row = self._db.execute("SELECT header FROM games WHERE id = ?", (self.id,)).fetchone()
         record: dict[str, Any] = {"game": self.game.name, "players": list(self.players)}
-        record.update(json.loads(row[0]))
-        hands = []
-        for hand_id, header, final in self._db.execute(
-            "SELECT id, header, final_hands FROM hands WHERE game_id = ? ORDER BY number", (self.id,)
+        record.update(self.header)
+        parts = []
+        for part_id, header in self._db.execute(
+            "SELECT id, header FROM parts WHERE game_id = ? ORDER BY number", (self.id,)
         ).fetchall():
-            hand: dict[str, Any] = json.loads(header)
-            hand["moves"] = [notation for _, notation, _ in self._active(int(hand_id))]
+            part: dict[str, Any] = json.loads(header)
+            final = part.pop("final_hands", None)
+            part["moves"] = [notation for _, notation, _ in self._active(int(part_id))]
             if final is not None:
-                hand["final_hands"] = json.loads(final)
-            hands.append(hand)
-        if not hands:
-            raise JournalError(f"game {self.id} has no hand to export")
-        if len(hands) == 1:
-            record.update(hands[0])
+                part["final_hands"] = final
+            parts.append(part)
+        if not parts:
+            raise JournalError(f"game {self.id} has not started: nothing to export")
+        if len(parts) == 1:
+            record.update(parts[0])
         else:
-            record["hands"] = hands
+            record["hands"] = parts
         return record
 
     def check_consistency(self) -> None:
@@ -565,12 +596,12 @@ class LiveGame(Generic[S, M]):
         row = self._db.execute("SELECT state FROM games WHERE id = ?", (self.id,)).fetchone()
         if row[0] is None:
             return
-        hand_id = self._hand_id()
+        part_id = self._part_id()
         last = self._db.execute(
-            "SELECT state FROM entries WHERE hand_id = ? ORDER BY id DESC LIMIT 1", (hand_id,)
+            "SELECT state FROM entries WHERE part_id = ? ORDER BY id DESC LIMIT 1", (part_id,)
         ).fetchone()
         expected = last[0] if last is not None else self._db.execute(
-            "SELECT start_state FROM hands WHERE id = ?", (hand_id,)
+            "SELECT start_state FROM parts WHERE id = ?", (part_id,)
         ).fetchone()[0]
         if expected != row[0]:
             raise JournalError(f"game {self.id}: the current state does not match the last journal entry")

@@ -1,21 +1,22 @@
-"""``ringside run``, ``ringside export`` and ``ringside demo``.
+"""``ringside run``, ``ringside export`` and ``ringside demo``, for every game with a table adapter.
 
 ``run`` is the referee at the table: configuration, journal (resuming the
 game in progress), camera, buttons and panels around `firmware.app.RefereeLoop`.
-``demo`` is a whole simulated game night on this machine: the simulated table
-renders camera frames, the real vision pipeline and referee judge them, the
-panels are emulated (one animated GIF each), and the result is checked
-against the simulation's ground truth.
+``demo`` is a whole simulated game night on this machine: the game's
+simulated table renders camera frames, the real vision pipeline and referee
+judge them, the panels are emulated (one animated GIF each), and the result
+is checked against the simulation's ground truth.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import shutil
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TextIO
@@ -24,10 +25,10 @@ from firmware.cli import write_output
 from firmware.config import ConfigError, RingsideConfig, load_config, with_overrides
 from firmware.journal import Journal, JournalError
 from firmware.referee import Mode, Referee
-from hardware.camera import FrameSource, open_camera
+from firmware.table import TableAdapter, adapter, adapter_names
+from hardware.camera import FrameSource, open_camera, register_camera
 from hardware.display import DisplayDriver, DisplaySpec, EmulatorMode, Panel, open_panels
 from hardware.errors import HardwareError
-from scorer.bigtop import BigTop
 from scorer.core import DEFAULT_NAMES, TableError
 
 __all__ = ["add_commands", "camera_opener", "demo", "run", "state_digest"]
@@ -39,9 +40,10 @@ class RunError(Exception):
     """A mistake in the set-up (exit status 2, one line)."""
 
 
-def camera_opener(config: RingsideConfig) -> Callable[[], FrameSource]:
-    """How to open (and reopen) the configured camera."""
+def camera_opener(config: RingsideConfig, table: TableAdapter[Any, Any] | None = None) -> Callable[[], FrameSource]:
+    """How to open (and reopen) the configured camera; ``simulated`` films ``table``'s game (default: the config's)."""
     source = config.camera.source
+    register_camera("simulated", (table or adapter(config.game)).open_simulated)
 
     def open_it() -> FrameSource:
         if source.strip().lower() == "picamera2":
@@ -62,13 +64,23 @@ def _journal(path: Path) -> Journal:
 
 
 def _referee(journal: Journal, config: RingsideConfig, hands: int | None, teaching: bool, out: TextIO) -> Referee:
+    table = adapter(config.game)
     referee = Referee.resume(journal, teaching=teaching)
-    if referee is not None:
+    if referee is not None and referee.table.name == table.name:
         players = ", ".join(referee.live.players)
-        print(f"resuming the game in progress: {players}, hand {referee.hand_number}, "
-              f"{len(referee.live.moves())} moves in this hand, state {state_digest(referee)}", file=out, flush=True)
+        print(f"resuming the game of {referee.game.info.title} in progress: {players}, "
+              f"{_part(referee)}, {len(referee.live.moves())} moves, state {state_digest(referee)}",
+              file=out, flush=True)
         return referee
-    return Referee.new_game(journal, config.seats, hands=hands, teaching=teaching)
+    if referee is not None:
+        print(f"the {referee.game.info.title} game in progress stays in the journal (ringside export "
+              f"--game {referee.live.id}); starting {table.game.info.title}", file=out, flush=True)
+    return Referee.new_game(journal, config.seats, table=table, parts=hands, teaching=teaching)
+
+
+def _part(referee: Referee) -> str:
+    word = referee.table.part_word
+    return f"{word} {referee.part_number}" if word else "one game"
 
 
 def state_digest(referee: Referee) -> str:
@@ -76,30 +88,60 @@ def state_digest(referee: Referee) -> str:
     import hashlib
 
     text = json.dumps(referee.game.state_to_json(referee.state), sort_keys=True)
-    return hashlib.sha1(f"{referee.hand_number}:{text}".encode()).hexdigest()[:12]
+    return hashlib.sha1(f"{referee.part_number}:{text}".encode()).hexdigest()[:12]
 
 
 def _fast_forward(camera: FrameSource, referee: Referee) -> None:
     """A simulated table restarted mid-game skips to where the journal is."""
     forward = getattr(camera, "fast_forward", None)
     if forward is not None:
-        forward(referee.hand_number, len(referee.live.moves()))
+        forward(referee.part_number, len(referee.live.moves()))
 
 
-def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def _check_counts(args: argparse.Namespace, table: TableAdapter[Any, Any]) -> None:
+    """--hands, --still-frames and --seed as a user may give them."""
+    hands = getattr(args, "hands", None)
+    if hands is not None:
+        if not table.part_word:
+            raise RunError(f"--hands is for games played in hands; {table.game.info.title} is played in one go")
+        if hands < 1:
+            raise RunError(f"--hands must be 1 or more, not {hands}")
+    still = getattr(args, "still_frames", None)
+    if still is not None and still < 1:
+        raise RunError(f"--still-frames must be 1 or more, not {still}")
+    seed = getattr(args, "seed", None)
+    if seed is not None and seed < 0:
+        raise RunError(f"--seed must be 0 or more, not {seed}")
+    frames = getattr(args, "max_frames", None)
+    if frames is not None and frames < 0:
+        raise RunError(f"--max-frames must be 0 or more, not {frames}")
+
+
+def _with_game(config: RingsideConfig, name: str | None) -> RingsideConfig:
+    """The configuration with ``--game`` applied (the seats must suit the game)."""
+    if name is None:
+        return config
+    table = adapter(name)
+    table.check_players(config.seats)
+    return dataclasses.replace(config, game=table.game.name)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """``ringside run``: referee a game at the table until the camera ends or Ctrl-C."""
+    out = out if out is not None else sys.stdout
     config = with_overrides(load_config(args.config), camera=args.camera, display=args.display, buttons=args.buttons)
+    config = _with_game(config, args.game)
+    _check_counts(args, adapter(config.game))
     journal_path = Path(args.journal).expanduser() if args.journal else config.journal
     with ExitStack() as stack:
         journal = stack.enter_context(_journal(journal_path))
         referee = _referee(journal, config, args.hands, args.teaching, out)
         from firmware.app import RefereeLoop  # OpenCV and the model load only when the referee starts
-        from vision.pipeline import Recognizer
 
         panels = open_panels(config.display.by_name(tuple(referee.live.players)))
         for panel in panels.values():
             stack.callback(panel.close)
-        opener = camera_opener(config)
+        opener = camera_opener(config, referee.table)
 
         def on_move(hand: int, number: int, text: str) -> None:
             print(f"accepted {hand}.{number}: {text}", file=out, flush=True)
@@ -118,8 +160,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                 attach(loop.on_button)
             return camera
 
-        loop = RefereeLoop(referee, open_and_forward, Recognizer(), panels, still_frames=args.still_frames,
-                           on_move=on_move)
+        loop = RefereeLoop(referee, open_and_forward, referee.table.perceiver(), panels,
+                           still_frames=args.still_frames, on_move=on_move)
         stack.callback(loop.close)
         if config.buttons.backend != "none":
             from hardware.buttons import open_buttons
@@ -136,13 +178,13 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             stats = loop.stats
         print(stats.summary(), file=out)
         if referee.mode is Mode.GAME_OVER:
-            totals = referee.results()["totals"]
-            print("final: " + ", ".join(f"{p} ${t}" for p, t in totals.items()), file=out)
+            print(referee.table.final_text(referee.results(), referee.live.players), file=out)
     return EXIT_OK
 
 
-def export(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """``ringside export``: the journal's game as a RECORDS.md game record."""
+def export(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """``ringside export``: the journal's game as a game record (docs/records.md)."""
+    out = out if out is not None else sys.stdout
     path = Path(args.journal).expanduser() if args.journal else load_config(args.config).journal
     if not path.exists():
         raise RunError(f"no journal at {path}")
@@ -150,96 +192,117 @@ def export(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         ids = journal.game_ids()
         if not ids:
             raise RunError(f"the journal {path} holds no game")
-        game_id = args.game if args.game is not None else ids[-1]
-        if game_id not in ids:
-            raise RunError(f"the journal {path} has no game {game_id} (games: {', '.join(map(str, ids))})")
+        game_id = _pick_game(journal, ids, args.game, path)
         record = journal.export(game_id)
     write_output(json.dumps(record, indent=1), args.out, RunError, out)
     return EXIT_OK
 
 
+def _pick_game(journal: Journal, ids: list[int], wanted: str | None, path: Path) -> int:
+    """``--game``: a game's number in the journal, or a game's name (its latest game); default the latest."""
+    if wanted is None:
+        return ids[-1]
+    if wanted.strip().isdigit():
+        number = int(wanted)
+        if number not in ids:
+            raise RunError(f"the journal {path} has no game {number} (games: {', '.join(map(str, ids))})")
+        return number
+    name = adapter(wanted).game.name
+    of_kind = [i for i in ids if journal.game(i).game.name == name]
+    if not of_kind:
+        raise RunError(f"the journal {path} holds no game of {adapter(wanted).game.info.title}")
+    return of_kind[-1]
+
+
 # -- the demo ---------------------------------------------------------------------------
 
 
-def demo(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """``ringside demo``: a simulated Big Top game night, refereed through the camera, checked against the truth."""
+def demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """``ringside demo``: a simulated game night, refereed through the camera, checked against the truth."""
+    out = out if out is not None else sys.stdout
     from firmware.app import RefereeLoop
-    from firmware.simcamera import SimulatedCamera
-    from firmware.tablesim import SimulatedTable
-    from vision.pipeline import Recognizer
 
-    if not 3 <= args.seats <= 6:
-        raise RunError(f"Big Top is for 3 to 6 players, not --seats {args.seats}")
-    if args.hands < 1:
-        raise RunError("--hands must be at least 1")
+    table = adapter(args.game)
+    _check_counts(args, table)
     if args.illegal_every is not None and args.illegal_every < 2:
         raise RunError("--illegal-every must be at least 2")
+    players = list(DEFAULT_NAMES[: args.seats]) if 1 <= args.seats <= len(DEFAULT_NAMES) else \
+        [f"P{i + 1}" for i in range(max(args.seats, 0))]
+    table.check_players(players)
+    parts = args.hands if args.hands is not None else (4 if table.part_word else 1)
     folder = Path(args.out)
-    players = list(DEFAULT_NAMES[: args.seats])
     try:
-        if (folder / "panels").exists():
-            shutil.rmtree(folder / "panels")
-        (folder / "panels").mkdir(parents=True, exist_ok=True)
+        for sub in ("panels", "frames"):
+            if (folder / sub).exists():
+                shutil.rmtree(folder / sub)
+            (folder / sub).mkdir(parents=True, exist_ok=True)
         for name in ("journal.db", "journal.db-wal", "journal.db-shm"):
             (folder / name).unlink(missing_ok=True)
     except OSError as exc:
         raise RunError(f"cannot prepare {folder}: {exc.strerror or exc}") from None
-    table = SimulatedTable(players, hands=args.hands, seed=args.seed, illegal_every=args.illegal_every)
-    camera = SimulatedCamera(table)
+    night = table.simulated_night(players, parts, args.seed, args.illegal_every)
+    camera = night.camera()
     spec = DisplaySpec(driver=DisplayDriver.EMULATOR, emulator_mode=EmulatorMode.GIFANIM,
                        output=str(folder / "panels"))
     started = time.perf_counter()
-    print(f"Ringside demo: {args.seats} seats ({', '.join(players)}), {args.hands} hands, seed {args.seed}"
-          + (f", an illegal attempt every {args.illegal_every} moves" if args.illegal_every else ""), file=out)
+    planned = f"{parts} {table.part_word}{'s' if parts != 1 else ''}, " if table.part_word else ""
+    print(f"Ringside demo: {table.game.info.title}, {len(players)} seats ({', '.join(players)}), {planned}"
+          f"seed {args.seed}" + (f", an illegal attempt every {args.illegal_every} moves" if args.illegal_every else ""),
+          file=out)
     with ExitStack() as stack:
         journal = stack.enter_context(_journal(folder / "journal.db"))
-        referee = Referee.new_game(journal, players, hands=args.hands)
+        referee = Referee.new_game(journal, players, table=table, parts=parts)
         panels: dict[str, Panel] = open_panels({name: spec for name in [*players, "centre"]})
         for panel in panels.values():
             stack.callback(panel.close)
         count = [0]
-        progress = _progress(out, referee, started, count, args.hands)
-        loop = RefereeLoop(referee, lambda: camera, Recognizer(), panels, still_frames=3, on_move=progress)
-        camera.attach_buttons(loop.on_button)
+        progress = _progress(out, referee, started, count, parts)
+        loop = RefereeLoop(referee, lambda: camera, table.perceiver(), panels, still_frames=3, on_move=progress,
+                           snapshots=folder / "frames")
+        attach = getattr(camera, "attach_buttons", None)
+        if attach is not None:
+            attach(loop.on_button)
         stats = loop.run()
         loop.close()
         elapsed = time.perf_counter() - started
         print(file=out)
         record = journal.export()
-        results = BigTop().replay(record)
+        results = table.game.replay(record)
         caught = sum(1 for line in referee.log if line.startswith("illegal "))
         _write(folder / "record.json", record)
-        _write(folder / "truth.json", table.record)
+        _write(folder / "truth.json", night.record)
     print(results.text, file=out)
-    truth = BigTop().replay(table.record).data
-    problems = _differences(record, table.record, results.data, truth)
+    problems = table.differences(record, night.record)
     if referee.mode is not Mode.GAME_OVER:
         problems.append(f"the referee did not reach the end of the game (it is at: {referee.mode.value})")
-    if caught != table.illegal_attempts:
-        problems.append(f"{table.illegal_attempts} illegal attempts were made, the referee caught {caught}")
+    if caught != night.illegal_attempts:
+        problems.append(f"{night.illegal_attempts} illegal attempts were made, the referee caught {caught}")
     print(stats.summary(), file=out)
     ms = [sum(v) for v in zip(*(stats.stage_ms[s] for s in stats.stage_ms if s != "read"))]
     if ms:
         ms.sort()
         print(f"frame to panels: median {ms[len(ms) // 2]:.0f} ms over {len(ms)} recognised frames", file=out)
-    print(f"wrote {folder / 'panels'}/*.gif, {folder / 'journal.db'}, {folder / 'record.json'}; "
-          f"{elapsed:.0f} s in all", file=out)
+    print(f"central panel: {referee.last_event}", file=out)
+    print(f"wrote {folder / 'panels'}/*.gif, {folder / 'frames'}/*.jpg (what the camera saw at each judgement), "
+          f"{folder / 'journal.db'}, {folder / 'record.json'}; {elapsed:.0f} s in all", file=out)
     if problems:
         for p in problems:
             print(f"DIFFERENCE: {p}", file=out)
         return EXIT_FAILED
-    print(f"the referee agrees with the ground truth: every move, every hand, the totals"
+    print(f"the referee agrees with the ground truth: every move, every {table.part_word or 'score'}, the totals"
           f"{f', and all {caught} illegal attempts caught' if caught else ''}", file=out)
     return EXIT_OK
 
 
 def _progress(out: TextIO, referee: Referee, started: float, count: list[int],
-              hands: int) -> Callable[[int, int, str], None]:
-    def show(hand: int, number: int, text: str) -> None:
+              parts: int) -> Callable[[int, int, str], None]:
+    word = referee.table.part_word
+
+    def show(part: int, number: int, text: str) -> None:
         count[0] += 1
         if count[0] % 25 == 0:
-            print(f"  hand {referee.hand_number}/{hands}: {count[0]} moves accepted, "
-                  f"{time.perf_counter() - started:.0f} s", file=out, flush=True)
+            where = f"{word} {referee.part_number}/{parts}: " if word else ""
+            print(f"  {where}{count[0]} moves accepted, {time.perf_counter() - started:.0f} s", file=out, flush=True)
 
     return show
 
@@ -249,28 +312,6 @@ def _write(path: Path, data: Any) -> None:
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     except OSError as exc:
         raise RunError(f"cannot write {path}: {exc.strerror or exc}") from None
-
-
-def _differences(record: Mapping[str, Any], truth_record: Mapping[str, Any], result: Mapping[str, Any],
-                 truth: Mapping[str, Any]) -> list[str]:
-    problems: list[str] = []
-    got_hands, want_hands = record.get("hands", []), truth_record.get("hands", [])
-    if len(got_hands) != len(want_hands):
-        problems.append(f"the referee recorded {len(got_hands)} hands, the game had {len(want_hands)}")
-    for n, (got, want) in enumerate(zip(got_hands, want_hands), 1):
-        if got.get("moves") != want.get("moves"):
-            g, w = got.get("moves", []), want.get("moves", [])
-            k = next((i for i, (a, b) in enumerate(zip(g, w)) if a != b), min(len(g), len(w)))
-            problems.append(f"hand {n}: move {k + 1} differs: referee {g[k] if k < len(g) else 'nothing'!r}, "
-                            f"truth {w[k] if k < len(w) else 'nothing'!r}")
-        if got.get("investments") != want.get("investments"):
-            problems.append(f"hand {n}: the tokens read at the end differ from the dealt ones")
-    for n, (got, want) in enumerate(zip(result.get("hands", []), truth.get("hands", [])), 1):
-        if got.get("players") != want.get("players"):
-            problems.append(f"hand {n}: money differs: referee {got.get('players')}, truth {want.get('players')}")
-    if result.get("totals") != truth.get("totals"):
-        problems.append(f"totals differ: referee {result.get('totals')}, truth {truth.get('totals')}")
-    return problems
 
 
 # -- the command line ------------------------------------------------------------------
@@ -292,8 +333,10 @@ def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
 
 def add_commands(sub: Any) -> None:
     """Add ``run``, ``export`` and ``demo`` to the ``ringside`` sub-command parser."""
+    games = ", ".join(adapter_names())
     p = sub.add_parser("run", help="referee a game at the table (camera, panels, buttons)")
     p.add_argument("--config", help="the TOML configuration (default: built-in defaults)")
+    p.add_argument("--game", help=f"the game to referee ({games}; default: the configuration's)")
     p.add_argument("--camera", help="picamera2, opencv:N, video:FILE, images:DIR or simulated[:seats=4,seed=1]")
     p.add_argument("--display", help="ssd1306, sh1106, ssd1309, emulator or dummy")
     p.add_argument("--buttons", help="gpio, mock or keyboard")
@@ -309,13 +352,15 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser("export", help="write the journal's game as a game record (RECORDS.md)")
     p.add_argument("--config", help="the TOML configuration that names the journal")
     p.add_argument("--journal", help="the journal file")
-    p.add_argument("--game", type=int, help="the game number in the journal (default: the latest)")
+    p.add_argument("--game", help="a game's number in the journal, or a game's name for its latest game "
+                                  "(default: the latest game)")
     p.add_argument("--out", help="write the record to this file instead of standard output")
     p.set_defaults(func=_guarded(export))
 
-    p = sub.add_parser("demo", help="a simulated Big Top game night, refereed through the camera")
-    p.add_argument("--seats", type=int, default=4, help="players at the table, 3 to 6 (default 4)")
-    p.add_argument("--hands", type=int, default=4, help="hands to play (default 4)")
+    p = sub.add_parser("demo", help="a simulated game night, refereed through the camera (about a minute)")
+    p.add_argument("--game", default="bigtop", help=f"the game ({games}; default bigtop)")
+    p.add_argument("--seats", type=int, default=4, help="players at the table (default 4)")
+    p.add_argument("--hands", type=int, help="hands to play, in games played in hands (default 4)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("--illegal-every", type=int, metavar="K",
                    help="every K-th move, the simulated player first tries an illegal one")

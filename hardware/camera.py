@@ -19,7 +19,7 @@ Backends by name (`open_camera`):
 * ``opencv:N`` — USB camera number N through OpenCV;
 * ``video:FILE`` — the frames of a video file, then `EndOfFrames`;
 * ``images:DIR`` — the images of a folder in sorted name order, then `EndOfFrames`;
-* ``simulated`` — a simulated game night filmed by a simulated camera (`firmware.simcamera`);
+* ``simulated`` — a simulated game night filmed by a simulated camera (registered by the referee for its game);
 * more by `register_camera`.
 
 OpenCV is imported only when an OpenCV, video or image source is opened.
@@ -45,7 +45,6 @@ __all__ = [
     "FrameSource",
     "ImageFolderSource",
     "OpenCVSource",
-    "SIMULATED_MODULE",
     "as_bgr",
     "camera_names",
     "open_camera",
@@ -258,7 +257,8 @@ def register_camera(scheme: str, opener: CameraOpener) -> None:
     """Make ``open_camera("SCHEME:ARG")`` call ``opener("ARG")``.
 
     This is the hook for sources that live elsewhere, e.g. the simulated game
-    night: ``register_camera("simulated", open_simulated)`` (`firmware.simcamera`).
+    night, which the referee registers for the game it plays (``hardware`` imports
+    nothing of ``firmware``).
     """
     if not scheme.isidentifier():
         raise ValueError(f"a camera scheme is a plain word, not {scheme!r}")
@@ -296,24 +296,10 @@ def _open_images(arg: str) -> FrameSource:
     return ImageFolderSource(arg)
 
 
-#: The module that provides the simulated camera and calls ``register_camera("simulated", …)``
-#: when imported; it is imported only when a simulated camera is opened (it needs the vision side).
-SIMULATED_MODULE = "firmware.simcamera"
-
-
 def _open_simulated(arg: str) -> FrameSource:
-    """Import `SIMULATED_MODULE` on demand; it replaces this opener with its own."""
-    import importlib
-
-    try:
-        importlib.import_module(SIMULATED_MODULE)
-    except ModuleNotFoundError as exc:
-        if exc.name is None or not SIMULATED_MODULE.startswith(exc.name):
-            raise
-    opener = _OPENERS.get("simulated")
-    if opener is None or opener is _open_simulated:
-        raise UnknownBackend("the 'simulated' camera is not available in this build of Ringside yet")
-    return opener(arg)
+    """Until the referee registers the simulated table of its game, say how to get one."""
+    raise UnknownBackend("the 'simulated' camera films a simulated game: use it through "
+                         "'ringside run --camera simulated[:options]' or 'ringside demo'")
 
 
 register_camera("picamera2", _open_picamera2)

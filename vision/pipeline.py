@@ -138,6 +138,11 @@ class Recognizer:
         return Result(view, cal, charts, rect, tuple(dets), tuple(recs), StageTimes(*ms), crops)
 
 
+    def annotate(self, frame: Image, result: Result) -> Image:
+        """`annotate` a frame with one of this recogniser's results."""
+        return annotate(frame, result)
+
+
 _COLOURS = {
     Verdict.IDENTIFIED: (40, 200, 40),
     Verdict.UNSURE: (0, 140, 255),

@@ -29,7 +29,7 @@ def recognizer() -> Recognizer:
 @pytest.fixture()
 def referee(tmp_path: Path) -> Iterator[Referee]:
     with Journal.open(tmp_path / "journal.db") as journal:
-        yield Referee.new_game(journal, PLAYERS, hands=1)
+        yield Referee.new_game(journal, PLAYERS, parts=1)
 
 
 def panels() -> dict[str, Panel]:

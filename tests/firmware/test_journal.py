@@ -44,7 +44,7 @@ def play_record(journal: Journal, record: dict[str, Any], limit: int | None = No
     live = journal.new_game(GAME, PLAYERS)
     count = 0
     for hand in record["hands"]:
-        live.start_hand(header(hand), hand_start(hand))
+        live.start_part(header(hand), hand_start(hand))
         for text in hand["moves"]:
             if limit is not None and count == limit:
                 return
@@ -76,7 +76,7 @@ def test_single_hand_export_is_a_hand_record(tmp_path: Path) -> None:
     record = GAME.simulate(list(PLAYERS), random.Random(5))
     with Journal.open(tmp_path / "j.db") as journal:
         live = journal.new_game(GAME, PLAYERS)
-        live.start_hand(header(record), hand_start(record))
+        live.start_part(header(record), hand_start(record))
         for text in record["moves"][:10]:
             live.play(GAME.parse_move(live.state, text))
         exported = journal.export()
@@ -111,7 +111,7 @@ def test_undo_reverts_last_move_and_is_journaled(tmp_path: Path) -> None:
     with Journal.open(tmp_path / "j.db") as journal:
         live = journal.new_game(GAME, PLAYERS)
         start = hand_start(record)
-        live.start_hand(header(record), start)
+        live.start_part(header(record), start)
         states = [start]
         for text in record["moves"][:3]:
             live.play(GAME.parse_move(live.state, text))
@@ -139,7 +139,7 @@ def test_illegal_move_writes_nothing(tmp_path: Path) -> None:
     record = simulated(2, hands=1)
     with Journal.open(tmp_path / "j.db") as journal:
         live = journal.new_game(GAME, PLAYERS)
-        live.start_hand(header(record), hand_start(record))
+        live.start_part(header(record), hand_start(record))
         first = GAME.parse_move(live.state, record["moves"][0])
         wrong = type(first)((first.player + 1) % 3, first.action, first.card)
         with pytest.raises(IllegalMove, match="turn"):
@@ -151,7 +151,7 @@ def test_override_is_journaled_and_exported(tmp_path: Path) -> None:
     record = simulated(2, hands=1)
     with Journal.open(tmp_path / "j.db") as journal:
         live = journal.new_game(GAME, PLAYERS)
-        live.start_hand(header(record), hand_start(record))
+        live.start_part(header(record), hand_start(record))
         first = GAME.parse_move(live.state, record["moves"][0])
         live.override(first, note="players agreed")
         (entry,) = live.entries()
@@ -166,9 +166,9 @@ def test_new_game_abandons_unfinished_one(tmp_path: Path) -> None:
         assert first.finished
         resumed = journal.resume()
         assert resumed is not None and resumed.id == second.id
-        with pytest.raises(JournalError, match="no hand started"):
+        with pytest.raises(JournalError, match="has not started"):
             _ = second.state
-        with pytest.raises(JournalError, match="no hand to export"):
+        with pytest.raises(JournalError, match="nothing to export"):
             journal.export()
 
 
@@ -201,7 +201,7 @@ CHILD = textwrap.dedent(
     live = journal.new_game(game, players)
     count = 0
     for hand in record["hands"]:
-        live.start_hand({k: v for k, v in hand.items() if k != "moves"}, parse_hand(game, hand, players).start())
+        live.start_part({k: v for k, v in hand.items() if k != "moves"}, parse_hand(game, hand, players).start())
         for text in hand["moves"]:
             live.play(game.parse_move(live.state, text))
             count += 1
@@ -288,7 +288,7 @@ def test_write_failure_is_a_journal_error_and_state_unchanged(tmp_path: Path) ->
     with Journal.open(path) as journal:
         live = journal.new_game(GAME, PLAYERS)
         start = hand_start(record)
-        live.start_hand(header(record), start)
+        live.start_part(header(record), start)
         journal.db.execute("PRAGMA busy_timeout=50")
         other = sqlite3.connect(path, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")  # another writer holds the lock
@@ -311,7 +311,7 @@ def test_live_referee_game_without_the_deal(tmp_path: Path) -> None:
     hand_header = {k: v for k, v in header(record).items() if k != "deal"}
     with Journal.open(tmp_path / "j.db") as journal:
         live = journal.new_game(GAME, PLAYERS)
-        live.start_hand(hand_header, public)
+        live.start_part(hand_header, public)
         for text in record["moves"]:
             live.play(GAME.parse_move(live.state, text))
             full, _ = GAME.play(full, GAME.parse_move(full, text))
@@ -319,10 +319,58 @@ def test_live_referee_game_without_the_deal(tmp_path: Path) -> None:
         assert full.hands is not None
         final = {name: [c.notation() for c in sorted(h, key=lambda c: c.index)]
                  for name, h in zip(PLAYERS, full.hands)}
-        live.set_final_hands(final)
+        live.record_event("reveal", {"final_hands": final})
         live.finish()
         exported = journal.export()
     assert "deal" not in exported and exported["final_hands"] == final
     report = GAME.replay(exported)
     assert not report.illegal and report.data["finished"]
     assert report.data["players"] == GAME.replay(record).data["players"]
+
+
+_SCHEMA_1 = """
+CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, players TEXT NOT NULL, header TEXT NOT NULL,
+    state TEXT, finished INTEGER NOT NULL DEFAULT 0, created TEXT NOT NULL, updated TEXT NOT NULL);
+CREATE TABLE hands (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), number INTEGER NOT NULL,
+    header TEXT NOT NULL, start_state TEXT NOT NULL, final_hands TEXT, UNIQUE (game_id, number));
+CREATE TABLE entries (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id),
+    hand_id INTEGER NOT NULL REFERENCES hands(id), kind TEXT NOT NULL CHECK (kind IN ('move', 'override', 'undo')),
+    notation TEXT NOT NULL, state TEXT NOT NULL, reverts INTEGER UNIQUE REFERENCES entries(id),
+    note TEXT NOT NULL DEFAULT '', at TEXT NOT NULL);
+CREATE INDEX entries_by_hand ON entries (hand_id, id);
+PRAGMA user_version=1;
+"""
+
+
+def test_a_schema_1_journal_is_upgraded_and_exports_the_same_record(tmp_path: Path) -> None:
+    """A journal written before parts and game events (schema 1) opens, resumes and exports as before."""
+    record = simulated(8, hands=1)
+    start = hand_start(record)
+    state = start
+    rows = []
+    for text in record["moves"]:
+        move = GAME.parse_move(state, text)
+        state, _ = GAME.apply_unchecked(state, move)
+        rows.append((text, json.dumps(GAME.state_to_json(state))))
+    final = {"Alf": ["clowns-L2"]}
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path)
+    db.executescript(_SCHEMA_1)
+    hand_header = {k: v for k, v in header(record).items()}
+    db.execute("INSERT INTO games VALUES (1, 'bigtop', ?, '{}', ?, 0, 't', 't')",
+               (json.dumps(list(PLAYERS)), rows[-1][1]))
+    db.execute("INSERT INTO hands VALUES (1, 1, 1, ?, ?, ?)",
+               (json.dumps(hand_header), json.dumps(GAME.state_to_json(start)), json.dumps(final)))
+    for i, (text, state_text) in enumerate(rows, 1):
+        db.execute("INSERT INTO entries VALUES (?, 1, 1, 'move', ?, ?, NULL, '', 't')", (i, text, state_text))
+    db.commit()
+    db.close()
+    with Journal.open(path) as journal:
+        assert journal.pragma("user_version") == 2
+        live = journal.resume()
+        assert live is not None and live.moves() == record["moves"]
+        exported = live.export()
+        assert exported["moves"] == record["moves"] and exported["final_hands"] == final
+        assert exported["dealer"] == record["dealer"]
+        live.record_event("reveal", {"investments": record["investments"]})
+        assert live.events(1) == [("reveal", {"investments": record["investments"]})]

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from firmware.bigtop.sighting import Sighting
+from firmware.bigtop.tablesim import SimulatedTable, Step
 from firmware.journal import Journal
-from firmware.referee import Mode, Referee, Sighting
-from firmware.tablesim import SimulatedTable, Step
+from firmware.referee import Mode, Referee
 from hardware.buttons import ButtonEvent, Gesture, Pad
 from scorer.bigtop import BigTop, Card, Pile
 from scorer.bigtop.observe import TableSnapshot, snapshot
@@ -28,7 +29,7 @@ def feed(referee: Referee, step: Step) -> None:
 def test_a_game_night_matches_the_ground_truth(tmp_path: Path, players: list[str], hands: int, seed: int) -> None:
     sim = SimulatedTable(players, hands=hands, seed=seed, illegal_every=6)
     with Journal.open(tmp_path / "journal.db") as journal:
-        referee = Referee.new_game(journal, players, hands=hands)
+        referee = Referee.new_game(journal, players, parts=hands)
         caught = 0
         for step in sim.steps():
             feed(referee, step)
@@ -47,7 +48,7 @@ def test_a_game_night_matches_the_ground_truth(tmp_path: Path, players: list[str
 def start(tmp_path: Path) -> tuple[Journal, Referee, SimulatedTable, list[Step]]:
     sim = SimulatedTable(["Ann", "Ben", "Cat"], hands=1, seed=5)
     journal = Journal.open(tmp_path / "j.db")
-    return journal, Referee.new_game(journal, ["Ann", "Ben", "Cat"], hands=1), sim, list(sim.steps())
+    return journal, Referee.new_game(journal, ["Ann", "Ben", "Cat"], parts=1), sim, list(sim.steps())
 
 
 def play_until(referee: Referee, steps: list[Step], moves: int) -> int:
@@ -174,7 +175,7 @@ def test_teaching_mode_shows_the_legal_moves_of_an_open_hand(tmp_path: Path) -> 
     deal: dict[str, list[str]] = sim.record["hands"][0]["deal"]  # type: ignore[index]
     hands = tuple(frozenset(Card.parse(c) for c in deal[p]) for p in ["Ann", "Ben", "Cat"])
     with Journal.open(tmp_path / "j.db") as journal:
-        referee = Referee.new_game(journal, ["Ann", "Ben", "Cat"], hands=1, teaching=True)
+        referee = Referee.new_game(journal, ["Ann", "Ben", "Cat"], parts=1, teaching=True)
         first = steps[0].layout
         assert first is not None
         referee.see(Sighting(first.snapshot, open_hands=hands))

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from firmware.bigtop.tablesim import SimulatedTable
 from firmware.journal import Journal
 from firmware.referee import Referee
 from firmware.runner import state_digest
-from firmware.tablesim import SimulatedTable
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ["Ann", "Ben", "Cat"]
@@ -87,7 +87,7 @@ def _journal_state(path: Path) -> tuple[str | None, dict[int, list[str]]]:
     """The digest a restart would resume from (None: the game is over) and the moves of every hand."""
     with Journal.open(path) as journal:
         live = journal.game(journal.game_ids()[-1])
-        moves = {h: live.moves(h) for h in range(1, live.hand_number() + 1)}
+        moves = {h: live.moves(h) for h in range(1, live.part_number() + 1)}
         referee = Referee.resume(journal)
         return (state_digest(referee) if referee is not None else None), moves
 

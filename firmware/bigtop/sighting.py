@@ -14,14 +14,35 @@ no sighting at all: the frame is skipped, not guessed from.
 
 from __future__ import annotations
 
-from firmware.referee import Sighting
+from dataclasses import dataclass
+
 from scorer.bigtop import Card, Pile, Shade, Suit
 from scorer.bigtop.observe import TableSnapshot
 from vision.labels import Kind
 from vision.layout import Pile as Place
 from vision.tableview import Area, Reason, TableView, Unrecognised, Zone
 
-__all__ = ["sighting_from_view", "where"]
+__all__ = ["Sighting", "sighting_from_view", "where"]
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """One stable camera view of a Big Top table, reduced to what the referee needs.
+
+    ``unrecognised`` describes objects that lie where components belong and
+    could not be identified. ``tokens[seat]`` gives the gate-receipt values
+    turned face up on that seat's chart, by suit (None where still face down
+    or not seen); ``laid_open[seat]`` the cards a player laid open on their
+    chart at the end of a hand; ``open_hands[seat]`` the cards lying face up
+    on the table in front of that seat's chart (a hand played open, in
+    teaching mode; None when no such card is seen).
+    """
+
+    snapshot: TableSnapshot
+    unrecognised: tuple[str, ...] = ()
+    tokens: tuple[tuple[int | None, int | None, int | None, int | None], ...] | None = None
+    laid_open: tuple[frozenset[Card], ...] | None = None
+    open_hands: tuple[frozenset[Card], ...] | None = None
 
 #: areas where an unidentified object stops the referee; elsewhere on the table it is ignored
 _WATCHED = (Area.TABLEAU, Area.CHART_SPACE, Area.CHART_PICTURE, Area.CHART)
@@ -57,16 +78,18 @@ def _problem(item: Unrecognised, players: tuple[str, ...] | None) -> str:
     return f"An unrecognised {what} lies on {place}."
 
 
-def sighting_from_view(view: TableView, players: tuple[str, ...]) -> Sighting | None:
+def sighting_from_view(view: TableView, players: tuple[str, ...], *, charts_used: bool = True) -> Sighting | None:
     """The referee's `Sighting` of a recognised view, or None when a seat's chart is out of sight.
 
     ``players`` are the seated players in seat order; seat ``n`` uses the
-    Organizing Chart with seat ``n``'s markers.
+    Organizing Chart with seat ``n``'s markers. Fan Tan plays without charts
+    (``charts_used=False``): only the tableau counts, and every chart row is empty.
     """
     charts = {c.seat: c for c in view.charts}
-    if any(seat not in charts for seat in range(len(players))):
+    if charts_used and any(seat not in charts for seat in range(len(players))):
         return None
-    problems = [_problem(u, players) for u in view.unrecognised if u.zone.area in _WATCHED]
+    watched = _WATCHED if charts_used else (Area.TABLEAU,)
+    problems = [_problem(u, players) for u in view.unrecognised if u.zone.area in watched]
 
     piles: list[Pile] = []
     for st in sorted(view.tableau, key=lambda t: int(t.suit)):
@@ -83,6 +106,9 @@ def sighting_from_view(view: TableView, players: tuple[str, ...]) -> Sighting | 
         return None
     tableau = (piles[0], piles[1], piles[2], piles[3])
 
+    if not charts_used:
+        empty = tuple((None, None, None, None) for _ in players)
+        return Sighting(TableSnapshot(tableau, empty), tuple(dict.fromkeys(problems)))
     chart_rows = []
     tokens: list[tuple[int | None, int | None, int | None, int | None]] = []
     for seat in range(len(players)):

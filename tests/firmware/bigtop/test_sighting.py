@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware.sighting import sighting_from_view, where
+from firmware.bigtop.sighting import sighting_from_view, where
 from scorer.bigtop import Card, Pile, Suit
 from vision.labels import Kind
 from vision.layout import Pile as Place

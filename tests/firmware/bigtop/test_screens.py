@@ -15,19 +15,8 @@ from PIL import Image, ImageFont
 
 import firmware.screens
 import scorer
-from firmware.screens import (
-    FONT,
-    CalledCard,
-    CentralView,
-    SeatView,
-    central_view,
-    render_central,
-    render_image,
-    render_seat,
-    seat_view,
-    token_text,
-    wrap,
-)
+from firmware.bigtop.screens import CalledCard, SeatView, central_view, render_seat, seat_view, token_text
+from firmware.screens import FONT, CentralView, render_central, render_image, wrap
 from scorer.bigtop import BigTop, BigTopMove, BigTopState, Card, track_token
 from scorer.bigtop.engine import Action
 

@@ -1,6 +1,6 @@
 """A camera that films a simulated Big Top game night as it is played.
 
-`SimulatedCamera` walks the steps of a `firmware.tablesim.SimulatedTable` and
+`SimulatedCamera` walks the steps of a `firmware.bigtop.tablesim.SimulatedTable` and
 delivers the frames a fixed overhead camera would see: a still layout gives
 ``still_frames`` frames that differ only by sensor noise, a layout with hands
 moving over the table gives ``moving_frames`` frames with one or two arms at
@@ -18,10 +18,10 @@ lit frame are kept between layouts, and only the parts of them under the
 components that changed are composed and warped again. Repeated frames only
 add noise; arms are drawn straight into the image.
 
-``open_camera("simulated:seats=5,hands=2,seed=7,illegal_every=9")`` opens
-one (see `open_simulated` for the options).
+``ringside run --camera simulated:seats=5,hands=2,seed=7,illegal_every=9``
+opens one (see `open_simulated` for the options).
 
->>> from firmware.simcamera import SimulatedCamera   # doctest: +SKIP
+>>> from firmware.bigtop.simcamera import SimulatedCamera   # doctest: +SKIP
 >>> cam = SimulatedCamera(seats=4, hands=1, seed=3)   # doctest: +SKIP
 >>> cam.attach_buttons(print); cam.read().shape       # doctest: +SKIP
 (960, 1280, 3)
@@ -39,9 +39,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from firmware.tablesim import SimulatedTable, Step, TableLayout
+from firmware.bigtop.tablesim import SimulatedTable, Step, TableLayout
 from hardware.buttons import ButtonEvent
-from hardware.camera import BaseFrameSource, Frame, register_camera
+from hardware.camera import BaseFrameSource, Frame
 from hardware.errors import CameraError, EndOfFrames, UnknownBackend
 from scorer.bigtop import BigTop, Card, Shade, Suit
 from vision.faces import render_label
@@ -131,7 +131,7 @@ def layout_placements(layout: TableLayout, seats: Sequence[int] | None = None,
     """
     snap = layout.snapshot
     positions = tuple(range(len(snap.charts))) if seats is None else tuple(seats)
-    if len(positions) != len(snap.charts):
+    if positions and len(positions) != len(snap.charts):
         raise ValueError(f"{len(positions)} chart positions for {len(snap.charts)} seats")
     out: list[Placement] = []
     for suit in Suit:
@@ -438,11 +438,13 @@ class SimulatedCamera(BaseFrameSource):
         moving_frames: int = 2,
         settings: SceneSettings = SIM_SETTINGS,
         name: str | None = None,
+        game: BigTop | None = None,
     ) -> None:
+        game = game if game is not None else (table.game if table is not None else BigTop())
         if table is None:
             names = list(players) if players is not None else [f"Player {i + 1}" for i in range(seats)]
-            count = hands if hands is not None else BigTop().hands_in_game(len(names))
-            table = SimulatedTable(names, hands=count, seed=seed, illegal_every=illegal_every or None)
+            count = hands if hands is not None else game.hands_in_game(len(names))
+            table = SimulatedTable(names, hands=count, seed=seed, illegal_every=illegal_every or None, game=game)
         if still_frames < 1 or moving_frames < 0:
             raise ValueError(f"still_frames must be 1 or more and moving_frames 0 or more, "
                              f"not {still_frames} and {moving_frames}")
@@ -450,7 +452,8 @@ class SimulatedCamera(BaseFrameSource):
         self.table = table
         self.still_frames = still_frames
         self.moving_frames = moving_frames
-        self.positions = tuple(range(len(table.players)))
+        # Fan Tan is played without Organizing Charts
+        self.positions = tuple(range(len(table.players))) if table.game.allows_calling else ()
         self.settings = settings
         self._renderer_: _Renderer | None = None
         self._rng = np.random.default_rng([table.seed, 2])
@@ -588,7 +591,7 @@ class SimulatedCamera(BaseFrameSource):
 _OPTIONS = ("seats", "hands", "seed", "illegal_every", "still_frames", "moving_frames")
 
 
-def open_simulated(arg: str) -> SimulatedCamera:
+def open_simulated(arg: str, game: BigTop | None = None) -> SimulatedCamera:
     """Open a simulated camera from ``key=value`` pairs separated by commas.
 
     Options (whole numbers): ``seats`` (3 to 6, default 4), ``hands`` (default a
@@ -612,7 +615,8 @@ def open_simulated(arg: str) -> SimulatedCamera:
         except ValueError:
             raise UnknownBackend(f"the simulated camera option {key} takes a whole number, not {text!r}"
                                  if eq else f"write {key}=NUMBER for the simulated camera") from None
-        lowest = {"seats": 3, "hands": 1, "illegal_every": 0, "still_frames": 1, "moving_frames": 0}.get(key)
+        lowest = {"seats": 3, "hands": 1, "seed": 0, "illegal_every": 0, "still_frames": 1,
+                  "moving_frames": 0}.get(key)
         if lowest is not None and value < lowest or key == "seats" and value > 6:
             bounds = "3 to 6" if key == "seats" else f"{lowest} or more"
             raise UnknownBackend(f"the simulated camera option {key} must be {bounds}, not {value}")
@@ -627,7 +631,6 @@ def open_simulated(arg: str) -> SimulatedCamera:
         still_frames=values.get("still_frames", 4),
         moving_frames=values.get("moving_frames", 2),
         name=f"simulated:{spec}" if spec else "simulated",
+        game=game,
     )
 
-
-register_camera("simulated", open_simulated)

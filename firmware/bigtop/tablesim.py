@@ -1,4 +1,4 @@
-"""A simulated Big Top game night: random players at a table, seen as the camera would.
+"""A simulated Big Top (or Fan Tan) game night: random players at a table, seen as the camera would.
 
 `SimulatedTable` plays random legal hands with full information (the ground
 truth) and turns them into what happens at a real table: layouts of the
@@ -81,18 +81,20 @@ class SimulatedTable:
     def steps(self) -> Iterator[Step]:
         """Every step of the game night, in order."""
         hands_out: list[dict[str, object]] = self.record["hands"]  # type: ignore[assignment]
+        peanuts: tuple[int, ...] | None = None
         for number in range(self.hands):
             dealer = number % len(self.players)
-            state = self.game.new_state(self.players, self.rng, dealer=dealer)
-            assert state.hands is not None and state.investments is not None
+            state = self.game.new_state(self.players, self.rng, dealer=dealer, peanuts=peanuts)
+            assert state.hands is not None
             hand: dict[str, object] = {
                 "dealer": self.players[dealer],
                 "deal": {self.players[i]: [c.notation() for c in sorted(h, key=lambda c: c.index)]
                          for i, h in enumerate(state.hands)},
-                "investments": {self.players[i]: {s.label: v for s, v in zip(Suit, inv)}
-                                for i, inv in enumerate(state.investments)},
-                "moves": [],
             }
+            if state.investments is not None:
+                hand["investments"] = {self.players[i]: {s.label: v for s, v in zip(Suit, inv)}
+                                       for i, inv in enumerate(state.investments)}
+            hand["moves"] = []
             hands_out.append(hand)
             moves: list[str] = hand["moves"]  # type: ignore[assignment]
             yield Step(TableLayout(snapshot(state)))
@@ -117,12 +119,16 @@ class SimulatedTable:
                     yield Step(TableLayout(snapshot(state), hands_over=True))
                     yield Step(TableLayout(snapshot(after)), truth=text)
                 state = after
-            assert state.hands is not None and state.investments is not None
-            shown = tuple(shown_cards(h, chart) for h, chart in zip(state.hands, state.charts))
-            reveal = TableLayout(snapshot(state), tokens=tuple(state.investments), laid_open=shown)
-            yield Step(TableLayout(snapshot(state), hands_over=True))
-            yield Step(reveal)
+            assert state.hands is not None
+            if state.investments is not None:
+                shown = tuple(shown_cards(h, chart) for h, chart in zip(state.hands, state.charts))
+                reveal = TableLayout(snapshot(state), tokens=tuple(state.investments), laid_open=shown)
+                yield Step(TableLayout(snapshot(state), hands_over=True))
+                yield Step(reveal)
             yield Step(button=ButtonEvent(Gesture.PRESS, pad=Pad.MODE))
+            peanuts = state.peanuts
+            if peanuts is not None and min(peanuts) == 0:
+                return  # Fan Tan: someone is broke, the game is over
 
     def _illegal_attempt(self, state: BigTopState) -> TableSnapshot | None:
         """A view of a card laid where the rules forbid, which the camera can tell apart."""
@@ -131,7 +137,8 @@ class SimulatedTable:
         public = state.to_public()
         options = []
         for card in sorted(state.hands[p], key=lambda c: c.index):
-            for action in (Action.PLAY, Action.CALL):
+            # Fan Tan has no charts: a call could not even be laid down
+            for action in (Action.PLAY, Action.CALL) if self.game.allows_calling else (Action.PLAY,):
                 move = BigTopMove(p, action, card)
                 if action is Action.PLAY and card.is_poster:
                     continue

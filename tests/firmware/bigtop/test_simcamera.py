@@ -7,10 +7,11 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from firmware.simcamera import SimulatedCamera, chart_cards, layout_placements, open_simulated
-from firmware.tablesim import SimulatedTable, TableLayout, shown_cards
+from firmware.bigtop.simcamera import SimulatedCamera, chart_cards, layout_placements, open_simulated
+from firmware.bigtop.tablesim import SimulatedTable, TableLayout, shown_cards
+from firmware.table import adapter
 from hardware.buttons import ButtonEvent
-from hardware.camera import Frame, open_camera
+from hardware.camera import Frame, open_camera, register_camera
 from hardware.errors import CameraError, EndOfFrames, UnknownBackend
 from scorer.bigtop import Card, Suit
 from vision.layout import MAT, Pile, Space
@@ -197,11 +198,13 @@ def test_opener_rejects_bad_options_in_one_line(arg: str, message: str) -> None:
     with pytest.raises(UnknownBackend, match=message) as err:
         open_simulated(arg)
     assert "\n" not in str(err.value)
+    register_camera("simulated", adapter("bigtop").open_simulated)
     with pytest.raises(UnknownBackend, match=message):
         open_camera(f"simulated:{arg}")
 
 
 def test_open_camera_simulated_delivers_frames() -> None:
+    register_camera("simulated", adapter("bigtop").open_simulated)
     with open_camera("simulated:seats=3,hands=1") as cam:
         assert isinstance(cam, SimulatedCamera) and cam.name == "simulated:seats=3,hands=1"
         frame = cam.read()

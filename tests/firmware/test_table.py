@@ -1,0 +1,151 @@
+"""The table stack: one adapter per game, chosen by name, honoured by the configuration and every command."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from firmware.cli import main
+from firmware.config import ConfigError, parse_config
+from firmware.journal import Journal
+from firmware.referee import Mode, Referee
+from firmware.table import NoTableAdapter, adapter, adapter_names
+from scorer.core import UnknownGame
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_listed_adapter_loads_and_names_its_game() -> None:
+    for name in adapter_names():
+        table = adapter(name)
+        assert table.game.name == name
+    assert adapter("fan-tan") is adapter("fantan")
+
+
+def test_a_game_without_an_adapter_is_one_sentence_naming_those_that_have_one() -> None:
+    with pytest.raises(NoTableAdapter) as err:
+        adapter("carcassonne")
+    message = str(err.value)
+    assert "Carcassonne cannot be refereed at the table yet" in message
+    assert all(name in message for name in adapter_names()) and "\n" not in message
+    with pytest.raises(UnknownGame, match="unknown game 'chess'"):
+        adapter("chess")
+
+
+@pytest.mark.parametrize("game", ["carcassonne", "flohcati", "grand-carnival", "circus-grandioso"])
+def test_config_refuses_a_game_the_table_cannot_referee(game: str) -> None:
+    with pytest.raises(ConfigError, match="cannot be refereed at the table yet; games that can: bigtop, fantan"):
+        parse_config({"game": game})
+
+
+def test_config_game_is_honoured() -> None:
+    assert parse_config({"game": "fantan"}).game == "fantan"
+    assert parse_config({"game": "Fan-Tan"}).game == "fantan"
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "--game", "carcassonne", "--display", "dummy", "--buttons", "mock", "--max-frames", "0"],
+    ["demo", "--game", "grand-carnival", "--seats", "1"],
+    ["demo", "--game", "flohcati"],
+])
+def test_commands_refuse_games_without_an_adapter_in_one_line(
+        argv: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code = main([*argv, *(["--journal", str(tmp_path / "j.db")] if argv[0] == "run" else ["--out", str(tmp_path)])])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert "cannot be refereed at the table yet; games that can: bigtop, fantan" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["demo", "--hands", "0"], "--hands must be 1 or more, not 0"),
+    (["demo", "--hands", "-3"], "--hands must be 1 or more, not -3"),
+    (["demo", "--seed", "-5"], "--seed must be 0 or more, not -5"),
+    (["demo", "--seats", "2"], "Big Top is for 3 to 6 players, not 2"),
+    (["demo", "--game", "fantan", "--seats", "9"], "Fan Tan is for 3 to 6 players, not 9"),
+    (["run", "--still-frames", "0", "--display", "dummy"], "--still-frames must be 1 or more, not 0"),
+    (["run", "--hands", "0", "--display", "dummy"], "--hands must be 1 or more, not 0"),
+])
+def test_counts_are_checked_in_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    extra = ["--journal", str(tmp_path / "j.db")] if argv[0] == "run" else ["--out", str(tmp_path)]
+    assert main([*argv, *extra]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_fan_tan_is_refereed_through_the_camera(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole stack for Fan Tan: simulated table, frames, vision, referee, panels, journal, ground truth."""
+    code = main(["demo", "--game", "fantan", "--seats", "3", "--hands", "1", "--seed", "4", "--illegal-every", "7",
+                 "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "the referee agrees with the ground truth" in out and "illegal attempts caught" in out
+    record = json.loads((tmp_path / "record.json").read_text())
+    assert record["game"] == "fantan" and "investments" not in record
+    assert "peanuts. Winner:" in out  # the central panel ends on the final scores and the winner
+    assert {p.name for p in (tmp_path / "panels").iterdir()} == {"Ann.gif", "Ben.gif", "Cat.gif", "centre.gif"}
+    assert any((tmp_path / "frames").glob("*.jpg"))
+
+
+def test_export_picks_a_game_by_number_or_by_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "j.db"
+    with Journal.open(path) as journal:
+        Referee.new_game(journal, ["Ann", "Ben", "Cat"], table="bigtop", parts=1)
+        Referee.new_game(journal, ["Ann", "Ben", "Cat"], table="fantan", parts=1)
+    assert main(["export", "--journal", str(path), "--game", "bigtop"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"] == "bigtop"
+    assert main(["export", "--journal", str(path), "--game", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"] == "fantan"
+    assert main(["export", "--journal", str(path), "--game", "carcassonne"]) == 2
+    assert "cannot be refereed" in capsys.readouterr().err
+
+
+def test_a_fan_tan_game_ends_when_someone_is_broke(tmp_path: Path) -> None:
+    with Journal.open(tmp_path / "j.db") as journal:
+        referee = Referee.new_game(journal, ["Ann", "Ben", "Cat"], table="fantan", parts=5,
+                                   header={"peanuts": {"Ann": 1, "Ben": 25, "Cat": 25}})
+        assert referee.state.peanuts == (1, 25, 25)
+        table = referee.table
+        broke = referee.state.__class__  # the state type, to build a finished hand
+        import dataclasses
+
+        over = dataclasses.replace(referee.state, peanuts=(0, 26, 25), out=1)
+        assert isinstance(over, broke)
+        assert table.is_game_over(over, 1, 5)
+        assert not table.is_game_over(dataclasses.replace(over, peanuts=(1, 25, 25)), 1, 5)
+        assert referee.mode is Mode.PLAYING
+
+
+# -- the dependency rule ------------------------------------------------------------------
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.add(node.module)
+    return out
+
+
+def _package_files(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("package, forbidden", [
+    ("scorer", ("vision", "hardware", "firmware", "cv2", "onnxruntime", "gpiozero", "luma", "picamera2")),
+    ("hardware", ("firmware", "vision", "scorer")),
+    ("vision", ("firmware", "hardware")),
+])
+def test_dependencies_point_one_way(package: str, forbidden: tuple[str, ...]) -> None:
+    """firmware -> (vision, scorer, hardware); vision -> scorer; hardware and scorer import nothing of the others."""
+    bad = []
+    for path in _package_files(package):
+        for name in _imports(path):
+            if name.split(".")[0] in forbidden:
+                bad.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not bad, bad
