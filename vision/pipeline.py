@@ -195,18 +195,74 @@ _COLOURS = {
 }
 
 
-def annotate(frame: Image, result: Result) -> Image:
-    """A copy of ``frame`` with every detection outlined, labelled and its confidence shown."""
+def annotate(frame: Image, result: Result, labels: list[tuple[str, tuple[int, int, int, int]]] | None = None) -> Image:
+    """A copy of ``frame`` with every detection outlined, labelled and its confidence shown.
+
+    Labels never overlap one another: each goes just above its outline when there is room,
+    else below it, else to the nearest free place, with a thin line back to its outline.
+    Confidences are shown with as many digits as it takes to tell them from 1 and from each
+    other (0.9987 reads "0.9987", not "1.00"); they are cut, never rounded up.
+
+    :param labels: when given, receives each label's text and box ``(x0, y0, x1, y1)``, in
+        detection order (for tests and tools).
+    """
     out = frame.copy()
+    height, width = out.shape[:2]
     rect_to_image = result.calibration.table_to_image @ np.linalg.inv(result.rectified.table_to_rect)
-    scale = max(0.4, out.shape[1] / 2400)
+    scale = max(0.4, width / 2400)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    pad = max(2, int(round(3 * scale)))
+
+    def confidence_text(c: float) -> str:
+        if c >= 1.0:
+            return "1"
+        digits = 2 if c < 0.9 else min(6, int(np.ceil(-np.log10(1.0 - c))) + 1)
+        return f"{np.floor(c * 10 ** digits + 1e-9) / 10 ** digits:.{digits}f}"
+
+    def overlaps(box: tuple[int, int, int, int], others: list[tuple[int, int, int, int]]) -> bool:
+        return any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in others)
+
+    def inside(box: tuple[int, int, int, int]) -> bool:
+        return box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height
+
+    placed: list[tuple[int, int, int, int]] = []
+    drawn: list[tuple[str, tuple[int, int, int, int], tuple[int, int, int], np.ndarray]] = []
     for d, r in zip(result.detections, result.recognitions):
         pts = cv2.perspectiveTransform(d.corners[None].astype(np.float64), rect_to_image)[0]
         colour = _COLOURS[r.verdict]
         cv2.polylines(out, [np.round(pts).astype(np.int32)], True, colour, 2, cv2.LINE_AA)
-        text = f"{r.best} {r.confidence:.2f}" if r.verdict is Verdict.IDENTIFIED else \
-            f"? {r.best} {r.confidence:.2f}"
-        org = (int(pts[:, 0].min()), int(pts[:, 1].min()) - 4)
-        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
+        prefix = "" if r.verdict is Verdict.IDENTIFIED else "? "
+        text = f"{prefix}{r.best} {confidence_text(r.confidence)}"
+        (tw, th), base = cv2.getTextSize(text, font, scale, 1)
+        bw, bh = tw + 2 * pad, th + base + 2 * pad
+        left = int(np.clip(pts[:, 0].min(), 0, max(0, width - bw)))
+        top, bottom = int(pts[:, 1].min()), int(pts[:, 1].max())
+        wanted = [(left, top - bh - 2), (left, bottom + 2)]
+        step = bh + 1
+        # then ever further above and below the outline, and finally anywhere in the frame
+        wanted += [(left, y) for k in range(1, 4 * height // step + 2)
+                   for y in (top - bh - 2 - k * step, bottom + 2 + k * step)]
+        box = None
+        for x, y in wanted:
+            candidate = (x, y, x + bw, y + bh)
+            if inside(candidate) and not overlaps(candidate, placed):
+                box = candidate
+                break
+        if box is None:  # a frame packed with labels: stack it past the others, clipped by the frame
+            y = max((b[3] for b in placed), default=0) + 1
+            box = (left, y, left + bw, y + bh)
+        placed.append(box)
+        drawn.append((text, box, colour, pts))
+        if labels is not None:
+            labels.append((text, box))
+    for text, box, colour, pts in drawn:
+        x0, y0, x1, y1 = box
+        near = (int(np.clip(pts[:, 0].min(), 0, width - 1)), int(pts[:, 1].min() if y1 <= pts[:, 1].min()
+                                                                else pts[:, 1].max()))
+        if not (y1 + 3 >= near[1] >= y0 - 3):
+            cv2.line(out, ((x0 + x1) // 2, y1 if y1 < near[1] else y0), near, colour, 1, cv2.LINE_AA)
+        cv2.rectangle(out, (x0, y0), (x1 - 1, y1 - 1), (255, 255, 255), -1)
+        cv2.rectangle(out, (x0, y0), (x1 - 1, y1 - 1), colour, 1)
+        org = (x0 + pad, y1 - pad - cv2.getTextSize(text, font, scale, 1)[1])
+        cv2.putText(out, text, org, font, scale, (0, 0, 0), 1, cv2.LINE_AA)
     return out
