@@ -12,8 +12,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
-import time
-from pathlib import Path
 
 _CHILD = r"""
 import resource, sys, time

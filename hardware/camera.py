@@ -223,7 +223,7 @@ class OpenCVSource(BaseFrameSource):
         self.drop = drop if self.live else 0
         if capture is None:
             cv2 = _cv2()
-            if not self.live:
+            if not isinstance(device, int):
                 path = Path(device)
                 if not path.is_file():
                     why = "it is a folder (use images:FOLDER)" if path.is_dir() else "no such file"

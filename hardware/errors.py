@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-__all__ = ["BadFrame", "ButtonError", "CameraClosed", "CameraError", "CameraUnavailable", "DisplayError", "EndOfFrames", "HardwareError", "UnknownBackend"]
+__all__ = [
+    "BadFrame",
+    "ButtonError",
+    "CameraClosed",
+    "CameraError",
+    "CameraUnavailable",
+    "DisplayError",
+    "EndOfFrames",
+    "HardwareError",
+    "UnknownBackend",
+]
 
 
 class HardwareError(Exception):

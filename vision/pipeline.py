@@ -85,23 +85,11 @@ def load_image(path: Path | str, max_pixels: int = MAX_IMAGE_PIXELS) -> Image:
     """
     p = Path(path)
     try:
+        # Pillow warns on stderr about what it reads past (corrupt EXIF, large images): a bad
+        # file gets one line from us, a good one none from Pillow.
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
-            try:
-                im = PILImage.open(p)
-            except PILImage.DecompressionBombError:
-                im = _open_header_only(p)
-        with im:
-            width, height = im.size
-            if width * height > max_pixels:
-                raise UnreadableImageError(
-                    f"image {p} is {width}x{height} ({width * height / 1e6:.0f} megapixels): "
-                    f"ringside reads images of at most {max_pixels / 1e6:.0f} megapixels; scale it down first"
-                )
-            if width < 1 or height < 1:
-                raise UnreadableImageError(f"image {p} is empty ({width}x{height})")
-            im.load()
-            rgb = np.asarray(im.convert("RGB"))
+            warnings.simplefilter("ignore")
+            rgb = _decode(p, max_pixels)
     except UnreadableImageError:
         raise
     except FileNotFoundError:
@@ -117,6 +105,27 @@ def load_image(path: Path | str, max_pixels: int = MAX_IMAGE_PIXELS) -> Image:
         raise UnreadableImageError(f"cannot read image {p}: it has no colour or grey pixels")
     bgr: Image = np.ascontiguousarray(rgb[:, :, ::-1])
     return bgr
+
+
+def _decode(p: Path, max_pixels: int) -> Image:
+    """The pixels of ``p`` as RGB, after its header showed a size of at most ``max_pixels``."""
+    im: PILImage.Image
+    try:
+        im = PILImage.open(p)
+    except PILImage.DecompressionBombError:
+        im = _open_header_only(p)
+    with im:
+        width, height = im.size
+        if width * height > max_pixels:
+            raise UnreadableImageError(
+                f"image {p} is {width}x{height} ({width * height / 1e6:.0f} megapixels): "
+                f"ringside reads images of at most {max_pixels / 1e6:.0f} megapixels; scale it down first"
+            )
+        if width < 1 or height < 1:
+            raise UnreadableImageError(f"image {p} is empty ({width}x{height})")
+        im.load()
+        rgb: Image = np.asarray(im.convert("RGB"))
+    return rgb
 
 
 _PIL_LIMIT_LOCK = threading.Lock()
@@ -200,8 +209,8 @@ def annotate(frame: Image, result: Result, labels: list[tuple[str, tuple[int, in
 
     Labels never overlap one another: each goes just above its outline when there is room,
     else below it, else to the nearest free place, with a thin line back to its outline.
-    Confidences are shown with as many digits as it takes to tell them from 1 and from each
-    other (0.9987 reads "0.9987", not "1.00"); they are cut, never rounded up.
+    A confidence of 0.9 or more shows two significant digits of its distance from 1
+    (0.9987 reads "0.9987", 0.9993 "0.99930", not both "1.00"); digits are cut, never rounded up.
 
     :param labels: when given, receives each label's text and box ``(x0, y0, x1, y1)``, in
         detection order (for tests and tools).

@@ -8,9 +8,11 @@ check line: print at 100 % ("actual size") and measure it.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import cv2
 import numpy as np
@@ -158,17 +160,79 @@ def _pil(page: Page) -> PILImage.Image:
 def write_pdf(path: Path, dpi: float = 200.0) -> int:
     """Write all Big Top sheets to one PDF at true size, page by page; returns the page count.
 
-    Only one page is held in memory at a time: the first page creates the file and each
-    further page is appended to it.
+    Each page is drawn, JPEG-compressed into the file and dropped before the next is drawn,
+    so that memory holds one page at a time whatever the page count.
 
     :raises OSError: when the file cannot be written.
     """
-    count = 0
-    for page in iter_bigtop_pages(dpi):
-        _pil(page).save(path, "PDF", append=count > 0, resolution=dpi,
-                        title="Ringside Big Top printable components")
-        count += 1
-    return count
+    with open(path, "wb") as fh:
+        writer = _PdfWriter(fh, "Ringside Big Top printable components")
+        for page in iter_bigtop_pages(dpi):
+            writer.add_page(page.image, dpi)
+        writer.finish()
+    return writer.pages
+
+
+class _PdfWriter:
+    """A PDF of full-page JPEG images, written as it goes (objects 1 and 2 are the catalog and page tree)."""
+
+    def __init__(self, fh: BinaryIO, title: str) -> None:
+        self.fh = fh
+        self.offsets: dict[int, int] = {}
+        self.kids: list[int] = []
+        self.next_id = 3
+        self.title = title
+        fh.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+
+    @property
+    def pages(self) -> int:
+        """Pages written so far."""
+        return len(self.kids)
+
+    def _object(self, number: int, body: bytes, stream: bytes | None = None) -> None:
+        self.offsets[number] = self.fh.tell()
+        self.fh.write(b"%d 0 obj\n" % number + body)
+        if stream is not None:
+            self.fh.write(b"\nstream\n" + stream + b"\nendstream")
+        self.fh.write(b"\nendobj\n")
+
+    def _new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id - 1
+
+    def add_page(self, bgr: Image, dpi: float) -> None:
+        """Append one page: a BGR image filling a page of its size at ``dpi``."""
+        height, width = bgr.shape[:2]
+        buffer = io.BytesIO()
+        PILImage.fromarray(np.ascontiguousarray(bgr[:, :, ::-1])).save(buffer, "JPEG", quality=75)
+        jpeg = buffer.getvalue()
+        del buffer
+        w_pt, h_pt = width * 72.0 / dpi, height * 72.0 / dpi
+        image, content, page = self._new_id(), self._new_id(), self._new_id()
+        self._object(image, b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceRGB "
+                            b"/BitsPerComponent 8 /Filter /DCTDecode /Length %d >>" % (width, height, len(jpeg)), jpeg)
+        draw = b"q %.2f 0 0 %.2f 0 0 cm /Im0 Do Q" % (w_pt, h_pt)
+        self._object(content, b"<< /Length %d >>" % len(draw), draw)
+        self._object(page, b"<< /Type /Page /Parent 2 0 R /MediaBox [ 0 0 %.2f %.2f ] "
+                           b"/Resources << /XObject << /Im0 %d 0 R >> >> /Contents %d 0 R >>"
+                           % (w_pt, h_pt, image, content))
+        self.kids.append(page)
+
+    def finish(self) -> None:
+        """Write the page tree, catalog, document information and cross-reference table."""
+        kids = b" ".join(b"%d 0 R" % k for k in self.kids)
+        self._object(2, b"<< /Type /Pages /Kids [ %s ] /Count %d >>" % (kids, len(self.kids)))
+        self._object(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+        info = self._new_id()
+        title = self.title.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").encode("latin-1")
+        self._object(info, b"<< /Title (%s) /Producer (Ringside) >>" % title)
+        xref = self.fh.tell()
+        count = self.next_id
+        self.fh.write(b"xref\n0 %d\n0000000000 65535 f \n" % count)
+        for number in range(1, count):
+            self.fh.write(b"%010d 00000 n \n" % self.offsets[number])
+        self.fh.write(b"trailer\n<< /Size %d /Root 1 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n"
+                      % (count, info, xref))
 
 
 def png_page_path(path: Path, number: int) -> Path:
