@@ -95,13 +95,21 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+#: The commands whose arguments `vision.cli` parses itself (``ringside print --help`` is its help).
+VISION_COMMANDS = ("print", "recognize", "train")
+
+
 def _vision(name: str) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
-        vision_cli = importlib.import_module("vision.cli")
-        func: Callable[[list[str]], int] = getattr(vision_cli, name)
-        return func(args.rest)
+        return _run_vision(name, args.rest)
 
     return run
+
+
+def _run_vision(command: str, argv: list[str]) -> int:
+    vision_cli = importlib.import_module("vision.cli")
+    func: Callable[[list[str]], int] = getattr(vision_cli, f"cmd_{command}")
+    return func(argv)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -138,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         p = sub.add_parser(name, help=help_text, add_help=False)
         p.add_argument("rest", nargs=argparse.REMAINDER)
-        p.set_defaults(func=_vision(f"cmd_{name}"))
+        p.set_defaults(func=_vision(name))
 
     from firmware.runner import add_commands
 
@@ -148,8 +156,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``ringside``; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
     try:
+        if words and words[0] in VISION_COMMANDS:
+            # Handed over whole, so that options may come before the game name and --help works.
+            return _run_vision(words[0], words[1:])
+        args = build_parser().parse_args(words)
         result: int = args.func(args)
         return result
     except (UsageError, TableError) as exc:

@@ -16,6 +16,7 @@ The backends can be changed without editing the file (``--camera``,
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -35,6 +36,8 @@ __all__ = [
     "ConfigError",
     "DisplayConfig",
     "RingsideConfig",
+    "default_config_path",
+    "describe_source",
     "load_config",
     "parse_config",
     "with_overrides",
@@ -104,18 +107,38 @@ class RingsideConfig:
     camera: CameraConfig
     display: DisplayConfig
     buttons: ButtonsConfig
+    #: The file this configuration was read from; None for the built-in defaults.
+    source: Path | None = None
 
 
 # -- reading -----------------------------------------------------------------------------
 
 
-def load_config(path: str | Path | None = None) -> RingsideConfig:
-    """Read and check a TOML configuration; None gives the defaults.
+def default_config_path() -> Path:
+    """Where Ringside looks for its configuration when none is named.
 
-    :raises ConfigError: when the file cannot be read, is not TOML, or a field is wrong.
+    ``$XDG_CONFIG_HOME/ringside/ringside.toml``, or ``~/.config/ringside/ringside.toml``
+    when ``XDG_CONFIG_HOME`` is unset or not an absolute path (the XDG rule).
+    """
+    xdg = os.environ.get("XDG_CONFIG_HOME", "")
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path("~/.config").expanduser()
+    return base / "ringside" / "ringside.toml"
+
+
+def load_config(path: str | Path | None = None) -> RingsideConfig:
+    """Read and check a TOML configuration.
+
+    With no ``path``, `default_config_path` is read when that file exists, and the
+    built-in defaults are used otherwise. The result's ``source`` says which file was read.
+
+    :raises ConfigError: one line naming the file, when it cannot be read, is not UTF-8 TOML,
+        or a field is wrong.
     """
     if path is None:
-        return parse_config({})
+        default = default_config_path()
+        if not default.exists():
+            return parse_config({})
+        path = default
     name = str(path)
     try:
         with open(path, "rb") as fh:
@@ -124,7 +147,29 @@ def load_config(path: str | Path | None = None) -> RingsideConfig:
         raise ConfigError(f"cannot read the configuration {name}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{name} is not valid TOML: {exc}") from None
-    return parse_config(data, source=Path(name).name)
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{name} is not a UTF-8 text file (byte {exc.start + 1} is {exc.object[exc.start]:#04x})"
+                          ) from None
+    except RecursionError:
+        raise ConfigError(f"{name} nests tables or arrays too deeply to be a Ringside configuration") from None
+    except MemoryError:
+        raise ConfigError(f"{name} is too large to be a Ringside configuration") from None
+    try:
+        config = parse_config(data, source=Path(name).name)
+    except RecursionError:
+        raise ConfigError(f"{name} nests tables or arrays too deeply to be a Ringside configuration") from None
+    return replace(config, source=Path(name))
+
+
+def describe_source(config: RingsideConfig) -> str:
+    """One line for the start-up output: which configuration file was read, or that none was.
+
+    >>> describe_source(parse_config({}))[:44]
+    'configuration: built-in defaults (no file at'
+    """
+    if config.source is not None:
+        return f"configuration: {config.source}"
+    return f"configuration: built-in defaults (no file at {default_config_path()})"
 
 
 class _Reader:

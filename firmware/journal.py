@@ -66,6 +66,9 @@ __all__ = ["EntryKind", "Journal", "JournalEntry", "JournalError", "LiveGame", "
 #: Stored in ``PRAGMA user_version``; a journal written by a newer schema is refused.
 SCHEMA_VERSION = 2
 
+#: The first bytes of every SQLite database file.
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
 S = TypeVar("S")
 M = TypeVar("M")
 
@@ -214,6 +217,49 @@ class Journal:
             db.close()
             raise
         return cls(db, name)
+
+    @classmethod
+    def open_readonly(cls, path: str | Path) -> Journal:
+        """Open an existing journal to read it (``ringside export``); nothing is ever written to it.
+
+        A file that is not a Ringside journal (empty, text, another SQLite database) is
+        refused untouched: it is not turned into a journal.
+
+        :raises JournalError: in one line, when the file is missing, unreadable or not a journal.
+        """
+        p = Path(path).expanduser()
+        try:
+            with open(p, "rb") as fh:
+                head = fh.read(len(_SQLITE_MAGIC))
+        except FileNotFoundError:
+            raise JournalError(f"no journal at {p}") from None
+        except IsADirectoryError:
+            raise JournalError(f"{p} is a folder, not a journal") from None
+        except OSError as exc:
+            raise JournalError(f"cannot read the journal {p}: {exc.strerror or exc}") from None
+        if head != _SQLITE_MAGIC:
+            what = "an empty file" if not head else "not an SQLite file"
+            raise JournalError(f"{p} is not a Ringside journal ({what})")
+        try:
+            db = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                                 check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot open the journal {p}: {exc}") from None
+        try:
+            db.execute("PRAGMA query_only=ON")
+            version = int(db.execute("PRAGMA user_version").fetchone()[0])
+            if version > SCHEMA_VERSION:
+                raise JournalError(f"the journal {p} was written by a newer Ringside (schema {version}); upgrade Ringside")
+            tables = {str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if version < 1 or not {"games", "hands", "entries"} <= tables:
+                raise JournalError(f"{p} is an SQLite file but not a Ringside journal")
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise JournalError(f"{p} is not a Ringside journal: {exc}") from None
+        except JournalError:
+            db.close()
+            raise
+        return cls(db, str(p))
 
     # -- life cycle ------------------------------------------------------------
 

@@ -27,8 +27,11 @@ OpenCV is imported only when an OpenCV, video or image source is opened.
 
 from __future__ import annotations
 
+import os
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Self, runtime_checkable
@@ -36,7 +39,7 @@ from typing import Any, Protocol, Self, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from hardware.errors import BadFrame, CameraClosed, CameraError, EndOfFrames, UnknownBackend
+from hardware.errors import BadFrame, CameraClosed, CameraError, CameraUnavailable, EndOfFrames, UnknownBackend
 
 __all__ = [
     "IMAGE_SUFFIXES",
@@ -144,6 +147,32 @@ def _cv2() -> Any:
     return cv2
 
 
+_STDERR_LOCK = threading.Lock()
+
+
+@contextmanager
+def _native_stderr_silenced() -> Iterator[None]:
+    """Silence what OpenCV and FFmpeg write straight to file descriptor 2 while a capture opens.
+
+    Their warnings ("can't open camera by index", "moov atom not found") would otherwise
+    add lines of their own to the one-line message Ringside gives.
+    """
+    with _STDERR_LOCK:
+        try:
+            saved = os.dup(2)
+            null = os.open(os.devnull, os.O_WRONLY)
+        except OSError:
+            yield
+            return
+        try:
+            os.dup2(null, 2)
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            os.close(null)
+
+
 def as_bgr(image: npt.NDArray[Any], where: str) -> Frame:
     """A frame as BGR uint8: gray images get three channels, BGRA loses alpha.
 
@@ -172,26 +201,50 @@ class OpenCVSource(BaseFrameSource):
     :param size: (width, height) to ask a live camera for.
     :param drop: frames to throw away before each read of a live camera.
     :param capture: an opened ``cv2.VideoCapture``-like object (tests inject one).
+    :param attempts: how many times to try to open a live camera before giving up.
+    :param retry_delay_s: seconds between those tries.
+    :param sleep: the sleep function between tries (tests pass a fake).
+    :raises CameraUnavailable: when the video is missing or not a video, or no camera answers
+        at that number after ``attempts`` tries.
     """
 
     def __init__(
         self, device: int | str | Path, *, size: tuple[int, int] | None = None, drop: int = 1,
-        capture: Any = None,
+        capture: Any = None, attempts: int = 3, retry_delay_s: float = 0.5,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.live = isinstance(device, int)
         super().__init__(f"opencv:{device}" if self.live else f"video:{device}")
         if drop < 0:
             raise ValueError(f"drop must be 0 or more frames, not {drop}")
+        if attempts < 1:
+            raise ValueError(f"attempts must be 1 or more, not {attempts}")
         self.drop = drop if self.live else 0
         if capture is None:
             cv2 = _cv2()
-            if not isinstance(device, int) and not Path(device).is_file():
-                raise CameraError(f"cannot open the video {device}: no such file")
-            capture = cv2.VideoCapture(device if self.live else str(device))
-            if not capture.isOpened():
-                what = f"USB camera {device}" if self.live else f"the video {device}"
-                raise CameraError(f"cannot open {what}: OpenCV found no such device or cannot decode it")
-            if self.live:
+            if not isinstance(device, int):
+                path = Path(device)
+                if not path.is_file():
+                    why = "it is a folder (use images:FOLDER)" if path.is_dir() else "no such file"
+                    raise CameraUnavailable(f"cannot open the video {device}: {why}")
+                with _native_stderr_silenced():
+                    capture = cv2.VideoCapture(str(device))
+                if not capture.isOpened():
+                    raise CameraUnavailable(f"{device} is not a video OpenCV can decode (try .mp4, .avi, .mkv)")
+            else:
+                for attempt in range(attempts):
+                    if attempt:
+                        sleep(retry_delay_s)
+                    with _native_stderr_silenced():
+                        capture = cv2.VideoCapture(device)
+                    if capture.isOpened():
+                        break
+                    capture.release()
+                else:
+                    raise CameraUnavailable(
+                        f"no USB camera {device}: OpenCV could not open it in {attempts} tries; check that it is "
+                        f"plugged in and shows up in 'ls /dev/video*', or name another --camera"
+                    )
                 capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
                 if size is not None:
                     capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
@@ -217,17 +270,18 @@ class ImageFolderSource(BaseFrameSource):
 
     :param folder: the folder; files with other suffixes than `IMAGE_SUFFIXES` are ignored.
     :param loop: start again at the first image instead of raising `EndOfFrames`.
-    :raises CameraError: when the folder does not exist or holds no image.
+    :raises CameraUnavailable: when the folder does not exist or holds no image.
     """
 
     def __init__(self, folder: str | Path, *, loop: bool = False) -> None:
         super().__init__(f"images:{folder}")
         path = Path(folder)
         if not path.is_dir():
-            raise CameraError(f"cannot read images from {folder}: no such folder")
+            why = "it is a file, not a folder" if path.exists() else "no such folder"
+            raise CameraUnavailable(f"cannot read images from {folder}: {why}")
         self.files = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
         if not self.files:
-            raise CameraError(f"the folder {folder} holds no images ({', '.join(sorted(IMAGE_SUFFIXES))})")
+            raise CameraUnavailable(f"the folder {folder} holds no images ({', '.join(sorted(IMAGE_SUFFIXES))})")
         self.loop = loop
         self.position = 0
 
@@ -313,7 +367,8 @@ def open_camera(spec: str) -> FrameSource:
     """Open the camera named ``spec``: ``picamera2``, ``opencv:0``, ``video:FILE``, ``images:DIR``…
 
     :raises UnknownBackend: for a name no backend answers to.
-    :raises CameraError: when the named camera cannot be opened.
+    :raises CameraUnavailable: when the named camera can never work as named (the message says why).
+    :raises CameraError: when the named camera cannot be opened now.
     """
     scheme, _, arg = spec.partition(":")
     opener = _OPENERS.get(scheme.strip().lower())

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-__all__ = ["BadFrame", "ButtonError", "CameraClosed", "CameraError", "DisplayError", "EndOfFrames", "HardwareError", "UnknownBackend"]
+__all__ = [
+    "BadFrame",
+    "ButtonError",
+    "CameraClosed",
+    "CameraError",
+    "CameraUnavailable",
+    "DisplayError",
+    "EndOfFrames",
+    "HardwareError",
+    "UnknownBackend",
+]
 
 
 class HardwareError(Exception):
@@ -15,6 +25,15 @@ class UnknownBackend(HardwareError, ValueError):
 
 class CameraError(HardwareError, RuntimeError):
     """The camera cannot be opened or cannot deliver a frame."""
+
+
+class CameraUnavailable(CameraError):
+    """A camera that can never deliver a frame as named: trying again will not help.
+
+    A missing folder or one without images, a file that is not a video, a USB camera
+    that is not there, picamera2 not installed. The message says what to change.
+    A plain `CameraError` is a loss that may pass (a cable pulled out mid-game).
+    """
 
 
 class CameraClosed(CameraError):

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from hardware.camera import BaseFrameSource, Frame, as_bgr
-from hardware.errors import CameraError
+from hardware.errors import CameraError, CameraUnavailable
 
 __all__ = ["AF_MODE_AUTO", "AF_MODE_MANUAL", "PiCameraSettings", "PiCameraSource"]
 
@@ -82,7 +82,7 @@ def _picamera2_class() -> Any:
     try:
         from picamera2 import Picamera2  # type: ignore[import-not-found, import-untyped, unused-ignore]
     except ImportError:
-        raise CameraError(
+        raise CameraUnavailable(
             "picamera2 is not installed: on the Pi run 'sudo apt install python3-picamera2' and create "
             "the venv with --system-site-packages; elsewhere use --camera opencv:0, video:FILE or images:DIR"
         ) from None
@@ -95,7 +95,8 @@ class PiCameraSource(BaseFrameSource):
     :param settings: the stream size, warm-up and focus settings.
     :param camera: a ``Picamera2``-like object to drive instead of the real one (tests).
     :param sleep: the sleep function used for the warm-up (tests pass a fake).
-    :raises CameraError: when picamera2 is missing or no camera answers.
+    :raises CameraUnavailable: when picamera2 is missing or no camera is connected.
+    :raises CameraError: when the camera does not answer now.
     """
 
     def __init__(
@@ -108,7 +109,12 @@ class PiCameraSource(BaseFrameSource):
             picamera2 = _picamera2_class()
             try:
                 camera = picamera2()
-            except (RuntimeError, IndexError, OSError) as exc:
+            except IndexError:  # Picamera2 found no camera at all
+                raise CameraUnavailable(
+                    "no Raspberry Pi camera is connected: check the ribbon cable (contacts the right way round) "
+                    "and that 'rpicam-hello --list-cameras' lists it"
+                ) from None
+            except (RuntimeError, OSError) as exc:
                 raise CameraError(f"no Raspberry Pi camera answered ({exc}): check the ribbon cable") from None
         self._camera = camera
         #: The control values locked after warm-up.

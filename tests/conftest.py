@@ -54,3 +54,12 @@ def golden_png(regen_golden: bool) -> Callable[[object, Path], None]:
         assert diff is None, f"{path.name}: pixels differ inside {diff}"
 
     return check
+
+
+# -- no test reads the configuration of the user running the tests ---------------------
+
+
+@pytest.fixture(autouse=True)
+def _private_config_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point ``XDG_CONFIG_HOME`` at an empty folder, so ``~/.config/ringside/ringside.toml`` is never read."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.getbasetemp() / "empty-config-home"))

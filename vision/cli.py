@@ -1,22 +1,32 @@
 """Command-line entry points: ``ringside print``, ``ringside recognize``, ``ringside train``.
 
-Each takes its argument list and returns the exit status. A user's mistake
-(unreadable image, no mat in view, missing model) prints one line on stderr
-and returns 2.
+Each takes its argument list and returns the exit status: ``--help`` prints the
+help and returns 0, and options may come before or after the game name. A
+user's mistake (unreadable image, no mat in view, missing model, a file that
+cannot be written) prints one line on stderr and returns 2.
+
+OpenCV, the model and torch are imported only when a command runs, never for
+``--help``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-
-import cv2
 
 from vision import VisionError
 
-__all__ = ["cmd_print", "cmd_recognize", "cmd_train"]
+__all__ = ["ANNOTATE_SUFFIXES", "DPI_RANGE", "cmd_print", "cmd_recognize", "cmd_train"]
+
+#: The file types ``recognize --annotate`` writes (OpenCV picks the format by the suffix).
+ANNOTATE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+#: The resolutions ``print --dpi`` accepts: 72 is a quick draft; above 300 a home printer
+#: prints these sheets no finer, and each page costs memory a Pi should not spend.
+DPI_RANGE = (72.0, 300.0)
 
 
 def _fail(prog: str, message: str) -> int:
@@ -24,36 +34,99 @@ def _fail(prog: str, message: str) -> int:
     return 2
 
 
-def cmd_print(argv: list[str]) -> int:
-    """``ringside print bigtop --out FILE.pdf [--dpi N]``: true-size printable sheets."""
-    prog = "ringside print"
-    p = argparse.ArgumentParser(prog=prog, description="Write true-size A4 sheets of a game's components.")
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace | int:
+    """The parsed arguments, or the exit status when argparse stopped (``--help``: 0, a mistake: 2)."""
+    try:
+        return parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+
+
+def _writable(path: Path) -> str | None:
+    """Why ``path`` cannot be written, or None when it can (nothing is created or changed)."""
+    folder = path.parent
+    if path.is_dir():
+        return f"{path} is a folder"
+    if not folder.is_dir():
+        return f"no such folder: {folder}"
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return "permission denied"
+    return None
+
+
+def print_parser(prog: str = "ringside print") -> argparse.ArgumentParser:
+    """The arguments of ``ringside print``."""
+    p = argparse.ArgumentParser(
+        prog=prog,
+        description="Write true-size A4 sheets of a game's components. A .pdf is one document; "
+                    "a .png is one file per page (sheets.png writes sheets-01.png, sheets-02.png, ...).",
+    )
     p.add_argument("game", choices=["bigtop"], help="the game to print")
-    p.add_argument("--out", type=Path, required=True, help="PDF file to write")
-    p.add_argument("--dpi", type=float, default=200.0, help="resolution of the sheets (default 200)")
-    args = p.parse_args(argv)
-    if not 72 <= args.dpi <= 600:
-        return _fail(prog, "--dpi must be between 72 and 600")
-    from vision.printing import write_pdf
+    p.add_argument("--out", type=Path, required=True, metavar="FILE.pdf|FILE.png",
+                   help="the PDF to write, or the PNG name whose numbered pages are written")
+    p.add_argument("--dpi", type=float, default=200.0,
+                   help=f"resolution of the sheets, {DPI_RANGE[0]:.0f} to {DPI_RANGE[1]:.0f} (default 200)")
+    return p
+
+
+def cmd_print(argv: list[str]) -> int:
+    """``ringside print bigtop --out FILE.pdf|FILE.png [--dpi N]``: true-size printable sheets."""
+    prog = "ringside print"
+    args = _parse(print_parser(prog), argv)
+    if isinstance(args, int):
+        return args
+    lo, hi = DPI_RANGE
+    if not lo <= args.dpi <= hi:
+        return _fail(prog, f"--dpi must be between {lo:.0f} and {hi:.0f}, not {args.dpi:g}")
+    out: Path = args.out
+    kind = out.suffix.lower()
+    if kind not in (".pdf", ".png"):
+        return _fail(prog, f"--out must end in .pdf (one document) or .png (one file per page), not {out.name!r}")
+    why = _writable(out)
+    if why is not None:
+        return _fail(prog, f"cannot write {out}: {why}")
+    from vision.printing import write_pdf, write_pngs
 
     try:
-        n = write_pdf(args.out, args.dpi)
+        if kind == ".pdf":
+            n = write_pdf(out, args.dpi)
+            print(f"wrote {out}: {n} A4 pages; print at actual size and check the 100 mm line")
+        else:
+            files = write_pngs(out, args.dpi)
+            print(f"wrote {len(files)} A4 pages, {files[0].name} to {files[-1].name}; "
+                  "print at actual size and check the 100 mm line")
     except OSError as exc:
-        return _fail(prog, f"cannot write {args.out}: {exc.strerror or exc}")
-    print(f"wrote {args.out}: {n} A4 pages; print at actual size and check the 100 mm line")
+        return _fail(prog, f"cannot write {exc.filename or out}: {exc.strerror or exc}")
     return 0
+
+
+def recognize_parser(prog: str = "ringside recognize") -> argparse.ArgumentParser:
+    """The arguments of ``ringside recognize``."""
+    p = argparse.ArgumentParser(prog=prog, description="Recognise the components in a photo of the table.")
+    p.add_argument("image", type=Path, help="photo of the table (PNG, JPEG, ...)")
+    p.add_argument("--game", choices=["bigtop"], default="bigtop")
+    p.add_argument("--json", action="store_true", help="print the TableView as JSON")
+    p.add_argument("--annotate", type=Path, metavar="OUT.png",
+                   help=f"write the frame with every detection drawn ({', '.join(ANNOTATE_SUFFIXES)})")
+    p.add_argument("--model", type=Path, default=None, help="ONNX model (default: the shipped one)")
+    return p
 
 
 def cmd_recognize(argv: list[str]) -> int:
     """``ringside recognize IMAGE --game bigtop [--json] [--annotate OUT.png] [--model FILE]``."""
     prog = "ringside recognize"
-    p = argparse.ArgumentParser(prog=prog, description="Recognise the components in a photo of the table.")
-    p.add_argument("image", type=Path, help="photo of the table (PNG, JPEG, ...)")
-    p.add_argument("--game", choices=["bigtop"], default="bigtop")
-    p.add_argument("--json", action="store_true", help="print the TableView as JSON")
-    p.add_argument("--annotate", type=Path, metavar="OUT.png", help="write the frame with every detection drawn")
-    p.add_argument("--model", type=Path, default=None, help="ONNX model (default: the shipped one)")
-    args = p.parse_args(argv)
+    args = _parse(recognize_parser(prog), argv)
+    if isinstance(args, int):
+        return args
+    if args.annotate is not None:
+        if args.annotate.suffix.lower() not in ANNOTATE_SUFFIXES:
+            return _fail(prog, f"--annotate must name an image file ending in {', '.join(ANNOTATE_SUFFIXES)}, "
+                               f"not {args.annotate.name!r}")
+        why = _writable(args.annotate)
+        if why is not None:
+            return _fail(prog, f"cannot write {args.annotate}: {why}")
+    import cv2
+
     from vision.classify import DEFAULT_MODEL
     from vision.pipeline import Recognizer, annotate, load_image
 
@@ -64,7 +137,11 @@ def cmd_recognize(argv: list[str]) -> int:
     except VisionError as exc:
         return _fail(prog, str(exc))
     if args.annotate is not None:
-        if not cv2.imwrite(str(args.annotate), annotate(frame, result)):
+        try:
+            written = cv2.imwrite(str(args.annotate), annotate(frame, result))
+        except cv2.error:
+            written = False
+        if not written:
             return _fail(prog, f"cannot write {args.annotate}")
     if args.json:
         print(json.dumps(result.view.to_json(), indent=2))
@@ -74,7 +151,14 @@ def cmd_recognize(argv: list[str]) -> int:
 
 
 def cmd_train(argv: list[str]) -> int:
-    """``ringside train bigtop [options]``: see ``python -m vision.train --help``."""
+    """``ringside train bigtop [options]``: see ``ringside train --help``."""
     from vision.train import main
 
-    return main(argv, prog="ringside train")
+    return _guard_exit(lambda: main(argv, prog="ringside train"))
+
+
+def _guard_exit(func: Callable[[], int]) -> int:
+    try:
+        return func()
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2

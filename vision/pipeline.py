@@ -6,7 +6,9 @@
 
 from __future__ import annotations
 
+import threading
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +33,7 @@ from vision.detect import Detection, find_components, warp_crops
 from vision.faces import Image
 from vision.tableview import TableView, build_table_view
 
-__all__ = ["Recognizer", "Result", "StageTimes", "annotate", "load_image"]
+__all__ = ["MAX_IMAGE_PIXELS", "Recognizer", "Result", "StageTimes", "annotate", "load_image"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,22 +70,79 @@ class Result:
     crops: Image
 
 
-def load_image(path: Path | str) -> Image:
+#: The largest image `load_image` decodes, in pixels: a little above the largest Raspberry Pi
+#: camera sensor (9152x6944). A frame of that size costs about 1 GB through the pipeline.
+MAX_IMAGE_PIXELS = 64_000_000
+
+
+def load_image(path: Path | str, max_pixels: int = MAX_IMAGE_PIXELS) -> Image:
     """Read an image file as BGR.
 
-    :raises UnreadableImageError: when the file is missing, truncated or not an image.
+    The image's size is read from its header first: one larger than ``max_pixels`` is
+    refused before it is decoded.
+
+    :raises UnreadableImageError: when the file is missing, truncated, not an image, or too large.
     """
     p = Path(path)
     try:
-        with PILImage.open(p) as im:
-            im.load()
-            rgb = np.asarray(im.convert("RGB"))
+        # Pillow warns on stderr about what it reads past (corrupt EXIF, large images): a bad
+        # file gets one line from us, a good one none from Pillow.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rgb = _decode(p, max_pixels)
+    except UnreadableImageError:
+        raise
     except FileNotFoundError:
         raise UnreadableImageError(f"image file not found: {p}") from None
-    except (OSError, ValueError, SyntaxError) as exc:
-        raise UnreadableImageError(f"cannot read image {p}: {exc}") from None
+    except IsADirectoryError:
+        raise UnreadableImageError(f"{p} is a folder, not an image") from None
+    except MemoryError:
+        raise UnreadableImageError(f"image {p} is too large to decode in this much memory") from None
+    except Exception as exc:  # noqa: BLE001 - a decoder fed a corrupt file may raise almost anything
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UnreadableImageError(f"cannot read image {p}: {reason}") from None
+    if rgb.ndim != 3 or rgb.shape[2] != 3:
+        raise UnreadableImageError(f"cannot read image {p}: it has no colour or grey pixels")
     bgr: Image = np.ascontiguousarray(rgb[:, :, ::-1])
     return bgr
+
+
+def _decode(p: Path, max_pixels: int) -> Image:
+    """The pixels of ``p`` as RGB, after its header showed a size of at most ``max_pixels``."""
+    im: PILImage.Image
+    try:
+        im = PILImage.open(p)
+    except PILImage.DecompressionBombError:
+        im = _open_header_only(p)
+    with im:
+        width, height = im.size
+        if width * height > max_pixels:
+            raise UnreadableImageError(
+                f"image {p} is {width}x{height} ({width * height / 1e6:.0f} megapixels): "
+                f"ringside reads images of at most {max_pixels / 1e6:.0f} megapixels; scale it down first"
+            )
+        if width < 1 or height < 1:
+            raise UnreadableImageError(f"image {p} is empty ({width}x{height})")
+        im.load()
+        rgb: Image = np.asarray(im.convert("RGB"))
+    return rgb
+
+
+_PIL_LIMIT_LOCK = threading.Lock()
+
+
+def _open_header_only(p: Path) -> PILImage.Image:
+    """Open an image Pillow refuses as a decompression bomb, to read its size from the header.
+
+    Pillow's own limit is lifted only for the ``open`` (which reads the header, not the pixels).
+    """
+    with _PIL_LIMIT_LOCK:
+        saved = PILImage.MAX_IMAGE_PIXELS
+        PILImage.MAX_IMAGE_PIXELS = None
+        try:
+            return PILImage.open(p)
+        finally:
+            PILImage.MAX_IMAGE_PIXELS = saved
 
 
 class Recognizer:
@@ -150,18 +209,74 @@ _COLOURS = {
 }
 
 
-def annotate(frame: Image, result: Result) -> Image:
-    """A copy of ``frame`` with every detection outlined, labelled and its confidence shown."""
+def annotate(frame: Image, result: Result, labels: list[tuple[str, tuple[int, int, int, int]]] | None = None) -> Image:
+    """A copy of ``frame`` with every detection outlined, labelled and its confidence shown.
+
+    Labels never overlap one another: each goes just above its outline when there is room,
+    else below it, else to the nearest free place, with a thin line back to its outline.
+    A confidence of 0.9 or more shows two significant digits of its distance from 1
+    (0.9987 reads "0.9987", 0.9993 "0.99930", not both "1.00"); digits are cut, never rounded up.
+
+    :param labels: when given, receives each label's text and box ``(x0, y0, x1, y1)``, in
+        detection order (for tests and tools).
+    """
     out = frame.copy()
+    height, width = out.shape[:2]
     rect_to_image = result.calibration.table_to_image @ np.linalg.inv(result.rectified.table_to_rect)
-    scale = max(0.4, out.shape[1] / 2400)
+    scale = max(0.4, width / 2400)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    pad = max(2, int(round(3 * scale)))
+
+    def confidence_text(c: float) -> str:
+        if c >= 1.0:
+            return "1"
+        digits = 2 if c < 0.9 else min(6, int(np.ceil(-np.log10(1.0 - c))) + 1)
+        return f"{np.floor(c * 10 ** digits + 1e-9) / 10 ** digits:.{digits}f}"
+
+    def overlaps(box: tuple[int, int, int, int], others: list[tuple[int, int, int, int]]) -> bool:
+        return any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in others)
+
+    def inside(box: tuple[int, int, int, int]) -> bool:
+        return box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height
+
+    placed: list[tuple[int, int, int, int]] = []
+    drawn: list[tuple[str, tuple[int, int, int, int], tuple[int, int, int], np.ndarray]] = []
     for d, r in zip(result.detections, result.recognitions):
         pts = cv2.perspectiveTransform(d.corners[None].astype(np.float64), rect_to_image)[0]
         colour = _COLOURS[r.verdict]
         cv2.polylines(out, [np.round(pts).astype(np.int32)], True, colour, 2, cv2.LINE_AA)
-        text = f"{r.best} {r.confidence:.2f}" if r.verdict is Verdict.IDENTIFIED else \
-            f"? {r.best} {r.confidence:.2f}"
-        org = (int(pts[:, 0].min()), int(pts[:, 1].min()) - 4)
-        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
+        prefix = "" if r.verdict is Verdict.IDENTIFIED else "? "
+        text = f"{prefix}{r.best} {confidence_text(r.confidence)}"
+        (tw, th), base = cv2.getTextSize(text, font, scale, 1)
+        bw, bh = tw + 2 * pad, th + base + 2 * pad
+        left = int(np.clip(pts[:, 0].min(), 0, max(0, width - bw)))
+        top, bottom = int(pts[:, 1].min()), int(pts[:, 1].max())
+        wanted = [(left, top - bh - 2), (left, bottom + 2)]
+        step = bh + 1
+        # then ever further above and below the outline, and finally anywhere in the frame
+        wanted += [(left, y) for k in range(1, 4 * height // step + 2)
+                   for y in (top - bh - 2 - k * step, bottom + 2 + k * step)]
+        box = None
+        for x, y in wanted:
+            candidate = (x, y, x + bw, y + bh)
+            if inside(candidate) and not overlaps(candidate, placed):
+                box = candidate
+                break
+        if box is None:  # a frame packed with labels: stack it past the others, clipped by the frame
+            y = max((b[3] for b in placed), default=0) + 1
+            box = (left, y, left + bw, y + bh)
+        placed.append(box)
+        drawn.append((text, box, colour, pts))
+        if labels is not None:
+            labels.append((text, box))
+    for text, box, colour, pts in drawn:
+        x0, y0, x1, y1 = box
+        near = (int(np.clip(pts[:, 0].min(), 0, width - 1)), int(pts[:, 1].min() if y1 <= pts[:, 1].min()
+                                                                else pts[:, 1].max()))
+        if not (y1 + 3 >= near[1] >= y0 - 3):
+            cv2.line(out, ((x0 + x1) // 2, y1 if y1 < near[1] else y0), near, colour, 1, cv2.LINE_AA)
+        cv2.rectangle(out, (x0, y0), (x1 - 1, y1 - 1), (255, 255, 255), -1)
+        cv2.rectangle(out, (x0, y0), (x1 - 1, y1 - 1), colour, 1)
+        org = (x0 + pad, y1 - pad - cv2.getTextSize(text, font, scale, 1)[1])
+        cv2.putText(out, text, org, font, scale, (0, 0, 0), 1, cv2.LINE_AA)
     return out

@@ -1,4 +1,4 @@
-"""True-size printable A4 sheets of every Big Top component, as one PDF.
+"""True-size printable A4 sheets of every Big Top component, as one PDF or one PNG per page.
 
 Pages: the 52 card faces (9 per page), card backs, gate-receipt token faces
 and backs (backs mirrored for double-sided printing), one Organizing Chart
@@ -8,8 +8,11 @@ check line: print at 100 % ("actual size") and measure it.
 
 from __future__ import annotations
 
+import io
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import cv2
 import numpy as np
@@ -20,7 +23,7 @@ from vision.faces import Image, render_card, render_card_back, render_chart, ren
 from vision.labels import TOKEN_VALUES
 from vision.layout import CARD, CHART, MAT, MAX_SEATS, TOKEN
 
-__all__ = ["A4", "Page", "bigtop_pages", "write_pdf"]
+__all__ = ["A4", "Page", "bigtop_pages", "iter_bigtop_pages", "png_page_path", "write_pdf", "write_pngs"]
 
 #: A4 portrait in millimetres
 A4 = (210.0, 297.0)
@@ -72,20 +75,20 @@ def _cut_marks(page: Image, x: float, y: float, w: float, h: float, s: float) ->
             cv2.line(page, (p[0], p[1] + int(dy * 1 * s)), (p[0], p[1] + int(dy * 4 * s)), grey, t)
 
 
-def _card_pages(s: float) -> list[Page]:
-    pages = []
-    faces = [render_card(c, s) for c in DECK]
+def _card_pages(s: float) -> Iterator[Page]:
     gap = 4.0
     x0 = (A4[0] - 3 * CARD.width - 2 * gap) / 2
     y0 = 10.0
-    for p in range(0, len(faces), 9):
+    for p in range(0, len(DECK), 9):
         page = _blank(False, s)
-        for k, (img, alpha) in enumerate(faces[p:p + 9]):
+        for k, card in enumerate(DECK[p:p + 9]):
+            img, alpha = render_card(card, s)
             x, y = x0 + (k % 3) * (CARD.width + gap), y0 + (k // 3) * (CARD.height + gap)
             _put(page, img, x, y, s, alpha)
             _cut_marks(page, x, y, CARD.width, CARD.height, s)
-        _check_line(page, s, 10, 290, f"cards {p + 1}-{min(p + 9, len(faces))}")
-        pages.append(Page(f"cards {p + 1}-{min(p + 9, len(faces))}", page))
+        title = f"cards {p + 1}-{min(p + 9, len(DECK))}"
+        _check_line(page, s, 10, 290, title)
+        yield Page(title, page)
     page = _blank(False, s)
     img, alpha = render_card_back(s)
     for k in range(9):
@@ -93,15 +96,13 @@ def _card_pages(s: float) -> list[Page]:
         _put(page, img, x, y, s, alpha)
         _cut_marks(page, x, y, CARD.width, CARD.height, s)
     _check_line(page, s, 10, 290, "card backs (print 6 copies)")
-    pages.append(Page("card backs", page))
-    return pages
+    yield Page("card backs", page)
 
 
-def _token_pages(s: float) -> list[Page]:
+def _token_pages(s: float) -> Iterator[Page]:
     pitch = TOKEN.diameter + 4
     cols = 4
     x0 = (A4[0] - cols * pitch) / 2
-    out = []
     for backs in (False, True):
         page = _blank(False, s)
         for seat in range(MAX_SEATS):
@@ -111,23 +112,19 @@ def _token_pages(s: float) -> list[Page]:
                 _put(page, img, x0 + col * pitch + 2, 12 + seat * pitch, s, alpha)
         title = "token backs (mirrored for double-sided printing)" if backs else "gate-receipt tokens, 6 sets"
         _check_line(page, s, 10, 290, title)
-        out.append(Page(title, page))
-    return out
+        yield Page(title, page)
 
 
-def _chart_pages(s: float) -> list[Page]:
-    out = []
+def _chart_pages(s: float) -> Iterator[Page]:
     for seat in range(MAX_SEATS):
         page = _blank(True, s)
         _put(page, render_chart(seat, s), (A4[1] - CHART.width) / 2, 13, s)
         _check_line(page, s, 10, 7, f"Organizing Chart, seat {seat + 1}")
-        out.append(Page(f"chart seat {seat + 1}", page))
-    return out
+        yield Page(f"chart seat {seat + 1}", page)
 
 
-def _mat_pages(s: float) -> list[Page]:
+def _mat_pages(s: float) -> Iterator[Page]:
     mat = render_mat(s)
-    out = []
     tw, th = MAT.width / 2, MAT.height / 2
     for row in range(2):
         for col in range(2):
@@ -139,23 +136,120 @@ def _mat_pages(s: float) -> list[Page]:
                           (170, 170, 170), max(1, int(0.15 * s)))
             name = f"mat tile {'AB'[row]}{col + 1} of A1 A2 / B1 B2: trim to the grey line and join edge to edge"
             _check_line(page, s, 10, 12, name)
-            out.append(Page(name, page))
-    return out
+            yield Page(name, page)
+
+
+def iter_bigtop_pages(dpi: float = 200.0) -> Iterator[Page]:
+    """Every Big Top printable sheet at ``dpi``, rendered one at a time as they are asked for."""
+    s = dpi / 25.4
+    yield from _card_pages(s)
+    yield from _token_pages(s)
+    yield from _chart_pages(s)
+    yield from _mat_pages(s)
 
 
 def bigtop_pages(dpi: float = 200.0) -> list[Page]:
-    """Every Big Top printable sheet at ``dpi``."""
-    s = dpi / 25.4
-    return _card_pages(s) + _token_pages(s) + _chart_pages(s) + _mat_pages(s)
+    """Every Big Top printable sheet at ``dpi`` (all in memory: `iter_bigtop_pages` holds one at a time)."""
+    return list(iter_bigtop_pages(dpi))
+
+
+def _pil(page: Page) -> PILImage.Image:
+    return PILImage.fromarray(np.ascontiguousarray(page.image[:, :, ::-1]))
 
 
 def write_pdf(path: Path, dpi: float = 200.0) -> int:
-    """Write all Big Top sheets to one PDF at true size; returns the page count.
+    """Write all Big Top sheets to one PDF at true size, page by page; returns the page count.
+
+    Each page is drawn, JPEG-compressed into the file and dropped before the next is drawn,
+    so that memory holds one page at a time whatever the page count.
 
     :raises OSError: when the file cannot be written.
     """
-    pages = bigtop_pages(dpi)
-    images = [PILImage.fromarray(np.ascontiguousarray(p.image[:, :, ::-1])) for p in pages]
-    images[0].save(path, "PDF", save_all=True, append_images=images[1:], resolution=dpi,
-                   title="Ringside Big Top printable components")
-    return len(pages)
+    with open(path, "wb") as fh:
+        writer = _PdfWriter(fh, "Ringside Big Top printable components")
+        for page in iter_bigtop_pages(dpi):
+            writer.add_page(page.image, dpi)
+        writer.finish()
+    return writer.pages
+
+
+class _PdfWriter:
+    """A PDF of full-page JPEG images, written as it goes (objects 1 and 2 are the catalog and page tree)."""
+
+    def __init__(self, fh: BinaryIO, title: str) -> None:
+        self.fh = fh
+        self.offsets: dict[int, int] = {}
+        self.kids: list[int] = []
+        self.next_id = 3
+        self.title = title
+        fh.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+
+    @property
+    def pages(self) -> int:
+        """Pages written so far."""
+        return len(self.kids)
+
+    def _object(self, number: int, body: bytes, stream: bytes | None = None) -> None:
+        self.offsets[number] = self.fh.tell()
+        self.fh.write(b"%d 0 obj\n" % number + body)
+        if stream is not None:
+            self.fh.write(b"\nstream\n" + stream + b"\nendstream")
+        self.fh.write(b"\nendobj\n")
+
+    def _new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id - 1
+
+    def add_page(self, bgr: Image, dpi: float) -> None:
+        """Append one page: a BGR image filling a page of its size at ``dpi``."""
+        height, width = bgr.shape[:2]
+        buffer = io.BytesIO()
+        PILImage.fromarray(np.ascontiguousarray(bgr[:, :, ::-1])).save(buffer, "JPEG", quality=75)
+        jpeg = buffer.getvalue()
+        del buffer
+        w_pt, h_pt = width * 72.0 / dpi, height * 72.0 / dpi
+        image, content, page = self._new_id(), self._new_id(), self._new_id()
+        self._object(image, b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceRGB "
+                            b"/BitsPerComponent 8 /Filter /DCTDecode /Length %d >>" % (width, height, len(jpeg)), jpeg)
+        draw = b"q %.2f 0 0 %.2f 0 0 cm /Im0 Do Q" % (w_pt, h_pt)
+        self._object(content, b"<< /Length %d >>" % len(draw), draw)
+        self._object(page, b"<< /Type /Page /Parent 2 0 R /MediaBox [ 0 0 %.2f %.2f ] "
+                           b"/Resources << /XObject << /Im0 %d 0 R >> >> /Contents %d 0 R >>"
+                           % (w_pt, h_pt, image, content))
+        self.kids.append(page)
+
+    def finish(self) -> None:
+        """Write the page tree, catalog, document information and cross-reference table."""
+        kids = b" ".join(b"%d 0 R" % k for k in self.kids)
+        self._object(2, b"<< /Type /Pages /Kids [ %s ] /Count %d >>" % (kids, len(self.kids)))
+        self._object(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+        info = self._new_id()
+        title = self.title.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").encode("latin-1")
+        self._object(info, b"<< /Title (%s) /Producer (Ringside) >>" % title)
+        xref = self.fh.tell()
+        count = self.next_id
+        self.fh.write(b"xref\n0 %d\n0000000000 65535 f \n" % count)
+        for number in range(1, count):
+            self.fh.write(b"%010d 00000 n \n" % self.offsets[number])
+        self.fh.write(b"trailer\n<< /Size %d /Root 1 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n"
+                      % (count, info, xref))
+
+
+def png_page_path(path: Path, number: int) -> Path:
+    """The file of page ``number`` (from 1) when ``path`` names PNG output: ``sheets.png`` -> ``sheets-01.png``."""
+    return path.with_name(f"{path.stem}-{number:02d}{path.suffix}")
+
+
+def write_pngs(path: Path, dpi: float = 200.0) -> list[Path]:
+    """Write each Big Top sheet as its own PNG (`png_page_path`), page by page; returns the files.
+
+    The pages carry their resolution, so that they print at true size.
+
+    :raises OSError: when a file cannot be written.
+    """
+    files = []
+    for number, page in enumerate(iter_bigtop_pages(dpi), start=1):
+        target = png_page_path(path, number)
+        _pil(page).save(target, "PNG", dpi=(dpi, dpi))
+        files.append(target)
+    return files
