@@ -18,6 +18,7 @@ laptop with the simulated table, and in tests.
 
 from __future__ import annotations
 
+import dataclasses
 import queue
 import time
 from collections.abc import Callable, Mapping
@@ -33,7 +34,7 @@ from firmware.table import Perceiver
 from hardware.buttons import ButtonEvent
 from hardware.camera import FrameSource
 from hardware.display import Panel
-from hardware.errors import BadFrame, CameraError, EndOfFrames
+from hardware.errors import BadFrame, CameraError, CameraUnavailable, EndOfFrames
 from vision import NoMatError, VisionError
 
 __all__ = ["LoopStats", "RefereeLoop", "STAGES"]
@@ -80,6 +81,10 @@ class RefereeLoop:
     :param on_move: called with (part, move number in the part, move) for every move the journal accepted.
     :param snapshots: a folder where the annotated camera frame of every judged view is saved (JPEG),
         named after the referee's log line it led to: what the camera saw when the referee decided.
+    :param on_notice: called with a line for the terminal when the camera is lost and when it is back.
+
+    A camera that cannot work at all (`hardware.errors.CameraUnavailable`) before it has
+    delivered a frame is not retried: `run` raises it, and the caller reports it and stops.
     """
 
     def __init__(
@@ -94,6 +99,7 @@ class RefereeLoop:
         sleep: Callable[[float], None] = time.sleep,
         on_move: Callable[[int, int, str], None] | None = None,
         snapshots: Path | None = None,
+        on_notice: Callable[[str], None] | None = None,
     ) -> None:
         self.referee = referee
         self.recognizer = recognizer
@@ -111,6 +117,11 @@ class RefereeLoop:
         self._on_move = on_move
         self._moves_seen = len(referee.live.moves())
         self._snapshots = snapshots
+        #: frames a page of long central-panel text stays up (about 3 s at 10 frames a second)
+        self.scroll_frames = 30
+        self._notice: Callable[[str], None] = on_notice if on_notice is not None else (lambda _text: None)
+        self._ever_opened = False
+        self._lost_at = 0.0
 
     # -- inputs ------------------------------------------------------------------------
 
@@ -142,11 +153,18 @@ class RefereeLoop:
                 self._camera = self._open_camera()
             except EndOfFrames:
                 raise
+            except CameraUnavailable as exc:
+                if not self._ever_opened:
+                    raise  # a camera that never worked in this run never will: the caller says why and stops
+                self._camera_lost(str(exc))
+                return None
             except CameraError as exc:
                 self._camera_lost(str(exc))
                 return None
+            self._ever_opened = True
             if self._lost:
                 self.stats.reconnects += 1
+                self._notice(f"the camera is back after {self._lost_for()}")
                 self._lost = ""
                 self._delay = self._backoff[0]
                 self.motion.reset()
@@ -167,6 +185,9 @@ class RefereeLoop:
             return None
 
     def _camera_lost(self, why: str) -> None:
+        if not self._lost:  # said once per loss on the terminal, not once per retry
+            self._lost_at = time.monotonic()
+            self._notice(f"camera lost: {why} (trying again, every {self._backoff[1]:g} s at most)")
         self.stats.camera_lost += 1
         self._lost = why
         self._draw()
@@ -174,6 +195,9 @@ class RefereeLoop:
         self._delay = min(self._delay * 2, self._backoff[1])
 
     # -- one frame ------------------------------------------------------------------------
+
+    def _lost_for(self) -> str:
+        return f"{time.monotonic() - self._lost_at:.0f} s"
 
     def step(self) -> bool:
         """Handle one frame; False once the camera has no frame left (a file or the simulation ended)."""
@@ -272,6 +296,7 @@ class RefereeLoop:
             view = referee.central()
             if self._lost:
                 view = CentralView(view.title, "CAMERA LOST", "Reconnecting...", self._lost)
+            view = dataclasses.replace(view, scroll=self.stats.frames // self.scroll_frames)
             centre.draw(table.render_central, view)
 
     def close(self) -> None:

@@ -251,8 +251,23 @@ class Journal:
             if version > SCHEMA_VERSION:
                 raise JournalError(f"the journal {p} was written by a newer Ringside (schema {version}); upgrade Ringside")
             tables = {str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if version < 1 or not {"games", "hands", "entries"} <= tables:
+            needed = {"games", "hands", "entries"} if version == 1 else {"games", "parts", "entries", "events"}
+            if version < 1 or not needed <= tables:
                 raise JournalError(f"{p} is an SQLite file but not a Ringside journal")
+            if version < SCHEMA_VERSION:
+                # an older journal is upgraded in a copy in memory: the file itself stays untouched
+                memory = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                db.backup(memory)
+                db.close()
+                db = memory
+                db.execute("BEGIN IMMEDIATE")
+                _upgrade_from_1(db)
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                db.execute("COMMIT")
+                db.execute("PRAGMA query_only=ON")
         except sqlite3.DatabaseError as exc:
             db.close()
             raise JournalError(f"{p} is not a Ringside journal: {exc}") from None

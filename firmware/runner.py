@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from firmware.cli import write_output
-from firmware.config import ConfigError, RingsideConfig, load_config, with_overrides
+from firmware.config import ConfigError, RingsideConfig, describe_source, load_config, with_overrides
 from firmware.journal import Journal, JournalError
 from firmware.referee import Mode, Referee
 from firmware.table import TableAdapter, adapter, adapter_names
@@ -133,6 +133,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     config = _with_game(config, args.game)
     _check_counts(args, adapter(config.game))
     journal_path = Path(args.journal).expanduser() if args.journal else config.journal
+    print(describe_source(config), file=out, flush=True)
     with ExitStack() as stack:
         journal = stack.enter_context(_journal(journal_path))
         referee = _referee(journal, config, args.hands, args.teaching, out)
@@ -160,8 +161,11 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 attach(loop.on_button)
             return camera
 
+        def notice(text: str) -> None:
+            print(text, file=out, flush=True)
+
         loop = RefereeLoop(referee, open_and_forward, referee.table.perceiver(), panels,
-                           still_frames=args.still_frames, on_move=on_move)
+                           still_frames=args.still_frames, on_move=on_move, on_notice=notice)
         stack.callback(loop.close)
         if config.buttons.backend != "none":
             from hardware.buttons import open_buttons
@@ -186,9 +190,7 @@ def export(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """``ringside export``: the journal's game as a game record (docs/records.md)."""
     out = out if out is not None else sys.stdout
     path = Path(args.journal).expanduser() if args.journal else load_config(args.config).journal
-    if not path.exists():
-        raise RunError(f"no journal at {path}")
-    with _journal(path) as journal:
+    with Journal.open_readonly(path) as journal:
         ids = journal.game_ids()
         if not ids:
             raise RunError(f"the journal {path} holds no game")

@@ -37,7 +37,9 @@ __all__ = [
     "HEIGHT",
     "LINE",
     "WIDTH",
+    "CENTRAL_ROWS",
     "CentralView",
+    "central_lines",
     "draw_inverted",
     "draw_right",
     "draw_text",
@@ -81,6 +83,8 @@ class CentralView:
     turn: str
     last_event: str = ""
     hint: str = ""
+    #: which page of a text longer than the panel to show (the loop counts it up)
+    scroll: int = 0
 
 
 # -- drawing helpers ----------------------------------------------------------------
@@ -152,20 +156,38 @@ def draw_turn_marker(draw: ImageDraw.ImageDraw, y: int) -> None:
 # -- screens ------------------------------------------------------------------------------
 
 
+def central_lines(view: CentralView) -> list[str]:
+    """Every line of the central panel's text area: the last event, then the hint, wrapped, never cut."""
+    lines = wrap(view.last_event, COLUMNS, 1000)
+    if view.hint:
+        lines += wrap("Hint: " + view.hint, COLUMNS, 1000)
+    return lines
+
+
+#: text lines below the title bar and the turn line
+CENTRAL_ROWS = (HEIGHT - 2 * LINE - 1) // (LINE - 1)
+
+
 def render_central(view: CentralView, draw: ImageDraw.ImageDraw) -> None:
-    """Draw the central panel: the title bar, whose turn it is, the last event, a hint."""
+    """Draw the central panel: the title bar, whose turn it is, the last event, a hint.
+
+    Text longer than the panel is not cut: it is shown a page at a time, page
+    ``view.scroll`` (modulo the number of pages), with ``1/3`` in the title bar.
+    The loop advances ``scroll`` every few seconds.
+    """
+    lines = central_lines(view)
+    pages = [lines[i:i + CENTRAL_ROWS] for i in range(0, len(lines), CENTRAL_ROWS)] or [[]]
+    index = view.scroll % len(pages)
     draw.rectangle((0, 0, WIDTH - 1, LINE), fill=_ON)
-    draw_text(draw, (2, 1), view.title[: COLUMNS - 1], _OFF)
+    marker = f"{index + 1}/{len(pages)}" if len(pages) > 1 else ""
+    draw_text(draw, (2, 1), view.title[: COLUMNS - 1 - (len(marker) + 1 if marker else 0)], _OFF)
+    if marker:
+        draw_right(draw, 1, marker, _OFF, WIDTH - 2)
     draw_text(draw, (0, LINE + 1), view.turn[:COLUMNS])
     y = 2 * LINE + 1
-    rows = (HEIGHT - y) // (LINE - 1)
-    for line in wrap(view.last_event, COLUMNS, rows - 2 if view.hint else rows):
+    for line in pages[index]:
         draw_text(draw, (0, y), line)
         y += LINE - 1
-    if view.hint:
-        for line in wrap("Hint: " + view.hint, COLUMNS, (HEIGHT - y) // (LINE - 1)):
-            draw_text(draw, (0, y), line)
-            y += LINE - 1
 
 
 V = TypeVar("V")

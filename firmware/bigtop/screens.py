@@ -153,7 +153,7 @@ def render_seat(view: SeatView, draw: ImageDraw.ImageDraw) -> None:
         if view.token.plus20:
             x = draw_inverted(draw, 0, y, "+20") + 3
         draw_text(draw, (x, y), token_text(view.token))
-    draw_right(draw, y, f"hand {view.hand_size}")
+    draw_right(draw, y, f"{view.hand_size} card{'s' if view.hand_size != 1 else ''}")
     if not view.chart:
         return
     draw.line((0, 2 * LINE + 3, WIDTH - 1, 2 * LINE + 3), fill="white")

@@ -14,7 +14,7 @@ from firmware.referee import Referee
 from firmware.screens import CentralView, render_central, render_image
 from hardware.camera import FrameSource, ImageFolderSource
 from hardware.display import Panel
-from hardware.errors import CameraError
+from hardware.errors import CameraError, CameraUnavailable
 from hardware.fakes import FrameList, dummy_display
 from vision.pipeline import Recognizer
 
@@ -91,12 +91,44 @@ def test_a_lost_camera_is_shown_and_reconnected_with_backoff(referee: Referee, r
         delays.append(seconds)
         shown.append(screens["centre"].device.image.copy())
 
-    loop = RefereeLoop(referee, opener, recognizer, screens, sleep=sleep, backoff=(0.5, 1.5))
+    notices: list[str] = []
+    loop = RefereeLoop(referee, opener, recognizer, screens, sleep=sleep, backoff=(0.5, 1.5), on_notice=notices.append)
     stats = loop.run()
     assert delays == [0.5, 1.0, 1.5]
+    # the terminal hears of it once when it is lost and once when it is back, not at every retry
+    assert len(notices) == 2 and notices[0].startswith("camera lost: ") and "back" in notices[1]
     assert (stats.camera_lost, stats.reconnects, stats.frames) == (3, 1, 3)
     title = referee.central().title
     lost = render_image(render_central, CentralView(title, "CAMERA LOST", "Reconnecting...",
                                                      "no camera on the ribbon cable"))
     assert shown[-1].tobytes() == lost.tobytes()
     assert screens["centre"].device.image.tobytes() == render_image(render_central, referee.central()).tobytes()
+
+
+def test_a_camera_that_never_worked_is_not_retried(referee: Referee, recognizer: Recognizer) -> None:
+    attempts: list[str] = []
+
+    def opener() -> FrameSource:
+        attempts.append("open")
+        raise CameraUnavailable("cannot read images from /nowhere: no such folder")
+
+    loop = RefereeLoop(referee, opener, recognizer, panels(), sleep=lambda _s: None)
+    with pytest.raises(CameraUnavailable, match="no such folder"):
+        loop.run()
+    assert attempts == ["open"]
+
+
+def test_a_camera_that_worked_then_vanished_is_retried(referee: Referee, recognizer: Recognizer) -> None:
+    black = np.zeros((240, 320, 3), np.uint8)
+    attempts: list[str] = []
+
+    def opener() -> FrameSource:
+        attempts.append("open")
+        if len(attempts) == 1:
+            return Flaky([black, black])
+        if len(attempts) == 2:
+            raise CameraUnavailable("no USB camera 0")
+        return FrameList([black])
+
+    stats = RefereeLoop(referee, opener, recognizer, panels(), sleep=lambda _s: None).run()
+    assert stats.reconnects == 1 and len(attempts) == 3

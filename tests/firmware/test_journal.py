@@ -342,8 +342,8 @@ PRAGMA user_version=1;
 """
 
 
-def test_a_schema_1_journal_is_upgraded_and_exports_the_same_record(tmp_path: Path) -> None:
-    """A journal written before parts and game events (schema 1) opens, resumes and exports as before."""
+def _schema_1_journal(path: Path) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """A journal file as schema 1 wrote it (with ``hands`` and a ``final_hands`` column); its record and final hands."""
     record = simulated(8, hands=1)
     start = hand_start(record)
     state = start
@@ -353,18 +353,23 @@ def test_a_schema_1_journal_is_upgraded_and_exports_the_same_record(tmp_path: Pa
         state, _ = GAME.apply_unchecked(state, move)
         rows.append((text, json.dumps(GAME.state_to_json(state))))
     final = {"Alf": ["clowns-L2"]}
-    path = tmp_path / "old.db"
     db = sqlite3.connect(path)
     db.executescript(_SCHEMA_1)
-    hand_header = {k: v for k, v in header(record).items()}
     db.execute("INSERT INTO games VALUES (1, 'bigtop', ?, '{}', ?, 0, 't', 't')",
                (json.dumps(list(PLAYERS)), rows[-1][1]))
     db.execute("INSERT INTO hands VALUES (1, 1, 1, ?, ?, ?)",
-               (json.dumps(hand_header), json.dumps(GAME.state_to_json(start)), json.dumps(final)))
+               (json.dumps(header(record)), json.dumps(GAME.state_to_json(start)), json.dumps(final)))
     for i, (text, state_text) in enumerate(rows, 1):
         db.execute("INSERT INTO entries VALUES (?, 1, 1, 'move', ?, ?, NULL, '', 't')", (i, text, state_text))
     db.commit()
     db.close()
+    return record, final
+
+
+def test_a_schema_1_journal_is_upgraded_and_exports_the_same_record(tmp_path: Path) -> None:
+    """A journal written before parts and game events (schema 1) opens, resumes and exports as before."""
+    path = tmp_path / "old.db"
+    record, final = _schema_1_journal(path)
     with Journal.open(path) as journal:
         assert journal.pragma("user_version") == 2
         live = journal.resume()
@@ -374,3 +379,13 @@ def test_a_schema_1_journal_is_upgraded_and_exports_the_same_record(tmp_path: Pa
         assert exported["dealer"] == record["dealer"]
         live.record_event("reveal", {"investments": record["investments"]})
         assert live.events(1) == [("reveal", {"investments": record["investments"]})]
+
+
+def test_a_schema_1_journal_exports_read_only_without_being_changed(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    record, final = _schema_1_journal(path)
+    before = path.read_bytes()
+    with Journal.open_readonly(path) as journal:
+        exported = journal.export()
+    assert exported["moves"] == record["moves"] and exported["final_hands"] == final
+    assert path.read_bytes() == before

@@ -24,7 +24,7 @@ def journal_file(tmp_path: Path) -> Path:
     with Journal.open(path) as journal:
         state = game.new_state(["Alf", "Henry", "Charles"], random.Random(1))
         live = journal.new_game(game, state.players)
-        live.start_hand({"dealer": "Alf", "investments": {}}, state)
+        live.start_part({"dealer": "Alf", "investments": {}}, state)
         live.play(game.legal_moves(state)[0])
     return path
 

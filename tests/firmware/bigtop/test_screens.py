@@ -172,3 +172,15 @@ def test_names_outside_latin1_still_render() -> None:
     image = render_image(render_seat, seat(0, name="\u0141ukasz\u2019s"))
     plain = render_image(render_seat, seat(0, name="?ukasz's"))
     assert image.tobytes() == plain.tobytes()
+
+
+def test_a_long_hint_is_paged_not_cut() -> None:
+    from firmware.screens import CENTRAL_ROWS, central_lines
+
+    hint = "Legal: " + ", ".join(f"play clowns-L{n}" for n in range(1, 7)) + ", call animals-D4, pass"
+    view = CentralView("Big Top hand 1/4", "Turn: Ann", "Ben plays clowns-L3.", hint)
+    lines = central_lines(view)
+    assert len(lines) > CENTRAL_ROWS and "pass" in lines[-1] and not any(line.endswith("..") for line in lines)
+    pages = (len(lines) + CENTRAL_ROWS - 1) // CENTRAL_ROWS
+    images = [render_image(render_central, replace(view, scroll=k)).tobytes() for k in range(pages + 1)]
+    assert len(set(images[:pages])) == pages and images[pages] == images[0]
