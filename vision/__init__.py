@@ -28,17 +28,17 @@ class UnreadableImageError(VisionError, ValueError):
 
 
 class NoMatError(VisionError, LookupError):
-    """The play mat's corner markers were not all found in the frame.
+    """Too few of the play mat's markers were found in the frame to locate it.
 
-    ``markers_seen`` is how many of the four corner markers were detected.
+    ``markers_seen`` is how many of the mat's ``total`` markers were detected.
     """
 
-    def __init__(self, markers_seen: int, total: int = 4) -> None:
+    def __init__(self, markers_seen: int, total: int = 6) -> None:
         self.markers_seen = markers_seen
         self.total = total
         super().__init__(
-            f"no play mat in the frame: saw {markers_seen} of its {total} corner markers "
-            "(need at least 3); make sure the whole mat is in view and well lit"
+            f"no play mat in the frame: saw {markers_seen} of its {total} markers "
+            "(need at least 3, not all along one edge); make sure the whole mat is in view and well lit"
         )
 
 

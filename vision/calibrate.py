@@ -1,7 +1,11 @@
 """Table calibration: ArUco markers -> homography to table millimetres -> rectified image.
 
-The four mat corner markers define table coordinates (`vision.layout`);
-each Organizing Chart is located by its own two seat markers.
+The mat's corner and edge markers define table coordinates (`vision.layout`);
+each Organizing Chart is located by its own seat markers (any one suffices).
+
+Markers are read by a fast detector (one threshold window); where it misses
+some of the layout's markers, a slower one (sharpened image, several windows,
+more tolerant decoding) searches again (`find_markers` with ``robust=True``).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from numpy.typing import NDArray
 from vision import NoMatError
 from vision.config import DEFAULT_CONFIG, VisionConfig
 from vision.faces import Image
-from vision.layout import CHART, MAT, seat_of_marker
+from vision.layout import CHART, MAT, seat_of_marker, sheet_version_of
 
 __all__ = [
     "Calibration",
@@ -25,6 +29,7 @@ __all__ = [
     "Marker",
     "MarkerTracker",
     "Rectified",
+    "find_layout_markers",
     "find_markers",
     "locate_charts",
     "marker_outlines",
@@ -96,9 +101,28 @@ class Rectified:
         return (-self.table_to_rect[0, 2] / self.px_per_mm, -self.table_to_rect[1, 2] / self.px_per_mm)
 
 
-def _detector(config: VisionConfig, window: int, scale: float = 1.0) -> cv2.aruco.ArucoDetector:
-    """An ArUco detector; ``scale``: frame side over image side, when searching a part of a frame."""
+def _detector(config: VisionConfig, window: int, scale: float = 1.0, robust: bool = False) -> cv2.aruco.ArucoDetector:
+    """An ArUco detector; ``scale``: frame side over image side, when searching a part of a frame.
+
+    ``robust``: the slow path for blurred, dim, glared or small markers: threshold windows
+    from about half to three times ``window``, a looser polygon fit, finer cell sampling
+    and more bit errors corrected (the 4x4 dictionary's ids are far apart).
+    """
     params = cv2.aruco.DetectorParameters()
+    if robust:
+        params.minMarkerPerimeterRate = 0.02 * scale
+        params.maxMarkerPerimeterRate *= scale
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        params.adaptiveThreshWinSizeMin = max(3, window // 2 | 1)
+        params.adaptiveThreshWinSizeMax = 3 * window
+        params.adaptiveThreshWinSizeStep = max(2, window // 2)
+        params.adaptiveThreshConstant = 5
+        params.polygonalApproxAccuracyRate = 0.05
+        params.perspectiveRemovePixelPerCell = 8
+        params.perspectiveRemoveIgnoredMarginPerCell = 0.2
+        params.errorCorrectionRate = 0.8
+        dictionary = cv2.aruco.getPredefinedDictionary(config.aruco_dictionary)
+        return cv2.aruco.ArucoDetector(dictionary, params)
     # OpenCV takes marker perimeter limits relative to the searched image's longer side: in a
     # small region of the frame they must keep their size in the frame, or every speck of
     # noise becomes a candidate to decode
@@ -116,27 +140,32 @@ def _detector(config: VisionConfig, window: int, scale: float = 1.0) -> cv2.aruc
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
-_DETECTORS: dict[tuple[int, int, int], cv2.aruco.ArucoDetector] = {}
+_DETECTORS: dict[tuple[int, int, int, bool], cv2.aruco.ArucoDetector] = {}
 #: region sizes are rounded up to a multiple of this for the detector cache
 _REGION_STEP = 16
 
 
 def find_markers(gray: Image, config: VisionConfig = DEFAULT_CONFIG,
-                 frame_side: int | None = None) -> tuple[Marker, ...]:
+                 frame_side: int | None = None, robust: bool = False) -> tuple[Marker, ...]:
     """Every ArUco marker of the configured dictionary in a grey frame.
 
     ``frame_side``: the longer side of the whole camera frame when ``gray`` is only a part
-    of it (the threshold window scales with the frame, not with the part).
+    of it (the threshold window scales with the frame, not with the part). ``robust``:
+    the slow path (several times slower): the image is sharpened (unsharp mask) and
+    searched with several threshold windows and a more tolerant decoder.
     """
     # the frame is filled by the table, so marker sizes scale with the frame
     own = max(gray.shape[:2])
     side = frame_side if frame_side is not None else own
     window = max(3, int(round(config.marker_threshold_window * side)) | 1)
     region = 0 if side <= own else -(-own // _REGION_STEP) * _REGION_STEP
-    key = (config.aruco_dictionary, window, region)
+    key = (config.aruco_dictionary, window, region, robust)
     det = _DETECTORS.get(key)
     if det is None:
-        det = _DETECTORS[key] = _detector(config, window, side / region if region else 1.0)
+        det = _DETECTORS[key] = _detector(config, window, side / region if region else 1.0, robust)
+    if robust:
+        soft = cv2.GaussianBlur(gray, (0, 0), max(1.0, 0.0016 * side))
+        gray = cv2.addWeighted(gray, 2.0, soft, -1.0, 0)
     corners, ids, _ = det.detectMarkers(gray)
     if ids is None:
         return ()
@@ -145,6 +174,39 @@ def find_markers(gray: Image, config: VisionConfig = DEFAULT_CONFIG,
 
 def _layout_marker(marker_id: int) -> bool:
     return marker_id in MAT.marker_ids or seat_of_marker(marker_id) is not None
+
+
+def _complete(markers: tuple[Marker, ...]) -> bool:
+    """True when the markers show every mat marker and every marker of each chart seen, of the
+    sheet version they show (the fast detector missed none it could have been expected to see)."""
+    ids = {m.id for m in markers}
+    version = sheet_version_of(ids)
+    if version is None:
+        return False
+    mat = MAT.marker_ids if version >= 2 else MAT.marker_ids[:4]
+    if not set(mat) <= ids:
+        return False
+    per_chart = 4 if version >= 2 else 2
+    seats: dict[int, int] = {}
+    for i in ids:
+        ss = seat_of_marker(i)
+        if ss is not None:
+            seats[ss[0]] = seats.get(ss[0], 0) + 1
+    return all(n >= per_chart for n in seats.values())
+
+
+def _merge(first: tuple[Marker, ...], more: tuple[Marker, ...]) -> tuple[Marker, ...]:
+    """``first`` plus the markers of ``more`` whose ids it lacks."""
+    have = {m.id for m in first}
+    return first + tuple(m for m in more if m.id not in have)
+
+
+def find_layout_markers(gray: Image, config: VisionConfig = DEFAULT_CONFIG) -> tuple[Marker, ...]:
+    """`find_markers` on a whole frame, with the slow path when the fast one missed a layout marker."""
+    markers = find_markers(gray, config)
+    if _complete(markers):
+        return markers
+    return _merge(markers, find_markers(gray, config, robust=True))
 
 
 class MarkerTracker:
@@ -180,14 +242,18 @@ class MarkerTracker:
                 self.since_full += 1
                 self.known = found
                 return found
-        markers = find_markers(gray, self.config)
+        markers = find_layout_markers(gray, self.config)
         self.full_searches += 1
         self.since_full = 0
         self.known = tuple(m for m in markers if _layout_marker(m.id))
         return markers
 
     def _in_regions(self, gray: Image) -> tuple[Marker, ...] | None:
-        """Every known marker, found again near where it was; ``None`` when one is missing."""
+        """The known markers found again near where they were, the slow path where the fast one
+        misses; ``None`` when one has moved, or fewer than ``config.min_mat_markers`` mat markers remain.
+
+        A marker found by neither path is left out (a hand over it) while enough others show.
+        """
         h, w = gray.shape[:2]
         side = max(h, w)
         found: list[Marker] = []
@@ -201,36 +267,71 @@ class MarkerTracker:
             y1 = min(h, int(np.ceil(pts[:, 1].max() + pad)) + 1)
             if x1 - x0 < size or y1 - y0 < size:  # out of this frame (another camera?)
                 return None
-            hits = [m for m in find_markers(gray[y0:y1, x0:x1], self.config, side) if m.id == old.id]
-            if len(hits) != 1:
+            part = gray[y0:y1, x0:x1]
+            hits = [m for m in find_markers(part, self.config, side) if m.id == old.id]
+            if not hits:
+                hits = [m for m in find_markers(part, self.config, side, robust=True) if m.id == old.id]
+            if len(hits) > 1:
                 return None
-            found.append(Marker(old.id, hits[0].corners + np.array([x0, y0], np.float64)))
+            if not hits:
+                continue
+            corners = hits[0].corners + np.array([x0, y0], np.float64)
+            if float(np.max(np.linalg.norm(corners - old.corners, axis=1))) > 0.25 * size:
+                return None  # moved: search the whole frame
+            found.append(Marker(old.id, corners))
+        if sum(1 for m in found if m.id in MAT.marker_ids) < self.config.min_mat_markers:
+            return None
         return tuple(found)
 
 
-def mat_homography(markers: tuple[Marker, ...], config: VisionConfig = DEFAULT_CONFIG) -> Calibration:
-    """The image -> table homography from the mat's corner markers.
+#: a mat marker whose corners miss the others' homography by more than this (mm, RMS) is dropped
+#: (a card face decoded as that id, or a misread corner)
+_MAT_OUTLIER_MM = 4.0
+#: mat markers on one edge only (left or right): they fix the mat badly far from that edge
+_MAT_EDGES = ((0, 3, 4), (1, 2, 5))
 
-    :raises NoMatError: when fewer than ``config.min_mat_markers`` corner markers were seen.
-    """
-    src: list[FloatArray] = []
-    dst: list[tuple[float, float]] = []
-    seen: set[int] = set()
-    for m in markers:
-        if m.id in MAT.marker_ids and m.id not in seen:
-            seen.add(m.id)
-            src.append(m.corners)
-            dst.extend(MAT.marker_corners(MAT.marker_ids.index(m.id)))
-    if len(seen) < config.min_mat_markers:
-        raise NoMatError(len(seen))
+
+def _fit(src: list[FloatArray], dst: list[FloatArray]) -> tuple[FloatArray | None, list[float]]:
     s = np.concatenate(src).astype(np.float64)
-    d = np.array(dst, np.float64)
+    d = np.concatenate(dst).astype(np.float64)
     H, _ = cv2.findHomography(s, d, 0)
     if H is None:
-        raise NoMatError(len(seen))
-    proj = cv2.perspectiveTransform(s[None], H)[0]
-    err = float(np.sqrt(np.mean(np.sum((proj - d) ** 2, axis=1))))
-    return Calibration(H, np.linalg.inv(H), len(seen), err)
+        return None, []
+    errs = [float(np.sqrt(np.mean(np.sum((cv2.perspectiveTransform(a[None], H)[0] - b) ** 2, axis=1))))
+            for a, b in zip(src, dst)]
+    return H, errs
+
+
+def mat_homography(markers: tuple[Marker, ...], config: VisionConfig = DEFAULT_CONFIG) -> Calibration:
+    """The image -> table homography from the mat's markers (corners and edges).
+
+    A marker that disagrees with the others by more than 4 mm is dropped.
+
+    :raises NoMatError: when fewer than ``config.min_mat_markers`` mat markers were seen, or
+        all of them lie along one edge of the mat.
+    """
+    src: list[FloatArray] = []
+    dst: list[FloatArray] = []
+    idx: list[int] = []
+    for m in markers:
+        if m.id in MAT.marker_ids and m.id not in {MAT.marker_ids[i] for i in idx}:
+            k = MAT.marker_ids.index(m.id)
+            idx.append(k)
+            src.append(m.corners)
+            dst.append(np.array(MAT.marker_corners(k), np.float64))
+    total = len(MAT.marker_ids)
+    while True:
+        if len(idx) < config.min_mat_markers or any(set(idx) <= set(e) for e in _MAT_EDGES):
+            raise NoMatError(len(idx), total)
+        H, errs = _fit(src, dst)
+        if H is None:
+            raise NoMatError(len(idx), total)
+        worst = int(np.argmax(errs))
+        if errs[worst] <= _MAT_OUTLIER_MM or len(idx) <= config.min_mat_markers:
+            break
+        del src[worst], dst[worst], idx[worst]
+    err = float(np.sqrt(np.mean(np.square(errs))))
+    return Calibration(H, np.linalg.inv(H), len(idx), err)
 
 
 class Calibrator:
@@ -238,13 +339,17 @@ class Calibrator:
 
     The cached homography is kept while the mat's corners, mapped through the
     new frame's markers, stay within ``config.recalibrate_tolerance`` of the
-    mat width; otherwise (the camera or mat moved) it is recomputed.
+    mat width; otherwise (the camera or mat moved) it is recomputed. When too few
+    mat markers show for a calibration of their own (a hand over the mat, glare), the
+    cached one is kept as long as every mat marker that does show lies where it says
+    (the table has not moved).
     """
 
     def __init__(self, config: VisionConfig = DEFAULT_CONFIG) -> None:
         self.config = config
         self.cached: Calibration | None = None
         self.recalibrations = 0
+        self.reused = 0
 
     def reset(self) -> None:
         """Forget the cached calibration: the next frame is calibrated afresh."""
@@ -253,9 +358,16 @@ class Calibrator:
     def update(self, markers: tuple[Marker, ...]) -> Calibration:
         """Calibration for this frame's markers.
 
-        :raises NoMatError: when the mat's corner markers are not in view.
+        :raises NoMatError: when the mat's markers are not in view (and no cached calibration
+            is confirmed by those that are).
         """
-        fresh = mat_homography(markers, self.config)
+        try:
+            fresh = mat_homography(markers, self.config)
+        except NoMatError:
+            if self.cached is not None and self._confirmed(self.cached, markers):
+                self.reused += 1
+                return self.cached
+            raise
         if self.cached is not None and self._agrees(self.cached, fresh):
             return self.cached
         self.cached = fresh
@@ -268,24 +380,62 @@ class Calibrator:
         b = cv2.perspectiveTransform(a[None], new.image_to_table)[0]
         return bool(np.max(np.linalg.norm(b - corners, axis=1)) < self.config.recalibrate_tolerance * MAT.width)
 
+    def _confirmed(self, old: Calibration, markers: tuple[Marker, ...]) -> bool:
+        """True when at least one mat marker shows and every one that does lies where ``old`` puts it."""
+        seen = 0
+        for m in markers:
+            if m.id not in MAT.marker_ids:
+                continue
+            ideal = np.array(MAT.marker_corners(MAT.marker_ids.index(m.id)), np.float64)
+            table = cv2.perspectiveTransform(m.corners[None].astype(np.float64), old.image_to_table)[0]
+            if float(np.max(np.linalg.norm(table - ideal, axis=1))) > self.config.recalibrate_tolerance * MAT.width:
+                return False
+            seen += 1
+        return seen > 0
+
+
+#: a chart marker's side on the table may differ this much (fraction) from its printed side,
+#: and its corners this much (mm) from where the seat's other markers put them
+_CHART_SIZE_TOLERANCE = 0.25
+_CHART_AGREE_MM = 6.0
+
 
 def locate_charts(markers: tuple[Marker, ...], calibration: Calibration) -> dict[int, ChartPose]:
-    """Pose of every Organizing Chart whose seat markers are in view, by seat (0-based)."""
-    found: dict[int, tuple[list[FloatArray], list[tuple[float, float]]]] = {}
+    """Pose of every Organizing Chart with at least one of its seat markers in view, by seat (0-based).
+
+    A marker whose size on the table is not its printed size is ignored (a card face decoded
+    as a chart id); when a seat's markers disagree, the largest group that agrees is kept.
+    """
+    found: dict[int, list[tuple[FloatArray, FloatArray]]] = {}
     for m in markers:
         ss = seat_of_marker(m.id)
         if ss is None:
             continue
         seat, side = ss
-        table = cv2.perspectiveTransform(m.corners[None], calibration.image_to_table)[0]
-        src, dst = found.setdefault(seat, ([], []))
-        src.append(np.array(CHART.marker_corners(side), np.float64))
-        dst.extend((float(x), float(y)) for x, y in table)
+        table = cv2.perspectiveTransform(m.corners[None].astype(np.float64), calibration.image_to_table)[0]
+        measured = float(np.mean(np.linalg.norm(table - np.roll(table, 1, axis=0), axis=1)))
+        if abs(measured - CHART.side_size(side)) > _CHART_SIZE_TOLERANCE * CHART.side_size(side):
+            continue
+        found.setdefault(seat, []).append((np.array(CHART.marker_corners(side), np.float64), table))
     poses: dict[int, ChartPose] = {}
-    for seat, (src, dst) in found.items():
-        full = _similarity(np.concatenate(src), np.array(dst, np.float64))
-        poses[seat] = ChartPose(seat, full, np.linalg.inv(full), len(src))
+    for seat, pairs in found.items():
+        best: list[tuple[FloatArray, FloatArray]] = []
+        for src0, dst0 in pairs:
+            one = _similarity(src0, dst0)
+            agree = [(s_, d_) for s_, d_ in pairs
+                     if float(np.max(np.linalg.norm(_apply(one, s_) - d_, axis=1))) <= _CHART_AGREE_MM]
+            if len(agree) > len(best):
+                best = agree
+        if not best:  # no marker of this seat is even square on the table
+            continue
+        full = _similarity(np.concatenate([p[0] for p in best]), np.concatenate([p[1] for p in best]))
+        poses[seat] = ChartPose(seat, full, np.linalg.inv(full), len(best))
     return poses
+
+
+def _apply(m: FloatArray, pts: FloatArray) -> FloatArray:
+    out: FloatArray = pts @ m[:2, :2].T + m[:2, 2]
+    return out
 
 
 def _similarity(src: FloatArray, dst: FloatArray) -> FloatArray:
@@ -325,10 +475,11 @@ def marker_outlines(markers: tuple[Marker, ...], rect: Rectified) -> list[FloatA
     to_rect = np.linalg.inv(rect.rect_to_frame)
     out: list[FloatArray] = []
     for m in markers:
+        ss = seat_of_marker(m.id)
         if m.id in MAT.marker_ids:
             size = MAT.marker_size
-        elif seat_of_marker(m.id) is not None:
-            size = CHART.marker_size
+        elif ss is not None:
+            size = CHART.side_size(ss[1])
         else:
             continue
         pts = cv2.perspectiveTransform(m.corners[None], to_rect)[0]

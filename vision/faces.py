@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from scorer.bigtop.cards import Card, Shade, Suit
 from vision.labels import BACK, TOKEN_BACK
-from vision.layout import ARUCO_DICT, CARD, CHART, MAT, TOKEN, Pile, Space, chart_marker_ids
+from vision.layout import ARUCO_DICT, CARD, CHART, MAT, SHEET_VERSION, TOKEN, Pile, Space, chart_marker_ids
 
 __all__ = [
     "Image",
@@ -280,11 +280,14 @@ def _outline_rect(img: Image, x: float, y: float, w: float, h: float, s: float, 
     cv2.rectangle(img, p0, p1, edge, max(1, int(s * 0.6)), cv2.LINE_AA)
 
 
-def render_mat(px_per_mm: float) -> Image:
-    """The play mat: four corner markers and per suit a dark pile, Poster, light pile."""
+def render_mat(px_per_mm: float, version: int = SHEET_VERSION) -> Image:
+    """The play mat: corner (and from sheet version 2 edge) markers and per suit a dark pile, Poster, light pile.
+
+    ``version``: the printed sheet version (1: the corner markers only).
+    """
     s = px_per_mm
     img = np.full((_mm(MAT.height, s), _mm(MAT.width, s), 3), (225, 238, 245), np.uint8)
-    for k, mid in enumerate(MAT.marker_ids):
+    for k, mid in enumerate(MAT.marker_ids[:4] if version < 2 else MAT.marker_ids):
         _paste_marker(img, mid, MAT.marker_corners(k), s)
     for suit in Suit:
         bx, by = MAT.block_origin(suit)
@@ -297,13 +300,14 @@ def render_mat(px_per_mm: float) -> Image:
             _outline_rect(img, r.x, r.y, r.w, r.h, s, (tint[0], tint[1], tint[2]), (185, 190, 195))
             _text_centred(img, pile.value, (r.x + r.w / 2) * s, (r.y + r.h / 2) * s, 5 * s, (175, 180, 185),
                           max(1, int(s * 0.5)))
-    _text_centred(img, "RINGSIDE  BIG TOP  PLAY MAT", MAT.width / 2 * s, (MAT.height - 12) * s, 6 * s,
+    title = "RINGSIDE  BIG TOP  PLAY MAT" + (f"  V{version}" if version >= 2 else "")
+    _text_centred(img, title, MAT.width / 2 * s, (MAT.height - 12) * s, 6 * s,
                   (160, 165, 175), max(1, int(s * 0.6)))
     return img
 
 
-def render_chart(seat: int, px_per_mm: float) -> Image:
-    """The Organizing Chart of seat ``seat`` (0-based), with its two seat markers."""
+def render_chart(seat: int, px_per_mm: float, version: int = SHEET_VERSION) -> Image:
+    """The Organizing Chart of seat ``seat`` (0-based), with its seat markers (two on sheet version 1, four from 2)."""
     s = px_per_mm
     img = np.full((_mm(CHART.height, s), _mm(CHART.width, s), 3), (232, 240, 236), np.uint8)
     for sp in Space:
@@ -334,8 +338,9 @@ def render_chart(seat: int, px_per_mm: float) -> Image:
                       max(1, int(s * 0.4)))
         _text_centred(img, str(k + 1), (cx + cell / 2) * s, (CHART.track_y + CHART.track_height / 2) * s,
                       4 * s, (150, 155, 165), max(1, int(s * 0.4)))
-    for side, mid in enumerate(chart_marker_ids(seat)):
+    for side, mid in enumerate(chart_marker_ids(seat)[:2] if version < 2 else chart_marker_ids(seat)):
         _paste_marker(img, mid, CHART.marker_corners(side), s)
-    _text_centred(img, f"SEAT {seat + 1}", CHART.width / 2 * s, (CHART.height - 4) * s, 3.5 * s,
+    seat_text = f"SEAT {seat + 1}" + (f"  V{version}" if version >= 2 else "")
+    _text_centred(img, seat_text, CHART.width / 2 * s, (CHART.height - 4) * s, 3.5 * s,
                   (150, 155, 165), max(1, int(s * 0.4)))
     return img

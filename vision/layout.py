@@ -25,10 +25,12 @@ __all__ = [
     "MatGeometry",
     "Pile",
     "Rect",
+    "SHEET_VERSION",
     "Space",
     "TokenGeometry",
     "chart_marker_ids",
     "seat_of_marker",
+    "sheet_version_of",
 ]
 
 #: OpenCV predefined dictionary used for every marker (``cv2.aruco.DICT_4X4_50``).
@@ -99,7 +101,13 @@ class Pile(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class MatGeometry:
-    """The play mat: four corner markers and the tableau (2 x 2 suit blocks)."""
+    """The play mat: corner and edge markers and the tableau (2 x 2 suit blocks).
+
+    Sheet version 1 printed the four corner markers only; version 2 adds one marker
+    at the middle of the left and of the right edge, so that the mat still
+    calibrates with two corners hidden. A version 1 print still calibrates (its
+    markers are a subset of version 2's, at the same places).
+    """
 
     width: float = 500.0
     height: float = 280.0
@@ -112,14 +120,18 @@ class MatGeometry:
     block_origin_y: tuple[float, float] = (22.0, 152.0)
     label_height: float = 14.0
 
-    #: marker ids of the top-left, top-right, bottom-right and bottom-left corner
-    marker_ids: tuple[int, int, int, int] = (0, 1, 2, 3)
+    #: marker ids of the top-left, top-right, bottom-right and bottom-left corner, then
+    #: (sheet version 2) the middle of the left and of the right edge
+    marker_ids: tuple[int, ...] = (0, 1, 2, 3, 16, 17)
 
     def marker_corners(self, index: int) -> tuple[tuple[float, float], ...]:
-        """Table coordinates of corner marker ``index`` (0..3), in ArUco corner order."""
+        """Table coordinates of marker ``index`` (0..3 corners, 4..5 edges), in ArUco corner order."""
         s, i = self.marker_size, self.marker_inset
-        x = i if index in (0, 3) else self.width - i - s
-        y = i if index in (0, 1) else self.height - i - s
+        x = i if index in (0, 3, 4) else self.width - i - s
+        if index >= 4:
+            y = (self.height - s) / 2
+        else:
+            y = i if index in (0, 1) else self.height - i - s
         return ((x, y), (x + s, y), (x + s, y + s), (x, y + s))
 
     def block_origin(self, suit: Suit) -> tuple[float, float]:
@@ -165,13 +177,18 @@ class ChartGeometry:
 
     The called-card spaces face the table centre (small y); the four suit
     pictures where gate-receipt tokens lie and the track 1..20 face the player.
-    Two markers at the player-side corners name the seat and fix the pose.
+    Markers name the seat and fix the pose, each one alone: two at the player-side
+    corners (sides 0, 1) and, from sheet version 2, two larger ones at the left and
+    right ends of the suit-picture row (sides 2, 3).
     """
 
     width: float = 280.0
     height: float = 190.0
     marker_size: float = 28.0
     marker_inset: float = 6.0
+    #: side of the sheet version 2 markers (sides 2, 3) and the top of their row
+    side_marker_size: float = 36.0
+    side_marker_y: float = 108.0
     space_pitch: float = 64.0
     space_width: float = 61.0
     space_height: float = 92.0
@@ -199,11 +216,19 @@ class ChartGeometry:
         return (self.picture_x[int(suit)], self.picture_y)
 
     def marker_corners(self, side: int) -> tuple[tuple[float, float], ...]:
-        """Chart coordinates of the left (0) or right (1) marker, ArUco corner order."""
-        s, i = self.marker_size, self.marker_inset
-        x = i if side == 0 else self.width - i - s
-        y = self.height - i - s
+        """Chart coordinates of marker ``side``, ArUco corner order.
+
+        0, 1: the left and right player-side corner; 2, 3: the left and right end of the
+        suit-picture row (sheet version 2).
+        """
+        s, i = self.side_size(side), self.marker_inset
+        x = i if side in (0, 2) else self.width - i - s
+        y = self.height - i - s if side < 2 else self.side_marker_y
         return ((x, y), (x + s, y), (x + s, y + s), (x, y + s))
+
+    def side_size(self, side: int) -> float:
+        """The printed side (mm) of marker ``side``."""
+        return self.marker_size if side < 2 else self.side_marker_size
 
     def space_at(self, x: float, y: float) -> Space | None:
         """The called-card space under chart point (x, y), if any."""
@@ -257,17 +282,40 @@ TOKEN = TokenGeometry()
 MAT = MatGeometry()
 CHART = ChartGeometry()
 
-#: Big Top seats 3..6 players; seat s (0-based) carries these two marker ids.
+#: Big Top seats 3..6 players.
 MAX_SEATS = 6
+#: the version of the printed sheets `vision.printing` makes (see `MatGeometry`, `ChartGeometry`)
+SHEET_VERSION = 2
+#: first id of the sheet version 2 chart markers (sides 2, 3); ids 4..15 are sides 0, 1
+_V2_CHART_BASE = 18
 
 
-def chart_marker_ids(seat: int) -> tuple[int, int]:
-    """Marker ids of seat ``seat``'s chart (left, right); seats count from 0."""
-    return (4 + 2 * seat, 5 + 2 * seat)
+def chart_marker_ids(seat: int) -> tuple[int, ...]:
+    """Marker ids of seat ``seat``'s chart by side (0..3, see `ChartGeometry.marker_corners`); seats count from 0.
+
+    Sides 0 and 1 (ids 4..15) are on every print; sides 2 and 3 (ids 18..29) from sheet version 2.
+    """
+    return (4 + 2 * seat, 5 + 2 * seat, _V2_CHART_BASE + 2 * seat, _V2_CHART_BASE + 1 + 2 * seat)
 
 
 def seat_of_marker(marker_id: int) -> tuple[int, int] | None:
     """``(seat, side)`` for a chart marker id, ``None`` for any other id."""
     if 4 <= marker_id < 4 + 2 * MAX_SEATS:
         return ((marker_id - 4) // 2, (marker_id - 4) % 2)
+    if _V2_CHART_BASE <= marker_id < _V2_CHART_BASE + 2 * MAX_SEATS:
+        return ((marker_id - _V2_CHART_BASE) // 2, 2 + (marker_id - _V2_CHART_BASE) % 2)
     return None
+
+
+def sheet_version_of(marker_ids: tuple[int, ...] | list[int] | set[int]) -> int | None:
+    """The oldest sheet version consistent with the layout markers seen: 2 when any version 2 marker
+    shows, 1 when only version 1 markers do, ``None`` when no layout marker shows.
+
+    Every version so far is read: version 1 prints carry a subset of version 2's markers.
+    """
+    v2 = set(MAT.marker_ids[4:]) | set(range(_V2_CHART_BASE, _V2_CHART_BASE + 2 * MAX_SEATS))
+    v1 = set(MAT.marker_ids[:4]) | set(range(4, 4 + 2 * MAX_SEATS))
+    ids = set(marker_ids)
+    if ids & v2:
+        return 2
+    return 1 if ids & v1 else None

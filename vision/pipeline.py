@@ -31,6 +31,7 @@ from vision.classify import DEFAULT_MODEL, Classifier, Recognition, Verdict
 from vision.config import DEFAULT_CONFIG, VisionConfig
 from vision.detect import Detection, find_components, warp_crops
 from vision.faces import Image
+from vision.places import PlaceMemory
 from vision.tableview import TableView, build_table_view
 
 __all__ = ["MAX_IMAGE_PIXELS", "Recognizer", "Result", "StageTimes", "annotate", "load_image"]
@@ -149,8 +150,10 @@ class Recognizer:
     """Runs the stages on frames; keeps the calibration cache between frames.
 
     Successive frames are taken to show the same table: once the markers were found, the
-    next frames are searched for them only where they were (`MarkerTracker`). Call
-    `reset` before a frame of another table to search it in full at once.
+    next frames are searched for them only where they were (`MarkerTracker`), and a pile
+    or chart space that held a card and now shows nothing readable is reported
+    unrecognised, not empty (`vision.places.PlaceMemory`). Call `reset` before a frame of
+    another table to search it in full at once.
 
     :raises ModelFileError: when the model file cannot be loaded.
     """
@@ -161,11 +164,16 @@ class Recognizer:
         self.classifier = classifier if classifier is not None else Classifier(model)
         self.calibrator = Calibrator(config)
         self.tracker = MarkerTracker(config)
+        #: the card last seen on each tableau pile and chart space, while the table has not moved
+        self.places = PlaceMemory()
+        self._last_calibration: Calibration | None = None
 
     def reset(self) -> None:
-        """Forget the cached calibration and marker positions."""
+        """Forget the cached calibration, marker positions and the cards last seen on each place."""
         self.calibrator.reset()
         self.tracker.reset()
+        self.places.reset()
+        self._last_calibration = None
 
     def recognize(self, frame: Image) -> Result:
         """One frame (BGR or grey) -> `Result`.
@@ -191,7 +199,10 @@ class Recognizer:
         recs = self.classifier.classify(crops, cfg.confidence_threshold)
         t6 = time.perf_counter()
         items = [(d.kind, rect.to_table(*d.centre), d.angle, r) for d, r in zip(dets, recs)]
-        view = build_table_view(items, charts, cal.markers_seen, cal.error_mm)
+        if cal is not self._last_calibration:
+            self.places.reset()  # the table or camera moved: the places are elsewhere in the frame
+            self._last_calibration = cal
+        view = self.places.update(build_table_view(items, charts, cal.markers_seen, cal.error_mm), rect, charts)
         t7 = time.perf_counter()
         ms = [1000 * (b - a) for a, b in zip((t0, t1, t2, t3, t4, t5, t6), (t1, t2, t3, t4, t5, t6, t7))]
         return Result(view, cal, charts, rect, tuple(dets), tuple(recs), StageTimes(*ms), crops)

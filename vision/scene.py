@@ -44,7 +44,9 @@ __all__ = [
     "foreign_placements",
     "paste",
     "printed",
+    "TopDown",
     "render_scene",
+    "render_top_down",
     "table_texture",
     "training_placements",
 ]
@@ -351,11 +353,11 @@ def _footprint(label: str, x: float, y: float, angle: float) -> NDArray[Any]:
 
 def _marker_polygons() -> list[NDArray[Any]]:
     polys = []
-    for k in range(4):
+    for k in range(len(MAT.marker_ids)):
         c = np.array(MAT.marker_corners(k), np.float32)
         polys.append(np.array([c[0] - 5, c[1] + (5, -5), c[2] + 5, c[3] + (-5, 5)], np.float32))
     for pose in CHART_POSES:
-        for side in (0, 1):
+        for side in range(4):
             cc = CHART.marker_corners(side)
             pad = ((-5, -5), (5, -5), (5, 5), (-5, 5))
             polys.append(np.array([chart_to_table(pose, x + dx, y + dy) for (x, y), (dx, dy) in zip(cc, pad)],
@@ -629,20 +631,38 @@ def printed(kind: str, seat: int, s: float) -> Image:
     return _CACHE[key]
 
 
-def render_scene(
-    rng: np.random.Generator,
-    seats: int | Sequence[int] = 4,
-    settings: SceneSettings = TRAIN_SETTINGS,
-    placements: Sequence[Placement] | None = None,
-    faces: FaceSource = render_label,
-    with_mat: bool = True,
-) -> Scene:
-    """Render one camera frame of a Big Top table and its ground truth.
+@dataclass(frozen=True, slots=True)
+class TopDown:
+    """A Big Top table seen from straight above, before any camera: for `vision.camera_model`.
 
-    ``seats``: a number of players (positions drawn at random) or explicit chart
-    positions 0..5. ``placements`` default to a random mid-hand table; a
-    placement labelled ``none`` is a card-sized foreign object.
+    ``canvas`` is float BGR at ``px_per_mm``; table millimetre (x, y) lies at canvas pixel
+    ``((x - origin[0]) * px_per_mm, (y - origin[1]) * px_per_mm)``. ``truth`` gives each
+    component's share hidden by the objects on the table (no hands: the camera model adds
+    its own); ``face_hidden`` is left 0 because it depends on the camera.
     """
+
+    canvas: FloatArray
+    px_per_mm: float
+    origin: tuple[float, float]
+    truth: tuple[TruthItem, ...]
+    seats: tuple[int, ...]
+    charts: dict[int, tuple[float, float, float]]
+
+
+@dataclass(slots=True)
+class _Composed:
+    canvas: FloatArray
+    origin: tuple[float, float]
+    top: NDArray[Any]
+    truth: list[TruthItem]
+    chosen: tuple[int, ...]
+    charts: dict[int, tuple[float, float, float]]
+    placements: Sequence[Placement]
+
+
+def _compose(rng: np.random.Generator, seats: int | Sequence[int], settings: SceneSettings,
+             placements: Sequence[Placement] | None, faces: FaceSource, with_mat: bool) -> _Composed:
+    """The top-down canvas of a table with its occupancy grid (the first half of `render_scene`)."""
     if isinstance(seats, int):
         chosen = tuple(sorted(int(v) for v in rng.choice(6, size=seats, replace=False)))
     else:
@@ -679,6 +699,49 @@ def render_scene(
         for t_ in extra:
             _paint(top, Placement(BACK, t_.x, t_.y, t_.angle), (gx0, gy0), -2)
         truth.extend(extra)
+    return _Composed(canvas, origin, top, truth, chosen, charts, placements)
+
+
+def render_top_down(
+    rng: np.random.Generator,
+    seats: int | Sequence[int] = 4,
+    settings: SceneSettings = TRAIN_SETTINGS,
+    placements: Sequence[Placement] | None = None,
+    faces: FaceSource = render_label,
+    with_mat: bool = True,
+) -> TopDown:
+    """The table of `render_scene` (same arguments) seen from straight above, with no camera at all."""
+    c = _compose(rng, seats, settings, placements, faces, with_mat)
+    counts = np.bincount(c.top[c.top >= 0].ravel(), minlength=len(c.placements))
+    truth = list(c.truth)
+    for i, p in enumerate(c.placements):
+        if not p.visible:
+            continue
+        full = float(np.count_nonzero(_footprint_grid(p, c.origin, c.top.shape)))
+        hidden = 1.0 - float(counts[i]) / max(full, 1.0)
+        truth.append(TruthItem(p.label, p.x, p.y, p.angle, float(min(1.0, max(0.0, hidden)))))
+    return TopDown(c.canvas, settings.render_px_per_mm, c.origin, tuple(truth), c.chosen, c.charts)
+
+
+def render_scene(
+    rng: np.random.Generator,
+    seats: int | Sequence[int] = 4,
+    settings: SceneSettings = TRAIN_SETTINGS,
+    placements: Sequence[Placement] | None = None,
+    faces: FaceSource = render_label,
+    with_mat: bool = True,
+) -> Scene:
+    """Render one camera frame of a Big Top table and its ground truth.
+
+    ``seats``: a number of players (positions drawn at random) or explicit chart
+    positions 0..5. ``placements`` default to a random mid-hand table; a
+    placement labelled ``none`` is a card-sized foreign object.
+    """
+    c = _compose(rng, seats, settings, placements, faces, with_mat)
+    canvas, origin, top, truth, chosen, charts, placements = (c.canvas, c.origin, c.top, c.truth, c.chosen,
+                                                               c.charts, c.placements)
+    s = settings.render_px_per_mm
+    gx0, gy0 = origin
     H = camera_homography(rng, settings)
     hand_cover = np.zeros(canvas.shape[:2], np.uint8)
     for _ in range(int(rng.integers(settings.hands[0], settings.hands[1] + 1))):

@@ -18,7 +18,7 @@ mat's top-left corner, x right, y down), angles in degrees::
       "loose": [ <component>, ... ],     # identified, outside the tableau and the charts' places
       "components": [ <component>, ... ],# every identified component (tableau and charts included)
       "unrecognised": [                  # every object not identified, with its position
-        {"shape": "card", "reason": "unsure" | "not_a_component", "best_guess": "clowns-L3",
+        {"shape": "card", "reason": "unsure" | "not_a_component" | "unreadable", "best_guess": "clowns-L3",
          "confidence": 0.61, "x": 120.5, "y": -40.2, "angle": 35.0, "zone": <zone>}
       ]
     }
@@ -128,6 +128,9 @@ class Reason(enum.Enum):
 
     UNSURE = "unsure"
     NOT_A_COMPONENT = "not_a_component"
+    #: nothing was detected on a tableau pile or chart space, yet it is not plain: something
+    #: lies there that could not be read (glare, shadow, a hand); never read as empty
+    UNREADABLE = "unreadable"
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,8 +239,12 @@ class TableView:
         for s in self.loose:
             lines.append(f"Loose: {s.label} at ({s.x:.0f}, {s.y:.0f}) mm")
         for u in self.unrecognised:
-            what = "not a Big Top component" if u.reason is Reason.NOT_A_COMPONENT else \
-                f"unsure (maybe {u.best_guess}, {u.confidence:.0%})"
+            if u.reason is Reason.UNREADABLE:
+                what = "something here could not be read"
+            elif u.reason is Reason.NOT_A_COMPONENT:
+                what = "not a Big Top component"
+            else:
+                what = f"unsure (maybe {u.best_guess}, {u.confidence:.0%})"
             lines.append(f"Unrecognised {u.shape.value} at ({u.x:.0f}, {u.y:.0f}) mm: {what}")
         return "\n".join(lines)
 

@@ -74,6 +74,8 @@ def _problem(item: Unrecognised, players: tuple[str, ...] | None) -> str:
     place = where(item.zone, players)
     if item.reason is Reason.NOT_A_COMPONENT:
         return f"Something that is not a Big Top component lies on {place}."
+    if item.reason is Reason.UNREADABLE:
+        return f"Something on {place} could not be read."
     what = "card" if item.shape is Kind.CARD else "token"
     return f"An unrecognised {what} lies on {place}."
 

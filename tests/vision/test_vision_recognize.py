@@ -103,10 +103,11 @@ def test_frame_without_mat_and_black_frame(recognizer: Recognizer) -> None:
     scene = render_scene(np.random.default_rng(3), seats=[1], settings=CALM, placements=[])
     cut = scene.image.copy()
     top_left = scene.table_to_image @ np.array([MAT.width / 2, MAT.height / 2, 1.0])
-    cut[:, : int(top_left[0] / top_left[2])] = 90  # hide the left half: two corner markers remain
+    cut[:, : int(top_left[0] / top_left[2])] = 90  # hide the left half: the right edge's three markers remain
+    recognizer.reset()
     with pytest.raises(NoMatError) as err:
         recognizer.recognize(cut)
-    assert err.value.markers_seen == 2
+    assert err.value.markers_seen == 3
 
 
 def test_classifier_rejects_below_threshold() -> None:
@@ -137,7 +138,7 @@ def test_bad_files_give_one_line_and_status_2(tmp_path: Path, capsys: pytest.Cap
         assert cmd_recognize(argv) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err, err
-    assert "0 of its 4 corner markers" in err
+    assert "0 of its 6 markers" in err
     with pytest.raises(ModelFileError):
         Classifier(tmp_path / "nope.onnx")
 
@@ -150,7 +151,7 @@ def test_recognize_cli_json_and_annotation(tmp_path: Path, capsys: pytest.Captur
     out = tmp_path / "annotated.png"
     assert cmd_recognize([str(frame), "--game", "bigtop", "--json", "--annotate", str(out)]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["game"] == "bigtop" and doc["calibration"]["mat_markers_seen"] == 4
+    assert doc["game"] == "bigtop" and doc["calibration"]["mat_markers_seen"] == 6
     assert len(doc["components"]) == 14
     annotated = cv2.imread(str(out))
     assert annotated.shape == scene.image.shape and np.abs(annotated.astype(int) - scene.image).sum() > 0
