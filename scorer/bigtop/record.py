@@ -213,7 +213,8 @@ def _replay_hand(
                 "reason": f"The hand is over: {players[state.out]} went out.",
             }
             break
-    finished = state.out is not None and error is None
+    # A move after the hand ended is an error, but the hand before it is finished.
+    finished = state.out is not None
     result: dict[str, Any] = {
         "game": game.name,
         "dealer": players[state.dealer],

@@ -336,7 +336,7 @@ def _giver(state: FlohcatiState, colour: Colour, clockwise: bool) -> tuple[int |
 _PHASE_HELP = {
     Phase.TURNING: "Turn the next card or take one from the row first: a turn can't be empty.",
     Phase.MUST_TAKE: "A colour repeated under New attraction: take one card from the row "
-    "(the repeat included).",
+    "(the repeat included), or stop and take nothing.",
     Phase.STEAL: "You turned Take attraction: choose an opponent and take one of their cards.",
     Phase.REQUEST: "You turned Request attraction: name a colour and a direction.",
     Phase.WRAP_UP: "Your turn is over: lay out a trio, show all ten colours, or stop.",
@@ -449,6 +449,8 @@ class Flohcati(Game[FlohcatiState, FlohcatiMove]):
             moves += [Take(c) for c in state.display]
             if state.repeat is not None:
                 moves.append(Take(state.repeat))
+            # [DECISION] the seed says the player "may" take one card: stop takes none.
+            moves.append(Stop())
         elif phase is Phase.STEAL:
             for victim in _opponents(state, True):
                 for card in dict.fromkeys(state.hands[victim]):
@@ -492,7 +494,7 @@ class Flohcati(Game[FlohcatiState, FlohcatiMove]):
             Request: (Phase.REQUEST,),
             Trio: (Phase.WRAP_UP,),
             Show: (Phase.WRAP_UP,),
-            Stop: (Phase.WRAP_UP,),
+            Stop: (Phase.WRAP_UP, Phase.MUST_TAKE),
         }.get(type(move))
         if wanted is None:
             return Check.illegal(Reason.NOT_A_MOVE, "That is not a Circus Flohcati move.")
@@ -603,6 +605,11 @@ class Flohcati(Game[FlohcatiState, FlohcatiMove]):
             over = _evolve(state, phase=Phase.OVER, end=EndReason.ALL_COLOURS, ender=seat)
             first = Event("all colours", (), f"{name} shows all ten colours and ends the game.")
             return over, (first,) + self._final_events(over)
+        if state.phase is Phase.MUST_TAKE:  # Stop: the repeat is discarded, nothing taken
+            assert state.repeat is not None
+            label = state.repeat.label
+            new = _evolve(state, repeat=None, discard=state.discard + (state.repeat,), phase=Phase.TURNING)
+            return self._end_turn(new, (Event("took", (), f"{name} takes nothing; the {label} is discarded."),))
         return self._next_player(state), ()  # Stop
 
     def _apply_turn(
@@ -964,6 +971,10 @@ class Flohcati(Game[FlohcatiState, FlohcatiMove]):
             victim = victims[rng.randrange(len(victims))]
             hand = state.hands[victim]
             return Steal(victim, hand[rng.randrange(len(hand))])
+        if state.phase is Phase.MUST_TAKE:
+            # The simulated player always takes a card after a repeat (as before stop was allowed).
+            takes = [m for m in self.legal_moves(state) if isinstance(m, Take)]
+            return takes[rng.randrange(len(takes))]
         if state.phase is Phase.TURNING and state.stack[0] is not None:
             # Uniform over `legal_moves` (turn, or take one row card) without building it.
             k = rng.randrange(len(state.display) + 1)

@@ -616,6 +616,7 @@ class Grandioso(Game[GrandiosoState, GrandiosoMove]):
             + [c for c in stack + singles if c is not None]
             + ([drawn] if drawn is not None else []),
             "state",
+            with_start=True,
         )
         return GrandiosoState(
             players=tuple(players),
@@ -906,14 +907,18 @@ def _box_without_start() -> list[Card]:
     return deck
 
 
-def _check_counts(cards: Sequence[Card], where: str) -> None:
+def _check_counts(cards: Sequence[Card], where: str, *, with_start: bool = False) -> None:
+    """The cards fit in the box; without ``with_start`` the starting Elephant is not among them."""
     counts: dict[Card, int] = {}
     for card in cards:
         counts[card] = counts.get(card, 0) + 1
     for card, count in counts.items():
-        if count > BOX[card]:
+        start = card is Card.ELEPHANT and not with_start
+        limit = BOX[card] - (1 if start else 0)
+        if count > limit:
+            besides = " besides the starting Elephant" if start else ""
             raise RecordError(
-                f"{where}: there are {count} {card.label} cards but the box has only {BOX[card]}",
+                f"{where}: there are {count} {card.label} cards but the box has only {limit}{besides}",
                 where,
             )
 
