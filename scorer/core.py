@@ -32,7 +32,7 @@ from __future__ import annotations
 import enum
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
@@ -45,6 +45,7 @@ __all__ = [
     "HiddenInformation",
     "IllegalMove",
     "MalformedMove",
+    "NotYourTurn",
     "Outcome",
     "Played",
     "RecordError",
@@ -55,6 +56,7 @@ __all__ = [
     "UnknownGame",
     "Verdict",
     "mover_and_text",
+    "parse_named",
     "random_playout",
     "replay_moves",
 ]
@@ -69,6 +71,14 @@ class TableError(Exception):
 
 class MalformedMove(TableError, ValueError):
     """A move written in a notation that cannot be read."""
+
+
+class NotYourTurn(MalformedMove):
+    """A move text that names a player other than the one to move.
+
+    The notation is readable, but the rules do not allow the move: a record
+    replay reports it as an illegal move (exit status 3).
+    """
 
 
 class RecordError(TableError, ValueError):
@@ -333,10 +343,7 @@ class Game(ABC, Generic[S, M]):
         :raises RecordError: when the record is not valid (exit status 2).
         """
         state = self.record_start(record)
-        entries = record.get("moves", []) if isinstance(record, Mapping) else []
-        if not isinstance(entries, list):
-            raise RecordError("moves must be a list of moves", "moves")
-        result = replay_moves(self, state, entries)
+        result = replay_moves(self, state, self.record_moves(record))
         rows = [self.replay_row(step) for step in result.played]
         data = self.replay_fields(result, rows)
         data = {**self.envelope(result.state, rows, result.error), **data}
@@ -353,6 +360,15 @@ class Game(ABC, Generic[S, M]):
         """
         raise RecordError(f"{self.info.title} has no game records", "game")
 
+    def record_moves(self, record: Mapping[str, Any]) -> list[Any]:
+        """The record's ``"moves"`` list (hook of the replay driver).
+
+        :raises RecordError: when it is missing or not a list.
+        """
+        from scorer.fields import require
+
+        return list(require(record, "moves", list))
+
     def read_record_move(self, state: S, entry: Any, where: str) -> M:
         """One entry of a record's ``"moves"`` as a move (hook of the replay driver).
 
@@ -364,6 +380,8 @@ class Game(ABC, Generic[S, M]):
             raise RecordError(f"{where} must be a move written as text", where)
         try:
             return self.parse_move(state, entry)
+        except NotYourTurn:
+            raise
         except UnknownComponent as exc:
             raise UnknownComponent(f"{where}: {exc}", where) from None
         except (MalformedMove, RecordError) as exc:
@@ -509,7 +527,11 @@ def replay_moves(
     """
     result: Replayed[S, M] = Replayed(start=state, state=state)
     for i, entry in enumerate(entries):
-        move = game.read_record_move(state, entry, f"{where}[{i}]")
+        try:
+            move = game.read_record_move(state, entry, f"{where}[{i}]")
+        except NotYourTurn as exc:
+            result.error = {"index": i, "move": entry, "reason": str(exc)}
+            break
         verdict = game.check(state, move)
         if verdict.is_illegal:
             shown = entry if isinstance(entry, str) else game.format_move(state, move)
@@ -537,6 +559,30 @@ def mover_and_text(players: Sequence[str], text: str) -> tuple[str | None, str]:
     if head in players and rest.strip():
         return head, rest.strip()
     return None, text
+
+
+def parse_named(players: Sequence[str], to_move: int | None, text: str, parse: Callable[[str], M]) -> M:
+    """Read a move whose text may start with the mover's name (the notation rule).
+
+    ``parse`` reads the move without the name; a text without a name (an old
+    record) is read as it is. A first word that is a player's name but leaves
+    no readable move is read as part of the move.
+
+    :raises NotYourTurn: when the text names a player who is not ``to_move``.
+    :raises MalformedMove: when the text is not a move.
+    """
+    name, rest = mover_and_text(players, text)
+    if name is None:
+        return parse(text)
+    try:
+        move = parse(rest)
+    except MalformedMove:
+        return parse(text)
+    if to_move is None:
+        raise NotYourTurn("The game is over: no one is to move.")
+    if players[to_move] != name:
+        raise NotYourTurn(f"It is {players[to_move]}'s turn, not {name}'s.")
+    return move
 
 
 def random_playout(

@@ -274,6 +274,13 @@ class GrandCarnival(Game[CarnivalState, Move]):
 
     record_start = record_state
 
+    def record_moves(self, record: Mapping[str, Any]) -> list[Any]:
+        """The record's moves; a record without ``"moves"`` is a game not yet begun."""
+        raw_moves = record.get("moves", [])
+        if not isinstance(raw_moves, list):
+            raise RecordError("moves must be a list of move texts", "moves")
+        return raw_moves
+
     def read_record_move(self, state: CarnivalState, entry: Any, where: str) -> Move:
         """One entry of ``"moves"``: a move text; an unknown tile or attraction is named."""
         if not isinstance(entry, str):
