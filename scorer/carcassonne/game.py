@@ -9,8 +9,8 @@ Move notation (`Carcassonne.format_move`)::
     U@3,0r0 score-pyramid 2,0      score the complete pyramid at 2,0 instead of a figure
     L discard                      the drawn L fits nowhere and is set aside
 
-Records follow ``shared/rules/RECORDS.md``; what goes beyond it is in this
-package's ``RECORDS.md``.
+Records follow ``docs/records.md`` (the Carcassonne section and its
+additions).
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def _xy(pos: Pos) -> str:
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
-    """A move as a record entry (RECORDS.md)."""
+    """A move as a record entry (docs/records.md)."""
     if isinstance(move, Discard):
         return {"tile": move.tile, "discard": True}
     out: dict[str, Any] = {"tile": move.tile, "at": list(move.at), "rotation": move.rotation}
@@ -474,7 +474,7 @@ class Carcassonne(Game[State, Move]):
     # -- records -------------------------------------------------------------
 
     def replay(self, record: Mapping[str, Any]) -> ReplayReport:
-        """Replay a record (RECORDS.md) and score it, final scoring included.
+        """Replay a record (docs/records.md) and score it, final scoring included.
 
         :raises RecordError: when the record is not valid.
         """

@@ -1,4 +1,4 @@
-"""Circus Flohcati on the Ringside contract: `Flohcati` and its records (seed 003, DECISIONS.md §3).
+"""Circus Flohcati on the Ringside contract: `Flohcati` and its records (seed 003, docs/rules.md §3).
 
 The package is split like every engine: `model` (states, moves, reasons),
 `rules` (legal moves, checks, playing), `scoring`, `codec` (notation, JSON,
@@ -325,7 +325,7 @@ class Flohcati(Game[FlohcatiState, FlohcatiMove]):
     def score_position(self, data: Mapping[str, Any]) -> ReplayReport:
         """Score an end-of-game position: each player's hand and trios laid open.
 
-        The format is in scorer/flohcati/RECORDS.md.
+        The format is in docs/records.md.
 
         :raises RecordError: when the position is not valid.
         """

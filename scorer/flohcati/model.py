@@ -1,4 +1,4 @@
-"""Circus Flohcati's model: states, moves, phases and reasons (seed 003, DECISIONS.md §3).
+"""Circus Flohcati's model: states, moves, phases and reasons (seed 003, docs/rules.md §3).
 
 A state holds the draw stack (top first), the row of turned cards, the
 discard pile, every hand and every player's trios. There is no deal: every

@@ -1,4 +1,4 @@
-"""Circus Flohcati's rules: legal moves, checks and playing a move (DECISIONS.md §3.2)."""
+"""Circus Flohcati's rules: legal moves, checks and playing a move (docs/rules.md §3.2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Circus Flohcati's scoring: hand points, trios and the chance of a bust (DECISIONS.md §3.3)."""
+"""Circus Flohcati's scoring: hand points, trios and the chance of a bust (docs/rules.md §3.3)."""
 
 from __future__ import annotations
 

@@ -183,7 +183,7 @@ class GrandCarnival(Game[CarnivalState, Move]):
     # -- notation and JSON -----------------------------------------------------
 
     def parse_move(self, state: CarnivalState, text: str) -> Move:
-        """Read a move such as ``"Ann 3 build L3 b2 b3 c3"`` (see RECORDS.md).
+        """Read a move such as ``"Ann 3 build L3 b2 b3 c3"`` (see docs/records.md).
 
         :raises MalformedMove: when the text is not a move of this game.
         """
@@ -359,7 +359,7 @@ class GrandCarnival(Game[CarnivalState, Move]):
         return super().simulate(players, rng, **options)
 
     def score_position(self, data: Mapping[str, Any]) -> ReplayReport:
-        """Score markets by the final-scoring table (position format in RECORDS.md).
+        """Score markets by the final-scoring table (position format in docs/records.md).
 
         Accepts ``{"players": [{"name", "market", "attractions", "tent", "tricks"}]}``
         or a state written by `state_to_json` (``"boards"``).

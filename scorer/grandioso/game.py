@@ -1,4 +1,4 @@
-"""Circus Grandioso on the Ringside contract: `Grandioso` and its records (seed 001, DECISIONS.md §2).
+"""Circus Grandioso on the Ringside contract: `Grandioso` and its records (seed 001, docs/rules.md §2).
 
 The package is split like every engine: `model` (states, moves, reasons),
 `rules` (open slots, legal moves, checks, playing), `scoring`, `codec`

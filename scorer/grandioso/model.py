@@ -1,4 +1,4 @@
-"""Circus Grandioso's model: states, moves, phases and reasons (seed 001, DECISIONS.md §2).
+"""Circus Grandioso's model: states, moves, phases and reasons (seed 001, docs/rules.md §2).
 
 A state holds the pyramid, every hand, the face-down stack (top first), the
 hidden single cards lying on the table, whose turn it is and the Show Master.

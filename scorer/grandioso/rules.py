@@ -1,4 +1,4 @@
-"""Circus Grandioso's rules: open slots, legal moves, checks and playing a move (DECISIONS.md §2)."""
+"""Circus Grandioso's rules: open slots, legal moves, checks and playing a move (docs/rules.md §2)."""
 
 from __future__ import annotations
 

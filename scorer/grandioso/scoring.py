@@ -1,4 +1,4 @@
-"""Circus Grandioso's scoring: the Show Master's holder wins (DECISIONS.md §2)."""
+"""Circus Grandioso's scoring: the Show Master's holder wins (docs/rules.md §2)."""
 
 from __future__ import annotations
 
