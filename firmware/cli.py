@@ -48,9 +48,36 @@ def _read_json(path: str) -> Any:
     except UnicodeDecodeError:
         raise UsageError(f"{path} is not a text file") from None
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise UsageError(f"{path} is nested too deeply to be a record (more than {MAX_DEPTH} levels)") from None
+    if _depth_exceeds(data, MAX_DEPTH):
+        raise UsageError(f"{path} is nested too deeply to be a record (more than {MAX_DEPTH} levels)")
+    return data
+
+
+#: No record or position nests its JSON deeper than this; deeper input is refused
+#: before any rules engine reads it, so nothing downstream can recurse without end.
+MAX_DEPTH = 64
+
+
+def _depth_exceeds(data: Any, limit: int) -> bool:
+    """True when ``data`` nests lists and objects more than ``limit`` levels deep (no recursion)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def _game_of(data: Any, path: str) -> scorer.Game[Any, Any]:
@@ -166,6 +193,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return result
     except (UsageError, TableError) as exc:
         print(f"ringside: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    except RecursionError:
+        print("ringside: the input is nested too deeply to be read", file=sys.stderr)
         return EXIT_INVALID
     except KeyboardInterrupt:
         return 130

@@ -14,6 +14,15 @@ immutable state value and a move value:
 * ``state_to_json`` / ``state_from_json`` serialise states;
 * ``replay(record)`` and ``simulate(...)`` work on game records (JSON).
 
+Records share one driver (`Game.replay`, `Game.simulate`, `replay_moves`)
+with small per-game hooks: ``record_start`` (the opening state a record
+describes), ``read_record_move`` (one entry of ``"moves"``), ``replay_row``,
+``replay_fields`` and ``replay_text`` (the game's own report), ``record_of``
+and ``random_move`` (simulation). Every ``ringside replay --json`` report
+carries the same envelope (`Game.envelope`): ``game``, ``players``,
+``finished``, ``moves``, ``scores``, ``winners`` and ``error``, with the
+game's own fields beside them.
+
 Rules engines are pure: no I/O, no clock, randomness only from an injected
 `random.Random`.
 """
@@ -23,9 +32,9 @@ from __future__ import annotations
 import enum
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 __all__ = [
     "DEFAULT_NAMES",
@@ -36,14 +45,20 @@ __all__ = [
     "HiddenInformation",
     "IllegalMove",
     "MalformedMove",
+    "NotYourTurn",
     "Outcome",
+    "Played",
     "RecordError",
     "ReplayReport",
+    "Replayed",
     "TableError",
     "UnknownComponent",
     "UnknownGame",
     "Verdict",
+    "mover_and_text",
+    "parse_named",
     "random_playout",
+    "replay_moves",
 ]
 
 #: Seat names used when a command line asks for N players without naming them.
@@ -56,6 +71,14 @@ class TableError(Exception):
 
 class MalformedMove(TableError, ValueError):
     """A move written in a notation that cannot be read."""
+
+
+class NotYourTurn(MalformedMove):
+    """A move text that names a player other than the one to move.
+
+    The notation is readable, but the rules do not allow the move: a record
+    replay reports it as an illegal move (exit status 3).
+    """
 
 
 class RecordError(TableError, ValueError):
@@ -217,6 +240,8 @@ class Game(ABC, Generic[S, M]):
     #: Other names that `scorer.get` accepts.
     aliases: ClassVar[tuple[str, ...]] = ()
     info: ClassVar[GameInfo]
+    #: Player count `simulate` uses when none is given.
+    default_players: ClassVar[int] = 3
 
     def __repr__(self) -> str:
         return f"scorer.get({self.name!r})"
@@ -308,18 +333,153 @@ class Game(ABC, Generic[S, M]):
 
     # -- records -------------------------------------------------------------
 
-    @abstractmethod
     def replay(self, record: Mapping[str, Any]) -> ReplayReport:
-        """Replay a game record.
+        """Replay a game record: the shared driver over the game's record hooks.
+
+        Moves are read and judged one at a time, so the report names the
+        earliest problem: an unreadable move raises `RecordError`, an illegal
+        one ends the replay with ``error`` set (exit status 3).
 
         :raises RecordError: when the record is not valid (exit status 2).
         """
+        state = self.record_start(record)
+        result = replay_moves(self, state, self.record_moves(record))
+        rows = [self.replay_row(step) for step in result.played]
+        data = self.replay_fields(result, rows)
+        data = {**self.envelope(result.state, rows, result.error), **data}
+        if result.error is not None:
+            data["error"] = result.error
+        else:
+            data.setdefault("error", None)
+        return ReplayReport(data, self.replay_text(result, data), illegal=result.error is not None)
 
-    @abstractmethod
+    def record_start(self, record: Mapping[str, Any]) -> S:
+        """The opening state a record describes (hook of the replay driver).
+
+        :raises RecordError: naming the field that is wrong.
+        """
+        raise RecordError(f"{self.info.title} has no game records", "game")
+
+    def record_moves(self, record: Mapping[str, Any]) -> list[Any]:
+        """The record's ``"moves"`` list (hook of the replay driver).
+
+        :raises RecordError: when it is missing or not a list.
+        """
+        from scorer.fields import require
+
+        return list(require(record, "moves", list))
+
+    def read_record_move(self, state: S, entry: Any, where: str) -> M:
+        """One entry of a record's ``"moves"`` as a move (hook of the replay driver).
+
+        The default reads the game's notation (`parse_move`).
+
+        :raises RecordError: naming ``where`` when the entry cannot be read.
+        """
+        if not isinstance(entry, str):
+            raise RecordError(f"{where} must be a move written as text", where)
+        try:
+            return self.parse_move(state, entry)
+        except NotYourTurn:
+            raise
+        except UnknownComponent as exc:
+            raise UnknownComponent(f"{where}: {exc}", where) from None
+        except (MalformedMove, RecordError) as exc:
+            raise RecordError(f"{where}: {exc}", where) from None
+
+    def replay_row(self, step: Played[S, M]) -> dict[str, Any]:
+        """The report's row for one replayed move (hook of the replay driver)."""
+        row: dict[str, Any] = {
+            "index": step.index,
+            "move": step.text if isinstance(step.text, str) else self.format_move(step.before, step.move),
+            "events": [e.text for e in step.events],
+        }
+        if not step.check.is_legal:
+            row["unverified"] = step.check.message
+        return row
+
+    def replay_fields(self, result: Replayed[S, M], rows: list[dict[str, Any]]) -> dict[str, Any]:
+        """The game's own fields of the replay report, beside the envelope (hook)."""
+        return {}
+
+    def replay_text(self, result: Replayed[S, M], data: Mapping[str, Any]) -> str:
+        """The readable table of a replay (hook of the replay driver)."""
+        state = result.state
+        players = self.seat_names(state)
+        lines = [f"{self.info.title}: {', '.join(players)}"]
+        for row in data["moves"]:
+            lines.append(f"{row.get('index', '')!s:>4}  {row['move']}")
+        if result.error is not None:
+            lines.append(f"ILLEGAL move {result.error['index']}: {result.error['move']}")
+            lines.append(f"        {result.error['reason']}")
+        scores = data["scores"]
+        lines += [f"{name:<12}{scores[name]:>6}" for name in players]
+        if data["winners"]:
+            lines.append("Winners: " + ", ".join(data["winners"]))
+        return "\n".join(lines)
+
+    def seat_names(self, state: S) -> tuple[str, ...]:
+        """The players' names in seat order (the states of every game hold them)."""
+        names = getattr(state, "players", None)
+        if not isinstance(names, tuple):
+            raise NotImplementedError(f"{type(self).__name__}.seat_names")
+        return cast(tuple[str, ...], names)
+
+    def envelope(
+        self, state: S, moves: Sequence[Any], error: Mapping[str, Any] | None, finished: bool | None = None
+    ) -> dict[str, Any]:
+        """The fields every replay report shares (docs/records.md).
+
+        ``game``; ``players`` (names in seat order); ``finished``; ``moves``
+        (the report's rows); ``scores`` (name -> score as it stands);
+        ``winners`` (names; empty until the game is over or when a move is
+        illegal); ``error`` (``{"index", "move", "reason"}`` or null).
+        """
+        names = self.seat_names(state)
+        over = self.is_over(state) if finished is None else finished
+        outcome = self.outcome(state) if over and error is None else None
+        return {
+            "game": self.name,
+            "players": list(names),
+            "finished": over,
+            "moves": list(moves),
+            "scores": dict(zip(names, self.scores(state))),
+            "winners": [] if outcome is None else [names[w] for w in outcome.winners],
+            "error": None if error is None else dict(error),
+        }
+
     def simulate(
         self, players: Sequence[str], rng: random.Random, **options: Any
     ) -> dict[str, Any]:
-        """Play random legal moves with full information and return the record."""
+        """Play random legal moves with full information and return the record.
+
+        The shared driver: `new_state`, then `record_of` for the record's
+        opening fields, then `random_move` and `format_move` until the game is
+        over. ``hands`` is dropped for games without hands.
+        """
+        options.pop("hands", None)
+        state = self.new_state(players or self.default_names(), rng, **options)
+        record = self.record_of(state, **options)
+        texts: list[str] = record.setdefault("moves", [])
+        while not self.is_over(state):
+            move = self.random_move(state, rng)
+            texts.append(self.format_move(state, move))
+            state, _ = self.apply_unchecked(state, move)
+        return record
+
+    def default_names(self) -> tuple[str, ...]:
+        """The seats `simulate` uses when none are given."""
+        count = max(self.info.min_players, min(self.default_players, self.info.max_players))
+        return DEFAULT_NAMES[:count]
+
+    def record_of(self, state: S, **options: Any) -> dict[str, Any]:
+        """A record (no moves yet) that sets up exactly this fresh state (hook of `simulate`)."""
+        raise NotImplementedError(f"{type(self).__name__}.record_of")
+
+    def random_move(self, state: S, rng: random.Random) -> M:
+        """A random legal move for `simulate`: uniform over `legal_moves` by default."""
+        options = self.legal_moves(state)
+        return options[rng.randrange(len(options))]
 
     def score_position(self, data: Mapping[str, Any]) -> ReplayReport:
         """Score an end-of-game position (games that support ``ringside score``).
@@ -327,6 +487,102 @@ class Game(ABC, Generic[S, M]):
         :raises RecordError: when the position is not valid.
         """
         raise RecordError(f"{self.info.title} has no end-of-game position scoring", "game")
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Generic[S, M]):
+    """One move the replay driver read, judged and played."""
+
+    index: int
+    #: The record's entry for the move (text for most games).
+    text: Any
+    move: M
+    before: S
+    after: S
+    check: Check
+    events: tuple[Event, ...]
+
+
+@dataclass(slots=True)
+class Replayed(Generic[S, M]):
+    """What `replay_moves` did: the moves played and the first illegal one."""
+
+    start: S
+    state: S
+    played: list[Played[S, M]] = field(default_factory=list)
+    #: ``{"index", "move", "reason"}`` of the first illegal move, else None.
+    error: dict[str, Any] | None = None
+
+
+def replay_moves(
+    game: Game[S, M], state: S, entries: Sequence[Any], where: str = "moves"
+) -> Replayed[S, M]:
+    """Read, judge and play a record's moves one at a time, from ``state``.
+
+    The replay stops at the first illegal move (``error``); an entry that
+    cannot be read raises `RecordError` only when every move before it was
+    legal, so the earliest problem is the one reported.
+
+    :raises RecordError: naming ``where[i]`` for the first unreadable entry.
+    """
+    result: Replayed[S, M] = Replayed(start=state, state=state)
+    for i, entry in enumerate(entries):
+        try:
+            move = game.read_record_move(state, entry, f"{where}[{i}]")
+        except NotYourTurn as exc:
+            result.error = {"index": i, "move": entry, "reason": str(exc)}
+            break
+        verdict = game.check(state, move)
+        if verdict.is_illegal:
+            shown = entry if isinstance(entry, str) else game.format_move(state, move)
+            result.error = {"index": i, "move": shown, "reason": verdict.message}
+            break
+        after, events = game.apply_unchecked(state, move)
+        result.played.append(Played(i, entry, move, state, after, verdict, events))
+        state = after
+    result.state = state
+    return result
+
+
+def mover_and_text(players: Sequence[str], text: str) -> tuple[str | None, str]:
+    """Split a leading player name off a move text: ``("Ann", "turn")`` for ``"Ann turn"``.
+
+    The notation rule of every game names the mover first; records written
+    before the rule (no name) still read, giving ``(None, text)``.
+
+    >>> mover_and_text(("Ann", "Ben"), "Ben take red-5")
+    ('Ben', 'take red-5')
+    >>> mover_and_text(("Ann", "Ben"), "take red-5")
+    (None, 'take red-5')
+    """
+    head, _, rest = text.strip().partition(" ")
+    if head in players and rest.strip():
+        return head, rest.strip()
+    return None, text
+
+
+def parse_named(players: Sequence[str], to_move: int | None, text: str, parse: Callable[[str], M]) -> M:
+    """Read a move whose text may start with the mover's name (the notation rule).
+
+    ``parse`` reads the move without the name; a text without a name (an old
+    record) is read as it is. A first word that is a player's name but leaves
+    no readable move is read as part of the move.
+
+    :raises NotYourTurn: when the text names a player who is not ``to_move``.
+    :raises MalformedMove: when the text is not a move.
+    """
+    name, rest = mover_and_text(players, text)
+    if name is None:
+        return parse(text)
+    try:
+        move = parse(rest)
+    except MalformedMove:
+        return parse(text)
+    if to_move is None:
+        raise NotYourTurn("The game is over: no one is to move.")
+    if players[to_move] != name:
+        raise NotYourTurn(f"It is {players[to_move]}'s turn, not {name}'s.")
+    return move
 
 
 def random_playout(

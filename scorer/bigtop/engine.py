@@ -1,6 +1,6 @@
 """The Big Top rules engine (one hand), and its Fan Tan variant.
 
-Follows the seed rule text and DECISIONS.md §4. A state is one hand as it
+Follows the seed rule text and docs/rules.md §4. A state is one hand as it
 lies on the table; `BigTop.play` returns the next state and the money it
 earned. The slide of the mover's called cards at the start of a turn is part
 of every move.
@@ -215,7 +215,7 @@ def slide(chart: Chart) -> Chart:
 
     Cards move one space toward $0, processed from the $0 end upward, so a
     card may move into the space the card ahead of it has just left; the card
-    on $0 stays (DECISIONS.md §4.2 items 2 and 3).
+    on $0 stays (docs/rules.md §4.2 items 2 and 3).
     """
     a, b, c, d = chart
     if d is None and c is not None:
@@ -333,7 +333,7 @@ class BigTop(Game[BigTopState, BigTopMove]):
         """Each seat's gate receipts at the end of the hand.
 
         A token pays when its suit has no card left in hand or on the chart,
-        suits never dealt included (DECISIONS.md §4.2 item 8). Before the end
+        suits never dealt included (docs/rules.md §4.2 item 8). Before the end
         every seat has 0. Under public information ``final_hands`` (the cards
         laid open at the end) supplies the hidden hands; a seat whose cards
         are unknown gets None (cannot verify), and so does every seat while
@@ -763,7 +763,7 @@ def _put(tableau: tuple[Pile, Pile, Pile, Pile], card: Card) -> tuple[Pile, Pile
 
 
 def _earnings(charts: tuple[Chart, ...], p: int, card: Card) -> int:
-    """Money a hand card earns from the opponents' called cards (DECISIONS.md §4.2 items 5, 6)."""
+    """Money a hand card earns from the opponents' called cards (docs/rules.md §4.2 items 5, 6)."""
     total = 0
     for seat, chart in enumerate(charts):
         if seat == p:

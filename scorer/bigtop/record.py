@@ -213,7 +213,8 @@ def _replay_hand(
                 "reason": f"The hand is over: {players[state.out]} went out.",
             }
             break
-    finished = state.out is not None and error is None
+    # A move after the hand ended is an error, but the hand before it is finished.
+    finished = state.out is not None
     result: dict[str, Any] = {
         "game": game.name,
         "dealer": players[state.dealer],
@@ -253,7 +254,7 @@ def replay(game: BigTop, record: Mapping[str, Any]) -> ReplayReport:
     players = player_names(require(record, "players", list), "players", game.info)
     if "hands" not in record:
         data, _, illegal = _replay_hand(game, parse_hand(game, record, players))
-        data = {"game": game.name, **{k: v for k, v in data.items() if k != "game"}}
+        data = {**_hand_envelope(game, players, data), **data}
         return ReplayReport(data, _hand_table(game, players, data), illegal)
     hands = require(record, "hands", list, "")
     if not hands:
@@ -301,7 +302,42 @@ def replay(game: BigTop, record: Mapping[str, Any]) -> ReplayReport:
         err = dict(results[-1]["error"])
         err["hand"] = len(results) - 1
         out["error"] = err
+    # The envelope shared by every game (docs/records.md), beside the fields above.
+    envelope: dict[str, Any] = {
+        "game": game.name,
+        "players": list(players),
+        "finished": out["finished"],
+        "moves": [{**row, "hand": k} for k, hand in enumerate(results) for row in hand["moves"]],
+        "scores": dict(out["totals"]),
+        "winners": [],
+        "error": None,
+    }
+    out = {**envelope, **out}
     return ReplayReport(out, _game_table(game, players, out), illegal)
+
+
+def _hand_envelope(game: BigTop, players: Sequence[str], data: Mapping[str, Any]) -> dict[str, Any]:
+    """The envelope of a one-hand report: scores from its money or peanuts, winners once it ended."""
+    if game.allows_calling:
+        scores = {p: data["players"][p]["total"] for p in players}
+    else:
+        scores = {p: data["players"][p]["peanuts"] for p in players}
+    winners: list[str] = []
+    if data["finished"] and not data.get("error"):
+        if not game.allows_calling:
+            winners = [data["out"]]
+        elif all(v is not None for v in scores.values()):
+            best = max(v for v in scores.values() if v is not None)
+            winners = [p for p in players if scores[p] == best]
+    return {
+        "game": game.name,
+        "players": list(players),
+        "finished": data["finished"],
+        "moves": data["moves"],
+        "scores": scores,
+        "winners": winners,
+        "error": None,
+    }
 
 
 # -- readable tables ------------------------------------------------------------------
@@ -357,7 +393,7 @@ def _game_table(game: BigTop, players: Sequence[str], data: Mapping[str, Any]) -
             r = hand["players"][p]
             cells.append(f"{(r['total'] if game.allows_calling else r['peanuts']) or 0:<5}")
         lines.append(f"{p:<{width}}  " + "  ".join(cells) + f"  {data['totals'][p]}")
-    if "winners" in data:
+    if not data.get("error"):
         lines.append("Winner: " + " and ".join(data["winners"]) + (" (shared)" if len(data["winners"]) > 1 else ""))
     else:
         err = data["error"]

@@ -9,8 +9,8 @@ Move notation (`Carcassonne.format_move`)::
     U@3,0r0 score-pyramid 2,0      score the complete pyramid at 2,0 instead of a figure
     L discard                      the drawn L fits nowhere and is set aside
 
-Records follow ``shared/rules/RECORDS.md``; what goes beyond it is in this
-package's ``RECORDS.md``.
+Records follow ``docs/records.md`` (the Carcassonne section and its
+additions).
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ from scorer.core import (
     RecordError,
     ReplayReport,
     UnknownComponent,
+    parse_named,
 )
 from scorer.fields import boolean, is_whole_number, player_names, whole_number
 
@@ -128,7 +129,7 @@ def _xy(pos: Pos) -> str:
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
-    """A move as a record entry (RECORDS.md)."""
+    """A move as a record entry (docs/records.md)."""
     if isinstance(move, Discard):
         return {"tile": move.tile, "discard": True}
     out: dict[str, Any] = {"tile": move.tile, "at": list(move.at), "rotation": move.rotation}
@@ -373,10 +374,18 @@ class Carcassonne(Game[State, Move]):
     # -- notation and JSON ---------------------------------------------------
 
     def parse_move(self, state: State, text: str) -> Move:
-        """Read ``"V@1,0r90 meeple road:N"`` and the other forms of the module docstring.
+        """Read ``"Ann V@1,0r90 meeple road:N"`` and the other forms of the module docstring.
 
+        The mover's name comes first (the notation rule); text without it still reads.
+
+        :raises NotYourTurn: when the name is not the player to move.
         :raises MalformedMove: when the text is not a move.
         """
+        if not isinstance(text, str):
+            raise MalformedMove("A move is written as text, such as \"V@1,0r90 meeple road:N\".")
+        return parse_named(state.players, self.current_player(state), text, lambda plain: self._parse_plain(state, plain))
+
+    def _parse_plain(self, state: State, text: str) -> Move:
         if not isinstance(text, str):
             raise MalformedMove("A move is written as text, such as \"V@1,0r90 meeple road:N\".")
         words = text.split()
@@ -428,7 +437,13 @@ class Carcassonne(Game[State, Move]):
         return _canonical(Placement(name, at, rotation, figure, spot))
 
     def format_move(self, state: State, move: Move) -> str:
-        """Write a move in the notation `parse_move` reads."""
+        """Write a move in the notation `parse_move` reads: the mover's name first."""
+        seat = self.current_player(state)
+        plain = self.plain_move(move)
+        return plain if seat is None else f"{state.players[seat]} {plain}"
+
+    def plain_move(self, move: Move) -> str:
+        """A move in the notation without the mover's name (``"V@1,0r90 meeple road:N"``)."""
         if isinstance(move, Discard):
             return f"{move.tile} discard"
         text = f"{move.tile}@{_xy(move.at)}r{move.rotation}"
@@ -459,7 +474,7 @@ class Carcassonne(Game[State, Move]):
     # -- records -------------------------------------------------------------
 
     def replay(self, record: Mapping[str, Any]) -> ReplayReport:
-        """Replay a record (RECORDS.md) and score it, final scoring included.
+        """Replay a record (docs/records.md) and score it, final scoring included.
 
         :raises RecordError: when the record is not valid.
         """
@@ -503,12 +518,15 @@ class Carcassonne(Game[State, Move]):
             )
         state = engine.initial_state(names, expansion, tiny, start, None, tokens)
         events: list[dict[str, Any]] = []
+        rows: list[dict[str, Any]] = []
         error: dict[str, Any] | None = None
         for index, move in enumerate(moves):
             verdict = self.check(state, move)
             if verdict.is_illegal:
-                error = {"index": index, "move": self.format_move(state, move), "reason": verdict.message}
+                error = {"index": index, "move": self.plain_move(move), "reason": verdict.message}
                 break
+            seat = self.current_player(state)
+            rows.append({"index": index, "player": None if seat is None else names[seat], "move": self.plain_move(move)})
             state, evs = engine.apply_move(state, move)
             events.extend(_event_json(e, index if not _is_final(e) else None, names) for e in evs)
         if error is None and not state.finished:
@@ -527,6 +545,8 @@ class Carcassonne(Game[State, Move]):
         }
         if error is not None:
             data["error"] = error
+        # The envelope shared by every game (docs/records.md), beside the fields above.
+        data = {**self.envelope(state, rows, error), **data}
         return ReplayReport(data=data, text=_table(data, expansion), illegal=error is not None)
 
     def simulate(
@@ -579,7 +599,7 @@ def _event_json(event: Event, index: int | None, names: Sequence[str]) -> dict[s
 def _table(data: Mapping[str, Any], expansion: bool) -> str:
     title = "Carcassonne with Under the Big Top" if expansion else "Carcassonne"
     lines = [f"{title}: {data['moves_played']} moves replayed"]
-    if "error" in data:
+    if data.get("error"):
         err = data["error"]
         lines.append(f"Move {err['index']} ({err['move']}) is illegal: {err['reason']}")
         lines.append("Scores after the moves before it (no final scoring):")

@@ -1,4 +1,4 @@
-"""Circus Flohcati (Reiner Knizia): seed 003, DECISIONS.md §3.
+"""Circus Flohcati (Reiner Knizia): seed 003, docs/rules.md §3.
 
 >>> import scorer
 >>> scorer.get("circus-flohcati").info.title

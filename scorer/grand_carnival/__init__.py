@@ -2,7 +2,7 @@
 
 Importing the package registers the game as ``grand-carnival`` (alias
 ``carnival``): ``scorer.get("grand-carnival")``. Components the rule texts
-leave open live in ``components.toml``; records are described in RECORDS.md.
+leave open live in ``components.toml``; records are described in docs/records.md.
 """
 
 from __future__ import annotations

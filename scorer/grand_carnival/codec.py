@@ -1,6 +1,6 @@
 """The Grand Carnival's notation and JSON: moves, states and scoring positions.
 
-Move notation (one line, words separated by spaces; see RECORDS.md)::
+Move notation (one line, words separated by spaces; see docs/records.md)::
 
     Ann 3 foundation 2 ws/ss c6           take the open tile on space 2
     Ann 1 foundation 1a ww/sw a8 discard  face-down tile, then discard and refill
@@ -404,7 +404,7 @@ _MARKET_CHARS = ".wsgGb"
 
 
 def position_board(raw: Any, catalog: Catalog, where: str) -> tuple[str, Board]:
-    """Read one player's market from a scoring position (see RECORDS.md).
+    """Read one player's market from a scoring position (see docs/records.md).
 
     :raises RecordError: naming the field that is wrong.
     """

@@ -20,8 +20,11 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from scorer.core import TableError
+
 __all__ = [
     "ALL",
+    "CatalogError",
     "COLUMNS",
     "CATALOG",
     "Catalog",
@@ -206,6 +209,8 @@ class Catalog:
     reflections: bool
     tricks: Mapping[str, Trick]
     tricks_dealt: int
+    #: Guests in the shared supply by player count; None: the supply never runs out.
+    guests: tuple[int, ...] | None = None
 
     def shape_supply(self, players: int) -> tuple[int, ...]:
         """Attraction counts in the supply, in catalog order, for a player count."""
@@ -222,10 +227,10 @@ def _mirror(cells: frozenset[tuple[int, int]]) -> frozenset[tuple[int, int]]:
 
 def _by_player_count(value: Any, where: str) -> tuple[int, ...]:
     if not isinstance(value, Mapping) or set(value) != {"1", "2", "3", "4"}:
-        raise ValueError(f"components.toml: {where} needs counts for 1, 2, 3 and 4 players")
+        raise CatalogError(f"components.toml: {where} needs counts for 1, 2, 3 and 4 players")
     out = tuple(value[k] for k in ("1", "2", "3", "4"))
-    if not all(isinstance(v, int) and v >= 0 for v in out):
-        raise ValueError(f"components.toml: {where} counts must be whole numbers >= 0")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in out):
+        raise CatalogError(f"components.toml: {where} counts must be whole numbers >= 0")
     return out
 
 
@@ -245,10 +250,10 @@ def _pattern_masks(pattern: str) -> tuple[tuple[int, int], ...]:
 
 def _shape(name: str, rows: Any, counts: tuple[int, ...], reflections: bool) -> Shape:
     if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
-        raise ValueError(f"components.toml: shape {name} needs rows of '#' and '.'")
+        raise CatalogError(f"components.toml: shape {name} needs rows of '#' and '.'")
     cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#"]
     if not 1 <= len(cells) <= 5:
-        raise ValueError(f"components.toml: shape {name} must have 1 to 5 fields")
+        raise CatalogError(f"components.toml: shape {name} must have 1 to 5 fields")
     base = normalise(cells)
     turned = {base}
     current = base
@@ -278,77 +283,127 @@ def _shape(name: str, rows: Any, counts: tuple[int, ...], reflections: bool) -> 
     )
 
 
+class CatalogError(TableError, ValueError):
+    """``components.toml`` is not a valid catalog; the message names the file and key."""
+
+
+def _at(data: Any, path: str) -> Any:
+    """The value under a dotted ``path`` ("barkers.supply", "foundations[2].count").
+
+    :raises CatalogError: naming the file and the key when it is missing.
+    """
+    value = data
+    where = ""
+    for part in path.replace("[", ".[").split("."):
+        if part.startswith("["):
+            index = int(part[1:-1])
+            if not isinstance(value, list) or index >= len(value):
+                raise CatalogError(f"components.toml: {where} must be a list with an entry {index}")
+            value = value[index]
+            where += part
+            continue
+        if not isinstance(value, Mapping):
+            raise CatalogError(f"components.toml: {where or 'the file'} must be a table with the key {part!r}")
+        where = f"{where}.{part}" if where else part
+        if part not in value:
+            raise CatalogError(f"components.toml: the key {where} is missing")
+        value = value[part]
+    return value
+
+
+def _list_at(data: Any, path: str) -> list[Any]:
+    value = _at(data, path)
+    if not isinstance(value, list):
+        raise CatalogError(f"components.toml: {path} must be a list of entries")
+    return value
+
+
+def _whole_at(data: Any, path: str) -> int:
+    value = _at(data, path)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise CatalogError(f"components.toml: {path} must be a whole number")
+    return value
+
+
 def load_catalog(data: Mapping[str, Any]) -> Catalog:
     """Check the parsed ``components.toml`` and build the catalog from it.
 
-    :raises ValueError: naming the entry that is wrong.
+    :raises CatalogError: (a ValueError) naming the file and the key that is wrong.
     """
-    reflections = bool(data["attractions"]["reflections"])
+    reflections = _at(data, "attractions.reflections")
+    if not isinstance(reflections, bool):
+        raise CatalogError("components.toml: attractions.reflections must be true or false")
     foundations: dict[str, int] = {}
-    for entry in data["foundations"]:
-        pattern, count = entry["pattern"], entry["count"]
+    for i, _entry in enumerate(_list_at(data, "foundations")):
+        pattern, count = _at(data, f"foundations[{i}].pattern"), _at(data, f"foundations[{i}].count")
         if (
             not isinstance(pattern, str)
             or len(pattern) != 5
             or pattern[2] != "/"
             or any(ch not in "ws" for ch in pattern.replace("/", ""))
         ):
-            raise ValueError(f"components.toml: foundation pattern {pattern!r} is not like 'ws/ss'")
+            raise CatalogError(f"components.toml: foundation pattern {pattern!r} is not like 'ws/ss'")
         if not isinstance(count, int) or count < 1 or pattern in foundations:
-            raise ValueError(f"components.toml: foundation {pattern} needs one count >= 1")
+            raise CatalogError(f"components.toml: foundation {pattern} needs one count >= 1")
         foundations[pattern] = count
     shapes: dict[str, Shape] = {}
-    for entry in data["attractions"]["shapes"]:
-        name = entry["name"]
+    for i, _entry in enumerate(_list_at(data, "attractions.shapes")):
+        name = _at(data, f"attractions.shapes[{i}].name")
         if not isinstance(name, str) or not name.isalnum() or name in shapes:
-            raise ValueError(f"components.toml: attraction name {name!r} must be unique and alphanumeric")
-        counts = _by_player_count(entry["count"], f"attraction {name}")
-        shapes[name] = _shape(name, entry["rows"], counts, reflections)
-    columns = data["entrances"]["columns"]
+            raise CatalogError(f"components.toml: attraction name {name!r} must be unique and alphanumeric")
+        counts = _by_player_count(_at(data, f"attractions.shapes[{i}].count"), f"attraction {name}")
+        shapes[name] = _shape(name, _at(data, f"attractions.shapes[{i}].rows"), counts, reflections)
+    columns = _at(data, "entrances.columns")
     if (
         not isinstance(columns, list)
         or len(columns) != 2
         or not all(isinstance(c, str) and c in COLUMNS and len(c) == 1 for c in columns)
         or columns[0] == columns[1]
     ):
-        raise ValueError("components.toml: entrances.columns must be two different columns a..h")
+        raise CatalogError("components.toml: entrances.columns must be two different columns a..h")
     entrance_cells = (
         (SIZE - 1) * SIZE + COLUMNS.index(columns[0]),
         (SIZE - 1) * SIZE + COLUMNS.index(columns[1]),
     )
     tricks: dict[str, Trick] = {}
-    for entry in data["tricks"]["cards"]:
-        name = entry["name"]
-        cond = entry["condition"]
+    for i, _entry in enumerate(_list_at(data, "tricks.cards")):
+        where = f"tricks.cards[{i}]"
+        name = _at(data, f"{where}.name")
         try:
             trick = Trick(
                 name=name,
-                condition=Condition(cond["kind"]),
-                at_least=int(cond["at_least"]),
-                effect=Effect(entry["effect"]),
+                condition=Condition(_at(data, f"{where}.condition.kind")),
+                at_least=_whole_at(data, f"{where}.condition.at_least"),
+                effect=Effect(_at(data, f"{where}.effect")),
             )
-        except (KeyError, ValueError) as exc:
-            raise ValueError(f"components.toml: trick {name!r}: {exc}") from exc
+        except (ValueError, TypeError) as exc:
+            raise CatalogError(f"components.toml: trick {name!r}: {exc}") from None
         tricks[name] = trick
-    dealt = data["tricks"]["dealt"]
+    dealt = _at(data, "tricks.dealt")
     if not isinstance(dealt, int) or not 0 <= dealt <= len(tricks):
-        raise ValueError("components.toml: tricks.dealt must be at most the number of tricks")
+        raise CatalogError("components.toml: tricks.dealt must be at most the number of tricks")
+    guests_raw = _at(data, "guests.supply")
+    guests = None if guests_raw == "unlimited" else _by_player_count(guests_raw, "guests.supply")
     return Catalog(
         foundations=foundations,
         pattern_masks={p: _pattern_masks(p) for p in foundations},
         shapes=shapes,
         entrance_cells=entrance_cells,
-        barkers=_by_player_count(data["barkers"]["supply"], "barkers.supply"),
-        empty_parcel_hammers=int(data["market"]["empty_parcel_hammers"]),
+        barkers=_by_player_count(_at(data, "barkers.supply"), "barkers.supply"),
+        empty_parcel_hammers=_whole_at(data, "market.empty_parcel_hammers"),
         reflections=reflections,
         tricks=tricks,
         tricks_dealt=dealt,
+        guests=guests,
     )
 
 
 def _read_toml() -> dict[str, Any]:
     text = resources.files(__package__ or "scorer.grand_carnival").joinpath("components.toml").read_text("utf-8")
-    return tomllib.loads(text)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogError(f"components.toml is not valid TOML: {exc}") from None
 
 
 #: The catalog of the box, from ``components.toml``.

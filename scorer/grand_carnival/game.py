@@ -9,14 +9,15 @@ from typing import Any, ClassVar
 
 from scorer import register
 from scorer.core import (
-    DEFAULT_NAMES,
     Check,
     Event,
     Game,
     GameInfo,
     MalformedMove,
     Outcome,
+    Played,
     RecordError,
+    Replayed,
     ReplayReport,
     UnknownComponent,
 )
@@ -182,7 +183,7 @@ class GrandCarnival(Game[CarnivalState, Move]):
     # -- notation and JSON -----------------------------------------------------
 
     def parse_move(self, state: CarnivalState, text: str) -> Move:
-        """Read a move such as ``"Ann 3 build L3 b2 b3 c3"`` (see RECORDS.md).
+        """Read a move such as ``"Ann 3 build L3 b2 b3 c3"`` (see docs/records.md).
 
         :raises MalformedMove: when the text is not a move of this game.
         """
@@ -271,56 +272,52 @@ class GrandCarnival(Game[CarnivalState, Move]):
             raise RecordError("railyard.open holds at most 4 tiles", "railyard.open")
         return (stacks[0], stacks[1]), open_tiles
 
-    def replay(self, record: Mapping[str, Any]) -> ReplayReport:
-        """Replay a game record.
+    record_start = record_state
 
-        :raises RecordError: when the record is not valid (exit status 2).
-        """
-        state = self.record_state(record)
+    def record_moves(self, record: Mapping[str, Any]) -> list[Any]:
+        """The record's moves; a record without ``"moves"`` is a game not yet begun."""
         raw_moves = record.get("moves", [])
         if not isinstance(raw_moves, list):
             raise RecordError("moves must be a list of move texts", "moves")
-        moves: list[Move] = []
-        for i, text in enumerate(raw_moves):
-            if not isinstance(text, str):
-                raise RecordError(f"moves[{i}] must be a move text", f"moves[{i}]")
-            try:
-                moves.append(self.parse_move(state, text))
-            except codec.UnknownName as exc:
-                raise UnknownComponent(f"moves[{i}]: {exc}", f"moves[{i}]") from None
-            except MalformedMove as exc:
-                raise RecordError(f"moves[{i}]: {exc}", f"moves[{i}]") from None
-        rows: list[dict[str, Any]] = []
-        error: dict[str, Any] | None = None
-        for i, (text, move) in enumerate(zip(raw_moves, moves)):
-            verdict = self.check(state, move)
-            if verdict.is_illegal:
-                error = {"index": i, "move": text, "reason": verdict.message}
-                break
-            state, events = self.apply_unchecked(state, move)
-            row: dict[str, Any] = {"move": text, "events": [e.text for e in events]}
-            if not verdict.is_legal:
-                row["unverified"] = verdict.message
-            rows.append(row)
-        return self._report(state, rows, error)
+        return raw_moves
 
-    def _report(
-        self, state: CarnivalState, rows: list[dict[str, Any]], error: dict[str, Any] | None
-    ) -> ReplayReport:
-        finished = self.is_over(state) and error is None
+    def read_record_move(self, state: CarnivalState, entry: Any, where: str) -> Move:
+        """One entry of ``"moves"``: a move text; an unknown tile or attraction is named."""
+        if not isinstance(entry, str):
+            raise RecordError(f"{where} must be a move text", where)
+        try:
+            return self.parse_move(state, entry)
+        except codec.UnknownName as exc:
+            raise UnknownComponent(f"{where}: {exc}", where) from None
+        except MalformedMove as exc:
+            raise RecordError(f"{where}: {exc}", where) from None
+
+    def replay_row(self, step: Played[CarnivalState, Move]) -> dict[str, Any]:
+        """A row of the replay report: the move text and its events."""
+        row: dict[str, Any] = {"move": step.text, "events": [e.text for e in step.events]}
+        if not step.check.is_legal:
+            row["unverified"] = step.check.message
+        return row
+
+    def replay_fields(self, result: Replayed[CarnivalState, Move], rows: list[dict[str, Any]]) -> dict[str, Any]:
+        """The round, every market's breakdown (``players``), scores and winners."""
+        state = result.state
+        finished = self.is_over(state) and result.error is None
         parts = self.breakdowns(state)
         outcome = _outcome(parts) if finished else None
-        data: dict[str, Any] = {
-            "game": self.name,
+        return {
             "finished": finished,
             "round": min(state.round + 1, ROUNDS),
-            "moves": rows,
             "players": {p: b.to_json() for p, b in zip(state.players, parts)},
             "scores": {p: b.total for p, b in zip(state.players, parts)},
             "winners": [state.players[w] for w in outcome.winners] if outcome else [],
         }
-        if error is not None:
-            data["error"] = error
+
+    def replay_text(self, result: Replayed[CarnivalState, Move], data: Mapping[str, Any]) -> str:
+        """Each move with its events, the error, the scoring table and the winners."""
+        state, error, rows = result.state, result.error, data["moves"]
+        finished = data["finished"]
+        parts = self.breakdowns(state)
         lines = [f"The Grand Carnival: {', '.join(state.players)}"]
         for i, row in enumerate(rows):
             lines.append(f"{i:4d}  {row['move']}")
@@ -331,12 +328,13 @@ class GrandCarnival(Game[CarnivalState, Move]):
             lines.append(f"        {error['reason']}")
         title = "Final scoring" if finished else f"Standing after round {data['round']} (not finished)"
         lines.append(_table(title, state.players, parts))
-        if outcome is not None:
+        if finished:
+            outcome = _outcome(parts)
             lines.append(f"Winner{'s' if len(outcome.winners) > 1 else ''}: "
                          f"{', '.join(state.players[w] for w in outcome.winners)} ({outcome.reason})")
-        return ReplayReport(data=data, text="\n".join(lines), illegal=error is not None)
+        return "\n".join(lines)
 
-    def record_of(self, state: CarnivalState) -> dict[str, Any]:
+    def record_of(self, state: CarnivalState, **options: Any) -> dict[str, Any]:
         """A record (no moves yet) that sets up exactly this fresh state."""
         return {
             "game": self.name,
@@ -358,20 +356,10 @@ class GrandCarnival(Game[CarnivalState, Move]):
 
         ``hands`` does not apply to this game and is ignored.
         """
-        if not players:
-            players = DEFAULT_NAMES[: self.default_players]
-        state = self.new_state(players, rng, **options)
-        record = self.record_of(state)
-        texts: list[str] = record["moves"]
-        while not self.is_over(state):
-            options_ = rules.legal_moves(state, self.catalog)
-            move = options_[rng.randrange(len(options_))]
-            texts.append(codec.format_move(state, move))
-            state, _ = rules.apply_move(state, move, self.catalog)
-        return record
+        return super().simulate(players, rng, **options)
 
     def score_position(self, data: Mapping[str, Any]) -> ReplayReport:
-        """Score markets by the final-scoring table (position format in RECORDS.md).
+        """Score markets by the final-scoring table (position format in docs/records.md).
 
         Accepts ``{"players": [{"name", "market", "attractions", "tent", "tricks"}]}``
         or a state written by `state_to_json` (``"boards"``).

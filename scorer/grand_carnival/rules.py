@@ -224,6 +224,10 @@ def _placements(
     return _fits(id(catalog), free, allowed)
 
 
+#: Stands in for the entrances after a walk that did not start on one: no barker is due.
+_NO_BARKER = (True, True)
+
+
 def _barker_due(state: CarnivalState, board: Board, entrances: tuple[bool, bool], guests: int) -> int:
     """The empty walkways a barker may go to after a walk (0: no barker due)."""
     if entrances[0] or entrances[1] or state.barkers <= 0:
@@ -302,7 +306,7 @@ def legal_moves(state: CarnivalState, catalog: Catalog) -> list[Move]:
             )
             left = board.guests
         else:
-            entrances = board.entrances
+            entrances = _NO_BARKER
             left = board.guests & ~(1 << start)
         for n in numbers:
             ends, tent = _ends(levels, n + extra, start)
@@ -322,12 +326,13 @@ def legal_moves(state: CarnivalState, catalog: Catalog) -> list[Move]:
                 else:
                     bucket.append(Walk(seat, n, start, TENT))
 
-    for n in numbers:
-        bucket = per_number[n]
-        if bucket:
-            moves.extend(bucket)
-        else:
-            moves.append(Pass(seat, n))
+    # [DECISION] a figure may go on a number that allows nothing only when no
+    # free number allows an action ("one of the actions you can actually carry out").
+    if any(per_number[n] for n in numbers):
+        for n in numbers:
+            moves.extend(per_number[n])
+    else:
+        moves.extend(Pass(seat, n) for n in numbers)
     return moves
 
 
@@ -385,6 +390,13 @@ def check_move(state: CarnivalState, move: Move, catalog: Catalog) -> Check:
             Reason.MUST_ACT,
             f"You can still do an action with number {move.number}, so you may not pass.",
         )
+    for other in NUMBERS:
+        if other not in board.numbers and other != move.number and can_act(state, seat, other, catalog):
+            return Check.illegal(
+                Reason.MUST_ACT,
+                f"Number {move.number} allows no action, but number {other} does: "
+                f"put your figure on a number whose action you can carry out.",
+            )
     return LEGAL
 
 
@@ -536,7 +548,7 @@ def _check_walk(
         )
         left = board.guests
     else:
-        entrances = board.entrances
+        entrances = _NO_BARKER
         left = board.guests & ~(1 << start)
     after = left if end == TENT else left | (1 << end)
     spots = _barker_due(state, board, entrances, after)
@@ -711,7 +723,7 @@ def apply_move(state: CarnivalState, move: Move, catalog: Catalog) -> tuple[Carn
             numbers=numbers,
         )
     elif isinstance(move, Walk):
-        board, barker_supply = _apply_walk(state, board, move, numbers, name, events)
+        board, barker_supply = _apply_walk(state, board, move, numbers, name, events, catalog)
     else:
         board = replace(board, numbers=numbers)
     boards[seat] = board
@@ -751,8 +763,24 @@ def apply_move(state: CarnivalState, move: Move, catalog: Catalog) -> tuple[Carn
     return new, tuple(events)
 
 
+def guests_left(state: CarnivalState, catalog: Catalog) -> int | None:
+    """Guests left in the shared supply (``[guests] supply``); None when it never runs out."""
+    if catalog.guests is None:
+        return None
+    in_play = sum(
+        b.entrances[0] + b.entrances[1] + b.guests.bit_count() + b.tent for b in state.boards
+    )
+    return max(0, catalog.guests[len(state.players) - 1] - in_play)
+
+
 def _apply_walk(
-    state: CarnivalState, board: Board, move: Walk, numbers: frozenset[int], name: str, events: list[Event]
+    state: CarnivalState,
+    board: Board,
+    move: Walk,
+    numbers: frozenset[int],
+    name: str,
+    events: list[Event],
+    catalog: Catalog,
 ) -> tuple[Board, int]:
     entrances = board.entrances
     guests = board.guests
@@ -785,9 +813,16 @@ def _apply_walk(
                 )
     barkers = board.barkers
     barker_supply = state.barkers
-    if not entrances[0] and not entrances[1]:
-        entrances = (True, True)
-        events.append(Event("guests arrive", text=f"New guests arrive at {name}'s entrances."))
+    if move.start in ENTRANCES and not entrances[0] and not entrances[1]:
+        left = guests_left(state, catalog)
+        # The walking guest stays in play, so the count before the move is the count after it.
+        entrances = (True, True) if left is None else (left >= 1, left >= 2)
+        if entrances[1]:
+            events.append(Event("guests arrive", text=f"New guests arrive at {name}'s entrances."))
+        elif entrances[0]:
+            events.append(Event("guests arrive", text=f"The last guest of the supply arrives at {name}'s entrance."))
+        else:
+            events.append(Event("guests arrive", text="The guest supply is empty: no new guests arrive."))
         if move.barker is not None:
             barkers |= 1 << move.barker
             barker_supply -= 1

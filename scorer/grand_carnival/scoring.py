@@ -1,4 +1,4 @@
-"""Final scoring of one market by the seed's table (DECISIONS.md §1.4)."""
+"""Final scoring of one market by the seed's table (docs/rules.md §1.4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Circus Grandioso: the animal-pyramid card game (seed 001, DECISIONS.md §2).
+"""Circus Grandioso: the animal-pyramid card game (seed 001, docs/rules.md §2).
 
 >>> import scorer
 >>> scorer.get("grandioso").info.title

@@ -1,4 +1,4 @@
-"""The Circus Grandioso cards and the animal pyramid (DECISIONS.md §2.2, §2.3).
+"""The Circus Grandioso cards and the animal pyramid (docs/rules.md §2.2, §2.3).
 
 Rows run from 0 (Elephants) to 9 (the Seal). A card at ``(row, col)`` with
 ``row >= 1`` rests on ``(row - 1, col)`` and ``(row - 1, col + 1)``. Each row is

@@ -31,7 +31,10 @@ from scorer.core import MalformedMove, RecordError
 def test_notation_reads_and_writes_the_same_move(text: str, move: Placement | Discard) -> None:
     state = Table().state
     assert GAME.parse_move(state, text) == move
-    assert GAME.format_move(state, move) == text
+    # The notation rule: the mover's name first; the text without it (old records) still reads.
+    mover = state.players[GAME.current_player(state) or 0]
+    assert GAME.format_move(state, move) == f"{mover} {text}"
+    assert GAME.parse_move(state, f"{mover} {text}") == move
     assert move_from_json(move_to_json(move), "moves[0]") == move
 
 
@@ -40,12 +43,12 @@ def test_another_name_of_the_same_feature_is_written_canonically() -> None:
     # V turned 90: the road runs north-west; road:W and road:N are the same road
     move = GAME.parse_move(state, "V@1,0r90 meeple road:W")
     assert move == GAME.parse_move(state, "v@1,0r90 MEEPLE road:n")
-    assert GAME.format_move(state, move) == "V@1,0r90 meeple road:N"
+    assert GAME.format_move(state, move) == "Red V@1,0r90 meeple road:N"
     assert move_from_json(
         {"tile": "V", "at": [1, 0], "rotation": 90, "place": {"figure": "meeple", "on": "road:W"}}, "m"
     ) == move
     field = GAME.parse_move(state, "U@1,0r0 meeple field:EL")  # the northern field of U
-    assert GAME.format_move(state, field) == "U@1,0r0 meeple field:NL"
+    assert GAME.format_move(state, field) == "Red U@1,0r0 meeple field:NL"
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flohcati_helpers import GAME, PLAYERS, F, play, stacked  # type: ignore[import-not-found]
 
-from scorer.core import MalformedMove, RecordError, UnknownComponent, Verdict
+from scorer.core import MalformedMove, NotYourTurn, RecordError, UnknownComponent, Verdict
 from scorer.flohcati import Action, Colour, Request, Show, Steal, Stop, Take, Trio, Turn
 from scorer.flohcati.cards import card_name
 
@@ -154,8 +154,24 @@ def test_notation_round_trip() -> None:
     ):
         text = GAME.format_move(state, move)
         assert GAME.parse_move(state, text) == move, text
-    assert GAME.format_move(state, Steal(1, F("teal-4"))) == "steal Ben teal-4"
+    assert GAME.format_move(state, Steal(1, F("teal-4"))) == "Ann steal Ben teal-4"
     assert GAME.parse_move(state, "trio grey-3 red-3 yellow-3") == Trio((F("red-3"), F("yellow-3"), F("grey-3")))
+
+
+def test_notation_names_the_mover_and_still_reads_the_old_form() -> None:
+    """The notation rule: the mover's name first; records without it still read."""
+    state = stacked()
+    assert GAME.format_move(state, Turn()) == "Ann turn"
+    assert GAME.parse_move(state, "Ann turn") == GAME.parse_move(state, "turn") == Turn()
+    assert GAME.parse_move(state, "Ann steal Ben teal-4") == GAME.parse_move(state, "steal Ben teal-4")
+    with pytest.raises(NotYourTurn, match="It is Ann's turn, not Ben's."):
+        GAME.parse_move(state, "Ben turn")
+    record = GAME.simulate(["Ann", "Ben", "Cat"], random.Random(5))
+    old = dict(record, moves=[m.split(" ", 1)[1] for m in record["moves"]])
+    assert GAME.replay(old).data == GAME.replay(record).data
+    record["moves"][3] = "Cat " + record["moves"][3].split(" ", 1)[1]
+    report = GAME.replay(record)
+    assert report.illegal and report.data["error"]["index"] == 3
 
 
 @pytest.mark.parametrize(

@@ -85,13 +85,24 @@ def test_decision_3_2_new_attraction() -> None:
     assert state.phase is Phase.TURNING and state.discard == (Action.NEW, Action.TAKE, Action.REQUEST)
     state = play(state, "turn")
     assert state.phase is Phase.MUST_TAKE and state.repeat == F("red-6")
-    assert GAME.legal_moves(state) == [Take(F("red-1")), Take(F("blue-2")), Take(F("red-6"))]
+    assert GAME.legal_moves(state) == [Take(F("red-1")), Take(F("blue-2")), Take(F("red-6")), Stop()]
     took_row = play(state, "take blue-2")
     assert took_row.hands[0] == (F("blue-2"),)
     assert took_row.discard[-1] == F("red-6") and took_row.display == (F("red-1"),)
     took_repeat = play(state, "take red-6")
     assert took_repeat.hands[0] == (F("red-6"),) and took_repeat.display == (F("red-1"), F("blue-2"))
     assert took_repeat.repeat is None and took_repeat.turn == 1
+
+
+def test_new_attraction_repeat_may_be_declined() -> None:
+    """The seed: after a repeat the player "may" take one card; stop takes none."""
+    state = play(stacked("new-attraction", "red-1", "blue-2", "red-6"), "turn", "turn", "turn", "turn")
+    assert state.phase is Phase.MUST_TAKE
+    after, events = GAME.play(state, GAME.parse_move(state, "stop"))
+    assert after.hands[0] == () and after.turn == 1 and after.repeat is None
+    assert after.discard[-1] == F("red-6") and after.display == (F("red-1"), F("blue-2"))
+    assert [e.text for e in events] == ["Ann takes nothing; the red 6 is discarded."]
+    assert after.phase is Phase.TURNING and not after.attraction
 
 
 def test_decision_3_2_new_attraction_stopping_early_allows_one_take() -> None:

@@ -121,8 +121,16 @@ def test_pass_depends_on_the_number_chosen() -> None:
     assert not any(isinstance(m, Pass) for m in GAME.legal_moves(state))
     walled = market(["........"] * 8, entrances=(True, True))
     state = table([walled, market()], stacks=((), ()), open_tiles=("ws/ss", "sw/ss", "ss/ws", "ss/sw"), supply=nothing)
+    # Number 1 allows nothing (space 2 is out of reach), but 2..5 allow a
+    # foundation: the figure must go on a number that allows an action.
     passes = [m.number for m in GAME.legal_moves(state) if isinstance(m, Pass)]
-    assert passes == [1]
+    assert passes == []
+    reason, msg = illegal(state, "Ann 1 pass")
+    assert reason is Reason.MUST_ACT
+    assert msg == (
+        "Number 1 allows no action, but number 2 does: "
+        "put your figure on a number whose action you can carry out."
+    )
 
 
 def test_check_never_raises_on_values_that_are_not_moves() -> None:

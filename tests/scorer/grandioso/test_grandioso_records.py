@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from grandioso_helpers import GAME, LOST_EXAMPLE, position  # type: ignore[import-not-found]
 
-from scorer.core import MalformedMove, RecordError, UnknownComponent
+from scorer.core import MalformedMove, NotYourTurn, RecordError, UnknownComponent
 from scorer.grandioso import Card, Draw, Exchange, LayDown, Pass, Place
 
 
@@ -33,7 +33,8 @@ def test_simulated_record_replays_and_matches_direct_play() -> None:
     assert report.data["show_master"] == (
         None if state.show_master is None else record["players"][state.show_master]
     )
-    assert [m["move"] for m in report.data["moves"]] == record["moves"]
+    # Rows show the move without the mover's name, beside "player".
+    assert [f"{m['player']} {m['move']}" for m in report.data["moves"]] == record["moves"]
     totals = {name: 0 for name in record["players"]}
     for row in report.data["moves"]:
         for event in row["events"]:
@@ -150,8 +151,26 @@ def test_notation_round_trip_and_spelling() -> None:
         Pass(),
     ):
         assert GAME.parse_move(state, GAME.format_move(state, move)) == move
-    assert GAME.format_move(state, Draw(0)) == "draw single 1"
+    mover = state.players[state.turn]
+    assert GAME.format_move(state, Draw(0)) == f"{mover} draw single 1"
     assert GAME.parse_move(state, "  Place  Tiger 4, 1 ") == Place(Card.TIGER, 4, 1)
+
+
+def test_notation_names_the_mover_and_still_reads_the_old_form() -> None:
+    """The notation rule: the mover's name first; records without it still read."""
+    record = _record()
+    state = GAME.new_state(record["players"], random.Random(11))
+    assert GAME.format_move(state, Draw(None)) == "Ann draw stack"
+    assert GAME.parse_move(state, "Ann draw stack") == GAME.parse_move(state, "draw stack") == Draw(None)
+    with pytest.raises(NotYourTurn, match="It is Ann's turn, not Ben's."):
+        GAME.parse_move(state, "Ben draw stack")
+    old = dict(record, moves=[m.split(" ", 1)[1] for m in record["moves"]])
+    assert GAME.replay(old).data == GAME.replay(record).data
+    wrong = dict(record, moves=["Ben " + old["moves"][0], *record["moves"][1:]])
+    report = GAME.replay(wrong)
+    assert report.illegal and report.data["error"] == {
+        "index": 0, "move": wrong["moves"][0], "reason": "It is Ann's turn, not Ben's."
+    }
 
 
 @pytest.mark.parametrize(
