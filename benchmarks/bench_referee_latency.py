@@ -22,21 +22,19 @@ from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from firmware.app import STAGES, RefereeLoop  # noqa: E402
-from firmware.bigtop.simcamera import SimulatedCamera  # noqa: E402
-from firmware.bigtop.tablesim import SimulatedTable  # noqa: E402
-from firmware.journal import Journal  # noqa: E402
-from firmware.referee import Referee  # noqa: E402
-from hardware.display import Panel  # noqa: E402
-from hardware.fakes import dummy_display  # noqa: E402
-from scorer.core import DEFAULT_NAMES  # noqa: E402
-from vision.classify import DEFAULT_MODEL, Classifier  # noqa: E402
-from vision.pipeline import Recognizer  # noqa: E402
+from firmware.app import STAGES, RefereeLoop
+from firmware.bigtop.simcamera import SimulatedCamera
+from firmware.bigtop.tablesim import SimulatedTable
+from firmware.journal import Journal
+from firmware.referee import Referee
+from hardware.display import Panel
+from hardware.fakes import dummy_display
+from scorer.core import DEFAULT_NAMES
+from vision.classify import DEFAULT_MODEL, Classifier
+from vision.pipeline import Recognizer
 
 
 def main() -> int:

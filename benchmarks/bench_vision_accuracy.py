@@ -23,15 +23,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from vision import NoMatError  # noqa: E402
-from vision.classify import DEFAULT_MODEL, Classifier  # noqa: E402
-from vision.config import DEFAULT_CONFIG  # noqa: E402
-from vision.dataset import match_truth  # noqa: E402
-from vision.labels import LABELS, NONE  # noqa: E402
-from vision.pipeline import Recognizer  # noqa: E402
-from vision.scene import HARD_SETTINGS, render_scene  # noqa: E402
+from vision import NoMatError
+from vision.classify import DEFAULT_MODEL, Classifier
+from vision.config import DEFAULT_CONFIG
+from vision.dataset import match_truth
+from vision.labels import LABELS, NONE
+from vision.pipeline import Recognizer
+from vision.scene import HARD_SETTINGS, render_scene
 
 SEED_BASE = 900_000_000
 #: a component counts as fully visible below this covered fraction

@@ -33,17 +33,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from vision import NoMatError  # noqa: E402
-from vision.calibrate import ChartPose  # noqa: E402
-from vision.camera_model import LEVELS, Photo, photograph  # noqa: E402
-from vision.classify import DEFAULT_MODEL, Classifier, Recognition, Verdict  # noqa: E402
-from vision.dataset import match_truth  # noqa: E402
-from vision.labels import NONE, Kind  # noqa: E402
-from vision.layout import CARD, Space  # noqa: E402
-from vision.pipeline import Recognizer  # noqa: E402
-from vision.scene import (  # noqa: E402
+from vision import NoMatError
+from vision.calibrate import ChartPose
+from vision.camera_model import LEVELS, Photo, photograph
+from vision.classify import DEFAULT_MODEL, Classifier, Recognition, Verdict
+from vision.dataset import match_truth
+from vision.labels import NONE, Kind
+from vision.layout import CARD, Space
+from vision.pipeline import Recognizer
+from vision.scene import (
     CONTENT_REGION,
     HARD_SETTINGS,
     TopDown,
@@ -51,7 +49,7 @@ from vision.scene import (  # noqa: E402
     chart_to_table,
     render_top_down,
 )
-from vision.tableview import Area, TableView, Zone, build_table_view  # noqa: E402
+from vision.tableview import Area, TableView, Zone, build_table_view
 
 SEED_BASE = 970_000_000
 #: a component counts as fully visible below this hidden share

@@ -32,11 +32,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from vision.classify import DEFAULT_MODEL, Classifier  # noqa: E402
-from vision.pipeline import Recognizer, StageTimes  # noqa: E402
-from vision.scene import SceneSettings, render_scene  # noqa: E402
+from vision.classify import DEFAULT_MODEL, Classifier
+from vision.pipeline import Recognizer, StageTimes
+from vision.scene import SceneSettings, render_scene
 
 STAGES = ("markers", "calibrate", "rectify", "detect", "crops", "classify", "view", "total")
 

@@ -185,7 +185,11 @@ def open_display(spec: DisplaySpec, name: str = "panel") -> Any:
 
 def _open_emulator(spec: DisplaySpec, name: str) -> Any:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from luma.emulator import device as emulator  # type: ignore[import-untyped]
+    try:
+        from luma.emulator import device as emulator  # type: ignore[import-untyped]
+    except ImportError:  # the desktop stand-ins are not installed on a Pi by default
+        raise DisplayError("the emulated panels need luma.emulator: pip install 'ringside[desktop]' "
+                           "(it is installed by default everywhere but on the Pi)") from None
 
     safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in name) or "panel"
     if spec.emulator_mode is EmulatorMode.CAPTURE:

@@ -17,13 +17,14 @@ import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 from numpy.typing import NDArray
 
+import models
 from vision import ModelFileError
 from vision.labels import NONE
 
 __all__ = ["DEFAULT_MODEL", "Classifier", "Recognition", "Verdict", "to_model_input"]
 
-#: the model shipped in ``models/``
-DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "bigtop_components.onnx"
+#: the Big Top model shipped in the ``models`` package (inside the wheel too)
+DEFAULT_MODEL = models.path("bigtop_components.onnx")
 
 
 class Verdict(enum.Enum):

@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from bigtop_helpers import GAME, C, mv, position  # type: ignore[import-not-found]
-
 from scorer.bigtop import Action, Pile, Reason
 from scorer.bigtop.observe import InferenceKind, TableSnapshot, infer_move, snapshot
+from tests.scorer.bigtop.bigtop_helpers import GAME, C, mv, position  # type: ignore[import-not-found]
 
 
 def test_every_move_of_random_hands_is_inferred_from_the_view() -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from bigtop_helpers import all_candidate_moves  # type: ignore[import-not-found]
 
 from scorer.bigtop import DECK, BigTop, BigTopState, FanTan, Shade
 from scorer.bigtop.engine import CHART_VALUES, Action
+from tests.scorer.bigtop.bigtop_helpers import all_candidate_moves  # type: ignore[import-not-found]
 
 GAME = BigTop()
 

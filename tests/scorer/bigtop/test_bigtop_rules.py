@@ -6,11 +6,11 @@ import random
 from dataclasses import replace
 
 import pytest
-from bigtop_helpers import GAME, C, mv, play, position  # type: ignore[import-not-found]
 
 from scorer.bigtop import BigTop, Reason, slide, track_token
 from scorer.bigtop.engine import CHART_VALUES
 from scorer.core import IllegalMove, Verdict
+from tests.scorer.bigtop.bigtop_helpers import GAME, C, mv, play, position  # type: ignore[import-not-found]
 
 
 def illegal(state, text: str) -> IllegalMove:  # type: ignore[no-untyped-def]

@@ -6,11 +6,11 @@ import random
 from dataclasses import replace
 
 import pytest
-from bigtop_helpers import GAME, C, play  # type: ignore[import-not-found]
 
 from scorer.bigtop import DECK, Reason, Suit, track_token
 from scorer.bigtop.engine import BigTopState
 from scorer.core import IllegalMove
+from tests.scorer.bigtop.bigtop_helpers import GAME, C, play  # type: ignore[import-not-found]
 
 PLAYERS = ["Alf", "Henry", "Charles", "John", "Otto"]
 ALF = [

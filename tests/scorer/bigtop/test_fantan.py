@@ -6,10 +6,10 @@ import random
 from dataclasses import replace
 
 import pytest
-from bigtop_helpers import C, position  # type: ignore[import-not-found]
 
 from scorer.bigtop import FanTan, Reason
 from scorer.core import IllegalMove
+from tests.scorer.bigtop.bigtop_helpers import C, position  # type: ignore[import-not-found]
 
 FT = FanTan()
 

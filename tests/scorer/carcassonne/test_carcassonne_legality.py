@@ -6,11 +6,11 @@ import random
 from dataclasses import replace
 
 import pytest
-from carcassonne_helpers import GAME, Table  # type: ignore[import-not-found,unused-ignore]
 
 from scorer.carcassonne import Discard, Figure, Placement, Reason, Spot
 from scorer.carcassonne.catalog import Kind
 from scorer.core import IllegalMove, Verdict
+from tests.scorer.carcassonne.carcassonne_helpers import GAME, Table  # type: ignore[import-not-found,unused-ignore]
 
 
 def _illegal(table: Table, text: str, reason: Reason, *words: str) -> str:

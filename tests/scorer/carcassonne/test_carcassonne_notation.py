@@ -6,13 +6,13 @@ import json
 import random
 
 import pytest
-from carcassonne_helpers import GAME, Table  # type: ignore[import-not-found,unused-ignore]
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer.carcassonne import Discard, Figure, Placement, Spot, move_from_json, move_to_json
 from scorer.carcassonne.catalog import CATALOG, Kind, rotated
 from scorer.core import MalformedMove, RecordError
+from tests.scorer.carcassonne.carcassonne_helpers import GAME, Table  # type: ignore[import-not-found,unused-ignore]
 
 
 @pytest.mark.parametrize(

@@ -6,12 +6,11 @@ import json
 import random
 from typing import Any
 
-from carcassonne_helpers import GAME  # type: ignore[import-not-found,unused-ignore]
-
 from scorer.carcassonne import Discard, Figure, Placement, State, move_to_json
 from scorer.carcassonne.catalog import CATALOG, HALVES, SIDES, Kind, box, rotated
 from scorer.carcassonne.engine import MEEPLES, canonical_spot, need_code
 from scorer.carcassonne.model import Spot
+from tests.scorer.carcassonne.carcassonne_helpers import GAME  # type: ignore[import-not-found,unused-ignore]
 
 EXPANSION = ["under-the-big-top"]
 

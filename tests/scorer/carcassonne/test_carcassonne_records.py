@@ -9,9 +9,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from carcassonne_helpers import GAME, record  # type: ignore[import-not-found,unused-ignore]
 
 from scorer.core import RecordError, UnknownComponent
+from tests.scorer.carcassonne.carcassonne_helpers import GAME, record  # type: ignore[import-not-found,unused-ignore]
 
 EXAMPLE: dict[str, Any] = {
     "game": "carcassonne",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from carcassonne_helpers import Table, points_of  # type: ignore[import-not-found,unused-ignore]
+
+from tests.scorer.carcassonne.carcassonne_helpers import Table, points_of  # type: ignore[import-not-found,unused-ignore]
 
 # -- base game ------------------------------------------------------------------
 

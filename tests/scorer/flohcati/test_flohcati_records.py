@@ -9,11 +9,11 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from flohcati_helpers import GAME, PLAYERS, F, play, stacked  # type: ignore[import-not-found]
 
 from scorer.core import MalformedMove, NotYourTurn, RecordError, UnknownComponent, Verdict
 from scorer.flohcati import Action, Colour, Request, Show, Steal, Stop, Take, Trio, Turn
 from scorer.flohcati.cards import card_name
+from tests.scorer.flohcati.flohcati_helpers import GAME, PLAYERS, F, play, stacked  # type: ignore[import-not-found]
 
 
 def _record(seed: int = 21, players: tuple[str, ...] = PLAYERS, **options: Any) -> dict[str, Any]:

@@ -6,7 +6,6 @@ from dataclasses import replace
 from typing import cast
 
 import pytest
-from flohcati_helpers import GAME, F, play, stacked, with_hands  # type: ignore[import-not-found]
 
 from scorer.core import Verdict
 from scorer.flohcati import (
@@ -28,6 +27,7 @@ from scorer.flohcati import (
     Turn,
 )
 from scorer.flohcati.game import _PHASE_HELP
+from tests.scorer.flohcati.flohcati_helpers import GAME, F, play, stacked, with_hands  # type: ignore[import-not-found]
 
 ALL_TEN = ["red-0", "orange-0", "yellow-0", "green-1", "teal-2", "blue-3", "purple-4",
            "pink-5", "brown-6", "grey-7"]

@@ -9,10 +9,10 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from flohcati_helpers import GAME, F, play, stacked  # type: ignore[import-not-found]
 
 from scorer.core import RecordError, UnknownComponent
 from scorer.flohcati import Flea, Phase, bust_probability, hand_points
+from tests.scorer.flohcati.flohcati_helpers import GAME, F, play, stacked  # type: ignore[import-not-found]
 
 #: DECISIONS.md §3.3: two trios; six colours scoring 6+4+0+7+5+5; three duplicates.
 SEED_POSITION: dict[str, Any] = {

@@ -12,7 +12,6 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from carnival_helpers import GAME, cell, market, mv, table  # type: ignore[import-not-found,unused-ignore]
 
 import scorer
 from firmware.cli import main
@@ -20,6 +19,7 @@ from scorer.core import RecordError
 from scorer.grand_carnival import GrandCarnival, Pass, Walk
 from scorer.grand_carnival.components import CATALOG, CatalogError, load_catalog
 from scorer.grand_carnival.rules import guests_left
+from tests.scorer.grand_carnival.carnival_helpers import GAME, cell, market, mv, table  # type: ignore[import-not-found,unused-ignore]
 
 CORRIDOR = ["........"] * 6 + ["ssssssss", "wwwwwwww"]
 

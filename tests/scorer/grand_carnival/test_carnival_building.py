@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from carnival_helpers import (  # type: ignore[import-not-found,unused-ignore]
+from scorer.core import Verdict
+from scorer.grand_carnival import Build, CarnivalState, Foundation, Reason
+from scorer.grand_carnival.model import TrickStatus
+from tests.scorer.grand_carnival.carnival_helpers import (  # type: ignore[import-not-found,unused-ignore]
     GAME,
     OPEN,
     STACK_A,
@@ -16,10 +19,6 @@ from carnival_helpers import (  # type: ignore[import-not-found,unused-ignore]
     play,
     table,
 )
-
-from scorer.core import Verdict
-from scorer.grand_carnival import Build, CarnivalState, Foundation, Reason
-from scorer.grand_carnival.model import TrickStatus
 
 # Parcels a8-b7 "ss/ws" and c8-d7 "ss/sw": sites a8 b8 c8 d8 b7 c7, walkways a7 d7.
 BLOCK = ["ssss....", "wssw...."] + ["........"] * 6

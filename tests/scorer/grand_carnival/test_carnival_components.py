@@ -10,10 +10,10 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from carnival_helpers import GAME, market, mv, table  # type: ignore[import-not-found,unused-ignore]
 
 from scorer.grand_carnival import GrandCarnival
 from scorer.grand_carnival.components import CATALOG, Condition, Effect, load_catalog
+from tests.scorer.grand_carnival.carnival_helpers import GAME, market, mv, table  # type: ignore[import-not-found,unused-ignore]
 
 
 def raw() -> dict[str, Any]:

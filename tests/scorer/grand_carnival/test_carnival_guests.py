@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from carnival_helpers import GAME, cell, market, mv, play, table  # type: ignore[import-not-found,unused-ignore]
 
 from scorer.core import Verdict
 from scorer.grand_carnival import CarnivalState, Reason, Walk
 from scorer.grand_carnival.model import ENTRANCES, TENT, TrickStatus
+from tests.scorer.grand_carnival.carnival_helpers import GAME, cell, market, mv, play, table  # type: ignore[import-not-found,unused-ignore]
 
 EMPTY6 = ["........"] * 6
 # Rows 2 and 1: sites over a walkway corridor; the entrances lead onto b1 and g1.

@@ -10,7 +10,8 @@ import random
 from pathlib import Path
 
 import pytest
-from carnival_helpers import GAME  # type: ignore[import-not-found,unused-ignore]
+
+from tests.scorer.grand_carnival.carnival_helpers import GAME  # type: ignore[import-not-found,unused-ignore]
 
 GOLDEN = Path(__file__).parent / "golden"
 

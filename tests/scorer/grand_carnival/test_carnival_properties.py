@@ -6,12 +6,12 @@ import random
 from collections import Counter
 
 import pytest
-from carnival_helpers import GAME  # type: ignore[import-not-found,unused-ignore]
 
 from scorer.core import Verdict
 from scorer.grand_carnival import Build, CarnivalState, Foundation, Pass, Walk
 from scorer.grand_carnival.model import TrickStatus
 from scorer.grand_carnival.scoring import hammers
+from tests.scorer.grand_carnival.carnival_helpers import GAME  # type: ignore[import-not-found,unused-ignore]
 
 BOX = Counter({p: n for p, n in GAME.catalog.foundations.items()})
 

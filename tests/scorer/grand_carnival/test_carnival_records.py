@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from carnival_helpers import GAME, table  # type: ignore[import-not-found,unused-ignore]
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scorer
 from scorer.core import MalformedMove, RecordError, UnknownComponent
 from scorer.grand_carnival.codec import UnknownName
+from tests.scorer.grand_carnival.carnival_helpers import GAME, table  # type: ignore[import-not-found,unused-ignore]
 
 
 @pytest.fixture(scope="module")

@@ -6,10 +6,10 @@ import itertools
 from typing import Any
 
 import pytest
-from carnival_helpers import GAME, market  # type: ignore[import-not-found,unused-ignore]
 
 from scorer.core import RecordError, UnknownComponent
 from scorer.grand_carnival.scoring import SET_POINTS, best_sets, score_board
+from tests.scorer.grand_carnival.carnival_helpers import GAME, market  # type: ignore[import-not-found,unused-ignore]
 
 # Every parcel "ws/ss": rows 8, 6, 4, 2 read "wswswsws", rows 7, 5, 3, 1 are all sites.
 FULL = ["wswswsws", "ssssssss"] * 4

@@ -6,11 +6,11 @@ import random
 from dataclasses import dataclass, replace
 
 import pytest
-from carnival_helpers import GAME, market, mv, play, table  # type: ignore[import-not-found,unused-ignore]
 
 from scorer.core import IllegalMove, Verdict
 from scorer.grand_carnival import CarnivalState, Pass, Reason
 from scorer.grand_carnival.model import TrickStatus
+from tests.scorer.grand_carnival.carnival_helpers import GAME, market, mv, play, table  # type: ignore[import-not-found,unused-ignore]
 
 EMPTY6 = ["........"] * 6
 CORRIDOR = EMPTY6 + ["ssssssss", "wwwwwwww"]

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import random
 
-from grandioso_helpers import (  # type: ignore[import-not-found]
+from scorer.core import IllegalMove
+from scorer.grandioso import BOX, Card, Place, Pyramid, Reason, Side, legal_slots
+from scorer.grandioso.game import Phase
+from scorer.grandioso.pyramid import BASE_WIDTH, ROWS
+from tests.scorer.grandioso.grandioso_helpers import (  # type: ignore[import-not-found]
     GAME,
     LOST_EXAMPLE,
     PLAYERS,
@@ -12,11 +16,6 @@ from grandioso_helpers import (  # type: ignore[import-not-found]
     pyramid,
     slots,
 )
-
-from scorer.core import IllegalMove
-from scorer.grandioso import BOX, Card, Place, Pyramid, Reason, Side, legal_slots
-from scorer.grandioso.game import Phase
-from scorer.grandioso.pyramid import BASE_WIDTH, ROWS
 
 
 def test_decision_2_2_rows_bottom_to_top_and_counts() -> None:

@@ -8,10 +8,10 @@ import random
 from typing import Any
 
 import pytest
-from grandioso_helpers import GAME, LOST_EXAMPLE, position  # type: ignore[import-not-found]
 
 from scorer.core import MalformedMove, NotYourTurn, RecordError, UnknownComponent
 from scorer.grandioso import Card, Draw, Exchange, LayDown, Pass, Place
+from tests.scorer.grandioso.grandioso_helpers import GAME, LOST_EXAMPLE, position  # type: ignore[import-not-found]
 
 
 def _record(seed: int = 11, players: tuple[str, ...] = ("Ann", "Ben", "Cat")) -> dict[str, Any]:

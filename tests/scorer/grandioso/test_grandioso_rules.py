@@ -6,13 +6,6 @@ import random
 from typing import cast
 
 import pytest
-from grandioso_helpers import (  # type: ignore[import-not-found]
-    GAME,
-    LOST_EXAMPLE,
-    PLAYERS,
-    position,
-    pyramid,
-)
 
 from scorer.core import Verdict
 from scorer.grandioso import (
@@ -29,6 +22,13 @@ from scorer.grandioso import (
     Reason,
 )
 from scorer.grandioso.game import HAND_SIZE, Phase
+from tests.scorer.grandioso.grandioso_helpers import (  # type: ignore[import-not-found]
+    GAME,
+    LOST_EXAMPLE,
+    PLAYERS,
+    position,
+    pyramid,
+)
 
 TRIANGLE = pyramid((0, 6), (0, 5), (0, 4), (0, 3), (0, 2), (0, 1))
 

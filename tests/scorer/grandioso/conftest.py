@@ -1,6 +1,0 @@
-"""Make the position helpers in this folder importable by the Circus Grandioso tests."""
-
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
