@@ -33,8 +33,9 @@ from firmware.referee import Referee
 from hardware.display import Panel
 from hardware.fakes import dummy_display
 from scorer.core import DEFAULT_NAMES
-from vision.classify import DEFAULT_MODEL, Classifier
-from vision.pipeline import Recognizer
+from vision.bigtop import DEFAULT_MODEL
+from vision.bigtop.pipeline import Recognizer
+from vision.classify import Classifier
 
 
 def main() -> int:

@@ -24,12 +24,12 @@ import cv2
 import numpy as np
 
 from vision import NoMatError
-from vision.classify import DEFAULT_MODEL, Classifier
-from vision.config import DEFAULT_CONFIG
-from vision.dataset import match_truth
-from vision.labels import LABELS, NONE
-from vision.pipeline import Recognizer
-from vision.scene import HARD_SETTINGS, render_scene
+from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
+from vision.bigtop.dataset import match_truth
+from vision.bigtop.labels import LABELS, NONE
+from vision.bigtop.pipeline import Recognizer
+from vision.bigtop.scene import HARD_SETTINGS, render_scene
+from vision.classify import Classifier
 
 SEED_BASE = 900_000_000
 #: a component counts as fully visible below this covered fraction
@@ -123,7 +123,7 @@ def main() -> int:
             if wrong:
                 wrong_seeds.append(seed_base + k - 1)
             if (wrong or not ok) and args.save_failures is not None:
-                from vision.pipeline import annotate
+                from vision.bigtop.pipeline import annotate
 
                 args.save_failures.mkdir(parents=True, exist_ok=True)
                 cv2.imwrite(str(args.save_failures / f"scene_{seed_base + k - 1}.jpg"), annotate(scene.image, result))

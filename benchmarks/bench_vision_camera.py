@@ -1,7 +1,7 @@
 """Big Top recognition through the independent camera model (`vision.camera_model`).
 
 Renders held-out Big Top tables (3 to 6 seats, seeds 970,000,000 + k, never used in
-training) from straight above (`vision.scene.render_top_down`, no camera), photographs
+training) from straight above (`vision.bigtop.scene.render_top_down`, no camera), photographs
 each with the independent camera model at every level and frame size, runs the
 pipeline (a new table each frame: full marker search, fresh calibration) and prints
 per level and size:
@@ -34,14 +34,12 @@ import cv2
 import numpy as np
 
 from vision import NoMatError
-from vision.calibrate import ChartPose
-from vision.camera_model import LEVELS, Photo, photograph
-from vision.classify import DEFAULT_MODEL, Classifier, Recognition, Verdict
-from vision.dataset import match_truth
-from vision.labels import NONE, Kind
-from vision.layout import CARD, Space
-from vision.pipeline import Recognizer
-from vision.scene import (
+from vision.bigtop import DEFAULT_MODEL
+from vision.bigtop.dataset import match_truth
+from vision.bigtop.labels import NONE, Kind
+from vision.bigtop.layout import CARD, Space
+from vision.bigtop.pipeline import Recognizer
+from vision.bigtop.scene import (
     CONTENT_REGION,
     HARD_SETTINGS,
     TopDown,
@@ -49,7 +47,10 @@ from vision.scene import (
     chart_to_table,
     render_top_down,
 )
-from vision.tableview import Area, TableView, Zone, build_table_view
+from vision.bigtop.tableview import Area, TableView, Zone, build_table_view
+from vision.calibrate import ChartPose
+from vision.camera_model import LEVELS, Photo, photograph
+from vision.classify import Classifier, Recognition, Verdict
 
 SEED_BASE = 970_000_000
 #: a component counts as fully visible below this hidden share

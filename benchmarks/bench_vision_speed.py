@@ -32,9 +32,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classify import DEFAULT_MODEL, Classifier
-from vision.pipeline import Recognizer, StageTimes
-from vision.scene import SceneSettings, render_scene
+from vision.bigtop import DEFAULT_MODEL
+from vision.bigtop.pipeline import Recognizer, StageTimes
+from vision.bigtop.scene import SceneSettings, render_scene
+from vision.classify import Classifier
 
 STAGES = ("markers", "calibrate", "rectify", "detect", "crops", "classify", "view", "total")
 

@@ -17,7 +17,7 @@ _CHILD = r"""
 import resource, sys, time
 from pathlib import Path
 dpi, kind, folder = float(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
-from vision import printing
+from vision.bigtop import printing
 import numpy as np
 from PIL import Image
 start = time.perf_counter()

@@ -1,14 +1,14 @@
 """Ringside vision: a camera frame of the table becomes a `TableView`.
 
-The chain of small pure stages (see `vision.pipeline`)::
+The chain of small pure stages (see `vision.bigtop.pipeline`)::
 
     find_markers -> mat_homography -> rectify -> find_components
       -> warp_crops -> Classifier.classify -> build_table_view
 
-Big Top components are rendered from the game facts (`vision.faces`), printed
-true-size by `vision.printing`, composed into synthetic camera frames by
-`vision.scene` for tests, training and benchmarks, and classified by the ONNX
-model in ``models/`` that `vision.train` produces.
+Big Top components are rendered from the game facts (`vision.bigtop.faces`), printed
+true-size by `vision.bigtop.printing`, composed into synthetic camera frames by
+`vision.bigtop.scene` for tests, training and benchmarks, and classified by the ONNX
+model in ``models/`` that `vision.bigtop.train` produces.
 
 Runtime needs only numpy, opencv-python-headless, onnxruntime and pillow;
 training also needs torch.

@@ -1,7 +1,8 @@
 """Table calibration: ArUco markers -> homography to table millimetres -> rectified image.
 
-The mat's corner and edge markers define table coordinates (`vision.layout`);
-each Organizing Chart is located by its own seat markers (any one suffices).
+The mat's markers define table coordinates; each seat's board (a Big Top
+Organizing Chart) is located by its own markers (any one suffices). Where the
+markers are is the game's `vision.geometry.MarkerLayout`, in ``config.table``.
 
 Markers are read by a fast detector (one threshold window); where it misses
 some of the layout's markers, a slower one (sharpened image, several windows,
@@ -18,9 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision import NoMatError
-from vision.config import DEFAULT_CONFIG, VisionConfig
-from vision.faces import Image
-from vision.layout import CHART, MAT, seat_of_marker, sheet_version_of
+from vision.config import VisionConfig
+from vision.geometry import Image, MarkerLayout
 
 __all__ = [
     "Calibration",
@@ -145,7 +145,7 @@ _DETECTORS: dict[tuple[int, int, int, bool], cv2.aruco.ArucoDetector] = {}
 _REGION_STEP = 16
 
 
-def find_markers(gray: Image, config: VisionConfig = DEFAULT_CONFIG,
+def find_markers(gray: Image, config: VisionConfig,
                  frame_side: int | None = None, robust: bool = False) -> tuple[Marker, ...]:
     """Every ArUco marker of the configured dictionary in a grey frame.
 
@@ -172,24 +172,24 @@ def find_markers(gray: Image, config: VisionConfig = DEFAULT_CONFIG,
     return tuple(Marker(int(i), np.asarray(c, np.float64).reshape(4, 2)) for c, i in zip(corners, ids.ravel()))
 
 
-def _layout_marker(marker_id: int) -> bool:
-    return marker_id in MAT.marker_ids or seat_of_marker(marker_id) is not None
+def _layout_marker(marker_id: int, layout: MarkerLayout) -> bool:
+    return marker_id in layout.marker_ids or layout.board_of_marker(marker_id) is not None
 
 
-def _complete(markers: tuple[Marker, ...]) -> bool:
+def _complete(markers: tuple[Marker, ...], layout: MarkerLayout) -> bool:
     """True when the markers show every mat marker and every marker of each chart seen, of the
     sheet version they show (the fast detector missed none it could have been expected to see)."""
     ids = {m.id for m in markers}
-    version = sheet_version_of(ids)
+    version = layout.sheet_version_of(ids)
     if version is None:
         return False
-    mat = MAT.marker_ids if version >= 2 else MAT.marker_ids[:4]
+    mat = layout.mat_marker_ids(version)
     if not set(mat) <= ids:
         return False
-    per_chart = 4 if version >= 2 else 2
+    per_chart = layout.markers_per_board(version)
     seats: dict[int, int] = {}
     for i in ids:
-        ss = seat_of_marker(i)
+        ss = layout.board_of_marker(i)
         if ss is not None:
             seats[ss[0]] = seats.get(ss[0], 0) + 1
     return all(n >= per_chart for n in seats.values())
@@ -201,10 +201,10 @@ def _merge(first: tuple[Marker, ...], more: tuple[Marker, ...]) -> tuple[Marker,
     return first + tuple(m for m in more if m.id not in have)
 
 
-def find_layout_markers(gray: Image, config: VisionConfig = DEFAULT_CONFIG) -> tuple[Marker, ...]:
+def find_layout_markers(gray: Image, config: VisionConfig) -> tuple[Marker, ...]:
     """`find_markers` on a whole frame, with the slow path when the fast one missed a layout marker."""
     markers = find_markers(gray, config)
-    if _complete(markers):
+    if _complete(markers, config.table.markers):
         return markers
     return _merge(markers, find_markers(gray, config, robust=True))
 
@@ -221,7 +221,7 @@ class MarkerTracker:
     is searched again. In region mode only the layout's markers are reported.
     """
 
-    def __init__(self, config: VisionConfig = DEFAULT_CONFIG) -> None:
+    def __init__(self, config: VisionConfig) -> None:
         self.config = config
         self.known: tuple[Marker, ...] = ()
         self.since_full = 0
@@ -235,7 +235,7 @@ class MarkerTracker:
     def find(self, gray: Image) -> tuple[Marker, ...]:
         """The markers in this grey frame (see the class docstring)."""
         every = self.config.marker_full_search_every
-        mat_known = sum(1 for m in self.known if m.id in MAT.marker_ids)
+        mat_known = sum(1 for m in self.known if m.id in self.config.table.markers.marker_ids)
         if mat_known >= self.config.min_mat_markers and self.since_full + 1 < every:
             found = self._in_regions(gray)
             if found is not None:
@@ -245,7 +245,7 @@ class MarkerTracker:
         markers = find_layout_markers(gray, self.config)
         self.full_searches += 1
         self.since_full = 0
-        self.known = tuple(m for m in markers if _layout_marker(m.id))
+        self.known = tuple(m for m in markers if _layout_marker(m.id, self.config.table.markers))
         return markers
 
     def _in_regions(self, gray: Image) -> tuple[Marker, ...] | None:
@@ -279,7 +279,7 @@ class MarkerTracker:
             if float(np.max(np.linalg.norm(corners - old.corners, axis=1))) > 0.25 * size:
                 return None  # moved: search the whole frame
             found.append(Marker(old.id, corners))
-        if sum(1 for m in found if m.id in MAT.marker_ids) < self.config.min_mat_markers:
+        if sum(1 for m in found if m.id in self.config.table.markers.marker_ids) < self.config.min_mat_markers:
             return None
         return tuple(found)
 
@@ -287,8 +287,6 @@ class MarkerTracker:
 #: a mat marker whose corners miss the others' homography by more than this (mm, RMS) is dropped
 #: (a card face decoded as that id, or a misread corner)
 _MAT_OUTLIER_MM = 4.0
-#: mat markers on one edge only (left or right): they fix the mat badly far from that edge
-_MAT_EDGES = ((0, 3, 4), (1, 2, 5))
 
 
 def _fit(src: list[FloatArray], dst: list[FloatArray]) -> tuple[FloatArray | None, list[float]]:
@@ -302,7 +300,7 @@ def _fit(src: list[FloatArray], dst: list[FloatArray]) -> tuple[FloatArray | Non
     return H, errs
 
 
-def mat_homography(markers: tuple[Marker, ...], config: VisionConfig = DEFAULT_CONFIG) -> Calibration:
+def mat_homography(markers: tuple[Marker, ...], config: VisionConfig) -> Calibration:
     """The image -> table homography from the mat's markers (corners and edges).
 
     A marker that disagrees with the others by more than 4 mm is dropped.
@@ -313,15 +311,16 @@ def mat_homography(markers: tuple[Marker, ...], config: VisionConfig = DEFAULT_C
     src: list[FloatArray] = []
     dst: list[FloatArray] = []
     idx: list[int] = []
+    layout = config.table.markers
     for m in markers:
-        if m.id in MAT.marker_ids and m.id not in {MAT.marker_ids[i] for i in idx}:
-            k = MAT.marker_ids.index(m.id)
+        if m.id in layout.marker_ids and m.id not in {layout.marker_ids[i] for i in idx}:
+            k = layout.marker_ids.index(m.id)
             idx.append(k)
             src.append(m.corners)
-            dst.append(np.array(MAT.marker_corners(k), np.float64))
-    total = len(MAT.marker_ids)
+            dst.append(np.array(layout.marker_corners(k), np.float64))
+    total = len(layout.marker_ids)
     while True:
-        if len(idx) < config.min_mat_markers or any(set(idx) <= set(e) for e in _MAT_EDGES):
+        if len(idx) < config.min_mat_markers or any(set(idx) <= set(e) for e in layout.marker_lines):
             raise NoMatError(len(idx), total)
         H, errs = _fit(src, dst)
         if H is None:
@@ -345,7 +344,7 @@ class Calibrator:
     (the table has not moved).
     """
 
-    def __init__(self, config: VisionConfig = DEFAULT_CONFIG) -> None:
+    def __init__(self, config: VisionConfig) -> None:
         self.config = config
         self.cached: Calibration | None = None
         self.recalibrations = 0
@@ -375,20 +374,22 @@ class Calibrator:
         return fresh
 
     def _agrees(self, old: Calibration, new: Calibration) -> bool:
-        corners = np.array([[0, 0], [MAT.width, 0], [MAT.width, MAT.height], [0, MAT.height]], np.float64)
+        w, h = self.config.table.markers.width, self.config.table.markers.height
+        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
         a = cv2.perspectiveTransform(corners[None], old.table_to_image)[0]
         b = cv2.perspectiveTransform(a[None], new.image_to_table)[0]
-        return bool(np.max(np.linalg.norm(b - corners, axis=1)) < self.config.recalibrate_tolerance * MAT.width)
+        return bool(np.max(np.linalg.norm(b - corners, axis=1)) < self.config.recalibrate_tolerance * w)
 
     def _confirmed(self, old: Calibration, markers: tuple[Marker, ...]) -> bool:
         """True when at least one mat marker shows and every one that does lies where ``old`` puts it."""
+        layout = self.config.table.markers
         seen = 0
         for m in markers:
-            if m.id not in MAT.marker_ids:
+            if m.id not in layout.marker_ids:
                 continue
-            ideal = np.array(MAT.marker_corners(MAT.marker_ids.index(m.id)), np.float64)
+            ideal = np.array(layout.marker_corners(layout.marker_ids.index(m.id)), np.float64)
             table = cv2.perspectiveTransform(m.corners[None].astype(np.float64), old.image_to_table)[0]
-            if float(np.max(np.linalg.norm(table - ideal, axis=1))) > self.config.recalibrate_tolerance * MAT.width:
+            if float(np.max(np.linalg.norm(table - ideal, axis=1))) > self.config.recalibrate_tolerance * layout.width:
                 return False
             seen += 1
         return seen > 0
@@ -400,23 +401,24 @@ _CHART_SIZE_TOLERANCE = 0.25
 _CHART_AGREE_MM = 6.0
 
 
-def locate_charts(markers: tuple[Marker, ...], calibration: Calibration) -> dict[int, ChartPose]:
+def locate_charts(markers: tuple[Marker, ...], calibration: Calibration, config: VisionConfig) -> dict[int, ChartPose]:
     """Pose of every Organizing Chart with at least one of its seat markers in view, by seat (0-based).
 
     A marker whose size on the table is not its printed size is ignored (a card face decoded
     as a chart id); when a seat's markers disagree, the largest group that agrees is kept.
     """
+    layout = config.table.markers
     found: dict[int, list[tuple[FloatArray, FloatArray]]] = {}
     for m in markers:
-        ss = seat_of_marker(m.id)
+        ss = layout.board_of_marker(m.id)
         if ss is None:
             continue
         seat, side = ss
         table = cv2.perspectiveTransform(m.corners[None].astype(np.float64), calibration.image_to_table)[0]
         measured = float(np.mean(np.linalg.norm(table - np.roll(table, 1, axis=0), axis=1)))
-        if abs(measured - CHART.side_size(side)) > _CHART_SIZE_TOLERANCE * CHART.side_size(side):
+        if abs(measured - layout.board_marker_size(side)) > _CHART_SIZE_TOLERANCE * layout.board_marker_size(side):
             continue
-        found.setdefault(seat, []).append((np.array(CHART.marker_corners(side), np.float64), table))
+        found.setdefault(seat, []).append((np.array(layout.board_marker_corners(side), np.float64), table))
     poses: dict[int, ChartPose] = {}
     for seat, pairs in found.items():
         best: list[tuple[FloatArray, FloatArray]] = []
@@ -448,7 +450,7 @@ def _similarity(src: FloatArray, dst: FloatArray) -> FloatArray:
     return np.array([[p, -q, tx], [q, p, ty], [0.0, 0.0, 1.0]])
 
 
-def rectify(frame: Image, calibration: Calibration, config: VisionConfig = DEFAULT_CONFIG) -> Rectified:
+def rectify(frame: Image, calibration: Calibration, config: VisionConfig) -> Rectified:
     """Warp the frame (BGR or grey; the result is the same) to a top-down view of the configured table region.
 
     The pipeline rectifies only the grey frame, for detection, and warps the
@@ -464,7 +466,7 @@ def rectify(frame: Image, calibration: Calibration, config: VisionConfig = DEFAU
     return Rectified(img, t, s, calibration.table_to_image @ np.linalg.inv(t))
 
 
-def marker_outlines(markers: tuple[Marker, ...], rect: Rectified) -> list[FloatArray]:
+def marker_outlines(markers: tuple[Marker, ...], rect: Rectified, config: VisionConfig) -> list[FloatArray]:
     """The outlines of the mat's and charts' markers in ``rect``'s pixels (no component lies there).
 
     A marker is kept only if it has one of the layout's ids and its printed size on the
@@ -473,13 +475,14 @@ def marker_outlines(markers: tuple[Marker, ...], rect: Rectified) -> list[FloatA
     if rect.rect_to_frame is None or not markers:
         return []
     to_rect = np.linalg.inv(rect.rect_to_frame)
+    layout = config.table.markers
     out: list[FloatArray] = []
     for m in markers:
-        ss = seat_of_marker(m.id)
-        if m.id in MAT.marker_ids:
-            size = MAT.marker_size
+        ss = layout.board_of_marker(m.id)
+        if m.id in layout.marker_ids:
+            size = layout.marker_size
         elif ss is not None:
-            size = CHART.side_size(ss[1])
+            size = layout.board_marker_size(ss[1])
         else:
             continue
         pts = cv2.perspectiveTransform(m.corners[None], to_rect)[0]

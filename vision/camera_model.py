@@ -1,6 +1,6 @@
 """An independent camera model for benchmarks: a clean top-down table image -> a photo.
 
-This is deliberately NOT the training augmentation (`vision.scene.camera_homography`
+This is deliberately NOT the training augmentation (`vision.bigtop.scene.camera_homography`
 and ``camera_effects``): it is other code with other physics, so that a recogniser is
 judged on images it was not tuned to. It is game-agnostic: its input is any clean
 rendering of the table seen from straight above, in table millimetres.

@@ -1,4 +1,4 @@
-"""Batched ONNX classification of canonical crops into the Big Top labels.
+"""Batched ONNX classification of canonical crops into a game's labels (the model's label file).
 
 The model file takes ``crops``: float32 ``(N, 3, H, W)`` holding raw BGR
 values 0..255 (normalisation is inside the model) and returns ``probs``:
@@ -17,14 +17,13 @@ import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 from numpy.typing import NDArray
 
-import models
 from vision import ModelFileError
-from vision.labels import NONE
 
-__all__ = ["DEFAULT_MODEL", "Classifier", "Recognition", "Verdict", "to_model_input"]
+__all__ = ["NONE", "Classifier", "Recognition", "Verdict", "to_model_input"]
 
-#: the Big Top model shipped in the ``models`` package (inside the wheel too)
-DEFAULT_MODEL = models.path("bigtop_components.onnx")
+#: The label every component classifier has for "not a component" (clutter, a foreign card).
+NONE = "none"
+
 
 
 class Verdict(enum.Enum):
@@ -32,7 +31,7 @@ class Verdict(enum.Enum):
 
     #: a component, confidently identified
     IDENTIFIED = "identified"
-    #: confidently not a Big Top component (clutter, a foreign card)
+    #: confidently not one of the game's components (clutter, a foreign card)
     NOT_A_COMPONENT = "not_a_component"
     #: below the confidence threshold: the referee must ask
     UNSURE = "unsure"
@@ -67,7 +66,7 @@ class Classifier:
     :raises ModelFileError: when the model or label file is missing or unreadable.
     """
 
-    def __init__(self, model: Path | str = DEFAULT_MODEL, threads: int = 1) -> None:
+    def __init__(self, model: Path | str, threads: int = 1) -> None:
         path = Path(model)
         labels_path = path.with_suffix(".labels.txt")
         if not path.is_file():

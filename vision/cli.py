@@ -85,7 +85,7 @@ def cmd_print(argv: list[str]) -> int:
     why = _writable(out)
     if why is not None:
         return _fail(prog, f"cannot write {out}: {why}")
-    from vision.printing import write_pdf, write_pngs
+    from vision.bigtop.printing import write_pdf, write_pngs
 
     try:
         if kind == ".pdf":
@@ -127,8 +127,9 @@ def cmd_recognize(argv: list[str]) -> int:
             return _fail(prog, f"cannot write {args.annotate}: {why}")
     import cv2
 
-    from vision.classify import DEFAULT_MODEL
-    from vision.pipeline import Recognizer, annotate, load_image
+    from vision.bigtop import DEFAULT_MODEL
+    from vision.bigtop.pipeline import Recognizer, annotate
+    from vision.images import load_image
 
     try:
         frame = load_image(args.image)
@@ -152,7 +153,7 @@ def cmd_recognize(argv: list[str]) -> int:
 
 def cmd_train(argv: list[str]) -> int:
     """``ringside train bigtop [options]``: see ``ringside train --help``."""
-    from vision.train import main
+    from vision.bigtop.train import main
 
     return _guard_exit(lambda: main(argv, prog="ringside train"))
 

@@ -1,12 +1,17 @@
-"""Tuning constants of the vision pipeline, all relative to the mat or component size."""
+"""Tuning constants of the vision pipeline, all relative to the mat or component size.
+
+A `VisionConfig` holds the game's `vision.geometry.TableGeometry` (its markers and
+component shapes) and every threshold; each game's package makes its own
+(``vision.bigtop.CONFIG``).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vision.layout import ARUCO_DICT, CARD, MAT, TOKEN
+from vision.geometry import TableGeometry
 
-__all__ = ["VisionConfig", "DEFAULT_CONFIG"]
+__all__ = ["VisionConfig"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +23,8 @@ class VisionConfig:
     of the expected component size at that resolution.
     """
 
-    aruco_dictionary: int = ARUCO_DICT
+    #: the game's printed table: markers and component shapes
+    table: TableGeometry
     #: ArUco adaptive threshold window, as a fraction of the frame's longer side (13 px at 1280)
     marker_threshold_window: float = 0.0102
     #: with a cached calibration, search for markers only around where each of the mat's and
@@ -81,23 +87,28 @@ class VisionConfig:
     @property
     def px_per_mm(self) -> float:
         """Rectified image resolution in pixels per table millimetre."""
-        return self.rectified_px_per_mat_width / MAT.width
+        return self.rectified_px_per_mat_width / self.table.markers.width
 
     @property
     def card_field_px(self) -> tuple[float, float]:
         """Expected (width, height) of a card's face field in the rectified image."""
-        return (CARD.inner_width * self.px_per_mm, CARD.inner_height * self.px_per_mm)
+        card = self.table.card
+        return (card.inner_width * self.px_per_mm, card.inner_height * self.px_per_mm)
 
     @property
     def token_field_radius_px(self) -> float:
         """Expected radius of a token's face field in the rectified image."""
-        return TOKEN.inner_diameter / 2 * self.px_per_mm
+        return self.table.token.inner_diameter / 2 * self.px_per_mm
 
     @property
     def view_region_mm(self) -> tuple[float, float, float, float]:
         """The rectified region in table millimetres (x0, y0, x1, y1)."""
         a, b, c, d = self.view_region
-        return (a * MAT.width, b * MAT.height, c * MAT.width, d * MAT.height)
+        w, h = self.table.markers.width, self.table.markers.height
+        return (a * w, b * h, c * w, d * h)
 
 
-DEFAULT_CONFIG = VisionConfig()
+    @property
+    def aruco_dictionary(self) -> int:
+        """The OpenCV dictionary of the table's markers."""
+        return self.table.markers.aruco_dictionary

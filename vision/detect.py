@@ -37,10 +37,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibrate import Rectified
-from vision.config import DEFAULT_CONFIG, VisionConfig
-from vision.faces import Image
-from vision.labels import Kind
-from vision.layout import CARD, TOKEN
+from vision.config import VisionConfig
+from vision.geometry import Image, Kind
 
 __all__ = ["Detection", "dark_mask", "find_components", "warp_crops"]
 
@@ -63,7 +61,7 @@ class Detection:
     angle: float
 
 
-def dark_mask(gray: Image, config: VisionConfig = DEFAULT_CONFIG) -> Image:
+def dark_mask(gray: Image, config: VisionConfig) -> Image:
     """Pixels clearly darker than their neighbourhood (frame lines, ink).
 
     The test is relative (a fraction of the local mean), so dim or shadowed
@@ -91,13 +89,14 @@ class _Geometry:
         self.cw, self.ch = config.card_field_px
         self.card_area = self.cw * self.ch
         #: the frame line's outer rectangle and the whole card
-        self.frame_px = CARD.frame * s
+        card, token = config.table.card, config.table.token
+        self.frame_px = card.frame * s
         self.fo_w, self.fo_h = self.cw + 2 * self.frame_px, self.ch + 2 * self.frame_px
-        self.co_w, self.co_h = CARD.width * s, CARD.height * s
+        self.co_w, self.co_h = card.width * s, card.height * s
         self.r_tok = config.token_field_radius_px
         self.token_area = math.pi * self.r_tok * self.r_tok
         #: outer radius of a token's ring
-        self.r_ring = self.r_tok + TOKEN.frame * s
+        self.r_ring = self.r_tok + token.frame * s
         # bounding boxes a frame's outline can have at any rotation: (min side, max side) ranges
         tol = config.frame_side_tolerance
         self.frame_bbox_short = ((1 - tol) * self.fo_w - 2, (1 + tol) * (self.fo_w + self.fo_h) / math.sqrt(2) + 2)
@@ -373,7 +372,7 @@ def _inside_cards(dets: list[Detection]) -> NDArray[Any]:
     return np.asarray(inside.any(axis=1))
 
 
-def find_components(gray: Image, config: VisionConfig = DEFAULT_CONFIG,
+def find_components(gray: Image, config: VisionConfig,
                     exclude: Sequence[FloatArray] = ()) -> list[Detection]:
     """Cards and tokens in a rectified grey image (see the module docstring for the cues).
 
@@ -397,7 +396,7 @@ def find_components(gray: Image, config: VisionConfig = DEFAULT_CONFIG,
     return [d for d, gone in zip(out, drop) if not gone]
 
 
-def warp_crops(image: Image, detections: list[Detection], config: VisionConfig = DEFAULT_CONFIG,
+def warp_crops(image: Image, detections: list[Detection], config: VisionConfig,
                rect_to_image: FloatArray | None = None) -> Image:
     """Warp each detection's face field to the classifier's canonical size: ``(N, H, W, 3)`` uint8.
 

@@ -138,7 +138,7 @@ class BigTopTable(TableAdapter[BigTopState, BigTopMove]):
 
     def perceiver(self, model: str | None = None) -> Perceiver:
         """The Big Top recogniser (mat, charts, cards, tokens)."""
-        from vision.pipeline import Recognizer
+        from vision.bigtop.pipeline import Recognizer
 
         return Recognizer() if model is None else Recognizer(model)
 

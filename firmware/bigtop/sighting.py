@@ -1,4 +1,4 @@
-"""From what the camera recognised (`vision.tableview.TableView`) to what the referee needs (`Sighting`).
+"""From what the camera recognised (`vision.bigtop.tableview.TableView`) to what the referee needs (`Sighting`).
 
 The referee works with public information in the rules engine's terms: the
 tableau's piles, the cards on each chart's spaces, the tokens. This module
@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 from scorer.bigtop import Card, Pile, Shade, Suit
 from scorer.bigtop.observe import TableSnapshot
-from vision.labels import Kind
-from vision.layout import Pile as Place
-from vision.tableview import Area, Reason, TableView, Unrecognised, Zone
+from vision.bigtop.labels import Kind
+from vision.bigtop.layout import Pile as Place
+from vision.bigtop.tableview import Area, Reason, TableView, Unrecognised, Zone
 
 __all__ = ["Sighting", "sighting_from_view", "where"]
 

@@ -13,7 +13,7 @@ from the seed: a mildly tilted camera on an overhead arm, even light well
 inside what the classifier was trained on.
 
 Rendering is incremental, so that a whole demo game night stays cheap: the
-top-down canvas (table millimetres, `vision.scene`'s helpers) and the warped,
+top-down canvas (table millimetres, `vision.bigtop.scene`'s helpers) and the warped,
 lit frame are kept between layouts, and only the parts of them under the
 components that changed are composed and warped again. Repeated frames only
 add noise; arms are drawn straight into the image.
@@ -44,10 +44,10 @@ from hardware.buttons import ButtonEvent
 from hardware.camera import BaseFrameSource, Frame
 from hardware.errors import CameraError, EndOfFrames, UnknownBackend
 from scorer.bigtop import BigTop, Card, Shade, Suit
-from vision.faces import render_label
-from vision.labels import TOKEN_BACK, token_label
-from vision.layout import CARD, CHART, MAT, TOKEN, Pile, Space
-from vision.scene import (
+from vision.bigtop.faces import render_label
+from vision.bigtop.labels import TOKEN_BACK, token_label
+from vision.bigtop.layout import CARD, CHART, MAT, TOKEN, Pile, Space
+from vision.bigtop.scene import (
     CANVAS_BLUR,
     CHART_SHADOW,
     COMPONENT_SHADOW,

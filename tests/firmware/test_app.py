@@ -16,7 +16,7 @@ from hardware.camera import FrameSource, ImageFolderSource
 from hardware.display import Panel
 from hardware.errors import CameraError, CameraUnavailable
 from hardware.fakes import FrameList, dummy_display
-from vision.pipeline import Recognizer
+from vision.bigtop.pipeline import Recognizer
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 

@@ -7,9 +7,9 @@ import dataclasses
 import numpy as np
 import pytest
 
+from vision.bigtop.pipeline import Recognizer, Result, annotate
+from vision.bigtop.scene import render_scene
 from vision.classify import Recognition, Verdict
-from vision.pipeline import Recognizer, Result, annotate
-from vision.scene import render_scene
 
 from .test_vision_recognize import CALM, _known_placements
 

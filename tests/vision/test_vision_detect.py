@@ -9,6 +9,10 @@ import numpy as np
 import pytest
 
 from vision import NoMatError
+from vision.bigtop import CONFIG as CFG
+from vision.bigtop.labels import Kind
+from vision.bigtop.layout import CARD, MAT, seat_of_marker
+from vision.bigtop.scene import Placement, SceneSettings, chart_pose, render_scene
 from vision.calibrate import (
     Calibrator,
     MarkerTracker,
@@ -19,9 +23,6 @@ from vision.calibrate import (
     rectify,
 )
 from vision.detect import find_components, warp_crops
-from vision.labels import Kind
-from vision.layout import CARD, MAT, seat_of_marker
-from vision.scene import Placement, SceneSettings, chart_pose, render_scene
 
 
 def _layout(marker_id: int) -> bool:
@@ -35,14 +36,14 @@ CALM = SceneSettings(tilt_deg=(8.0, 12.0), yaw_deg=(-5.0, 5.0), brightness=(0.9,
 
 def _detect(image: np.ndarray) -> tuple[list, object]:
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    cal = mat_homography(find_markers(gray))
-    rect = rectify(image, cal)
-    return find_components(cv2.cvtColor(rect.image, cv2.COLOR_BGR2GRAY)), rect
+    cal = mat_homography(find_markers(gray, CFG), CFG)
+    rect = rectify(image, cal, CFG)
+    return find_components(cv2.cvtColor(rect.image, cv2.COLOR_BGR2GRAY), CFG), rect
 
 
 def test_homography_maps_the_mat_within_a_millimetre() -> None:
     scene = render_scene(np.random.default_rng(5), seats=[0, 2], settings=CALM, placements=[])
-    cal = mat_homography(find_markers(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)))
+    cal = mat_homography(find_markers(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), CFG), CFG)
     assert cal.markers_seen == len(MAT.marker_ids)
     pts = np.array([[[0.0, 0.0], [MAT.width, MAT.height], [250.0, -100.0], [-150.0, 300.0]]])
     img = cv2.perspectiveTransform(pts, scene.table_to_image)
@@ -54,22 +55,23 @@ def test_calibration_is_cached_and_rechecked() -> None:
     rng = np.random.default_rng(6)
     a = render_scene(rng, seats=[1], settings=CALM, placements=[])
     b = render_scene(np.random.default_rng(7), seats=[1], settings=CALM, placements=[])
-    cal = Calibrator()
+    cal = Calibrator(CFG)
     for frame in (a.image, a.image):
-        cal.update(find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)))
+        cal.update(find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), CFG))
     assert cal.recalibrations == 1
-    cal.update(find_markers(cv2.cvtColor(b.image, cv2.COLOR_BGR2GRAY)))
+    cal.update(find_markers(cv2.cvtColor(b.image, cv2.COLOR_BGR2GRAY), CFG))
     assert cal.recalibrations == 2
 
 
 def test_marker_tracker_searches_where_the_markers_were_and_falls_back_to_the_whole_frame() -> None:
+    from vision.bigtop.layout import BIGTOP_TABLE
     from vision.config import VisionConfig
 
     a = render_scene(np.random.default_rng(8), seats=[0, 2, 3], settings=CALM, placements=[])
     b = render_scene(np.random.default_rng(9), seats=[1, 2, 4, 5], settings=CALM, placements=[])
     ga, gb = (cv2.cvtColor(s.image, cv2.COLOR_BGR2GRAY) for s in (a, b))
-    full = {m.id: m.corners for m in find_markers(ga)}
-    tracker = MarkerTracker(VisionConfig(marker_full_search_every=4))
+    full = {m.id: m.corners for m in find_markers(ga, CFG)}
+    tracker = MarkerTracker(VisionConfig(BIGTOP_TABLE, marker_full_search_every=4))
     tracker.find(ga)
     assert tracker.full_searches == 1
     again = tracker.find(ga)
@@ -80,7 +82,7 @@ def test_marker_tracker_searches_where_the_markers_were_and_falls_back_to_the_wh
     # another table: some markers are not where they were -> the whole frame is searched
     other = tracker.find(gb)
     assert tracker.full_searches == 2
-    assert sorted(m.id for m in other) == sorted(m.id for m in find_markers(gb))
+    assert sorted(m.id for m in other) == sorted(m.id for m in find_markers(gb, CFG))
     # a marker covered: the others are still found where they were, no full search
     covered = ga.copy()
     x0, y0 = np.floor(full[0].min(axis=0)).astype(int)
@@ -102,8 +104,8 @@ def test_marker_tracker_searches_where_the_markers_were_and_falls_back_to_the_wh
 
 def test_charts_are_located_by_their_markers() -> None:
     scene = render_scene(np.random.default_rng(8), seats=[0, 2, 3], settings=CALM, placements=[])
-    markers = find_markers(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY))
-    charts = locate_charts(markers, mat_homography(markers))
+    markers = find_markers(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), CFG)
+    charts = locate_charts(markers, mat_homography(markers, CFG), CFG)
     assert sorted(charts) == [0, 2, 3]
     for seat in (0, 2, 3):
         cx, cy, ang = chart_pose(seat)
@@ -141,22 +143,22 @@ def test_touching_rotated_upside_down_and_piled_cards_are_separate_quads() -> No
                     np.linalg.norm(near[0][2].corners[2] - near[0][2].corners[1]))
             assert w < h
     assert len(dets) == sum(p.visible for p in placements)
-    crops = warp_crops(rect.image, dets)
+    crops = warp_crops(rect.image, dets, CFG)
     assert crops.shape == (len(dets), 56, 40, 3)
 
 
 def test_frame_without_mat_reports_markers_seen() -> None:
     scene = render_scene(np.random.default_rng(10), seats=[0, 1], settings=CALM, placements=[], with_mat=False)
     with pytest.raises(NoMatError) as err:
-        mat_homography(find_markers(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)))
+        mat_homography(find_markers(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), CFG), CFG)
     assert err.value.markers_seen == 0
     assert "0 of its 6 markers" in str(err.value)
 
 
 def _table_with(label: str, angle: float, background: int, seed: int = 0) -> tuple[np.ndarray, tuple[float, float]]:
     """A rectified-resolution grey image of one component on a plain table, lightly blurred and noisy."""
-    from vision.config import DEFAULT_CONFIG
-    from vision.faces import render_label
+    from vision.bigtop import DEFAULT_CONFIG
+    from vision.bigtop.faces import render_label
 
     s = DEFAULT_CONFIG.px_per_mm
     img, alpha = render_label(label, 4 * s)
@@ -183,10 +185,10 @@ def _rub_out(img: np.ndarray, x: float, y: float, r: int = 2) -> None:
 
 @pytest.mark.parametrize("background", [40, 150])
 def test_card_with_a_gap_in_its_frame_line_is_found_where_it_lies(background: int) -> None:
-    from vision.config import DEFAULT_CONFIG
+    from vision.bigtop import DEFAULT_CONFIG
 
     img, (cx, cy) = _table_with("clowns-D4", 25.0, background)
-    clean = find_components(img)
+    clean = find_components(img, CFG)
     assert [d.kind for d in clean] == [Kind.CARD]
     # break the frame line on both long sides: the field is no longer a closed hole
     s = DEFAULT_CONFIG.px_per_mm
@@ -194,7 +196,7 @@ def test_card_with_a_gap_in_its_frame_line_is_found_where_it_lies(background: in
     across = (CARD.width - 2 * CARD.margin - CARD.frame) / 2 * s
     for side in (-1, 1):
         _rub_out(img, cx + side * across * math.cos(a), cy - side * across * math.sin(a))
-    found = find_components(img)
+    found = find_components(img, CFG)
     assert len(found) == 1 and found[0].kind is Kind.CARD
     assert math.hypot(found[0].centre[0] - clean[0].centre[0], found[0].centre[1] - clean[0].centre[1]) < 1.5
     assert np.abs(found[0].corners - clean[0].corners).max() < 2.5
@@ -204,11 +206,11 @@ def test_marker_outlines_hide_nothing_but_markers() -> None:
     scene = render_scene(np.random.default_rng(11), seats=[0, 4], settings=CALM,
                          placements=[Placement("token-10", -100, 420, 0), Placement("back", 620, 420, 10)])
     gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
-    markers = find_markers(gray)
-    rect = rectify(gray, mat_homography(markers))
-    outlines = marker_outlines(markers, rect)
+    markers = find_markers(gray, CFG)
+    rect = rectify(gray, mat_homography(markers, CFG), CFG)
+    outlines = marker_outlines(markers, rect, CFG)
     assert len(outlines) == len([m for m in markers if _layout(m.id)])
-    dets = find_components(rect.image, exclude=outlines)
+    dets = find_components(rect.image, CFG, exclude=outlines)
     centres = sorted(rect.to_table(*d.centre) for d in dets)
     assert len(dets) == 2
     assert math.hypot(centres[0][0] + 100, centres[0][1] - 420) < 3

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from scorer.bigtop.cards import DECK, Card
+from vision.bigtop import CONFIG as CFG
+from vision.bigtop.faces import render_aruco, render_card, render_chart, render_label, render_mat
+from vision.bigtop.labels import LABELS, NONE, Kind, kind_of
+from vision.bigtop.layout import CARD, MAT, chart_marker_ids, seat_of_marker
 from vision.calibrate import find_markers
-from vision.faces import render_aruco, render_card, render_chart, render_label, render_mat
-from vision.labels import LABELS, NONE, Kind, kind_of
-from vision.layout import CARD, MAT, chart_marker_ids, seat_of_marker
 
 
 def test_labels_cover_the_deck_backs_and_tokens() -> None:
@@ -55,24 +56,24 @@ def test_marker_round_trip_under_perspective(marker_id: int) -> None:
     dst = np.float32([[40, 20], [380, 60], [350, 390], [10, 330]])
     H = cv2.getPerspectiveTransform(src, dst)
     warped = cv2.warpPerspective(canvas, H, (400, 400), borderValue=255)
-    found = find_markers(warped)
+    found = find_markers(warped, CFG)
     assert [m.id for m in found] == [marker_id]
     expected = cv2.perspectiveTransform(np.float32([[[100, 100], [300, 100], [300, 300], [100, 300]]]), H)[0]
     assert np.abs(found[0].corners - expected).max() < 2.0
 
 
 def test_mat_and_chart_carry_their_markers() -> None:
-    ids = sorted(m.id for m in find_markers(cv2.cvtColor(render_mat(2.0), cv2.COLOR_BGR2GRAY)))
+    ids = sorted(m.id for m in find_markers(cv2.cvtColor(render_mat(2.0), cv2.COLOR_BGR2GRAY), CFG))
     assert ids == list(MAT.marker_ids)
     chart = cv2.cvtColor(render_chart(4, 2.0), cv2.COLOR_BGR2GRAY)
-    assert sorted(m.id for m in find_markers(chart)) == list(chart_marker_ids(4))
+    assert sorted(m.id for m in find_markers(chart, CFG)) == list(chart_marker_ids(4))
     assert seat_of_marker(chart_marker_ids(4)[1]) == (4, 1)
     assert seat_of_marker(MAT.marker_ids[0]) is None
 
 
 def test_print_writes_true_size_a4_pdf(tmp_path: Path) -> None:
+    from vision.bigtop.printing import bigtop_pages
     from vision.cli import cmd_print
-    from vision.printing import bigtop_pages
 
     out = tmp_path / "bigtop.pdf"
     assert cmd_print(["bigtop", "--out", str(out), "--dpi", "72"]) == 0

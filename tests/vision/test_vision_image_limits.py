@@ -11,7 +11,7 @@ import pytest
 
 from vision import UnreadableImageError
 from vision.cli import ANNOTATE_SUFFIXES, cmd_recognize
-from vision.pipeline import MAX_IMAGE_PIXELS, load_image
+from vision.images import MAX_IMAGE_PIXELS, load_image
 
 
 def _png_header(path: Path, width: int, height: int) -> Path:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from vision import printing
+from vision.bigtop import printing
 from vision.cli import DPI_RANGE, cmd_print
 
 

@@ -12,12 +12,14 @@ import pytest
 
 from scorer.bigtop.cards import Card, Suit
 from vision import ModelFileError, NoMatError, UnreadableImageError
-from vision.classify import DEFAULT_MODEL, Classifier, Verdict
+from vision.bigtop import DEFAULT_MODEL
+from vision.bigtop.layout import CHART, MAT, Pile, Space
+from vision.bigtop.pipeline import Recognizer
+from vision.bigtop.scene import Placement, SceneSettings, chart_pose, chart_to_table, render_scene
+from vision.bigtop.tableview import Area
+from vision.classify import Classifier, Verdict
 from vision.cli import cmd_recognize
-from vision.layout import CHART, MAT, Pile, Space
-from vision.pipeline import Recognizer, load_image
-from vision.scene import Placement, SceneSettings, chart_pose, chart_to_table, render_scene
-from vision.tableview import Area
+from vision.images import load_image
 
 CALM = SceneSettings(tilt_deg=(5.0, 12.0), yaw_deg=(-6.0, 6.0), brightness=(0.85, 1.0), warmth=(0.0, 0.08),
                      blur_sigma=(0.2, 0.5), noise_sigma=(1.0, 3.0), jpeg_quality=(85, 95),
@@ -161,9 +163,9 @@ def test_recognize_cli_json_and_annotation(tmp_path: Path, capsys: pytest.Captur
 
 
 def test_a_card_off_the_mat_near_a_chart_lies_in_front_of_that_seat() -> None:
+    from vision.bigtop.layout import CHART, MAT
+    from vision.bigtop.tableview import SEAT_REACH, Area, zone_of
     from vision.calibrate import ChartPose
-    from vision.layout import CHART, MAT
-    from vision.tableview import SEAT_REACH, Area, zone_of
 
     def pose(seat: int, x: float, y: float) -> ChartPose:
         m = np.array([[1.0, 0.0, x], [0.0, 1.0, y], [0.0, 0.0, 1.0]])

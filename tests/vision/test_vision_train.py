@@ -9,9 +9,9 @@ import pytest
 
 pytest.importorskip("torch", reason="training needs the 'train' extra (torch)")
 
+from vision.bigtop.labels import LABELS  # noqa: E402
+from vision.bigtop.train import TrainOptions, augment, train  # noqa: E402
 from vision.classify import Classifier  # noqa: E402
-from vision.labels import LABELS  # noqa: E402
-from vision.train import TrainOptions, augment, train  # noqa: E402
 
 
 def test_augment_keeps_shape_and_range() -> None:

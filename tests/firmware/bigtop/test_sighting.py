@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from firmware.bigtop.sighting import sighting_from_view, where
 from scorer.bigtop import Card, Pile, Suit
-from vision.labels import Kind
-from vision.layout import Pile as Place
-from vision.layout import Space
-from vision.tableview import (
+from vision.bigtop.labels import Kind
+from vision.bigtop.layout import Pile as Place
+from vision.bigtop.layout import Space
+from vision.bigtop.tableview import (
     Area,
     ChartView,
     Reason,
@@ -116,8 +116,8 @@ def test_cards_in_front_of_a_chart_are_that_seats_open_hand() -> None:
 def test_an_open_hand_beside_a_chart_is_seen_through_the_camera() -> None:
     import numpy as np
 
-    from vision.pipeline import Recognizer
-    from vision.scene import Placement, SceneSettings, render_scene
+    from vision.bigtop.pipeline import Recognizer
+    from vision.bigtop.scene import Placement, SceneSettings, render_scene
 
     calm = SceneSettings(tilt_deg=(8.0, 12.0), yaw_deg=(-5.0, 5.0), brightness=(0.9, 1.0), warmth=(0.0, 0.05),
                          gamma=(1.0, 1.0), blur_sigma=(0.3, 0.5), noise_sigma=(1.0, 2.0), jpeg_quality=(90, 95),

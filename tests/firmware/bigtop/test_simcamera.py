@@ -14,9 +14,9 @@ from hardware.buttons import ButtonEvent
 from hardware.camera import Frame, open_camera, register_camera
 from hardware.errors import CameraError, EndOfFrames, UnknownBackend
 from scorer.bigtop import Card, Suit
-from vision.layout import MAT, Pile, Space
-from vision.pipeline import Recognizer
-from vision.tableview import TableView
+from vision.bigtop.layout import MAT, Pile, Space
+from vision.bigtop.pipeline import Recognizer
+from vision.bigtop.tableview import TableView
 
 PLAYERS = ["North", "East", "South", "West"]
 

@@ -1,8 +1,8 @@
 """Train the Big Top component classifier and export it as one ONNX file.
 
-``python -m vision.train`` (or ``ringside train bigtop``) renders synthetic
+``python -m vision.bigtop.train`` (or ``ringside train bigtop``) renders synthetic
 tables, harvests labelled crops through the real detection stages
-(`vision.dataset`), trains a small CNN with torch on the CPU, exports
+(`vision.bigtop.dataset`), trains a small CNN with torch on the CPU, exports
 ``<out>.onnx`` (opset 17, dynamic batch), ``<out>.labels.txt`` and a model
 card ``<out>.md``. Faces come from the renderer, or from ``--faces DIR`` with
 one folder of images per label. Needs the ``train`` extra (torch, onnx).
@@ -24,11 +24,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.config import DEFAULT_CONFIG
-from vision.dataset import CropSet, folder_faces, harvest
-from vision.faces import render_label
-from vision.labels import LABELS, NONE
-from vision.scene import TRAIN_SETTINGS
+from vision.bigtop import DEFAULT_CONFIG
+from vision.bigtop.dataset import CropSet, folder_faces, harvest
+from vision.bigtop.faces import render_label
+from vision.bigtop.labels import LABELS, NONE
+from vision.bigtop.scene import TRAIN_SETTINGS
 
 if TYPE_CHECKING:
     import torch
@@ -320,7 +320,7 @@ def write_card(opts: TrainOptions, fig: dict[str, Any]) -> None:
     """Write the model card ``<out>.md`` with the data, recipe and training figures."""
     rows = "\n".join(f"| {e} | {loss:.4f} | {acc:.4f} |" for e, loss, acc in fig["history"])
     ts = TRAIN_SETTINGS
-    faces = f"images from `{opts.faces}` (renderer for missing labels)" if opts.faces else "the renderer (`vision.faces`)"
+    faces = f"images from `{opts.faces}` (renderer for missing labels)" if opts.faces else "the renderer (`vision.bigtop.faces`)"
     text = f"""# Big Top component classifier
 
 `{opts.out.name}`: {len(LABELS)} labels (`{opts.out.with_suffix('.labels.txt').name}`): the 52 cards
@@ -330,7 +330,7 @@ warped from the camera frame by `vision.detect.warp_crops`. Output `probs`: soft
 dynamic batch, {fig['model_bytes'] / 1024:.0f} KiB, {fig['params']:,} parameters.
 
 ## Data
-- Faces: {faces}. Synthetic tables by `vision.scene` with `TRAIN_SETTINGS` (tilt {ts.tilt_deg[0]:g}-{ts.tilt_deg[1]:g}
+- Faces: {faces}. Synthetic tables by `vision.bigtop.scene` with `TRAIN_SETTINGS` (tilt {ts.tilt_deg[0]:g}-{ts.tilt_deg[1]:g}
   degrees, yaw, brightness {ts.brightness[0]:g}-{ts.brightness[1]:g}, warmth {ts.warmth[0]:g}-{ts.warmth[1]:g},
   gamma, shadows, glare, defocus, noise, JPEG {ts.jpeg_quality[0]}-{ts.jpeg_quality[1]}, up to {ts.hands[1]} hand(s)
   and {ts.clutter[1]} clutter objects), 75% dense random-label tables, 25% mid-hand Big Top tables.
@@ -349,7 +349,7 @@ Per-crop standardisation (mean and spread over all channels, floor {STANDARDISE_
 (width {opts.width}, strides 2,2,1,2,1), global average pool, dropout 0.15, linear.
 AdamW (lr {opts.lr}, weight decay 1e-4), one-cycle schedule, {opts.epochs} epochs x batch {opts.batch},
 class-balanced sampling (`none` drawn {NONE_WEIGHT:g}x as often), online augmentation in numpy/OpenCV
-(`vision.train.augment`: colour gains, brightness 0.3-1.25 log-uniform, contrast, gamma, defocus,
+(`vision.bigtop.train.augment`: colour gains, brightness 0.3-1.25 log-uniform, contrast, gamma, defocus,
 noise, half turn, shadow edge or glare patch, hand/sleeve occlusion). torch {_torch_version()},
 {opts.threads} threads.
 
@@ -363,7 +363,7 @@ Training took {fig['total_seconds'] / 60:.1f} minutes in all ({fig['data_seconds
 ## Reproduce
 ```
 pip install -e .[train]
-python -m vision.train --out {opts.out} --scenes {opts.scenes} --epochs {opts.epochs} --width {opts.width} --seed {opts.seed}
+python -m vision.bigtop.train --out {opts.out} --scenes {opts.scenes} --epochs {opts.epochs} --width {opts.width} --seed {opts.seed}
 ```
 
 ## Benchmarks
@@ -378,7 +378,7 @@ def _torch_version() -> str:
     return str(torch.__version__)
 
 
-def parser(prog: str = "python -m vision.train") -> argparse.ArgumentParser:
+def parser(prog: str = "python -m vision.bigtop.train") -> argparse.ArgumentParser:
     """Command-line options of the training entry point."""
     d = TrainOptions()
     p = argparse.ArgumentParser(prog=prog, description="Train the Big Top component classifier (CPU).")
@@ -399,7 +399,7 @@ def parser(prog: str = "python -m vision.train") -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m vision.train") -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m vision.bigtop.train") -> int:
     """Entry point; returns the exit status."""
     args = parser(prog).parse_args(argv)
     try:

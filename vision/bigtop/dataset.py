@@ -21,13 +21,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision import NoMatError
-from vision.calibrate import find_markers, marker_outlines, mat_homography, rectify
-from vision.config import DEFAULT_CONFIG, VisionConfig
-from vision.detect import Detection, find_components, warp_crops
-from vision.faces import Image, render_label
-from vision.labels import LABELS, NONE, Kind
-from vision.layout import CARD, TOKEN
-from vision.scene import (
+from vision.bigtop import DEFAULT_CONFIG
+from vision.bigtop.faces import Image, render_label
+from vision.bigtop.labels import LABELS, NONE, Kind
+from vision.bigtop.layout import CARD, TOKEN
+from vision.bigtop.scene import (
     FaceSource,
     Scene,
     SceneSettings,
@@ -37,6 +35,9 @@ from vision.scene import (
     render_scene,
     training_placements,
 )
+from vision.calibrate import find_markers, marker_outlines, mat_homography, rectify
+from vision.config import VisionConfig
+from vision.detect import Detection, find_components, warp_crops
 
 __all__ = ["CropSet", "folder_faces", "harvest", "match_truth", "scene_crops"]
 
@@ -106,7 +107,7 @@ def scene_crops(scene: Scene, config: VisionConfig = DEFAULT_CONFIG, jitter: int
     except NoMatError:
         return [], [], []
     rect = rectify(gray, cal, config)
-    dets = find_components(rect.image, config, marker_outlines(markers, rect))
+    dets = find_components(rect.image, config, marker_outlines(markers, rect, config))
     none_idx = LABELS.index(NONE)
     crops: list[NDArray[Any]] = []
     labels: list[int] = []

@@ -19,9 +19,9 @@ import numpy as np
 from PIL import Image as PILImage
 
 from scorer.bigtop.cards import DECK
-from vision.faces import Image, render_card, render_card_back, render_chart, render_mat, render_token, render_token_back
-from vision.labels import TOKEN_VALUES
-from vision.layout import CARD, CHART, MAT, MAX_SEATS, TOKEN
+from vision.bigtop.faces import Image, render_card, render_card_back, render_chart, render_mat, render_token, render_token_back
+from vision.bigtop.labels import TOKEN_VALUES
+from vision.bigtop.layout import CARD, CHART, MAT, MAX_SEATS, TOKEN
 
 __all__ = ["A4", "Page", "bigtop_pages", "iter_bigtop_pages", "png_page_path", "write_pdf", "write_pngs"]
 

@@ -1,22 +1,21 @@
 """Frame -> `TableView`, stage by stage, with per-stage timings and annotation.
 
->>> from vision.pipeline import Recognizer           # doctest: +SKIP
+>>> from vision.bigtop.pipeline import Recognizer           # doctest: +SKIP
 >>> view = Recognizer().recognize(frame).view         # doctest: +SKIP
 """
 
 from __future__ import annotations
 
-import threading
 import time
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image as PILImage
 
-from vision import UnreadableImageError
+from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
+from vision.bigtop.places import PlaceMemory
+from vision.bigtop.tableview import TableView, build_table_view
 from vision.calibrate import (
     Calibration,
     Calibrator,
@@ -27,12 +26,11 @@ from vision.calibrate import (
     marker_outlines,
     rectify,
 )
-from vision.classify import DEFAULT_MODEL, Classifier, Recognition, Verdict
-from vision.config import DEFAULT_CONFIG, VisionConfig
+from vision.classify import Classifier, Recognition, Verdict
+from vision.config import VisionConfig
 from vision.detect import Detection, find_components, warp_crops
-from vision.faces import Image
-from vision.places import PlaceMemory
-from vision.tableview import TableView, build_table_view
+from vision.geometry import Image
+from vision.images import MAX_IMAGE_PIXELS, load_image
 
 __all__ = ["MAX_IMAGE_PIXELS", "Recognizer", "Result", "StageTimes", "annotate", "load_image"]
 
@@ -71,88 +69,13 @@ class Result:
     crops: Image
 
 
-#: The largest image `load_image` decodes, in pixels: a little above the largest Raspberry Pi
-#: camera sensor (9152x6944). A frame of that size costs about 1 GB through the pipeline.
-MAX_IMAGE_PIXELS = 64_000_000
-
-
-def load_image(path: Path | str, max_pixels: int = MAX_IMAGE_PIXELS) -> Image:
-    """Read an image file as BGR.
-
-    The image's size is read from its header first: one larger than ``max_pixels`` is
-    refused before it is decoded.
-
-    :raises UnreadableImageError: when the file is missing, truncated, not an image, or too large.
-    """
-    p = Path(path)
-    try:
-        # Pillow warns on stderr about what it reads past (corrupt EXIF, large images): a bad
-        # file gets one line from us, a good one none from Pillow.
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            rgb = _decode(p, max_pixels)
-    except UnreadableImageError:
-        raise
-    except FileNotFoundError:
-        raise UnreadableImageError(f"image file not found: {p}") from None
-    except IsADirectoryError:
-        raise UnreadableImageError(f"{p} is a folder, not an image") from None
-    except MemoryError:
-        raise UnreadableImageError(f"image {p} is too large to decode in this much memory") from None
-    except Exception as exc:  # noqa: BLE001 - a decoder fed a corrupt file may raise almost anything
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise UnreadableImageError(f"cannot read image {p}: {reason}") from None
-    if rgb.ndim != 3 or rgb.shape[2] != 3:
-        raise UnreadableImageError(f"cannot read image {p}: it has no colour or grey pixels")
-    bgr: Image = np.ascontiguousarray(rgb[:, :, ::-1])
-    return bgr
-
-
-def _decode(p: Path, max_pixels: int) -> Image:
-    """The pixels of ``p`` as RGB, after its header showed a size of at most ``max_pixels``."""
-    im: PILImage.Image
-    try:
-        im = PILImage.open(p)
-    except PILImage.DecompressionBombError:
-        im = _open_header_only(p)
-    with im:
-        width, height = im.size
-        if width * height > max_pixels:
-            raise UnreadableImageError(
-                f"image {p} is {width}x{height} ({width * height / 1e6:.0f} megapixels): "
-                f"ringside reads images of at most {max_pixels / 1e6:.0f} megapixels; scale it down first"
-            )
-        if width < 1 or height < 1:
-            raise UnreadableImageError(f"image {p} is empty ({width}x{height})")
-        im.load()
-        rgb: Image = np.asarray(im.convert("RGB"))
-    return rgb
-
-
-_PIL_LIMIT_LOCK = threading.Lock()
-
-
-def _open_header_only(p: Path) -> PILImage.Image:
-    """Open an image Pillow refuses as a decompression bomb, to read its size from the header.
-
-    Pillow's own limit is lifted only for the ``open`` (which reads the header, not the pixels).
-    """
-    with _PIL_LIMIT_LOCK:
-        saved = PILImage.MAX_IMAGE_PIXELS
-        PILImage.MAX_IMAGE_PIXELS = None
-        try:
-            return PILImage.open(p)
-        finally:
-            PILImage.MAX_IMAGE_PIXELS = saved
-
-
 class Recognizer:
     """Runs the stages on frames; keeps the calibration cache between frames.
 
     Successive frames are taken to show the same table: once the markers were found, the
     next frames are searched for them only where they were (`MarkerTracker`), and a pile
     or chart space that held a card and now shows nothing readable is reported
-    unrecognised, not empty (`vision.places.PlaceMemory`). Call `reset` before a frame of
+    unrecognised, not empty (`vision.bigtop.places.PlaceMemory`). Call `reset` before a frame of
     another table to search it in full at once.
 
     :raises ModelFileError: when the model file cannot be loaded.
@@ -188,11 +111,11 @@ class Recognizer:
         markers = self.tracker.find(gray)
         t1 = time.perf_counter()
         cal = self.calibrator.update(markers)
-        charts = locate_charts(markers, cal)
+        charts = locate_charts(markers, cal, cfg)
         t2 = time.perf_counter()
         rect = rectify(gray, cal, cfg)
         t3 = time.perf_counter()
-        dets = find_components(rect.image, cfg, marker_outlines(markers, rect))
+        dets = find_components(rect.image, cfg, marker_outlines(markers, rect, cfg))
         t4 = time.perf_counter()
         crops = warp_crops(frame, dets, cfg, rect.rect_to_frame)
         t5 = time.perf_counter()

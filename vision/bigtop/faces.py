@@ -19,8 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorer.bigtop.cards import Card, Shade, Suit
-from vision.labels import BACK, TOKEN_BACK
-from vision.layout import ARUCO_DICT, CARD, CHART, MAT, SHEET_VERSION, TOKEN, Pile, Space, chart_marker_ids
+from vision.bigtop.labels import BACK, TOKEN_BACK
+from vision.bigtop.layout import ARUCO_DICT, CARD, CHART, MAT, SHEET_VERSION, TOKEN, Pile, Space, chart_marker_ids
 
 __all__ = [
     "Image",

@@ -23,9 +23,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorer.bigtop.cards import DECK, Card, Shade, Suit
-from vision.faces import Image, render_chart, render_label, render_mat
-from vision.labels import BACK, LABELS, NONE, TOKEN_BACK, TOKEN_VALUES, token_label
-from vision.layout import CARD, CHART, MAT, TOKEN, Pile, Space
+from vision.bigtop.faces import Image, render_chart, render_label, render_mat
+from vision.bigtop.labels import BACK, LABELS, NONE, TOKEN_BACK, TOKEN_VALUES, token_label
+from vision.bigtop.layout import CARD, CHART, MAT, TOKEN, Pile, Space
 
 __all__ = [
     "CANVAS_BLUR",

@@ -1,6 +1,6 @@
 """Physical geometry of the printed Big Top components, in millimetres.
 
-These are facts of the printed sheets (`vision.printing`), not camera
+These are facts of the printed sheets (`vision.bigtop.printing`), not camera
 settings. Table coordinates: origin at the mat's top-left corner, x to the
 right, y downwards (as seen from above, mat text upright), millimetres.
 """
@@ -13,8 +13,12 @@ import math
 from dataclasses import dataclass
 
 from scorer.bigtop.cards import Suit
+from vision.geometry import CardGeometry, Corners, Rect, TableGeometry, TokenGeometry
 
 __all__ = [
+    "BIGTOP_MARKERS",
+    "BIGTOP_TABLE",
+    "BigTopMarkers",
     "CARD",
     "CHART",
     "MAT",
@@ -35,60 +39,6 @@ __all__ = [
 
 #: OpenCV predefined dictionary used for every marker (``cv2.aruco.DICT_4X4_50``).
 ARUCO_DICT = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Rect:
-    """An axis-aligned rectangle ``(x, y, w, h)`` in some millimetre frame."""
-
-    x: float
-    y: float
-    w: float
-    h: float
-
-    @property
-    def centre(self) -> tuple[float, float]:
-        """The centre point."""
-        return (self.x + self.w / 2, self.y + self.h / 2)
-
-    def contains(self, px: float, py: float) -> bool:
-        """True when the point lies inside (edges included)."""
-        return self.x <= px <= self.x + self.w and self.y <= py <= self.y + self.h
-
-
-@dataclass(frozen=True, slots=True)
-class CardGeometry:
-    """A card: white margin, a dark frame line, then the printed face field."""
-
-    width: float = 57.0
-    height: float = 88.0
-    margin: float = 2.0
-    frame: float = 2.2
-    corner_radius: float = 3.0
-
-    @property
-    def inner_width(self) -> float:
-        """Width of the face field inside the frame line."""
-        return self.width - 2 * (self.margin + self.frame)
-
-    @property
-    def inner_height(self) -> float:
-        """Height of the face field inside the frame line."""
-        return self.height - 2 * (self.margin + self.frame)
-
-
-@dataclass(frozen=True, slots=True)
-class TokenGeometry:
-    """A round gate-receipt token: white rim, dark ring, face field."""
-
-    diameter: float = 30.0
-    margin: float = 1.8
-    frame: float = 2.2
-
-    @property
-    def inner_diameter(self) -> float:
-        """Diameter of the face field inside the ring."""
-        return self.diameter - 2 * (self.margin + self.frame)
 
 
 class Pile(enum.Enum):
@@ -284,7 +234,7 @@ CHART = ChartGeometry()
 
 #: Big Top seats 3..6 players.
 MAX_SEATS = 6
-#: the version of the printed sheets `vision.printing` makes (see `MatGeometry`, `ChartGeometry`)
+#: the version of the printed sheets `vision.bigtop.printing` makes (see `MatGeometry`, `ChartGeometry`)
 SHEET_VERSION = 2
 #: first id of the sheet version 2 chart markers (sides 2, 3); ids 4..15 are sides 0, 1
 _V2_CHART_BASE = 18
@@ -319,3 +269,70 @@ def sheet_version_of(marker_ids: tuple[int, ...] | list[int] | set[int]) -> int 
     if ids & v2:
         return 2
     return 1 if ids & v1 else None
+
+
+@dataclass(frozen=True, slots=True)
+class BigTopMarkers:
+    """The Big Top mat's and Organizing Charts' markers, as the vision core reads them (`vision.geometry.MarkerLayout`)."""
+
+    mat: MatGeometry = MAT
+    chart: ChartGeometry = CHART
+    aruco_dictionary: int = ARUCO_DICT
+
+    @property
+    def width(self) -> float:
+        """The mat's width (mm)."""
+        return self.mat.width
+
+    @property
+    def height(self) -> float:
+        """The mat's height (mm)."""
+        return self.mat.height
+
+    @property
+    def marker_size(self) -> float:
+        """The side of the mat's markers (mm)."""
+        return self.mat.marker_size
+
+    @property
+    def marker_ids(self) -> tuple[int, ...]:
+        """The mat's marker ids: corners, then (sheet version 2) the edges."""
+        return self.mat.marker_ids
+
+    def marker_corners(self, index: int) -> Corners:
+        """Table coordinates of the mat's marker ``index``."""
+        return self.mat.marker_corners(index)
+
+    @property
+    def marker_lines(self) -> tuple[tuple[int, ...], ...]:
+        """The left edge's markers (corners 0, 3 and edge 4) and the right edge's (1, 2, 5)."""
+        return ((0, 3, 4), (1, 2, 5))
+
+    def mat_marker_ids(self, version: int) -> tuple[int, ...]:
+        """Version 1 prints carry the four corner markers only."""
+        return self.mat.marker_ids if version >= 2 else self.mat.marker_ids[:4]
+
+    def markers_per_board(self, version: int) -> int:
+        """Two markers per chart on version 1 prints, four from version 2."""
+        return 4 if version >= 2 else 2
+
+    def sheet_version_of(self, marker_ids: tuple[int, ...] | list[int] | set[int]) -> int | None:
+        """See `sheet_version_of`."""
+        return sheet_version_of(marker_ids)
+
+    def board_of_marker(self, marker_id: int) -> tuple[int, int] | None:
+        """``(seat, side)`` of a chart marker."""
+        return seat_of_marker(marker_id)
+
+    def board_marker_corners(self, side: int) -> Corners:
+        """Chart coordinates of a chart's marker ``side``."""
+        return self.chart.marker_corners(side)
+
+    def board_marker_size(self, side: int) -> float:
+        """The side (mm) of a chart's marker ``side``."""
+        return self.chart.side_size(side)
+
+
+#: The Big Top markers, and the Big Top table as the vision core sees it.
+BIGTOP_MARKERS = BigTopMarkers()
+BIGTOP_TABLE = TableGeometry(BIGTOP_MARKERS, CARD, TOKEN)

@@ -43,10 +43,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer.bigtop.cards import Card, Shade, Suit
+from vision.bigtop.labels import TOKEN_BACK, Kind
+from vision.bigtop.layout import CHART, MAT, Pile, Space
 from vision.calibrate import ChartPose
 from vision.classify import Recognition, Verdict
-from vision.labels import TOKEN_BACK, Kind
-from vision.layout import CHART, MAT, Pile, Space
 
 __all__ = [
     "Area",

@@ -20,10 +20,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorer.bigtop.cards import Suit
+from vision.bigtop.labels import Kind
+from vision.bigtop.layout import CHART, MAT, Pile, Rect, Space
+from vision.bigtop.tableview import Area, Reason, TableView, Unrecognised, Zone
 from vision.calibrate import ChartPose, Rectified
-from vision.labels import Kind
-from vision.layout import CHART, MAT, Pile, Rect, Space
-from vision.tableview import Area, Reason, TableView, Unrecognised, Zone
 
 __all__ = ["PlaceMemory", "looks_plain", "place_features"]
 

@@ -8,15 +8,14 @@
 
 from __future__ import annotations
 
-import enum
-
 from scorer.bigtop.cards import DECK
+from vision.classify import NONE
+from vision.geometry import Kind
 
 __all__ = ["LABELS", "NONE", "BACK", "TOKEN_VALUES", "TOKEN_BACK", "Kind", "kind_of", "token_label"]
 
 BACK = "back"
 TOKEN_BACK = "token-back"
-NONE = "none"
 #: Gate-receipt token values, one set per player.
 TOKEN_VALUES: tuple[int, ...] = (10, 7, 5, 3)
 
@@ -33,14 +32,6 @@ LABELS: tuple[str, ...] = (
     TOKEN_BACK,
     NONE,
 )
-
-
-class Kind(enum.Enum):
-    """What shape a label belongs to."""
-
-    CARD = "card"
-    TOKEN = "token"
-    NONE = "none"
 
 
 def kind_of(label: str) -> Kind:
