@@ -369,6 +369,14 @@ class Game(ABC, Generic[S, M]):
 
         return list(require(record, "moves", list))
 
+    def record_ended(self, state: S) -> str | None:
+        """A sentence when a record may hold no more moves here, else None (hook of the replay driver).
+
+        By default a move after the end is read and judged like any other
+        (`check` says the game is over); Big Top stops at the end of a hand.
+        """
+        return None
+
     def read_record_move(self, state: S, entry: Any, where: str) -> M:
         """One entry of a record's ``"moves"`` as a move (hook of the replay driver).
 
@@ -529,6 +537,10 @@ def replay_moves(
     """
     result: Replayed[S, M] = Replayed(start=state, state=state)
     for i, entry in enumerate(entries):
+        over = game.record_ended(state)
+        if over is not None:
+            result.error = {"index": i, "move": entry, "reason": over}
+            break
         try:
             move = game.read_record_move(state, entry, f"{where}[{i}]")
         except NotYourTurn as exc:
