@@ -369,6 +369,14 @@ class Game(ABC, Generic[S, M]):
 
         return list(require(record, "moves", list))
 
+    def record_ended(self, state: S) -> str | None:
+        """A sentence when a record may hold no more moves here, else None (hook of the replay driver).
+
+        By default a move after the end is read and judged like any other
+        (`check` says the game is over); Big Top stops at the end of a hand.
+        """
+        return None
+
     def read_record_move(self, state: S, entry: Any, where: str) -> M:
         """One entry of a record's ``"moves"`` as a move (hook of the replay driver).
 
@@ -461,10 +469,12 @@ class Game(ABC, Generic[S, M]):
         state = self.new_state(players or self.default_names(), rng, **options)
         record = self.record_of(state, **options)
         texts: list[str] = record.setdefault("moves", [])
-        while not self.is_over(state):
-            move = self.random_move(state, rng)
-            texts.append(self.format_move(state, move))
-            state, _ = self.apply_unchecked(state, move)
+        # Bound once: this loop is what the simulation benchmarks measure.
+        is_over, random_move, format_move, apply = self.is_over, self.random_move, self.format_move, self.apply_unchecked
+        while not is_over(state):
+            move = random_move(state, rng)
+            texts.append(format_move(state, move))
+            state, _ = apply(state, move)
         return record
 
     def default_names(self) -> tuple[str, ...]:
@@ -527,6 +537,10 @@ def replay_moves(
     """
     result: Replayed[S, M] = Replayed(start=state, state=state)
     for i, entry in enumerate(entries):
+        over = game.record_ended(state)
+        if over is not None:
+            result.error = {"index": i, "move": entry, "reason": over}
+            break
         try:
             move = game.read_record_move(state, entry, f"{where}[{i}]")
         except NotYourTurn as exc:

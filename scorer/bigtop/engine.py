@@ -622,6 +622,12 @@ class BigTop(Game[BigTopState, BigTopMove]):
             raise MalformedMove(str(exc)) from None
         return BigTopMove(seat, action, card)
 
+    def record_ended(self, state: BigTopState) -> str | None:
+        """Once a player went out, a record's hand holds no more moves."""
+        if state.out is None:
+            return None
+        return f"The hand is over: {state.players[state.out]} went out."
+
     def format_move(self, state: BigTopState, move: BigTopMove) -> str:
         """Write a move as records do, e.g. ``"Otto play sideshow-D1"``."""
         name = state.players[move.player]

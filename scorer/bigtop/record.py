@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from scorer.bigtop.cards import DECK, Card, Suit
 from scorer.bigtop.engine import GATE_VALUES, BigTopState, Pile
-from scorer.core import DEFAULT_NAMES, MalformedMove, RecordError, ReplayReport, UnknownComponent
+from scorer.core import DEFAULT_NAMES, RecordError, ReplayReport, UnknownComponent, replay_moves
 from scorer.fields import player_names, require, whole_number
 
 if TYPE_CHECKING:
@@ -183,36 +183,20 @@ def parse_hand(game: BigTop, data: Any, players: tuple[str, ...], where: str = "
 def _replay_hand(
     game: BigTop, hand: HandRecord, peanuts: Sequence[int] | None = None
 ) -> tuple[dict[str, Any], BigTopState, bool]:
-    state = hand.start(peanuts)
+    replayed = replay_moves(game, hand.start(peanuts), hand.moves, f"{hand.where}moves")
+    state, error = replayed.state, replayed.error
     players = state.players
     move_rows: list[dict[str, Any]] = []
     unverified: list[dict[str, Any]] = []
-    error = None
-    for i, text in enumerate(hand.moves):
-        try:
-            move = game.parse_move(state, text)
-        except MalformedMove as exc:
-            raise RecordError(f"{hand.where}moves[{i}]: {exc}", f"{hand.where}moves[{i}]") from None
-        check = game.check(state, move)
-        if check.is_illegal:
-            error = {"index": i, "move": text, "reason": check.message}
-            break
-        if not check.is_legal:
-            unverified.append({"index": i, "move": text, "reason": check.message})
-        state, events = game.apply_unchecked(state, move)
+    for step in replayed.played:
+        if not step.check.is_legal:
+            unverified.append({"index": step.index, "move": step.text, "reason": step.check.message})
         earned: dict[str, int] = {}
-        for event in events:
+        for event in step.events:
             if event.what == "earned":
                 for seat, amount in event.points:
                     earned[players[seat]] = earned.get(players[seat], 0) + amount
-        move_rows.append({"move": text, "earned": earned})
-        if state.out is not None and i + 1 < len(hand.moves):
-            error = {
-                "index": i + 1,
-                "move": hand.moves[i + 1],
-                "reason": f"The hand is over: {players[state.out]} went out.",
-            }
-            break
+        move_rows.append({"move": step.text, "earned": earned})
     # A move after the hand ended is an error, but the hand before it is finished.
     finished = state.out is not None
     result: dict[str, Any] = {

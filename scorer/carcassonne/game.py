@@ -498,7 +498,6 @@ class Carcassonne(Game[State, Move]):
         raw_moves = record["moves"]
         if not isinstance(raw_moves, list):
             raise RecordError("moves: must be a list", "moves")
-        moves = [move_from_json(m, f"moves[{i}]", expansion) for i, m in enumerate(raw_moves)]
         if "animal_tokens" in record and record["animal_tokens"] is not None:
             tokens = _animals(record["animal_tokens"], "animal_tokens")
         else:
@@ -507,8 +506,13 @@ class Carcassonne(Game[State, Move]):
                 raise RecordError("seed: must be a whole number", "seed")
             tokens = engine.all_tokens() if expansion else []
             random.Random(seed).shuffle(tokens)
+        # Counted from the tile names alone: each move is read only when its turn
+        # comes, so an illegal move is reported before a later one that cannot be read.
         circuses = sum(
-            1 for m in moves if isinstance(m, Placement) and CATALOG[m.tile].special is Special.CIRCUS
+            1
+            for m in raw_moves
+            if isinstance(m, Mapping) and "discard" not in m and isinstance(m.get("tile"), str)
+            and m["tile"] in CATALOG and CATALOG[m["tile"]].special is Special.CIRCUS
         ) + (CATALOG[start].special is Special.CIRCUS)
         if circuses > len(tokens):
             raise RecordError(
@@ -520,7 +524,8 @@ class Carcassonne(Game[State, Move]):
         events: list[dict[str, Any]] = []
         rows: list[dict[str, Any]] = []
         error: dict[str, Any] | None = None
-        for index, move in enumerate(moves):
+        for index, raw in enumerate(raw_moves):
+            move = move_from_json(raw, f"moves[{index}]", expansion)
             verdict = self.check(state, move)
             if verdict.is_illegal:
                 error = {"index": index, "move": self.plain_move(move), "reason": verdict.message}
@@ -536,7 +541,7 @@ class Carcassonne(Game[State, Move]):
             "game": self.name,
             "players": list(names),
             "finished": state.finished,
-            "moves_played": len(moves) if error is None else error["index"],
+            "moves_played": len(raw_moves) if error is None else error["index"],
             "scores": {n: s for n, s in zip(names, state.scores)},
             "events": events,
             "final": {

@@ -223,9 +223,8 @@ class Flohcati(Game[FlohcatiState, FlohcatiMove]):
         return self.stack_state(players, cards, gala_bonus=gala)
 
 
-    #: Before the shared record driver, the opening state was ``initial_state``.
     def initial_state(self, record: Mapping[str, Any]) -> FlohcatiState:
-        """The opening state a record describes (`record_start`)."""
+        """The opening state a record describes (the name `record_start` had before the record driver)."""
         return self.record_start(record)
 
     def replay_row(self, step: Played[FlohcatiState, FlohcatiMove]) -> dict[str, Any]:

@@ -118,3 +118,19 @@ def test_a_big_top_hand_with_a_move_after_its_end_is_a_finished_hand_with_an_err
     assert data["error"]["index"] == len(record["moves"]) - 1
     assert data["error"]["reason"] == f"The hand is over: {full['out']} went out."
     assert data["players"] == full["players"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_earliest_problem_is_reported(name: str) -> None:
+    """An illegal move is reported (exit 3) even when a later move cannot be read (exit 2)."""
+    game, record = _record(name, seed=8)
+    moves = record["moves"][:12]
+    first = moves[0]
+    unreadable: Any = {"tile": 5} if name == "carcassonne" else "Ann ??? 12"
+    record["moves"] = [*moves[:5], first, *moves[5:8], unreadable, *moves[8:]]
+    report = game.replay(record)
+    assert report.illegal and report.data["error"]["index"] == 5
+    record["moves"] = [*moves[:5], unreadable, first]
+    with pytest.raises(scorer.RecordError) as info:
+        game.replay(record)
+    assert info.value.field is not None and info.value.field.startswith("moves[5]")
