@@ -149,3 +149,43 @@ def test_dependencies_point_one_way(package: str, forbidden: tuple[str, ...]) ->
             if name.split(".")[0] in forbidden:
                 bad.append(f"{path.relative_to(ROOT)} imports {name}")
     assert not bad, bad
+
+
+CORE_VISION = ("__init__", "calibrate", "camera_model", "classify", "config", "detect", "geometry", "images")
+
+
+@pytest.mark.parametrize("module", CORE_VISION)
+def test_the_vision_core_knows_no_game(module: str) -> None:
+    """The core stages import no game: not vision/<game>/, not the rules engines."""
+    names = _imports(ROOT / "vision" / f"{module}.py")
+    games = [n for n in names if n.startswith(("vision.bigtop", "vision.carcassonne", "scorer"))
+             or n.split(".")[:2] == ["vision", "cli"]]
+    assert not games, games
+
+
+def test_every_vision_module_outside_a_game_folder_is_core_or_the_command_line() -> None:
+    top = {p.stem for p in (ROOT / "vision").glob("*.py")}
+    assert top <= {*CORE_VISION, "cli"}, top - {*CORE_VISION, "cli"}
+
+
+def test_no_import_cycles_between_packages() -> None:
+    """Package-level imports form no cycle (firmware -> vision/scorer/hardware, vision -> scorer, ...)."""
+    edges: dict[str, set[str]] = {}
+    for package in ("scorer", "vision", "hardware", "firmware", "models"):
+        for path in _package_files(package):
+            for name in _imports(path):
+                head = name.split(".")[0]
+                if head != package and head in {"scorer", "vision", "hardware", "firmware", "models"}:
+                    edges.setdefault(package, set()).add(head)
+    seen: set[str] = set()
+
+    def visit(node: str, stack: tuple[str, ...]) -> None:
+        assert node not in stack, f"import cycle: {' -> '.join((*stack, node))}"
+        if node in seen:
+            return
+        for nxt in edges.get(node, ()):
+            visit(nxt, (*stack, node))
+        seen.add(node)
+
+    for package in edges:
+        visit(package, ())
