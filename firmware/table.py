@@ -19,10 +19,10 @@ Adding a game at the table means writing its adapter and registering it in
 
 >>> adapter("bigtop").game.info.title
 'Big Top'
->>> adapter("carcassonne")
+>>> adapter("grand-carnival")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-firmware.table.NoTableAdapter: Carcassonne cannot be refereed at the table yet; games that can: bigtop, fantan
+firmware.table.NoTableAdapter: The Grand Carnival cannot be refereed at the table yet; games that can: bigtop, ...
 """
 
 from __future__ import annotations

@@ -27,18 +27,22 @@ def test_every_listed_adapter_loads_and_names_its_game() -> None:
 
 def test_a_game_without_an_adapter_is_one_sentence_naming_those_that_have_one() -> None:
     with pytest.raises(NoTableAdapter) as err:
-        adapter("carcassonne")
+        adapter(WITHOUT_ADAPTER)
     message = str(err.value)
-    assert "Carcassonne cannot be refereed at the table yet" in message
+    assert "The Grand Carnival cannot be refereed at the table yet" in message
     assert all(name in message for name in adapter_names()) and "\n" not in message
     with pytest.raises(UnknownGame, match="unknown game 'chess'"):
         adapter("chess")
 
 
-@pytest.mark.parametrize("game", ["carcassonne", "flohcati", "grand-carnival", "circus-grandioso"])
-def test_config_refuses_a_game_the_table_cannot_referee(game: str) -> None:
-    with pytest.raises(ConfigError, match="cannot be refereed at the table yet; games that can: bigtop, fantan"):
-        parse_config({"game": game})
+#: a game whose rules exist but that has no table adapter yet (update when it gets one)
+WITHOUT_ADAPTER = "grand-carnival"
+
+
+def test_config_refuses_a_game_the_table_cannot_referee() -> None:
+    games = ", ".join(adapter_names())
+    with pytest.raises(ConfigError, match=f"cannot be refereed at the table yet; games that can: {games}"):
+        parse_config({"game": WITHOUT_ADAPTER, "seats": ["Ann", "Ben"]})
 
 
 def test_config_game_is_honoured() -> None:
@@ -47,16 +51,15 @@ def test_config_game_is_honoured() -> None:
 
 
 @pytest.mark.parametrize("argv", [
-    ["run", "--game", "carcassonne", "--display", "dummy", "--buttons", "mock", "--max-frames", "0"],
-    ["demo", "--game", "grand-carnival", "--seats", "1"],
-    ["demo", "--game", "flohcati"],
+    ["run", "--game", WITHOUT_ADAPTER, "--display", "dummy", "--buttons", "mock", "--max-frames", "0"],
+    ["demo", "--game", WITHOUT_ADAPTER, "--seats", "1"],
 ])
 def test_commands_refuse_games_without_an_adapter_in_one_line(
         argv: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code = main([*argv, *(["--journal", str(tmp_path / "j.db")] if argv[0] == "run" else ["--out", str(tmp_path)])])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1
-    assert "cannot be refereed at the table yet; games that can: bigtop, fantan" in err
+    assert f"cannot be refereed at the table yet; games that can: {', '.join(adapter_names())}" in err
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -99,7 +102,7 @@ def test_export_picks_a_game_by_number_or_by_name(tmp_path: Path, capsys: pytest
     assert json.loads(capsys.readouterr().out)["game"] == "bigtop"
     assert main(["export", "--journal", str(path), "--game", "2"]) == 0
     assert json.loads(capsys.readouterr().out)["game"] == "fantan"
-    assert main(["export", "--journal", str(path), "--game", "carcassonne"]) == 2
+    assert main(["export", "--journal", str(path), "--game", WITHOUT_ADAPTER]) == 2
     assert "cannot be refereed" in capsys.readouterr().err
 
 
