@@ -12,6 +12,7 @@ OpenCV, the model and torch are imported only when a command runs, never for
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -27,6 +28,17 @@ ANNOTATE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 #: The resolutions ``print --dpi`` accepts: 72 is a quick draft; above 300 a home printer
 #: prints these sheets no finer, and each page costs memory a Pi should not spend.
 DPI_RANGE = (72.0, 300.0)
+
+
+#: The games ``ringside print`` makes sheets for, and the module of each (``print_sheets(out, dpi) -> str``).
+PRINTABLE: dict[str, str] = {
+    "bigtop": "vision.bigtop.cli",
+}
+#: The games ``ringside recognize`` reads, and the module of each
+#: (``recognize(frame, model, annotate) -> (json, text, annotated frame or None)``).
+RECOGNISABLE: dict[str, str] = {
+    "bigtop": "vision.bigtop.cli",
+}
 
 
 def _fail(prog: str, message: str) -> int:
@@ -61,7 +73,7 @@ def print_parser(prog: str = "ringside print") -> argparse.ArgumentParser:
         description="Write true-size A4 sheets of a game's components. A .pdf is one document; "
                     "a .png is one file per page (sheets.png writes sheets-01.png, sheets-02.png, ...).",
     )
-    p.add_argument("game", choices=["bigtop"], help="the game to print")
+    p.add_argument("game", choices=sorted(PRINTABLE), help="the game to print")
     p.add_argument("--out", type=Path, required=True, metavar="FILE.pdf|FILE.png",
                    help="the PDF to write, or the PNG name whose numbered pages are written")
     p.add_argument("--dpi", type=float, default=200.0,
@@ -85,16 +97,9 @@ def cmd_print(argv: list[str]) -> int:
     why = _writable(out)
     if why is not None:
         return _fail(prog, f"cannot write {out}: {why}")
-    from vision.bigtop.printing import write_pdf, write_pngs
-
+    game = importlib.import_module(PRINTABLE[args.game])
     try:
-        if kind == ".pdf":
-            n = write_pdf(out, args.dpi)
-            print(f"wrote {out}: {n} A4 pages; print at actual size and check the 100 mm line")
-        else:
-            files = write_pngs(out, args.dpi)
-            print(f"wrote {len(files)} A4 pages, {files[0].name} to {files[-1].name}; "
-                  "print at actual size and check the 100 mm line")
+        print(game.print_sheets(out, args.dpi))
     except OSError as exc:
         return _fail(prog, f"cannot write {exc.filename or out}: {exc.strerror or exc}")
     return 0
@@ -104,7 +109,7 @@ def recognize_parser(prog: str = "ringside recognize") -> argparse.ArgumentParse
     """The arguments of ``ringside recognize``."""
     p = argparse.ArgumentParser(prog=prog, description="Recognise the components in a photo of the table.")
     p.add_argument("image", type=Path, help="photo of the table (PNG, JPEG, ...)")
-    p.add_argument("--game", choices=["bigtop"], default="bigtop")
+    p.add_argument("--game", choices=sorted(RECOGNISABLE), default="bigtop")
     p.add_argument("--json", action="store_true", help="print the TableView as JSON")
     p.add_argument("--annotate", type=Path, metavar="OUT.png",
                    help=f"write the frame with every detection drawn ({', '.join(ANNOTATE_SUFFIXES)})")
@@ -127,27 +132,25 @@ def cmd_recognize(argv: list[str]) -> int:
             return _fail(prog, f"cannot write {args.annotate}: {why}")
     import cv2
 
-    from vision.bigtop import DEFAULT_MODEL
-    from vision.bigtop.pipeline import Recognizer, annotate
     from vision.images import load_image
 
+    game = importlib.import_module(RECOGNISABLE[args.game])
     try:
         frame = load_image(args.image)
-        recognizer = Recognizer(args.model or DEFAULT_MODEL)
-        result = recognizer.recognize(frame)
+        data, text, annotated = game.recognize(frame, args.model, args.annotate is not None)
     except VisionError as exc:
         return _fail(prog, str(exc))
-    if args.annotate is not None:
+    if args.annotate is not None and annotated is not None:
         try:
-            written = cv2.imwrite(str(args.annotate), annotate(frame, result))
+            written = cv2.imwrite(str(args.annotate), annotated)
         except cv2.error:
             written = False
         if not written:
             return _fail(prog, f"cannot write {args.annotate}")
     if args.json:
-        print(json.dumps(result.view.to_json(), indent=2))
+        print(json.dumps(data, indent=2))
     else:
-        print(result.view.describe())
+        print(text)
     return 0
 
 
