@@ -11,6 +11,7 @@ more tolerant decoding) searches again (`find_markers` with ``robust=True``).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -303,34 +304,68 @@ def _fit(src: list[FloatArray], dst: list[FloatArray]) -> tuple[FloatArray | Non
 def mat_homography(markers: tuple[Marker, ...], config: VisionConfig) -> Calibration:
     """The image -> table homography from the mat's markers (corners and edges).
 
-    A marker that disagrees with the others by more than 4 mm is dropped.
+    Card faces sometimes decode as a mat marker's id: the homography is fitted to the
+    largest set of markers, at most one per id, that agree within 4 mm.
 
-    :raises NoMatError: when fewer than ``config.min_mat_markers`` mat markers were seen, or
-        all of them lie along one edge of the mat.
+    :raises NoMatError: when fewer than ``config.min_mat_markers`` agreeing mat markers were
+        seen, or all of them lie along one edge of the mat.
     """
-    src: list[FloatArray] = []
-    dst: list[FloatArray] = []
-    idx: list[int] = []
     layout = config.table.markers
-    for m in markers:
-        if m.id in layout.marker_ids and m.id not in {layout.marker_ids[i] for i in idx}:
-            k = layout.marker_ids.index(m.id)
-            idx.append(k)
-            src.append(m.corners)
-            dst.append(np.array(layout.marker_corners(k), np.float64))
+    cands = [(layout.marker_ids.index(m.id), m.corners) for m in markers if m.id in layout.marker_ids]
     total = len(layout.marker_ids)
-    while True:
-        if len(idx) < config.min_mat_markers or any(set(idx) <= set(e) for e in layout.marker_lines):
-            raise NoMatError(len(idx), total)
-        H, errs = _fit(src, dst)
-        if H is None:
-            raise NoMatError(len(idx), total)
-        worst = int(np.argmax(errs))
-        if errs[worst] <= _MAT_OUTLIER_MM or len(idx) <= config.min_mat_markers:
-            break
-        del src[worst], dst[worst], idx[worst]
+    ids = {k for k, _ in cands}
+    need = config.min_mat_markers
+    if len(ids) < need:
+        raise NoMatError(len(ids), total)
+    best = _agreeing(cands, need, layout) if len(cands) > len(ids) else None
+    if best is None:
+        # one marker per id: keep all, dropping the worst while it disagrees
+        best = [(k, c) for k, c in cands]
+        while True:
+            H, errs = _fit([c for _, c in best], [np.array(layout.marker_corners(k), np.float64) for k, _ in best])
+            if H is None:
+                raise NoMatError(len(best), total)
+            worst = int(np.argmax(errs))
+            if errs[worst] <= _MAT_OUTLIER_MM:
+                break
+            if len(best) <= need:
+                consensus = _agreeing(cands, need, layout)
+                if consensus is None:
+                    raise NoMatError(len(best) - 1, total)
+                best = consensus
+                continue
+            del best[worst]
+    idx = [k for k, _ in best]
+    if len(idx) < need or any(set(idx) <= set(e) for e in layout.marker_lines):
+        raise NoMatError(len(idx), total)
+    H, errs = _fit([c for _, c in best], [np.array(layout.marker_corners(k), np.float64) for k in idx])
+    if H is None or max(errs) > _MAT_OUTLIER_MM:
+        raise NoMatError(len(idx), total)
     err = float(np.sqrt(np.mean(np.square(errs))))
     return Calibration(H, np.linalg.inv(H), len(idx), err)
+
+
+def _agreeing(cands: list[tuple[int, FloatArray]], need: int, layout: MarkerLayout) -> list[tuple[int, FloatArray]] | None:
+    """The largest set of candidates with distinct ids that one homography maps within 4 mm; None if < ``need``."""
+    best: list[tuple[int, FloatArray]] = []
+    best_err = float("inf")
+    ideal = {k: np.array(layout.marker_corners(k), np.float64) for k, _ in cands}
+    for combo in itertools.combinations(range(len(cands)), need):
+        if len({cands[i][0] for i in combo}) < need:
+            continue
+        H, errs = _fit([cands[i][1] for i in combo], [ideal[cands[i][0]] for i in combo])
+        if H is None or max(errs) > _MAT_OUTLIER_MM:
+            continue
+        chosen: dict[int, tuple[float, FloatArray]] = {}
+        for k, c in cands:
+            e = float(np.sqrt(np.mean(np.sum((cv2.perspectiveTransform(c[None], H)[0] - ideal[k]) ** 2, axis=1))))
+            if e <= _MAT_OUTLIER_MM and (k not in chosen or e < chosen[k][0]):
+                chosen[k] = (e, c)
+        total_err = sum(e for e, _ in chosen.values())
+        if len(chosen) > len(best) or (len(chosen) == len(best) and total_err < best_err):
+            best = [(k, c) for k, (_, c) in chosen.items()]
+            best_err = total_err
+    return best if len(best) >= need else None
 
 
 class Calibrator:

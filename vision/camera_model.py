@@ -73,6 +73,9 @@ class CameraLevel:
     jpeg_quality: tuple[int, int]
     #: fraction of the frame left around the content region
     margin: tuple[float, float]
+    #: roll about the optical axis: up to this (degrees) either way, or any angle with this chance
+    roll_deg: float = 20.0
+    roll_any: float = 0.25
 
 
 LEVELS: dict[str, CameraLevel] = {
@@ -147,7 +150,8 @@ def _pose(rng: np.random.Generator, lv: CameraLevel, region: tuple[float, float,
     target = np.array([(x0 + x1) / 2, (y0 + y1) / 2, 0.0])
     tilt = math.radians(float(rng.uniform(*lv.tilt_deg)))
     azimuth = float(rng.uniform(0, 2 * math.pi))
-    roll = float(rng.uniform(-math.pi, math.pi)) if rng.random() < 0.25 else float(rng.uniform(-0.35, 0.35))
+    any_roll = rng.random() < lv.roll_any
+    roll = float(rng.uniform(-math.pi, math.pi)) if any_roll else math.radians(float(rng.uniform(-1, 1)) * lv.roll_deg)
     # table frame: x right, y down the mat, z into the table (right-handed), so a camera
     # looking straight down has the table's axes; it hangs at negative z
     tilt_r = _rotation(np.array([math.cos(azimuth), math.sin(azimuth), 0.0]), tilt)
@@ -224,21 +228,27 @@ def _motion_kernel(length: float, angle: float) -> FloatArray:
 
 
 def photograph(canvas: FloatArray, px_per_mm: float, origin: tuple[float, float],
-               region: tuple[float, float, float, float], level: str, seed: int,
-               size: tuple[int, int] = (1280, 960)) -> Photo:
+               region: tuple[float, float, float, float], level: str | CameraLevel, seed: int,
+               size: tuple[int, int] = (1280, 960), with_hand: bool = True) -> Photo:
     """Photograph a clean top-down table image with the camera of ``level``.
 
     ``canvas``: BGR (uint8 or float 0..255) seen from straight above; table millimetre
     (x, y) is canvas pixel ``((x - origin[0]) * px_per_mm, (y - origin[1]) * px_per_mm)``.
     ``region``: the table rectangle (x0, y0, x1, y1 mm) the camera frames. The same
-    ``seed``, level and size give the same photo.
+    ``seed``, level and size give the same photo. ``level``: a name in `LEVELS` or a
+    `CameraLevel` of one's own. ``with_hand=False`` gives the same photo
+    with its hand (if it has one) left out: the frame before the hand reached in.
 
     :raises ValueError: for an unknown level name.
     """
-    if level not in LEVELS:
+    if isinstance(level, CameraLevel):
+        lv = level
+    elif level in LEVELS:
+        lv = LEVELS[level]
+    else:
         raise ValueError(f"unknown camera level {level!r}: choose one of {', '.join(LEVELS)}")
-    lv = LEVELS[level]
-    rng = np.random.default_rng([seed, list(LEVELS).index(level), size[0], size[1]])
+    tag = list(LEVELS).index(lv.name) if lv.name in LEVELS else len(LEVELS)
+    rng = np.random.default_rng([seed, tag, size[0], size[1]])
     w, h = size
     unit = w / 1280.0
     K, R, centre, k1 = _pose(rng, lv, region, size)
@@ -284,6 +294,8 @@ def photograph(canvas: FloatArray, px_per_mm: float, origin: tuple[float, float]
     hand: NDArray[np.uint8] = np.zeros((h, w), np.uint8)
     if rng.random() < lv.hand_probability:
         hand = _hand(rng, size, unit)
+        if not with_hand:
+            hand = np.zeros((h, w), np.uint8)
         off = (int(rng.uniform(10, 30) * unit), int(rng.uniform(10, 30) * unit))
         shadow: FloatArray = np.roll(hand, off, axis=(0, 1)).astype(np.float32) / 255.0
         shadow = cv2.GaussianBlur(shadow, (0, 0), 12 * unit)
@@ -317,4 +329,4 @@ def photograph(canvas: FloatArray, px_per_mm: float, origin: tuple[float, float]
                                           cv2.IMWRITE_JPEG_SAMPLING_FACTOR_420])
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
     image = np.asarray(out8 if decoded is None else decoded, np.uint8)
-    return Photo(image, level, K, R, centre, k1, hand)
+    return Photo(image, lv.name, K, R, centre, k1, hand)

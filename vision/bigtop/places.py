@@ -31,6 +31,8 @@ __all__ = ["PlaceMemory", "looks_plain", "place_features"]
 PLAIN_CONTRAST = 0.3
 #: ... and a share of edge pixels (gradient above a fifth of the median grey) below this
 PLAIN_EDGES = 0.03
+#: ... and the band of its printed text (the pile's or space's name) shows at least this contrast
+TEXT_CONTRAST = 0.07
 #: margins left out of the test (mm): the printed outline, and the band of printed text
 _BORDER_MM = 6.0
 _TEXT_HALF_MM = {Area.TABLEAU: 5.0, Area.CHART_SPACE: 13.0}
@@ -43,6 +45,13 @@ def _place_polygon(rect: Rect, area: Area) -> list[NDArray[Any]]:
     cy, half = rect.y + rect.h / 2, _TEXT_HALF_MM[area]
     return [np.array([[x0, y0], [x1, y0], [x1, cy - half], [x0, cy - half]], np.float64),
             np.array([[x0, cy + half], [x1, cy + half], [x1, y1], [x0, y1]], np.float64)]
+
+
+def _text_band(rect: Rect, area: Area) -> list[NDArray[Any]]:
+    """The band of a place's printed text (its own mm frame)."""
+    x0, x1 = rect.x + _BORDER_MM, rect.x + rect.w - _BORDER_MM
+    cy, half = rect.y + rect.h / 2, _TEXT_HALF_MM[area]
+    return [np.array([[x0, cy - half], [x1, cy - half], [x1, cy + half], [x0, cy + half]], np.float64)]
 
 
 def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]]) -> tuple[float, float]:
@@ -74,25 +83,37 @@ def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[N
     return (contrast, float(np.count_nonzero(mag[inside] > 0.2 * level)) / v.size)
 
 
-def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]]) -> bool:
-    """True when the place shows the plain print: nothing lies there that the camera could miss."""
+def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]],
+                text_mm: Sequence[NDArray[Any]]) -> bool:
+    """True when the place shows the plain print: plain outside its printed name, and the name legible.
+
+    A hand or a glare spot over the whole place is plain too, but hides the printed name.
+    """
     contrast, edges = place_features(image, rect, polygons_mm)
-    return contrast < PLAIN_CONTRAST and edges < PLAIN_EDGES
+    if not (contrast < PLAIN_CONTRAST and edges < PLAIN_EDGES):
+        return False
+    return place_features(image, rect, text_mm)[0] >= TEXT_CONTRAST
 
 
-def _places(charts: Mapping[int, ChartPose]) -> list[tuple[Zone, list[NDArray[Any]], tuple[float, float]]]:
-    out: list[tuple[Zone, list[NDArray[Any]], tuple[float, float]]] = []
+_Place = tuple[Zone, list[NDArray[Any]], list[NDArray[Any]], tuple[float, float]]
+
+
+def _places(charts: Mapping[int, ChartPose]) -> list[_Place]:
+    """Every place: its zone, the polygons tested for plainness and for the printed name (table mm), its centre."""
+    out: list[_Place] = []
     for suit in Suit:
         for pile in Pile:
             r = MAT.slot(suit, pile)
-            out.append((Zone(Area.TABLEAU, suit=suit, pile=pile), _place_polygon(r, Area.TABLEAU), r.centre))
+            out.append((Zone(Area.TABLEAU, suit=suit, pile=pile), _place_polygon(r, Area.TABLEAU),
+                        _text_band(r, Area.TABLEAU), r.centre))
     for seat, pose in sorted(charts.items()):
         m = pose.chart_to_table
         for sp in Space:
             r = CHART.space(sp)
             polys = [p @ m[:2, :2].T + m[:2, 2] for p in _place_polygon(r, Area.CHART_SPACE)]
+            text = [p @ m[:2, :2].T + m[:2, 2] for p in _text_band(r, Area.CHART_SPACE)]
             c = m[:2, :2] @ np.array(r.centre) + m[:2, 2]
-            out.append((Zone(Area.CHART_SPACE, seat=seat, space=sp), polys, (float(c[0]), float(c[1]))))
+            out.append((Zone(Area.CHART_SPACE, seat=seat, space=sp), polys, text, (float(c[0]), float(c[1]))))
     return out
 
 
@@ -123,11 +144,11 @@ class PlaceMemory:
             if c.zone.area in (Area.TABLEAU, Area.CHART_SPACE) and c.shape is Kind.CARD:
                 self.held[k] = c.label
         extra: list[Unrecognised] = []
-        for zone, polys, (x, y) in _places(charts):
+        for zone, polys, text, (x, y) in _places(charts):
             k = _key(zone)
             if k in taken or k not in self.held:
                 continue
-            if looks_plain(rect.image, rect, polys):
+            if looks_plain(rect.image, rect, polys, text):
                 del self.held[k]
                 continue
             angle = charts[zone.seat].angle if zone.seat is not None else 0.0

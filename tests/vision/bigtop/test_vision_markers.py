@@ -1,0 +1,115 @@
+"""Reading the mat and charts through blur and hidden markers; printed sheet versions."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.bigtop import CONFIG as CFG
+from vision.bigtop.faces import render_chart, render_mat
+from vision.bigtop.layout import CHART, MAT, chart_marker_ids, seat_of_marker, sheet_version_of
+from vision.bigtop.scene import SceneSettings, chart_pose, chart_to_table, render_scene
+from vision.calibrate import Calibrator, find_layout_markers, find_markers, locate_charts, mat_homography
+
+CALM = SceneSettings(tilt_deg=(5.0, 12.0), yaw_deg=(-6.0, 6.0), brightness=(0.85, 1.0), warmth=(0.0, 0.08),
+                     blur_sigma=(0.2, 0.5), noise_sigma=(1.0, 3.0), jpeg_quality=(85, 95),
+                     shadow_probability=0.0, glare_probability=0.0, hands=(0, 0), clutter=(0, 0))
+
+
+def _gray(seed: int, seats: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    scene = render_scene(np.random.default_rng(seed), seats=seats, settings=CALM, placements=[])
+    return cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), scene.table_to_image
+
+
+def _mat_error_mm(cal_image_to_table: np.ndarray, table_to_image: np.ndarray) -> float:
+    corners = np.array([[0, 0], [MAT.width, 0], [MAT.width, MAT.height], [0, MAT.height]], np.float64)
+    seen = cv2.perspectiveTransform(corners[None], table_to_image)[0]
+    back = cv2.perspectiveTransform(seen[None], cal_image_to_table)[0]
+    return float(np.max(np.linalg.norm(back - corners, axis=1)))
+
+
+def _cover(gray: np.ndarray, table_to_image: np.ndarray, corners_mm: tuple[tuple[float, float], ...]) -> None:
+    pts = cv2.perspectiveTransform(np.array([corners_mm], np.float64), table_to_image)[0]
+    x0, y0 = np.floor(pts.min(0)).astype(int) - 6
+    x1, y1 = np.ceil(pts.max(0)).astype(int) + 6
+    gray[max(y0, 0):y1, max(x0, 0):x1] = 120
+
+
+def test_a_blurred_mat_still_calibrates_through_the_slow_path() -> None:
+    gray, truth = _gray(5, [0, 2])
+    blurred = np.clip(cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 4.0), 0, 255).astype(np.uint8)
+    fast = [m for m in find_markers(blurred, CFG) if m.id in MAT.marker_ids]
+    assert len(fast) < 3  # the fast detector alone loses the mat
+    cal = mat_homography(find_layout_markers(blurred, CFG), CFG)
+    assert cal.markers_seen >= 3
+    assert _mat_error_mm(cal.image_to_table, truth) < 3.0
+
+
+def test_the_mat_calibrates_with_two_corners_hidden_by_its_edge_markers() -> None:
+    gray, truth = _gray(6, [0, 3])
+    for k in (0, 1):  # both top corners
+        _cover(gray, truth, MAT.marker_corners(k))
+    markers = find_markers(gray, CFG)
+    assert not {MAT.marker_ids[0], MAT.marker_ids[1]} & {m.id for m in markers}
+    cal = mat_homography(markers, CFG)
+    assert cal.markers_seen == 4
+    assert _mat_error_mm(cal.image_to_table, truth) < 2.0
+
+
+def test_a_card_decoded_as_a_mat_marker_is_outvoted() -> None:
+    gray, truth = _gray(7, [1])
+    markers = find_markers(gray, CFG)
+    real = next(m for m in markers if m.id == MAT.marker_ids[5])
+    fake = type(real)(real.id, real.corners + np.array([300.0, 40.0]))
+    cal = mat_homography((fake, *markers), CFG)
+    assert _mat_error_mm(cal.image_to_table, truth) < 2.0
+
+
+def test_the_last_calibration_is_kept_while_the_few_markers_in_view_confirm_it() -> None:
+    gray, truth = _gray(8, [0])
+    cal = Calibrator(CFG)
+    first = cal.update(find_markers(gray, CFG))
+    hidden = gray.copy()
+    for k in (0, 1, 2, 4, 5):  # a hand over all but one mat marker
+        _cover(hidden, truth, MAT.marker_corners(k))
+    assert cal.update(find_markers(hidden, CFG)) is first
+    assert cal.reused == 1
+    cal.reset()
+    try:
+        cal.update(find_markers(hidden, CFG))
+    except LookupError as err:
+        assert "saw 1 of its 6 markers" in str(err)
+    else:
+        raise AssertionError("one marker alone must not calibrate a new table")
+
+
+def test_a_chart_is_found_by_its_side_markers_when_its_corner_markers_are_hidden() -> None:
+    gray, truth = _gray(9, [1])
+    pose = chart_pose(1)
+    for side in (0, 1):
+        corners = tuple(chart_to_table(pose, x, y) for x, y in CHART.marker_corners(side))
+        _cover(gray, truth, corners)
+    markers = find_markers(gray, CFG)
+    assert not {chart_marker_ids(1)[0], chart_marker_ids(1)[1]} & {m.id for m in markers}
+    charts = locate_charts(markers, mat_homography(markers, CFG), CFG)
+    assert 1 in charts and charts[1].markers_seen == 2
+    cx, cy = chart_to_table(pose, CHART.width / 2, CHART.height / 2)
+    m = charts[1].table_to_chart
+    got = m[:2, :2] @ np.array([cx, cy]) + m[:2, 2]
+    assert np.hypot(got[0] - CHART.width / 2, got[1] - CHART.height / 2) < 3.0
+
+
+def test_old_prints_are_read_and_new_ones_say_their_version() -> None:
+    old_mat = cv2.copyMakeBorder(cv2.cvtColor(render_mat(2.0, version=1), cv2.COLOR_BGR2GRAY),
+                                 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=90)
+    old = find_markers(old_mat, CFG)
+    assert sorted(m.id for m in old) == list(MAT.marker_ids[:4])
+    assert sheet_version_of([m.id for m in old]) == 1
+    cal = mat_homography(old, CFG)  # a version 1 mat still calibrates
+    assert cal.markers_seen == 4 and cal.error_mm < 1.0
+    old_chart = cv2.cvtColor(render_chart(2, 2.0, version=1), cv2.COLOR_BGR2GRAY)
+    assert sorted(m.id for m in find_markers(old_chart, CFG)) == list(chart_marker_ids(2)[:2])
+    assert all(seat_of_marker(i) == (2, side) for side, i in enumerate(chart_marker_ids(2)))
+    new_mat = cv2.cvtColor(render_mat(2.0), cv2.COLOR_BGR2GRAY)
+    assert sheet_version_of([m.id for m in find_markers(new_mat, CFG)]) == 2
+    assert sheet_version_of([40, 41]) is None

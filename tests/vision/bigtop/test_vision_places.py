@@ -1,0 +1,81 @@
+"""A pile that held a card and now shows nothing readable is unrecognised, never empty."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from firmware.bigtop.sighting import sighting_from_view
+
+from scorer.bigtop.cards import Suit
+from vision.bigtop import DEFAULT_MODEL
+from vision.bigtop.layout import CARD, MAT, Pile
+from vision.bigtop.pipeline import Recognizer
+from vision.bigtop.scene import Placement, SceneSettings, render_scene
+from vision.bigtop.tableview import Area, Reason
+
+CALM = SceneSettings(tilt_deg=(5.0, 12.0), yaw_deg=(-6.0, 6.0), brightness=(0.85, 1.0), warmth=(0.0, 0.08),
+                     blur_sigma=(0.2, 0.5), noise_sigma=(1.0, 3.0), jpeg_quality=(85, 95),
+                     shadow_probability=0.0, glare_probability=0.0, hands=(0, 0), clutter=(0, 0))
+SEATS = [0, 1, 2]
+
+
+def _table(with_light_card: bool) -> tuple[np.ndarray, np.ndarray]:
+    placements = [Placement("clowns-P", *MAT.slot(Suit.CLOWNS, Pile.POSTER).centre, 0),
+                  Placement("animals-P", *MAT.slot(Suit.ANIMALS, Pile.POSTER).centre, 0)]
+    if with_light_card:
+        placements.append(Placement("clowns-L3", *MAT.slot(Suit.CLOWNS, Pile.LIGHT).centre, 1))
+    scene = render_scene(np.random.default_rng(21), seats=SEATS, settings=CALM, placements=placements)
+    return scene.image, scene.table_to_image
+
+
+def _hand_over_light_pile(image: np.ndarray, table_to_image: np.ndarray) -> np.ndarray:
+    """A skin-coloured hand over the Clowns light pile, a little larger than the card, fingers shaded."""
+    out = image.copy()
+    x, y = MAT.slot(Suit.CLOWNS, Pile.LIGHT).centre
+    w, h = CARD.width / 2 + 8, CARD.height / 2 + 8
+    box = np.array([[[x - w, y - h], [x + w, y - h], [x + w, y + h], [x - w, y + h]]], np.float64)
+    pts = cv2.perspectiveTransform(box, table_to_image)[0]
+    cv2.fillPoly(out, [np.round(pts).astype(np.int32)], (110, 140, 190), cv2.LINE_AA)
+    return out
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer(DEFAULT_MODEL)
+
+
+def test_a_pile_whose_card_is_covered_is_unrecognised_not_empty(recognizer: Recognizer) -> None:
+    image, to_image = _table(True)
+    recognizer.reset()
+    first = recognizer.recognize(image).view
+    clowns = next(t for t in first.tableau if t.suit is Suit.CLOWNS)
+    assert clowns.top_light is not None and clowns.top_light.notation() == "clowns-L3"
+    covered = recognizer.recognize(_hand_over_light_pile(image, to_image)).view
+    unread = [u for u in covered.unrecognised if u.reason is Reason.UNREADABLE]
+    assert len(unread) == 1
+    u = unread[0]
+    assert u.zone.area is Area.TABLEAU and u.zone.suit is Suit.CLOWNS and u.zone.pile is Pile.LIGHT
+    assert u.best_guess == "clowns-L3"
+    assert u.to_json()["reason"] == "unreadable"
+    assert "could not be read" in covered.describe()
+    sighting = sighting_from_view(covered, ("Ann", "Bob", "Cy"))
+    assert sighting is not None and any("Clowns light pile could not be read" in p for p in sighting.unrecognised)
+
+
+def test_a_pile_whose_card_was_taken_away_reads_empty(recognizer: Recognizer) -> None:
+    with_card, _ = _table(True)
+    without, _ = _table(False)
+    recognizer.reset()
+    recognizer.recognize(with_card)
+    view = recognizer.recognize(without).view
+    assert not [u for u in view.unrecognised if u.reason is Reason.UNREADABLE]
+    clowns = next(t for t in view.tableau if t.suit is Suit.CLOWNS)
+    assert clowns.top_light is None
+
+
+def test_a_pile_never_seen_with_a_card_is_not_guessed(recognizer: Recognizer) -> None:
+    image, to_image = _table(False)
+    recognizer.reset()
+    view = recognizer.recognize(_hand_over_light_pile(image, to_image)).view
+    assert not [u for u in view.unrecognised if u.reason is Reason.UNREADABLE]
