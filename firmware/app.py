@@ -116,6 +116,7 @@ class RefereeLoop:
         self._lost = ""
         self._on_move = on_move
         self._moves_seen = len(referee.live.moves())
+        self._part_seen = referee.part_number
         self._snapshots = snapshots
         #: frames a page of long central-panel text stays up (about 3 s at 10 frames a second)
         self.scroll_frames = 30
@@ -276,6 +277,12 @@ class RefereeLoop:
     # -- outputs --------------------------------------------------------------------------
 
     def _after_referee(self) -> None:
+        part = self.referee.part_number
+        if part != self._part_seen:
+            # a new part (a new Big Top hand) starts from a cleared table: what the recogniser
+            # remembers of the last one (cards that lay on each place) no longer holds
+            self._part_seen = part
+            self.recognizer.reset()
         moves = self.referee.live.moves()
         if self._on_move is not None and len(moves) > self._moves_seen:
             for number, text in enumerate(moves[self._moves_seen:], self._moves_seen + 1):

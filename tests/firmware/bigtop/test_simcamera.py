@@ -26,8 +26,15 @@ def table(seed: int = 3, hands: int = 1, illegal_every: int | None = None) -> Si
 
 
 @pytest.fixture(scope="module")
-def recognizer() -> Recognizer:
+def shared_recognizer() -> Recognizer:
     return Recognizer()
+
+
+@pytest.fixture()
+def recognizer(shared_recognizer: Recognizer) -> Recognizer:
+    """One model for the module, but each test's table is a new table: nothing remembered from the last."""
+    shared_recognizer.reset()
+    return shared_recognizer
 
 
 @pytest.fixture(scope="module")
