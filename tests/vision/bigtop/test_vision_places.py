@@ -5,8 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from firmware.bigtop.sighting import sighting_from_view
 
+from firmware.bigtop.sighting import sighting_from_view
 from scorer.bigtop.cards import Suit
 from vision.bigtop import DEFAULT_MODEL
 from vision.bigtop.layout import CARD, MAT, Pile
