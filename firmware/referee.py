@@ -45,8 +45,9 @@ class Mode(enum.Enum):
     GAME_OVER = "game over"
 
 
-#: The journal's game-level field that remembers how many parts were planned.
-PLANNED = "planned_hands"
+#: The journal's game-level field that remembers how many parts were planned
+#: (journals written before the table stack call it ``planned_hands``).
+PLANNED = "planned_parts"
 
 
 class Referee:
@@ -107,7 +108,7 @@ class Referee:
         live = journal.resume()
         if live is None:
             return None
-        planned = live.header.get(PLANNED)
+        planned = live.header.get(PLANNED, live.header.get("planned_hands"))
         return cls(live, parts=planned if isinstance(planned, int) else None, teaching=teaching)
 
     # -- queries --------------------------------------------------------------------
