@@ -8,7 +8,11 @@ panels. OpenCV and onnxruntime are held to one thread. Prints the median and
 and the total from a captured frame to the panel images handed to the drivers
 (rendering the simulated frame itself is the camera's time, not counted).
 
-Usage: python benchmarks/bench_referee_latency.py [--seats 5] [--hands 1] [--seed 3]
+With ``--web-clients N`` the scoreboard page is served too (`firmware.web`) and N
+pages are kept open on its event stream, reading every pushed change, as ten
+phones around the table would: compare the figures with and without.
+
+Usage: python benchmarks/bench_referee_latency.py [--seats 5] [--hands 1] [--seed 3] [--web-clients 10]
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ import argparse
 import os
 import sys
 import tempfile
+import threading
 import time
+import urllib.request
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -30,6 +36,7 @@ from firmware.bigtop.simcamera import SimulatedCamera
 from firmware.bigtop.tablesim import SimulatedTable
 from firmware.journal import Journal
 from firmware.referee import Referee
+from firmware.web import WebServer
 from hardware.display import Panel
 from hardware.fakes import dummy_display
 from scorer.core import DEFAULT_NAMES
@@ -38,11 +45,29 @@ from vision.bigtop.pipeline import Recognizer
 from vision.classify import Classifier
 
 
+class _Page(threading.Thread):
+    """One open page: reads the event stream until the server goes away."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        self.url, self.events = url, 0
+        self.start()
+
+    def run(self) -> None:
+        try:
+            with urllib.request.urlopen(self.url, timeout=600) as stream:
+                for line in stream:
+                    self.events += line.startswith(b"data: ")
+        except OSError:
+            pass
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seats", type=int, default=5)
     ap.add_argument("--hands", type=int, default=1)
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--web-clients", type=int, default=0, help="open pages on the scoreboard's event stream")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     players = list(DEFAULT_NAMES[: args.seats])
@@ -52,15 +77,27 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp, Journal.open(Path(tmp) / "journal.db") as journal:
         referee = Referee.new_game(journal, players, parts=args.hands)
         panels = {name: Panel(dummy_display(), name) for name in [*players, "centre"]}
-        loop = RefereeLoop(referee, lambda: camera, recognizer, panels)
+        web = None
+        pages: list[_Page] = []
+        if args.web_clients:
+            web = WebServer("127.0.0.1", 0)
+            web.start()
+            pages = [_Page(f"http://127.0.0.1:{web.port}/events") for _ in range(args.web_clients)]
+        loop = RefereeLoop(referee, lambda: camera, recognizer, panels, web=web)
         camera.attach_buttons(loop.on_button)
         started = time.perf_counter()
         stats = loop.run()
         wall = time.perf_counter() - started
+        if web is not None:
+            time.sleep(0.5)
+            web.close()
+            got = [p.events for p in pages]
+            print(f"scoreboard: {args.web_clients} open pages received {min(got)} to {max(got)} pushed changes each")
     ms = stats.stage_ms
     counted = [s for s in STAGES if s != "read"]
     totals = np.sum([ms[s] for s in counted], axis=0)
-    print(f"{args.seats} seats, {args.hands} hand(s), seed {args.seed}: {stats.frames} frames, "
+    print(f"{args.seats} seats, {args.hands} hand(s), seed {args.seed}, {args.web_clients} open pages: "
+          f"{stats.frames} frames, "
           f"{len(totals)} recognised, {stats.accepted} views accepted, {len(referee.log)} referee decisions; "
           f"one thread, {os.cpu_count()} cores on this machine")
     for s in counted:

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware.motion import MotionDetector
 from firmware.referee import Referee
@@ -36,6 +36,9 @@ from hardware.camera import FrameSource
 from hardware.display import Panel
 from hardware.errors import BadFrame, CameraError, CameraUnavailable, EndOfFrames
 from vision import NoMatError, VisionError
+
+if TYPE_CHECKING:
+    from firmware.web import WebServer
 
 __all__ = ["LoopStats", "RefereeLoop", "STAGES"]
 
@@ -82,6 +85,8 @@ class RefereeLoop:
     :param snapshots: a folder where the annotated camera frame of every judged view is saved (JPEG),
         named after the referee's log line it led to: what the camera saw when the referee decided.
     :param on_notice: called with a line for the terminal when the camera is lost and when it is back.
+    :param web: the scoreboard page's server (`firmware.web`): handed a snapshot whenever what the
+        panels show changes, and the annotated camera frame of every judged view.
 
     A camera that cannot work at all (`hardware.errors.CameraUnavailable`) before it has
     delivered a frame is not retried: `run` raises it, and the caller reports it and stops.
@@ -100,6 +105,7 @@ class RefereeLoop:
         on_move: Callable[[int, int, str], None] | None = None,
         snapshots: Path | None = None,
         on_notice: Callable[[str], None] | None = None,
+        web: WebServer | None = None,
     ) -> None:
         self.referee = referee
         self.recognizer = recognizer
@@ -122,6 +128,10 @@ class RefereeLoop:
         self.scroll_frames = 30
         self._notice: Callable[[str], None] = on_notice if on_notice is not None else (lambda _text: None)
         self._ever_opened = False
+        self._web = web
+        self._web_seen: object = None
+        self._web_camera_sent = False
+        self._web_pending_camera: bytes | None = None
         self._lost_at = 0.0
 
     # -- inputs ------------------------------------------------------------------------
@@ -239,8 +249,8 @@ class RefereeLoop:
             self.stats.accepted += 1
             logged = len(self.referee.log)
             self.referee.see(stable)
-            if self._snapshots is not None and len(self.referee.log) > logged:
-                self._snapshot(frame, result, self.referee.log[-1])
+            if len(self.referee.log) > logged or self._web_camera_due:
+                self._snapshot(frame, result, self.referee.log[-1] if self.referee.log else "start")
         t5 = time.perf_counter()
         self._after_referee()
         t6 = time.perf_counter()
@@ -255,16 +265,28 @@ class RefereeLoop:
                 ms[name].append(stage)
         return True
 
+    @property
+    def _web_camera_due(self) -> bool:
+        return self._web is not None and not self._web_camera_sent
+
     def _snapshot(self, frame: Any, result: Any, line: str) -> None:
-        """Save the annotated frame behind a judgement (a move, an illegal move, a question)."""
-        assert self._snapshots is not None
+        """Save (and show on the page) the annotated frame behind a judgement: a move, an illegal move, a question."""
+        if self._snapshots is None and self._web is None:
+            return
         annotate = getattr(self.recognizer, "annotate", None)
         image = annotate(frame, result) if annotate is not None else frame
-        words = "".join(c if c.isalnum() else "-" for c in line.split(":")[0])[:48].strip("-")
-        name = f"{len(self.referee.log):04d}-p{self.referee.part_number}-{words}.jpg"
         import cv2  # the loop itself needs OpenCV only to save these
 
-        cv2.imwrite(str(self._snapshots / name), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        if self._snapshots is not None:
+            words = "".join(c if c.isalnum() else "-" for c in line.split(":")[0])[:48].strip("-")
+            name = f"{len(self.referee.log):04d}-p{self.referee.part_number}-{words}.jpg"
+            cv2.imwrite(str(self._snapshots / name), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        if self._web is not None:
+            ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+            if ok:
+                self._web_camera_sent = True
+                self._web_pending_camera = jpeg.tobytes()
+                self._web_seen = None  # publish now
 
     def run(self, max_frames: int | None = None) -> LoopStats:
         """Step until the camera ends (or ``max_frames`` frames were read)."""
@@ -291,23 +313,51 @@ class RefereeLoop:
         self._draw()
 
     def _draw(self) -> None:
-        """Redraw every panel whose picture changed."""
+        """Redraw every panel whose picture changed (and hand the page a snapshot when anything did)."""
         referee = self.referee
         table = referee.table
-        for name, seat in zip(referee.live.players, referee.seat_views()):
+        seats = referee.seat_views()
+        for name, seat in zip(referee.live.players, seats):
             panel = self.panels.get(name)
             if panel is not None:
                 panel.draw(table.render_seat, seat)
+        view = referee.central()
+        if self._lost:
+            view = CentralView(view.title, "CAMERA LOST", "Reconnecting...", self._lost)
+        view = dataclasses.replace(view, scroll=self.stats.frames // self.scroll_frames)
         centre = self.panels.get("centre")
         if centre is not None:
-            view = referee.central()
-            if self._lost:
-                view = CentralView(view.title, "CAMERA LOST", "Reconnecting...", self._lost)
-            view = dataclasses.replace(view, scroll=self.stats.frames // self.scroll_frames)
             centre.draw(table.render_central, view)
+        if self._web is not None:
+            self._publish(seats, view)
+
+    def _publish(self, seats: list[Any], central: CentralView) -> None:
+        """Hand the page a snapshot when what the panels show (or the camera view) changed."""
+        assert self._web is not None
+        signature = (tuple(seats), central, self.referee.mode, len(self.referee.log), self._lost)
+        if signature == self._web_seen:
+            return
+        self._web_seen = signature
+        from firmware.screens import render_image
+        from firmware.web import snapshot
+
+        state, record = snapshot(self.referee, self._lost)
+        panels = {name: _png(render_image(self.referee.table.render_seat, seat))
+                  for name, seat in zip(self.referee.live.players, seats)}
+        panels["centre"] = _png(render_image(self.referee.table.render_central, central))
+        camera, self._web_pending_camera = self._web_pending_camera, None
+        self._web.publish(state, record, panels, camera)
 
     def close(self) -> None:
         """Close the camera (the panels and the journal belong to the caller)."""
         if self._camera is not None:
             self._camera.close()
             self._camera = None
+
+
+def _png(image: Any) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    image.convert("L").save(buffer, format="PNG")
+    return buffer.getvalue()

@@ -31,6 +31,7 @@ from hardware.picamera import PiCameraSettings
 from scorer.core import DEFAULT_NAMES, TableError
 
 __all__ = [
+    "WebConfig",
     "ButtonsConfig",
     "CameraConfig",
     "ConfigError",
@@ -98,6 +99,16 @@ class ButtonsConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WebConfig:
+    """``[web]``: the scoreboard page (off unless ``address`` or ``--web`` is given)."""
+
+    #: ``HOST:PORT`` or ``PORT`` (this machine only); None: no page
+    address: str | None = None
+    #: the access token a page on another address needs (None: a new one at each start)
+    token: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class RingsideConfig:
     """The whole configuration."""
 
@@ -109,6 +120,7 @@ class RingsideConfig:
     buttons: ButtonsConfig
     #: The file this configuration was read from; None for the built-in defaults.
     source: Path | None = None
+    web: WebConfig = field(default_factory=WebConfig)
 
 
 # -- reading -----------------------------------------------------------------------------
@@ -232,7 +244,7 @@ def parse_config(data: Mapping[str, Any], source: str = "ringside.toml") -> Ring
     :raises ConfigError: naming the first field that is wrong.
     """
     top = _Reader(dict(data), "", source)
-    top.only("game", "seats", "journal", "camera", "display", "buttons")
+    top.only("game", "seats", "journal", "camera", "display", "buttons", "web")
     game_name = top.get("game", str, "bigtop")
     try:
         game = adapter(game_name).game
@@ -248,7 +260,24 @@ def parse_config(data: Mapping[str, Any], source: str = "ringside.toml") -> Ring
         camera=_camera(top.table("camera")),
         display=_display(top.table("display"), len(seats)),
         buttons=_buttons(top.table("buttons"), len(seats)),
+        web=_web(top.table("web")),
     )
+
+
+def _web(t: _Reader) -> WebConfig:
+    t.only("address", "token")
+    address = t.get("address", str, None)
+    if address is not None:
+        from firmware.web import WebError, parse_address
+
+        try:
+            parse_address(address)
+        except WebError as exc:
+            t.fail("address", str(exc).removeprefix("--web: ").removeprefix("--web "))
+    token = t.get("token", str, None)
+    if token is not None and len(token.strip()) < 8:
+        t.fail("token", "an access token needs at least 8 characters")
+    return WebConfig(address, token)
 
 
 def _seats(top: _Reader, low: int, high: int) -> tuple[str, ...]:

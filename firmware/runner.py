@@ -98,6 +98,24 @@ def _fast_forward(camera: FrameSource, referee: Referee) -> None:
         forward(referee.part_number, len(referee.live.moves()))
 
 
+def _start_web(address: str | None, token: str | None, stack: ExitStack, out: TextIO) -> Any:
+    """Serve the scoreboard page when an address is given (and say where it is); None otherwise."""
+    if not address:
+        return None
+    from firmware.web import WebError, WebServer, parse_address
+
+    try:
+        host, port = parse_address(address)
+        server = WebServer(host, port, token=token)
+        url = server.start()
+    except WebError as exc:
+        raise RunError(str(exc)) from None
+    stack.callback(server.close)
+    print(f"scoreboard page: {url}" + ("" if server.token is None else " (the token is needed: keep it)"),
+          file=out, flush=True)
+    return server
+
+
 def _check_counts(args: argparse.Namespace, table: TableAdapter[Any, Any]) -> None:
     """--hands, --still-frames and --seed as a user may give them."""
     hands = getattr(args, "hands", None)
@@ -164,8 +182,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         def notice(text: str) -> None:
             print(text, file=out, flush=True)
 
+        web = _start_web(args.web or config.web.address, config.web.token, stack, out)
         loop = RefereeLoop(referee, open_and_forward, referee.table.perceiver(), panels,
-                           still_frames=args.still_frames, on_move=on_move, on_notice=notice)
+                           still_frames=args.still_frames, on_move=on_move, on_notice=notice, web=web)
         stack.callback(loop.close)
         if config.buttons.backend != "none":
             from hardware.buttons import open_buttons
@@ -259,8 +278,9 @@ def demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
             stack.callback(panel.close)
         count = [0]
         progress = _progress(out, referee, started, count, parts)
+        web = _start_web(args.web, None, stack, out)
         loop = RefereeLoop(referee, lambda: camera, table.perceiver(), panels, still_frames=3, on_move=progress,
-                           snapshots=folder / "frames")
+                           snapshots=folder / "frames", web=web)
         attach = getattr(camera, "attach_buttons", None)
         if attach is not None:
             attach(loop.on_button)
@@ -268,6 +288,12 @@ def demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
         loop.close()
         elapsed = time.perf_counter() - started
         print(file=out)
+        if web is not None and args.web_hold > 0:
+            print(f"the page stays up for {args.web_hold:g} s (Ctrl-C to stop)", file=out, flush=True)
+            try:
+                time.sleep(args.web_hold)
+            except KeyboardInterrupt:
+                pass
         record = journal.export()
         results = table.game.replay(record)
         caught = sum(1 for line in referee.log if line.startswith("illegal "))
@@ -349,6 +375,9 @@ def add_commands(sub: Any) -> None:
                         "shows that seat's legal moves")
     p.add_argument("--still-frames", type=int, default=3, help="frames a view must hold still (default 3)")
     p.add_argument("--max-frames", type=int, help="stop after this many frames")
+    p.add_argument("--web", metavar="[HOST:]PORT",
+                   help="serve the read-only scoreboard page (PORT alone: this machine only; another host "
+                        "needs the access token printed at start)")
     p.set_defaults(func=_guarded(run))
 
     p = sub.add_parser("export", help="write the journal's game as a game record (RECORDS.md)")
@@ -367,4 +396,7 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--illegal-every", type=int, metavar="K",
                    help="every K-th move, the simulated player first tries an illegal one")
     p.add_argument("--out", default="ringside-demo", help="folder for the GIFs, journal and records")
+    p.add_argument("--web", metavar="[HOST:]PORT", help="serve the scoreboard page while the demo plays")
+    p.add_argument("--web-hold", type=float, default=0.0, metavar="SECONDS",
+                   help="keep the page up this long after the demo ends (default 0)")
     p.set_defaults(func=_guarded(demo))
