@@ -10,7 +10,8 @@ per level and size:
   component identified correctly and no wrong label accepted;
 * usable by the referee: mat and every chart found and every place right (each suit's
   Poster, top light and top dark card; each chart's called cards). A place whose top
-  card the hand covers may instead be reported unrecognised (the referee holds);
+  card the hand covers, or where a foreign object (a coin, a stranger's card) lies, may
+  instead be reported unrecognised (the referee holds);
 * mat not found; components right (fully visible ones, identified correctly);
 * wrong labels accepted above the threshold (any detection), and held places
   (reported unrecognised though fully visible: the referee asks needlessly);
@@ -194,7 +195,9 @@ def run_one(rec: Recognizer, td: TopDown, photo: Photo, tally: Tally, why: list[
     got = _places(view)
     held = {_place_of_zone(u.zone) for u in view.unrecognised}
     # a foreign object lying on a place: reporting it unrecognised is right
-    foreign = {_place_of_zone(zone_of(t.x, t.y, _chart_poses(td))) for t in td.truth if t.label == NONE}
+    poses = _chart_poses(td)
+    foreign = {_place_of_zone(zone_of(t.x, t.y, poses)) for t in td.truth if t.label == NONE}
+    foreign |= {_place_of_zone(zone_of(x, y, poses)) for x, y in td.clutter}
     places_ok = True
     for key, want in expected.items():
         if key[0] == "space" and key[1] not in td.charts:

@@ -439,8 +439,11 @@ def table_texture(rng: np.random.Generator, shape: tuple[int, int]) -> FloatArra
 
 
 def _clutter(rng: np.random.Generator, canvas: FloatArray, s: float, origin: tuple[float, float],
-             placements: list[Placement]) -> list[TruthItem]:
-    """Draw one clutter object; returns a truth item when it is a card-sized stranger."""
+             placements: list[Placement], spots: list[tuple[float, float]] | None = None) -> list[TruthItem]:
+    """Draw one clutter object; returns a truth item when it is a card-sized stranger.
+
+    ``spots``: where given, the object's centre (table mm) is appended, whatever it is.
+    """
     x0, y0, x1, y1 = CONTENT_REGION
     kind = int(rng.integers(5))
     for _ in range(40):
@@ -450,6 +453,8 @@ def _clutter(rng: np.random.Generator, canvas: FloatArray, s: float, origin: tup
     else:
         return []
     px, py = int((x - origin[0]) * s), int((y - origin[1]) * s)
+    if spots is not None:
+        spots.append((x, y))
     colour = tuple(float(c) for c in rng.uniform(20, 235, 3))
     if kind == 0:
         # a mug seen from above
@@ -647,6 +652,8 @@ class TopDown:
     truth: tuple[TruthItem, ...]
     seats: tuple[int, ...]
     charts: dict[int, tuple[float, float, float]]
+    #: centres (table mm) of the clutter objects (mugs, phones, pens, coins, foreign cards)
+    clutter: tuple[tuple[float, float], ...] = ()
 
 
 @dataclass(slots=True)
@@ -658,6 +665,7 @@ class _Composed:
     chosen: tuple[int, ...]
     charts: dict[int, tuple[float, float, float]]
     placements: Sequence[Placement]
+    clutter: list[tuple[float, float]]
 
 
 def _compose(rng: np.random.Generator, seats: int | Sequence[int], settings: SceneSettings,
@@ -694,12 +702,13 @@ def _compose(rng: np.random.Generator, seats: int | Sequence[int], settings: Sce
         img, alpha = _foreign_card(rng, s) if p.label == NONE else faces(p.label, s)
         paste(canvas, img, alpha, p.x, p.y, p.angle, s, origin, shadow=COMPONENT_SHADOW)
         _paint(top, p, (gx0, gy0), i)
+    spots: list[tuple[float, float]] = []
     for _ in range(int(rng.integers(settings.clutter[0], settings.clutter[1] + 1))):
-        extra = _clutter(rng, canvas, s, origin, list(placements))
+        extra = _clutter(rng, canvas, s, origin, list(placements), spots)
         for t_ in extra:
             _paint(top, Placement(BACK, t_.x, t_.y, t_.angle), (gx0, gy0), -2)
         truth.extend(extra)
-    return _Composed(canvas, origin, top, truth, chosen, charts, placements)
+    return _Composed(canvas, origin, top, truth, chosen, charts, placements, spots)
 
 
 def render_top_down(
@@ -720,7 +729,7 @@ def render_top_down(
         full = float(np.count_nonzero(_footprint_grid(p, c.origin, c.top.shape)))
         hidden = 1.0 - float(counts[i]) / max(full, 1.0)
         truth.append(TruthItem(p.label, p.x, p.y, p.angle, float(min(1.0, max(0.0, hidden)))))
-    return TopDown(c.canvas, settings.render_px_per_mm, c.origin, tuple(truth), c.chosen, c.charts)
+    return TopDown(c.canvas, settings.render_px_per_mm, c.origin, tuple(truth), c.chosen, c.charts, tuple(c.clutter))
 
 
 def render_scene(
