@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import enum
 import threading
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
@@ -179,7 +180,11 @@ class GpioButtons(_Closing):
 
     def __init__(self, pins: PinMap, sink: Sink, *, seats: int, pin_factory: Any = None) -> None:
         from gpiozero import Button  # type: ignore[import-untyped]
-        from gpiozero.exc import BadPinFactory, GPIOZeroError  # type: ignore[import-untyped]
+        from gpiozero.exc import (  # type: ignore[import-untyped]
+            BadPinFactory,
+            GPIOZeroError,
+            PinFactoryFallback,
+        )
 
         self.pins = pins
         self.sink = sink
@@ -193,10 +198,13 @@ class GpioButtons(_Closing):
             raise ButtonError(str(exc)) from None
         try:
             for key, pin in wiring.items():
-                button = Button(
-                    pin, pull_up=True, bounce_time=pins.bounce_time, hold_time=pins.hold_time,
-                    pin_factory=pin_factory,
-                )
+                with warnings.catch_warnings():
+                    # gpiozero warns once per backend it falls back from: the error below says it in one line
+                    warnings.simplefilter("ignore", category=PinFactoryFallback)
+                    button = Button(
+                        pin, pull_up=True, bounce_time=pins.bounce_time, hold_time=pins.hold_time,
+                        pin_factory=pin_factory,
+                    )
                 self.buttons[key] = button
                 self._held[key] = False
                 button.when_pressed = self._pressed(key)

@@ -180,3 +180,23 @@ def test_gpio_without_gpio_says_what_to_do(monkeypatch: pytest.MonkeyPatch,
 def test_doctests() -> None:
     result = doctest.testmod(hardware.buttons)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_gpio_on_a_machine_without_pins_is_one_line_and_no_warnings(capfd: pytest.CaptureFixture[str]) -> None:
+    """The real fallback chain of gpiozero (lgpio, RPi.GPIO, pigpio, native) warns at each step: not shown."""
+    import warnings
+
+    saved = Device.pin_factory
+    Device.pin_factory = None
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                open_buttons("gpio", PinMap(), lambda _e: None, seats=3).close()
+            except ButtonError as err:
+                assert "\n" not in str(err)
+            else:
+                pytest.skip("this machine has GPIO pins")
+        assert not [w for w in caught if "Falling back" in str(w.message)]
+    finally:
+        Device.pin_factory = saved
