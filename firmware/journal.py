@@ -313,13 +313,15 @@ class Journal:
     def new_game(
         self, game: Game[S, M], players: Sequence[str], header: Mapping[str, Any] | None = None
     ) -> LiveGame[S, M]:
-        """Start a new game; any unfinished game is marked finished (abandoned).
+        """Start a new game; an unfinished game of the same game is marked finished (abandoned).
 
-        ``header`` holds game-level record fields, e.g. Fan Tan's ``peanuts``.
+        An unfinished game of another game stays in progress: a night that switches from Big
+        Top to Fan Tan and back resumes the Big Top game. ``header`` holds game-level record
+        fields, e.g. Fan Tan's ``peanuts``.
         """
         now = _now()
         with _transaction(self.db):
-            self.db.execute("UPDATE games SET finished = 1 WHERE finished = 0")
+            self.db.execute("UPDATE games SET finished = 1 WHERE finished = 0 AND game = ?", (game.name,))
             cur = self.db.execute(
                 "INSERT INTO games (game, players, header, state, finished, created, updated) "
                 "VALUES (?, ?, ?, NULL, 0, ?, ?)",
@@ -332,12 +334,16 @@ class Journal:
         """Every game in the journal, oldest first."""
         return [int(r[0]) for r in self.db.execute("SELECT id FROM games ORDER BY id")]
 
-    def resume(self) -> LiveGame[Any, Any] | None:
-        """The game in progress (the newest unfinished one), or None.
+    def resume(self, game: str | None = None) -> LiveGame[Any, Any] | None:
+        """The game in progress (the newest unfinished one, of the game named ``game`` when given), or None.
 
         :raises JournalError: when its engine is unknown or its stored state is unreadable.
         """
-        row = self.db.execute("SELECT id FROM games WHERE finished = 0 ORDER BY id DESC LIMIT 1").fetchone()
+        if game is None:
+            row = self.db.execute("SELECT id FROM games WHERE finished = 0 ORDER BY id DESC LIMIT 1").fetchone()
+        else:
+            row = self.db.execute("SELECT id FROM games WHERE finished = 0 AND game = ? ORDER BY id DESC LIMIT 1",
+                                  (game,)).fetchone()
         return None if row is None else self.game(int(row[0]))
 
     def game(self, game_id: int) -> LiveGame[Any, Any]:

@@ -100,12 +100,14 @@ class Referee:
         return cls(live, chosen, parts=parts, teaching=teaching)
 
     @classmethod
-    def resume(cls, journal: Journal, *, teaching: bool = False) -> Referee | None:
-        """The game in progress in the journal, after a restart or a power cut (None when there is none).
+    def resume(cls, journal: Journal, *, teaching: bool = False, game: str | None = None) -> Referee | None:
+        """The game in progress in the journal (of ``game`` when given), after a restart or a power cut.
+
+        None when there is none.
 
         :raises TableError: when the journal's game cannot be refereed at the table.
         """
-        live = journal.resume()
+        live = journal.resume(game)
         if live is None:
             return None
         planned = live.header.get(PLANNED, live.header.get("planned_hands"))

@@ -65,16 +65,17 @@ def _journal(path: Path) -> Journal:
 
 def _referee(journal: Journal, config: RingsideConfig, hands: int | None, teaching: bool, out: TextIO) -> Referee:
     table = adapter(config.game)
-    referee = Referee.resume(journal, teaching=teaching)
-    if referee is not None and referee.table.name == table.name:
+    referee = Referee.resume(journal, teaching=teaching, game=table.game.name)
+    if referee is not None:
         players = ", ".join(referee.live.players)
         print(f"resuming the game of {referee.game.info.title} in progress: {players}, "
               f"{_part(referee)}, {len(referee.live.moves())} moves, state {state_digest(referee)}",
               file=out, flush=True)
         return referee
-    if referee is not None:
-        print(f"the {referee.game.info.title} game in progress stays in the journal (ringside export "
-              f"--game {referee.live.id}); starting {table.game.info.title}", file=out, flush=True)
+    other = journal.resume()
+    if other is not None:
+        print(f"the {other.game.info.title} game in progress stays in the journal: it resumes when "
+              f"{other.game.name} is played again; starting {table.game.info.title}", file=out, flush=True)
     return Referee.new_game(journal, config.seats, table=table, parts=hands, teaching=teaching)
 
 
@@ -150,6 +151,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     config = with_overrides(load_config(args.config), camera=args.camera, display=args.display, buttons=args.buttons)
     config = _with_game(config, args.game)
     _check_counts(args, adapter(config.game))
+    address: str | None = args.web or config.web.address
+    if address:
+        from firmware.web import WebError, parse_address
+
+        try:
+            parse_address(address)
+        except WebError as exc:
+            raise RunError(str(exc)) from None
     journal_path = Path(args.journal).expanduser() if args.journal else config.journal
     print(describe_source(config), file=out, flush=True)
     with ExitStack() as stack:

@@ -192,3 +192,26 @@ def test_no_import_cycles_between_packages() -> None:
 
     for package in edges:
         visit(package, ())
+
+
+def test_switching_games_keeps_the_other_game_in_progress(tmp_path: Path) -> None:
+    """A night that plays Fan Tan between two halves of a Big Top game loses nothing."""
+    with Journal.open(tmp_path / "j.db") as journal:
+        big = Referee.new_game(journal, ["Ann", "Ben", "Cat"], table="bigtop", parts=2)
+        Referee.new_game(journal, ["Ann", "Ben", "Cat"], table="fantan", parts=1)
+        back = Referee.resume(journal, game="bigtop")
+        assert back is not None and back.live.id == big.live.id
+        again = Referee.new_game(journal, ["Ann", "Ben", "Cat"], table="bigtop", parts=2)
+        assert journal.game(big.live.id).finished and not again.live.finished  # the same game is replaced
+
+
+def test_a_bad_web_address_is_refused_before_the_journal_changes(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "j.db"
+    with Journal.open(path) as journal:
+        Referee.new_game(journal, ["Ann", "Ben", "Cat", "Dan"], table="bigtop", parts=2)
+    assert main(["run", "--game", "fantan", "--web", "0.0.0.0:99999", "--display", "dummy", "--buttons", "mock",
+                 "--journal", str(path)]) == 2
+    assert "the port must be 1 to 65535" in capsys.readouterr().err
+    with Journal.open(path) as journal:
+        assert len(journal.game_ids()) == 1 and journal.resume("bigtop") is not None
