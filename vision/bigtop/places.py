@@ -31,8 +31,10 @@ __all__ = ["PlaceMemory", "looks_plain", "place_features"]
 PLAIN_CONTRAST = 0.3
 #: ... and a share of edge pixels (gradient above a fifth of the median grey) below this
 PLAIN_EDGES = 0.03
-#: ... and the band of its printed text (the pile's or space's name) shows at least this contrast
-TEXT_CONTRAST = 0.07
+#: ... and the band of its printed text (the pile's or space's name) shows at least this contrast,
+#: and this many times the contrast of the rest of the place (sensor noise)
+TEXT_CONTRAST = 0.04
+TEXT_OVER_PLAIN = 1.4
 #: margins left out of the test (mm): the printed outline, and the band of printed text
 _BORDER_MM = 6.0
 _TEXT_HALF_MM = {Area.TABLEAU: 5.0, Area.CHART_SPACE: 13.0}
@@ -92,7 +94,7 @@ def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDAr
     contrast, edges = place_features(image, rect, polygons_mm)
     if not (contrast < PLAIN_CONTRAST and edges < PLAIN_EDGES):
         return False
-    return place_features(image, rect, text_mm)[0] >= TEXT_CONTRAST
+    return place_features(image, rect, text_mm)[0] >= max(TEXT_CONTRAST, TEXT_OVER_PLAIN * contrast)
 
 
 _Place = tuple[Zone, list[NDArray[Any]], list[NDArray[Any]], tuple[float, float]]
