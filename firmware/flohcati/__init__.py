@@ -15,6 +15,7 @@ take from the row scores best.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import combinations
 from typing import Any, ClassVar
 
 from PIL import ImageDraw
@@ -57,7 +58,9 @@ class _Night:
 def best_takes(state: FlohcatiState) -> list[tuple[int, Flea]]:
     """What each card of the row adds to the mover's score if taken now (gain, card), best first.
 
-    The gain counts the hand's best card per colour and a trio the card would complete.
+    The gain is the change of the hand's points (the best card of each colour),
+    or, when the card completes a trio, 10 for the trio plus the points of
+    what stays in hand, whichever is more.
     """
     hand = [c for c in state.hands[state.turn] if c is not None]
     now = hand_points(hand)
@@ -65,14 +68,12 @@ def best_takes(state: FlohcatiState) -> list[tuple[int, Flea]]:
     for card in state.display:
         after = hand + [card]
         gain = hand_points(after) - now
-        if sum(1 for c in after if c.value == card.value) >= 3:
-            gain += 10 - sum(c.value for c in hand if c.value == card.value and _best_of_colour(hand, c))
+        mates = [c for c in hand if c.value == card.value]
+        for pair in combinations(mates, 2):
+            rest = [c for c in after if c is not card and c not in pair]
+            gain = max(gain, 10 + hand_points(rest) - now)
         out.append((gain, card))
     return sorted(out, key=lambda g: (-g[0], g[1].index))
-
-
-def _best_of_colour(hand: list[Flea], card: Flea) -> bool:
-    return all(c.value <= card.value for c in hand if c.colour is card.colour)
 
 
 def teaching_text(state: FlohcatiState, seat: int) -> str:

@@ -68,7 +68,7 @@ def seat_view(state: FlohcatiState, seat: int, warning: str = "") -> SeatView:
 
 def central_view(game: Flohcati, state: FlohcatiState, *, last_event: str = "", hint: str = "") -> CentralView:
     """The central panel: the title with the cards left in the stack, whose turn it is and what they do."""
-    title = f"{game.info.title} {len(state.stack)} left"
+    title = f"Flohcati {len(state.stack)} left"
     if state.phase is Phase.OVER:
         turn = "The game is over"
     else:
