@@ -36,10 +36,10 @@ __all__ = ["FlohcatiTable", "best_takes", "teaching_text"]
 class _Night:
     """A simulated game night and its camera."""
 
-    def __init__(self, players: Sequence[str], seed: int) -> None:
+    def __init__(self, players: Sequence[str], seed: int, illegal_every: int | None) -> None:
         from firmware.flohcati.tablesim import SimulatedTable
 
-        self.table = SimulatedTable(list(players), seed=seed)
+        self.table = SimulatedTable(list(players), seed=seed, illegal_every=illegal_every)
 
     @property
     def record(self) -> Mapping[str, Any]:
@@ -211,8 +211,9 @@ class FlohcatiTable(TableAdapter[FlohcatiState, FlohcatiMove]):
 
     def simulated_night(self, players: Sequence[str], parts: int, seed: int,
                         illegal_every: int | None = None) -> SimulatedNight:
-        """Random players at the mat, filmed by the simulated overhead camera (no illegal attempts)."""
-        return _Night(players, seed)
+        """Random players at the mat, filmed by the simulated overhead camera; with ``illegal_every``, a request
+        is now and then answered with a card of the wrong colour first."""
+        return _Night(players, seed, illegal_every)
 
     def open_simulated(self, arg: str) -> FrameSource:
         """``simulated:seats=N,seed=S,still_frames=F,moving_frames=M``."""

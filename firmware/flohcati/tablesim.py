@@ -44,21 +44,29 @@ __all__ = ["SimulatedTable", "Step"]
 class Step:
     """One thing that happens at the table: a layout (``moving``: hands over it), or a button gesture.
 
-    ``truth`` is the move the simulation played (on the step that shows it).
+    ``truth`` is the move the simulation played (on the step that shows it);
+    ``expect_illegal`` marks the layout of an illegal attempt the referee must catch.
     """
 
     layout: TableLayout | None = None
     moving: bool = False
     button: ButtonEvent | None = None
     truth: str | None = None
+    expect_illegal: bool = False
 
 
 @dataclass
 class SimulatedTable:
-    """Random players for one game of Circus Flohcati, seeded for repeatability (2 to 4 seats: the mat's zones)."""
+    """Random players for one game of Circus Flohcati, seeded for repeatability (2 to 4 seats: the mat's zones).
+
+    With ``illegal_every=K``, the first request answered after every K moves
+    is first answered wrongly: the giver shows a card of another colour, and
+    takes it back once the referee has objected.
+    """
 
     players: Sequence[str]
     seed: int = 0
+    illegal_every: int | None = None
     game: Flohcati = field(default_factory=Flohcati)
     #: the ground-truth record (the whole stack), filled in as the steps are produced
     record: dict[str, Any] = field(init=False)
@@ -71,6 +79,7 @@ class SimulatedTable:
         self.state = self.game.new_state(list(self.players), self.rng)
         self.record = self.game.record_of(self.state)
         self.table = TableLayout(zones=((),) * len(self.players))
+        self._since = 0
 
     # -- the table's physical changes --------------------------------------------------
 
@@ -102,6 +111,7 @@ class SimulatedTable:
             self.record["moves"].append(text)
             after, events = self.game.apply_unchecked(state, move)
             seat = state.turn
+            self._since += 1
             if isinstance(move, Turn):
                 card = state.stack[0]
                 if isinstance(card, Flea):
@@ -137,6 +147,8 @@ class SimulatedTable:
                     # nobody holds the colour: the Request card lies sideways
                     yield from self._show(text)
                 else:
+                    if isinstance(move, Request):
+                        yield from self._wrong_colour(state, move, seat)
                     self._zone(seat, self.table.zones[seat] + (card,))
                     yield from self._show(text)
                     self._zone(seat, tuple(c for c in self.table.zones[seat] if c != card))
@@ -166,6 +178,22 @@ class SimulatedTable:
         self.table = replace(self.table, stack=False)
         yield from self._show()
         yield Step(button=ButtonEvent(Gesture.PRESS, pad=Pad.MODE))
+
+    def _wrong_colour(self, state: FlohcatiState, move: Request, seat: int) -> Iterator[Step]:
+        """An illegal attempt (when one is due): the giver shows a card of another colour, then takes it back."""
+        if not self.illegal_every or self._since < self.illegal_every or move.giver is None:
+            return
+        others = [c for c in state.hands[move.giver] if c is not None and c.colour is not move.colour]
+        if not others:
+            return
+        self._since = 0
+        self.illegal_attempts += 1
+        before = self.table
+        self._zone(seat, self.table.zones[seat] + (others[0],))
+        yield Step(self.table, moving=True)
+        yield Step(self.table, expect_illegal=True)
+        self.table = before
+        yield from self._show()
 
     def final_state(self) -> FlohcatiState:
         """The state once `steps` has run to its end."""

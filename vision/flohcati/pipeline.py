@@ -50,6 +50,11 @@ _SIZE_TOLERANCE = 0.3
 #: Codes of one id closer than this (mm) are one card.
 _SAME_CARD_MM = 8.0
 _WATCHED = (Area.ROW, Area.ACTIONS, Area.REQUEST, Area.SEAT)
+#: Codes smaller than this (pixels across) are read again in an enlarged frame, at most this much larger.
+_SMALL_CODE_PX = 44.0
+_MAX_ENLARGE = 2.5
+#: The smallest code perimeter searched for, as a fraction of the frame's longer side.
+_MIN_PERIMETER = 0.06
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,13 +168,13 @@ class Recognition:
     times: StageTimes = field(default_factory=StageTimes)
 
 
-def _detector(window: int) -> cv2.aruco.ArucoDetector:
+def _detector(window: int, min_perimeter: float) -> cv2.aruco.ArucoDetector:
     """The code detector: several threshold windows around ``window`` (px), a tolerant polygon fit and
     decoder (the 4x4 codes' cells are large), sub-pixel corners."""
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     # a card's code is about 50 px across in a 1280 px frame; far smaller squares are print detail
-    params.minMarkerPerimeterRate = 0.06
+    params.minMarkerPerimeterRate = min_perimeter
     params.adaptiveThreshWinSizeMin = max(3, window // 2 | 1)
     params.adaptiveThreshWinSizeMax = 3 * window
     params.adaptiveThreshWinSizeStep = max(2, window)
@@ -187,11 +192,18 @@ class Recognizer:
     def __init__(self, config: VisionConfig = CONFIG) -> None:
         self.config = config
         self.calibrator = Calibrator(config)
-        self._detectors: dict[int, cv2.aruco.ArucoDetector] = {}
+        self._detectors: dict[tuple[int, float], cv2.aruco.ArucoDetector] = {}
 
     def reset(self) -> None:
         """Forget the cached calibration."""
         self.calibrator.reset()
+
+    def _detector(self, window: int, enlarged: float = 1.0) -> cv2.aruco.ArucoDetector:
+        key = (window, round(enlarged, 2))
+        detector = self._detectors.get(key)
+        if detector is None:
+            detector = self._detectors[key] = _detector(window, _MIN_PERIMETER / enlarged)
+        return detector
 
     def recognize(self, frame: Image) -> Recognition:
         """Read one frame.
@@ -201,10 +213,7 @@ class Recognizer:
         t0 = time.perf_counter()
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         side = max(gray.shape[:2])
-        window = max(3, int(round(0.011 * side)) | 1)
-        detector = self._detectors.get(window)
-        if detector is None:
-            detector = self._detectors[window] = _detector(window)
+        detector = self._detector(max(3, int(round(0.011 * side)) | 1))
         # an unsharp mask undoes some of the lens's and the motion's blur before the codes are read
         soft = cv2.GaussianBlur(gray, (0, 0), max(1.0, 0.0016 * side))
         corners, ids, rejected = detector.detectMarkers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0))
@@ -212,12 +221,35 @@ class Recognizer:
             Marker(int(i), np.asarray(c, np.float64).reshape(4, 2)) for c, i in zip(corners, ids.ravel()))
         t1 = time.perf_counter()
         calibration = self.calibrator.update(markers)
-        t2 = time.perf_counter()
         to_table = calibration.image_to_table
+        side_px = _code_side_px(calibration.table_to_image)
+        if side_px < _SMALL_CODE_PX:
+            # the mat is small in the frame (a camera far away, or turned): the codes are read again in a
+            # frame enlarged until a code is about _SMALL_CODE_PX across
+            f = round(min(_MAX_ENLARGE, _SMALL_CODE_PX / side_px), 1)
+            big = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC)
+            side = max(big.shape[:2])
+            soft = cv2.GaussianBlur(big, (0, 0), max(1.0, 0.0016 * side))
+            window = max(3, int(round(0.011 * side)) | 1)
+            corners, ids, rejected = self._detector(window, f).detectMarkers(cv2.addWeighted(big, 2.0, soft, -1.0, 0))
+            corners = tuple(np.asarray(c, np.float64) / f for c in corners)
+            rejected = tuple(np.asarray(r, np.float64) / f for r in rejected)
+            found = () if ids is None else tuple(
+                Marker(int(i), np.asarray(c, np.float64).reshape(4, 2)) for c, i in zip(corners, ids.ravel()))
+            markers = tuple(m for m in markers if not is_card_id(m.id)) + tuple(m for m in found if is_card_id(m.id))
+        t2 = time.perf_counter()
         view = read_view(markers, [np.asarray(r, np.float64).reshape(4, 2) for r in rejected], to_table)
         t3 = time.perf_counter()
         return Recognition(view, markers, to_table,
                            StageTimes(1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2)))
+
+
+def _code_side_px(table_to_image: NDArray[Any]) -> float:
+    """How many pixels across a card's code is in the middle of the mat."""
+    cx, cy = MAT.width / 2, MAT.height / 2
+    quad = np.array([[cx, cy], [cx + CODE_SIZE, cy], [cx + CODE_SIZE, cy + CODE_SIZE], [cx, cy + CODE_SIZE]])
+    img = _to_table(quad, table_to_image)
+    return float(np.sqrt(abs(cv2.contourArea(img.astype(np.float32)))))
 
 
 def _to_table(points: NDArray[Any], h: NDArray[Any]) -> NDArray[Any]:
