@@ -1,0 +1,177 @@
+"""Circus Flohcati recognition through the independent camera model (`vision.camera_model`).
+
+Scenes are positions of random games at the mat (`firmware.flohcati.tablesim`,
+seeds 970,000,000 + k, 2 to 4 seats): every still layout of a game is a
+candidate and one is drawn per scene. Each is drawn from straight above
+(`vision.flohcati.scene.render`), photographed by the camera model at every
+level, and read by a fresh recogniser (full search, fresh calibration).
+Printed per level:
+
+* fully correct: every card read, in its zone, the row in order, nothing unrecognised;
+* usable by the referee: every card right except cards whose code the
+  camera model's hand covers (the live referee skips frames with a hand over
+  the table as motion), and nothing flagged unrecognised that the hand does
+  not cover (a needless question);
+* mat not found; codes right (cards read right over cards in the scene);
+  cards under the hand (scenes with one); wrong cards accepted (a card read that
+  is not in the scene, or in another zone): the goal is 0;
+* ms per frame on one thread (median), cold recogniser.
+
+Usage: python benchmarks/bench_flohcati_vision.py [--scenes 60] [--levels easy,medium,hard]
+       [--size 1280x960] [--seed-base 970000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from firmware.flohcati.tablesim import SimulatedTable
+from scorer.flohcati.cards import DeckCard
+from vision import NoMatError
+from vision.camera_model import photograph
+from vision.flohcati.layout import CODE_CENTRE, CODE_SIZE, Area, zone_of
+from vision.flohcati.pipeline import Recognizer
+from vision.flohcati.scene import REGION, TableLayout, placements, render
+
+PX_PER_MM = 3.0
+
+
+@dataclass
+class Tally:
+    scenes: int = 0
+    correct: int = 0
+    usable: int = 0
+    no_mat: int = 0
+    codes: int = 0
+    codes_right: int = 0
+    with_hand_over_card: int = 0
+    wrong: int = 0
+    needless: int = 0
+    ms: list[float] = field(default_factory=list)
+
+
+def scene_layouts(count: int, seed_base: int) -> list[tuple[TableLayout, int, int]]:
+    """``count`` (layout, seats, seed) drawn from random games."""
+    out = []
+    for k in range(count):
+        seed = seed_base + k
+        rng = random.Random(seed)
+        seats = rng.choice((2, 3, 4))
+        sim = SimulatedTable([f"P{i}" for i in range(seats)], seed=seed)
+        layouts = [s.layout for s in sim.steps() if s.layout is not None and not s.moving]
+        out.append((layouts[rng.randrange(len(layouts))], seats, seed))
+    return out
+
+
+def _code_quad(x: float, y: float, angle: float) -> np.ndarray:  # type: ignore[type-arg]
+    a = math.radians(angle)
+    ca, sa = math.cos(a), math.sin(a)
+    h = CODE_SIZE / 2
+    pts = []
+    for dx, dy in ((-h, -h), (h, -h), (h, h), (-h, h)):
+        u, v = CODE_CENTRE[0] + dx, CODE_CENTRE[1] + dy
+        pts.append((x + ca * u - sa * v, y + sa * u + ca * v))
+    return np.array(pts, np.float64)
+
+
+def _covered(photo: Any, quad_mm: np.ndarray) -> bool:  # type: ignore[type-arg]
+    pts = photo.to_image(quad_mm).astype(np.int32)
+    mask = np.zeros_like(photo.hand_mask)
+    cv2.fillConvexPoly(mask, pts, 255)
+    return bool(np.any((mask > 0) & (photo.hand_mask > 0)))
+
+
+def judge(layout: TableLayout, seats: int, seed: int, level: str, size: tuple[int, int], tally: Tally) -> None:
+    items = placements(layout, seed)
+    canvas, origin = render(items, PX_PER_MM)
+    photo = photograph(canvas, PX_PER_MM, origin, REGION, level, seed, size=size)
+    truth: list[tuple[DeckCard, Area, int | None, bool, float]] = []
+    for p in items:
+        if p.card is None:
+            continue
+        quad = _code_quad(p.x, p.y, p.angle)
+        cx, cy = quad.mean(0)
+        area, seat = zone_of(float(cx), float(cy))
+        truth.append((p.card, area, seat, _covered(photo, quad), float(cx)))
+    tally.scenes += 1
+    recognizer = Recognizer()
+    t0 = time.perf_counter()
+    try:
+        result = recognizer.recognize(photo.image)
+    except NoMatError:
+        tally.no_mat += 1
+        return
+    finally:
+        tally.ms.append(1000 * (time.perf_counter() - t0))
+    view = result.view
+    got = [(c.card, c.area, c.seat) for c in view.cards]
+    hidden_any = any(t[3] for t in truth)
+    tally.with_hand_over_card += hidden_any
+    keys = [(t[0], t[1], t[2]) for t in truth]
+    wrong = [g for g in got if g not in keys or got.count(g) > keys.count(g)]
+    tally.wrong += len(wrong)
+    tally.codes += len(truth)
+    right = 0
+    missing_visible = False
+    for t in truth:
+        if (t[0], t[1], t[2]) in got:
+            right += 1
+        elif not t[3]:
+            missing_visible = True
+    tally.codes_right += right
+    row_truth = [t[0] for t in sorted((t for t in truth if t[1] is Area.ROW), key=lambda t: t[4])]
+    row_got = [c.card for c in view.in_area(Area.ROW)]
+    row_ok = row_got == [c for c in row_truth if c in row_got]
+    to_image = np.linalg.inv(result.image_to_table) if result.image_to_table is not None else None
+    needless = 0
+    for x, y, _ in view.unreadable:
+        if to_image is None:
+            continue
+        px, py = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), to_image)[0][0]
+        ix, iy = int(round(px)), int(round(py))
+        h, w = photo.hand_mask.shape
+        near = photo.hand_mask[max(0, iy - 25):iy + 25, max(0, ix - 25):ix + 25]
+        if not (0 <= ix < w and 0 <= iy < h and near.any()):
+            needless += 1
+    tally.needless += needless
+    exact = not wrong and right == len(truth) and row_ok and not view.unreadable
+    tally.correct += exact
+    tally.usable += not wrong and not missing_visible and row_ok and needless == 0
+    _ = seats
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--scenes", type=int, default=60)
+    parser.add_argument("--levels", default="easy,medium,hard")
+    parser.add_argument("--size", default="1280x960")
+    parser.add_argument("--seed-base", type=int, default=970_000_000)
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    w, h = (int(v) for v in args.size.lower().split("x"))
+    layouts = scene_layouts(args.scenes, args.seed_base)
+    print(f"Circus Flohcati recognition, {args.scenes} scenes per level, {w}x{h}, camera model levels {args.levels}")
+    print(f"{'level':<8} {'correct':>8} {'usable':>7} {'no mat':>7} {'codes right':>12} {'hand on card':>13} "
+          f"{'needless ?':>10} {'wrong':>6} {'ms/frame':>9}")
+    for level in args.levels.split(","):
+        tally = Tally()
+        for layout, seats, seed in layouts:
+            judge(layout, seats, seed, level, (w, h), tally)
+        n = max(1, tally.scenes)
+        print(f"{level:<8} {100 * tally.correct / n:>7.0f}% {100 * tally.usable / n:>6.0f}% {tally.no_mat:>7} "
+              f"{100 * tally.codes_right / max(1, tally.codes):>11.1f}% {tally.with_hand_over_card:>13} "
+              f"{tally.needless:>10} {tally.wrong:>6} {statistics.median(tally.ms):>9.0f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,329 @@
+"""Circus Flohcati's recogniser: one camera frame -> the cards on the mat, by zone (a `FlohcatiView`).
+
+Stages: every ArUco code in the frame (the mat's markers and the cards'
+codes, one detector), the mat's homography from its markers
+(`vision.calibrate`), each card code's centre and side in table
+millimetres, its zone (`vision.flohcati.layout.zone_of`). Decoding a code is
+exact; a code the detector found as a square of a card code's size but
+could not decode, inside a zone where cards belong, is reported as
+unrecognised, never guessed.
+
+>>> from vision.flohcati.pipeline import Recognizer   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name
+from scorer.flohcati.observe import TableSight
+from vision.calibrate import Calibrator, Marker
+from vision.config import VisionConfig
+from vision.flohcati.layout import (
+    ARUCO_DICTIONARY,
+    CODE_SIZE,
+    GEOMETRY,
+    MAT,
+    MAX_SEATS,
+    Area,
+    card_of_id,
+    is_card_id,
+    request_field,
+    zone_of,
+)
+from vision.geometry import Image
+
+__all__ = ["CONFIG", "FlohcatiView", "Recognition", "Recognizer", "SeenCard", "StageTimes", "annotate"]
+
+CONFIG = VisionConfig(table=GEOMETRY)
+
+#: A code whose side in table millimetres is off by more than this fraction is not trusted.
+_SIZE_TOLERANCE = 0.3
+#: Codes of one id closer than this (mm) are one card.
+_SAME_CARD_MM = 8.0
+_WATCHED = (Area.ROW, Area.ACTIONS, Area.REQUEST, Area.SEAT)
+#: Codes smaller than this (pixels across) are read again in an enlarged frame, at most this much larger.
+_SMALL_CODE_PX = 44.0
+_MAX_ENLARGE = 2.5
+#: The smallest code perimeter searched for, as a fraction of the frame's longer side.
+_MIN_PERIMETER = 0.06
+
+
+@dataclass(frozen=True, slots=True)
+class SeenCard:
+    """A card's code found on the table: the card, its code's centre (table mm), its turn (degrees) and zone."""
+
+    card: DeckCard
+    x: float
+    y: float
+    angle: float
+    area: Area
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FlohcatiView:
+    """Everything the recogniser read: the cards by zone, and what it could not read (in words)."""
+
+    cards: tuple[SeenCard, ...]
+    unreadable: tuple[tuple[float, float, str], ...] = ()
+
+    def in_area(self, area: Area, seat: int | None = None) -> list[SeenCard]:
+        """The cards of one zone (sorted left to right)."""
+        return sorted((c for c in self.cards if c.area is area and (seat is None or c.seat == seat)),
+                      key=lambda c: (c.x, c.y))
+
+    def sight(self, seats: int = MAX_SEATS) -> TableSight:
+        """The referee's `TableSight` (cards where they cannot be are reported as unrecognised)."""
+        problems = [text for _, _, text in self.unreadable]
+        row: list[Flea] = []
+        for c in self.in_area(Area.ROW):
+            if isinstance(c.card, Flea):
+                row.append(c.card)
+            else:
+                problems.append(f"The {c.card.label} card lies in the row, where only fleas go.")
+        counts = {a: 0 for a in Action}
+        for c in self.in_area(Area.ACTIONS):
+            if isinstance(c.card, Action):
+                counts[c.card] += 1
+            else:
+                problems.append(f"The {c.card.label} lies in the action lane, where only action cards go.")
+        request: tuple[Colour, bool] | None = None
+        on_strip = self.in_area(Area.REQUEST)
+        for c in on_strip:
+            if c.card is not Action.REQUEST:
+                problems.append(f"The {_label(c.card)} lies on the request strip, where only Request attraction goes.")
+                continue
+            counts[Action.REQUEST] += 1
+            colour = request_field(c.x)
+            if colour is None:
+                continue
+            turned = abs(((c.angle + 45.0) % 180.0) - 45.0) > 45.0
+            request = (colour, turned)
+        if len(on_strip) > 1:
+            problems.append("More than one card lies on the request strip: move the old one to the action lane.")
+        zones: list[set[Flea]] = [set() for _ in range(seats)]
+        for c in self.cards:
+            if c.area is Area.SEAT and c.seat is not None and c.seat < seats and isinstance(c.card, Flea):
+                zones[c.seat].add(c.card)
+        return TableSight(tuple(row), tuple((a, counts[a]) for a in Action),
+                          tuple(frozenset(z) for z in zones), request, tuple(dict.fromkeys(problems)))
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON: the row in order, the action lane, the request strip, each seat's cards."""
+        def names(cards: Sequence[SeenCard]) -> list[str]:
+            return [card_name(c.card) for c in cards]
+
+        return {
+            "game": "flohcati",
+            "row": names(self.in_area(Area.ROW)),
+            "actions": names(self.in_area(Area.ACTIONS)),
+            "request": names(self.in_area(Area.REQUEST)),
+            "seats": {str(s + 1): names(self.in_area(Area.SEAT, s)) for s in range(MAX_SEATS)},
+            "unrecognised": [text for _, _, text in self.unreadable],
+        }
+
+    def describe(self) -> str:
+        """The view in words."""
+        data = self.to_json()
+        lines = [f"row: {' '.join(data['row']) or '(empty)'}",
+                 f"action cards: {' '.join(data['actions']) or '(none)'}"]
+        if data["request"]:
+            lines.append(f"request strip: {' '.join(data['request'])}")
+        for seat, cards in data["seats"].items():
+            if cards:
+                lines.append(f"seat {seat}: {' '.join(cards)}")
+        lines += [f"unrecognised: {u}" for u in data["unrecognised"]]
+        return "\n".join(lines)
+
+
+def _label(card: DeckCard) -> str:
+    return card.label
+
+
+@dataclass
+class StageTimes:
+    """Milliseconds per stage of the latest frame."""
+
+    markers: float = 0.0
+    calibrate: float = 0.0
+    view: float = 0.0
+
+
+@dataclass
+class Recognition:
+    """One frame's result: the view, the markers and the stage times."""
+
+    view: FlohcatiView
+    markers: tuple[Marker, ...] = ()
+    image_to_table: NDArray[Any] | None = None
+    times: StageTimes = field(default_factory=StageTimes)
+
+
+def _detector(window: int, min_perimeter: float) -> cv2.aruco.ArucoDetector:
+    """The code detector: several threshold windows around ``window`` (px), a tolerant polygon fit and
+    decoder (the 4x4 codes' cells are large), sub-pixel corners."""
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    # a card's code is about 50 px across in a 1280 px frame; far smaller squares are print detail
+    params.minMarkerPerimeterRate = min_perimeter
+    params.adaptiveThreshWinSizeMin = max(3, window // 2 | 1)
+    params.adaptiveThreshWinSizeMax = 3 * window
+    params.adaptiveThreshWinSizeStep = max(2, window)
+    params.adaptiveThreshConstant = 5
+    params.polygonalApproxAccuracyRate = 0.05
+    params.perspectiveRemovePixelPerCell = 8
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.2
+    params.errorCorrectionRate = 0.8
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), params)
+
+
+class Recognizer:
+    """Frame -> `Recognition`. Keeps the mat's calibration between frames (`reset` forgets it)."""
+
+    def __init__(self, config: VisionConfig = CONFIG) -> None:
+        self.config = config
+        self.calibrator = Calibrator(config)
+        self._detectors: dict[tuple[int, float], cv2.aruco.ArucoDetector] = {}
+
+    def reset(self) -> None:
+        """Forget the cached calibration."""
+        self.calibrator.reset()
+
+    def _detector(self, window: int, enlarged: float = 1.0) -> cv2.aruco.ArucoDetector:
+        key = (window, round(enlarged, 2))
+        detector = self._detectors.get(key)
+        if detector is None:
+            detector = self._detectors[key] = _detector(window, _MIN_PERIMETER / enlarged)
+        return detector
+
+    def recognize(self, frame: Image) -> Recognition:
+        """Read one frame.
+
+        :raises NoMatError: when the mat's markers are not in view.
+        """
+        t0 = time.perf_counter()
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        side = max(gray.shape[:2])
+        detector = self._detector(max(3, int(round(0.011 * side)) | 1))
+        # an unsharp mask undoes some of the lens's and the motion's blur before the codes are read
+        soft = cv2.GaussianBlur(gray, (0, 0), max(1.0, 0.0016 * side))
+        corners, ids, rejected = detector.detectMarkers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0))
+        markers: tuple[Marker, ...] = () if ids is None else tuple(
+            Marker(int(i), np.asarray(c, np.float64).reshape(4, 2)) for c, i in zip(corners, ids.ravel()))
+        t1 = time.perf_counter()
+        calibration = self.calibrator.update(markers)
+        to_table = calibration.image_to_table
+        side_px = _code_side_px(calibration.table_to_image)
+        if side_px < _SMALL_CODE_PX:
+            # the mat is small in the frame (a camera far away, or turned): the codes are read again in a
+            # frame enlarged until a code is about _SMALL_CODE_PX across
+            f = round(min(_MAX_ENLARGE, _SMALL_CODE_PX / side_px), 1)
+            big = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC)
+            side = max(big.shape[:2])
+            soft = cv2.GaussianBlur(big, (0, 0), max(1.0, 0.0016 * side))
+            window = max(3, int(round(0.011 * side)) | 1)
+            corners, ids, rejected = self._detector(window, f).detectMarkers(cv2.addWeighted(big, 2.0, soft, -1.0, 0))
+            corners = tuple(np.asarray(c, np.float64) / f for c in corners)
+            rejected = tuple(np.asarray(r, np.float64) / f for r in rejected)
+            found = () if ids is None else tuple(
+                Marker(int(i), np.asarray(c, np.float64).reshape(4, 2)) for c, i in zip(corners, ids.ravel()))
+            markers = tuple(m for m in markers if not is_card_id(m.id)) + tuple(m for m in found if is_card_id(m.id))
+        t2 = time.perf_counter()
+        view = read_view(markers, [np.asarray(r, np.float64).reshape(4, 2) for r in rejected], to_table)
+        t3 = time.perf_counter()
+        return Recognition(view, markers, to_table,
+                           StageTimes(1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2)))
+
+
+def _code_side_px(table_to_image: NDArray[Any]) -> float:
+    """How many pixels across a card's code is in the middle of the mat."""
+    cx, cy = MAT.width / 2, MAT.height / 2
+    quad = np.array([[cx, cy], [cx + CODE_SIZE, cy], [cx + CODE_SIZE, cy + CODE_SIZE], [cx, cy + CODE_SIZE]])
+    img = _to_table(quad, table_to_image)
+    return float(np.sqrt(abs(cv2.contourArea(img.astype(np.float32)))))
+
+
+def _to_table(points: NDArray[Any], h: NDArray[Any]) -> NDArray[Any]:
+    return np.asarray(cv2.perspectiveTransform(points.reshape(1, -1, 2), h)[0], np.float64)
+
+
+def _square(quad: NDArray[Any]) -> tuple[float, float, float, float] | None:
+    """Centre, mean side and turn (degrees) of a quadrilateral in table mm; None when it is far from a code's square."""
+    sides = [float(np.hypot(*(quad[(k + 1) % 4] - quad[k]))) for k in range(4)]
+    side = sum(sides) / 4
+    if abs(side - CODE_SIZE) > _SIZE_TOLERANCE * CODE_SIZE or max(sides) > 1.4 * min(sides):
+        return None
+    cx, cy = quad.mean(0)
+    dx, dy = quad[1] - quad[0]
+    return float(cx), float(cy), side, math.degrees(math.atan2(dy, dx))
+
+
+def read_view(markers: Sequence[Marker], rejected: Sequence[NDArray[Any]], image_to_table: NDArray[Any]) -> FlohcatiView:
+    """The cards from the decoded codes (and the unreadable ones from the rejected squares), in table terms."""
+    seen: list[SeenCard] = []
+    problems: list[tuple[float, float, str]] = []
+    for m in markers:
+        if not is_card_id(m.id):
+            continue
+        found = _square(_to_table(m.corners, image_to_table))
+        area_seat = None if found is None else zone_of(found[0], found[1])
+        if found is None:
+            quad = _to_table(m.corners, image_to_table)
+            cx, cy = quad.mean(0)
+            area, seat = zone_of(float(cx), float(cy))
+            small = float(np.hypot(*(quad[1] - quad[0]))) < 0.5 * CODE_SIZE
+            if area in _WATCHED and not small:
+                problems.append((float(cx), float(cy), f"A card in the {_place(area, seat)} could not be read."))
+            continue
+        assert area_seat is not None
+        x, y, _, angle = found
+        if any(s.card == card_of_id(m.id) and math.hypot(s.x - x, s.y - y) < _SAME_CARD_MM for s in seen):
+            continue
+        seen.append(SeenCard(card_of_id(m.id), x, y, angle, area_seat[0], area_seat[1]))
+    for quad in rejected:
+        found = _square(_to_table(quad, image_to_table))
+        if found is None:
+            continue
+        x, y = found[0], found[1]
+        area, seat = zone_of(x, y)
+        if area not in _WATCHED or any(math.hypot(s.x - x, s.y - y) < _SAME_CARD_MM for s in seen):
+            continue
+        if any(math.hypot(px - x, py - y) < _SAME_CARD_MM for px, py, _ in problems):
+            continue
+        problems.append((x, y, f"A card in the {_place(area, seat)} could not be read."))
+    return FlohcatiView(tuple(seen), tuple(problems))
+
+
+def _place(area: Area, seat: int | None) -> str:
+    return f"seat {seat + 1} zone" if area is Area.SEAT and seat is not None else area.value
+
+
+def annotate(frame: Image, result: Recognition) -> Image:
+    """The frame with every code found outlined and named (green: a card, blue: the mat, red: unreadable)."""
+    out = frame.copy() if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    for m in result.markers:
+        pts = m.corners.astype(np.int32)
+        colour = (0, 200, 0) if is_card_id(m.id) else (200, 120, 0)
+        cv2.polylines(out, [pts], True, colour, 2, cv2.LINE_AA)
+        label = card_name(card_of_id(m.id)) if is_card_id(m.id) else f"mat {m.id}"
+        cv2.putText(out, label, (int(pts[0][0]), int(pts[0][1]) - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1,
+                    cv2.LINE_AA)
+    if result.image_to_table is not None:
+        back = np.linalg.inv(result.image_to_table)
+        for x, y, _ in result.view.unreadable:
+            px, py = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), back)[0][0]
+            cv2.circle(out, (int(px), int(py)), 14, (0, 0, 230), 2, cv2.LINE_AA)
+    return out
+
+
+#: the mat's width, for code that sizes renders by it
+MAT_WIDTH = MAT.width
