@@ -33,6 +33,7 @@ DPI_RANGE = (72.0, 300.0)
 #: The games ``ringside print`` makes sheets for, and the module of each (``print_sheets(out, dpi) -> str``).
 PRINTABLE: dict[str, str] = {
     "bigtop": "vision.bigtop.cli",
+    "grand-carnival": "vision.grand_carnival.cli",
 }
 #: The games ``ringside recognize`` reads, and the module of each
 #: (``recognize(frame, model, annotate) -> (json, text, annotated frame or None)``).
@@ -82,7 +83,7 @@ def print_parser(prog: str = "ringside print") -> argparse.ArgumentParser:
 
 
 def cmd_print(argv: list[str]) -> int:
-    """``ringside print bigtop --out FILE.pdf|FILE.png [--dpi N]``: true-size printable sheets."""
+    """``ringside print GAME --out FILE.pdf|FILE.png [--dpi N]``: true-size printable sheets."""
     prog = "ringside print"
     args = _parse(print_parser(prog), argv)
     if isinstance(args, int):

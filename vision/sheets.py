@@ -41,10 +41,15 @@ A4 = (210.0, 297.0)
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """One rendered sheet and its title."""
+    """One rendered sheet and its title.
+
+    ``badges`` names the components the page marks as provisional (a game's
+    own decisions about its components), for the legend and the tests.
+    """
 
     title: str
     image: Image
+    badges: tuple[str, ...] = ()
 
 
 def blank_page(landscape: bool, s: float) -> Image:
