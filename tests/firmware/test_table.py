@@ -154,14 +154,14 @@ def test_dependencies_point_one_way(package: str, forbidden: tuple[str, ...]) ->
     assert not bad, bad
 
 
-CORE_VISION = ("__init__", "calibrate", "camera_model", "classify", "config", "detect", "geometry", "images")
+CORE_VISION = ("__init__", "calibrate", "camera_model", "classify", "config", "detect", "geometry", "images", "sheets")
 
 
 @pytest.mark.parametrize("module", CORE_VISION)
 def test_the_vision_core_knows_no_game(module: str) -> None:
     """The core stages import no game: not vision/<game>/, not the rules engines."""
     names = _imports(ROOT / "vision" / f"{module}.py")
-    games = [n for n in names if n.startswith(("vision.bigtop", "vision.carcassonne", "scorer"))
+    games = [n for n in names if n.startswith(("vision.bigtop", "vision.carcassonne", "vision.grand_carnival", "scorer"))
              or n.split(".")[:2] == ["vision", "cli"]]
     assert not games, games
 

@@ -162,3 +162,32 @@ def test_pages_are_drawn_one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
     assert drawn == []
     next(pages)
     assert drawn == [1]
+
+
+def test_layout_docstring_examples() -> None:
+    import doctest
+
+    from vision.grand_carnival import layout
+
+    assert doctest.testmod(layout).failed == 0
+
+
+def test_the_package_imports_its_rules_engine_and_the_vision_core_only() -> None:
+    import ast
+
+    import vision
+
+    root = Path(vision.__file__).parent
+    core = {p.stem for p in root.glob("*.py")} - {"cli"}
+    bad = []
+    for path in sorted((root / "grand_carnival").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 else [])
+            for name in names:
+                parts = name.split(".")
+                if parts[0] == "scorer" and parts[:2] != ["scorer", "grand_carnival"]:
+                    bad.append(f"{path.name}: {name}")
+                if parts[0] == "vision" and len(parts) > 1 and parts[1] not in core | {"grand_carnival"}:
+                    bad.append(f"{path.name}: {name}")
+    assert not bad, bad
