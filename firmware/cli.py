@@ -94,22 +94,63 @@ def _print_report(report: scorer.ReplayReport, as_json: bool) -> int:
     return report.exit_status
 
 
+#: The game whose component values a user file may change (``--components``).
+COMPONENTS_GAME = "grand-carnival"
+
+
+def _with_components(game: scorer.Game[Any, Any], path: str | None, use_default: bool) -> scorer.Game[Any, Any]:
+    """``game`` playing with the user's component values (``--components`` or the default file).
+
+    :raises UsageError: when ``--components`` is given for another game.
+    :raises TableError: one line naming the file and the key when the file is not valid.
+    """
+    if game.name != COMPONENTS_GAME:
+        if path is not None:
+            raise UsageError(f"--components applies to grand-carnival only, not {game.name}")
+        return game
+    if path is None and not use_default:
+        return game
+    from firmware.components import load_components
+
+    values, source = load_components(path)
+    if values is None:
+        return game
+    result: scorer.Game[Any, Any] = type(game)(values, source)  # type: ignore[call-arg]
+    return result
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
-    """``ringside replay FILE [--json]``."""
+    """``ringside replay FILE [--json] [--components FILE]``.
+
+    A record is replayed with the component values it carries (or the shipped
+    ones); ``--components`` puts a file's values over them.
+    """
     data = _read_json(args.file)
-    return _print_report(_game_of(data, args.file).replay(data), args.json)
+    game = _game_of(data, args.file)
+    if args.components is not None:
+        if game.name != COMPONENTS_GAME:
+            raise UsageError(f"--components applies to grand-carnival only, not {game.name}")
+        from firmware.components import load_components
+        from scorer.grand_carnival import GrandCarnival
+        from scorer.grand_carnival.components import merge_components
+
+        values, source = load_components(args.components)
+        played = GrandCarnival().for_record(data)
+        game = GrandCarnival(merge_components(played.components, values or {}, source), source)
+        data = {key: value for key, value in data.items() if key != "components"}
+    return _print_report(game.replay(data), args.json)
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    """``ringside score GAME FILE [--json]``."""
-    game = scorer.get(args.game)
+    """``ringside score GAME FILE [--json] [--components FILE]``."""
+    game = _with_components(scorer.get(args.game), args.components, True)
     data = _read_json(args.file)
     return _print_report(game.score_position(data), args.json)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """``ringside simulate GAME [--players N] [--seed S] [--hands H] [--out FILE]``."""
-    game = scorer.get(args.game)
+    game = _with_components(scorer.get(args.game), args.components, True)
     lo, hi = game.info.min_players, game.info.max_players
     count = args.players if args.players is not None else max(lo, min(4, hi))
     if not lo <= count <= min(hi, len(DEFAULT_NAMES)):
@@ -139,6 +180,10 @@ def _run_vision(command: str, argv: list[str]) -> int:
     return func(argv)
 
 
+_COMPONENTS_HELP = "grand-carnival: component values (TOML, keys of components.toml)"
+_COMPONENTS_DEFAULT = "; default ~/.config/ringside/grand-carnival.toml when it exists"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``ringside``."""
     parser = argparse.ArgumentParser(
@@ -150,6 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game record and print the result")
     p.add_argument("file", help="the record (JSON), or - for standard input")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.add_argument("--components", metavar="FILE", help=_COMPONENTS_HELP + " over the record's own")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("simulate", help="play random legal games and write the record")
@@ -158,12 +204,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="random seed (the same seed gives the same record)")
     p.add_argument("--hands", type=int, help="hands to play (Big Top, Fan Tan)")
     p.add_argument("--out", help="write the record to this file instead of standard output")
+    p.add_argument("--components", metavar="FILE", help=_COMPONENTS_HELP + _COMPONENTS_DEFAULT)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("score", help="score an end-of-game position")
     p.add_argument("game", help="flohcati or grand-carnival")
     p.add_argument("file", help="the position (JSON), or - for standard input")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.add_argument("--components", metavar="FILE", help=_COMPONENTS_HELP + _COMPONENTS_DEFAULT)
     p.set_defaults(func=cmd_score)
 
     for name, help_text in (

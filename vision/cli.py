@@ -34,6 +34,7 @@ DPI_RANGE = (72.0, 300.0)
 PRINTABLE: dict[str, str] = {
     "bigtop": "vision.bigtop.cli",
     "flohcati": "vision.flohcati.cli",
+    "grand-carnival": "vision.grand_carnival.cli",
 }
 #: The games ``ringside recognize`` reads, and the module of each
 #: (``recognize(frame, model, annotate) -> (json, text, annotated frame or None)``).
@@ -84,7 +85,7 @@ def print_parser(prog: str = "ringside print") -> argparse.ArgumentParser:
 
 
 def cmd_print(argv: list[str]) -> int:
-    """``ringside print bigtop --out FILE.pdf|FILE.png [--dpi N]``: true-size printable sheets."""
+    """``ringside print GAME --out FILE.pdf|FILE.png [--dpi N]``: true-size printable sheets."""
     prog = "ringside print"
     args = _parse(print_parser(prog), argv)
     if isinstance(args, int):

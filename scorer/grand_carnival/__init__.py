@@ -2,7 +2,9 @@
 
 Importing the package registers the game as ``grand-carnival`` (alias
 ``carnival``): ``scorer.get("grand-carnival")``. Components the rule texts
-leave open live in ``components.toml``; records are described in docs/records.md.
+leave open live in ``components.toml``; ``GrandCarnival(values)`` plays with
+other values (docs/grand-carnival-components.md); records are described in
+docs/records.md.
 """
 
 from __future__ import annotations

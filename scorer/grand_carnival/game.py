@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -23,7 +24,16 @@ from scorer.core import (
 )
 from scorer.fields import player_names, require, whole_number
 from scorer.grand_carnival import codec, rules
-from scorer.grand_carnival.components import CATALOG, Catalog
+from scorer.grand_carnival.components import (
+    CATALOG,
+    Catalog,
+    CatalogError,
+    catalog_of,
+    component_changes,
+    describe_changes,
+    merge_components,
+    shipped_data,
+)
 from scorer.grand_carnival.model import (
     INFO,
     ROUNDS,
@@ -47,7 +57,11 @@ DEFAULT_SEED = 0
 class GrandCarnival(Game[CarnivalState, Move]):
     """The Grand Carnival (seed 002): build a fairground market, score it after 7 rounds.
 
-    Override ``catalog`` in a subclass for a box with other components.
+    ``GrandCarnival(components)`` plays with other component values: a table
+    in the layout of ``components.toml`` (parsed TOML or JSON) whose entries
+    replace the shipped ones (`merge_components`). Records written by
+    `simulate` carry the values in ``"components"``; `replay` plays a record
+    with its own values (`for_record`).
 
     >>> import random, scorer
     >>> game = scorer.get("carnival")
@@ -62,9 +76,46 @@ class GrandCarnival(Game[CarnivalState, Move]):
     name: ClassVar[str] = "grand-carnival"
     aliases: ClassVar[tuple[str, ...]] = ("carnival",)
     info: ClassVar[GameInfo] = INFO
-    catalog: ClassVar[Catalog] = CATALOG
+    #: The component facts the engine plays with.
+    catalog: Catalog = CATALOG
+    #: The values ``catalog`` was built from, in the layout of ``components.toml``.
+    components: Mapping[str, Any]
     #: Player count `simulate` uses when none is given.
     default_players: ClassVar[int] = 4
+
+    def __init__(self, components: Mapping[str, Any] | None = None, source: str = "components") -> None:
+        """The game with the shipped components, or with ``components`` in their place.
+
+        :raises CatalogError: one line naming ``source`` and the key when a value is wrong.
+        """
+        if components is None:
+            self.components = shipped_data()
+        else:
+            self.components = merge_components(shipped_data(), components, source)
+            self.catalog = catalog_of(self.components, source)
+
+    def changed_components(self) -> dict[str, Any]:
+        """The component values this game plays with that differ from the shipped ones."""
+        return component_changes(self.components)
+
+    def for_record(self, record: Mapping[str, Any]) -> GrandCarnival:
+        """The game a record was played with: its ``"components"`` over the shipped values.
+
+        A record without ``"components"`` is played with this game's values.
+
+        :raises RecordError: naming ``components`` when the record's values are not valid.
+        """
+        if not isinstance(record, Mapping) or "components" not in record:
+            return self
+        raw = record["components"]
+        if not isinstance(raw, Mapping):
+            raise RecordError("components must be an object of component values", "components")
+        if raw == self.components:
+            return self
+        try:
+            return type(self)(raw, "the record's components")
+        except CatalogError as exc:
+            raise RecordError(str(exc), "components") from None
 
     # -- state -----------------------------------------------------------------
 
@@ -274,6 +325,28 @@ class GrandCarnival(Game[CarnivalState, Move]):
 
     record_start = record_state
 
+    def replay(self, record: Mapping[str, Any]) -> ReplayReport:
+        """Replay a record with the component values it names (`for_record`).
+
+        When they differ from the shipped ``components.toml``, the report says
+        which (``"components"`` in the JSON, a paragraph in the text).
+
+        :raises RecordError: when the record is not valid.
+        """
+        game = self.for_record(record)
+        return game._say_components(Game.replay(game, record))
+
+    def _say_components(self, report: ReplayReport) -> ReplayReport:
+        """``report`` with the component values that differ from the shipped ones, if any."""
+        changes = self.changed_components()
+        if not changes:
+            return report
+        lines = describe_changes(changes)
+        text = report.text + "\nPlayed with component values that differ from the shipped components.toml:\n" + (
+            "\n".join(f"  {line}" for line in lines)
+        )
+        return ReplayReport({**report.data, "components": changes}, text, illegal=report.illegal)
+
     def record_moves(self, record: Mapping[str, Any]) -> list[Any]:
         """The record's moves; a record without ``"moves"`` is a game not yet begun."""
         raw_moves = record.get("moves", [])
@@ -346,6 +419,7 @@ class GrandCarnival(Game[CarnivalState, Move]):
                 "stacks": [list(state.railyard.stacks[0]), list(state.railyard.stacks[1])],
                 "open": list(state.railyard.open),
             },
+            "components": copy.deepcopy(dict(self.components)),
             "moves": [],
         }
 
@@ -399,7 +473,7 @@ class GrandCarnival(Game[CarnivalState, Move]):
         text += f"\nWinner{'s' if len(outcome.winners) > 1 else ''}: " + ", ".join(
             names[w] for w in outcome.winners
         ) + f" ({outcome.reason})"
-        return ReplayReport(data=out, text=text)
+        return self._say_components(ReplayReport(data=out, text=text))
 
 
 def _outcome(parts: Sequence[Breakdown]) -> Outcome:

@@ -16,6 +16,7 @@ MODULES = [
     "scorer.bigtop.engine",
     "scorer.bigtop.observe",
     "scorer.carcassonne",
+    "scorer.grand_carnival.components",
 ]
 
 

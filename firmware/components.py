@@ -1,0 +1,75 @@
+"""A user's own component values for The Grand Carnival, read at the edge.
+
+The rules engine ships its component facts in ``scorer/grand_carnival/components.toml``;
+several are Ringside's decisions (docs/grand-carnival-components.md). A user with
+the real box corrects them in ``$XDG_CONFIG_HOME/ringside/grand-carnival.toml``
+(``~/.config/ringside/grand-carnival.toml``) or a file named with ``--components``:
+the same keys, only those that differ. This module reads that file; the engine
+receives the values as data (``GrandCarnival(values)``) and checks them.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from scorer.core import TableError
+
+__all__ = ["ComponentsError", "default_components_path", "load_components", "read_components"]
+
+#: The file name of the user's Grand Carnival components, beside ``ringside.toml``.
+FILE_NAME = "grand-carnival.toml"
+
+
+class ComponentsError(TableError, ValueError):
+    """A user's components file that cannot be read or is not valid (one line)."""
+
+
+def default_components_path() -> Path:
+    """Where Ringside looks for the user's Grand Carnival components.
+
+    ``$XDG_CONFIG_HOME/ringside/grand-carnival.toml``, or
+    ``~/.config/ringside/grand-carnival.toml`` when ``XDG_CONFIG_HOME`` is unset
+    or not an absolute path (the XDG rule, as for ``ringside.toml``).
+    """
+    xdg = os.environ.get("XDG_CONFIG_HOME", "")
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path("~/.config").expanduser()
+    return base / "ringside" / FILE_NAME
+
+
+def read_components(path: str | Path) -> dict[str, Any]:
+    """The parsed TOML of a components file, unchecked.
+
+    :raises ComponentsError: one line naming the file when it cannot be read or is not TOML.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ComponentsError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ComponentsError(f"{path}: not a UTF-8 text file") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ComponentsError(f"{path}: not valid TOML: {exc}") from None
+
+
+def load_components(path: str | Path | None = None) -> tuple[Mapping[str, Any] | None, str]:
+    """The user's component values and the file they came from.
+
+    With ``path`` that file is read (it must exist); without, `default_components_path`
+    is read when it exists. ``(None, "")`` means: no user file, play with the shipped values.
+    The values are checked by the engine (`scorer.grand_carnival.GrandCarnival`),
+    whose errors name the file returned here.
+
+    :raises ComponentsError: one line naming the file when it cannot be read or is not TOML.
+    """
+    if path is None:
+        default = default_components_path()
+        if not default.is_file():
+            return None, ""
+        path = default
+    return read_components(path), str(path)

@@ -1,0 +1,174 @@
+"""Physical geometry of Ringside's printed Grand Carnival components, in millimetres.
+
+These are facts of the print-and-play sheets (`vision.grand_carnival.printing`),
+Ringside's own: the real box's sizes are not known. Board coordinates: origin
+at the market board's top-left corner, x to the right, y downwards (the circus
+tent at the top, the entrances at the bottom, as the player sees it).
+
+ArUco markers (OpenCV ``DICT_4X4_50``, the dictionary of Big Top's sheets):
+each player's market board carries four, one in each corner, ids
+``30 + 4 * seat`` .. ``33 + 4 * seat`` in the order top-left, top-right,
+bottom-right, bottom-left (seat 0: 30-33, seat 1: 34-37, seat 2: 38-41,
+seat 3: 42-45). Big Top uses 0-29 (mat 0-3, 16, 17; charts 4-15, 18-29), so
+both games' sheets can lie on one table; 46-49 are free.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "ARUCO_DICT",
+    "BOARD",
+    "COMPONENTS",
+    "FIELD",
+    "MARKER_IDS",
+    "MAX_SEATS",
+    "BoardGeometry",
+    "PrintedComponent",
+    "board_marker_ids",
+    "decision_keys",
+    "decisions_of",
+    "seat_of_marker",
+]
+
+#: OpenCV predefined dictionary of every marker (``cv2.aruco.DICT_4X4_50``).
+ARUCO_DICT = 0
+#: Players (market boards) the sheets print.
+MAX_SEATS = 4
+#: The first marker id of the Grand Carnival's boards (Big Top uses 0..29).
+FIRST_MARKER = 30
+#: Side of one market field, and of one field of a foundation tile or attraction.
+FIELD = 18.0
+
+
+@dataclass(frozen=True, slots=True)
+class BoardGeometry:
+    """A player's market board: 8 x 8 fields under the tent strip, entrances below, numbers on the left."""
+
+    width: float = 250.0
+    height: float = 190.0
+    marker_size: float = 20.0
+    marker_inset: float = 4.0
+    #: top-left corner of field a8
+    grid_x: float = 53.0
+    grid_y: float = 24.0
+    field: float = FIELD
+    tent_height: float = 16.0
+    entrance_height: float = 16.0
+    #: the column of action numbers 1..5, left of the grid
+    numbers_x: float = 29.0
+    numbers_width: float = 20.0
+
+    @property
+    def grid_size(self) -> float:
+        """Side of the 8 x 8 market."""
+        return 8 * self.field
+
+    def field_rect(self, cell: int) -> tuple[float, float, float, float]:
+        """(x, y, w, h) of a market field (``cell`` = row * 8 + column, row 0 at the tent)."""
+        row, col = divmod(cell, 8)
+        return (self.grid_x + col * self.field, self.grid_y + row * self.field, self.field, self.field)
+
+    def marker_corners(self, index: int) -> tuple[tuple[float, float], ...]:
+        """Board coordinates of corner marker ``index`` (0 top-left .. 3 bottom-left), in ArUco corner order."""
+        s, i = self.marker_size, self.marker_inset
+        x = i if index in (0, 3) else self.width - i - s
+        y = i if index in (0, 1) else self.height - i - s
+        return ((x, y), (x + s, y), (x + s, y + s), (x, y + s))
+
+
+#: The printed market board.
+BOARD = BoardGeometry()
+
+
+def board_marker_ids(seat: int) -> tuple[int, int, int, int]:
+    """The marker ids of a seat's market board: top-left, top-right, bottom-right, bottom-left.
+
+    >>> board_marker_ids(0), board_marker_ids(3)
+    ((30, 31, 32, 33), (42, 43, 44, 45))
+    """
+    if not 0 <= seat < MAX_SEATS:
+        raise ValueError(f"seat must be 0..{MAX_SEATS - 1}, not {seat}")
+    first = FIRST_MARKER + 4 * seat
+    return (first, first + 1, first + 2, first + 3)
+
+
+#: Every marker id the Grand Carnival's sheets print.
+MARKER_IDS: tuple[int, ...] = tuple(i for seat in range(MAX_SEATS) for i in board_marker_ids(seat))
+
+
+def seat_of_marker(marker_id: int) -> tuple[int, int] | None:
+    """(seat, corner index) of a market board marker, or None for any other id.
+
+    >>> seat_of_marker(37), seat_of_marker(3)
+    ((1, 3), None)
+    """
+    if marker_id not in MARKER_IDS:
+        return None
+    return divmod(marker_id - FIRST_MARKER, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class PrintedComponent:
+    """A kind of printed component and the keys of ``components.toml`` whose facts it shows."""
+
+    name: str
+    keys: tuple[str, ...]
+
+
+#: What the sheets print, and which facts of ``components.toml`` each shows.
+COMPONENTS: tuple[PrintedComponent, ...] = (
+    PrintedComponent("market board", ("market.empty_parcel_hammers", "entrances.columns")),
+    PrintedComponent("wagon row", ()),
+    PrintedComponent("foundation tiles", ("foundations",)),
+    PrintedComponent("attractions", ("attractions.shapes", "attractions.reflections")),
+    PrintedComponent("guests", ("guests.supply",)),
+    PrintedComponent("barkers", ("barkers.supply",)),
+    PrintedComponent("tickets", ()),
+    PrintedComponent("trick cards", ("tricks.cards", "tricks.dealt")),
+)
+
+_HEADER = re.compile(r"^\[\[?\s*([A-Za-z0-9_.]+)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"^([A-Za-z0-9_]+)\s*=")
+
+
+def decision_keys(toml_text: str) -> frozenset[str]:
+    """The keys of a ``components.toml`` text tagged ``[DECISION`` in the comment just above them.
+
+    A comment block (comment lines with no blank line between) that contains
+    ``[DECISION`` tags the table header or key on the line right after it;
+    inline comments and blocks followed by a blank line tag nothing.
+
+    >>> decision_keys("# intro [DECISION]\\n\\n[market]\\n# [DECISION 1]\\nhammers = 1\\n# [SRC]\\nx = 2\\n")
+    frozenset({'market.hammers'})
+    """
+    tagged: set[str] = set()
+    table = ""
+    block_decides = False
+    in_block = False
+    for raw in toml_text.splitlines():
+        line = raw.strip()
+        if line.startswith("#"):
+            block_decides = (block_decides if in_block else False) or "[DECISION" in line
+            in_block = True
+            continue
+        header = _HEADER.match(line)
+        key = None if header else _KEY.match(line)
+        if header:
+            table = header.group(1)
+            name = table
+        elif key:
+            name = f"{table}.{key.group(1)}" if table else key.group(1)
+        else:
+            name = ""
+        if in_block and block_decides and name:
+            tagged.add(name)
+        in_block = block_decides = False
+    return frozenset(tagged)
+
+
+def decisions_of(keys: frozenset[str]) -> tuple[PrintedComponent, ...]:
+    """The printed components that show a fact tagged as Ringside's decision."""
+    return tuple(c for c in COMPONENTS if any(k in keys for k in c.keys))

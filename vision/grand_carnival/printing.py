@@ -1,0 +1,508 @@
+"""True-size print-and-play sheets of The Grand Carnival, drawn from the component facts.
+
+Pages: a legend of Ringside's decisions, one market board per seat (with its
+ArUco markers), the wagon row with the round track, the foundation tiles, the
+attractions of each shape, the guests, barkers and tickets, and the trick
+cards. Every component whose facts are Ringside's decision (tagged
+``[DECISION]`` in ``scorer/grand_carnival/components.toml``) carries a small
+"R" badge. Every page carries a 100 mm check line: print at 100 % and measure it.
+The art is Ringside's own and plain: coloured fields, outlines and words.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.grand_carnival.components import CATALOG, COLUMNS, Catalog, Shape, parcel_cells, shipped_data
+from vision.geometry import Image
+from vision.grand_carnival.layout import (
+    ARUCO_DICT,
+    BOARD,
+    COMPONENTS,
+    FIELD,
+    MAX_SEATS,
+    board_marker_ids,
+    decision_keys,
+    decisions_of,
+)
+from vision.sheets import A4, Page, aruco_image, blank_page, check_line, cut_marks, paste, write_pdf_pages, write_png_pages
+
+__all__ = ["BADGE", "GUESTS", "TICKETS", "carnival_decisions", "iter_carnival_pages", "write_pdf", "write_pngs"]
+
+#: BGR colour of the "R" badge (Ringside's decision); no other art uses it.
+BADGE = (170, 20, 200)
+WALKWAY = (140, 205, 140)
+SITE = (110, 160, 205)
+EMPTY = (215, 225, 230)
+ATTRACTION = (90, 190, 245)
+GUEST = (150, 70, 120)
+BARKER = (60, 90, 225)
+TICKET = (120, 230, 250)
+TENT = (80, 80, 215)
+INK = (0, 0, 0)
+GREY = (120, 120, 120)
+#: Guest tokens printed: the supply is unlimited (a decision), so enough for every entrance and walk.
+GUESTS = 24
+#: Ticket tokens printed: no component fact limits them.
+TICKETS = 60
+TOKEN = 14.0
+TICKET_SIDE = 10.0
+CARD_W, CARD_H = 63.0, 88.0
+
+
+def carnival_decisions() -> frozenset[str]:
+    """The component names whose facts the shipped ``components.toml`` tags ``[DECISION]``."""
+    text = resources.files("scorer.grand_carnival").joinpath("components.toml").read_text("utf-8")
+    return frozenset(c.name for c in decisions_of(decision_keys(text)))
+
+
+def _px(v: float, s: float) -> int:
+    return int(round(v * s))
+
+
+def _text(img: Image, text: str, x: float, y: float, height: float, s: float,
+          colour: tuple[int, int, int] = INK, centre: bool = False, bold: bool = False) -> None:
+    """``text`` with its baseline at ``y`` mm, ``height`` mm capitals; centred on ``x`` when asked."""
+    scale = height * s / 22.0
+    thick = max(1, int(round(scale * (2.6 if bold else 1.6))))
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    if centre:
+        (w, _), _ = cv2.getTextSize(text, font, scale, thick)
+        x_px = int(round(x * s - w / 2))
+    else:
+        x_px = _px(x, s)
+    cv2.putText(img, text, (x_px, _px(y, s)), font, scale, colour, thick, cv2.LINE_AA)
+
+
+def _wrap(text: str, width_chars: int) -> list[str]:
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width_chars:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line:
+        lines.append(line)
+    return lines
+
+
+def _rect(img: Image, x: float, y: float, w: float, h: float, s: float,
+          fill: tuple[int, int, int] | None, edge: tuple[int, int, int] | None = INK, line: float = 0.3) -> None:
+    p0, p1 = (_px(x, s), _px(y, s)), (_px(x + w, s), _px(y + h, s))
+    if fill is not None:
+        cv2.rectangle(img, p0, p1, fill, -1)
+    if edge is not None:
+        cv2.rectangle(img, p0, p1, edge, max(1, _px(line, s)))
+
+
+def _badge(img: Image, x: float, y: float, s: float, r: float = 2.6) -> None:
+    """The "R" badge centred on (``x``, ``y``) mm: a Ringside decision, see the legend page."""
+    cv2.circle(img, (_px(x, s), _px(y, s)), _px(r, s), BADGE, -1, cv2.LINE_AA)
+    _text(img, "R", x, y + r * 0.45, r * 1.1, s, (255, 255, 255), centre=True, bold=True)
+
+
+def _hammer(img: Image, cx: float, cy: float, size: float, s: float) -> None:
+    """A hammer glyph (head and handle) centred on (``cx``, ``cy``)."""
+    t = max(1, _px(size * 0.12, s))
+    cv2.line(img, (_px(cx, s), _px(cy - size * 0.3, s)), (_px(cx, s), _px(cy + size * 0.45, s)), (40, 60, 90), t)
+    _rect(img, cx - size * 0.3, cy - size * 0.45, size * 0.6, size * 0.22, s, (60, 60, 60), None)
+
+
+def _field(img: Image, x: float, y: float, kind: str, s: float, size: float = FIELD) -> None:
+    """A walkway (``w``) or construction site (``s``) field."""
+    if kind == "w":
+        _rect(img, x, y, size, size, s, WALKWAY, GREY, 0.15)
+        cv2.circle(img, (_px(x + size / 2, s), _px(y + size / 2, s)), _px(size * 0.08, s), (90, 150, 90), -1)
+    else:
+        _rect(img, x, y, size, size, s, SITE, GREY, 0.15)
+        _hammer(img, x + size / 2, y + size / 2, size * 0.45, s)
+
+
+# -- the market board ---------------------------------------------------------
+
+
+def render_board(seat: int, catalog: Catalog, s: float, badged: bool) -> Image:
+    """One player's market board (`BOARD` size) at ``s`` pixels per millimetre."""
+    b = BOARD
+    img = np.full((_px(b.height, s), _px(b.width, s), 3), 255, np.uint8)
+    _rect(img, 0.5, 0.5, b.width - 1, b.height - 1, s, None, GREY, 0.3)
+    for index, marker_id in enumerate(board_marker_ids(seat)):
+        (x, y), *_ = b.marker_corners(index)
+        side = _px(b.marker_size, s)
+        marker = cv2.cvtColor(aruco_image(marker_id, side, ARUCO_DICT), cv2.COLOR_GRAY2BGR)
+        paste(img, marker, x, y, s)
+    g, gx, gy, f = b.grid_size, b.grid_x, b.grid_y, b.field
+    # The circus tent above row 8.
+    _rect(img, gx, gy - b.tent_height - 1, g, b.tent_height, s, (235, 235, 250), TENT, 0.4)
+    for k in range(8):
+        x = gx + k * f
+        pts = np.array([[_px(x, s), _px(gy - 1.5, s)], [_px(x + f / 2, s), _px(gy - b.tent_height + 1, s)],
+                        [_px(x + f, s), _px(gy - 1.5, s)]], np.int32)
+        cv2.fillPoly(img, [pts], TENT if k % 2 == 0 else (200, 200, 245))
+    _text(img, "CIRCUS TENT", gx + g / 2, gy - 6, 4.5, s, INK, centre=True, bold=True)
+    # The market: 16 empty parcels, each showing its hammers.
+    hammers = catalog.empty_parcel_hammers
+    for parcel in range(16):
+        cell = parcel_cells(parcel)[0]
+        x, y, _, _ = b.field_rect(cell)
+        _rect(img, x, y, 2 * f, 2 * f, s, EMPTY, None)
+        for k in range(hammers):
+            off = (k - (hammers - 1) / 2) * f * 0.55
+            _hammer(img, x + f + off, y + f, f * 0.6, s)
+    for k in range(9):
+        t = 0.6 if k % 2 == 0 else 0.12
+        colour = INK if k % 2 == 0 else GREY
+        cv2.line(img, (_px(gx + k * f, s), _px(gy, s)), (_px(gx + k * f, s), _px(gy + g, s)), colour, max(1, _px(t, s)))
+        cv2.line(img, (_px(gx, s), _px(gy + k * f, s)), (_px(gx + g, s), _px(gy + k * f, s)), colour, max(1, _px(t, s)))
+    for k in range(8):
+        _text(img, str(8 - k), gx + g + 3, gy + k * f + f / 2 + 1.5, 3.5, s, GREY)
+        _text(img, COLUMNS[k], gx + k * f + f / 2, gy + g + b.entrance_height + 3.5, 3.5, s, GREY, centre=True)
+    # The entrances below row 1.
+    for number, cell in enumerate(catalog.entrance_cells, start=1):
+        x, _, _, _ = b.field_rect(cell)
+        y = gy + g + 1.5
+        _rect(img, x + 1, y, f - 2, b.entrance_height - 3, s, WALKWAY, INK, 0.4)
+        _text(img, f"in{number}", x + f / 2, y + 6, 3.5, s, INK, centre=True, bold=True)
+        cv2.arrowedLine(img, (_px(x + f / 2, s), _px(y + 11.5, s)), (_px(x + f / 2, s), _px(y + 8, s)),
+                        INK, max(1, _px(0.4, s)), tipLength=0.4)
+    # The action numbers 1..5 down the left edge.
+    step = g / 5
+    for k in range(5):
+        y = gy + k * step
+        _rect(img, b.numbers_x, y + 1, b.numbers_width, step - 2, s, (245, 245, 245), INK, 0.3)
+        _text(img, str(k + 1), b.numbers_x + b.numbers_width / 2, y + step / 2 + 4, 10, s, INK, centre=True, bold=True)
+    # The right panel: whose board, and the final scoring in brief.
+    px = gx + g + 10
+    _text(img, "MARKET", px, 30, 4.2, s, INK, bold=True)
+    _text(img, f"SEAT {seat + 1}", px, 36, 4.2, s, INK, bold=True)
+    if badged:
+        _badge(img, px + 24, 34.5, s)
+    lines = [
+        "Final scoring:",
+        "sets of 3-5 attractions",
+        "  of one size, each",
+        "  with a ticket",
+        "variety, sizes 1-5: 22",
+        "tent: 3 / 6 / 10 / 15",
+        "15+ tickets: 12",
+        "barker: 3 each",
+        "hammer: -1 each",
+        "",
+        "Guests walk on walkways;",
+        "attractions cover sites.",
+    ]
+    for k, line in enumerate(lines):
+        _text(img, line, px, 46 + k * 5.2, 2.5, s, INK, bold=k == 0)
+    return img
+
+
+def _board_pages(s: float, catalog: Catalog, decided: frozenset[str]) -> Iterator[Page]:
+    badged = "market board" in decided
+    for seat in range(MAX_SEATS):
+        page = blank_page(True, s)
+        x = (A4[1] - BOARD.width) / 2
+        paste(page, render_board(seat, catalog, s, badged), x, 4, s)
+        title = f"market board, seat {seat + 1} (markers {', '.join(map(str, board_marker_ids(seat)))})"
+        check_line(page, s, 10, 203, title)
+        yield Page(title, page, ("market board",) if badged else ())
+
+
+# -- the wagon row and the round track -----------------------------------------
+
+
+def _wagon_page(s: float, decided: frozenset[str]) -> Page:
+    page = blank_page(True, s)
+    tile = 2 * FIELD
+    x0, y0 = 18.0, 28.0
+    _text(page, "WAGON ROW (RAILYARD)", x0, 16, 6, s, INK, bold=True)
+    _text(page, "Take a foundation tile from a space up to your action number.", x0, 23, 3.5, s)
+    spaces = [("1", 2), ("2", 1), ("3", 1), ("4", 1), ("5", 1)]
+    x = x0
+    for label, slots in spaces:
+        w = slots * (tile + 4) + 4
+        _rect(page, x, y0, w, tile + 22, s, (235, 240, 245), INK, 0.5)
+        _text(page, label, x + w / 2, y0 + 12, 9, s, INK, centre=True, bold=True)
+        for k in range(slots):
+            tx = x + 4 + k * (tile + 4)
+            _rect(page, tx, y0 + 17, tile, tile, s, None, GREY, 0.2)
+            _text(page, f"1{'ab'[k]}" if slots == 2 else "open", tx + tile / 2, y0 + 17 + tile / 2 + 1.5, 3.5, s,
+                  GREY, centre=True)
+        x += w + 3
+    _text(page, "Space 1: two face-down stacks (1a, 1b); spaces 2-5: one open tile each.", x0, y0 + tile + 30, 3.5, s)
+    ry = y0 + tile + 44
+    _text(page, "ROUNDS", x0, ry, 5, s, INK, bold=True)
+    for k in range(7):
+        cx = x0 + 40 + k * 24
+        cv2.circle(page, (_px(cx, s), _px(ry - 2, s)), _px(9, s), INK, max(1, _px(0.4, s)), cv2.LINE_AA)
+        _text(page, str(k + 1), cx, ry + 1.5, 7, s, INK, centre=True, bold=True)
+    check_line(page, s, 10, 203, "wagon row and round track")
+    return Page("wagon row and round track", page, ())
+
+
+# -- foundation tiles, attractions, tokens, tricks ------------------------------
+
+
+def _tile_pages(s: float, catalog: Catalog, decided: frozenset[str]) -> Iterator[Page]:
+    badged = "foundation tiles" in decided
+    tiles = [p for p, n in catalog.foundations.items() for _ in range(n)]
+    side, gap = 2 * FIELD, 3.0
+    cols = int((A4[0] - 20 + gap) // (side + gap))
+    rows = int((A4[1] - 30 + gap) // (side + gap))
+    per_page = cols * rows
+    x0 = (A4[0] - cols * side - (cols - 1) * gap) / 2
+    pages = math.ceil(len(tiles) / per_page)
+    for p in range(pages):
+        page = blank_page(False, s)
+        for k, pattern in enumerate(tiles[p * per_page:(p + 1) * per_page]):
+            x, y = x0 + (k % cols) * (side + gap), 10 + (k // cols) * (side + gap)
+            fields = pattern.replace("/", "")
+            for i, kind in enumerate(fields):
+                _field(page, x + (i % 2) * FIELD, y + (i // 2) * FIELD, kind, s)
+            _rect(page, x, y, side, side, s, None, INK, 0.3)
+            _text(page, pattern, x + 1.2, y + side - 1.2, 2.2, s, INK)
+            if badged:
+                _badge(page, x + side - 3.2, y + 3.2, s, 2.0)
+            cut_marks(page, x, y, side, side, s)
+        title = f"foundation tiles {p + 1} of {pages}"
+        check_line(page, s, 10, 290, title)
+        yield Page(title, page, ("foundation tiles",) if badged else ())
+
+
+def _attraction_pages(s: float, catalog: Catalog, decided: frozenset[str]) -> Iterator[Page]:
+    """Every attraction of the largest supply (4 players), shelf-packed on portrait pages."""
+    badged = "attractions" in decided
+    pieces = [shape for shape in catalog.shapes.values() for _ in range(max(shape.counts))]
+    rows_of = {name: _rows(shape) for name, shape in catalog.shapes.items()}
+    gap, left, top, bottom = 4.0, 10.0, 10.0, 282.0
+    placed: list[tuple[str, float, float]] = []
+    x, y, shelf = left, top, 0.0
+    number = 0
+
+    def flush(final: bool) -> Iterator[Page]:
+        nonlocal number
+        number += 1
+        page = blank_page(False, s)
+        for name, px, py in placed:
+            _draw_attraction(page, rows_of[name], name, catalog.shapes[name].size, px, py, s, badged)
+        title = f"attractions, page {number}" + (" (last)" if final else "")
+        check_line(page, s, 10, 290, title)
+        yield Page(title, page, ("attractions",) if badged else ())
+
+    for shape in pieces:
+        rows = rows_of[shape.name]
+        w, h = len(rows[0]) * FIELD, len(rows) * FIELD
+        if x + w > A4[0] - left:
+            x, y, shelf = left, y + shelf + gap, 0.0
+        if y + h > bottom:
+            yield from flush(False)
+            placed = []
+            x, y, shelf = left, top, 0.0
+        placed.append((shape.name, x, y))
+        x += w + gap
+        shelf = max(shelf, h)
+    yield from flush(True)
+
+
+def _rows(shape: Shape) -> list[str]:
+    """The shape lying as flat as it can ("#" = field, top row first), one way for every print."""
+    def key(cells: frozenset[tuple[int, int]]) -> tuple[int, list[tuple[int, int]]]:
+        return (max(r for r, _ in cells), sorted(cells))
+
+    cells = min(shape.orientations, key=key)
+    height = max(r for r, _ in cells) + 1
+    width = max(c for _, c in cells) + 1
+    return ["".join("#" if (r, c) in cells else "." for c in range(width)) for r in range(height)]
+
+
+def _draw_attraction(page: Image, rows: list[str], name: str, size: int, x: float, y: float, s: float,
+                     badged: bool) -> None:
+    first = None
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch != "#":
+                continue
+            fx, fy = x + c * FIELD, y + r * FIELD
+            _rect(page, fx, fy, FIELD, FIELD, s, ATTRACTION, GREY, 0.15)
+            if first is None:
+                first = (fx, fy)
+    # the outline: the edges between a field and a non-field
+    t = max(1, _px(0.35, s))
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch != "#":
+                continue
+            fx, fy = x + c * FIELD, y + r * FIELD
+
+            def filled(rr: int, cc: int) -> bool:
+                return 0 <= rr < len(rows) and 0 <= cc < len(rows[rr]) and rows[rr][cc] == "#"
+
+            for dr, dc, a, b in ((-1, 0, (0, 0), (1, 0)), (1, 0, (0, 1), (1, 1)),
+                                 (0, -1, (0, 0), (0, 1)), (0, 1, (1, 0), (1, 1))):
+                if not filled(r + dr, c + dc):
+                    p0 = (_px(fx + a[0] * FIELD, s), _px(fy + a[1] * FIELD, s))
+                    p1 = (_px(fx + b[0] * FIELD, s), _px(fy + b[1] * FIELD, s))
+                    cv2.line(page, p0, p1, INK, t)
+    assert first is not None
+    _text(page, name, first[0] + 2, first[1] + 6, 4, s, INK, bold=True)
+    _text(page, f"{size} ticket{'s' if size > 1 else ''}", first[0] + 2, first[1] + FIELD - 2.5, 2.2, s, INK)
+    if badged:
+        _badge(page, first[0] + FIELD - 3.5, first[1] + 3.5, s, 2.2)
+
+
+def _token_page(s: float, catalog: Catalog, decided: frozenset[str]) -> Page:
+    page = blank_page(False, s)
+    badges = tuple(n for n in ("guests", "barkers") if n in decided)
+    pitch = TOKEN + 3
+    cols = int((A4[0] - 20) // pitch)
+    y = 12.0
+    groups = [("guests", GUESTS, GUEST, "G"), ("barkers", max(catalog.barkers), BARKER, "B")]
+    for name, count, colour, letter in groups:
+        _text(page, f"{name.upper()} ({count})", 10, y + 3, 4, s, INK, bold=True)
+        y += 6
+        for k in range(count):
+            cx = 10 + TOKEN / 2 + (k % cols) * pitch
+            cy = y + TOKEN / 2 + (k // cols) * pitch
+            cv2.circle(page, (_px(cx, s), _px(cy, s)), _px(TOKEN / 2, s), colour, -1, cv2.LINE_AA)
+            cv2.circle(page, (_px(cx, s), _px(cy, s)), _px(TOKEN / 2, s), INK, max(1, _px(0.2, s)), cv2.LINE_AA)
+            _text(page, letter, cx, cy + 2.2, 5, s, (255, 255, 255), centre=True, bold=True)
+            if name in decided:
+                _badge(page, cx + TOKEN * 0.33, cy - TOKEN * 0.33, s, 1.8)
+        y += math.ceil(count / cols) * pitch + 4
+    _text(page, f"TICKETS ({TICKETS})", 10, y + 3, 4, s, INK, bold=True)
+    y += 6
+    tp = TICKET_SIDE + 2
+    tcols = int((A4[0] - 20) // tp)
+    for k in range(TICKETS):
+        x, ty = 10 + (k % tcols) * tp, y + (k // tcols) * tp
+        _rect(page, x, ty, TICKET_SIDE, TICKET_SIDE, s, TICKET, INK, 0.2)
+        _text(page, "T", x + TICKET_SIDE / 2, ty + TICKET_SIDE / 2 + 1.6, 4, s, INK, centre=True, bold=True)
+    check_line(page, s, 10, 290, "guests, barkers and tickets")
+    return Page("guests, barkers and tickets", page, badges)
+
+
+_EFFECTS = {
+    "walk_on_sites": "Your guests may also walk on and stop on empty construction sites.",
+    "build_bigger": "You may build an attraction one size larger than your action number.",
+    "railyard_reach": "You may take a foundation tile from one wagon space further.",
+    "extra_step": "Your guests may move one step further.",
+}
+
+
+def _trick_page(s: float, catalog: Catalog, decided: frozenset[str]) -> Page:
+    badged = "trick cards" in decided
+    page = blank_page(False, s)
+    gap = 4.0
+    x0 = (A4[0] - 3 * CARD_W - 2 * gap) / 2
+    for k, trick in enumerate(catalog.tricks.values()):
+        x, y = x0 + (k % 3) * (CARD_W + gap), 10 + (k // 3) * (CARD_H + gap)
+        _rect(page, x, y, CARD_W, CARD_H, s, (245, 250, 250), INK, 0.4)
+        ty = y + 9
+        for line in _wrap(trick.name, 22):
+            _text(page, line, x + 4, ty, 3.6, s, INK, bold=True)
+            ty += 5.5
+        ty += 3
+        for head, body in (("When:", trick.describe() + " (end of your turn)"),
+                           ("Then:", _EFFECTS[trick.effect.value] + " From your next turn on.")):
+            _text(page, head, x + 4, ty, 3, s, INK, bold=True)
+            ty += 5
+            for line in _wrap(body, 30):
+                _text(page, line, x + 4, ty, 2.8, s, INK)
+                ty += 4.4
+            ty += 2
+        if badged:
+            _badge(page, x + CARD_W - 5, y + 5, s)
+        cut_marks(page, x, y, CARD_W, CARD_H, s)
+    title = "trick cards"
+    check_line(page, s, 10, 290, title)
+    return Page(title, page, ("trick cards",) if badged else ())
+
+
+# -- the legend -------------------------------------------------------------------
+
+
+def _legend_page(s: float, decided: frozenset[str]) -> Page:
+    page = blank_page(False, s)
+    _text(page, "THE GRAND CARNIVAL - PRINT AND PLAY", 12, 20, 6, s, INK, bold=True)
+    y = 32.0
+    _badge(page, 15, y - 1.5, s, 3)
+    intro = ("marks a component whose facts are Ringside's decision: the rules and the sources "
+             "leave them open. If your box differs, write its values in "
+             "~/.config/ringside/grand-carnival.toml (see docs/grand-carnival-components.md); "
+             "Ringside then plays and scores with them.")
+    for line in _wrap(intro, 78):
+        _text(page, line, 21, y, 3.2, s)
+        y += 5
+    y += 4
+    data = shipped_data()
+    text = resources.files("scorer.grand_carnival").joinpath("components.toml").read_text("utf-8")
+    keys = decision_keys(text)
+    for component in COMPONENTS:
+        mark = component.name in decided
+        if mark:
+            _badge(page, 15, y - 1.5, s, 2.4)
+        _text(page, component.name.upper(), 21, y, 3.6, s, INK, bold=True)
+        y += 5.5
+        for key in component.keys:
+            if key not in keys:
+                continue
+            value = data
+            for part in key.split("."):
+                value = value[part]
+            shown = json.dumps(value) if not isinstance(value, list) or len(json.dumps(value)) < 60 else (
+                f"{len(value)} entries, see components.toml")
+            for line in _wrap(f"{key} = {shown}", 80):
+                _text(page, line, 25, y, 2.9, s, GREY)
+                y += 4.4
+        if not mark:
+            _text(page, "from the rules or a source: no decision", 25, y, 2.9, s, GREY)
+            y += 4.4
+        y += 3
+    _text(page, "Pages: this legend, 4 market boards, wagon row, foundation tiles, attractions,", 12, y + 6, 3, s)
+    _text(page, "guests / barkers / tickets, trick cards. Cut along the grey corner marks.", 12, y + 11, 3, s)
+    check_line(page, s, 10, 290, "legend: Ringside's decisions")
+    return Page("legend: Ringside's decisions", page, tuple(c.name for c in COMPONENTS if c.name in decided))
+
+
+def iter_carnival_pages(
+    dpi: float = 200.0, catalog: Catalog = CATALOG, decided: frozenset[str] | None = None
+) -> Iterator[Page]:
+    """Every Grand Carnival sheet at ``dpi``, rendered one at a time as they are asked for.
+
+    ``decided``: the components to badge (default: `carnival_decisions`, read from
+    the [DECISION] tags of the shipped ``components.toml``).
+    """
+    s = dpi / 25.4
+    if decided is None:
+        decided = carnival_decisions()
+    yield _legend_page(s, decided)
+    yield from _board_pages(s, catalog, decided)
+    yield _wagon_page(s, decided)
+    yield from _tile_pages(s, catalog, decided)
+    yield from _attraction_pages(s, catalog, decided)
+    yield _token_page(s, catalog, decided)
+    yield _trick_page(s, catalog, decided)
+
+
+def write_pdf(path: Path, dpi: float = 200.0) -> int:
+    """Write all Grand Carnival sheets to one PDF at true size, page by page; returns the page count.
+
+    :raises OSError: when the file cannot be written.
+    """
+    return write_pdf_pages(path, iter_carnival_pages(dpi), dpi, "Ringside The Grand Carnival printable components")
+
+
+def write_pngs(path: Path, dpi: float = 200.0) -> list[Path]:
+    """Write each Grand Carnival sheet as its own PNG (``sheets-01.png``, ...), page by page; returns the files.
+
+    :raises OSError: when a file cannot be written.
+    """
+    return write_png_pages(path, iter_carnival_pages(dpi), dpi)
