@@ -318,7 +318,9 @@ def mat_homography(markers: tuple[Marker, ...], config: VisionConfig = DEFAULT_C
     need = config.min_mat_markers
     if len(ids) < need:
         raise NoMatError(len(ids), total)
-    best = _agreeing(cands, need) if len(cands) > len(ids) else None
+    best = _by_unique_ids(cands, need) if len(cands) > len(ids) else None
+    if best is None and len(cands) > len(ids):
+        best = _agreeing(cands, need)
     if best is None:
         # one marker per id: keep all, dropping the worst while it disagrees
         best = [(k, c) for k, c in cands]
@@ -344,6 +346,31 @@ def mat_homography(markers: tuple[Marker, ...], config: VisionConfig = DEFAULT_C
         raise NoMatError(len(idx), total)
     err = float(np.sqrt(np.mean(np.square(errs))))
     return Calibration(H, np.linalg.inv(H), len(idx), err)
+
+
+def _by_unique_ids(cands: list[tuple[int, FloatArray]], need: int) -> list[tuple[int, FloatArray]] | None:
+    """Fit to the ids seen once; of an id seen more often keep the candidate that fit puts in place.
+
+    None when the ids seen once are too few or disagree (`_agreeing` then searches).
+    """
+    counts: dict[int, int] = {}
+    for k, _ in cands:
+        counts[k] = counts.get(k, 0) + 1
+    single = [(k, c) for k, c in cands if counts[k] == 1]
+    if len(single) < need or any({k for k, _ in single} <= set(e) for e in _MAT_EDGES):
+        return None
+    ideal = {k: np.array(MAT.marker_corners(k), np.float64) for k, _ in cands}
+    H, errs = _fit([c for _, c in single], [ideal[k] for k, _ in single])
+    if H is None or max(errs) > _MAT_OUTLIER_MM:
+        return None
+    out = list(single)
+    for k in {k for k, _ in cands if counts[k] > 1}:
+        scored = [(float(np.sqrt(np.mean(np.sum((cv2.perspectiveTransform(c[None], H)[0] - ideal[k]) ** 2,
+                                                    axis=1)))), c) for kk, c in cands if kk == k]
+        e, c = min(scored, key=lambda ec: ec[0])
+        if e <= _MAT_OUTLIER_MM:
+            out.append((k, c))
+    return out
 
 
 def _agreeing(cands: list[tuple[int, FloatArray]], need: int) -> list[tuple[int, FloatArray]] | None:
