@@ -51,7 +51,7 @@ class Marker:
 
 @dataclass(frozen=True, slots=True)
 class Calibration:
-    """Image <-> table homographies from the mat's corner markers."""
+    """Image <-> table homographies from the mat's markers (corners and edges)."""
 
     image_to_table: FloatArray
     table_to_image: FloatArray
@@ -213,13 +213,15 @@ def find_layout_markers(gray: Image, config: VisionConfig = DEFAULT_CONFIG) -> t
 class MarkerTracker:
     """`find_markers` for a stream of frames of one table: searches small regions once it knows where to look.
 
-    After a full-frame search that saw enough of the mat's corner markers for a
+    After a full-frame search that saw enough of the mat's markers for a
     calibration, the mat's and charts' markers (the layout's ids) are remembered. On
     the next frames only a region around each of them is searched
-    (``config.marker_roi_margin`` marker sides on every side). Whenever one of them is
-    not found again there (covered, or the camera or mat moved), and at least every
-    ``config.marker_full_search_every`` frames (a chart placed since), the whole frame
-    is searched again. In region mode only the layout's markers are reported.
+    (``config.marker_roi_margin`` marker sides on every side), by the slow path where
+    the fast one misses. A marker found by neither (a hand over it) is left out while
+    ``config.min_mat_markers`` of the mat's remain. Whenever one has moved, or too few
+    of the mat's remain, and at least every ``config.marker_full_search_every`` frames
+    (a chart placed since), the whole frame is searched again (`find_layout_markers`).
+    In region mode only the layout's markers are reported.
     """
 
     def __init__(self, config: VisionConfig = DEFAULT_CONFIG) -> None:
