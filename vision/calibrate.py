@@ -51,7 +51,7 @@ class Marker:
 
 @dataclass(frozen=True, slots=True)
 class Calibration:
-    """Image <-> table homographies from the mat's corner markers."""
+    """Image <-> table homographies from the mat's markers (corners and edges)."""
 
     image_to_table: FloatArray
     table_to_image: FloatArray
@@ -213,13 +213,15 @@ def find_layout_markers(gray: Image, config: VisionConfig) -> tuple[Marker, ...]
 class MarkerTracker:
     """`find_markers` for a stream of frames of one table: searches small regions once it knows where to look.
 
-    After a full-frame search that saw enough of the mat's corner markers for a
+    After a full-frame search that saw enough of the mat's markers for a
     calibration, the mat's and charts' markers (the layout's ids) are remembered. On
     the next frames only a region around each of them is searched
-    (``config.marker_roi_margin`` marker sides on every side). Whenever one of them is
-    not found again there (covered, or the camera or mat moved), and at least every
-    ``config.marker_full_search_every`` frames (a chart placed since), the whole frame
-    is searched again. In region mode only the layout's markers are reported.
+    (``config.marker_roi_margin`` marker sides on every side), by the slow path where
+    the fast one misses. A marker found by neither (a hand over it) is left out while
+    ``config.min_mat_markers`` of the mat's remain. Whenever one has moved, or too few
+    of the mat's remain, and at least every ``config.marker_full_search_every`` frames
+    (a chart placed since), the whole frame is searched again (`find_layout_markers`).
+    In region mode only the layout's markers are reported.
     """
 
     def __init__(self, config: VisionConfig) -> None:
@@ -317,7 +319,9 @@ def mat_homography(markers: tuple[Marker, ...], config: VisionConfig) -> Calibra
     need = config.min_mat_markers
     if len(ids) < need:
         raise NoMatError(len(ids), total)
-    best = _agreeing(cands, need, layout) if len(cands) > len(ids) else None
+    best = _by_unique_ids(cands, need, layout) if len(cands) > len(ids) else None
+    if best is None and len(cands) > len(ids):
+        best = _agreeing(cands, need, layout)
     if best is None:
         # one marker per id: keep all, dropping the worst while it disagrees
         best = [(k, c) for k, c in cands]
@@ -343,6 +347,32 @@ def mat_homography(markers: tuple[Marker, ...], config: VisionConfig) -> Calibra
         raise NoMatError(len(idx), total)
     err = float(np.sqrt(np.mean(np.square(errs))))
     return Calibration(H, np.linalg.inv(H), len(idx), err)
+
+
+def _by_unique_ids(cands: list[tuple[int, FloatArray]], need: int,
+                   layout: MarkerLayout) -> list[tuple[int, FloatArray]] | None:
+    """Fit to the ids seen once; of an id seen more often keep the candidate that fit puts in place.
+
+    None when the ids seen once are too few or disagree (`_agreeing` then searches).
+    """
+    counts: dict[int, int] = {}
+    for k, _ in cands:
+        counts[k] = counts.get(k, 0) + 1
+    single = [(k, c) for k, c in cands if counts[k] == 1]
+    if len(single) < need or any({k for k, _ in single} <= set(e) for e in layout.marker_lines):
+        return None
+    ideal = {k: np.array(layout.marker_corners(k), np.float64) for k, _ in cands}
+    H, errs = _fit([c for _, c in single], [ideal[k] for k, _ in single])
+    if H is None or max(errs) > _MAT_OUTLIER_MM:
+        return None
+    out = list(single)
+    for k in {k for k, _ in cands if counts[k] > 1}:
+        scored = [(float(np.sqrt(np.mean(np.sum((cv2.perspectiveTransform(c[None], H)[0] - ideal[k]) ** 2,
+                                                    axis=1)))), c) for kk, c in cands if kk == k]
+        e, c = min(scored, key=lambda ec: ec[0])
+        if e <= _MAT_OUTLIER_MM:
+            out.append((k, c))
+    return out
 
 
 def _agreeing(cands: list[tuple[int, FloatArray]], need: int, layout: MarkerLayout) -> list[tuple[int, FloatArray]] | None:

@@ -33,7 +33,7 @@ class VisionConfig:
     #: ... and search the whole frame at least every this many frames (a newly placed chart);
     #: 1 searches every frame in full
     marker_full_search_every: int = 30
-    #: corner markers needed for a homography (3 give 12 point pairs)
+    #: mat markers needed for a homography (3 give 12 point pairs), not all along one edge
     min_mat_markers: int = 3
     #: re-use the cached homography while the corners move less than this (fraction of mat width)
     recalibrate_tolerance: float = 0.004

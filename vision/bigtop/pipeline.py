@@ -101,7 +101,7 @@ class Recognizer:
     def recognize(self, frame: Image) -> Result:
         """One frame (BGR or grey) -> `Result`.
 
-        :raises NoMatError: when the mat's corner markers are not in view.
+        :raises NoMatError: when too few of the mat's markers are in view.
         """
         if frame.ndim == 2:
             frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
