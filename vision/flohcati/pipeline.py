@@ -188,6 +188,21 @@ def _detector(window: int, min_perimeter: float) -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), params)
 
 
+def _retry_detector(window: int) -> cv2.aruco.ArucoDetector:
+    """The detector for one enlarged, sharpened square cut out of the frame (the code fills much of it)."""
+    params = cv2.aruco.DetectorParameters()
+    params.minMarkerPerimeterRate = 0.2
+    params.adaptiveThreshWinSizeMin = max(3, window // 2 | 1)
+    params.adaptiveThreshWinSizeMax = 3 * window
+    params.adaptiveThreshWinSizeStep = max(2, window // 2)
+    params.adaptiveThreshConstant = 5
+    params.polygonalApproxAccuracyRate = 0.06
+    params.perspectiveRemovePixelPerCell = 10
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.25
+    params.errorCorrectionRate = 0.8
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), params)
+
+
 class Recognizer:
     """Frame -> `Recognition`. Keeps the mat's calibration between frames (`reset` forgets it)."""
 
@@ -195,6 +210,7 @@ class Recognizer:
         self.config = config
         self.calibrator = Calibrator(config)
         self._detectors: dict[tuple[int, float], cv2.aruco.ArucoDetector] = {}
+        self._retries: dict[int, cv2.aruco.ArucoDetector] = {}
 
     def reset(self) -> None:
         """Forget the cached calibration."""
@@ -207,12 +223,16 @@ class Recognizer:
         read = [(float(x), float(y)) for m in markers if is_card_id(m.id)
                 for x, y in [_to_table(m.corners, to_table).mean(0)]]
         out: list[Marker] = []
-        for quad in rejected[:_MAX_RETRIES]:
+        tries = 0
+        for quad in rejected:
             found = _square(_to_table(quad, to_table))
             if found is None or zone_of(found[0], found[1])[0] not in _WATCHED:
                 continue
             if any(math.hypot(x - found[0], y - found[1]) < _SAME_CARD_MM for x, y in read):
                 continue
+            tries += 1
+            if tries > _MAX_RETRIES:
+                break
             side = float(np.ptp(quad[:, 0]) + np.ptp(quad[:, 1])) / 2
             x0, y0 = (quad.min(0) - side * 0.6).astype(int)
             x1, y1 = (quad.max(0) + side * 0.6).astype(int)
@@ -220,10 +240,14 @@ class Recognizer:
             crop = gray[y0:y1, x0:x1]
             if crop.size == 0:
                 continue
-            f = 3.0
+            f = 4.0
             big = cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC)
-            window = max(3, int(round(side * f / 3)) | 1)
-            corners, ids, _ = self._detector(window, 0.3).detectMarkers(big)
+            big = cv2.addWeighted(big, 2.0, cv2.GaussianBlur(big, (0, 0), 1.5 * f), -1.0, 0)
+            window = max(3, 8 * int(round(side * f * 0.35 / 8)) + 1)
+            retry = self._retries.get(window)
+            if retry is None:
+                retry = self._retries[window] = _retry_detector(window)
+            corners, ids, _ = retry.detectMarkers(big)
             if ids is None:
                 continue
             for c, i in zip(corners, ids.ravel()):
