@@ -158,6 +158,11 @@ class StageTimes:
     markers: float = 0.0
     calibrate: float = 0.0
     view: float = 0.0
+    #: stages of recognisers that find and classify cards by their pictures: none here (the codes name the cards)
+    rectify: float = 0.0
+    detect: float = 0.0
+    crops: float = 0.0
+    classify: float = 0.0
 
 
 @dataclass
