@@ -137,12 +137,15 @@ class FlohcatiTable(TableAdapter[FlohcatiState, FlohcatiMove]):
 
     def reveal(self, state: FlohcatiState, sighting: Any, players: Sequence[str],
                header: Mapping[str, Any]) -> dict[str, Any] | None:
-        """Every hand laid open in its zone (as many cards as the referee counted in it): the record fields."""
+        """Every hand laid open in its zone, agreeing with what the referee tracked: the record fields (None: not yet)."""
         if not isinstance(sighting, TableSight):
             return None
         hands = [laid_open(state, sighting, seat) for seat in range(len(players))]
-        if any(len(h) != len(state.hands[seat]) for seat, h in enumerate(hands)):
-            return None
+        for seat, shown in enumerate(hands):
+            held = state.hands[seat]
+            # as many cards as the referee counted, and every card it saw go into that hand
+            if len(shown) != len(held) or not {c for c in held if c is not None} <= shown:
+                return None
         return {"final_hands": {players[s]: [card_name(c) for c in sorted(h, key=lambda c: c.index)]
                                 for s, h in enumerate(hands)}}
 

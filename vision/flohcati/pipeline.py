@@ -53,6 +53,8 @@ _WATCHED = (Area.ROW, Area.ACTIONS, Area.REQUEST, Area.SEAT)
 #: Codes smaller than this (pixels across) are read again in an enlarged frame, at most this much larger.
 _SMALL_CODE_PX = 44.0
 _MAX_ENLARGE = 2.5
+#: At most this many undecoded squares are read again per frame.
+_MAX_RETRIES = 40
 #: The smallest code perimeter searched for, as a fraction of the frame's longer side.
 _MIN_PERIMETER = 0.06
 
@@ -156,6 +158,11 @@ class StageTimes:
     markers: float = 0.0
     calibrate: float = 0.0
     view: float = 0.0
+    #: stages of recognisers that find and classify cards by their pictures: none here (the codes name the cards)
+    rectify: float = 0.0
+    detect: float = 0.0
+    crops: float = 0.0
+    classify: float = 0.0
 
 
 @dataclass
@@ -186,6 +193,21 @@ def _detector(window: int, min_perimeter: float) -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), params)
 
 
+def _retry_detector(window: int) -> cv2.aruco.ArucoDetector:
+    """The detector for one enlarged, sharpened square cut out of the frame (the code fills much of it)."""
+    params = cv2.aruco.DetectorParameters()
+    params.minMarkerPerimeterRate = 0.2
+    params.adaptiveThreshWinSizeMin = max(3, window // 2 | 1)
+    params.adaptiveThreshWinSizeMax = 3 * window
+    params.adaptiveThreshWinSizeStep = max(2, window // 2)
+    params.adaptiveThreshConstant = 5
+    params.polygonalApproxAccuracyRate = 0.06
+    params.perspectiveRemovePixelPerCell = 10
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.25
+    params.errorCorrectionRate = 0.8
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), params)
+
+
 class Recognizer:
     """Frame -> `Recognition`. Keeps the mat's calibration between frames (`reset` forgets it)."""
 
@@ -193,10 +215,53 @@ class Recognizer:
         self.config = config
         self.calibrator = Calibrator(config)
         self._detectors: dict[tuple[int, float], cv2.aruco.ArucoDetector] = {}
+        self._retries: dict[int, cv2.aruco.ArucoDetector] = {}
 
     def reset(self) -> None:
         """Forget the cached calibration."""
         self.calibrator.reset()
+
+    def _read_again(self, gray: Image, markers: tuple[Marker, ...], rejected: list[NDArray[Any]],
+                    to_table: NDArray[Any]) -> tuple[Marker, ...]:
+        """Codes found among the squares the detector could not decode: each square of a code's size in a
+        zone where cards lie, not at a card already read, is cut out, enlarged and read once more."""
+        read = [(float(x), float(y)) for m in markers if is_card_id(m.id)
+                for x, y in [_to_table(m.corners, to_table).mean(0)]]
+        out: list[Marker] = []
+        tries = 0
+        for quad in rejected:
+            found = _square(_to_table(quad, to_table))
+            if found is None or zone_of(found[0], found[1])[0] not in _WATCHED:
+                continue
+            if any(math.hypot(x - found[0], y - found[1]) < _SAME_CARD_MM for x, y in read):
+                continue
+            tries += 1
+            if tries > _MAX_RETRIES:
+                break
+            side = float(np.ptp(quad[:, 0]) + np.ptp(quad[:, 1])) / 2
+            x0, y0 = (quad.min(0) - side * 0.6).astype(int)
+            x1, y1 = (quad.max(0) + side * 0.6).astype(int)
+            x0, y0 = max(0, x0), max(0, y0)
+            crop = gray[y0:y1, x0:x1]
+            if crop.size == 0:
+                continue
+            f = 4.0
+            big = cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC)
+            big = cv2.addWeighted(big, 2.0, cv2.GaussianBlur(big, (0, 0), 1.5 * f), -1.0, 0)
+            window = max(3, 8 * int(round(side * f * 0.35 / 8)) + 1)
+            retry = self._retries.get(window)
+            if retry is None:
+                retry = self._retries[window] = _retry_detector(window)
+            corners, ids, _ = retry.detectMarkers(big)
+            if ids is None:
+                continue
+            for c, i in zip(corners, ids.ravel()):
+                if is_card_id(int(i)):
+                    pts = np.asarray(c, np.float64).reshape(4, 2) / f + (x0, y0)
+                    out.append(Marker(int(i), pts))
+                    cx, cy = _to_table(pts, to_table).mean(0)
+                    read.append((float(cx), float(cy)))
+        return tuple(out)
 
     def _detector(self, window: int, enlarged: float = 1.0) -> cv2.aruco.ArucoDetector:
         key = (window, round(enlarged, 2))
@@ -237,19 +302,24 @@ class Recognizer:
             found = () if ids is None else tuple(
                 Marker(int(i), np.asarray(c, np.float64).reshape(4, 2)) for c, i in zip(corners, ids.ravel()))
             markers = tuple(m for m in markers if not is_card_id(m.id)) + tuple(m for m in found if is_card_id(m.id))
+        quads = [np.asarray(r, np.float64).reshape(4, 2) for r in rejected]
+        markers += self._read_again(gray, markers, quads, to_table)
         t2 = time.perf_counter()
-        view = read_view(markers, [np.asarray(r, np.float64).reshape(4, 2) for r in rejected], to_table)
+        view = read_view(markers, quads, to_table)
         t3 = time.perf_counter()
         return Recognition(view, markers, to_table,
                            StageTimes(1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2)))
 
 
 def _code_side_px(table_to_image: NDArray[Any]) -> float:
-    """How many pixels across a card's code is in the middle of the mat."""
-    cx, cy = MAT.width / 2, MAT.height / 2
-    quad = np.array([[cx, cy], [cx + CODE_SIZE, cy], [cx + CODE_SIZE, cy + CODE_SIZE], [cx, cy + CODE_SIZE]])
-    img = _to_table(quad, table_to_image)
-    return float(np.sqrt(abs(cv2.contourArea(img.astype(np.float32)))))
+    """How many pixels across a card's code is where the mat looks smallest (the corner farthest from the camera)."""
+    sides = []
+    for cx, cy in ((60.0, 60.0), (MAT.width - 90.0, 60.0), (60.0, MAT.height - 150.0),
+                   (MAT.width - 90.0, MAT.height - 150.0)):
+        quad = np.array([[cx, cy], [cx + CODE_SIZE, cy], [cx + CODE_SIZE, cy + CODE_SIZE], [cx, cy + CODE_SIZE]])
+        img = _to_table(quad, table_to_image)
+        sides.append(float(np.sqrt(abs(cv2.contourArea(img.astype(np.float32))))))
+    return min(sides)
 
 
 def _to_table(points: NDArray[Any], h: NDArray[Any]) -> NDArray[Any]:

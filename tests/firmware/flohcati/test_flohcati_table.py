@@ -20,7 +20,7 @@ from firmware.stabiliser import Stabiliser
 from firmware.table import adapter
 from hardware.errors import UnknownBackend
 from scorer.core import TableError
-from scorer.flohcati import Flea, Flohcati, Phase, Turn, bust_probability
+from scorer.flohcati import Action, Flea, Flohcati, Phase, Turn, bust_probability
 from vision.flohcati.pipeline import Recognizer
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -110,3 +110,19 @@ def test_the_referee_follows_the_first_moves_through_the_camera(tmp_path: Path) 
             assert ours == theirs
         state, _ = GAME.apply_unchecked(state, move)
     assert state.phase is not Phase.OVER
+
+
+def test_the_hands_laid_open_are_read_only_when_they_agree_with_the_tracked_ones() -> None:
+    from scorer.flohcati.observe import TableSight
+
+    table = FlohcatiTable()
+    state = replace(GAME.public_state(["Ann", "Ben"]), hands=((F("red-5"), None), (F("blue-1"),)), phase=Phase.OVER)
+    actions = tuple((a, 0) for a in Action)
+
+    def shown(ann: str, ben: str) -> TableSight:
+        return TableSight((), actions, (frozenset(F(c) for c in ann.split()), frozenset(F(c) for c in ben.split())))
+
+    assert table.reveal(state, shown("red-5 grey-7", "blue-1"), ["Ann", "Ben"], {}) == \
+        {"final_hands": {"Ann": ["red-5", "grey-7"], "Ben": ["blue-1"]}}
+    assert table.reveal(state, shown("red-4 grey-7", "blue-1"), ["Ann", "Ben"], {}) is None  # the red 5 is missing
+    assert table.reveal(state, shown("red-5", "blue-1"), ["Ann", "Ben"], {}) is None  # one card short
