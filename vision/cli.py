@@ -33,11 +33,13 @@ DPI_RANGE = (72.0, 300.0)
 #: The games ``ringside print`` makes sheets for, and the module of each (``print_sheets(out, dpi) -> str``).
 PRINTABLE: dict[str, str] = {
     "bigtop": "vision.bigtop.cli",
+    "grandioso": "vision.grandioso.cli",
 }
 #: The games ``ringside recognize`` reads, and the module of each
 #: (``recognize(frame, model, annotate) -> (json, text, annotated frame or None)``).
 RECOGNISABLE: dict[str, str] = {
     "bigtop": "vision.bigtop.cli",
+    "grandioso": "vision.grandioso.cli",
 }
 
 
