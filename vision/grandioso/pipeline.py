@@ -189,6 +189,11 @@ _CHECK_PX_PER_MM = 1.0
 _CHECK_SURROUND = 3.0
 #: a code area is looked at closely when its brighter quarter is this many times the mat's level
 _BRIGHT = 1.6
+#: a code area is glared when this share of it is brighter than card paper by this many grey
+#: levels (paper brighter than `_GLARE_LEVEL` less that: glare cannot be seen)
+_GLARE_ABOVE_PAPER = 20.0
+_GLARE_LEVEL = 250.0
+_GLARE_SHARE = 0.1
 
 
 def _pyramid_top_down(gray: Image, cal: Calibration) -> Image:
@@ -200,16 +205,36 @@ def _pyramid_top_down(gray: Image, cal: Calibration) -> Image:
     return np.asarray(cv2.warpPerspective(gray, t @ cal.image_to_table, size, flags=cv2.INTER_AREA), np.float32)
 
 
-def _bright(top: Image, mat_level: float, row: int, col: int) -> bool:
-    """True when something brighter than the mat (a card) covers much of the place's code area."""
+def _code_area(top: Image, row: int, col: int) -> Image:
+    """The place's code area (and its white surround) in the pyramid's top-down image."""
     area = MAT.pyramid_area
     s = _CHECK_PX_PER_MM
     cx, cy = code_centre(row, col)
     half = CODE_SIZE / 2 + _CHECK_SURROUND
     x0, y0 = int(round((cx - half - area.x) * s)), int(round((cy - half - area.y) * s))
     n = int(round(2 * half * s))
-    patch = top[max(0, y0):y0 + n, max(0, x0):x0 + n]
+    return top[max(0, y0):y0 + n, max(0, x0):x0 + n]
+
+
+def _bright(top: Image, mat_level: float, row: int, col: int) -> bool:
+    """True when something brighter than the mat (a card) covers much of the place's code area."""
+    patch = _code_area(top, row, col)
     return patch.size > 0 and float(np.percentile(patch, 75)) > _BRIGHT * mat_level
+
+
+def _paper_white(top: Image, places: list[tuple[int, int]]) -> float:
+    """The grey level of card paper: the white around the codes read (the brightest mat pixels if none)."""
+    if not places:
+        return float(np.percentile(top, 99))
+    return float(np.median([np.percentile(_code_area(top, r, c), 90) for r, c in places]))
+
+
+def _glared(top: Image, paper: float, row: int, col: int) -> bool:
+    """True when glare, brighter than card paper, whitens part of the place's code area."""
+    if paper >= _GLARE_LEVEL - _GLARE_ABOVE_PAPER:
+        return False  # paper is as bright as the sensor goes: glare cannot be told from it
+    patch = _code_area(top, row, col)
+    return patch.size > 0 and float(np.mean(patch >= paper + _GLARE_ABOVE_PAPER)) > _GLARE_SHARE
 
 
 #: resolution (px/mm) of the close look at a place whose code the marker search could not read
@@ -217,10 +242,11 @@ _MATCH_PX_PER_MM = 2.0
 #: ... how far (mm) from its place a card may lie, and what counts as a clear match: the best
 #: correlation at least `_MATCH_MIN`, and ahead of every other card's by `_MATCH_MARGIN`
 _MATCH_SEARCH = 5.0
-_MATCH_MIN = 0.7
+_MATCH_MIN = 0.65
 _MATCH_MARGIN = 0.1
-#: below this best correlation nothing like a code lies there (the tops of the two cards below)
-_MATCH_NOTHING = 0.55
+#: below this best correlation nothing like a code lies there (the tops of the two cards below
+#: score up to about 0.4 on the camera model's photos)
+_MATCH_NOTHING = 0.45
 
 
 @functools.lru_cache(maxsize=1)
@@ -264,6 +290,27 @@ def _match_code(gray: Image, cal: Calibration, row: int, col: int) -> Card | Non
     return card_of_id(ids[order[0]])
 
 
+def _singles_by_match(gray: Image, cal: Calibration) -> list[float]:
+    """The x (mm) of every card back whose code clearly shows in the singles row, left to right."""
+    ids, templates = _templates()
+    back = templates[ids.index(BACK_ID)]
+    s = _MATCH_PX_PER_MM
+    row = MAT.singles
+    t = np.array([[s, 0, -row.x * s], [0, s, -row.y * s], [0, 0, 1]], np.float64)
+    size = (int(math.ceil(row.w * s)), int(math.ceil(row.h * s)))
+    strip = cv2.warpPerspective(gray, t @ cal.image_to_table, size, flags=cv2.INTER_AREA).astype(np.float32)
+    scores = cv2.matchTemplate(strip, back, cv2.TM_CCOEFF_NORMED).max(axis=0)
+    found: list[float] = []
+    gap = int(CODE_SIZE * s)
+    for x in np.argsort(scores)[::-1]:
+        if scores[x] < _MATCH_MIN:
+            break
+        if all(abs(int(x) - f) >= gap for f in found):
+            found.append(int(x))
+    half = back.shape[1] / 2
+    return sorted(row.x + (f + half) / s for f in found)
+
+
 class Recognizer:
     """Frame -> `GrandiosoView` (keeps nothing between frames but its configuration)."""
 
@@ -291,12 +338,20 @@ class Recognizer:
         cal = mat_homography(markers, self.config)
         t3 = time.perf_counter()
         reading = _read_cards(markers, cal)
-        for row, col in self._suspects(gray, cal, reading):
+        top = _pyramid_top_down(gray, cal)
+        paper = _paper_white(top, list(reading.pyramid))
+        for row, col in self._suspects(top, reading):
             found = _match_code(gray, cal, row, col)
             if isinstance(found, Card):
                 reading.pyramid[row, col] = found
             elif found is None:
                 reading.problem(Unrecognised(_place_name(row, col), "a card whose code cannot be read", row, col))
+            elif _glared(top, paper, row, col) and self._supported(reading, row, col):
+                reading.problem(Unrecognised(_place_name(row, col), "glare on the place: a code may lie under it",
+                                             row, col))
+        by_match = _singles_by_match(gray, cal)
+        if len(by_match) > len(reading.singles):
+            reading.singles = by_match
         t4 = time.perf_counter()
         view = GrandiosoView(
             pyramid=reading.pyramid,
@@ -321,10 +376,17 @@ class Recognizer:
         return tuple(out)
 
     @staticmethod
-    def _suspects(gray: Image, cal: Calibration, reading: _Reading) -> list[tuple[int, int]]:
+    def _supported(reading: _Reading, row: int, col: int) -> bool:
+        """True when a card could lie at the place: beside a base card, or on two cards seen (read or not)."""
+        seen = set(reading.pyramid) | {(u.row, u.col) for u in reading.problems.values()}
+        if row == 0:
+            return (0, col - 1) in seen or (0, col + 1) in seen
+        return (row - 1, col) in seen and (row - 1, col + 1) in seen
+
+    @staticmethod
+    def _suspects(top: Image, reading: _Reading) -> list[tuple[int, int]]:
         """Pyramid places with no card read whose code area is brighter than the mat (a card lies over it)."""
         taken = set(reading.pyramid) | {(u.row, u.col) for u in reading.problems.values()}
-        top = _pyramid_top_down(gray, cal)
         level = float(np.median(top))
         return [(r, c) for r in range(ROWS) for c in COLUMNS
                 if MAT.in_place(r, c) and (r, c) not in taken and _bright(top, level, r, c)]
