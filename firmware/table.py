@@ -271,6 +271,7 @@ class TableAdapter(ABC, Generic[S, M]):
 _MODULES: dict[str, str] = {
     "bigtop": "firmware.bigtop",
     "fantan": "firmware.bigtop",
+    "circus-grandioso": "firmware.grandioso",
 }
 
 _ADAPTERS: dict[str, TableAdapter[Any, Any]] = {}

@@ -15,7 +15,17 @@ import numpy as np
 
 from scorer.grandioso.pyramid import ROWS, Card
 from vision.geometry import Image
-from vision.grandioso.layout import ARUCO_DICT, BACK_ID, CARD, CARD_IDS, CODE_SIZE, MAT, ROW_PITCH
+from vision.grandioso.layout import (
+    ARUCO_DICT,
+    BACK_ID,
+    CARD,
+    CARD_IDS,
+    CODE_SIZE,
+    MAT,
+    ROW_PITCH,
+    SINGLE_INSET,
+    SINGLE_PITCH,
+)
 
 __all__ = [
     "COLOURS",
@@ -167,6 +177,11 @@ def _draw_mat(img: Image, s: float, x0: float, y0: float) -> None:
                   (120, 200, 240), line * 2)
     sx = MAT.singles
     cv2.rectangle(img, p(sx.x, sx.y), p(sx.x + sx.w, sx.y + sx.h), _SINGLES_BGR, -1)
+    for k in range(int((sx.w - SINGLE_INSET) // SINGLE_PITCH)):
+        left = sx.x + SINGLE_INSET + k * SINGLE_PITCH
+        top = sx.y + (sx.h - CARD.height) / 2
+        cv2.rectangle(img, p(left, top), p(left + CARD.width, top + CARD.height), (90, 130, 80), line)
+        _text(img, str(k + 1), left + CARD.width / 2 - x0, top + CARD.height / 2 - y0, 8.0, s, (90, 130, 80))
     st = MAT.stack
     cv2.rectangle(img, p(st.x - 2, st.y - 2), p(st.x + st.w + 2, st.y + st.h + 2), (60, 90, 50), line * 2)
     cx, cy, radius = MAT.show_master

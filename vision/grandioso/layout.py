@@ -38,6 +38,8 @@ __all__ = [
     "MatGeometry",
     "PITCH",
     "ROW_PITCH",
+    "SINGLE_INSET",
+    "SINGLE_PITCH",
     "card_of_id",
     "code_centre",
     "slot_centre",
@@ -52,6 +54,9 @@ PITCH = 44.0
 ROW_PITCH = CARD.height / 2
 #: Side of the code printed on each card's lower half (and on the back's centre).
 CODE_SIZE = 24.0
+#: The singles row's numbered places: the first begins this far (mm) into the row, and they are this far apart.
+SINGLE_INSET = 4.0
+SINGLE_PITCH = PITCH + 2.0
 #: The engine columns a card of the base may take: nine to either side of the start spot.
 COLUMNS = range(-(BASE_WIDTH - 1), BASE_WIDTH)
 

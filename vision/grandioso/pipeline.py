@@ -30,7 +30,18 @@ from vision.calibrate import Calibration, Marker, find_markers, mat_homography
 from vision.config import VisionConfig
 from vision.geometry import Image
 from vision.grandioso import CONFIG
-from vision.grandioso.layout import BACK_ID, CARD_IDS, CODE_SIZE, COLUMNS, MAT, card_of_id, code_centre
+from vision.grandioso.layout import (
+    BACK_ID,
+    CARD,
+    CARD_IDS,
+    CODE_SIZE,
+    COLUMNS,
+    MAT,
+    SINGLE_INSET,
+    SINGLE_PITCH,
+    card_of_id,
+    code_centre,
+)
 
 __all__ = ["GrandiosoView", "Recognizer", "Result", "Unrecognised", "annotate"]
 
@@ -68,6 +79,14 @@ class GrandiosoView:
     stack: bool
     loose: tuple[Card, ...]
     unrecognised: tuple[Unrecognised, ...]
+    #: the card lying face up on the stack's place (a card just drawn), None when none does
+    shown: Card | None = None
+
+    @property
+    def single_places(self) -> tuple[int, ...]:
+        """The numbered places (from 1) of the singles row that hold a card, ascending."""
+        first = MAT.singles.x + SINGLE_INSET + CARD.width / 2
+        return tuple(sorted({round((x - first) / SINGLE_PITCH) + 1 for x in self.single_xs}))
 
     def to_json(self) -> dict[str, Any]:
         """The view as JSON: pyramid places, singles, stack, loose cards, what could not be read."""
@@ -75,7 +94,9 @@ class GrandiosoView:
             "pyramid": [{"row": r, "col": c, "card": card.notation}
                         for (r, c), card in sorted(self.pyramid.items())],
             "singles": self.singles,
+            "single_places": list(self.single_places),
             "stack": self.stack,
+            "shown": None if self.shown is None else self.shown.notation,
             "loose": [c.notation for c in self.loose],
             "unrecognised": [{"where": u.where, "why": u.why} for u in self.unrecognised],
         }
@@ -88,7 +109,10 @@ class GrandiosoView:
             lines.append(f"row {row + 1}: " + ", ".join(cards))
         if not lines:
             lines.append("pyramid: no card")
-        lines.append(f"face-down singles: {self.singles}; stack: {'yes' if self.stack else 'no'}")
+        lines.append(f"face-down singles: {self.singles} (places {', '.join(map(str, self.single_places)) or '-'}); "
+                     f"stack: {'yes' if self.stack else 'no'}")
+        if self.shown is not None:
+            lines.append(f"face up on the stack: {self.shown.label}")
         if self.loose:
             lines.append("face up elsewhere: " + ", ".join(c.label for c in self.loose))
         lines += [f"unrecognised: {u.where}: {u.why}" for u in self.unrecognised]
@@ -131,6 +155,7 @@ class _Reading:
         self.singles: list[float] = []
         self.stack = False
         self.loose: list[Card] = []
+        self.shown: list[Card] = []
         self.problems: dict[str, Unrecognised] = {}
 
     def problem(self, u: Unrecognised) -> None:
@@ -166,7 +191,9 @@ def _read_cards(markers: tuple[Marker, ...], cal: Calibration) -> _Reading:
             continue
         assert card is not None
         if not in_pyramid:
-            if MAT.singles.contains(x, y):
+            if MAT.stack.contains(x, y):
+                out.shown.append(card)
+            elif MAT.singles.contains(x, y):
                 out.problem(Unrecognised("the singles row", f"{card.label} lies face up among the singles"))
             else:
                 out.loose.append(card)
@@ -349,6 +376,8 @@ class Recognizer:
             elif _glared(top, paper, row, col) and self._supported(reading, row, col):
                 reading.problem(Unrecognised(_place_name(row, col), "glare on the place: a code may lie under it",
                                              row, col))
+        if len(reading.shown) > 1:
+            reading.problem(Unrecognised("the stack", "more than one card lies face up on the stack"))
         by_match = _singles_by_match(gray, cal)
         if len(by_match) > len(reading.singles):
             reading.singles = by_match
@@ -360,6 +389,7 @@ class Recognizer:
             stack=reading.stack,
             loose=tuple(reading.loose),
             unrecognised=tuple(reading.problems.values()),
+            shown=reading.shown[0] if len(reading.shown) == 1 else None,
         )
         ms = 1000.0
         times = StageTimes((t1 - t0) * ms, (t3 - t2) * ms, (t4 - t3) * ms, robust * ms)

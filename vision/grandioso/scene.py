@@ -19,7 +19,7 @@ import numpy as np
 from scorer.grandioso.pyramid import Card, Pyramid
 from vision.geometry import Image
 from vision.grandioso.faces import render_back, render_card, render_mat, render_show_master
-from vision.grandioso.layout import CARD, MAT, PITCH
+from vision.grandioso.layout import CARD, MAT, SINGLE_INSET, SINGLE_PITCH
 
 __all__ = ["CONTENT_REGION", "Scene", "frame", "render_top_down", "single_centre"]
 
@@ -37,11 +37,20 @@ class Scene:
     stack: bool = True
     show_master_on_spot: bool = True
     jitter: int | None = None
+    #: the numbered places (from 1) of the singles row that hold a card; None: places 1..``singles``
+    single_places: tuple[int, ...] | None = None
+    #: a card lying face up on the stack (a card just drawn, shown)
+    shown: Card | None = None
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        """The singles row's occupied places."""
+        return self.single_places if self.single_places is not None else tuple(range(1, self.singles + 1))
 
 
 def single_centre(index: int) -> tuple[float, float]:
-    """Where the ``index``-th face-down single (from the left) lies."""
-    return (MAT.singles.x + 4 + CARD.width / 2 + index * (PITCH + 2),
+    """Where the single on place ``index + 1`` of the singles row lies."""
+    return (MAT.singles.x + SINGLE_INSET + CARD.width / 2 + index * SINGLE_PITCH,
             MAT.singles.y + MAT.singles.h / 2)
 
 
@@ -98,10 +107,15 @@ def render_top_down(scene: Scene, s: float, region: tuple[float, float, float, f
             st = MAT.stack
             _paste(canvas, back, back_alpha, st.x + st.w / 2 + dx - k * 0.6, st.y + st.h / 2 + dy - k * 0.6, da,
                    s, (x0, y0))
-    for i in range(scene.singles):
-        cx, cy = single_centre(i)
+    for place in scene.places:
+        cx, cy = single_centre(place - 1)
         dx, dy, da = nudge()
         _paste(canvas, back, back_alpha, cx + dx, cy + dy, da, s, (x0, y0))
+    if scene.shown is not None:
+        img, alpha = render_card(scene.shown, s)
+        st = MAT.stack
+        dx, dy, da = nudge()
+        _paste(canvas, img, alpha, st.x + st.w / 2 + dx, st.y + st.h / 2 + dy, da, s, (x0, y0))
     if scene.show_master_on_spot:
         img, alpha = render_show_master(s)
         _paste(canvas, img, alpha, MAT.show_master[0], MAT.show_master[1], 0.0, s, (x0, y0))
