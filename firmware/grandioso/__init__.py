@@ -38,10 +38,10 @@ class Sighting:
 class _Night:
     """A simulated game night and its camera."""
 
-    def __init__(self, players: Sequence[str], seed: int) -> None:
+    def __init__(self, players: Sequence[str], seed: int, illegal_every: int | None) -> None:
         from firmware.grandioso.tablesim import SimulatedTable
 
-        self.table = SimulatedTable(list(players), seed=seed)
+        self.table = SimulatedTable(list(players), seed=seed, illegal_every=illegal_every)
 
     @property
     def record(self) -> Mapping[str, Any]:
@@ -157,8 +157,9 @@ class GrandiosoTable(TableAdapter[GrandiosoState, GrandiosoMove]):
 
     def simulated_night(self, players: Sequence[str], parts: int, seed: int,
                         illegal_every: int | None = None) -> SimulatedNight:
-        """Random keen players, filmed by the simulated overhead camera (no illegal attempts yet)."""
-        return _Night(players, seed)
+        """Random keen players, filmed by the simulated overhead camera; every ``illegal_every`` moves a
+        card is first laid where it may not go."""
+        return _Night(players, seed, illegal_every)
 
     def open_simulated(self, arg: str) -> FrameSource:
         """``simulated:seats=N,seed=S,still_frames=F``."""

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hardware.buttons import ButtonEvent, Gesture, Pad
-from scorer.grandioso import Draw, Exchange, Grandioso, GrandiosoMove, GrandiosoState, LayDown, Pass, Phase, Place
+from scorer.grandioso import Card, Draw, Exchange, Grandioso, GrandiosoMove, GrandiosoState, LayDown, Pass, Phase, Place
 from vision.grandioso.scene import Scene
 
 __all__ = ["SimulatedTable", "Step"]
@@ -29,6 +29,8 @@ class Step:
     scene: Scene | None = None
     button: ButtonEvent | None = None
     truth: str | None = None
+    #: the scene shows an illegal attempt the referee must catch
+    expect_illegal: bool = False
 
 
 @dataclass
@@ -38,6 +40,8 @@ class SimulatedTable:
     players: Sequence[str]
     seed: int = 0
     max_moves: int = 400
+    #: every this many moves, a player first lays a card where it may not go (then takes it back)
+    illegal_every: int | None = None
     game: Grandioso = field(default_factory=Grandioso)
     record: dict[str, object] = field(init=False)
     illegal_attempts: int = field(default=0, init=False)
@@ -63,6 +67,13 @@ class SimulatedTable:
             moves.append(text)
             self.state = after
             n = len(before.singles)
+            if isinstance(move, Place) and self.illegal_every and len(moves) % self.illegal_every == 0:
+                wrong = self._illegal(before, move)
+                if wrong is not None:
+                    self.illegal_attempts += 1
+                    yield Step(self._scene(replace(before, pyramid=before.pyramid.with_card(
+                        wrong.row, wrong.col, wrong.card))), expect_illegal=True)
+                    yield Step(self._scene(before))
             if isinstance(move, Pass):
                 yield Step(button=ButtonEvent(Gesture.PRESS, seat=before.turn), truth=text)
                 continue
@@ -78,6 +89,15 @@ class SimulatedTable:
         if self.game.is_over(self.state):
             yield Step(self._scene(self.state))
             yield Step(button=ButtonEvent(Gesture.PRESS, pad=Pad.MODE))
+
+    def _illegal(self, state: GrandiosoState, move: Place) -> Place | None:
+        """A card of the wrong animal where ``move`` goes, which the referee must refuse (None: none fits)."""
+        public = self.game.public_view(state)
+        for card in self.rng.sample(list(Card), len(Card)):
+            wrong = Place(card, move.row, move.col)
+            if card is not move.card and self.game.check(public, wrong).is_illegal:
+                return wrong
+        return None
 
     def _choose(self, state: GrandiosoState) -> GrandiosoMove:
         """A keen player: places a card when one fits, else mostly draws, sometimes exchanges or passes."""

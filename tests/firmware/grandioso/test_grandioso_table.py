@@ -100,9 +100,11 @@ def test_sighting_snapshot_is_comparable() -> None:
 
 def test_demo_agrees_with_the_ground_truth(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The whole stack: simulated table, frames, vision, referee, panels, journal, ground truth."""
-    code = main(["demo", "--game", "grandioso", "--seats", "2", "--seed", "1", "--out", str(tmp_path)])
+    code = main(["demo", "--game", "grandioso", "--seats", "2", "--seed", "1", "--illegal-every", "4",
+                 "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "the referee agrees with the ground truth" in out and "Winner:" in out
+    assert "illegal attempts caught" in out
     record = json.loads((tmp_path / "record.json").read_text())
     assert record["game"] == "circus-grandioso" and len(record["moves"]) > 5
