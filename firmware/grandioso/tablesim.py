@@ -17,9 +17,13 @@ from dataclasses import dataclass, field, replace
 
 from hardware.buttons import ButtonEvent, Gesture, Pad
 from scorer.grandioso import Card, Draw, Exchange, Grandioso, GrandiosoMove, GrandiosoState, LayDown, Pass, Phase, Place
+from vision.grandioso.layout import MAT, SINGLE_INSET, SINGLE_PITCH
 from vision.grandioso.scene import Scene
 
-__all__ = ["SimulatedTable", "Step"]
+__all__ = ["ROW_PLACES", "SimulatedTable", "Step"]
+
+#: The numbered places of the printed singles row.
+ROW_PLACES = int((MAT.singles.w - SINGLE_INSET) // SINGLE_PITCH)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +51,25 @@ class SimulatedTable:
     illegal_attempts: int = field(default=0, init=False)
 
     def __post_init__(self) -> None:
-        self.rng = random.Random(self.seed)
+        # Random players can reach a pyramid no card can ever grow again (a side waits for an animal whose
+        # cards are all placed) and then draw singles for ever: such a deal is skipped for the next one.
+        self.deal = next(a for a in range(1000) if self._ends(a) or a == 999)
+        self._start(self.deal)
+        self._illegal_rng = random.Random(self.seed + 1)
+
+    def _start(self, deal: int) -> None:
+        self.rng = random.Random(self.seed * 1000 + deal)
         self.state: GrandiosoState = self.game.new_state(list(self.players), self.rng)
         self.record = self.game.record_of(self.state)
+
+    def _ends(self, deal: int) -> bool:
+        """True when deal number ``deal`` of this seed ends within ``max_moves`` moves."""
+        self._start(deal)
+        for _ in range(self.max_moves):
+            if self.game.is_over(self.state):
+                return True
+            self.state, _ = self.game.apply_unchecked(self.state, self._choose(self.state))
+        return self.game.is_over(self.state)
 
     def _scene(self, state: GrandiosoState, places: tuple[int, ...] | None = None, shown: bool = False) -> Scene:
         return Scene(state.pyramid, singles=len(state.singles), stack=bool(state.stack), show_master_on_spot=False,
@@ -93,7 +113,7 @@ class SimulatedTable:
     def _illegal(self, state: GrandiosoState, move: Place) -> Place | None:
         """A card of the wrong animal where ``move`` goes, which the referee must refuse (None: none fits)."""
         public = self.game.public_view(state)
-        for card in self.rng.sample(list(Card), len(Card)):
+        for card in self._illegal_rng.sample(list(Card), len(Card)):
             wrong = Place(card, move.row, move.col)
             if card is not move.card and self.game.check(public, wrong).is_illegal:
                 return wrong
@@ -110,4 +130,8 @@ class SimulatedTable:
         if state.placed and self.rng.random() < 0.5:
             return Pass()
         others = [m for m in moves if not isinstance(m, Place)]
+        if len(state.singles) >= ROW_PLACES - 1:
+            # the singles row is full: take from it rather than add to it
+            takers = [m for m in others if isinstance(m, Draw) and m.single is not None]
+            others = takers or others
         return others[self.rng.randrange(len(others))]

@@ -77,7 +77,7 @@ def test_teaching_names_the_places_and_their_animals() -> None:
 
 
 def test_simulated_steps_follow_the_protocol() -> None:
-    table = SimulatedTable(["Ann", "Ben"], seed=1)
+    table = SimulatedTable(["Ann", "Ben", "Cat"], seed=0)
     steps = list(table.steps())
     assert GAME.is_over(table.state)
     shown = [s for s in steps if s.scene is not None and s.scene.shown is not None]
@@ -100,7 +100,7 @@ def test_sighting_snapshot_is_comparable() -> None:
 
 def test_demo_agrees_with_the_ground_truth(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The whole stack: simulated table, frames, vision, referee, panels, journal, ground truth."""
-    code = main(["demo", "--game", "grandioso", "--seats", "2", "--seed", "1", "--illegal-every", "4",
+    code = main(["demo", "--game", "grandioso", "--seats", "3", "--seed", "0", "--illegal-every", "4",
                  "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0, out
