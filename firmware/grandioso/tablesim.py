@@ -129,9 +129,9 @@ class SimulatedTable:
             return LayDown()
         if state.placed and self.rng.random() < 0.5:
             return Pass()
-        others = [m for m in moves if not isinstance(m, Place)]
+        others: list[GrandiosoMove] = [m for m in moves if not isinstance(m, Place)]
         if len(state.singles) >= ROW_PLACES - 1:
             # the singles row is full: take from it rather than add to it
-            takers = [m for m in others if isinstance(m, Draw) and m.single is not None]
+            takers: list[GrandiosoMove] = [m for m in others if isinstance(m, Draw) and m.single is not None]
             others = takers or others
         return others[self.rng.randrange(len(others))]
