@@ -272,6 +272,7 @@ _MODULES: dict[str, str] = {
     "bigtop": "firmware.bigtop",
     "fantan": "firmware.bigtop",
     "flohcati": "firmware.flohcati",
+    "circus-grandioso": "firmware.grandioso",
 }
 
 _ADAPTERS: dict[str, TableAdapter[Any, Any]] = {}

@@ -35,12 +35,14 @@ PRINTABLE: dict[str, str] = {
     "bigtop": "vision.bigtop.cli",
     "flohcati": "vision.flohcati.cli",
     "grand-carnival": "vision.grand_carnival.cli",
+    "grandioso": "vision.grandioso.cli",
 }
 #: The games ``ringside recognize`` reads, and the module of each
 #: (``recognize(frame, model, annotate) -> (json, text, annotated frame or None)``).
 RECOGNISABLE: dict[str, str] = {
     "bigtop": "vision.bigtop.cli",
     "flohcati": "vision.flohcati.cli",
+    "grandioso": "vision.grandioso.cli",
 }
 
 

@@ -1,0 +1,126 @@
+"""The Grandioso recogniser: the pyramid by rows and places, the singles; unsure is unrecognised."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.grandioso.pyramid import Card, Pyramid
+from vision import NoMatError
+from vision.camera_model import photograph
+from vision.cli import cmd_recognize
+from vision.grandioso.faces import render_card
+from vision.grandioso.layout import MAT
+from vision.grandioso.pipeline import Recognizer
+from vision.grandioso.scene import CONTENT_REGION, Scene, _paste, frame, render_top_down
+
+
+def _pyramid() -> Pyramid:
+    p = Pyramid.start()
+    for r, c, k in [(0, 1, Card.ELEPHANT), (1, 0, Card.RHINO), (0, -1, Card.ELEPHANT), (0, 2, Card.ELEPHANT),
+                    (1, 1, Card.CLOWN), (2, 0, Card.CAMEL), (1, -1, Card.RHINO)]:
+        p = p.with_card(r, c, k)
+    return p
+
+
+def _truth(p: Pyramid) -> dict[tuple[int, int], Card]:
+    return {(r, c): k for r, c, k in p.cells()}
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer()
+
+
+def test_plain_frame_reads_every_place_and_the_singles(recognizer: Recognizer) -> None:
+    p = _pyramid()
+    view = recognizer.recognize(frame(Scene(p, singles=3, jitter=4))).view
+    assert view.pyramid == _truth(p)
+    assert view.singles == 3 and view.stack and not view.unrecognised
+
+
+def test_start_position(recognizer: Recognizer) -> None:
+    view = recognizer.recognize(frame(Scene(Pyramid.start(), stack=False))).view
+    assert view.pyramid == {(0, 0): Card.ELEPHANT} and view.singles == 0 and not view.stack
+
+
+@pytest.mark.parametrize(("level", "seed"), [("easy", 3), ("medium", 5), ("hard", 7)])
+def test_camera_model_never_accepts_a_wrong_card(recognizer: Recognizer, level: str, seed: int) -> None:
+    p = _pyramid()
+    s = 3.0
+    canvas = render_top_down(Scene(p, singles=2, jitter=seed), s)
+    photo = photograph(canvas, s, CONTENT_REGION[:2], CONTENT_REGION, level, seed)
+    view = recognizer.recognize(photo.image).view
+    truth = _truth(p)
+    assert all(truth.get(place) is card for place, card in view.pyramid.items())
+    held = {(u.row, u.col) for u in view.unrecognised}
+    missing = set(truth) - set(view.pyramid) - held
+    hidden = {pl for pl in missing if _under_hand(photo, pl)}
+    assert missing == hidden
+
+
+def _under_hand(photo: object, place: tuple[int, int]) -> bool:
+    from vision.grandioso.layout import code_centre
+
+    x, y = photo.to_image(np.array([code_centre(*place)]))[0]  # type: ignore[attr-defined]
+    mask = photo.hand_mask  # type: ignore[attr-defined]
+    return bool(mask[int(np.clip(y, 0, mask.shape[0] - 1)), int(np.clip(x, 0, mask.shape[1] - 1))])
+
+
+def test_a_card_between_places_is_unrecognised(recognizer: Recognizer) -> None:
+    s = 1280 / (CONTENT_REGION[2] - CONTENT_REGION[0])
+    img = frame(Scene(Pyramid.start().with_card(0, 1, Card.ELEPHANT), stack=False))
+    face, alpha = render_card(Card.TIGER, s)
+    cx, cy = MAT.card_rect(1, 0).centre
+    _paste(img, face, alpha, cx + 18, cy, 0.0, s, CONTENT_REGION[:2])
+    view = recognizer.recognize(img).view
+    assert (1, 0) not in view.pyramid
+    assert any("between places" in u.why for u in view.unrecognised)
+
+
+def test_a_face_down_card_in_the_pyramid_is_unrecognised(recognizer: Recognizer) -> None:
+    from vision.grandioso.faces import render_back
+
+    s = 1280 / (CONTENT_REGION[2] - CONTENT_REGION[0])
+    img = frame(Scene(Pyramid.start().with_card(0, 1, Card.ELEPHANT), stack=False))
+    back, alpha = render_back(s)
+    cx, cy = MAT.card_rect(1, 0).centre
+    _paste(img, back, alpha, cx, cy, 0.0, s, CONTENT_REGION[:2])
+    view = recognizer.recognize(img).view
+    assert view.pyramid == {(0, 0): Card.ELEPHANT, (0, 1): Card.ELEPHANT}
+    assert any("face-down" in u.why for u in view.unrecognised)
+
+
+def test_a_smudged_code_is_unrecognised_not_guessed(recognizer: Recognizer) -> None:
+    p = Pyramid.start().with_card(0, 1, Card.ELEPHANT).with_card(1, 0, Card.RHINO)
+    img = frame(Scene(p, stack=False))
+    s = 1280 / (CONTENT_REGION[2] - CONTENT_REGION[0])
+    from vision.grandioso.layout import code_centre
+
+    x, y = code_centre(1, 0)
+    px, py = int((x - CONTENT_REGION[0]) * s), int((y - CONTENT_REGION[1]) * s)
+    cv2.rectangle(img, (px - 6, py - 6), (px + 6, py + 6), (0, 0, 0), -1)  # ink over the code's middle
+    view = recognizer.recognize(img).view
+    assert (1, 0) not in view.pyramid
+    assert [(u.row, u.col) for u in view.unrecognised] == [(1, 0)]
+
+
+def test_no_mat_is_an_error(recognizer: Recognizer) -> None:
+    with pytest.raises(NoMatError):
+        recognizer.recognize(np.full((480, 640, 3), 128, np.uint8))
+
+
+def test_recognize_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), frame(Scene(_pyramid(), singles=1)))
+    out = tmp_path / "seen.png"
+    assert cmd_recognize([str(photo), "--game", "grandioso", "--json", "--annotate", str(out)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {"row": 2, "col": 0, "card": "camel"} in data["pyramid"] and data["singles"] == 1
+    assert out.exists()
+    assert cmd_recognize([str(photo), "--game", "grandioso"]) == 0
+    assert "row 3: 0:Camel" in capsys.readouterr().out

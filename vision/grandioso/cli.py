@@ -1,0 +1,39 @@
+"""Circus Grandioso's part of ``ringside print`` and ``ringside recognize`` (dispatched by `vision.cli`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from vision.geometry import Image
+
+__all__ = ["print_sheets", "recognize"]
+
+
+def print_sheets(out: Path, dpi: float) -> str:
+    """Write the Grandioso sheets to ``out`` (.pdf: one document; .png: one file per page); the line to print.
+
+    :raises OSError: when a file cannot be written.
+    """
+    from vision.grandioso.printing import write_pdf, write_pngs
+
+    if out.suffix.lower() == ".pdf":
+        n = write_pdf(out, dpi)
+        return f"wrote {out}: {n} A4 pages; print at actual size and check the 100 mm line"
+    files = write_pngs(out, dpi)
+    return (f"wrote {len(files)} A4 pages, {files[0].name} to {files[-1].name}; "
+            "print at actual size and check the 100 mm line")
+
+
+def recognize(frame: Image, model: Path | None, annotate: bool) -> tuple[dict[str, Any], str, Image | None]:
+    """What the camera sees in ``frame``: the view as JSON, in words, and (when asked) the annotated frame.
+
+    ``model`` is not used: the cards carry codes, read without a trained model.
+
+    :raises VisionError: when the mat cannot be found.
+    """
+    from vision.grandioso.pipeline import Recognizer
+    from vision.grandioso.pipeline import annotate as draw
+
+    result = Recognizer().recognize(frame)
+    return result.view.to_json(), result.view.describe(), draw(frame, result) if annotate else None

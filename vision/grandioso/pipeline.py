@@ -1,0 +1,448 @@
+"""One camera frame of a Circus Grandioso table -> `GrandiosoView`.
+
+Stages: the ArUco markers of the frame (`vision.calibrate.find_markers`), the
+mat's homography from its six markers, then every card code mapped onto the
+mat. A face code in the pyramid area names the card at the pyramid place under
+it (row from its height, column from its offset from the start spot); a back
+code in the singles row is a face-down single; the stack's place is watched.
+
+Unsure means unrecognised, never a guess: a code whose size, turn or place
+does not fit a card lying on a pyramid place is reported, as is a place that
+shows a code's dark frame and white surround that could not be decoded. The
+fast marker search runs first; when it leaves the mat incomplete or a place
+looks like an unread code, the slow, tolerant search runs as well.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from scorer.grandioso.pyramid import ROWS, Card
+from vision.calibrate import Calibration, Marker, find_markers, mat_homography
+from vision.config import VisionConfig
+from vision.geometry import Image
+from vision.grandioso import CONFIG
+from vision.grandioso.layout import (
+    BACK_ID,
+    CARD,
+    CARD_IDS,
+    CODE_SIZE,
+    COLUMNS,
+    MAT,
+    SINGLE_INSET,
+    SINGLE_PITCH,
+    card_of_id,
+    code_centre,
+)
+
+__all__ = ["GrandiosoView", "Recognizer", "Result", "Unrecognised", "annotate"]
+
+#: a code's side may differ this much (fraction) from the printed side
+_SIZE_TOLERANCE = 0.25
+#: ... and be turned at most this much (degrees)
+_MAX_TURN = 25.0
+#: a face code lies on a pyramid place when this close (mm) to its code's centre
+_PLACE_TOLERANCE = (11.0, 9.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Unrecognised:
+    """Something where a card belongs that could not be identified: its place and why."""
+
+    where: str
+    why: str
+    row: int | None = None
+    col: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GrandiosoView:
+    """What the camera sees on the mat.
+
+    ``pyramid`` maps each engine place ``(row, col)`` to the card read there;
+    ``singles`` is how many face-down singles lie in the singles row, and
+    ``single_xs`` their x positions (mm) from left to right; ``loose`` the face-up
+    cards lying elsewhere on the mat (a card just drawn, shown).
+    """
+
+    pyramid: dict[tuple[int, int], Card]
+    singles: int
+    single_xs: tuple[float, ...]
+    stack: bool
+    loose: tuple[Card, ...]
+    unrecognised: tuple[Unrecognised, ...]
+    #: the card lying face up on the stack's place (a card just drawn), None when none does
+    shown: Card | None = None
+
+    @property
+    def single_places(self) -> tuple[int, ...]:
+        """The numbered places (from 1) of the singles row that hold a card, ascending."""
+        first = MAT.singles.x + SINGLE_INSET + CARD.width / 2
+        return tuple(sorted({round((x - first) / SINGLE_PITCH) + 1 for x in self.single_xs}))
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON: pyramid places, singles, stack, loose cards, what could not be read."""
+        return {
+            "pyramid": [{"row": r, "col": c, "card": card.notation}
+                        for (r, c), card in sorted(self.pyramid.items())],
+            "singles": self.singles,
+            "single_places": list(self.single_places),
+            "stack": self.stack,
+            "shown": None if self.shown is None else self.shown.notation,
+            "loose": [c.notation for c in self.loose],
+            "unrecognised": [{"where": u.where, "why": u.why} for u in self.unrecognised],
+        }
+
+    def describe(self) -> str:
+        """The view in words, top row of the pyramid first."""
+        lines = []
+        for row in sorted({r for r, _ in self.pyramid}, reverse=True):
+            cards = [f"{c}:{self.pyramid[row, c].label}" for r, c in sorted(self.pyramid) if r == row]
+            lines.append(f"row {row + 1}: " + ", ".join(cards))
+        if not lines:
+            lines.append("pyramid: no card")
+        lines.append(f"face-down singles: {self.singles} (places {', '.join(map(str, self.single_places)) or '-'}); "
+                     f"stack: {'yes' if self.stack else 'no'}")
+        if self.shown is not None:
+            lines.append(f"face up on the stack: {self.shown.label}")
+        if self.loose:
+            lines.append("face up elsewhere: " + ", ".join(c.label for c in self.loose))
+        lines += [f"unrecognised: {u.where}: {u.why}" for u in self.unrecognised]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class StageTimes:
+    """Milliseconds spent per stage of one frame."""
+
+    markers: float = 0.0
+    calibrate: float = 0.0
+    cards: float = 0.0
+    robust: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One recognised frame: the view, the calibration, the card markers used and the stage times."""
+
+    view: GrandiosoView
+    calibration: Calibration
+    markers: tuple[Marker, ...]
+    times: StageTimes = field(default_factory=StageTimes)
+
+
+def _to_table(cal: Calibration, pts: NDArray[Any]) -> NDArray[Any]:
+    return np.asarray(cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(1, -1, 2), cal.image_to_table)[0])
+
+
+def _place_name(row: int, col: int) -> str:
+    return f"row {row + 1} ({Card(row).label}s), place {col:+d}"
+
+
+class _Reading:
+    """The card codes of one frame, sorted into places."""
+
+    def __init__(self) -> None:
+        self.pyramid: dict[tuple[int, int], Card] = {}
+        self.singles: list[float] = []
+        self.stack = False
+        self.loose: list[Card] = []
+        self.shown: list[Card] = []
+        self.problems: dict[str, Unrecognised] = {}
+
+    def problem(self, u: Unrecognised) -> None:
+        self.problems.setdefault(u.where, u)
+
+
+def _read_cards(markers: tuple[Marker, ...], cal: Calibration) -> _Reading:
+    out = _Reading()
+    for m in markers:
+        card = card_of_id(m.id)
+        if card is None and m.id != BACK_ID:
+            continue
+        corners = _to_table(cal, m.corners)
+        centre = corners.mean(axis=0)
+        sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+        dx, dy = corners[1] - corners[0]
+        turn = math.degrees(math.atan2(dy, dx))
+        x, y = float(centre[0]), float(centre[1])
+        area = MAT.pyramid_area
+        row, col, ox, oy = MAT.row_col_at(x, y)
+        in_pyramid = area.contains(x, y) and not MAT.stack.contains(x, y)
+        where = _place_name(row, col) if in_pyramid and MAT.in_place(row, col) else f"the mat at ({x:.0f}, {y:.0f}) mm"
+        if abs(sides.mean() / CODE_SIZE - 1) > _SIZE_TOLERANCE or sides.max() / sides.min() > 1.4:
+            out.problem(Unrecognised(where, "a code of the wrong size (not a Grandioso card?)"))
+            continue
+        if m.id == BACK_ID:
+            if MAT.stack.contains(x, y):
+                out.stack = True
+            elif MAT.singles.contains(x, y):
+                out.singles.append(x)
+            elif in_pyramid:
+                out.problem(Unrecognised(where, "a face-down card lies in the pyramid", row, col))
+            continue
+        assert card is not None
+        if not in_pyramid:
+            if MAT.stack.contains(x, y):
+                out.shown.append(card)
+            elif MAT.singles.contains(x, y):
+                out.problem(Unrecognised("the singles row", f"{card.label} lies face up among the singles"))
+            else:
+                out.loose.append(card)
+            continue
+        if abs(turn) > _MAX_TURN:
+            out.problem(Unrecognised(where, f"{card.label} lies turned", row, col))
+        elif not MAT.in_place(row, col) or abs(ox) > _PLACE_TOLERANCE[0] or abs(oy) > _PLACE_TOLERANCE[1]:
+            out.problem(Unrecognised(where, f"{card.label} lies between places; lay it on its two cards",
+                                     row, col))
+        elif (row, col) in out.pyramid and out.pyramid[row, col] is not card:
+            out.problem(Unrecognised(where, "two different codes at one place", row, col))
+        else:
+            out.pyramid[row, col] = card
+    return out
+
+
+#: resolution (px/mm) of the top-down image the code areas are checked in
+_CHECK_PX_PER_MM = 1.0
+#: the checked square: the code and this much (mm) of white around it
+_CHECK_SURROUND = 3.0
+#: a code area is looked at closely when its brighter quarter is this many times the mat's level
+_BRIGHT = 1.6
+#: a code area is glared when this share of it is brighter than card paper by this many grey
+#: levels (paper brighter than `_GLARE_LEVEL` less that: glare cannot be seen)
+_GLARE_ABOVE_PAPER = 20.0
+_GLARE_LEVEL = 250.0
+_GLARE_SHARE = 0.1
+
+
+def _pyramid_top_down(gray: Image, cal: Calibration) -> Image:
+    """The pyramid area seen from straight above at `_CHECK_PX_PER_MM` (one warp for every place)."""
+    area = MAT.pyramid_area
+    s = _CHECK_PX_PER_MM
+    t = np.array([[s, 0, -area.x * s], [0, s, -area.y * s], [0, 0, 1]], np.float64)
+    size = (int(math.ceil(area.w * s)), int(math.ceil(area.h * s)))
+    return np.asarray(cv2.warpPerspective(gray, t @ cal.image_to_table, size, flags=cv2.INTER_AREA), np.float32)
+
+
+def _code_area(top: Image, row: int, col: int) -> Image:
+    """The place's code area (and its white surround) in the pyramid's top-down image."""
+    area = MAT.pyramid_area
+    s = _CHECK_PX_PER_MM
+    cx, cy = code_centre(row, col)
+    half = CODE_SIZE / 2 + _CHECK_SURROUND
+    x0, y0 = int(round((cx - half - area.x) * s)), int(round((cy - half - area.y) * s))
+    n = int(round(2 * half * s))
+    return top[max(0, y0):y0 + n, max(0, x0):x0 + n]
+
+
+def _bright(top: Image, mat_level: float, row: int, col: int) -> bool:
+    """True when something brighter than the mat (a card) covers much of the place's code area."""
+    patch = _code_area(top, row, col)
+    return patch.size > 0 and float(np.percentile(patch, 75)) > _BRIGHT * mat_level
+
+
+def _paper_white(top: Image, places: list[tuple[int, int]]) -> float:
+    """The grey level of card paper: the white around the codes read (the brightest mat pixels if none)."""
+    if not places:
+        return float(np.percentile(top, 99))
+    return float(np.median([np.percentile(_code_area(top, r, c), 90) for r, c in places]))
+
+
+def _glared(top: Image, paper: float, row: int, col: int) -> bool:
+    """True when glare, brighter than card paper, whitens part of the place's code area."""
+    if paper >= _GLARE_LEVEL - _GLARE_ABOVE_PAPER:
+        return False  # paper is as bright as the sensor goes: glare cannot be told from it
+    patch = _code_area(top, row, col)
+    return patch.size > 0 and float(np.mean(patch >= paper + _GLARE_ABOVE_PAPER)) > _GLARE_SHARE
+
+
+#: resolution (px/mm) of the close look at a place whose code the marker search could not read
+_MATCH_PX_PER_MM = 2.0
+#: ... how far (mm) from its place a card may lie, and what counts as a clear match: the best
+#: correlation at least `_MATCH_MIN`, and ahead of every other card's by `_MATCH_MARGIN`
+_MATCH_SEARCH = 5.0
+_MATCH_MIN = 0.65
+_MATCH_MARGIN = 0.1
+#: below this best correlation nothing like a code lies there (the tops of the two cards below
+#: score up to about 0.4 on the camera model's photos)
+_MATCH_NOTHING = 0.45
+
+
+@functools.lru_cache(maxsize=1)
+def _templates() -> tuple[tuple[int, ...], NDArray[Any]]:
+    """Every card code (the faces and the back) with a white surround, at `_MATCH_PX_PER_MM`."""
+    from vision.grandioso.faces import marker_image
+
+    s = _MATCH_PX_PER_MM
+    n = int(round(CODE_SIZE * s))
+    pad = int(round(2.0 * s))
+    ids = tuple(CARD_IDS.values()) + (BACK_ID,)
+    out = []
+    for i in ids:
+        t = np.full((n + 2 * pad, n + 2 * pad), 255, np.uint8)
+        t[pad:pad + n, pad:pad + n] = marker_image(i, n)
+        out.append(cv2.GaussianBlur(t, (0, 0), 1.0))
+    return ids, np.stack(out).astype(np.float32)
+
+
+def _match_code(gray: Image, cal: Calibration, row: int, col: int) -> Card | None | bool:
+    """The card whose code the place's code area clearly shows; False when no code lies there;
+    None when something like a code lies there but no card's clearly."""
+    ids, templates = _templates()
+    s = _MATCH_PX_PER_MM
+    cx, cy = code_centre(row, col)
+    half = CODE_SIZE / 2 + 2.0 + _MATCH_SEARCH
+    n = int(round(2 * half * s))
+    src = np.array([[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half], [cx - half, cy + half]],
+                   np.float64)
+    img_pts = cv2.perspectiveTransform(src.reshape(1, 4, 2), cal.table_to_image)[0].astype(np.float32)
+    dst = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
+    patch = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(img_pts, dst), (n, n),
+                                flags=cv2.INTER_AREA).astype(np.float32)
+    scores = [float(cv2.minMaxLoc(cv2.matchTemplate(patch, t, cv2.TM_CCOEFF_NORMED))[1]) for t in templates]
+    order = np.argsort(scores)[::-1]
+    best, second = scores[order[0]], scores[order[1]]
+    if best < _MATCH_NOTHING:
+        return False
+    if best < _MATCH_MIN or best - second < _MATCH_MARGIN:
+        return None
+    return card_of_id(ids[order[0]])
+
+
+def _singles_by_match(gray: Image, cal: Calibration) -> list[float]:
+    """The x (mm) of every card back whose code clearly shows in the singles row, left to right."""
+    ids, templates = _templates()
+    back = templates[ids.index(BACK_ID)]
+    s = _MATCH_PX_PER_MM
+    row = MAT.singles
+    t = np.array([[s, 0, -row.x * s], [0, s, -row.y * s], [0, 0, 1]], np.float64)
+    size = (int(math.ceil(row.w * s)), int(math.ceil(row.h * s)))
+    strip = cv2.warpPerspective(gray, t @ cal.image_to_table, size, flags=cv2.INTER_AREA).astype(np.float32)
+    scores = cv2.matchTemplate(strip, back, cv2.TM_CCOEFF_NORMED).max(axis=0)
+    found: list[float] = []
+    gap = int(CODE_SIZE * s)
+    for x in np.argsort(scores)[::-1]:
+        if scores[x] < _MATCH_MIN:
+            break
+        if all(abs(int(x) - f) >= gap for f in found):
+            found.append(int(x))
+    half = back.shape[1] / 2
+    return sorted(row.x + (f + half) / s for f in found)
+
+
+class Recognizer:
+    """Frame -> `GrandiosoView` (keeps nothing between frames but its configuration)."""
+
+    def __init__(self, config: VisionConfig = CONFIG) -> None:
+        self.config = config
+
+    def reset(self) -> None:
+        """Nothing is cached between frames."""
+
+    def recognize(self, frame: Image) -> Result:
+        """The view of one frame.
+
+        :raises NoMatError: when too few of the mat's markers are in view.
+        """
+        t0 = time.perf_counter()
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        markers = find_markers(gray, self.config)
+        t1 = time.perf_counter()
+        robust = 0.0
+        mat_ids = set(self.config.table.markers.marker_ids)
+        if len(mat_ids & {m.id for m in markers}) < len(mat_ids):
+            markers = self._merge(markers, find_markers(gray, self.config, robust=True))
+            robust += time.perf_counter() - t1
+        t2 = time.perf_counter()
+        cal = mat_homography(markers, self.config)
+        t3 = time.perf_counter()
+        reading = _read_cards(markers, cal)
+        top = _pyramid_top_down(gray, cal)
+        paper = _paper_white(top, list(reading.pyramid))
+        for row, col in self._suspects(top, reading):
+            found = _match_code(gray, cal, row, col)
+            if isinstance(found, Card):
+                reading.pyramid[row, col] = found
+            elif found is None:
+                reading.problem(Unrecognised(_place_name(row, col), "a card whose code cannot be read", row, col))
+            elif _glared(top, paper, row, col) and self._supported(reading, row, col):
+                reading.problem(Unrecognised(_place_name(row, col), "glare on the place: a code may lie under it",
+                                             row, col))
+        if len(reading.shown) > 1:
+            reading.problem(Unrecognised("the stack", "more than one card lies face up on the stack"))
+        by_match = _singles_by_match(gray, cal)
+        if len(by_match) > len(reading.singles):
+            reading.singles = by_match
+        t4 = time.perf_counter()
+        view = GrandiosoView(
+            pyramid=reading.pyramid,
+            singles=len(reading.singles),
+            single_xs=tuple(sorted(reading.singles)),
+            stack=reading.stack,
+            loose=tuple(reading.loose),
+            unrecognised=tuple(reading.problems.values()),
+            shown=reading.shown[0] if len(reading.shown) == 1 else None,
+        )
+        ms = 1000.0
+        times = StageTimes((t1 - t0) * ms, (t3 - t2) * ms, (t4 - t3) * ms, robust * ms)
+        return Result(view, cal, markers, times)
+
+    @staticmethod
+    def _merge(first: tuple[Marker, ...], more: tuple[Marker, ...]) -> tuple[Marker, ...]:
+        """``first`` and the markers of ``more`` that lie apart from all of them (no id twice at one place)."""
+        out = list(first)
+        for m in more:
+            c = m.corners.mean(axis=0)
+            if all(np.linalg.norm(c - o.corners.mean(axis=0)) > 4.0 for o in out):
+                out.append(m)
+        return tuple(out)
+
+    @staticmethod
+    def _supported(reading: _Reading, row: int, col: int) -> bool:
+        """True when a card could lie at the place: beside a base card, or on two cards seen (read or not)."""
+        seen = set(reading.pyramid) | {(u.row, u.col) for u in reading.problems.values()}
+        if row == 0:
+            return (0, col - 1) in seen or (0, col + 1) in seen
+        return (row - 1, col) in seen and (row - 1, col + 1) in seen
+
+    @staticmethod
+    def _suspects(top: Image, reading: _Reading) -> list[tuple[int, int]]:
+        """Pyramid places with no card read whose code area is brighter than the mat (a card lies over it)."""
+        taken = set(reading.pyramid) | {(u.row, u.col) for u in reading.problems.values()}
+        level = float(np.median(top))
+        return [(r, c) for r in range(ROWS) for c in COLUMNS
+                if MAT.in_place(r, c) and (r, c) not in taken and _bright(top, level, r, c)]
+
+
+def annotate(frame: Image, result: Result) -> Image:
+    """The frame with each card read outlined and named (green), unrecognised places in red."""
+    out = frame.copy() if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    unit = max(1, out.shape[1] // 640)
+
+    def quad(rect_pts: NDArray[Any]) -> NDArray[Any]:
+        return np.asarray(cv2.perspectiveTransform(rect_pts.reshape(1, -1, 2),
+                                                   result.calibration.table_to_image)[0])
+
+    def card_outline(row: int, col: int) -> NDArray[Any]:
+        r = MAT.card_rect(row, col)
+        pts = np.array([[r.x, r.y + r.h / 2], [r.x + r.w, r.y + r.h / 2], [r.x + r.w, r.y + r.h],
+                        [r.x, r.y + r.h]], np.float64)
+        return quad(pts)
+
+    for (row, col), card in result.view.pyramid.items():
+        pts = card_outline(row, col)
+        cv2.polylines(out, [pts.astype(np.int32)], True, (0, 200, 0), unit)
+        cv2.putText(out, card.label, tuple(int(v) for v in pts[0]), cv2.FONT_HERSHEY_SIMPLEX, 0.35 * unit,
+                    (0, 200, 0), unit, cv2.LINE_AA)
+    for u in result.view.unrecognised:
+        if u.row is not None and u.col is not None:
+            cv2.polylines(out, [card_outline(u.row, u.col).astype(np.int32)], True, (0, 0, 255), 2 * unit)
+    return out
