@@ -104,7 +104,7 @@ def recognize_parser(prog: str = "ringside recognize") -> argparse.ArgumentParse
     """The arguments of ``ringside recognize``."""
     p = argparse.ArgumentParser(prog=prog, description="Recognise the components in a photo of the table.")
     p.add_argument("image", type=Path, help="photo of the table (PNG, JPEG, ...)")
-    p.add_argument("--game", choices=["bigtop"], default="bigtop")
+    p.add_argument("--game", choices=["bigtop", "carcassonne"], default="bigtop")
     p.add_argument("--json", action="store_true", help="print the TableView as JSON")
     p.add_argument("--annotate", type=Path, metavar="OUT.png",
                    help=f"write the frame with every detection drawn ({', '.join(ANNOTATE_SUFFIXES)})")
@@ -113,7 +113,7 @@ def recognize_parser(prog: str = "ringside recognize") -> argparse.ArgumentParse
 
 
 def cmd_recognize(argv: list[str]) -> int:
-    """``ringside recognize IMAGE --game bigtop [--json] [--annotate OUT.png] [--model FILE]``."""
+    """``ringside recognize IMAGE --game bigtop|carcassonne [--json] [--annotate OUT.png] [--model FILE]``."""
     prog = "ringside recognize"
     args = _parse(recognize_parser(prog), argv)
     if isinstance(args, int):
@@ -127,6 +127,10 @@ def cmd_recognize(argv: list[str]) -> int:
             return _fail(prog, f"cannot write {args.annotate}: {why}")
     import cv2
 
+    if args.game == "carcassonne":
+        from vision.carcassonne.cli import recognize_carcassonne
+
+        return recognize_carcassonne(prog, args)
     from vision.classify import DEFAULT_MODEL
     from vision.pipeline import Recognizer, annotate, load_image
 
