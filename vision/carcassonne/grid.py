@@ -24,8 +24,8 @@ from vision import VisionError
 
 __all__ = ["Cell", "Grid", "NoBoardError", "find_grid"]
 
-WORK = 960
-CANVAS = 900
+WORK = 640
+CANVAS = 640
 #: a cell at least this much covered by the board is a candidate (the classifier decides the rest)
 MIN_COVER = 0.35
 
@@ -356,4 +356,63 @@ def find_grid(photo: NDArray[Any]) -> Grid:
             cells.append(Cell(i, j, corners.astype(np.float32), cover))
     if not cells:
         raise NoBoardError("no tile grid in the photo: the board's cells could not be placed")
-    return Grid(tuple(cells), to_photo)
+    refined = _refine(gray, {(c.x, c.y) for c in cells}, np.diag([scale, scale, 1]) @ to_photo)
+    if refined is None:
+        return Grid(tuple(cells), to_photo)
+    to_photo = np.diag([1 / scale, 1 / scale, 1]) @ refined
+    moved = []
+    for c in cells:
+        corners = cv2.perspectiveTransform(np.array([[c.x, c.y], [c.x + 1, c.y], [c.x + 1, c.y + 1], [c.x, c.y + 1]], np.float64)
+                                           .reshape(-1, 1, 2), to_photo).reshape(-1, 2)
+        moved.append(Cell(c.x, c.y, corners.astype(np.float32), c.cover))
+    return Grid(tuple(moved), to_photo)
+
+
+def _refine(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray[Any], rounds: int = 2) -> NDArray[Any] | None:
+    """Fit the grid to the seams actually seen: a homography from grid units to ``gray``'s pixels.
+
+    Along every seam between two candidate cells, a few points are searched across the
+    seam (a quarter cell each way) for the strongest edge; a robust homography through
+    them corrects what the straight-line estimate of the perspective left over.
+    """
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
+    h, w = g.shape
+    seams = [((x + 1, y), 0) for x, y in cells if (x + 1, y) in cells] + [((x, y + 1), 1) for x, y in cells if (x, y + 1) in cells]
+    if len(seams) < 6:
+        return None
+    ts = np.array([0.2, 0.4, 0.6, 0.8])
+    offs = np.linspace(-0.25, 0.25, 21)
+    current = to_work
+    for _ in range(rounds):
+        src: list[tuple[float, float]] = []
+        dst: list[tuple[float, float]] = []
+        for (x, y), vertical_line in seams:
+            for t in ts:
+                if vertical_line == 0:  # the seam x = const, from (x, y) to (x, y + 1)
+                    pts = np.c_[x + offs, np.full_like(offs, y + t)]
+                else:
+                    pts = np.c_[np.full_like(offs, x + t), y + offs]
+                img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), current).reshape(-1, 2)
+                xi, yi = img[:, 0], img[:, 1]
+                if xi.min() < 1 or yi.min() < 1 or xi.max() > w - 2 or yi.max() > h - 2:
+                    continue
+                vals = g[np.round(yi).astype(int), np.round(xi).astype(int)]
+                step = np.abs(np.diff(vals))
+                # a seam is a step or a thin line: the larger of the edge strength and the line's depth
+                line = np.abs(vals[1:-1] - 0.5 * (vals[:-2] + vals[2:]))
+                score = np.maximum(step[:-1], line)
+                k = int(np.argmax(score))
+                if score[k] < 4.0:
+                    continue
+                src.append((float(pts[10, 0]), float(pts[10, 1])))
+                dst.append((float(0.5 * (img[k, 0] + img[k + 1, 0])), float(0.5 * (img[k, 1] + img[k + 1, 1]))))
+        if len(src) < 12:
+            return None if current is to_work else current
+        cell_px = float(np.linalg.norm(cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[1.0, 0.0]]]), current)[1, 0]
+                                       - cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[1.0, 0.0]]]), current)[0, 0]))
+        found, inliers = cv2.findHomography(np.array(src), np.array(dst), cv2.RANSAC, max(1.5, 0.06 * cell_px))
+        if found is None or inliers is None or inliers.sum() < 0.4 * len(src):
+            return None if current is to_work else current
+        current = found
+    out: NDArray[Any] = current
+    return out

@@ -35,6 +35,10 @@ EDGE_WEIGHT = 0.5
 MISMATCH = 4.0
 #: candidates kept per cell for the board-wide settling
 CANDIDATES = 8
+#: weight of the box counts as a prior (a box holds 9 V but 1 X)
+PRIOR_WEIGHT = 1.0
+#: how sure a cell must be of an Under the Big Top tile to count as evidence of the expansion
+BIG_TOP_SURE = 0.97
 
 _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
@@ -105,11 +109,18 @@ def _edge_codes() -> NDArray[Any]:
 _EDGES = _edge_codes()
 
 
-def _pair_scores(probs: NDArray[Any], edges: NDArray[Any], labels: Sequence[str]) -> NDArray[Any]:
+def _prior(expansion: bool) -> NDArray[Any]:
+    """Log prior of each pair: how many of that tile the box holds (trained on equal shares)."""
+    counts = box(expansion)
+    out: NDArray[Any] = np.array([np.log(counts.get(n, 0) + 1e-3) for n, _ in _PAIRS])
+    return out
+
+
+def _pair_scores(probs: NDArray[Any], edges: NDArray[Any], labels: Sequence[str], expansion: bool) -> NDArray[Any]:
     """``(N, pairs)`` log-scores of every distinct (type, rotation) for every cell."""
     index = {lab: i for i, lab in enumerate(labels)}
     cols = np.array([index[label(n, r)] for n, r in _PAIRS])
-    logp = np.log(np.clip(probs[:, cols], 1e-9, 1.0))
+    logp = np.log(np.clip(probs[:, cols], 1e-9, 1.0)) + PRIOR_WEIGHT * _prior(expansion)
     loge = np.log(np.clip(edges, 1e-6, 1.0))  # (N, 4, 3)
     edge_term = np.zeros_like(logp)
     for side in range(4):
@@ -184,10 +195,14 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier, thre
     keep = [i for i in range(len(cells)) if probs[i, none_col] < 0.5]
     if not keep:
         return BoardReading(())
-    scores = _pair_scores(probs[keep], edges[keep], classifier.labels)
+    # Under the Big Top tiles count only when the board shows them surely: two cells sure of
+    # one (one on a board of up to three tiles), as a base tile is now and then taken for one
+    plain = _pair_scores(probs[keep], edges[keep], classifier.labels, True)
+    sure = np.exp(plain - np.logaddexp.reduce(plain, axis=1, keepdims=True)).max(axis=1) >= BIG_TOP_SURE
+    seen = sum(_PAIRS[int(k)][0] in BIG_TOP_TILES for k in plain.argmax(axis=1)[sure])
+    expansion = seen >= (1 if len(keep) <= 3 else 2)
+    scores = _pair_scores(probs[keep], edges[keep], classifier.labels, expansion)
     pos = [(cells[i].x, cells[i].y) for i in keep]
-    best = [_PAIRS[int(k)][0] for k in scores.argmax(axis=1)]
-    expansion = sum(b in BIG_TOP_TILES for b in best) >= 1
     choice, conf = _settle(pos, scores, box(expansion))
     x0 = min(p[0] for p in pos)
     y0 = min(p[1] for p in pos)

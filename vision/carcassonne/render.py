@@ -148,6 +148,11 @@ def render_tile(name: str, rotation: int = 0, size: int = 96, style: Style | str
     for _ in range(int(rng.integers(0, 4)) if st.texture > 0 else 0):
         c = (int(rng.uniform(0.1, 0.9) * s), int(rng.uniform(0.1, 0.9) * s))
         cv2.circle(img, c, max(1, int(s * rng.uniform(0.02, 0.05))), (_jitter(st.field, rng, 10) * 0.6).tolist(), -1, cv2.LINE_AA)
+    # farmhouses and sheds on the fields: clutter that is no centre feature
+    for _ in range(int(rng.integers(0, 3)) if st.texture > 0 else 0):
+        roof = _jitter(st.roofs[int(rng.integers(len(st.roofs)))], rng, 15)
+        _house(img, float(rng.uniform(0.15, 0.85) * s), float(rng.uniform(0.15, 0.85) * s), s * rng.uniform(0.08, 0.14), roof,
+               _jitter(st.wall, rng, 15), float(rng.uniform(0, 180)))
     dist = _side_distances(s)
     centre = (s / 2 + rng.normal(0, s * 0.015), s / 2 + rng.normal(0, s * 0.015))
 
