@@ -71,9 +71,20 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     n, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask)
     if n <= 1:
         return mask
-    big = stats[1:, cv2.CC_STAT_AREA].max()
+    # a pool of glare is smooth, tile art is not: drop parts much smoother than the board
+    light = lab[:, :, 0]
+    texture = np.sqrt(np.maximum(cv2.blur(light * light, (7, 7)) - cv2.blur(light, (7, 7)) ** 2, 0))
+    smooth = np.bincount(lab_img.ravel(), weights=texture.ravel(), minlength=n) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+    ring_tex = float(np.median(np.concatenate([texture[:b].ravel(), texture[-b:].ravel()])))
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    area[0] = 0
+    area[smooth < 1.5 * ring_tex + 1.0] = 0
+    if area.max() <= 0:
+        area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+        area[0] = 0
+    big = area.max()
     keep = np.zeros(n, np.uint8)
-    keep[1:] = stats[1:, cv2.CC_STAT_AREA] >= 0.2 * big
+    keep[1:] = area[1:] >= 0.2 * big
     out: NDArray[Any] = keep[lab_img]
     return out
 
