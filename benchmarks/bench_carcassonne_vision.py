@@ -44,6 +44,8 @@ from vision.carcassonne.scans import available
 SEED = 900_000
 EDITIONS = ("scan:classic", "scan:newart", "classic", "newart", "bright", "flat")
 CELL = 96
+#: board sizes of part 2 (the base box holds 72 tiles; 92 needs the expansion, so scans stop at 72)
+SIZES = (1, 3, 12, 30, 72, 92)
 
 
 def _board(source: str, n: int, rng: np.random.Generator, banks: dict[str, Any]) -> tuple[BoardImage, list[Placed]]:
@@ -118,7 +120,8 @@ def bench_boards(clf: TileClassifier, editions: list[str], boards: int, banks: d
         right = nogrid = tiles = found = turned = wrong = 0
         for b in range(boards):
             ed = editions[b % len(editions)]
-            n = [1, 3, 12, 30, 72, 92][b % 6] if ed.startswith("scan:") or b % 6 != 5 else 92
+            # sizes cycle against the editions, so each edition meets every size
+            n = SIZES[(b + b // len(editions)) % len(SIZES)]
             board, layout = _board(ed, n, rng, banks)
             photo = photograph(board.image, level, rng, subject=board.subject)
             tiles += len(layout)
