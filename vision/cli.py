@@ -41,6 +41,7 @@ PRINTABLE: dict[str, str] = {
 #: (``recognize(frame, model, annotate) -> (json, text, annotated frame or None)``).
 RECOGNISABLE: dict[str, str] = {
     "bigtop": "vision.bigtop.cli",
+    "carcassonne": "vision.carcassonne.cli",
     "flohcati": "vision.flohcati.cli",
     "grandioso": "vision.grandioso.cli",
 }
@@ -123,7 +124,7 @@ def recognize_parser(prog: str = "ringside recognize") -> argparse.ArgumentParse
 
 
 def cmd_recognize(argv: list[str]) -> int:
-    """``ringside recognize IMAGE --game bigtop [--json] [--annotate OUT.png] [--model FILE]``."""
+    """``ringside recognize IMAGE --game bigtop|carcassonne [--json] [--annotate OUT.png] [--model FILE]``."""
     prog = "ringside recognize"
     args = _parse(recognize_parser(prog), argv)
     if isinstance(args, int):

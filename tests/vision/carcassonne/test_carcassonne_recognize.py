@@ -1,0 +1,84 @@
+"""Photos of Carcassonne boards through the shipped tile model, and the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import ModelFileError
+from vision.carcassonne.board import Placed, draw_board, random_layout
+from vision.carcassonne.camera import LEVELS, photograph
+from vision.carcassonne.classifier import DEFAULT_MODEL, TileClassifier
+from vision.carcassonne.grid import NoBoardError, find_grid
+from vision.carcassonne.labels import canonical_rotation
+from vision.carcassonne.recognize import annotate, recognize
+from vision.carcassonne.render import render_tile
+from vision.cli import cmd_recognize
+
+
+@pytest.fixture(scope="module")
+def classifier() -> TileClassifier:
+    return TileClassifier(DEFAULT_MODEL)
+
+
+def _photo(n: int, seed: int, style: str = "bright") -> tuple[np.ndarray, list[Placed]]:
+    rng = np.random.default_rng(seed)
+    tiles = random_layout(n, rng, expansion=True)
+    board = draw_board(tiles, lambda t, r: render_tile(t, r, 64, style, rng), rng, cell=64, margin=4.0)
+    return photograph(board.image, LEVELS["overhead"], rng, size=(1152, 648), subject=board.subject).image, tiles
+
+
+def _right(tiles: list[Placed], got: list[tuple[int, int, str, int]]) -> int:
+    tx, ty = min(t.x for t in tiles), min(t.y for t in tiles)
+    truth = {(t.x - tx, t.y - ty): (t.tile, canonical_rotation(t.tile, t.rotation)) for t in tiles}
+    return max(sum(truth.get((x + ox, y + oy)) == (n, canonical_rotation(n, r)) for x, y, n, r in got)
+               for ox in range(-2, 3) for oy in range(-2, 3))
+
+
+def test_a_board_is_read(classifier: TileClassifier) -> None:
+    photo, tiles = _photo(12, 11)
+    reading = recognize(photo, classifier)
+    got = [(t.x, t.y, t.tile, t.rotation) for t in reading.tiles]
+    assert _right(tiles, got) >= 0.75 * len(tiles)
+    assert len(reading.tiles) <= len(tiles)
+    out = annotate(photo, reading)
+    assert out.shape == photo.shape and not np.array_equal(out, photo)
+
+
+def test_a_bare_table_has_no_board(classifier: TileClassifier) -> None:
+    rng = np.random.default_rng(2)
+    table = np.full((360, 640, 3), (60, 90, 160), np.uint8) + rng.integers(0, 4, (360, 640, 3)).astype(np.uint8)
+    with pytest.raises(NoBoardError):
+        find_grid(table)
+
+
+def test_missing_model_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelFileError):
+        TileClassifier(tmp_path / "none.onnx")
+
+
+def test_cli_json_and_annotate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    photo, tiles = _photo(6, 5, "newart")
+    img = tmp_path / "board.jpg"
+    cv2.imwrite(str(img), photo)
+    ann = tmp_path / "ann.png"
+    assert cmd_recognize([str(img), "--game", "carcassonne", "--json", "--annotate", str(ann)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["game"] == "carcassonne" and data["figures"] == [] and isinstance(data["unrecognised"], list)
+    assert data["tiles"], "no tile read"
+    for t in data["tiles"]:
+        assert set(t) == {"x", "y", "tile", "rotation", "confidence"}
+        assert t["rotation"] in (0, 90, 180, 270) and 0 <= t["confidence"] <= 1
+    assert ann.is_file()
+
+
+def test_cli_bad_image_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "x.png"
+    bad.write_bytes(b"not a png")
+    assert cmd_recognize([str(bad), "--game", "carcassonne"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "ringside recognize" in err

@@ -1,0 +1,120 @@
+"""Carcassonne tile art, classes, layouts and the board-wide settling (no model needed)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scorer.carcassonne.catalog import BASE_TILES, BIG_TOP_TILES, CATALOG, Edge, box, rotated
+from vision.carcassonne.board import draw_board, random_layout
+from vision.carcassonne.camera import LEVELS, photograph
+from vision.carcassonne.dataset import build_bank, make_crops
+from vision.carcassonne.labels import NONE, TILE_LABELS, TILE_NAMES, canonical_rotation, label, parse_label
+from vision.carcassonne.recognize import _PAIRS, _settle
+from vision.carcassonne.render import STYLES, render_tile
+
+
+def test_labels_one_per_distinct_look() -> None:
+    assert len(TILE_NAMES) == 24 + 16
+    assert TILE_LABELS[-1] == NONE
+    assert len(TILE_LABELS) == len(set(TILE_LABELS))
+    # B, C, X and the lone acrobat space look the same every way round; U, H, F, G every half turn
+    for name in ("B", "C", "X", "ffff.acrobats"):
+        assert {label(name, r) for r in (0, 90, 180, 270)} == {f"{name}@0"}
+    for name in ("U", "H", "F", "G", "rfrf.acrobats", "frfr.circus", "cfcf.circus"):
+        assert canonical_rotation(name, 180) == 0 and canonical_rotation(name, 270) == 90
+    assert canonical_rotation("D", 180) == 180
+    assert parse_label("crrc.circus@270") == ("crrc.circus", 270)
+    assert parse_label(NONE) is None
+
+
+@pytest.mark.parametrize("style", sorted(STYLES))
+def test_render_turns_clockwise(style: str) -> None:
+    a = render_tile("D", 0, 48, style, np.random.default_rng(3))
+    b = render_tile("D", 90, 48, style, np.random.default_rng(3))
+    assert a.shape == (48, 48, 3) and a.dtype == np.uint8
+    assert np.array_equal(np.rot90(a, k=-1), b)
+
+
+def _side_band(img: np.ndarray, side: int) -> np.ndarray:
+    """The pixels two rows in from the middle fifth of one side (N, E, S, W)."""
+    s = img.shape[0]
+    lo, hi, e = int(0.4 * s), int(0.6 * s), 2
+    band = [img[e, lo:hi], img[lo:hi, s - 1 - e], img[s - 1 - e, lo:hi], img[lo:hi, e]][side]
+    return band.reshape(-1, 3).astype(float)
+
+
+@pytest.mark.parametrize("name", BASE_TILES + BIG_TOP_TILES)
+def test_render_shows_the_catalog_edges(name: str) -> None:
+    """In the plain style the middle of each side shows what the catalog says: city, road or field."""
+    st = STYLES["flat"]
+    refs = {Edge.CITY: np.array(st.city), Edge.ROAD: np.array(st.road), Edge.FIELD: np.array(st.field)}
+    for rot in (0, 90):
+        img = render_tile(name, rot, 96, "flat", np.random.default_rng(5))
+        for side, edge in enumerate(rotated(name, rot).edges):
+            band = _side_band(img, side)
+            nearest = [min(refs, key=lambda k: float(np.abs(px - refs[k]).sum())) for px in band]
+            if edge is Edge.ROAD:
+                assert nearest.count(Edge.ROAD) >= 3, (name, rot, side)
+            else:
+                assert nearest.count(edge) > len(nearest) // 2 and Edge.ROAD not in nearest, (name, rot, side)
+
+
+def test_layout_is_legal_and_within_the_box() -> None:
+    rng = np.random.default_rng(7)
+    tiles = random_layout(40, rng, expansion=True)
+    assert len(tiles) == 40
+    cells = {(t.x, t.y): t for t in tiles}
+    assert len(cells) == 40
+    for t in tiles:
+        edges = rotated(t.tile, t.rotation).edges
+        for side, (dx, dy) in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):
+            other = cells.get((t.x + dx, t.y + dy))
+            if other is not None:
+                assert rotated(other.tile, other.rotation).edges[(side + 2) % 4] is edges[side]
+    counts: dict[str, int] = {}
+    for t in tiles:
+        counts[t.tile] = counts.get(t.tile, 0) + 1
+    caps = box(True)
+    assert all(n <= caps[k] for k, n in counts.items())
+
+
+def test_crops_and_photo_have_the_promised_shapes() -> None:
+    rng = np.random.default_rng(1)
+    bank = build_bank(["flat"], variants=1)
+    x, y, e = make_crops(bank, 6, rng)
+    assert x.shape == (6, 48, 48, 3) and y.shape == (6,) and e.shape == (6, 4)
+    tiles = random_layout(4, rng)
+    board = draw_board(tiles, lambda t, r: render_tile(t, r, 32, "flat", rng), rng, cell=32)
+    photo = photograph(board.image, LEVELS["hard"], rng, size=(480, 270), subject=board.subject)
+    assert photo.image.shape == (270, 480, 3)
+    centre = photo.project(board.cell_corners(0, 0).mean(axis=0, keepdims=True))[0]
+    assert 0 <= centre[0] < 480 and 0 <= centre[1] < 270
+
+
+def _index(name: str, rot: int) -> int:
+    return _PAIRS.index((name, canonical_rotation(name, rot)))
+
+
+def test_settle_fixes_an_edge_mismatch_and_respects_the_box() -> None:
+    # three cells in a row: D, ?, D. The middle one's classifier prefers E (city north: a field
+    # edge east and west), but the roads of its neighbours say U (a road west to east).
+    cells = [(0, 0), (1, 0), (2, 0)]
+    scores = np.full((3, len(_PAIRS)), -20.0)
+    scores[0, _index("D", 0)] = 0.0
+    scores[2, _index("D", 0)] = 0.0
+    scores[1, _index("E", 0)] = -0.5
+    scores[1, _index("U", 0)] = -1.5
+    choice, conf = _settle(cells, scores, box(False))
+    assert _PAIRS[choice[1]] == ("U", 0)
+    # only one C in the box: of two cells that both look like C, the less sure one moves on
+    scores = np.full((2, len(_PAIRS)), -20.0)
+    scores[:, _index("C", 0)] = [-0.1, -0.4]
+    scores[1, _index("R", 0)] = -1.0
+    choice, conf = _settle([(0, 0), (5, 5)], scores, box(False))
+    assert [_PAIRS[c][0] for c in choice] == ["C", "R"]
+    assert 0 < conf[1] <= 1
+
+
+def test_catalog_names_are_the_classifier_names() -> None:
+    assert set(TILE_NAMES) == set(CATALOG)

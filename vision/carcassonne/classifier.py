@@ -1,0 +1,85 @@
+"""The ONNX tile classifier: square tile crops -> class and edge probabilities.
+
+The model takes ``crops`` (N, 3, 48, 48) float32 raw BGR 0..255 and returns
+``probs`` (N, classes) over `vision.carcassonne.labels.TILE_LABELS` (the order
+of the ``.labels.txt`` file) and ``edges`` (N, 4, 3): for the N, E, S, W side
+the probability of city, road, field.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import onnxruntime as ort  # type: ignore[import-untyped]
+from numpy.typing import NDArray
+
+import models
+from vision import ModelFileError
+from vision.carcassonne.dataset import CROP
+
+__all__ = ["DEFAULT_MODEL", "TileClassifier", "cut_crops"]
+
+DEFAULT_MODEL = models.path("carcassonne_tiles.onnx")
+
+
+def cut_crops(photo: NDArray[Any], corners: list[NDArray[Any]]) -> NDArray[Any]:
+    """One ``CROP`` x ``CROP`` crop per cell, each cut along its corners (NW, NE, SE, SW) in the photo."""
+    out = np.empty((len(corners), CROP, CROP, 3), np.uint8)
+    dst = np.asarray([[0, 0], [CROP, 0], [CROP, CROP], [0, CROP]], dtype=np.float32)
+    for i, c in enumerate(corners):
+        m = cv2.getPerspectiveTransform(np.asarray(c, dtype=np.float32), dst)
+        side = float(np.linalg.norm(c[1] - c[0]))
+        if side > 2.5 * CROP:
+            # shrink first so the warp averages rather than skips pixels
+            k = 2 * CROP / side
+            x0, y0 = np.floor(c.min(axis=0)).astype(int)
+            x1, y1 = np.ceil(c.max(axis=0)).astype(int) + 1
+            x0, y0 = max(0, x0), max(0, y0)
+            x1, y1 = min(photo.shape[1], x1), min(photo.shape[0], y1)
+            if x1 - x0 >= 2 and y1 - y0 >= 2:
+                part = cv2.resize(photo[y0:y1, x0:x1], None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+                local = (np.asarray(c, dtype=np.float32) - [x0, y0]) * k
+                m = cv2.getPerspectiveTransform(np.asarray(local, dtype=np.float32), dst)
+                out[i] = cv2.warpPerspective(part, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+                continue
+        out[i] = cv2.warpPerspective(photo, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+class TileClassifier:
+    """An onnxruntime session over the tile model and its label file.
+
+    :raises ModelFileError: when the model or label file is missing or unreadable.
+    """
+
+    def __init__(self, model: Path | str = DEFAULT_MODEL, threads: int = 1) -> None:
+        path = Path(model)
+        labels_path = path.with_suffix(".labels.txt")
+        if not path.is_file():
+            raise ModelFileError(f"model file not found: {path}")
+        if not labels_path.is_file():
+            raise ModelFileError(f"label file not found: {labels_path}")
+        self.labels: tuple[str, ...] = tuple(
+            line.strip() for line in labels_path.read_text(encoding="utf-8").splitlines() if line.strip()
+        )
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        try:
+            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise ModelFileError(f"cannot load model {path}: {exc}") from None
+        outs = [o.name for o in self.session.get_outputs()]
+        if outs[:2] != ["probs", "edges"] or self.session.get_outputs()[0].shape[-1] != len(self.labels):
+            raise ModelFileError(f"{path} is not a Carcassonne tile model for the {len(self.labels)} labels of {labels_path}")
+
+    def run(self, crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+        """Class probabilities ``(N, labels)`` and edge probabilities ``(N, 4, 3)`` for ``(N, 48, 48, 3)`` crops."""
+        if len(crops) == 0:
+            return np.zeros((0, len(self.labels)), np.float32), np.zeros((0, 4, 3), np.float32)
+        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
+        probs, edges = self.session.run(["probs", "edges"], {"crops": x})
+        return probs, edges

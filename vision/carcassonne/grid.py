@@ -1,0 +1,429 @@
+"""Find the tile grid in a photo of a board, without markers.
+
+1. The table is the colour around the photo's border; the board is what differs from it.
+2. Long straight edges on the board (tile seams, the board's outline) fall into two
+   families; each family meets at a vanishing point (parallel lines on the table).
+3. Sending the vanishing line to infinity and the two directions to the axes turns the
+   table plane into a view from straight above, up to an unknown scale per axis.
+4. In that view the seams repeat with the tile pitch: a comb over the edge profiles
+   gives each axis's pitch and phase, and equal pitches make the cells square.
+5. Every cell mostly covered by the board is a candidate; its corners are mapped back
+   to the photo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision import VisionError
+
+__all__ = ["Cell", "Grid", "NoBoardError", "find_grid"]
+
+WORK = 640
+CANVAS = 640
+#: a cell at least this much covered by the board is a candidate (the classifier decides the rest)
+MIN_COVER = 0.35
+
+
+class NoBoardError(VisionError, LookupError):
+    """No tile grid could be found in the photo."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A candidate cell: grid position (x right, y down) and its corners in the photo (NW, NE, SE, SW)."""
+
+    x: int
+    y: int
+    corners: NDArray[Any]
+    cover: float
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """The cells found and the homography from grid units (one cell = 1) to photo pixels."""
+
+    cells: tuple[Cell, ...]
+    to_photo: NDArray[Any]
+
+
+def _foreground(img: NDArray[Any]) -> NDArray[Any]:
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
+    h, w = lab.shape[:2]
+    b = max(2, int(0.03 * min(h, w)))
+    ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3), lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    med = np.median(ring, axis=0)
+    spread = np.median(np.abs(ring - med), axis=0)
+    d = np.sqrt((((lab - med) / (spread * 3 + 6)) ** 2 * [0.3, 1, 1]).sum(axis=2))
+    # glare on the table: lighter than the table and no more colourful
+    chroma = np.hypot(lab[:, :, 1] - 128, lab[:, :, 2] - 128)
+    table_chroma = float(np.hypot(med[1] - 128, med[2] - 128))
+    glare = (lab[:, :, 0] > med[0] + 20) & (chroma < 0.6 * table_chroma + 3) & (chroma < 20)
+    mask = ((d > 1.6) & ~glare).astype(np.uint8)
+    k = max(3, int(min(h, w) * 0.012)) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    n, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask)
+    if n <= 1:
+        return mask
+    # a pool of glare is smooth, tile art is not: drop parts much smoother than the board
+    light = lab[:, :, 0]
+    texture = np.sqrt(np.maximum(cv2.blur(light * light, (7, 7)) - cv2.blur(light, (7, 7)) ** 2, 0))
+    smooth = np.bincount(lab_img.ravel(), weights=texture.ravel(), minlength=n) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+    ring_tex = float(np.median(np.concatenate([texture[:b].ravel(), texture[-b:].ravel()])))
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    area[0] = 0
+    area[smooth < 1.5 * ring_tex + 1.0] = 0
+    if area.max() <= 0:
+        area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+        area[0] = 0
+    big = area.max()
+    keep = np.zeros(n, np.uint8)
+    keep[1:] = area[1:] >= 0.2 * big
+    out: NDArray[Any] = keep[lab_img]
+    return out
+
+
+def _lines(gray: NDArray[Any], mask: NDArray[Any]) -> NDArray[Any]:
+    edges = cv2.Canny(gray, 30, 90)
+    near = cv2.dilate(mask, np.ones((15, 15), np.uint8))
+    edges[near == 0] = 0
+    size = max(gray.shape)
+    found = cv2.HoughLinesP(edges, 1, np.pi / 360, 40, minLineLength=int(0.06 * size), maxLineGap=4)
+    if found is None:
+        return np.zeros((0, 4), np.float64)
+    out: NDArray[Any] = found.reshape(-1, 4).astype(np.float64)
+    return out
+
+
+def _directions(gray: NDArray[Any], mask: NDArray[Any]) -> tuple[float, float] | None:
+    """The two dominant edge directions on the board (degrees, 0..180), from gradient orientations.
+
+    The first is the one nearer the photo's horizontal.
+    """
+    g = gray.astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.hypot(gx, gy) * (cv2.dilate(mask, np.ones((7, 7), np.uint8)) > 0)
+    # an edge's direction is across its gradient
+    ang = (np.degrees(np.arctan2(gy, gx)) + 90) % 180
+    hist = np.bincount((ang.ravel() // 1).astype(int) % 180, weights=mag.ravel(), minlength=180)
+    smooth = np.convolve(np.r_[hist[-4:], hist, hist[:4]], np.ones(5), "same")[4:-4]
+    p1 = int(np.argmax(smooth))
+    dist = np.abs(((np.arange(180) - p1) + 90) % 180 - 90)
+    # a tilt of up to 35 degrees keeps the images of square corners between about 60 and 120 degrees
+    masked = np.where(dist > 58, smooth, -1)
+    p2 = int(np.argmax(masked))
+    if masked[p2] <= 0:
+        return None
+    if min(p1, 180 - p1) > min(p2, 180 - p2):
+        p1, p2 = p2, p1
+    return float(p1), float(p2)
+
+
+def _families(lines: NDArray[Any], dirs: tuple[float, float]) -> tuple[NDArray[Any], NDArray[Any]]:
+    d = lines[:, 2:] - lines[:, :2]
+    ang = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 180
+
+    def near(p: float) -> NDArray[Any]:
+        a = np.abs(((ang - p) + 90) % 180 - 90)
+        out: NDArray[Any] = lines[a < 15]
+        return out
+
+    return near(dirs[0]), near(dirs[1])
+
+
+def _parallel(angle: float) -> NDArray[Any]:
+    """Two parallel lines along ``angle`` (a vanishing point at infinity), as line rows."""
+    t = np.deg2rad(angle)
+    d = np.array([np.cos(t), np.sin(t)])
+    n = np.array([-d[1], d[0]])
+    return np.array([[*(n * k - d), *(n * k + d)] for k in (-0.5, 0.5)])
+
+
+def _vanishing(lines: NDArray[Any]) -> NDArray[Any]:
+    """The least-squares meeting point (homogeneous) of ``lines`` (already normalised coordinates)."""
+    p = np.c_[lines[:, :2], np.ones(len(lines))]
+    q = np.c_[lines[:, 2:], np.ones(len(lines))]
+    hom = np.cross(p, q)
+    hom /= np.linalg.norm(hom[:, :2], axis=1, keepdims=True)
+    w = np.hypot(*(lines[:, 2:] - lines[:, :2]).T)
+    v = np.linalg.svd(hom * w[:, None])[2][-1]
+    for _ in range(2):
+        res = np.abs(hom @ v) / (np.linalg.norm(v[:2]) + abs(v[2]) + 1e-12)
+        keep = res < max(np.median(res) * 3, 1e-6)
+        if keep.sum() >= 2:
+            v = np.linalg.svd(hom[keep] * w[keep, None])[2][-1]
+    out: NDArray[Any] = v
+    return out
+
+
+def _autocorr(profile: NDArray[Any], smooth: float) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The high-passed profile and its normalised autocorrelation."""
+    n = len(profile)
+    prof = profile - cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float64), (0, 0), smooth)[0]
+    prof = np.maximum(prof, 0)
+    if prof.max() <= 0:
+        return prof, np.zeros(n)
+    spec = np.fft.rfft(prof - prof.mean(), 2 * n)
+    ac = np.fft.irfft(spec * np.conj(spec))[:n]
+    return prof, ac / (ac[0] + 1e-12)
+
+
+def _peaks(ac: NDArray[Any], lo: int, hi: int) -> list[tuple[float, float]]:
+    """(lag, height) of the autocorrelation's local maxima in ``lo..hi``, refined to a fraction of a pixel."""
+    out: list[tuple[float, float]] = []
+    for i in range(max(1, lo), min(len(ac) - 1, hi + 1)):
+        if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1] and ac[i] > 0:
+            y0, y1, y2 = ac[i - 1], ac[i], ac[i + 1]
+            denom = y0 - 2 * y1 + y2
+            off = 0.5 * (y0 - y2) / denom if abs(denom) > 1e-12 else 0.0
+            out.append((i + float(np.clip(off, -0.5, 0.5)), float(y1)))
+    return out
+
+
+def _phase(prof: NDArray[Any], pitch: float) -> float:
+    """Where ``prof`` folded at ``pitch`` peaks."""
+    bins = max(8, int(round(pitch)))
+    x = np.arange(len(prof), dtype=np.float64)
+    folded = np.bincount(((x % pitch) / pitch * bins).astype(int) % bins, weights=prof, minlength=bins)
+    folded = np.convolve(np.r_[folded[-1:], folded, folded[:1]], [0.25, 0.5, 0.25], "same")[1:-1]
+    return float(np.argmax(folded)) / bins * pitch
+
+
+def _pitches(prof_x: NDArray[Any], prof_y: NDArray[Any], ext_x: float, ext_y: float) -> tuple[float, float, float, float, float]:
+    """(pitch x, phase x, pitch y, phase y, score) of the seam lattice.
+
+    The two axes are chosen together: after rectification a cell is square up to the
+    foreshortening of at most about 35 degrees of tilt, so the pitches differ by less
+    than a third. Among strong pairs the smallest wins (a lattice also repeats at twice
+    its pitch); a pair much weaker than the best is a harmonic of the tile centres.
+    """
+    hx, acx = _autocorr(prof_x, 12.0)
+    hy, acy = _autocorr(prof_y, 12.0)
+    # a lone tile: its two edges are the only repetition, a lag as long as the board
+    cand_x = _peaks(acx, 12, int(ext_x * 1.1) + 2) or [(max(12.0, ext_x), 0.0)]
+    cand_y = _peaks(acy, 12, int(ext_y * 1.1) + 2) or [(max(12.0, ext_y), 0.0)]
+    pairs = [(px + py, sx + sy, px, py) for px, sx in cand_x for py, sy in cand_y if 0.72 <= px / py <= 1.39]
+    if not pairs:
+        px, sx = max(cand_x, key=lambda c: c[1])
+        py, sy = max(cand_y, key=lambda c: c[1])
+        return px, _phase(hx, px), py, _phase(hy, py), 0.0
+    best = max(p[1] for p in pairs)
+    _, score, px, py = min(p for p in pairs if p[1] >= 0.75 * best)
+    return px, _phase(hx, px), py, _phase(hy, py), score
+
+
+def _profiles(gray: NDArray[Any], mask: NDArray[Any], full: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+    top_gray = cv2.warpPerspective(gray, full, (CANVAS, CANVAS)).astype(np.float32)
+    top_mask = cv2.warpPerspective(mask, full, (CANVAS, CANVAS), flags=cv2.INTER_NEAREST)
+    gx = np.abs(cv2.Sobel(top_gray, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(top_gray, cv2.CV_32F, 0, 1, ksize=3))
+    inside = cv2.dilate(top_mask, np.ones((9, 9), np.uint8)) > 0
+    # a seam runs the whole length of a tile: the median over the board keeps it, drops the art
+    rows, cols = inside.any(axis=1), inside.any(axis=0)
+    if not rows.any():
+        z = np.zeros(CANVAS)
+        return z, z, top_mask
+    # clipping each pixel's strength keeps a few strong lines of art from outweighing a seam
+    cap_x = float(np.percentile(gx[inside], 90)) + 1e-6
+    cap_y = float(np.percentile(gy[inside], 90)) + 1e-6
+    cnt_x = inside.sum(axis=0) + 1e-6
+    cnt_y = inside.sum(axis=1) + 1e-6
+    prof_x = (np.minimum(gx, cap_x) * inside).sum(axis=0) / cnt_x * (cnt_x > 2)
+    prof_y = (np.minimum(gy, cap_y) * inside).sum(axis=1) / cnt_y * (cnt_y > 2)
+    prof_x[~cols] = 0
+    prof_y[~rows] = 0
+    return prof_x, prof_y, top_mask
+
+
+def _rectify(pts: NDArray[Any], rect_h: NDArray[Any]) -> NDArray[Any] | None:
+    """``rect_h`` followed by the fit of the board into the square canvas, or None when it blows up."""
+    out = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), rect_h).reshape(-1, 2)
+    if not np.isfinite(out).all():
+        return None
+    lo, hi = np.percentile(out, 0.5, axis=0), np.percentile(out, 99.5, axis=0)
+    span = float(max(hi - lo))
+    if span <= 0:
+        return None
+    k = CANVAS * 0.8 / span
+    fit = np.array([[k, 0, -lo[0] * k + CANVAS * 0.1], [0, k, -lo[1] * k + CANVAS * 0.1], [0, 0, 1]])
+    full: NDArray[Any] = fit @ rect_h
+    return full
+
+
+def _outline_parity(top_mask: NDArray[Any], pitch: float, phase: float, axis: int) -> tuple[float, float]:
+    """Double a pitch that locked onto half tiles: the board's outline lies on seams only.
+
+    If nearly every place where the board starts or ends along ``axis`` falls on every
+    other lattice line, the lines in between are tile centres (roads, walls).
+    """
+    m = top_mask.astype(np.int8)
+    steps = np.diff(m, axis=axis)
+    idx = np.nonzero(steps)
+    pos = (idx[axis] + 1).astype(np.float64)
+    if len(pos) < 8:
+        return pitch, phase
+    r = ((pos - phase) / pitch) % 2.0
+    on = np.minimum(np.abs(r - np.round(r)), 1.0)
+    near = on < 0.3
+    even = near & ((np.round(r) % 2) == 0)
+    odd = near & ((np.round(r) % 2) == 1)
+    total = int(even.sum() + odd.sum())
+    if total < 8:
+        return pitch, phase
+    if even.sum() >= 0.9 * total:
+        return 2 * pitch, phase
+    if odd.sum() >= 0.9 * total:
+        return 2 * pitch, phase + pitch
+    return pitch, phase
+
+
+def find_grid(photo: NDArray[Any]) -> Grid:
+    """The board's cells in ``photo`` (BGR).
+
+    :raises NoBoardError: when no board or no grid is visible.
+    """
+    h0, w0 = photo.shape[:2]
+    scale = WORK / max(h0, w0)
+    img = cv2.resize(photo, (int(round(w0 * scale)), int(round(h0 * scale))), interpolation=cv2.INTER_AREA)
+    h, w = img.shape[:2]
+    mask = _foreground(img)
+    if mask.sum() < 0.002 * h * w:
+        raise NoBoardError("no board in the photo: nothing on the table differs from it")
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    dirs = _directions(gray, mask)
+    if dirs is None:
+        raise NoBoardError("no tile grid in the photo: no straight tile edges found")
+    lines = _lines(gray, mask)
+    norm = np.array([[2 / w, 0, -1], [0, 2 / w, -h / w], [0, 0, 1]])
+    f1, f2 = _families(lines, dirs) if len(lines) else (lines, lines)
+    # with too few lines for a vanishing point, the family is taken as parallel (a view from above)
+    n1 = cv2.perspectiveTransform(f1.reshape(-1, 1, 2), norm).reshape(-1, 4) if len(f1) >= 3 else _parallel(dirs[0])
+    n2 = cv2.perspectiveTransform(f2.reshape(-1, 1, 2), norm).reshape(-1, 4) if len(f2) >= 3 else _parallel(dirs[1])
+    v1, v2 = _vanishing(n1), _vanishing(n2)
+    ys, xs = np.nonzero(mask)
+    pts = np.c_[xs, ys].astype(np.float64)[:: max(1, len(xs) // 4000)]
+    # two candidate views: parallel seams along the two dominant directions (a view from above),
+    # and the perspective undone through the seams' vanishing points; the better lattice wins
+    t1, t2 = np.deg2rad(dirs[0]), np.deg2rad(dirs[1])
+    options: list[tuple[NDArray[Any], NDArray[Any], NDArray[Any]]] = [
+        (np.eye(3), np.array([np.cos(t1), np.sin(t1), 0.0]), np.array([np.cos(t2), np.sin(t2), 0.0]))]
+    horizon = np.cross(v1, v2)
+    if abs(horizon[2]) > 1e-9 and np.linalg.norm(horizon[:2]) / abs(horizon[2]) < 0.8:
+        # the horizon lies well outside the photo (a table seen from above): undo the perspective
+        horizon = horizon / horizon[2]
+        options.append((np.array([[1, 0, 0], [0, 1, 0], [horizon[0], horizon[1], 1.0]]), v1, v2))
+    best: tuple[float, NDArray[Any], NDArray[Any], tuple[float, float, float, float]] | None = None
+    for h1, u1, u2 in options:
+        d1 = (h1 @ u1)[:2]
+        d2 = (h1 @ u2)[:2]
+        if d1[0] < 0:
+            d1 = -d1
+        if d2[1] < 0:
+            d2 = -d2
+        basis = np.c_[d1 / (np.linalg.norm(d1) + 1e-12), d2 / (np.linalg.norm(d2) + 1e-12)]
+        if abs(np.linalg.det(basis)) < 0.3:
+            continue
+        h2 = np.eye(3)
+        h2[:2, :2] = np.linalg.inv(basis)
+        full = _rectify(pts, h2 @ h1 @ norm)
+        if full is None:
+            continue
+        prof_x, prof_y, top_mask = _profiles(gray, mask, full)
+        cols, rows = np.nonzero(top_mask.any(axis=0))[0], np.nonzero(top_mask.any(axis=1))[0]
+        if len(cols) < 2 or len(rows) < 2:
+            continue
+        px, phx, py, phy, score = _pitches(prof_x, prof_y, float(np.ptp(cols)), float(np.ptp(rows)))
+        if best is None or score > best[0]:
+            best = (score, full, top_mask, (px, phx, py, phy))
+    if best is None:
+        raise NoBoardError("no tile grid in the photo: the tile edges do not form a grid")
+    _, full, top_mask, (px, phx, py, phy) = best
+    px, phx = _outline_parity(top_mask, px, phx, axis=1)
+    py, phy = _outline_parity(top_mask, py, phy, axis=0)
+    # grid units -> canvas -> photo
+    to_canvas = np.array([[px, 0, phx], [0, py, phy], [0, 0, 1]])
+    to_photo = np.diag([1 / scale, 1 / scale, 1]) @ np.linalg.inv(full) @ to_canvas
+    cells: list[Cell] = []
+    nx, ny = int(CANVAS // px) + 2, int(CANVAS // py) + 2
+    for j in range(-1, ny):
+        for i in range(-1, nx):
+            x0, y0 = phx + i * px, phy + j * py
+            xa, xb = int(max(0, x0 + 0.2 * px)), int(min(CANVAS, x0 + 0.8 * px))
+            ya, yb = int(max(0, y0 + 0.2 * py)), int(min(CANVAS, y0 + 0.8 * py))
+            if xb <= xa or yb <= ya:
+                continue
+            cover = float(top_mask[ya:yb, xa:xb].mean())
+            if cover < MIN_COVER:
+                continue
+            corners = cv2.perspectiveTransform(np.array([[i, j], [i + 1, j], [i + 1, j + 1], [i, j + 1]], np.float64).reshape(-1, 1, 2),
+                                               to_photo).reshape(-1, 2)
+            cells.append(Cell(i, j, corners.astype(np.float32), cover))
+    if not cells:
+        raise NoBoardError("no tile grid in the photo: the board's cells could not be placed")
+    refined = _refine(gray, {(c.x, c.y) for c in cells}, np.diag([scale, scale, 1]) @ to_photo)
+    if refined is None:
+        return Grid(tuple(cells), to_photo)
+    to_photo = np.diag([1 / scale, 1 / scale, 1]) @ refined
+    moved = []
+    for c in cells:
+        corners = cv2.perspectiveTransform(np.array([[c.x, c.y], [c.x + 1, c.y], [c.x + 1, c.y + 1], [c.x, c.y + 1]], np.float64)
+                                           .reshape(-1, 1, 2), to_photo).reshape(-1, 2)
+        moved.append(Cell(c.x, c.y, corners.astype(np.float32), c.cover))
+    return Grid(tuple(moved), to_photo)
+
+
+def _refine(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray[Any], rounds: int = 2) -> NDArray[Any] | None:
+    """Fit the grid to the seams actually seen: a homography from grid units to ``gray``'s pixels.
+
+    Along every seam between two candidate cells, a few points are searched across the
+    seam (a quarter cell each way) for the strongest edge; a robust homography through
+    them corrects what the straight-line estimate of the perspective left over.
+    """
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
+    h, w = g.shape
+    seams = [((x + 1, y), 0) for x, y in cells if (x + 1, y) in cells] + [((x, y + 1), 1) for x, y in cells if (x, y + 1) in cells]
+    if len(seams) < 6:
+        return None
+    ts = np.array([0.2, 0.4, 0.6, 0.8])
+    offs = np.linspace(-0.25, 0.25, 21)
+    current = to_work
+    for _ in range(rounds):
+        src: list[tuple[float, float]] = []
+        dst: list[tuple[float, float]] = []
+        for (x, y), vertical_line in seams:
+            for t in ts:
+                if vertical_line == 0:  # the seam x = const, from (x, y) to (x, y + 1)
+                    pts = np.c_[x + offs, np.full_like(offs, y + t)]
+                else:
+                    pts = np.c_[np.full_like(offs, x + t), y + offs]
+                img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), current).reshape(-1, 2)
+                xi, yi = img[:, 0], img[:, 1]
+                if xi.min() < 1 or yi.min() < 1 or xi.max() > w - 2 or yi.max() > h - 2:
+                    continue
+                vals = g[np.round(yi).astype(int), np.round(xi).astype(int)]
+                step = np.abs(np.diff(vals))
+                # a seam is a step or a thin line: the larger of the edge strength and the line's depth
+                line = np.abs(vals[1:-1] - 0.5 * (vals[:-2] + vals[2:]))
+                score = np.maximum(step[:-1], line)
+                k = int(np.argmax(score))
+                if score[k] < 4.0:
+                    continue
+                src.append((float(pts[10, 0]), float(pts[10, 1])))
+                dst.append((float(0.5 * (img[k, 0] + img[k + 1, 0])), float(0.5 * (img[k, 1] + img[k + 1, 1]))))
+        if len(src) < 12:
+            return None if current is to_work else current
+        cell_px = float(np.linalg.norm(cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[1.0, 0.0]]]), current)[1, 0]
+                                       - cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[1.0, 0.0]]]), current)[0, 0]))
+        found, inliers = cv2.findHomography(np.array(src), np.array(dst), cv2.RANSAC, max(1.5, 0.06 * cell_px))
+        if found is None or inliers is None or inliers.sum() < 0.4 * len(src):
+            return None if current is to_work else current
+        current = found
+    out: NDArray[Any] = current
+    return out

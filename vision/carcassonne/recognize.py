@@ -1,0 +1,256 @@
+"""A photo of a Carcassonne board -> every tile's cell, type and rotation.
+
+`recognize` finds the grid (`vision.carcassonne.grid`), classifies every
+candidate cell (`vision.carcassonne.classifier`), scores each (type, rotation)
+pair of the catalog by the class probability and by how well the catalog's
+edges fit the edge head's reading of each side, then settles the board as a
+whole: neighbouring edges must match (city to city, road to road, field to
+field) and no type may appear more often than the box holds. A tile whose
+answer stays doubtful is listed as unrecognised, never guessed silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from scorer.carcassonne.catalog import BIG_TOP_TILES, box, rotated
+from vision.carcassonne.classifier import TileClassifier, cut_crops
+from vision.carcassonne.dataset import EDGE_INDEX
+from vision.carcassonne.grid import Grid, find_grid
+from vision.carcassonne.labels import NONE, ROTATIONS, TILE_NAMES, canonical_rotation, label
+
+__all__ = ["BoardReading", "TileReading", "UnsureCell", "annotate", "read_cells", "recognize"]
+
+#: a tile below this confidence is reported as unrecognised
+THRESHOLD = 0.6
+#: weight of the edge head's evidence against the class head's
+EDGE_WEIGHT = 0.5
+#: log-probability cost of one mismatched edge between neighbours
+MISMATCH = 4.0
+#: candidates kept per cell for the board-wide settling
+CANDIDATES = 8
+#: weight of the box counts as a prior (a box holds 9 V but 1 X)
+PRIOR_WEIGHT = 1.0
+#: how sure a cell must be of an Under the Big Top tile to count as evidence of the expansion
+BIG_TOP_SURE = 0.97
+
+_STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+
+@dataclass(frozen=True, slots=True)
+class TileReading:
+    """One recognised tile: cell (x right, y down), record name, clockwise rotation, confidence 0..1."""
+
+    x: int
+    y: int
+    tile: str
+    rotation: int
+    confidence: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The record ``{"x", "y", "tile", "rotation", "confidence"}``."""
+        return {"x": self.x, "y": self.y, "tile": self.tile, "rotation": self.rotation, "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True, slots=True)
+class UnsureCell:
+    """A cell that holds something tile-like the recogniser could not settle: its best guess."""
+
+    x: int
+    y: int
+    best: str
+    rotation: int
+    confidence: float
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"kind": "tile", "x", "y", "best", "rotation", "confidence"}``."""
+        return {"kind": "tile", "x": self.x, "y": self.y, "best": self.best, "rotation": self.rotation,
+                "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True, slots=True)
+class BoardReading:
+    """What a photo of a board shows. ``corners`` maps each reported cell to its corners in the photo."""
+
+    tiles: tuple[TileReading, ...]
+    unrecognised: tuple[UnsureCell, ...] = ()
+    figures: tuple[Any, ...] = ()
+    corners: dict[tuple[int, int], NDArray[Any]] = field(default_factory=dict, compare=False, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``ringside recognize --game carcassonne --json`` object."""
+        return {"game": "carcassonne", "tiles": [t.to_json() for t in self.tiles], "figures": list(self.figures),
+                "unrecognised": [u.to_json() for u in self.unrecognised]}
+
+    def describe(self) -> str:
+        """A short human summary, one tile a line."""
+        lines = [f"{len(self.tiles)} tiles, {len(self.unrecognised)} unrecognised"]
+        lines += [f"  ({t.x},{t.y}) {t.tile} turned {t.rotation} ({t.confidence:.2f})" for t in self.tiles]
+        lines += [f"  ({u.x},{u.y}) unsure: {u.best}? ({u.confidence:.2f})" for u in self.unrecognised]
+        return "\n".join(lines)
+
+
+_PAIRS: tuple[tuple[str, int], ...] = tuple((n, r) for n in TILE_NAMES for r in ROTATIONS if canonical_rotation(n, r) == r)
+
+
+def _edge_codes() -> NDArray[Any]:
+    out = np.zeros((len(_PAIRS), 4), np.int64)
+    for i, (n, r) in enumerate(_PAIRS):
+        out[i] = [EDGE_INDEX[e.value] for e in rotated(n, r).edges]
+    return out
+
+
+_EDGES = _edge_codes()
+
+
+def _prior(expansion: bool) -> NDArray[Any]:
+    """Log prior of each pair: how many of that tile the box holds (trained on equal shares)."""
+    counts = box(expansion)
+    out: NDArray[Any] = np.array([np.log(counts.get(n, 0) + 1e-3) for n, _ in _PAIRS])
+    return out
+
+
+def _pair_scores(probs: NDArray[Any], edges: NDArray[Any], labels: Sequence[str], expansion: bool) -> NDArray[Any]:
+    """``(N, pairs)`` log-scores of every distinct (type, rotation) for every cell."""
+    index = {lab: i for i, lab in enumerate(labels)}
+    cols = np.array([index[label(n, r)] for n, r in _PAIRS])
+    logp = np.log(np.clip(probs[:, cols], 1e-9, 1.0)) + PRIOR_WEIGHT * _prior(expansion)
+    loge = np.log(np.clip(edges, 1e-6, 1.0))  # (N, 4, 3)
+    edge_term = np.zeros_like(logp)
+    for side in range(4):
+        edge_term += loge[:, side, :][:, _EDGES[:, side]]
+    out: NDArray[Any] = logp + EDGE_WEIGHT * edge_term
+    return out
+
+
+def _settle(cells: list[tuple[int, int]], scores: NDArray[Any], caps: dict[str, int]) -> tuple[list[int], list[float]]:
+    """Board-wide choice of one pair per cell: own score, matching neighbours, box counts.
+
+    Iterated conditional modes over each cell's best candidates, then the box's
+    caps enforced by moving the cheapest surplus tiles to their next choice.
+    Returns the chosen pair index and its confidence per cell.
+    """
+    n = len(cells)
+    cands = np.argsort(-scores, axis=1)[:, :CANDIDATES]
+    choice = cands[:, 0].copy()
+    where = {c: i for i, c in enumerate(cells)}
+    neigh = [[where.get((x + dx, y + dy), -1) for dx, dy in _STEP] for x, y in cells]
+
+    def local(i: int, p: int) -> float:
+        total = float(scores[i, p])
+        for side, j in enumerate(neigh[i]):
+            if j >= 0 and _EDGES[p, side] != _EDGES[choice[j], (side + 2) % 4]:
+                total -= MISMATCH
+        return total
+
+    for _ in range(4):
+        changed = False
+        for i in range(n):
+            best = max(cands[i], key=lambda p: local(i, int(p)))
+            if best != choice[i]:
+                choice[i] = best
+                changed = True
+        if not changed:
+            break
+    # the box's counts
+    for _ in range(n):
+        used: dict[str, list[int]] = {}
+        for i in range(n):
+            used.setdefault(_PAIRS[choice[i]][0], []).append(i)
+        over = [(name, idx) for name, idx in used.items() if len(idx) > caps.get(name, 0)]
+        if not over:
+            break
+        name, idx = over[0]
+        full = {nm for nm, ix in used.items() if len(ix) >= caps.get(nm, 0)}
+        moves = []
+        for i in idx:
+            for p in cands[i]:
+                if _PAIRS[p][0] not in full:
+                    moves.append((local(i, int(choice[i])) - local(i, int(p)), i, int(p)))
+                    break
+        if not moves:
+            break
+        _, i, p = min(moves)
+        choice[i] = p
+    conf: list[float] = []
+    for i in range(n):
+        vals = np.array([local(i, int(p)) for p in cands[i]])
+        mine = local(i, int(choice[i]))
+        conf.append(float(1.0 / np.exp(vals - mine).sum()))
+    return [int(c) for c in choice], conf
+
+
+def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier, threshold: float = THRESHOLD) -> BoardReading:
+    """Classify the grid's cells in ``photo`` and settle the board (see the module text)."""
+    cells = list(grid.cells)
+    crops = cut_crops(photo, [c.corners for c in cells])
+    probs, edges = classifier.run(crops)
+    none_col = classifier.labels.index(NONE)
+    keep = [i for i in range(len(cells)) if probs[i, none_col] < 0.5]
+    if not keep:
+        return BoardReading(())
+    # Under the Big Top tiles count only when the board shows them surely: two cells sure of
+    # one (one on a board of up to three tiles), as a base tile is now and then taken for one
+    plain = _pair_scores(probs[keep], edges[keep], classifier.labels, True)
+    sure = np.exp(plain - np.logaddexp.reduce(plain, axis=1, keepdims=True)).max(axis=1) >= BIG_TOP_SURE
+    seen = sum(_PAIRS[int(k)][0] in BIG_TOP_TILES for k in plain.argmax(axis=1)[sure])
+    expansion = seen >= (1 if len(keep) <= 3 else 2)
+    scores = _pair_scores(probs[keep], edges[keep], classifier.labels, expansion)
+    pos = [(cells[i].x, cells[i].y) for i in keep]
+    choice, conf = _settle(pos, scores, box(expansion))
+    x0 = min(p[0] for p in pos)
+    y0 = min(p[1] for p in pos)
+    tiles: list[TileReading] = []
+    unsure: list[UnsureCell] = []
+    corners: dict[tuple[int, int], NDArray[Any]] = {}
+    for k, i in enumerate(keep):
+        name, rot = _PAIRS[choice[k]]
+        x, y = cells[i].x - x0, cells[i].y - y0
+        corners[(x, y)] = cells[i].corners
+        if conf[k] >= threshold:
+            tiles.append(TileReading(x, y, name, rot, conf[k]))
+        else:
+            unsure.append(UnsureCell(x, y, name, rot, conf[k]))
+    tiles.sort(key=lambda t: (t.y, t.x))
+    unsure.sort(key=lambda u: (u.y, u.x))
+    return BoardReading(tuple(tiles), tuple(unsure), (), corners)
+
+
+def recognize(photo: NDArray[Any], classifier: TileClassifier, threshold: float = THRESHOLD) -> BoardReading:
+    """Every tile in a photo of a board (BGR).
+
+    :raises vision.carcassonne.grid.NoBoardError: when no board or grid is in view.
+    """
+    return read_cells(photo, find_grid(photo), classifier, threshold)
+
+
+def annotate(photo: NDArray[Any], reading: BoardReading) -> NDArray[Any]:
+    """A copy of ``photo`` with the grid, each tile's name and an arrow to its catalog north."""
+    out = photo.copy()
+    scale = max(1.0, max(photo.shape[:2]) / 1000)
+    for t in list(reading.tiles) + list(reading.unrecognised):
+        c = reading.corners.get((t.x, t.y))
+        if c is None:
+            continue
+        ok = isinstance(t, TileReading)
+        colour = (0, 200, 0) if ok else (0, 0, 255)
+        cv2.polylines(out, [np.round(c).astype(np.int32)], True, colour, max(1, int(scale * 2)), cv2.LINE_AA)
+        centre = c.mean(axis=0)
+        # catalog north is the side the rotation turned to: N, E, S or W of the photo
+        side = t.rotation // 90
+        mid = (c[side] + c[(side + 1) % 4]) / 2
+        tip = centre + 0.6 * (mid - centre)
+        cv2.arrowedLine(out, tuple(np.round(centre).astype(int)), tuple(np.round(tip).astype(int)), (255, 255, 255),
+                        max(1, int(scale * 2)), cv2.LINE_AA, tipLength=0.3)
+        name = t.tile if isinstance(t, TileReading) else f"{t.best}?"
+        text = f"{name} {t.rotation}"
+        org = tuple(np.round(centre + [-12 * scale, 18 * scale]).astype(int))
+        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale, (0, 0, 0), max(1, int(3 * scale)), cv2.LINE_AA)
+        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale, colour, max(1, int(scale)), cv2.LINE_AA)
+    return out
