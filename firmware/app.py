@@ -132,6 +132,8 @@ class RefereeLoop:
         self._web_seen: object = None
         self._web_camera_sent = False
         self._web_pending_camera: bytes | None = None
+        self._web_cache: dict[str, Any] = {}
+        self._web_pngs: dict[str, bytes] = {}
         self._lost_at = 0.0
 
     # -- inputs ------------------------------------------------------------------------
@@ -341,10 +343,17 @@ class RefereeLoop:
         from firmware.screens import render_image
         from firmware.web import snapshot
 
-        state, record = snapshot(self.referee, self._lost)
-        panels = {name: _png(render_image(self.referee.table.render_seat, seat))
-                  for name, seat in zip(self.referee.live.players, seats)}
-        panels["centre"] = _png(render_image(self.referee.table.render_central, central))
+        state, record = snapshot(self.referee, self._lost, self._web_cache)
+        table = self.referee.table
+        pngs: dict[str, bytes] = {}
+        panels: dict[str, bytes] = {}
+        named = [*((name, seat, table.render_seat) for name, seat in zip(self.referee.live.players, seats)),
+                 ("centre", central, table.render_central)]
+        for name, view, render in named:
+            key = repr(view)  # views are frozen values; their repr names everything they show
+            cached = self._web_pngs.get(key)
+            pngs[key] = panels[name] = cached if cached is not None else _png(render_image(render, view))
+        self._web_pngs = pngs  # only the pictures shown now are kept
         camera, self._web_pending_camera = self._web_pending_camera, None
         self._web.publish(state, record, panels, camera)
 

@@ -111,6 +111,7 @@ class WebServer:
         self._started = threading.Event()
         self._error: BaseException | None = None
         self._camera_version = 0
+        self._payload: tuple[int, bytes] = (-1, b"")
 
     # -- life cycle ------------------------------------------------------------------
 
@@ -252,6 +253,13 @@ class WebServer:
             return web.Response(status=404, text="no such panel\n")
         return web.Response(body=image, content_type="image/png")
 
+    def _event(self) -> bytes:
+        """The current state as one event, serialised once per version however many pages are open."""
+        version = self._shared.version
+        if self._payload[0] != version:
+            self._payload = (version, f"data: {json.dumps(self._shared.state, separators=(',', ':'))}\n\n".encode())
+        return self._payload[1]
+
     async def _events(self, request: web.Request) -> web.StreamResponse:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
         await response.prepare(request)
@@ -261,8 +269,7 @@ class WebServer:
             while True:
                 if self._shared.version != seen:
                     seen = self._shared.version
-                    payload = json.dumps(self._shared.state, separators=(",", ":"))
-                    await response.write(f"data: {payload}\n\n".encode())
+                    await response.write(self._event())
                     continue
                 async with self._changed:
                     try:
@@ -274,10 +281,12 @@ class WebServer:
         return response
 
 
-def snapshot(referee: Any, lost: str = "") -> tuple[dict[str, Any], dict[str, Any] | None]:
+def snapshot(referee: Any, lost: str = "",
+             cache: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """What the page shows of a `firmware.referee.Referee` now: the state JSON and the game record.
 
     Runs in the referee's thread (it reads the journal); the server only serves the result.
+    ``cache`` (kept by the caller between calls) saves replaying a record that has not changed.
     """
     from firmware.referee import Mode
 
@@ -288,10 +297,16 @@ def snapshot(referee: Any, lost: str = "") -> tuple[dict[str, Any], dict[str, An
         record = None
     results: Mapping[str, Any] = {}
     if record is not None:
-        try:
-            results = game.replay(record).data
-        except Exception:  # noqa: BLE001 - an overridden illegal move still shows; its scores may not
-            results = {}
+        key = json.dumps(record, sort_keys=True)
+        if cache is not None and cache.get("key") == key:
+            results = cache["results"]
+        else:
+            try:
+                results = game.replay(record).data
+            except Exception:  # noqa: BLE001 - an overridden illegal move still shows; its scores may not
+                results = {}
+            if cache is not None:
+                cache.update(key=key, results=results)
     scores = results.get("scores") if isinstance(results.get("scores"), Mapping) else None
     state = referee.state
     to_move = game.current_player(state)
