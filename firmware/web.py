@@ -31,6 +31,7 @@ import asyncio
 import hmac
 import ipaddress
 import json
+import multiprocessing
 import secrets
 import threading
 from collections.abc import Mapping
@@ -89,8 +90,25 @@ class _Shared:
     camera: bytes | None = None
 
 
+def _token(host: str, token: str | None) -> str | None:
+    if token is None and not is_loopback(host):
+        token = secrets.token_urlsafe(12)
+    if token is not None and not token.strip():
+        raise WebError("the web access token is empty: give one, or leave it out to get a new one")
+    return token
+
+
+def _url(host: str, port: int, token: str | None) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+
+
 class WebServer:
     """The scoreboard server. `start` it, `publish` snapshots from the referee's loop, `close` it.
+
+    The server runs in a process of its own (on a Pi, on another core): pages being
+    served never take the interpreter from the frame loop, which only hands over the
+    newest snapshot (a thread of ours sends it; a slow page never blocks `publish`).
 
     :param token: required on every request when not None (the default for a
         non-loopback host is a fresh random token: read it from ``token``).
@@ -98,10 +116,123 @@ class WebServer:
     """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 8080, token: str | None = None) -> None:
-        if token is None and not is_loopback(host):
-            token = secrets.token_urlsafe(12)
-        if token is not None and not token.strip():
-            raise WebError("the web access token is empty: give one, or leave it out to get a new one")
+        self.host, self.port, self.token = host, port, _token(host, token)
+        self._process: Any = None
+        self._conn: Any = None
+        self._pending: list[Any] | None = None
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._sender: threading.Thread | None = None
+        self._closed = False
+
+    @property
+    def url(self) -> str:
+        """The page's address (with the token when one is needed)."""
+        return _url(self.host, self.port, self.token)
+
+    def start(self) -> str:
+        """Start the server process; returns `url`.
+
+        :raises WebError: when the address cannot be bound (in use, not this machine's).
+        """
+        context = multiprocessing.get_context("spawn")
+        self._conn, child = context.Pipe()
+        self._process = context.Process(target=_serve_in_process, args=(self.host, self.port, self.token, child),
+                                        name="ringside-web", daemon=True)
+        self._process.start()
+        child.close()
+        if not self._conn.poll(60.0):
+            self.close()
+            raise WebError(f"the page's server on {self.host}:{self.port} did not start")
+        kind, value = self._conn.recv()
+        if kind != "ready":
+            self.close()
+            raise WebError(str(value))
+        self.port = int(value)
+        self._sender = threading.Thread(target=self._send, name="ringside-web-feed", daemon=True)
+        self._sender.start()
+        return self.url
+
+    def publish(self, state: Mapping[str, Any], record: Mapping[str, Any] | None = None,
+                panels: Mapping[str, bytes] | None = None, camera: bytes | None = None) -> None:
+        """Show a new snapshot (returns at once). Parts left as None keep what they were.
+
+        Snapshots not yet sent are merged: the newest state, with the newest record,
+        panels and camera view handed over since the last one sent.
+        """
+        with self._lock:
+            old = self._pending
+            self._pending = [dict(state),
+                             dict(record) if record is not None else (old[1] if old else None),
+                             dict(panels) if panels is not None else (old[2] if old else None),
+                             camera if camera is not None else (old[3] if old else None)]
+        self._wake.set()
+
+    def _send(self) -> None:
+        while not self._closed:
+            self._wake.wait()
+            self._wake.clear()
+            with self._lock:
+                pending, self._pending = self._pending, None
+            if pending is None or self._closed:
+                continue
+            try:
+                self._conn.send(("show", *pending))
+            except (OSError, ValueError):  # the server process is gone: the referee goes on without it
+                return
+
+    def close(self) -> None:
+        """Stop the server. Closing twice is harmless."""
+        if self._closed:
+            return
+        self._closed = True
+        self._wake.set()
+        if self._conn is not None:
+            try:
+                self._conn.send(("stop",))
+            except (OSError, ValueError):
+                pass
+        if self._process is not None:
+            self._process.join(5.0)
+            if self._process.is_alive():
+                self._process.terminate()
+                self._process.join(2.0)
+            self._process = None
+        if self._conn is not None:
+            self._conn.close()
+
+    def __enter__(self) -> WebServer:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+def _serve_in_process(host: str, port: int, token: str | None, conn: Any) -> None:
+    """The server process: serve, and show every snapshot the referee's process sends."""
+    server = _Server(host, port, token)
+    try:
+        server.start()
+    except WebError as exc:
+        conn.send(("error", str(exc)))
+        return
+    conn.send(("ready", server.port))
+    try:
+        while True:
+            message = conn.recv()
+            if message[0] != "show":
+                break
+            server.publish(*message[1:])
+    except (EOFError, OSError, KeyboardInterrupt):
+        pass
+    finally:
+        server.close()
+
+
+class _Server:
+    """The page's aiohttp server in a thread with its own event loop (inside the server process)."""
+
+    def __init__(self, host: str, port: int, token: str | None) -> None:
         self.host, self.port, self.token = host, port, token
         self._shared = _Shared()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -113,17 +244,8 @@ class WebServer:
         self._camera_version = 0
         self._payload: tuple[int, bytes] = (-1, b"")
 
-    # -- life cycle ------------------------------------------------------------------
-
-    @property
-    def url(self) -> str:
-        """The page's address (with the token when one is needed)."""
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        query = f"?token={self.token}" if self.token else ""
-        return f"http://{host}:{self.port}/{query}"
-
     def start(self) -> str:
-        """Serve in a background thread; returns `url`.
+        """Serve in a background thread; returns the page's address.
 
         :raises WebError: when the address cannot be bound (in use, not this machine's).
         """
@@ -132,7 +254,7 @@ class WebServer:
         self._started.wait(10.0)
         if self._error is not None:
             raise WebError(f"cannot serve the page on {self.host}:{self.port}: {self._error}") from None
-        return self.url
+        return _url(self.host, self.port, self.token)
 
     def _serve(self) -> None:
         loop = asyncio.new_event_loop()
@@ -180,12 +302,6 @@ class WebServer:
         if self._thread is not None:
             self._thread.join(5.0)
             self._thread = None
-
-    def __enter__(self) -> WebServer:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
 
     # -- what the referee hands over ---------------------------------------------------
 

@@ -8,8 +8,9 @@ import shutil
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,6 +41,16 @@ def base(web: WebServer) -> str:
     return f"http://127.0.0.1:{web.port}"
 
 
+def served(web: WebServer, check: Callable[[dict[str, Any]], bool], timeout: float = 5.0) -> dict[str, Any]:
+    """The state the page serves, once ``check`` holds (publishing reaches the server process a moment later)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        state: dict[str, Any] = json.loads(get(base(web) + "/state.json")[1])
+        if check(state) or time.monotonic() > deadline:
+            return state
+        time.sleep(0.02)
+
+
 def test_addresses() -> None:
     assert parse_address("8080") == ("127.0.0.1", 8080)
     assert parse_address("[::1]:9000") == ("::1", 9000)
@@ -60,9 +71,8 @@ def test_a_page_on_another_address_gets_a_token_of_its_own() -> None:
 def test_state_record_panels_and_camera_are_served_read_only(server: WebServer) -> None:
     server.publish({"game": "bigtop", "players": [{"name": "Ann", "score": 3}], "moves": ["Ann pass"]},
                    {"game": "bigtop", "moves": ["Ann pass"]}, {"Ann": b"\x89PNG-ann"}, b"jpeg-bytes")
-    status, body = get(base(server) + "/state.json")
-    state = json.loads(body)
-    assert status == 200 and state["players"][0]["score"] == 3 and state["camera_version"] == 1
+    state = served(server, lambda s: bool(s.get("players")))
+    assert state["players"][0]["score"] == 3 and state["camera_version"] == 1
     assert json.loads(get(base(server) + "/record.json")[1])["moves"] == ["Ann pass"]
     assert get(base(server) + "/panel/Ann.png") == (200, b"\x89PNG-ann")
     assert get(base(server) + "/camera.jpg") == (200, b"jpeg-bytes")
@@ -87,9 +97,10 @@ def test_every_request_needs_the_token_when_there_is_one() -> None:
 
 def test_changes_are_pushed_to_open_pages_within_a_second(server: WebServer) -> None:
     server.publish({"game": "bigtop", "moves": []})
+    served(server, lambda s: s.get("game") == "bigtop")
     with urllib.request.urlopen(base(server) + "/events", timeout=5) as stream:
         first = stream.readline()
-        assert first.startswith(b"data: ")
+        assert first.startswith(b"data: ") and json.loads(first[len(b"data: "):])["moves"] == []
         stream.readline()
         started = time.monotonic()
         server.publish({"game": "bigtop", "moves": ["Ann play clowns-P"]})
@@ -108,7 +119,8 @@ def test_the_referee_loop_feeds_the_page(tmp_path: Path, server: WebServer) -> N
         attach = camera.attach_buttons
         attach(loop.on_button)
         loop.run(max_frames=80)
-        state = json.loads(get(base(server) + "/state.json")[1])
+        moves = referee.live.moves()
+        state = served(server, lambda s: s.get("moves") == moves)
         assert state["game"] == "fantan" and state["moves"] == referee.live.moves()
         assert len(state["moves"]) > 0 and [p["name"] for p in state["players"]] == ["Ann", "Ben", "Cat"]
         assert get(base(server) + "/camera.jpg")[0] == 200
