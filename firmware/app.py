@@ -131,7 +131,7 @@ class RefereeLoop:
         self._web = web
         self._web_seen: object = None
         self._web_camera_sent = False
-        self._web_pending_camera: bytes | None = None
+        self._web_pending_camera: Callable[[], bytes | None] | None = None
         self._web_cache: dict[str, Any] = {}
         self._web_pngs: dict[str, bytes] = {}
         self._lost_at = 0.0
@@ -276,19 +276,23 @@ class RefereeLoop:
         if self._snapshots is None and self._web is None:
             return
         annotate = getattr(self.recognizer, "annotate", None)
-        image = annotate(frame, result) if annotate is not None else frame
         import cv2  # the loop itself needs OpenCV only to save these
+
+        def picture() -> Any:
+            return annotate(frame, result) if annotate is not None else frame
 
         if self._snapshots is not None:
             words = "".join(c if c.isalnum() else "-" for c in line.split(":")[0])[:48].strip("-")
             name = f"{len(self.referee.log):04d}-p{self.referee.part_number}-{words}.jpg"
-            cv2.imwrite(str(self._snapshots / name), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+            cv2.imwrite(str(self._snapshots / name), picture(), [cv2.IMWRITE_JPEG_QUALITY, 85])
         if self._web is not None:
-            ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
-            if ok:
-                self._web_camera_sent = True
-                self._web_pending_camera = jpeg.tobytes()
-                self._web_seen = None  # publish now
+            def jpeg() -> bytes | None:  # drawn and encoded by the page's feeding thread, not the frame loop
+                ok, data = cv2.imencode(".jpg", picture(), [cv2.IMWRITE_JPEG_QUALITY, 80])
+                return data.tobytes() if ok else None
+
+            self._web_camera_sent = True
+            self._web_pending_camera = jpeg
+            self._web_seen = None  # publish now
 
     def run(self, max_frames: int | None = None) -> LoopStats:
         """Step until the camera ends (or ``max_frames`` frames were read)."""

@@ -34,7 +34,7 @@ import json
 import multiprocessing
 import secrets
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -154,9 +154,12 @@ class WebServer:
         return self.url
 
     def publish(self, state: Mapping[str, Any], record: Mapping[str, Any] | None = None,
-                panels: Mapping[str, bytes] | None = None, camera: bytes | None = None) -> None:
+                panels: Mapping[str, bytes] | None = None,
+                camera: bytes | Callable[[], bytes | None] | None = None) -> None:
         """Show a new snapshot (returns at once). Parts left as None keep what they were.
 
+        ``camera`` is the JPEG of the camera view, or a function that makes it (called in
+        the feeding thread, so that drawing and encoding it never delays the frame loop).
         Snapshots not yet sent are merged: the newest state, with the newest record,
         panels and camera view handed over since the last one sent.
         """
@@ -176,6 +179,8 @@ class WebServer:
                 pending, self._pending = self._pending, None
             if pending is None or self._closed:
                 continue
+            if callable(pending[3]):
+                pending[3] = pending[3]()
             try:
                 self._conn.send(("show", *pending))
             except (OSError, ValueError):  # the server process is gone: the referee goes on without it
