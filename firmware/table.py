@@ -55,6 +55,7 @@ __all__ = [
     "adapter",
     "adapter_names",
     "register_adapter",
+    "simulated_options",
 ]
 
 
@@ -265,6 +266,43 @@ class TableAdapter(ABC, Generic[S, M]):
         if got.get("scores") != want.get("scores"):
             problems.append(f"scores differ: referee {got.get('scores')}, truth {want.get('scores')}")
         return problems
+
+
+def simulated_options(arg: str, bounds: Mapping[str, tuple[int, int | None]]) -> dict[str, int]:
+    """The ``key=value`` options after ``simulated:`` (commas between), each a whole number within its bounds.
+
+    ``bounds`` maps every option a game's simulated camera takes to its (lowest, highest or None).
+
+    >>> simulated_options("seats=3, seed=7", {"seats": (3, 6), "seed": (0, None)})
+    {'seats': 3, 'seed': 7}
+
+    :raises hardware.errors.UnknownBackend: for an unknown option or a bad value, in one line.
+    """
+    from hardware.errors import UnknownBackend
+
+    values: dict[str, int] = {}
+    for part in arg.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        key, eq, text = (p.strip() for p in part.partition("="))
+        if key not in bounds:
+            known = ", ".join(f"{k}=N" for k in bounds)
+            raise UnknownBackend(f"the simulated camera has no option {key!r}: use {known}")
+        if key in values:
+            raise UnknownBackend(f"the simulated camera option {key} is given twice")
+        try:
+            value = int(text)
+        except ValueError:
+            raise UnknownBackend(f"the simulated camera option {key} takes a whole number, not {text!r}"
+                                 if eq else f"write {key}=NUMBER for the simulated camera") from None
+        low, high = bounds[key]
+        if value < low or high is not None and value > high:
+            limits = f"{low} to {high}" if high is not None else f"{low} or more"
+            extra = f": the game is for {low} to {high} players" if key == "seats" and high is not None else ""
+            raise UnknownBackend(f"the simulated camera option {key} must be {limits}, not {value}{extra}")
+        values[key] = value
+    return values
 
 
 #: Registry names and aliases -> the module that defines and registers the adapter (imported on first use).

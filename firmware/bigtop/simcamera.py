@@ -40,9 +40,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from firmware.bigtop.tablesim import SimulatedTable, Step, TableLayout
+from firmware.table import simulated_options
 from hardware.buttons import ButtonEvent
 from hardware.camera import BaseFrameSource, Frame
-from hardware.errors import CameraError, EndOfFrames, UnknownBackend
+from hardware.errors import CameraError, EndOfFrames
 from scorer.bigtop import BigTop, Card, Shade, Suit
 from vision.bigtop.faces import render_label
 from vision.bigtop.labels import TOKEN_BACK, token_label
@@ -600,27 +601,9 @@ def open_simulated(arg: str, game: BigTop | None = None) -> SimulatedCamera:
 
     :raises UnknownBackend: for an unknown option or a bad value, in one line.
     """
-    values: dict[str, int] = {}
-    for part in arg.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        key, eq, text = (s.strip() for s in part.partition("="))
-        if key not in _OPTIONS:
-            raise UnknownBackend(f"the simulated camera has no option {key!r}: use {', '.join(_OPTIONS)}")
-        if key in values:
-            raise UnknownBackend(f"the simulated camera option {key} is given twice")
-        try:
-            value = int(text)
-        except ValueError:
-            raise UnknownBackend(f"the simulated camera option {key} takes a whole number, not {text!r}"
-                                 if eq else f"write {key}=NUMBER for the simulated camera") from None
-        lowest = {"seats": 3, "hands": 1, "seed": 0, "illegal_every": 0, "still_frames": 1,
-                  "moving_frames": 0}.get(key)
-        if lowest is not None and value < lowest or key == "seats" and value > 6:
-            bounds = "3 to 6" if key == "seats" else f"{lowest} or more"
-            raise UnknownBackend(f"the simulated camera option {key} must be {bounds}, not {value}")
-        values[key] = value
+    values = simulated_options(arg, {"seats": (3, 6), "hands": (1, None), "seed": (0, None),
+                                     "illegal_every": (0, None), "still_frames": (1, None),
+                                     "moving_frames": (0, None)})
     seats = values.get("seats", 4)
     spec = ",".join(f"{k}={values[k]}" for k in _OPTIONS if k in values)
     return SimulatedCamera(

@@ -24,9 +24,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from firmware.flohcati.tablesim import SimulatedTable, Step
+from firmware.table import simulated_options
 from hardware.buttons import ButtonEvent
 from hardware.camera import BaseFrameSource, Frame
-from hardware.errors import CameraError, EndOfFrames, UnknownBackend
+from hardware.errors import CameraError, EndOfFrames
 from vision.flohcati.scene import REGION, TableLayout, render
 
 __all__ = ["SimulatedCamera", "open_simulated"]
@@ -145,26 +146,8 @@ def open_simulated(arg: str) -> SimulatedCamera:
 
     :raises UnknownBackend: for an unknown option or a bad value, in one line.
     """
-    values: dict[str, int] = {}
-    for part in arg.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        key, eq, text = (s.strip() for s in part.partition("="))
-        if key not in _OPTIONS:
-            raise UnknownBackend(f"the simulated camera has no option {key!r}: use {', '.join(_OPTIONS)}")
-        if key in values:
-            raise UnknownBackend(f"the simulated camera option {key} is given twice")
-        try:
-            value = int(text)
-        except ValueError:
-            raise UnknownBackend(f"the simulated camera option {key} takes a whole number, not {text!r}"
-                                 if eq else f"write {key}=NUMBER for the simulated camera") from None
-        lowest = {"seats": 2, "seed": 0, "still_frames": 1, "moving_frames": 0}[key]
-        if value < lowest or key == "seats" and value > 4:
-            bounds = "2 to 4" if key == "seats" else f"{lowest} or more"
-            raise UnknownBackend(f"the simulated camera option {key} must be {bounds}, not {value}")
-        values[key] = value
+    values = simulated_options(arg, {"seats": (2, 4), "seed": (0, None), "still_frames": (1, None),
+                                     "moving_frames": (0, None)})
     seats = values.get("seats", 3)
     table = SimulatedTable([f"Player{i + 1}" for i in range(seats)], seed=values.get("seed", 0))
     spec = ",".join(f"{k}={values[k]}" for k in _OPTIONS if k in values)

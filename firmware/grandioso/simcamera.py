@@ -17,9 +17,10 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from firmware.grandioso.tablesim import SimulatedTable, Step
+from firmware.table import simulated_options
 from hardware.buttons import Sink
 from hardware.camera import BaseFrameSource, Frame
-from hardware.errors import EndOfFrames, UnknownBackend
+from hardware.errors import EndOfFrames
 from scorer.core import DEFAULT_NAMES
 from vision.grandioso.scene import Scene, frame
 
@@ -78,17 +79,6 @@ def open_simulated(arg: str, players: Sequence[str] | None = None) -> SimulatedC
     :raises UnknownBackend: for a bad option, in one line.
     """
     options = {"seats": 3, "seed": 0, "still_frames": 4}
-    for part in filter(None, (p.strip() for p in arg.split(","))):
-        key, sep, value = part.partition("=")
-        if not sep or key not in options:
-            raise UnknownBackend(f"simulated camera option {part!r}: use seats=N, seed=S, still_frames=F")
-        try:
-            options[key] = int(value)
-        except ValueError:
-            raise UnknownBackend(f"simulated camera option {key} needs a whole number, not {value!r}") from None
-    if not 2 <= options["seats"] <= 4:
-        raise UnknownBackend(f"Circus Grandioso is for 2 to 4 players, not seats={options['seats']}")
-    if options["still_frames"] < 1:
-        raise UnknownBackend("still_frames must be 1 or more")
+    options.update(simulated_options(arg, {"seats": (2, 4), "seed": (0, None), "still_frames": (1, None)}))
     names = list(players) if players is not None else list(DEFAULT_NAMES[: options["seats"]])
     return SimulatedCamera(SimulatedTable(names, seed=options["seed"]), options["still_frames"])
