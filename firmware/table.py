@@ -30,7 +30,7 @@ from __future__ import annotations
 import enum
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -52,6 +52,7 @@ __all__ = [
     "SimulatedNight",
     "Sighting",
     "TableAdapter",
+    "TableNight",
     "adapter",
     "adapter_names",
     "register_adapter",
@@ -114,6 +115,30 @@ class SimulatedNight(Protocol):
     def illegal_attempts(self) -> int: ...
 
     def camera(self) -> FrameSource: ...
+
+
+class TableNight:
+    """A `SimulatedNight` made of a game's simulated table (with its ``record`` and
+    ``illegal_attempts``) and the function that films it."""
+
+    def __init__(self, table: Any, film: Callable[[Any], FrameSource]) -> None:
+        self.table = table
+        self._film = film
+
+    @property
+    def record(self) -> Mapping[str, Any]:
+        """The ground truth, filled in as the night is played."""
+        record: Mapping[str, Any] = self.table.record
+        return record
+
+    @property
+    def illegal_attempts(self) -> int:
+        """How many illegal moves the simulated players tried."""
+        return int(self.table.illegal_attempts)
+
+    def camera(self) -> FrameSource:
+        """The simulated camera over this table."""
+        return self._film(self.table)
 
 
 S = TypeVar("S")

@@ -22,36 +22,13 @@ from PIL import ImageDraw
 from firmware.bigtop.screens import SeatView, central_view, render_seat, seat_view
 from firmware.bigtop.sighting import Sighting, sighting_from_view
 from firmware.screens import CentralView
-from firmware.table import Inference, Perceiver, Seen, SimulatedNight, TableAdapter, register_adapter
+from firmware.table import Inference, Perceiver, Seen, SimulatedNight, TableAdapter, TableNight, register_adapter
 from hardware.camera import FrameSource
 from scorer.bigtop import Action, BigTop, BigTopMove, BigTopState, Card, FanTan, Suit
 from scorer.bigtop.observe import InferenceKind, TableSnapshot, infer_move
 from scorer.core import Event
 
 __all__ = ["BigTopTable", "FanTanTable"]
-
-
-class _Night:
-    """A simulated Big Top or Fan Tan game night and its camera."""
-
-    def __init__(self, game: BigTop, players: Sequence[str], hands: int, seed: int,
-                 illegal_every: int | None) -> None:
-        from firmware.bigtop.tablesim import SimulatedTable
-
-        self.table = SimulatedTable(list(players), hands=hands, seed=seed, illegal_every=illegal_every, game=game)
-
-    @property
-    def record(self) -> Mapping[str, Any]:
-        return self.table.record
-
-    @property
-    def illegal_attempts(self) -> int:
-        return self.table.illegal_attempts
-
-    def camera(self) -> FrameSource:
-        from firmware.bigtop.simcamera import SimulatedCamera
-
-        return SimulatedCamera(self.table)
 
 
 def _parts(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -209,7 +186,11 @@ class BigTopTable(TableAdapter[BigTopState, BigTopMove]):
     def simulated_night(self, players: Sequence[str], parts: int, seed: int,
                         illegal_every: int | None = None) -> SimulatedNight:
         """Random players dealt ``parts`` hands, filmed by the simulated overhead camera."""
-        return _Night(self.game, players, parts, seed, illegal_every)
+        from firmware.bigtop.simcamera import SimulatedCamera
+        from firmware.bigtop.tablesim import SimulatedTable
+
+        table = SimulatedTable(list(players), hands=parts, seed=seed, illegal_every=illegal_every, game=self.game)
+        return TableNight(table, SimulatedCamera)
 
     def open_simulated(self, arg: str) -> FrameSource:
         """``simulated:seats=N,hands=H,seed=S,illegal_every=K,still_frames=F,moving_frames=M``."""

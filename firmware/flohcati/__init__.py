@@ -22,7 +22,7 @@ from PIL import ImageDraw
 
 from firmware.flohcati.screens import SeatView, central_view, render_seat, seat_view
 from firmware.screens import CentralView
-from firmware.table import Inference, Perceiver, Seen, SimulatedNight, TableAdapter, register_adapter
+from firmware.table import Inference, Perceiver, Seen, SimulatedNight, TableAdapter, TableNight, register_adapter
 from hardware.camera import FrameSource
 from scorer.core import Event, TableError
 from scorer.flohcati import Flea, Flohcati, FlohcatiMove, FlohcatiState, Phase, bust_probability, hand_points
@@ -31,28 +31,6 @@ from scorer.flohcati.observe import Found, TableSight, infer, laid_open, seat_mo
 from vision.flohcati.layout import MAX_SEATS
 
 __all__ = ["FlohcatiTable", "best_takes", "teaching_text"]
-
-
-class _Night:
-    """A simulated game night and its camera."""
-
-    def __init__(self, players: Sequence[str], seed: int, illegal_every: int | None) -> None:
-        from firmware.flohcati.tablesim import SimulatedTable
-
-        self.table = SimulatedTable(list(players), seed=seed, illegal_every=illegal_every)
-
-    @property
-    def record(self) -> Mapping[str, Any]:
-        return self.table.record
-
-    @property
-    def illegal_attempts(self) -> int:
-        return self.table.illegal_attempts
-
-    def camera(self) -> FrameSource:
-        from firmware.flohcati.simcamera import SimulatedCamera
-
-        return SimulatedCamera(self.table)
 
 
 def best_takes(state: FlohcatiState) -> list[tuple[int, Flea]]:
@@ -216,7 +194,10 @@ class FlohcatiTable(TableAdapter[FlohcatiState, FlohcatiMove]):
                         illegal_every: int | None = None) -> SimulatedNight:
         """Random players at the mat, filmed by the simulated overhead camera; with ``illegal_every``, a request
         is now and then answered with a card of the wrong colour first."""
-        return _Night(players, seed, illegal_every)
+        from firmware.flohcati.simcamera import SimulatedCamera
+        from firmware.flohcati.tablesim import SimulatedTable
+
+        return TableNight(SimulatedTable(list(players), seed=seed, illegal_every=illegal_every), SimulatedCamera)
 
     def open_simulated(self, arg: str) -> FrameSource:
         """``simulated:seats=N,seed=S,still_frames=F,moving_frames=M``."""

@@ -18,7 +18,7 @@ from PIL import ImageDraw
 
 from firmware.grandioso.screens import SeatView, central_view, render_seat, seat_view
 from firmware.screens import CentralView
-from firmware.table import Inference, Perceiver, Seen, SimulatedNight, TableAdapter, register_adapter
+from firmware.table import Inference, Perceiver, Seen, SimulatedNight, TableAdapter, TableNight, register_adapter
 from hardware.camera import FrameSource
 from scorer.core import Event
 from scorer.grandioso import Grandioso, GrandiosoMove, GrandiosoState, Pass, Phase
@@ -33,28 +33,6 @@ class Sighting:
 
     snapshot: TableSnapshot
     unrecognised: tuple[str, ...] = ()
-
-
-class _Night:
-    """A simulated game night and its camera."""
-
-    def __init__(self, players: Sequence[str], seed: int, illegal_every: int | None) -> None:
-        from firmware.grandioso.tablesim import SimulatedTable
-
-        self.table = SimulatedTable(list(players), seed=seed, illegal_every=illegal_every)
-
-    @property
-    def record(self) -> Mapping[str, Any]:
-        return self.table.record
-
-    @property
-    def illegal_attempts(self) -> int:
-        return self.table.illegal_attempts
-
-    def camera(self) -> FrameSource:
-        from firmware.grandioso.simcamera import SimulatedCamera
-
-        return SimulatedCamera(self.table)
 
 
 def _public_moves(record: Mapping[str, Any]) -> list[str]:
@@ -159,7 +137,10 @@ class GrandiosoTable(TableAdapter[GrandiosoState, GrandiosoMove]):
                         illegal_every: int | None = None) -> SimulatedNight:
         """Random keen players, filmed by the simulated overhead camera; every ``illegal_every`` moves a
         card is first laid where it may not go."""
-        return _Night(players, seed, illegal_every)
+        from firmware.grandioso.simcamera import SimulatedCamera
+        from firmware.grandioso.tablesim import SimulatedTable
+
+        return TableNight(SimulatedTable(list(players), seed=seed, illegal_every=illegal_every), SimulatedCamera)
 
     def open_simulated(self, arg: str) -> FrameSource:
         """``simulated:seats=N,seed=S,still_frames=F``."""
