@@ -10,7 +10,7 @@ check line (`check_line`): print at 100 % ("actual size") and measure it.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -33,6 +33,7 @@ __all__ = [
     "png_page_path",
     "write_pdf_pages",
     "write_png_pages",
+    "write_sheets",
 ]
 
 #: A4 portrait in millimetres
@@ -197,3 +198,17 @@ def write_png_pages(path: Path, pages: Iterable[Page], dpi: float) -> list[Path]
         PILImage.fromarray(np.ascontiguousarray(page.image[:, :, ::-1])).save(target, "PNG", dpi=(dpi, dpi))
         files.append(target)
     return files
+
+
+def write_sheets(out: Path, dpi: float, write_pdf: Callable[[Path, float], int],
+                 write_pngs: Callable[[Path, float], list[Path]]) -> str:
+    """Write a game's sheets to ``out`` (.pdf: one document; .png: one file per page); the line to print.
+
+    :raises OSError: when a file cannot be written.
+    """
+    if out.suffix.lower() == ".pdf":
+        n = write_pdf(out, dpi)
+        return f"wrote {out}: {n} A4 pages; print at actual size and check the 100 mm line"
+    files = write_pngs(out, dpi)
+    return (f"wrote {len(files)} A4 pages, {files[0].name} to {files[-1].name}; "
+            "print at actual size and check the 100 mm line")

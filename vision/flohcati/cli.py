@@ -16,13 +16,9 @@ def print_sheets(out: Path, dpi: float) -> str:
     :raises OSError: when a file cannot be written.
     """
     from vision.flohcati.printing import write_pdf, write_pngs
+    from vision.sheets import write_sheets
 
-    if out.suffix.lower() == ".pdf":
-        n = write_pdf(out, dpi)
-        return f"wrote {out}: {n} A4 pages; print at actual size and check the 100 mm line"
-    files = write_pngs(out, dpi)
-    return (f"wrote {len(files)} A4 pages, {files[0].name} to {files[-1].name}; "
-            "print at actual size and check the 100 mm line")
+    return write_sheets(out, dpi, write_pdf, write_pngs)
 
 
 def recognize(frame: Image, model: Path | None, annotate: bool) -> tuple[dict[str, Any], str, Image | None]:
