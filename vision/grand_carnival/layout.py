@@ -11,6 +11,13 @@ each player's market board carries four, one in each corner, ids
 bottom-right, bottom-left (seat 0: 30-33, seat 1: 34-37, seat 2: 38-41,
 seat 3: 42-45). Big Top uses 0-29 (mat 0-3, 16, 17; charts 4-15, 18-29), so
 both games' sheets can lie on one table; 46-49 are free.
+
+Sheet version 2 (`SHEET_VERSION`) made every piece readable by the camera: each
+kind of field and piece has a colour of its own (`vision.grand_carnival.printing`),
+the tent has eight places for guests, the entrances are plain walkway boxes,
+the board has three places for trick markers, and the pieces that lie on a
+field (guests, barkers, tickets, figures) are smaller than the field, so the
+field's colour shows around them. Version 1 boards (no tent places) are not read.
 """
 
 from __future__ import annotations
@@ -25,6 +32,9 @@ __all__ = [
     "FIELD",
     "MARKER_IDS",
     "MAX_SEATS",
+    "SHEET_VERSION",
+    "TENT_PLACES",
+    "TRICK_PLACES",
     "BoardGeometry",
     "PrintedComponent",
     "board_marker_ids",
@@ -41,6 +51,12 @@ MAX_SEATS = 4
 FIRST_MARKER = 30
 #: Side of one market field, and of one field of a foundation tile or attraction.
 FIELD = 18.0
+#: The printed sheets' version (printed on each board; the recogniser reads this version).
+SHEET_VERSION = 2
+#: Places for guests in the circus tent (one above each column); scoring counts up to 4.
+TENT_PLACES = 8
+#: Places for trick markers (a figure on each trick learned) on the board's right.
+TRICK_PLACES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +86,25 @@ class BoardGeometry:
         """(x, y, w, h) of a market field (``cell`` = row * 8 + column, row 0 at the tent)."""
         row, col = divmod(cell, 8)
         return (self.grid_x + col * self.field, self.grid_y + row * self.field, self.field, self.field)
+
+    def tent_rect(self, place: int) -> tuple[float, float, float, float]:
+        """(x, y, w, h) of tent place ``place`` (0 .. `TENT_PLACES` - 1, above column ``place``)."""
+        return (self.grid_x + place * self.field + 1, self.grid_y - self.tent_height - 1, self.field - 2,
+                self.tent_height)
+
+    def entrance_rect(self, column: int) -> tuple[float, float, float, float]:
+        """(x, y, w, h) of the entrance below ``column`` of row 1."""
+        return (self.grid_x + column * self.field + 1, self.grid_y + self.grid_size + 1.5, self.field - 2,
+                self.entrance_height - 3)
+
+    def number_rect(self, number: int) -> tuple[float, float, float, float]:
+        """(x, y, w, h) of action number ``number`` (1..5)."""
+        step = self.grid_size / 5
+        return (self.numbers_x, self.grid_y + (number - 1) * step + 1, self.numbers_width, step - 2)
+
+    def trick_rect(self, place: int) -> tuple[float, float, float, float]:
+        """(x, y, w, h) of trick marker place ``place`` (0 .. `TRICK_PLACES` - 1) on the right panel."""
+        return (self.grid_x + self.grid_size + 10, 114 + place * 16.0, 14.0, 14.0)
 
     def marker_corners(self, index: int) -> tuple[tuple[float, float], ...]:
         """Board coordinates of corner marker ``index`` (0 top-left .. 3 bottom-left), in ArUco corner order."""

@@ -28,32 +28,49 @@ from vision.grand_carnival.layout import (
     COMPONENTS,
     FIELD,
     MAX_SEATS,
+    SHEET_VERSION,
+    TENT_PLACES,
+    TRICK_PLACES,
     board_marker_ids,
     decision_keys,
     decisions_of,
 )
 from vision.sheets import A4, Page, aruco_image, blank_page, check_line, cut_marks, paste, write_pdf_pages, write_png_pages
 
-__all__ = ["BADGE", "GUESTS", "TICKETS", "carnival_decisions", "iter_carnival_pages", "write_pdf", "write_pngs"]
+__all__ = [
+    "ATTRACTION", "BADGE", "BARKER", "EMPTY", "FIGURE", "GUEST", "GUESTS", "SITE", "TENT_PLACE", "TICKET",
+    "TICKETS", "TOKEN_PAGE", "WALKWAY", "attraction_rows", "carnival_decisions", "iter_carnival_pages", "render_attraction",
+    "render_board", "render_tile", "render_token", "write_pdf", "write_pngs",
+]
 
 #: BGR colour of the "R" badge (Ringside's decision); no other art uses it.
 BADGE = (170, 20, 200)
-WALKWAY = (140, 205, 140)
-SITE = (110, 160, 205)
-EMPTY = (215, 225, 230)
-ATTRACTION = (90, 190, 245)
-GUEST = (150, 70, 120)
-BARKER = (60, 90, 225)
-TICKET = (120, 230, 250)
+# Every kind of field and piece has a colour of its own, far from the others in hue, so the
+# camera tells them apart (`vision.grand_carnival.pipeline` reads these very values).
+WALKWAY = (100, 200, 90)
+SITE = (50, 140, 235)
+EMPTY = (215, 222, 226)
+ATTRACTION = (235, 185, 95)
+GUEST = (150, 40, 135)
+BARKER = (40, 40, 210)
+TICKET = (20, 210, 245)
+#: a player's figure: on an action number taken this round, or on a trick learned
+FIGURE = (140, 110, 0)
 TENT = (80, 80, 215)
+TENT_PLACE = (232, 232, 246)
 INK = (0, 0, 0)
 GREY = (120, 120, 120)
 #: Guest tokens printed: the supply is unlimited (a decision), so enough for every entrance and walk.
 GUESTS = 24
 #: Ticket tokens printed: no component fact limits them.
 TICKETS = 60
-TOKEN = 14.0
-TICKET_SIDE = 10.0
+#: Figures printed: five action numbers and three tricks for each of four players.
+FIGURES = 32
+#: Diameter of guests and barkers, side of a ticket, diameter of a figure (mm): smaller than a
+#: field, so the field's colour shows around them.
+TOKEN = 9.0
+TICKET_SIDE = 8.0
+FIGURE_SIZE = 11.0
 CARD_W, CARD_H = 63.0, 88.0
 
 
@@ -68,14 +85,14 @@ def _px(v: float, s: float) -> int:
 
 
 def _text(img: Image, text: str, x: float, y: float, height: float, s: float,
-          colour: tuple[int, int, int] = INK, centre: bool = False, bold: bool = False) -> None:
-    """``text`` with its baseline at ``y`` mm, ``height`` mm capitals; centred on ``x`` when asked."""
+          colour: tuple[int, int, int] = INK, centre: bool = False, bold: bool = False, right: bool = False) -> None:
+    """``text`` with its baseline at ``y`` mm, ``height`` mm capitals; centred on ``x`` or ending at it when asked."""
     scale = height * s / 22.0
     thick = max(1, int(round(scale * (2.6 if bold else 1.6))))
     font = cv2.FONT_HERSHEY_SIMPLEX
-    if centre:
+    if centre or right:
         (w, _), _ = cv2.getTextSize(text, font, scale, thick)
-        x_px = int(round(x * s - w / 2))
+        x_px = int(round(x * s - (w / 2 if centre else w)))
     else:
         x_px = _px(x, s)
     cv2.putText(img, text, (x_px, _px(y, s)), font, scale, colour, thick, cv2.LINE_AA)
@@ -118,13 +135,88 @@ def _hammer(img: Image, cx: float, cy: float, size: float, s: float) -> None:
 
 
 def _field(img: Image, x: float, y: float, kind: str, s: float, size: float = FIELD) -> None:
-    """A walkway (``w``) or construction site (``s``) field."""
+    """A walkway (``w``: green, a dot in the middle) or construction site (``s``: orange, a hammer)."""
     if kind == "w":
         _rect(img, x, y, size, size, s, WALKWAY, GREY, 0.15)
-        cv2.circle(img, (_px(x + size / 2, s), _px(y + size / 2, s)), _px(size * 0.08, s), (90, 150, 90), -1)
+        cv2.circle(img, (_px(x + size / 2, s), _px(y + size / 2, s)), _px(size * 0.08, s), (60, 140, 50), -1)
     else:
         _rect(img, x, y, size, size, s, SITE, GREY, 0.15)
         _hammer(img, x + size / 2, y + size / 2, size * 0.45, s)
+
+
+def render_tile(pattern: str, s: float, badged: bool = False) -> Image:
+    """A foundation tile (``"ws/ss"``: top row, then bottom row) at ``s`` px/mm, 2 x 2 fields."""
+    side = 2 * FIELD
+    img = np.full((_px(side, s), _px(side, s), 3), 255, np.uint8)
+    for i, kind in enumerate(pattern.replace("/", "")):
+        _field(img, (i % 2) * FIELD, (i // 2) * FIELD, kind, s)
+    _rect(img, 0, 0, side - 0.15, side - 0.15, s, None, INK, 0.3)
+    _text(img, pattern, 1.2, side - 1.2, 2.2, s, INK)
+    if badged:
+        _badge(img, side - 3.2, 3.2, s, 2.0)
+    return img
+
+
+def render_attraction(cells: frozenset[tuple[int, int]], name: str, s: float,
+                      badged: bool = False) -> tuple[Image, Image]:
+    """An attraction lying as ``cells`` ((row, column) fields from 0) at ``s`` px/mm: the image and its alpha.
+
+    One colour all over, a thick dark outline round the piece and no line inside it, so
+    two pieces side by side show a double line between them; the name in the first
+    field's corner.
+    """
+    rows = max(r for r, _ in cells) + 1
+    cols = max(c for _, c in cells) + 1
+    img = np.full((_px(rows * FIELD, s), _px(cols * FIELD, s), 3), 255, np.uint8)
+    alpha = np.zeros(img.shape[:2], np.uint8)
+    for r, c in cells:
+        p0, p1 = (_px(c * FIELD, s), _px(r * FIELD, s)), (_px((c + 1) * FIELD, s) - 1, _px((r + 1) * FIELD, s) - 1)
+        cv2.rectangle(img, p0, p1, ATTRACTION, -1)
+        cv2.rectangle(alpha, p0, p1, 255, -1)
+    # the outline: a band just inside every edge between a field and a non-field
+    band = max(1, _px(0.8, s))
+    for r, c in cells:
+        x0, y0 = _px(c * FIELD, s), _px(r * FIELD, s)
+        x1, y1 = _px((c + 1) * FIELD, s) - 1, _px((r + 1) * FIELD, s) - 1
+        if (r - 1, c) not in cells:
+            cv2.rectangle(img, (x0, y0), (x1, y0 + band - 1), INK, -1)
+        if (r + 1, c) not in cells:
+            cv2.rectangle(img, (x0, y1 - band + 1), (x1, y1), INK, -1)
+        if (r, c - 1) not in cells:
+            cv2.rectangle(img, (x0, y0), (x0 + band - 1, y1), INK, -1)
+        if (r, c + 1) not in cells:
+            cv2.rectangle(img, (x1 - band + 1, y0), (x1, y1), INK, -1)
+    r0, c0 = min(cells)
+    _text(img, name, c0 * FIELD + 1.8, r0 * FIELD + 4.2, 2.4, s, INK, bold=True)
+    if badged:
+        _badge(img, c0 * FIELD + FIELD - 3.4, r0 * FIELD + 3.4, s, 2.0)
+    return img, alpha
+
+
+def render_token(kind: str, s: float, badged: bool = False) -> tuple[Image, Image]:
+    """A ``"guest"``, ``"barker"``, ``"ticket"`` or ``"figure"`` at ``s`` px/mm: the image and its alpha."""
+    size = {"ticket": TICKET_SIDE, "figure": FIGURE_SIZE}.get(kind, TOKEN)
+    colour, letter = {"guest": (GUEST, "G"), "barker": (BARKER, "B"), "ticket": (TICKET, "T"),
+                      "figure": (FIGURE, "")}[kind]
+    n = _px(size, s) + 2
+    img = np.full((n, n, 3), 255, np.uint8)
+    alpha = np.zeros((n, n), np.uint8)
+    c = (n - 1) / 2
+    if kind == "ticket":
+        p0, p1 = (1, 1), (n - 2, n - 2)
+        for target, value in ((img, colour), (alpha, 255)):
+            cv2.rectangle(target, p0, p1, value, -1)
+        cv2.rectangle(img, p0, p1, INK, max(1, _px(0.2, s)))
+    else:
+        r = int(round(c)) - 1
+        cv2.circle(img, (int(round(c)), int(round(c))), r, colour, -1, cv2.LINE_AA)
+        cv2.circle(alpha, (int(round(c)), int(round(c))), r, 255, -1, cv2.LINE_AA)
+        cv2.circle(img, (int(round(c)), int(round(c))), r, INK, max(1, _px(0.2, s)), cv2.LINE_AA)
+    if letter:
+        _text(img, letter, c / s, c / s + 1.3, 2.8, s, (255, 255, 255), centre=True)
+    if badged:
+        _badge(img, c / s + size * 0.3, c / s - size * 0.3, s, 1.6)
+    return img, alpha
 
 
 # -- the market board ---------------------------------------------------------
@@ -141,14 +233,10 @@ def render_board(seat: int, catalog: Catalog, s: float, badged: bool) -> Image:
         marker = cv2.cvtColor(aruco_image(marker_id, side, ARUCO_DICT), cv2.COLOR_GRAY2BGR)
         paste(img, marker, x, y, s)
     g, gx, gy, f = b.grid_size, b.grid_x, b.grid_y, b.field
-    # The circus tent above row 8.
-    _rect(img, gx, gy - b.tent_height - 1, g, b.tent_height, s, (235, 235, 250), TENT, 0.4)
-    for k in range(8):
-        x = gx + k * f
-        pts = np.array([[_px(x, s), _px(gy - 1.5, s)], [_px(x + f / 2, s), _px(gy - b.tent_height + 1, s)],
-                        [_px(x + f, s), _px(gy - 1.5, s)]], np.int32)
-        cv2.fillPoly(img, [pts], TENT if k % 2 == 0 else (200, 200, 245))
-    _text(img, "CIRCUS TENT", gx + g / 2, gy - 6, 4.5, s, INK, centre=True, bold=True)
+    # The circus tent above row 8: a place for a guest above each column.
+    for k in range(TENT_PLACES):
+        x, y, w, h = b.tent_rect(k)
+        _rect(img, x, y, w, h, s, TENT_PLACE, TENT, 0.5)
     # The market: 16 empty parcels, each showing its hammers.
     hammers = catalog.empty_parcel_hammers
     for parcel in range(16):
@@ -166,24 +254,22 @@ def render_board(seat: int, catalog: Catalog, s: float, badged: bool) -> Image:
     for k in range(8):
         _text(img, str(8 - k), gx + g + 3, gy + k * f + f / 2 + 1.5, 3.5, s, GREY)
         _text(img, COLUMNS[k], gx + k * f + f / 2, gy + g + b.entrance_height + 3.5, 3.5, s, GREY, centre=True)
-    # The entrances below row 1.
+    # The entrances below row 1: plain walkway boxes, named beside them.
     for number, cell in enumerate(catalog.entrance_cells, start=1):
-        x, _, _, _ = b.field_rect(cell)
-        y = gy + g + 1.5
-        _rect(img, x + 1, y, f - 2, b.entrance_height - 3, s, WALKWAY, INK, 0.4)
-        _text(img, f"in{number}", x + f / 2, y + 6, 3.5, s, INK, centre=True, bold=True)
-        cv2.arrowedLine(img, (_px(x + f / 2, s), _px(y + 11.5, s)), (_px(x + f / 2, s), _px(y + 8, s)),
-                        INK, max(1, _px(0.4, s)), tipLength=0.4)
+        x, y, w, h = b.entrance_rect(cell % 8)
+        _rect(img, x, y, w, h, s, WALKWAY, INK, 0.4)
+        _text(img, f"in{number}", x - 0.5, y + h / 2 + 1.2, 2.6, s, INK, bold=True, right=True)
     # The action numbers 1..5 down the left edge.
-    step = g / 5
-    for k in range(5):
-        y = gy + k * step
-        _rect(img, b.numbers_x, y + 1, b.numbers_width, step - 2, s, (245, 245, 245), INK, 0.3)
-        _text(img, str(k + 1), b.numbers_x + b.numbers_width / 2, y + step / 2 + 4, 10, s, INK, centre=True, bold=True)
+    for k in range(1, 6):
+        x, y, w, h = b.number_rect(k)
+        _rect(img, x, y, w, h, s, (245, 245, 245), INK, 0.3)
+        _text(img, str(k), x + w / 2, y + h / 2 + 4, 10, s, INK, centre=True, bold=True)
     # The right panel: whose board, and the final scoring in brief.
     px = gx + g + 10
+    _text(img, "TENT >", b.numbers_x + b.numbers_width / 2, b.grid_y - 7, 3.2, s, TENT, centre=True, bold=True)
     _text(img, "MARKET", px, 30, 4.2, s, INK, bold=True)
     _text(img, f"SEAT {seat + 1}", px, 36, 4.2, s, INK, bold=True)
+    _text(img, f"sheets v{SHEET_VERSION}", px, 41, 2.2, s, GREY)
     if badged:
         _badge(img, px + 24, 34.5, s)
     lines = [
@@ -202,6 +288,11 @@ def render_board(seat: int, catalog: Catalog, s: float, badged: bool) -> Image:
     ]
     for k, line in enumerate(lines):
         _text(img, line, px, 46 + k * 5.2, 2.5, s, INK, bold=k == 0)
+    _text(img, "Tricks learned:", px, 111, 2.5, s, INK, bold=True)
+    for k in range(TRICK_PLACES):
+        x, y, w, h = b.trick_rect(k)
+        _rect(img, x, y, w, h, s, (245, 245, 245), INK, 0.3)
+        _text(img, str(k + 1), x + w + 2, y + h / 2 + 1.5, 3.5, s, GREY)
     return img
 
 
@@ -264,13 +355,7 @@ def _tile_pages(s: float, catalog: Catalog, decided: frozenset[str]) -> Iterator
         page = blank_page(False, s)
         for k, pattern in enumerate(tiles[p * per_page:(p + 1) * per_page]):
             x, y = x0 + (k % cols) * (side + gap), 10 + (k // cols) * (side + gap)
-            fields = pattern.replace("/", "")
-            for i, kind in enumerate(fields):
-                _field(page, x + (i % 2) * FIELD, y + (i // 2) * FIELD, kind, s)
-            _rect(page, x, y, side, side, s, None, INK, 0.3)
-            _text(page, pattern, x + 1.2, y + side - 1.2, 2.2, s, INK)
-            if badged:
-                _badge(page, x + side - 3.2, y + 3.2, s, 2.0)
+            paste(page, render_tile(pattern, s, badged), x, y, s)
             cut_marks(page, x, y, side, side, s)
         title = f"foundation tiles {p + 1} of {pages}"
         check_line(page, s, 10, 290, title)
@@ -325,68 +410,40 @@ def _rows(shape: Shape) -> list[str]:
 
 def _draw_attraction(page: Image, rows: list[str], name: str, size: int, x: float, y: float, s: float,
                      badged: bool) -> None:
-    first = None
-    for r, row in enumerate(rows):
-        for c, ch in enumerate(row):
-            if ch != "#":
-                continue
-            fx, fy = x + c * FIELD, y + r * FIELD
-            _rect(page, fx, fy, FIELD, FIELD, s, ATTRACTION, GREY, 0.15)
-            if first is None:
-                first = (fx, fy)
-    # the outline: the edges between a field and a non-field
-    t = max(1, _px(0.35, s))
-    for r, row in enumerate(rows):
-        for c, ch in enumerate(row):
-            if ch != "#":
-                continue
-            fx, fy = x + c * FIELD, y + r * FIELD
+    cells = frozenset((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#")
+    img, alpha = render_attraction(cells, name, s, badged)
+    paste(page, img, x, y, s, alpha)
 
-            def filled(rr: int, cc: int) -> bool:
-                return 0 <= rr < len(rows) and 0 <= cc < len(rows[rr]) and rows[rr][cc] == "#"
 
-            for dr, dc, a, b in ((-1, 0, (0, 0), (1, 0)), (1, 0, (0, 1), (1, 1)),
-                                 (0, -1, (0, 0), (0, 1)), (0, 1, (1, 0), (1, 1))):
-                if not filled(r + dr, c + dc):
-                    p0 = (_px(fx + a[0] * FIELD, s), _px(fy + a[1] * FIELD, s))
-                    p1 = (_px(fx + b[0] * FIELD, s), _px(fy + b[1] * FIELD, s))
-                    cv2.line(page, p0, p1, INK, t)
-    assert first is not None
-    _text(page, name, first[0] + 2, first[1] + 6, 4, s, INK, bold=True)
-    _text(page, f"{size} ticket{'s' if size > 1 else ''}", first[0] + 2, first[1] + FIELD - 2.5, 2.2, s, INK)
-    if badged:
-        _badge(page, first[0] + FIELD - 3.5, first[1] + 3.5, s, 2.2)
+def attraction_rows(shape: Shape) -> list[str]:
+    """The shape as its sheet prints it ("#" = field, top row first)."""
+    return _rows(shape)
 
 
 def _token_page(s: float, catalog: Catalog, decided: frozenset[str]) -> Page:
     page = blank_page(False, s)
     badges = tuple(n for n in ("guests", "barkers") if n in decided)
-    pitch = TOKEN + 3
-    cols = int((A4[0] - 20) // pitch)
     y = 12.0
-    groups = [("guests", GUESTS, GUEST, "G"), ("barkers", max(catalog.barkers), BARKER, "B")]
-    for name, count, colour, letter in groups:
+    groups = [("guests", GUESTS, "guest", TOKEN), ("barkers", max(catalog.barkers), "barker", TOKEN),
+              ("tickets", TICKETS, "ticket", TICKET_SIDE), ("figures", FIGURES, "figure", FIGURE_SIZE)]
+    for name, count, kind, size in groups:
         _text(page, f"{name.upper()} ({count})", 10, y + 3, 4, s, INK, bold=True)
         y += 6
+        pitch = size + 4
+        cols = int((A4[0] - 20) // pitch)
+        img, alpha = render_token(kind, s, name in decided)
         for k in range(count):
-            cx = 10 + TOKEN / 2 + (k % cols) * pitch
-            cy = y + TOKEN / 2 + (k // cols) * pitch
-            cv2.circle(page, (_px(cx, s), _px(cy, s)), _px(TOKEN / 2, s), colour, -1, cv2.LINE_AA)
-            cv2.circle(page, (_px(cx, s), _px(cy, s)), _px(TOKEN / 2, s), INK, max(1, _px(0.2, s)), cv2.LINE_AA)
-            _text(page, letter, cx, cy + 2.2, 5, s, (255, 255, 255), centre=True, bold=True)
-            if name in decided:
-                _badge(page, cx + TOKEN * 0.33, cy - TOKEN * 0.33, s, 1.8)
+            x = 10 + (k % cols) * pitch
+            paste(page, img, x, y + (k // cols) * pitch, s, alpha)
         y += math.ceil(count / cols) * pitch + 4
-    _text(page, f"TICKETS ({TICKETS})", 10, y + 3, 4, s, INK, bold=True)
-    y += 6
-    tp = TICKET_SIDE + 2
-    tcols = int((A4[0] - 20) // tp)
-    for k in range(TICKETS):
-        x, ty = 10 + (k % tcols) * tp, y + (k // tcols) * tp
-        _rect(page, x, ty, TICKET_SIDE, TICKET_SIDE, s, TICKET, INK, 0.2)
-        _text(page, "T", x + TICKET_SIDE / 2, ty + TICKET_SIDE / 2 + 1.6, 4, s, INK, centre=True, bold=True)
-    check_line(page, s, 10, 290, "guests, barkers and tickets")
-    return Page("guests, barkers and tickets", page, badges)
+    _text(page, "Figures: one on each action number you take this round, one on each trick you learn.",
+          10, y + 3, 3, s)
+    check_line(page, s, 10, 290, TOKEN_PAGE)
+    return Page(TOKEN_PAGE, page, badges)
+
+
+#: The title of the page of guests, barkers, tickets and figures.
+TOKEN_PAGE = "guests, barkers, tickets and figures"
 
 
 _EFFECTS = {
@@ -466,8 +523,8 @@ def _legend_page(s: float, decided: frozenset[str]) -> Page:
             _text(page, "from the rules or a source: no decision", 25, y, 2.9, s, GREY)
             y += 4.4
         y += 3
-    _text(page, "Pages: this legend, 4 market boards, wagon row, foundation tiles, attractions,", 12, y + 6, 3, s)
-    _text(page, "guests / barkers / tickets, trick cards. Cut along the grey corner marks.", 12, y + 11, 3, s)
+    _text(page, "Pages: this legend, 4 market boards, wagon row, foundation tiles, attractions, guests,", 12, y + 6, 3, s)
+    _text(page, "barkers, tickets, figures, trick cards. Cut along the grey corner marks.", 12, y + 11, 3, s)
     check_line(page, s, 10, 290, "legend: Ringside's decisions")
     return Page("legend: Ringside's decisions", page, tuple(c.name for c in COMPONENTS if c.name in decided))
 

@@ -127,7 +127,7 @@ def test_badges_appear_on_exactly_the_decided_components() -> None:
     for page in pages:
         assert (badge_blobs(page.image) > 0) == bool(page.badges), page.title
     by_title = {p.title: p for p in rest}
-    tokens = by_title["guests, barkers and tickets"]
+    tokens = by_title[printing.TOKEN_PAGE]
     assert badge_blobs(tokens.image) == GUESTS + max(CATALOG.barkers)  # tickets carry none
     assert not by_title["wagon row and round track"].badges
     tiles = sum(badge_blobs(p.image) for p in rest if p.title.startswith("foundation tiles"))
