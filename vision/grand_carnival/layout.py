@@ -207,3 +207,76 @@ def decision_keys(toml_text: str) -> frozenset[str]:
 def decisions_of(keys: frozenset[str]) -> tuple[PrintedComponent, ...]:
     """The printed components that show a fact tagged as Ringside's decision."""
     return tuple(c for c in COMPONENTS if any(k in keys for k in c.keys))
+
+
+class CarnivalMarkers:
+    """The markers of the market boards as the vision core's `vision.geometry.MarkerLayout` sees them.
+
+    The Grand Carnival has no mat: every board is located by its own four
+    markers, so the "mat" here is each board's markers in its own millimetres
+    (``marker_ids`` in seat order), and there are no seat boards in the core's sense.
+    """
+
+    @property
+    def aruco_dictionary(self) -> int:
+        """OpenCV's ``DICT_4X4_50``."""
+        return ARUCO_DICT
+
+    @property
+    def width(self) -> float:
+        """A board's width (mm)."""
+        return BOARD.width
+
+    @property
+    def height(self) -> float:
+        """A board's height (mm)."""
+        return BOARD.height
+
+    @property
+    def marker_size(self) -> float:
+        """The printed side (mm) of a board's markers."""
+        return BOARD.marker_size
+
+    @property
+    def marker_ids(self) -> tuple[int, ...]:
+        """Every board marker id, seat by seat."""
+        return MARKER_IDS
+
+    def marker_corners(self, index: int) -> tuple[tuple[float, float], ...]:
+        """Board coordinates of marker ``marker_ids[index]`` on its own board."""
+        return BOARD.marker_corners(index % 4)
+
+    @property
+    def marker_lines(self) -> tuple[tuple[int, ...], ...]:
+        """A board's edges."""
+        return ((0, 1), (1, 2), (2, 3), (3, 0))
+
+    def mat_marker_ids(self, version: int) -> tuple[int, ...]:
+        """Every board marker id (one layout of markers in every sheet version)."""
+        return MARKER_IDS
+
+    def markers_per_board(self, version: int) -> int:
+        """No seat boards in the core's sense."""
+        return 0
+
+    def sheet_version_of(self, marker_ids: tuple[int, ...] | list[int] | set[int]) -> int | None:
+        """`SHEET_VERSION` when any board marker was seen, else None."""
+        return SHEET_VERSION if set(marker_ids) & set(MARKER_IDS) else None
+
+    def board_of_marker(self, marker_id: int) -> tuple[int, int] | None:
+        """No seat boards in the core's sense: always None."""
+        return None
+
+    def board_marker_corners(self, side: int) -> tuple[tuple[float, float], ...]:
+        """No seat boards in the core's sense.
+
+        :raises LookupError: always.
+        """
+        raise LookupError("The Grand Carnival's boards are located by their own markers")
+
+    def board_marker_size(self, side: int) -> float:
+        """No seat boards in the core's sense.
+
+        :raises LookupError: always.
+        """
+        raise LookupError("The Grand Carnival's boards are located by their own markers")

@@ -135,13 +135,14 @@ def _hammer(img: Image, cx: float, cy: float, size: float, s: float) -> None:
 
 
 def _field(img: Image, x: float, y: float, kind: str, s: float, size: float = FIELD) -> None:
-    """A walkway (``w``: green, a dot in the middle) or construction site (``s``: orange, a hammer)."""
+    """A walkway (``w``: green, a dot in the middle) or construction site (``s``: orange, a hammer in a corner)."""
     if kind == "w":
         _rect(img, x, y, size, size, s, WALKWAY, GREY, 0.15)
         cv2.circle(img, (_px(x + size / 2, s), _px(y + size / 2, s)), _px(size * 0.08, s), (60, 140, 50), -1)
     else:
+        # the hammer in a corner: the middle stays free for the camera to see a guest on it
         _rect(img, x, y, size, size, s, SITE, GREY, 0.15)
-        _hammer(img, x + size / 2, y + size / 2, size * 0.45, s)
+        _hammer(img, x + size * 0.26, y + size * 0.26, size * 0.3, s)
 
 
 def render_tile(pattern: str, s: float, badged: bool = False) -> Image:

@@ -1,0 +1,675 @@
+"""One camera frame of Grand Carnival markets -> a `MarketView` per board in view.
+
+Stages: the ArUco markers of the frame (`vision.calibrate.find_markers`; the
+slow, tolerant search as well when a board shows fewer than its four), each
+board's homography from its markers, the board rectified at `_PX_PER_MM`, the
+paper's white measured around the board's edges (a smooth fit, so white balance,
+exposure and vignetting divide out), then every place read by its colours: the
+ring of each field (its corners, which pieces lying on it leave free) says
+empty parcel, walkway, construction site or attraction; its middle says what
+lies on it (a guest, a barker, a ticket). The dark double outline between two
+attraction fields says they are two pieces; a piece's fields must form one of
+the box's shapes. The tent's places, the entrances, the action numbers and the
+trick places are read the same way.
+
+Unsure means unrecognised, never a guess: a colour that is not clearly one of
+the colours a place may show (glare, a hand, a shadow, a piece half off its
+place), a parcel that is no tile of the box, an empty parcel without its
+hammer, pieces that form no shape, are each reported with their place and held.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from scorer.grand_carnival.components import CATALOG, Catalog, cell_name, mask_of, normalise, parcel_cells
+from vision import VisionError
+from vision.calibrate import Marker, find_markers
+from vision.config import VisionConfig
+from vision.geometry import Image
+from vision.grand_carnival import CONFIG
+from vision.grand_carnival.layout import BOARD, FIELD, TENT_PLACES, TRICK_PLACES, board_marker_ids, seat_of_marker
+from vision.grand_carnival.printing import (
+    ATTRACTION,
+    BARKER,
+    EMPTY,
+    FIGURE,
+    GUEST,
+    SITE,
+    TENT_PLACE,
+    TICKET,
+    WALKWAY,
+)
+
+__all__ = ["MarketView", "NoBoardError", "Recognizer", "Result", "Unrecognised", "annotate"]
+
+#: resolution (px/mm) of the rectified board every place is read in
+_PX_PER_MM = 3.0
+#: markers of a board needed to read it (3 give 12 point pairs across the board)
+_MIN_MARKERS = 3
+#: a board whose markers fit its homography worse than this (RMS, mm) is not read
+_MAX_FIT_MM = 3.0
+#: a field's ring: inside the field less this margin (mm), outside this radius (mm) from its middle
+_RING_MARGIN = 2.2
+_RING_RADIUS = 5.6
+#: a place's middle: within this radius (mm)
+_MIDDLE_RADIUS = 2.5
+#: a colour is a class when its distance is below `_MAX_DISTANCE` and the next class's
+#: is at least `_MARGIN` further
+_MAX_DISTANCE = 0.11
+_MARGIN = 0.05
+#: a box's paper and ink are neutral: its channels differ by less than this
+_NEUTRAL = 0.14
+#: a colour brighter than the paper by this much is glare
+_GLARE = 1.12
+#: a hammer: the darkest fifth of the parcel's middle below this share of the paper
+_HAMMER_DARK = 0.5
+#: two attraction fields are one piece when the edge between them stays this bright (share of
+#: the fields' colour), two pieces when it drops below `_SPLIT`
+_JOINED = 0.8
+_SPLIT = 0.6
+
+
+class NoBoardError(VisionError, LookupError):
+    """No Grand Carnival market board could be located in the frame."""
+
+    def __init__(self, markers_seen: int) -> None:
+        self.markers_seen = markers_seen
+        super().__init__(
+            f"no Grand Carnival market board in the frame: saw {markers_seen} board marker(s) "
+            f"(need {_MIN_MARKERS} of a board's 4 corner markers); make sure the whole board is in view and well lit"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Unrecognised:
+    """A place that could not be read: where (a field, "tent", "in1", "number 3", ...) and why."""
+
+    where: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class MarketView:
+    """What the camera sees of one player's market board.
+
+    ``market``: 8 strings of 8 characters, row 8 (the tent side) first, in the
+    scoring position's letters (``.`` a field of an empty parcel, ``w`` walkway,
+    ``s`` construction site, ``g`` a guest on a walkway, ``G`` on a site, ``b`` a
+    barker) and ``?`` where a field could not be read. ``attractions``: (shape,
+    fields bitmask, tickets) of each piece read. ``entrances``, ``tent``,
+    ``numbers`` (action numbers holding a figure) and ``tricks`` (trick places
+    holding a figure): None where unreadable.
+    """
+
+    seat: int
+    market: tuple[str, ...]
+    attractions: tuple[tuple[str, int, int], ...]
+    entrances: tuple[bool | None, bool | None]
+    tent: int | None
+    numbers: frozenset[int] | None
+    tricks: int | None
+    unrecognised: tuple[Unrecognised, ...]
+
+    @property
+    def complete(self) -> bool:
+        """True when every place of the board was read."""
+        return not self.unrecognised
+
+    def position(self, name: str) -> dict[str, Any]:
+        """The market as a player of a scoring position (docs/records.md).
+
+        :raises ValueError: when the market was not read completely.
+        """
+        if not self.complete:
+            first = self.unrecognised[0]
+            raise ValueError(f"seat {self.seat + 1}: {first.where}: {first.why}")
+        return {
+            "name": name,
+            "market": list(self.market),
+            "attractions": [{"shape": shape, "cells": [cell_name(c) for c in range(64) if mask >> c & 1],
+                             "tickets": tickets} for shape, mask, tickets in self.attractions],
+            "tent": self.tent,
+            "tricks": self.tricks,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON."""
+        return {
+            "seat": self.seat + 1,
+            "market": list(self.market),
+            "attractions": [{"shape": shape, "cells": [cell_name(c) for c in range(64) if mask >> c & 1],
+                             "tickets": tickets} for shape, mask, tickets in self.attractions],
+            "entrances": list(self.entrances),
+            "tent": self.tent,
+            "numbers": None if self.numbers is None else sorted(self.numbers),
+            "tricks": self.tricks,
+            "unrecognised": [{"where": u.where, "why": u.why} for u in self.unrecognised],
+        }
+
+    def describe(self) -> str:
+        """The view in words: the market row by row, then the other places."""
+        lines = [f"seat {self.seat + 1}: market (row 8 first)"]
+        lines += [f"  {8 - k} {row}" for k, row in enumerate(self.market)]
+        for shape, mask, tickets in self.attractions:
+            cells = " ".join(cell_name(c) for c in range(64) if mask >> c & 1)
+            lines.append(f"  attraction {shape} on {cells}, {tickets} ticket(s)")
+
+        def shown(v: object) -> str:
+            return "?" if v is None else str(v)
+
+        entrances = ", ".join("?" if e is None else ("guest" if e else "empty") for e in self.entrances)
+        numbers = "?" if self.numbers is None else (", ".join(map(str, sorted(self.numbers))) or "none")
+        lines.append(f"  entrances: {entrances}; tent: {shown(self.tent)}; numbers taken: {numbers}; "
+                     f"tricks learned: {shown(self.tricks)}")
+        lines += [f"  unrecognised: {u.where}: {u.why}" for u in self.unrecognised]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class StageTimes:
+    """Milliseconds spent per stage of one frame."""
+
+    markers: float = 0.0
+    robust: float = 0.0
+    boards: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPose:
+    """Where a board lies in the frame: board mm <-> image pixel homographies and the markers' fit."""
+
+    seat: int
+    board_to_image: NDArray[Any]
+    markers_seen: int
+    error_mm: float
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One recognised frame: a view per board read, where each lies, the markers and the stage times."""
+
+    views: tuple[MarketView, ...]
+    poses: tuple[BoardPose, ...]
+    markers: tuple[Marker, ...]
+    times: StageTimes = field(default_factory=StageTimes)
+
+
+# -- colours -------------------------------------------------------------------------
+
+_CLASSES: dict[str, tuple[int, int, int]] = {
+    "empty": EMPTY, "walkway": WALKWAY, "site": SITE, "attraction": ATTRACTION, "guest": GUEST,
+    "barker": BARKER, "ticket": TICKET, "figure": FIGURE, "tent": TENT_PLACE,
+}
+
+
+def _features(bgr: NDArray[Any]) -> NDArray[Any]:
+    """(..., 4): chromaticity (b, g, r shares) and lightness of paper-normalised colours.
+
+    A little grey is added before the shares are taken, so that the shares of dark
+    colours (noise over ink) lean to neutral instead of swinging wildly.
+    """
+    lifted = bgr + 0.04
+    total = np.maximum(lifted.sum(axis=-1, keepdims=True), 1e-3)
+    return np.concatenate([lifted / total, bgr.mean(axis=-1, keepdims=True)], axis=-1)
+
+
+@functools.lru_cache(maxsize=1)
+def _prototypes() -> dict[str, NDArray[Any]]:
+    return {k: _features(np.array(v, np.float64) / 255.0) for k, v in _CLASSES.items()}
+
+
+def _classify(colour: NDArray[Any], allowed: tuple[str, ...], light_weight: float = 0.35) -> str | None:
+    """The class of a paper-normalised colour among ``allowed``, or None when not clearly one."""
+    if float(colour.max()) > _GLARE:
+        return None
+    f = _features(colour)
+    protos = _prototypes()
+    d = sorted((float(np.linalg.norm(f[:3] - protos[k][:3]) + light_weight * abs(f[3] - protos[k][3])), k)
+               for k in allowed)
+    if d[0][0] > _MAX_DISTANCE or (len(d) > 1 and d[1][0] - d[0][0] < _MARGIN):
+        return None
+    return d[0][1]
+
+
+def _figure_on(colour: NDArray[Any]) -> bool | None:
+    """Whether a figure stands on a printed box (white with a dark digit): None when unclear."""
+    if float(colour.max()) > _GLARE:
+        return None
+    if _classify(colour, ("figure",)) == "figure":
+        return True
+    return False if float(colour.max() - colour.min()) < _NEUTRAL else None
+
+
+# -- sampling masks (board mm -> rectified pixels) -----------------------------------
+
+def _px(mm: float) -> int:
+    return int(round(mm * _PX_PER_MM))
+
+
+@functools.lru_cache(maxsize=1)
+def _field_masks() -> tuple[NDArray[Any], NDArray[Any]]:
+    """Boolean ring and middle masks of one field's square at `_PX_PER_MM`."""
+    n = _px(FIELD)
+    yy, xx = np.mgrid[:n, :n] + 0.5
+    c = n / 2
+    r = np.hypot(xx - c, yy - c) / _PX_PER_MM
+    inner = (np.abs(xx - c) < c - _RING_MARGIN * _PX_PER_MM) & (np.abs(yy - c) < c - _RING_MARGIN * _PX_PER_MM)
+    return inner & (r > _RING_RADIUS), r < _MIDDLE_RADIUS
+
+
+def _disc(img: NDArray[Any], cx: float, cy: float, radius: float) -> NDArray[Any]:
+    """The pixels (N, C) of ``img`` within ``radius`` mm of board point (cx, cy)."""
+    ys, xs = _disc_index(((cx, cy),), radius)
+    out: NDArray[Any] = img[ys[0], xs[0]]
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _disc_index(points: tuple[tuple[float, float], ...], radius: float) -> tuple[NDArray[Any], NDArray[Any]]:
+    """Row and column indices (N, K) of the rectified pixels within ``radius`` mm of each board point."""
+    r = int(np.ceil(radius * _PX_PER_MM))
+    dy, dx = np.mgrid[-r:r + 1, -r:r + 1]
+    keep = np.hypot(dx, dy) <= radius * _PX_PER_MM
+    dy, dx = dy[keep], dx[keep]
+    h, w = _px(BOARD.height), _px(BOARD.width)
+    ys = np.array([np.clip(int(y * _PX_PER_MM) + dy, 0, h - 1) for _, y in points])
+    xs = np.array([np.clip(int(x * _PX_PER_MM) + dx, 0, w - 1) for x, _ in points])
+    return ys, xs
+
+
+# -- the paper's white -----------------------------------------------------------------
+
+@functools.lru_cache(maxsize=1)
+def _white_points() -> NDArray[Any]:
+    """Board points (mm) where the printed board is blank paper: around its edges and between the entrances."""
+    b = BOARD
+    pts: list[tuple[float, float]] = [(float(x), 3.5) for x in range(30, 221, 8)]
+    pts += [(3.5, float(y)) for y in range(30, 161, 8)] + [(14.0, float(y)) for y in range(30, 161, 16)]
+    pts += [(b.width - 3.0, float(y)) for y in range(30, 161, 10)]
+    row1 = b.grid_y + b.grid_size
+    pts += [(float(x), row1 + 8.0) for x in np.arange(b.grid_x + 2.5 * FIELD, b.grid_x + 5.6 * FIELD, 6)]
+    pts += [(float(x), b.height - 3.0) for x in range(30, 221, 12)]
+    return np.array(pts, np.float64)
+
+
+def _white_fit(rect: NDArray[Any]) -> tuple[NDArray[Any], int] | None:
+    """Coefficients (6, 3) of the paper's white over the board, a quadratic in x and y, and the samples kept."""
+    pts = _white_points()
+    ys, xs = _disc_index(tuple(map(tuple, pts)), 1.5)
+    values = np.percentile(rect[ys, xs].astype(np.float64), 75, axis=1)
+    design = _design(pts)
+    keep = values.mean(axis=1) > 20
+    coef = None
+    for _ in range(3):
+        if keep.sum() < 12:
+            return None
+        coef, *_ = np.linalg.lstsq(design[keep], values[keep], rcond=None)
+        fitted = design @ coef
+        rel = np.abs(values - fitted).max(axis=1) / np.maximum(fitted.mean(axis=1), 1.0)
+        new = keep & (rel < 0.08)
+        if (new == keep).all():
+            break
+        keep = new
+    assert coef is not None
+    return coef, int(keep.sum())
+
+
+def _design(pts: NDArray[Any]) -> NDArray[Any]:
+    x = pts[:, 0] / BOARD.width - 0.5
+    y = pts[:, 1] / BOARD.height - 0.5
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+
+
+# -- reading one board ----------------------------------------------------------------------
+
+class _Board:
+    """The readings of one rectified board."""
+
+    def __init__(self, rect: NDArray[Any], coef: NDArray[Any], catalog: Catalog) -> None:
+        self.rect = rect
+        self.coef = coef
+        self.catalog = catalog
+        self.problems: list[Unrecognised] = []
+
+    def white(self, x: float, y: float) -> NDArray[Any]:
+        out: NDArray[Any] = np.maximum((_design(np.array([[x, y]])) @ self.coef)[0], 1.0)
+        return out
+
+    def colour(self, x: float, y: float, radius: float) -> NDArray[Any]:
+        px = _disc(self.rect, x, y, radius)
+        return np.asarray(np.median(px, axis=0) / self.white(x, y))
+
+    def problem(self, where: str, why: str) -> None:
+        self.problems.append(Unrecognised(where, why))
+
+
+def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any]]:
+    """Each field's ring class and middle colour (paper-normalised), row 8 first."""
+    b = BOARD
+    n = _px(FIELD)
+    x0, y0 = _px(b.grid_x), _px(b.grid_y)
+    grid = rb.rect[y0:y0 + 8 * n, x0:x0 + 8 * n].astype(np.float64)
+    cells = grid.reshape(8, n, 8, n, 3).transpose(0, 2, 1, 3, 4).reshape(64, n, n, 3)
+    ring_mask, mid_mask = _field_masks()
+    rings = np.median(cells[:, ring_mask], axis=1)
+    mids = np.median(cells[:, mid_mask], axis=1)
+    centres = np.array([[b.grid_x + (c % 8 + 0.5) * FIELD, b.grid_y + (c // 8 + 0.5) * FIELD] for c in range(64)])
+    whites = np.maximum(_design(centres) @ rb.coef, 1.0)
+    rings /= whites
+    mids /= whites
+    ring_class = [_classify(rings[c], ("empty", "walkway", "site", "attraction")) for c in range(64)]
+    return ring_class, mids
+
+
+def _hammer(rb: _Board, parcel: int) -> bool:
+    """True when the empty parcel's hammer shows in its middle (dark, as printed)."""
+    cell = parcel_cells(parcel)[0]
+    x, y, _, _ = BOARD.field_rect(cell)
+    cx, cy = x + FIELD, y + FIELD
+    px = _disc(rb.rect, cx, cy - 1.5, 3.0).astype(np.float64).mean(axis=1)
+    return bool(len(px)) and float(np.percentile(px, 20)) < _HAMMER_DARK * float(rb.white(cx, cy).mean())
+
+
+def _edge_ratio(rb: _Board, a: int, b_cell: int) -> float:
+    """How bright the middle of the edge between fields ``a`` and ``b_cell`` stays, as a share of their colour."""
+    ra, ca = divmod(a, 8)
+    rb_, cb = divmod(b_cell, 8)
+    bx, by = BOARD.grid_x, BOARD.grid_y
+    if ra == rb_:  # side by side: the edge is vertical
+        ex = bx + max(ca, cb) * FIELD
+        x0, x1, y0, y1 = ex - 3.0, ex + 3.0, by + ra * FIELD + 6.0, by + (ra + 1) * FIELD - 6.0
+        along_x = True
+    else:
+        ey = by + max(ra, rb_) * FIELD
+        x0, x1, y0, y1 = bx + ca * FIELD + 6.0, bx + (ca + 1) * FIELD - 6.0, ey - 3.0, ey + 3.0
+        along_x = False
+    patch = rb.rect[_px(y0):_px(y1), _px(x0):_px(x1)].astype(np.float64).mean(axis=2)
+    if patch.size == 0:
+        return 0.0
+    profile = patch.mean(axis=0) if along_x else patch.mean(axis=1)
+    level = float(np.percentile(profile, 90))
+    return float(profile.min()) / max(level, 1.0)
+
+
+def _shape_of(cells: list[int], catalog: Catalog) -> tuple[str | None, str]:
+    """The box's shape the fields form, or None and why not."""
+    rc = normalise([divmod(c, 8) for c in cells])
+    for shape in catalog.shapes.values():
+        if rc in shape.orientations:
+            return shape.name, ""
+    for shape in catalog.shapes.values():
+        if rc in shape.mirrored:
+            return None, f"the {shape.name} lies flipped over"
+    return None, f"{len(cells)} attraction fields in a shape the box has not"
+
+
+def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
+    ring, mids = _read_fields(rb)
+    chars = ["?"] * 64
+    # parcels: empty (with its hammer) or one of the box's tiles
+    for parcel in range(16):
+        cells = parcel_cells(parcel)
+        kinds = [ring[c] for c in cells]
+        where = f"the parcel at {cell_name(cells[0])}"
+        if any(k is None for k in kinds):
+            bad = [cell_name(c) for c, k in zip(cells, kinds) if k is None]
+            rb.problem(where, f"the colour of {', '.join(bad)} is unclear (glare, a shadow, a hand?)")
+            continue
+        if all(k == "empty" for k in kinds):
+            if _hammer(rb, parcel):
+                for c in cells:
+                    chars[c] = "."
+            else:
+                rb.problem(where, "looks empty but its hammer does not show")
+            continue
+        if "empty" in kinds:
+            rb.problem(where, "partly empty: a tile lies off its parcel?")
+            continue
+        pattern = "".join("w" if k == "walkway" else "s" for k in kinds)
+        pattern = f"{pattern[:2]}/{pattern[2:]}"
+        if pattern not in rb.catalog.foundations:
+            rb.problem(where, f"reads {pattern}, not a foundation tile of the box")
+            continue
+        for c, k in zip(cells, kinds):
+            chars[c] = "w" if k == "walkway" else "s"
+    # what lies on each field
+    attraction_cells: list[int] = []
+    tickets: set[int] = set()
+    for c in range(64):
+        if chars[c] == "?" or chars[c] == ".":
+            continue
+        kind = ring[c]
+        where = cell_name(c)
+        if kind == "walkway":
+            mid = _classify(mids[c], ("walkway", "guest", "barker"))
+            if mid is None:
+                rb.problem(where, "something on the walkway that is not clearly a guest or a barker")
+                chars[c] = "?"
+            elif mid != "walkway":
+                chars[c] = "g" if mid == "guest" else "b"
+        elif kind == "site":
+            mid = _classify(mids[c], ("site", "guest"))
+            if mid is None:
+                rb.problem(where, "something on the site that is not clearly a guest")
+                chars[c] = "?"
+            elif mid == "guest":
+                chars[c] = "G"
+        else:
+            attraction_cells.append(c)
+            mid = _classify(mids[c], ("attraction", "ticket"))
+            if mid is None:
+                rb.problem(where, "something on the attraction that is not clearly a ticket")
+                chars[c] = "?"
+            elif mid == "ticket":
+                tickets.add(c)
+    attractions = _attractions(rb, attraction_cells, tickets, chars)
+    return ["".join(chars[r * 8:(r + 1) * 8]) for r in range(8)], attractions
+
+
+def _attractions(rb: _Board, cells: list[int], tickets: set[int], chars: list[str]) -> list[tuple[str, int, int]]:
+    """The pieces over the attraction fields: joined where no outline lies between two fields."""
+    members = set(cells)
+    parent = {c: c for c in cells}
+
+    def root(c: int) -> int:
+        while parent[c] != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    unsure: set[int] = set()
+    for c in cells:
+        for d in (c + 1, c + 8):
+            if d not in members or (d == c + 1 and c % 8 == 7):
+                continue
+            ratio = _edge_ratio(rb, c, d)
+            if ratio >= _JOINED:
+                parent[root(d)] = root(c)
+            elif ratio > _SPLIT:
+                unsure.update((c, d))
+                rb.problem(f"{cell_name(c)}-{cell_name(d)}", "cannot tell whether one attraction or two lie here")
+    groups: dict[int, list[int]] = {}
+    for c in cells:
+        groups.setdefault(root(c), []).append(c)
+    out: list[tuple[str, int, int]] = []
+    for group in groups.values():
+        group.sort()
+        if unsure & set(group) or any(chars[c] == "?" for c in group):
+            for c in group:
+                chars[c] = "?"
+            continue
+        shape, why = _shape_of(group, rb.catalog)
+        if shape is None:
+            rb.problem(cell_name(group[0]), why)
+            for c in group:
+                chars[c] = "?"
+            continue
+        out.append((shape, mask_of(group), sum(1 for c in group if c in tickets)))
+    return sorted(out, key=lambda a: (a[1] & -a[1]))
+
+
+def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | None], int | None,
+                                                      frozenset[int] | None, int | None]:
+    """The entrances, the tent, the action numbers and the trick places."""
+    b = BOARD
+
+    def middle(rect: tuple[float, float, float, float]) -> NDArray[Any]:
+        x, y, w, h = rect
+        return rb.colour(x + w / 2, y + h / 2, _MIDDLE_RADIUS + 0.5)
+
+    entrances: list[bool | None] = []
+    for number, cell in enumerate(rb.catalog.entrance_cells, start=1):
+        k = _classify(middle(b.entrance_rect(cell % 8)), ("walkway", "guest"))
+        if k is None:
+            rb.problem(f"in{number}", "the entrance is unclear")
+        entrances.append(None if k is None else k == "guest")
+    tent: int | None = 0
+    for place in range(TENT_PLACES):
+        k = _classify(middle(b.tent_rect(place)), ("tent", "guest"))
+        if k is None:
+            rb.problem(f"tent place {place + 1}", "the place is unclear")
+            tent = None
+        elif k == "guest" and tent is not None:
+            tent += 1
+    numbers: set[int] | None = set()
+    for number in range(1, 6):
+        on = _figure_on(middle(b.number_rect(number)))
+        if on is None:
+            rb.problem(f"number {number}", "cannot tell whether a figure stands on it")
+            numbers = None
+        elif on and numbers is not None:
+            numbers.add(number)
+    tricks: int | None = 0
+    for place in range(TRICK_PLACES):
+        on = _figure_on(middle(b.trick_rect(place)))
+        if on is None:
+            rb.problem(f"trick place {place + 1}", "cannot tell whether a figure stands on it")
+            tricks = None
+        elif on and tricks is not None:
+            tricks += 1
+    return ((entrances[0], entrances[1]), tent, None if numbers is None else frozenset(numbers), tricks)
+
+
+def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:
+    """The board's homography from its markers seen, or None when too few or they do not fit."""
+    if len(markers) < _MIN_MARKERS:
+        return None
+    ids = board_marker_ids(seat)
+    src = np.array([BOARD.marker_corners(ids.index(m.id)) for m in markers], np.float64).reshape(-1, 2)
+    dst = np.concatenate([m.corners for m in markers]).reshape(-1, 2)
+    h, _ = cv2.findHomography(src, dst, 0)
+    if h is None:
+        return None
+    inv = np.linalg.inv(h)
+    back = cv2.perspectiveTransform(dst.reshape(1, -1, 2), inv)[0]
+    err = float(np.sqrt(np.mean(np.sum((back - src) ** 2, axis=1))))
+    if err > _MAX_FIT_MM:
+        return None
+    return BoardPose(seat, np.asarray(h, np.float64), len(markers), err)
+
+
+class Recognizer:
+    """Frame -> a `MarketView` per board in view (keeps nothing between frames but its configuration)."""
+
+    def __init__(self, config: VisionConfig = CONFIG, catalog: Catalog = CATALOG) -> None:
+        self.config = config
+        self.catalog = catalog
+
+    def reset(self) -> None:
+        """Nothing is cached between frames."""
+
+    def recognize(self, frame: Image) -> Result:
+        """The views of one frame, seat order.
+
+        :raises NoBoardError: when no board shows enough of its markers.
+        """
+        t0 = time.perf_counter()
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        markers = tuple(m for m in find_markers(gray, self.config) if seat_of_marker(m.id) is not None)
+        t1 = time.perf_counter()
+        seats = self._by_seat(markers)
+        robust = 0.0
+        if not seats or any(len(ms) < 4 for ms in seats.values()):
+            more = tuple(m for m in find_markers(gray, self.config, robust=True) if seat_of_marker(m.id) is not None)
+            have = {m.id for m in markers}
+            markers = markers + tuple(m for m in more if m.id not in have)
+            seats = self._by_seat(markers)
+            robust = time.perf_counter() - t1
+        t2 = time.perf_counter()
+        colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        views, poses = [], []
+        for seat in sorted(seats):
+            pose = _pose(seat, seats[seat])
+            if pose is None:
+                continue
+            poses.append(pose)
+            views.append(self._read(colour, pose))
+        if not views:
+            raise NoBoardError(len(markers))
+        t3 = time.perf_counter()
+        ms = 1000.0
+        times = StageTimes((t1 - t0) * ms, robust * ms, (t3 - t2) * ms)
+        return Result(tuple(views), tuple(poses), markers, times)
+
+    @staticmethod
+    def _by_seat(markers: tuple[Marker, ...]) -> dict[int, list[Marker]]:
+        out: dict[int, dict[int, Marker]] = {}
+        for m in markers:
+            found = seat_of_marker(m.id)
+            if found is not None:
+                out.setdefault(found[0], {}).setdefault(m.id, m)
+        return {seat: list(ms.values()) for seat, ms in out.items()}
+
+    def _read(self, frame: Image, pose: BoardPose) -> MarketView:
+        scale = np.diag([_PX_PER_MM, _PX_PER_MM, 1.0])
+        size = (_px(BOARD.width), _px(BOARD.height))
+        rect = cv2.warpPerspective(frame, scale @ np.linalg.inv(pose.board_to_image), size, flags=cv2.INTER_AREA)
+        fit = _white_fit(rect)
+        unknown = ("?" * 8,) * 8
+        if fit is None:
+            return MarketView(pose.seat, unknown, (), (None, None), None, None, None,
+                              (Unrecognised("the board", "its paper cannot be seen well enough to judge colours"),))
+        rb = _Board(rect, fit[0], self.catalog)
+        market, attractions = _read_market(rb)
+        entrances, tent, numbers, tricks = _read_places(rb, pose.seat)
+        return MarketView(pose.seat, tuple(market), tuple(attractions), entrances, tent, numbers, tricks,
+                          tuple(rb.problems))
+
+
+def annotate(frame: Image, result: Result) -> Image:
+    """The frame with each board's fields marked: green read, red unrecognised; attractions outlined."""
+    out = frame.copy() if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    unit = max(1, out.shape[1] // 640)
+    for view, pose in zip(result.views, result.poses):
+        def quad(x: float, y: float, w: float, h: float, to_image: NDArray[Any] = pose.board_to_image) -> NDArray[Any]:
+            pts = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64)
+            return np.asarray(cv2.perspectiveTransform(pts.reshape(1, -1, 2), to_image)[0], np.int32)
+
+        text = "".join(view.market)
+        for c in range(64):
+            x, y, w, h = BOARD.field_rect(c)
+            colour = (0, 0, 255) if text[c] == "?" else (0, 200, 0)
+            cv2.polylines(out, [quad(x + 2, y + 2, w - 4, h - 4)], True, colour, unit)
+            if text[c] in "gGb":
+                centre = quad(x + w / 2, y + h / 2, 0, 0)[0]
+                cv2.putText(out, text[c], (int(centre[0]) - 4 * unit, int(centre[1]) + 4 * unit),
+                            cv2.FONT_HERSHEY_SIMPLEX, 0.4 * unit, (255, 255, 255), unit, cv2.LINE_AA)
+        for shape, mask, tickets in view.attractions:
+            first = (mask & -mask).bit_length() - 1
+            x, y, _, _ = BOARD.field_rect(first)
+            p = quad(x + 3, y + 9, 0, 0)[0]
+            cv2.putText(out, f"{shape}:{tickets}", (int(p[0]), int(p[1])), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * unit,
+                        (255, 0, 0), unit, cv2.LINE_AA)
+        corner = quad(0, 0, 0, 0)[0]
+        label = f"seat {view.seat + 1}" + ("" if view.complete else f": {len(view.unrecognised)} unread")
+        cv2.putText(out, label, (int(corner[0]), max(12, int(corner[1]) - 6)), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.5 * unit, (0, 0, 255) if view.unrecognised else (0, 160, 0), unit, cv2.LINE_AA)
+    return out
