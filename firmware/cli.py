@@ -142,10 +142,64 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    """``ringside score GAME FILE [--json] [--components FILE]``."""
+    """``ringside score GAME FILE... [--json] [--components FILE] [--annotate OUT.png]``.
+
+    The Grand Carnival also scores photos (one per market, or one of the whole
+    table): the markets are recognised and scored as a position.
+    """
     game = _with_components(scorer.get(args.game), args.components, True)
-    data = _read_json(args.file)
-    return _print_report(game.score_position(data), args.json)
+    files: list[str] = args.file
+    photos = game.name == COMPONENTS_GAME and any(_is_photo(f) for f in files)
+    if not photos:
+        if len(files) > 1:
+            raise UsageError("give one position file (several files are photos of Grand Carnival markets)")
+        if args.annotate is not None:
+            raise UsageError("--annotate applies to photos of Grand Carnival markets")
+        return _print_report(game.score_position(_read_json(files[0])), args.json)
+    return _score_photos(game, files, args.annotate, args.json)
+
+
+def _is_photo(path: str) -> bool:
+    from vision.grand_carnival.cli import PHOTO_SUFFIXES
+
+    return Path(path).suffix.lower() in PHOTO_SUFFIXES
+
+
+def _score_photos(game: scorer.Game[Any, Any], files: list[str], annotate: str | None, as_json: bool) -> int:
+    """Recognise the markets in the photos and score them; ``annotate``: where to draw what scored."""
+    from vision import VisionError
+    from vision.cli import ANNOTATE_SUFFIXES
+
+    if not all(_is_photo(f) for f in files):
+        raise UsageError("give either photos of markets or one position file, not both")
+    if annotate is not None:
+        if len(files) > 1:
+            raise UsageError("--annotate takes one photo")
+        if Path(annotate).suffix.lower() not in ANNOTATE_SUFFIXES:
+            raise UsageError(f"--annotate must name an image file ending in {', '.join(ANNOTATE_SUFFIXES)}")
+        folder = Path(annotate).parent
+        if not folder.is_dir():
+            raise UsageError(f"cannot write {annotate}: no such folder: {folder}")
+    import cv2
+
+    from vision.grand_carnival.cli import annotate_scores, positions_from_photos
+
+    try:
+        position, frames = positions_from_photos([Path(f) for f in files], getattr(game, "catalog", None),
+                                                 annotate is not None)
+    except VisionError as exc:
+        raise UsageError(str(exc)) from None
+    report = game.score_position(position)
+    if annotate is not None:
+        frame, result = frames[0]
+        drawn = annotate_scores(frame, result, report.data["players"])
+        try:
+            written = cv2.imwrite(annotate, drawn)
+        except cv2.error:
+            written = False
+        if not written:
+            raise UsageError(f"cannot write {annotate}")
+    return _print_report(report, as_json)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -207,9 +261,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--components", metavar="FILE", help=_COMPONENTS_HELP + _COMPONENTS_DEFAULT)
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("score", help="score an end-of-game position")
+    p = sub.add_parser("score", help="score an end-of-game position (grand-carnival: or photos of the markets)")
     p.add_argument("game", help="flohcati or grand-carnival")
-    p.add_argument("file", help="the position (JSON), or - for standard input")
+    p.add_argument("file", nargs="+", help="the position (JSON), or - for standard input; grand-carnival: "
+                                           "or photos (.png, .jpg) of the markets, one per market or one of the table")
+    p.add_argument("--annotate", metavar="OUT.png", help="grand-carnival photo: write it with what scored marked")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--components", metavar="FILE", help=_COMPONENTS_HELP + _COMPONENTS_DEFAULT)
     p.set_defaults(func=cmd_score)

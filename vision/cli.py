@@ -43,6 +43,7 @@ RECOGNISABLE: dict[str, str] = {
     "bigtop": "vision.bigtop.cli",
     "carcassonne": "vision.carcassonne.cli",
     "flohcati": "vision.flohcati.cli",
+    "grand-carnival": "vision.grand_carnival.cli",
     "grandioso": "vision.grandioso.cli",
 }
 
@@ -124,7 +125,7 @@ def recognize_parser(prog: str = "ringside recognize") -> argparse.ArgumentParse
 
 
 def cmd_recognize(argv: list[str]) -> int:
-    """``ringside recognize IMAGE --game bigtop|carcassonne [--json] [--annotate OUT.png] [--model FILE]``."""
+    """``ringside recognize IMAGE --game GAME [--json] [--annotate OUT.png] [--model FILE]``."""
     prog = "ringside recognize"
     args = _parse(recognize_parser(prog), argv)
     if isinstance(args, int):

@@ -102,6 +102,11 @@ class BoardGeometry:
         step = self.grid_size / 5
         return (self.numbers_x, self.grid_y + (number - 1) * step + 1, self.numbers_width, step - 2)
 
+    def number_spot(self, number: int) -> tuple[float, float]:
+        """Where the figure on action number ``number`` stands: the printed ring below the digit."""
+        x, y, w, h = self.number_rect(number)
+        return (x + w / 2, y + h * 0.64)
+
     def trick_rect(self, place: int) -> tuple[float, float, float, float]:
         """(x, y, w, h) of trick marker place ``place`` (0 .. `TRICK_PLACES` - 1) on the right panel."""
         return (self.grid_x + self.grid_size + 10, 114 + place * 16.0, 14.0, 14.0)

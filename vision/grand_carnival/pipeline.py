@@ -65,8 +65,10 @@ _MIDDLE_RADIUS = 2.5
 #: is at least `_MARGIN` further
 _MAX_DISTANCE = 0.11
 _MARGIN = 0.05
-#: a box's paper and ink are neutral: its channels differ by less than this
-_NEUTRAL = 0.14
+#: a box's paper is neutral (its channels differ by less than this) and bright (every channel
+#: above `_PAPER` of the paper's white)
+_NEUTRAL = 0.12
+_PAPER = 0.75
 #: a colour brighter than the paper by this much is glare
 _GLARE = 1.12
 #: a hammer: the darkest fifth of the parcel's middle below this share of the paper
@@ -239,13 +241,18 @@ def _classify(colour: NDArray[Any], allowed: tuple[str, ...], light_weight: floa
     return d[0][1]
 
 
-def _figure_on(colour: NDArray[Any]) -> bool | None:
-    """Whether a figure stands on a printed box (white with a dark digit): None when unclear."""
-    if float(colour.max()) > _GLARE:
+def _figure_on(colour: NDArray[Any], paper: NDArray[Any]) -> bool | None:
+    """Whether a figure stands on a printed box (white with a dark digit): None when unclear.
+
+    ``colour``: the median of the box's middle; ``paper``: its brighter quarter, which
+    shows the box's white paper between the digit's strokes when no figure stands there.
+    """
+    if float(colour.max()) > _GLARE or float(paper.max()) > _GLARE:
         return None
     if _classify(colour, ("figure",)) == "figure":
         return True
-    return False if float(colour.max() - colour.min()) < _NEUTRAL else None
+    bright = float(paper.min()) > _PAPER
+    return False if bright and float(paper.max() - paper.min()) < _NEUTRAL else None
 
 
 # -- sampling masks (board mm -> rectified pixels) -----------------------------------
@@ -343,9 +350,9 @@ class _Board:
         out: NDArray[Any] = np.maximum((_design(np.array([[x, y]])) @ self.coef)[0], 1.0)
         return out
 
-    def colour(self, x: float, y: float, radius: float) -> NDArray[Any]:
+    def colour(self, x: float, y: float, radius: float, percentile: float = 50.0) -> NDArray[Any]:
         px = _disc(self.rect, x, y, radius)
-        return np.asarray(np.median(px, axis=0) / self.white(x, y))
+        return np.asarray(np.percentile(px, percentile, axis=0) / self.white(x, y))
 
     def problem(self, where: str, why: str) -> None:
         self.problems.append(Unrecognised(where, why))
@@ -506,6 +513,11 @@ def _attractions(rb: _Board, cells: list[int], tickets: set[int], chars: list[st
             for c in group:
                 chars[c] = "?"
             continue
+        if any(_runs_on(rb, c, chars) for c in group):
+            rb.problem(cell_name(group[0]), "the attraction may reach onto a field that cannot be read")
+            for c in group:
+                chars[c] = "?"
+            continue
         shape, why = _shape_of(group, rb.catalog)
         if shape is None:
             rb.problem(cell_name(group[0]), why)
@@ -516,14 +528,28 @@ def _attractions(rb: _Board, cells: list[int], tickets: set[int], chars: list[st
     return sorted(out, key=lambda a: (a[1] & -a[1]))
 
 
+def _runs_on(rb: _Board, cell: int, chars: list[str]) -> bool:
+    """True when a field next to ``cell`` could not be read and no outline parts them."""
+    row, col = divmod(cell, 8)
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        r, c = row + dr, col + dc
+        if 0 <= r < 8 and 0 <= c < 8 and chars[r * 8 + c] == "?" and _edge_ratio(rb, cell, r * 8 + c) >= _SPLIT:
+            return True
+    return False
+
+
 def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | None], int | None,
                                                       frozenset[int] | None, int | None]:
     """The entrances, the tent, the action numbers and the trick places."""
     b = BOARD
 
-    def middle(rect: tuple[float, float, float, float]) -> NDArray[Any]:
+    def middle(rect: tuple[float, float, float, float], percentile: float = 50.0) -> NDArray[Any]:
         x, y, w, h = rect
-        return rb.colour(x + w / 2, y + h / 2, _MIDDLE_RADIUS + 0.5)
+        return rb.colour(x + w / 2, y + h / 2, _MIDDLE_RADIUS + 0.5, percentile)
+
+    def spot(number: int, percentile: float = 50.0) -> NDArray[Any]:
+        x, y = b.number_spot(number)
+        return rb.colour(x, y, _MIDDLE_RADIUS + 0.5, percentile)
 
     entrances: list[bool | None] = []
     for number, cell in enumerate(rb.catalog.entrance_cells, start=1):
@@ -541,7 +567,7 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
             tent += 1
     numbers: set[int] | None = set()
     for number in range(1, 6):
-        on = _figure_on(middle(b.number_rect(number)))
+        on = _figure_on(spot(number), spot(number, 75.0))
         if on is None:
             rb.problem(f"number {number}", "cannot tell whether a figure stands on it")
             numbers = None
@@ -549,7 +575,7 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
             numbers.add(number)
     tricks: int | None = 0
     for place in range(TRICK_PLACES):
-        on = _figure_on(middle(b.trick_rect(place)))
+        on = _figure_on(middle(b.trick_rect(place)), middle(b.trick_rect(place), 75.0))
         if on is None:
             rb.problem(f"trick place {place + 1}", "cannot tell whether a figure stands on it")
             tricks = None

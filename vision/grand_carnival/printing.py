@@ -264,7 +264,9 @@ def render_board(seat: int, catalog: Catalog, s: float, badged: bool) -> Image:
     for k in range(1, 6):
         x, y, w, h = b.number_rect(k)
         _rect(img, x, y, w, h, s, (245, 245, 245), INK, 0.3)
-        _text(img, str(k), x + w / 2, y + h / 2 + 4, 10, s, INK, centre=True, bold=True)
+        _text(img, str(k), x + w / 2, y + 8.5, 6.5, s, INK, centre=True, bold=True)
+        cx, cy = b.number_spot(k)
+        cv2.circle(img, (_px(cx, s), _px(cy, s)), _px(FIGURE_SIZE / 2 + 1, s), GREY, max(1, _px(0.2, s)), cv2.LINE_AA)
     # The right panel: whose board, and the final scoring in brief.
     px = gx + g + 10
     _text(img, "TENT >", b.numbers_x + b.numbers_width / 2, b.grid_y - 7, 3.2, s, TENT, centre=True, bold=True)

@@ -149,7 +149,8 @@ def _draw_market(canvas: Image, scene: MarketScene, ox: float, oy: float, s: flo
     for place in range(min(board.tent, TENT_PLACES)):
         token("guest", *at(b.tent_rect(place)))
     for number in sorted(board.numbers):
-        token("figure", *at(b.number_rect(number)))
+        sx, sy = b.number_spot(number)
+        token("figure", ox + sx, oy + sy)
     for place in range(min(board.tricks_learned, TRICK_PLACES)):
         token("figure", *at(b.trick_rect(place)))
 

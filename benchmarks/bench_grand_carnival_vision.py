@@ -1,0 +1,178 @@
+"""The Grand Carnival's market recognition through the independent camera model (`vision.camera_model`).
+
+Markets come from random legal games (seeds 770,000,000 + k, stopped after a
+random number of moves, one seat's board each; a random number of guests in the
+tent, 0..5, and of tricks learned, 0..3, since random players seldom reach
+them). Each is drawn from straight above (`vision.grand_carnival.scene`, every
+piece nudged and turned a little), photographed with the independent camera
+model at each level and frame size, and recognised. Printed per level and size:
+
+* markets fully right: every place of the board read, and read right;
+* usable: nothing read wrong, and every place read right but those under the
+  hand (held there is right: the referee waits for the hand to go);
+* places right: fields (64 a board: what lies there), attractions (shape, fields,
+  tickets), entrances, tent, action numbers and trick places read right, of all;
+* wrong accepted (goal 0): a place read as something it is not;
+* held: places reported unrecognised that the hand does not cover;
+* ms per frame on one thread (median and 90th percentile).
+
+Usage: python benchmarks/bench_grand_carnival_vision.py [--scenes 20] [--levels easy,medium,hard]
+       [--sizes 1280x960,2304x1296]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+import statistics
+import sys
+import time
+
+import cv2
+import numpy as np
+
+from scorer.grand_carnival import GrandCarnival
+from scorer.grand_carnival.components import cells_of
+from scorer.grand_carnival.model import Board, TrickStatus
+from vision.camera_model import Photo, photograph
+from vision.grand_carnival.layout import BOARD, TENT_PLACES, TRICK_PLACES
+from vision.grand_carnival.pipeline import MarketView, NoBoardError, Recognizer
+from vision.grand_carnival.scene import MarketScene, content_region, render_top_down
+
+SEED_BASE = 770_000_000
+
+
+def random_market(seed: int) -> MarketScene:
+    """One seat's board from a random game stopped after a random number of moves."""
+    rng = random.Random(seed)
+    game = GrandCarnival()
+    players = ["A", "B", "C", "D"][: rng.randint(1, 4)]
+    record = game.simulate(players=players, rng=random.Random(seed))
+    state = game.record_state(record)
+    stop = rng.randint(len(players) * 5, len(record["moves"]))
+    for text in record["moves"][:stop]:
+        state, _ = game.apply_unchecked(state, game.parse_move(state, text))
+    seat = rng.randrange(len(players))
+    board = state.boards[seat]
+    learned = rng.randint(0, TRICK_PLACES)
+    tricks = tuple(TrickStatus.LEARNED if i < learned else TrickStatus.OPEN for i in range(len(board.tricks)))
+    board = dataclasses.replace(board, tent=rng.randint(0, 5), tricks=tricks)
+    return MarketScene(board, seat, jitter=seed)
+
+
+def truth_market(board: Board) -> list[str]:
+    """The board's fields in the view's letters."""
+    chars = ["."] * 64
+    for c in cells_of(board.walkways):
+        chars[c] = "w"
+    for c in cells_of(board.sites):
+        chars[c] = "s"
+    for c in cells_of(board.guests):
+        chars[c] = "g" if chars[c] == "w" else "G"
+    for c in cells_of(board.barkers):
+        chars[c] = "b"
+    return chars
+
+
+def _hidden(photo: Photo, ox: float, oy: float, x: float, y: float) -> bool:
+    """True when the hand covers board point (x, y) mm, or lies within 6 mm of it."""
+    pts = np.array([[ox + x + dx, oy + y + dy] for dx in (-6, 0, 6) for dy in (-6, 0, 6)], np.float64)
+    h, w = photo.hand_mask.shape
+    for u, v in photo.to_image(pts):
+        if 0 <= int(v) < h and 0 <= int(u) < w and photo.hand_mask[int(v), int(u)] > 0:
+            return True
+    return False
+
+
+def judge(view: MarketView | None, scene: MarketScene, photo: Photo) -> dict[str, int]:
+    """Counts of places right, wrong, held and held under the hand for one frame."""
+    board = scene.board
+    out = {"places": 0, "right": 0, "wrong": 0, "held": 0, "hand_held": 0}
+
+    def place(read: object, truth: object, *spots: tuple[float, float]) -> None:
+        out["places"] += 1
+        if read is None or read == "?":
+            out["hand_held" if any(_hidden(photo, 0.0, 0.0, x, y) for x, y in spots) else "held"] += 1
+        elif read == truth:
+            out["right"] += 1
+        else:
+            out["wrong"] += 1
+
+    def centre(rect: tuple[float, float, float, float]) -> tuple[float, float]:
+        return rect[0] + rect[2] / 2, rect[1] + rect[3] / 2
+
+    truth = truth_market(board)
+    for c in range(64):
+        read = None if view is None else "".join(view.market)[c]
+        place(read, truth[c], centre(BOARD.field_rect(c)))
+    truth_pieces = {(a.shape, a.mask, a.tickets) for a in board.attractions}
+    read_pieces = set() if view is None else set(view.attractions)
+    for piece in truth_pieces:
+        first = (piece[1] & -piece[1]).bit_length() - 1
+        out["places"] += 1
+        if piece in read_pieces:
+            out["right"] += 1
+        elif view is None or any("".join(view.market)[i] == "?" for i in cells_of(piece[1])):
+            out["hand_held" if _hidden(photo, 0.0, 0.0, *centre(BOARD.field_rect(first))) else "held"] += 1
+    out["wrong"] += len(read_pieces - truth_pieces)
+    for k, cell in enumerate(scene.catalog.entrance_cells):
+        place(None if view is None else view.entrances[k], board.entrances[k], centre(BOARD.entrance_rect(cell % 8)))
+    place(None if view is None else view.tent, min(board.tent, TENT_PLACES),
+          *(centre(BOARD.tent_rect(p)) for p in range(TENT_PLACES)))
+    place(None if view is None else view.numbers, board.numbers, *(BOARD.number_spot(n) for n in range(1, 6)))
+    place(None if view is None else view.tricks, min(board.tricks_learned, TRICK_PLACES),
+          *(centre(BOARD.trick_rect(p)) for p in range(TRICK_PLACES)))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; print one table row per level and size."""
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("--scenes", type=int, default=20)
+    ap.add_argument("--levels", default="easy,medium,hard")
+    ap.add_argument("--sizes", default="1280x960,2304x1296")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    recognizer = Recognizer()
+    region = content_region(1)
+    print("| level | frame | markets fully right | usable | places right | wrong accepted | held | "
+          "no board | ms/frame median (p90) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for size_text in args.sizes.split(","):
+        w, h = (int(v) for v in size_text.split("x"))
+        s = max(6.0, 1.3 * w / (region[2] - region[0]))
+        for level in args.levels.split(","):
+            full = usable = places = right = wrong = held = lost = 0
+            times: list[float] = []
+            for k in range(args.scenes):
+                scene = random_market(SEED_BASE + k)
+                canvas = render_top_down([scene], s, region)
+                photo = photograph(canvas, s, region[:2], region, level, SEED_BASE + k, size=(w, h))
+                t0 = time.perf_counter()
+                try:
+                    result = recognizer.recognize(photo.image)
+                    views = [v for v in result.views if v.seat == scene.seat]
+                    view = views[0] if views else None
+                except NoBoardError:
+                    view = None
+                times.append((time.perf_counter() - t0) * 1000)
+                lost += view is None
+                counts = judge(view, scene, photo)
+                places += counts["places"]
+                right += counts["right"]
+                wrong += counts["wrong"]
+                held += counts["held"]
+                full += counts["right"] == counts["places"]
+                usable += counts["wrong"] == 0 and counts["held"] == 0 and view is not None
+            times.sort()
+            p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+            n = args.scenes
+            print(f"| {level} | {w}x{h} | {100 * full / n:.0f}% | {100 * usable / n:.0f}% | "
+                  f"{100 * right / max(places, 1):.1f}% | {wrong} | {held} | {lost} | "
+                  f"{statistics.median(times):.0f} ({p90:.0f}) |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

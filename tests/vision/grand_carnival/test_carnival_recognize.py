@@ -1,0 +1,173 @@
+"""Reading Grand Carnival markets from a frame: every place read right, unsure places held, never guessed."""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from firmware.cli import main
+from scorer.grand_carnival import GrandCarnival
+from scorer.grand_carnival.codec import board_from_parts
+from scorer.grand_carnival.components import CATALOG, cells_of, mask_of, parse_cell
+from scorer.grand_carnival.model import Attraction, Board, TrickStatus
+from scorer.grand_carnival.scoring import score_board
+from vision.cli import RECOGNISABLE, cmd_recognize
+from vision.grand_carnival.layout import BOARD, FIELD
+from vision.grand_carnival.pipeline import MarketView, NoBoardError, Recognizer
+from vision.grand_carnival.scene import MarketScene, board_origin, content_region, frame, render_top_down
+
+WIDTH = 1280
+
+
+def truth_market(board: Board) -> list[str]:
+    """The board's fields in the view's letters, worked out from the engine's masks."""
+    chars = ["."] * 64
+    for c in cells_of(board.walkways):
+        chars[c] = "w"
+    for c in cells_of(board.sites):
+        chars[c] = "s"
+    for c in cells_of(board.guests):
+        chars[c] = "g" if chars[c] == "w" else "G"
+    for c in cells_of(board.barkers):
+        chars[c] = "b"
+    return ["".join(chars[r * 8:(r + 1) * 8]) for r in range(8)]
+
+
+@lru_cache(maxsize=4)
+def played_board(seed: int, moves: int) -> Board:
+    """A seat-0 board from a random game stopped after ``moves`` moves, with guests in the tent and a trick."""
+    game = GrandCarnival()
+    record = game.simulate(players=["A", "B"], rng=random.Random(seed))
+    state = game.record_state(record)
+    for text in record["moves"][:moves]:
+        state, _ = game.apply_unchecked(state, game.parse_move(state, text))
+    b = state.boards[0]
+    tricks = (TrickStatus.LEARNED,) + b.tricks[1:]
+    return Board(b.parcels, b.attractions, b.walkways, b.sites, b.covered, b.guests, b.entrances, 3, b.barkers,
+                 frozenset({2, 5}), tricks)
+
+
+def fields(*names: str) -> int:
+    cells = [parse_cell(n) for n in names]
+    assert None not in cells
+    return mask_of([c for c in cells if c is not None])
+
+
+def hand_made(attractions: tuple[Attraction, ...]) -> Board:
+    """Every parcel "ss/ss"-like sites row on top (the ``ww/ss`` tile), the rest empty; the attractions given."""
+    parcels: tuple[str | None, ...] = ("ww/ss",) * 4 + (None,) * 12
+    return board_from_parts(parcels, attractions, 0, (True, False), 0, 0, frozenset(), (TrickStatus.OPEN,) * 3,
+                            CATALOG)
+
+
+def read(board: Board, seat: int = 0, jitter: int | None = 7) -> MarketView:
+    result = Recognizer().recognize(frame([MarketScene(board, seat, jitter)], WIDTH))
+    assert [v.seat for v in result.views] == [seat]
+    return result.views[0]
+
+
+def test_a_played_market_is_read_place_by_place() -> None:
+    board = played_board(3, 60)
+    view = read(board)
+    assert view.unrecognised == ()
+    assert list(view.market) == truth_market(board)
+    assert set(view.attractions) == {(a.shape, a.mask, a.tickets) for a in board.attractions}
+    assert view.entrances == board.entrances
+    assert (view.tent, view.numbers, view.tricks) == (3, frozenset({2, 5}), 1)
+
+
+def test_attractions_side_by_side_are_told_apart_by_their_outlines() -> None:
+    two = (Attraction("O1", fields("a7"), 1), Attraction("O1", fields("b7"), 0))
+    view = read(hand_made(two))
+    assert view.unrecognised == ()
+    assert set(view.attractions) == {("O1", fields("a7"), 1), ("O1", fields("b7"), 0)}
+    one = (Attraction("I2", fields("a7", "b7"), 2),)
+    assert read(hand_made(one)).attractions == (("I2", fields("a7", "b7"), 2),)
+
+
+def patch_board(image: np.ndarray, x: float, y: float, w: float, h: float, colour: tuple[int, int, int]) -> None:
+    """Paint board rectangle (mm) of the first board in a `frame` image."""
+    x0, y0, x1, _ = content_region(1)
+    s = WIDTH / (x1 - x0)
+    cv2.rectangle(image, (int((x - x0) * s), int((y - y0) * s)), (int((x + w - x0) * s), int((y + h - y0) * s)),
+                  colour, -1)
+
+
+@pytest.mark.parametrize("colour", [(255, 255, 255), (120, 160, 200), (40, 40, 40)], ids=["glare", "skin", "shadow"])
+def test_a_covered_parcel_is_held_not_guessed(colour: tuple[int, int, int]) -> None:
+    board = played_board(3, 60)
+    image = frame([MarketScene(board, 0, 7)], WIDTH)
+    x, y, _, _ = BOARD.field_rect(18)  # the parcel of c6
+    patch_board(image, x + 2, y + 2, 2 * FIELD - 4, 2 * FIELD - 4, colour)
+    view = Recognizer().recognize(image).views[0]
+    assert any("c6" in u.where for u in view.unrecognised)
+    text, truth = "".join(view.market), "".join(truth_market(board))
+    assert all(text[c] in ("?", truth[c]) for c in range(64))  # nothing read wrong
+    assert text[18] == "?" and not view.complete
+    with pytest.raises(ValueError, match="seat 1: the parcel at c6"):
+        view.position("seat1")
+
+
+def test_two_markets_in_one_frame_are_each_read_by_their_seat() -> None:
+    a, b = played_board(3, 60), played_board(4, 40)
+    result = Recognizer().recognize(frame([MarketScene(a, 2, 1), MarketScene(b, 0, 2)], 1600))
+    views = {v.seat: v for v in result.views}
+    assert set(views) == {0, 2}
+    assert list(views[2].market) == truth_market(a) and list(views[0].market) == truth_market(b)
+    assert board_origin(1)[0] > BOARD.width
+
+
+def test_no_board_in_view() -> None:
+    with pytest.raises(NoBoardError, match="no Grand Carnival market board"):
+        Recognizer().recognize(np.full((480, 640, 3), 128, np.uint8))
+
+
+def test_recognize_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert RECOGNISABLE["grand-carnival"] == "vision.grand_carnival.cli"
+    photo = tmp_path / "market.png"
+    cv2.imwrite(str(photo), frame([MarketScene(played_board(3, 60), 1, 5)], WIDTH))
+    out_png = tmp_path / "seen.png"
+    assert cmd_recognize([str(photo), "--game", "grand-carnival", "--json", "--annotate", str(out_png)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [b["seat"] for b in data["boards"]] == [2] and data["boards"][0]["unrecognised"] == []
+    assert out_png.stat().st_size > 0
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 200, np.uint8))
+    assert cmd_recognize([str(blank), "--game", "grand-carnival"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no Grand Carnival market board" in err
+
+
+def test_score_a_photo_of_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = played_board(3, 60), played_board(4, 40)
+    photo = tmp_path / "table.jpg"
+    region = content_region(2)
+    cv2.imwrite(str(photo), render_top_down([MarketScene(a, 0, 1), MarketScene(b, 1, 2)], 1600 / (region[2] - region[0])),
+                [cv2.IMWRITE_JPEG_QUALITY, 92])
+    drawn = tmp_path / "scored.png"
+    assert main(["score", "grand-carnival", str(photo), "--json", "--annotate", str(drawn)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    catalog = GrandCarnival().catalog
+    for name, board in (("seat1", a), ("seat2", b)):
+        expected = score_board(board, catalog)
+        assert data["players"][name]["total"] == expected.total
+        assert data["players"][name]["hammers"] == expected.hammers
+    assert set(data["scores"]) == {"seat1", "seat2"} and drawn.stat().st_size > 0
+
+
+def test_score_a_photo_that_cannot_be_read_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    image = frame([MarketScene(played_board(3, 60), 0, 7)], WIDTH)
+    x, y, _, _ = BOARD.field_rect(18)
+    patch_board(image, x + 2, y + 2, 2 * FIELD - 4, 2 * FIELD - 4, (255, 255, 255))
+    photo = tmp_path / "glare.png"
+    cv2.imwrite(str(photo), image)
+    assert main(["score", "grand-carnival", str(photo)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "c6" in err and "Traceback" not in err
+    assert main(["score", "flohcati", str(photo), "--annotate", str(tmp_path / "x.png")]) == 2
