@@ -230,15 +230,22 @@ def _prototypes() -> dict[str, NDArray[Any]]:
 
 def _classify(colour: NDArray[Any], allowed: tuple[str, ...], light_weight: float = 0.35) -> str | None:
     """The class of a paper-normalised colour among ``allowed``, or None when not clearly one."""
-    if float(colour.max()) > _GLARE:
-        return None
-    f = _features(colour)
+    return _classify_many(colour[None], allowed, light_weight)[0]
+
+
+def _classify_many(colours: NDArray[Any], allowed: tuple[str, ...], light_weight: float = 0.35) -> list[str | None]:
+    """`_classify` of each row of ``colours`` (N, 3)."""
     protos = _prototypes()
-    d = sorted((float(np.linalg.norm(f[:3] - protos[k][:3]) + light_weight * abs(f[3] - protos[k][3])), k)
-               for k in allowed)
-    if d[0][0] > _MAX_DISTANCE or (len(d) > 1 and d[1][0] - d[0][0] < _MARGIN):
-        return None
-    return d[0][1]
+    table = np.stack([protos[k] for k in allowed])  # (K, 4)
+    f = _features(colours)  # (N, 4)
+    d = (np.linalg.norm(f[:, None, :3] - table[None, :, :3], axis=2)
+         + light_weight * np.abs(f[:, None, 3] - table[None, :, 3]))  # (N, K)
+    order = np.argsort(d, axis=1)
+    best = d[np.arange(len(d)), order[:, 0]]
+    ok = (best <= _MAX_DISTANCE) & (colours.max(axis=1) <= _GLARE)
+    if len(allowed) > 1:
+        ok &= d[np.arange(len(d)), order[:, 1]] - best >= _MARGIN
+    return [allowed[int(order[i, 0])] if ok[i] else None for i in range(len(colours))]
 
 
 def _figure_on(colour: NDArray[Any], paper: NDArray[Any]) -> bool | None:
@@ -269,7 +276,9 @@ def _field_masks() -> tuple[NDArray[Any], NDArray[Any]]:
     c = n / 2
     r = np.hypot(xx - c, yy - c) / _PX_PER_MM
     inner = (np.abs(xx - c) < c - _RING_MARGIN * _PX_PER_MM) & (np.abs(yy - c) < c - _RING_MARGIN * _PX_PER_MM)
-    return inner & (r > _RING_RADIUS), r < _MIDDLE_RADIUS
+    # every other pixel of the ring is plenty for its median (neighbours are alike after the lens)
+    sparse = (np.floor(xx) + np.floor(yy)) % 2 == 0
+    return inner & (r > _RING_RADIUS) & sparse, r < _MIDDLE_RADIUS
 
 
 def _disc(img: NDArray[Any], cx: float, cy: float, radius: float) -> NDArray[Any]:
@@ -363,7 +372,7 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any]]:
     b = BOARD
     n = _px(FIELD)
     x0, y0 = _px(b.grid_x), _px(b.grid_y)
-    grid = rb.rect[y0:y0 + 8 * n, x0:x0 + 8 * n].astype(np.float64)
+    grid = rb.rect[y0:y0 + 8 * n, x0:x0 + 8 * n]
     cells = grid.reshape(8, n, 8, n, 3).transpose(0, 2, 1, 3, 4).reshape(64, n, n, 3)
     ring_mask, mid_mask = _field_masks()
     rings = np.median(cells[:, ring_mask], axis=1)
@@ -372,7 +381,7 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any]]:
     whites = np.maximum(_design(centres) @ rb.coef, 1.0)
     rings /= whites
     mids /= whites
-    ring_class = [_classify(rings[c], ("empty", "walkway", "site", "attraction")) for c in range(64)]
+    ring_class = _classify_many(rings, ("empty", "walkway", "site", "attraction"))
     return ring_class, mids
 
 
@@ -450,20 +459,23 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
     # what lies on each field
     attraction_cells: list[int] = []
     tickets: set[int] = set()
+    on_walkway = _classify_many(mids, ("walkway", "guest", "barker"))
+    on_site = _classify_many(mids, ("site", "guest"))
+    on_attraction = _classify_many(mids, ("attraction", "ticket"))
     for c in range(64):
         if chars[c] == "?" or chars[c] == ".":
             continue
         kind = ring[c]
         where = cell_name(c)
         if kind == "walkway":
-            mid = _classify(mids[c], ("walkway", "guest", "barker"))
+            mid = on_walkway[c]
             if mid is None:
                 rb.problem(where, "something on the walkway that is not clearly a guest or a barker")
                 chars[c] = "?"
             elif mid != "walkway":
                 chars[c] = "g" if mid == "guest" else "b"
         elif kind == "site":
-            mid = _classify(mids[c], ("site", "guest"))
+            mid = on_site[c]
             if mid is None:
                 rb.problem(where, "something on the site that is not clearly a guest")
                 chars[c] = "?"
@@ -471,7 +483,7 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
                 chars[c] = "G"
         else:
             attraction_cells.append(c)
-            mid = _classify(mids[c], ("attraction", "ticket"))
+            mid = on_attraction[c]
             if mid is None:
                 rb.problem(where, "something on the attraction that is not clearly a ticket")
                 chars[c] = "?"
@@ -623,7 +635,8 @@ class Recognizer:
         t1 = time.perf_counter()
         seats = self._by_seat(markers)
         robust = 0.0
-        if not seats or any(len(ms) < 4 for ms in seats.values()):
+        # the slow search only where a board cannot be read without it (3 markers locate a board)
+        if not seats or any(len(ms) < _MIN_MARKERS for ms in seats.values()):
             more = tuple(m for m in find_markers(gray, self.config, robust=True) if seat_of_marker(m.id) is not None)
             have = {m.id for m in markers}
             markers = markers + tuple(m for m in more if m.id not in have)
@@ -657,7 +670,8 @@ class Recognizer:
     def _read(self, frame: Image, pose: BoardPose) -> MarketView:
         scale = np.diag([_PX_PER_MM, _PX_PER_MM, 1.0])
         size = (_px(BOARD.width), _px(BOARD.height))
-        rect = cv2.warpPerspective(frame, scale @ np.linalg.inv(pose.board_to_image), size, flags=cv2.INTER_AREA)
+        # nearest pixels: every place is read as a median of many, which sampling noise does not move
+        rect = cv2.warpPerspective(frame, scale @ np.linalg.inv(pose.board_to_image), size, flags=cv2.INTER_NEAREST)
         fit = _white_fit(rect)
         unknown = ("?" * 8,) * 8
         if fit is None:
