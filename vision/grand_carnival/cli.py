@@ -36,7 +36,8 @@ def print_sheets(out: Path, dpi: float) -> str:
 
 
 def recognize(frame: Image, model: Path | None, annotate: bool) -> tuple[dict[str, Any], str, Image | None]:
-    """What the camera sees in ``frame``: every market board's view as JSON, in words, and (when asked) annotated.
+    """What the camera sees in ``frame``: every market board's view (and the wagon row's) as JSON, in words,
+    and (when asked) annotated.
 
     ``model`` is not used: the pieces are read by their printed colours, without a trained model.
 
@@ -46,8 +47,10 @@ def recognize(frame: Image, model: Path | None, annotate: bool) -> tuple[dict[st
     from vision.grand_carnival.pipeline import annotate as draw
 
     result = Recognizer().recognize(frame)
-    data = {"game": "grand-carnival", "boards": [v.to_json() for v in result.views]}
-    text = "\n".join(v.describe() for v in result.views)
+    data = {"game": "grand-carnival", "boards": [v.to_json() for v in result.views],
+            "railyard": None if result.railyard is None else result.railyard.to_json()}
+    text = "\n".join([v.describe() for v in result.views]
+                     + ([] if result.railyard is None else [result.railyard.describe()]))
     return data, text, draw(frame, result) if annotate else None
 
 

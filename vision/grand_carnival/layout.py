@@ -9,8 +9,9 @@ ArUco markers (OpenCV ``DICT_4X4_50``, the dictionary of Big Top's sheets):
 each player's market board carries four, one in each corner, ids
 ``30 + 4 * seat`` .. ``33 + 4 * seat`` in the order top-left, top-right,
 bottom-right, bottom-left (seat 0: 30-33, seat 1: 34-37, seat 2: 38-41,
-seat 3: 42-45). Big Top uses 0-29 (mat 0-3, 16, 17; charts 4-15, 18-29), so
-both games' sheets can lie on one table; 46-49 are free.
+seat 3: 42-45). The wagon row's board carries 46-49 (sheet version 2). Big Top
+uses 0-29 (mat 0-3, 16, 17; charts 4-15, 18-29), so both games' sheets can lie
+on one table.
 
 Sheet version 2 (`SHEET_VERSION`) made every piece readable by the camera: each
 kind of field and piece has a colour of its own (`vision.grand_carnival.printing`),
@@ -36,6 +37,9 @@ __all__ = [
     "TENT_PLACES",
     "TRICK_PLACES",
     "BoardGeometry",
+    "WAGON",
+    "WAGON_MARKER_IDS",
+    "WagonGeometry",
     "PrintedComponent",
     "board_marker_ids",
     "decision_keys",
@@ -135,8 +139,51 @@ def board_marker_ids(seat: int) -> tuple[int, int, int, int]:
     return (first, first + 1, first + 2, first + 3)
 
 
-#: Every marker id the Grand Carnival's sheets print.
+#: Every marker id of the market boards.
 MARKER_IDS: tuple[int, ...] = tuple(i for seat in range(MAX_SEATS) for i in board_marker_ids(seat))
+#: The wagon row board's markers: top-left, top-right, bottom-right, bottom-left.
+WAGON_MARKER_IDS: tuple[int, int, int, int] = (46, 47, 48, 49)
+
+
+@dataclass(frozen=True, slots=True)
+class WagonGeometry:
+    """The wagon row's board: space 1 with the two face-down stacks (1a, 1b), spaces 2..5 with an open tile each.
+
+    Markers in the corners, the spaces in a row between them; each slot is a coloured
+    square of a tile's size, so the camera tells an empty slot from a tile (face up: its
+    fields; face down: its blank back).
+    """
+
+    width: float = 260.0
+    height: float = 96.0
+    marker_size: float = 16.0
+    marker_inset: float = 3.0
+    slot: float = 2 * FIELD
+    slot_y: float = 36.0
+
+    def marker_corners(self, index: int) -> tuple[tuple[float, float], ...]:
+        """Wagon board coordinates of corner marker ``index`` (0 top-left .. 3 bottom-left), in ArUco corner order."""
+        s, i = self.marker_size, self.marker_inset
+        x = i if index in (0, 3) else self.width - i - s
+        y = i if index in (0, 1) else self.height - i - s
+        return ((x, y), (x + s, y), (x + s, y + s), (x, y + s))
+
+    def space_rect(self, space: int) -> tuple[float, float, float, float]:
+        """(x, y, w, h) of railyard space ``space`` (1..5): its printed box."""
+        x = 7.0 if space == 1 else 7.0 + 80.0 + (space - 2) * 42.0
+        w = 78.0 if space == 1 else 40.0
+        return (x, self.slot_y - 13.0, w, self.slot + 17.0)
+
+    def slot_rect(self, source: str) -> tuple[float, float, float, float]:
+        """(x, y, w, h) of the slot of railyard source ``source`` ("1a", "1b", "2" .. "5")."""
+        space = int(source[0])
+        x, _, _, _ = self.space_rect(space)
+        x += 2.0 + (self.slot + 2.0 if source == "1b" else 0.0)
+        return (x, self.slot_y, self.slot, self.slot)
+
+
+#: The printed wagon row board.
+WAGON = WagonGeometry()
 
 
 def seat_of_marker(marker_id: int) -> tuple[int, int] | None:
@@ -266,7 +313,7 @@ class CarnivalMarkers:
 
     def sheet_version_of(self, marker_ids: tuple[int, ...] | list[int] | set[int]) -> int | None:
         """`SHEET_VERSION` when any board marker was seen, else None."""
-        return SHEET_VERSION if set(marker_ids) & set(MARKER_IDS) else None
+        return SHEET_VERSION if set(marker_ids) & (set(MARKER_IDS) | set(WAGON_MARKER_IDS)) else None
 
     def board_of_marker(self, marker_id: int) -> tuple[int, int] | None:
         """No seat boards in the core's sense: always None."""

@@ -35,7 +35,16 @@ from vision.calibrate import Marker, find_markers
 from vision.config import VisionConfig
 from vision.geometry import Image
 from vision.grand_carnival import CONFIG
-from vision.grand_carnival.layout import BOARD, FIELD, TENT_PLACES, TRICK_PLACES, board_marker_ids, seat_of_marker
+from vision.grand_carnival.layout import (
+    BOARD,
+    FIELD,
+    TENT_PLACES,
+    TRICK_PLACES,
+    WAGON,
+    WAGON_MARKER_IDS,
+    board_marker_ids,
+    seat_of_marker,
+)
 from vision.grand_carnival.printing import (
     ATTRACTION,
     BARKER,
@@ -43,12 +52,13 @@ from vision.grand_carnival.printing import (
     FIGURE,
     GUEST,
     SITE,
+    SLOT,
     TENT_PLACE,
     TICKET,
     WALKWAY,
 )
 
-__all__ = ["MarketView", "NoBoardError", "Recognizer", "Result", "Unrecognised", "annotate"]
+__all__ = ["MarketView", "NoBoardError", "RailyardView", "Recognizer", "Result", "Unrecognised", "annotate"]
 
 #: resolution (px/mm) of the rectified board every place is read in
 _PX_PER_MM = 3.0
@@ -176,6 +186,34 @@ class MarketView:
 
 
 @dataclass(frozen=True, slots=True)
+class RailyardView:
+    """What the camera sees of the wagon row.
+
+    ``open``: the foundation pattern on each of spaces 2..5, None where the slot is
+    empty; ``stacks``: whether each face-down stack (1a, 1b) holds tiles. A place
+    that could not be read is listed in ``unrecognised`` (its entry is then None /
+    False and must not be trusted).
+    """
+
+    open: tuple[str | None, ...]
+    stacks: tuple[bool, bool]
+    unrecognised: tuple[Unrecognised, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON."""
+        return {"open": list(self.open), "stacks": list(self.stacks),
+                "unrecognised": [{"where": u.where, "why": u.why} for u in self.unrecognised]}
+
+    def describe(self) -> str:
+        """The view in words."""
+        spaces = ", ".join(f"{k}: {p or 'empty'}" for k, p in enumerate(self.open, start=2))
+        stacks = ", ".join(f"{s}: {'tiles' if full else 'empty'}" for s, full in zip(("1a", "1b"), self.stacks))
+        lines = [f"wagon row: {stacks}; {spaces}"]
+        lines += [f"  unrecognised: {u.where}: {u.why}" for u in self.unrecognised]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
 class StageTimes:
     """Milliseconds spent per stage of one frame."""
 
@@ -202,13 +240,18 @@ class Result:
     poses: tuple[BoardPose, ...]
     markers: tuple[Marker, ...]
     times: StageTimes = field(default_factory=StageTimes)
+    #: the wagon row, when its board is in view
+    railyard: RailyardView | None = None
+    #: where the wagon row's board lies (its seat is -1)
+    wagon_pose: BoardPose | None = None
 
 
 # -- colours -------------------------------------------------------------------------
 
 _CLASSES: dict[str, tuple[int, int, int]] = {
     "empty": EMPTY, "walkway": WALKWAY, "site": SITE, "attraction": ATTRACTION, "guest": GUEST,
-    "barker": BARKER, "ticket": TICKET, "figure": FIGURE, "tent": TENT_PLACE,
+    "barker": BARKER, "ticket": TICKET, "figure": FIGURE, "tent": TENT_PLACE, "slot": SLOT,
+    "back": (250, 250, 250),
 }
 
 
@@ -283,19 +326,20 @@ def _field_masks() -> tuple[NDArray[Any], NDArray[Any]]:
 
 def _disc(img: NDArray[Any], cx: float, cy: float, radius: float) -> NDArray[Any]:
     """The pixels (N, C) of ``img`` within ``radius`` mm of board point (cx, cy)."""
-    ys, xs = _disc_index(((cx, cy),), radius)
+    ys, xs = _disc_index(((cx, cy),), radius, img.shape[:2])
     out: NDArray[Any] = img[ys[0], xs[0]]
     return out
 
 
 @functools.lru_cache(maxsize=64)
-def _disc_index(points: tuple[tuple[float, float], ...], radius: float) -> tuple[NDArray[Any], NDArray[Any]]:
-    """Row and column indices (N, K) of the rectified pixels within ``radius`` mm of each board point."""
+def _disc_index(points: tuple[tuple[float, float], ...], radius: float,
+                shape: tuple[int, ...]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """Row and column indices (N, K) of the pixels within ``radius`` mm of each point, in an image of ``shape``."""
     r = int(np.ceil(radius * _PX_PER_MM))
     dy, dx = np.mgrid[-r:r + 1, -r:r + 1]
     keep = np.hypot(dx, dy) <= radius * _PX_PER_MM
     dy, dx = dy[keep], dx[keep]
-    h, w = _px(BOARD.height), _px(BOARD.width)
+    h, w = shape[0], shape[1]
     ys = np.array([np.clip(int(y * _PX_PER_MM) + dy, 0, h - 1) for _, y in points])
     xs = np.array([np.clip(int(x * _PX_PER_MM) + dx, 0, w - 1) for x, _ in points])
     return ys, xs
@@ -316,12 +360,17 @@ def _white_points() -> NDArray[Any]:
     return np.array(pts, np.float64)
 
 
-def _white_fit(rect: NDArray[Any]) -> tuple[NDArray[Any], int] | None:
-    """Coefficients (6, 3) of the paper's white over the board, a quadratic in x and y, and the samples kept."""
-    pts = _white_points()
-    ys, xs = _disc_index(tuple(map(tuple, pts)), 1.5)
+def _white_fit(rect: NDArray[Any], pts: NDArray[Any] | None = None,
+               size: tuple[float, float] = (BOARD.width, BOARD.height)) -> tuple[NDArray[Any], int] | None:
+    """Coefficients (6, 3) of the paper's white over a board, a quadratic in x and y, and the samples kept.
+
+    ``pts``: board points (mm) of blank paper (default: the market board's); ``size``: the board's (mm).
+    """
+    if pts is None:
+        pts = _white_points()
+    ys, xs = _disc_index(tuple(map(tuple, pts)), 1.5, rect.shape[:2])
     values = np.percentile(rect[ys, xs].astype(np.float64), 75, axis=1)
-    design = _design(pts)
+    design = _design(pts, size)
     keep = values.mean(axis=1) > 20
     coef = None
     for _ in range(3):
@@ -338,9 +387,9 @@ def _white_fit(rect: NDArray[Any]) -> tuple[NDArray[Any], int] | None:
     return coef, int(keep.sum())
 
 
-def _design(pts: NDArray[Any]) -> NDArray[Any]:
-    x = pts[:, 0] / BOARD.width - 0.5
-    y = pts[:, 1] / BOARD.height - 0.5
+def _design(pts: NDArray[Any], size: tuple[float, float] = (BOARD.width, BOARD.height)) -> NDArray[Any]:
+    x = pts[:, 0] / size[0] - 0.5
+    y = pts[:, 1] / size[1] - 0.5
     return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
 
 
@@ -349,14 +398,16 @@ def _design(pts: NDArray[Any]) -> NDArray[Any]:
 class _Board:
     """The readings of one rectified board."""
 
-    def __init__(self, rect: NDArray[Any], coef: NDArray[Any], catalog: Catalog) -> None:
+    def __init__(self, rect: NDArray[Any], coef: NDArray[Any], catalog: Catalog,
+                 size: tuple[float, float] = (BOARD.width, BOARD.height)) -> None:
         self.rect = rect
         self.coef = coef
         self.catalog = catalog
+        self.size = size
         self.problems: list[Unrecognised] = []
 
     def white(self, x: float, y: float) -> NDArray[Any]:
-        out: NDArray[Any] = np.maximum((_design(np.array([[x, y]])) @ self.coef)[0], 1.0)
+        out: NDArray[Any] = np.maximum((_design(np.array([[x, y]]), self.size) @ self.coef)[0], 1.0)
         return out
 
     def colour(self, x: float, y: float, radius: float, percentile: float = 50.0) -> NDArray[Any]:
@@ -597,11 +648,15 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
 
 
 def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:
-    """The board's homography from its markers seen, or None when too few or they do not fit."""
+    """The board's homography from its markers seen, or None when too few or they do not fit.
+
+    ``seat`` -1 is the wagon row's board.
+    """
     if len(markers) < _MIN_MARKERS:
         return None
-    ids = board_marker_ids(seat)
-    src = np.array([BOARD.marker_corners(ids.index(m.id)) for m in markers], np.float64).reshape(-1, 2)
+    ids = WAGON_MARKER_IDS if seat < 0 else board_marker_ids(seat)
+    geometry = WAGON if seat < 0 else BOARD
+    src = np.array([geometry.marker_corners(ids.index(m.id)) for m in markers], np.float64).reshape(-1, 2)
     dst = np.concatenate([m.corners for m in markers]).reshape(-1, 2)
     h, _ = cv2.findHomography(src, dst, 0)
     if h is None:
@@ -612,6 +667,75 @@ def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:
     if err > _MAX_FIT_MM:
         return None
     return BoardPose(seat, np.asarray(h, np.float64), len(markers), err)
+
+
+@functools.lru_cache(maxsize=1)
+def _wagon_white_points() -> NDArray[Any]:
+    """Wagon board points (mm) of blank paper: above and below the spaces, and at both ends."""
+    g = WAGON
+    pts = [(float(x), 21.0) for x in range(25, 236, 10)] + [(float(x), 79.5) for x in range(25, 236, 10)]
+    pts += [(3.5, float(y)) for y in range(25, 73, 8)] + [(g.width - 3.5, float(y)) for y in range(25, 73, 8)]
+    return np.array(pts, np.float64)
+
+
+def _read_wagon(frame: Image, pose: BoardPose, catalog: Catalog) -> RailyardView:
+    """The wagon row's slots: each empty (its colour), a face-down tile (white) or a face-up tile (its fields)."""
+    scale = np.diag([_PX_PER_MM, _PX_PER_MM, 1.0])
+    size = (_px(WAGON.width), _px(WAGON.height))
+    rect = cv2.warpPerspective(frame, scale @ np.linalg.inv(pose.board_to_image), size, flags=cv2.INTER_NEAREST)
+    fit = _white_fit(rect, _wagon_white_points(), (WAGON.width, WAGON.height))
+    sources = ("1a", "1b", "2", "3", "4", "5")
+    if fit is None:
+        why = "its paper cannot be seen well enough to judge colours"
+        return RailyardView((None,) * 4, (False, False), (Unrecognised("the wagon row", why),))
+    wb = _Board(rect, fit[0], catalog, (WAGON.width, WAGON.height))
+    n = _px(FIELD)
+    ring_mask, _ = _field_masks()
+    read: dict[str, str | None] = {}
+    for source in sources:
+        x, y, _, _ = WAGON.slot_rect(source)
+        quarters = []
+        for k in range(4):
+            qx, qy = _px(x + (k % 2) * FIELD), _px(y + (k // 2) * FIELD)
+            cell = rect[qy:qy + n, qx:qx + n]
+            if cell.shape[:2] != (n, n):
+                quarters.append(None)
+                continue
+            colour = np.median(cell[ring_mask], axis=0) / wb.white(x + (k % 2 + 0.5) * FIELD, y + (k // 2 + 0.5) * FIELD)
+            quarters.append(_classify(colour, ("walkway", "site", "slot", "back")))
+        where = f"railyard {source}"
+        if None in quarters:
+            wb.problem(where, "the slot's colour is unclear (glare, a shadow, a hand?)")
+            read[source] = None
+        elif all(q == "slot" for q in quarters):
+            read[source] = ""
+        elif all(q == "back" for q in quarters):
+            read[source] = "back"
+        elif all(q in ("walkway", "site") for q in quarters):
+            pattern = "".join("w" if q == "walkway" else "s" for q in quarters)
+            pattern = f"{pattern[:2]}/{pattern[2:]}"
+            if pattern in catalog.foundations:
+                read[source] = pattern
+            else:
+                wb.problem(where, f"reads {pattern}, not a foundation tile of the box")
+                read[source] = None
+        else:
+            wb.problem(where, "part of the slot shows a tile: a tile lies off its slot?")
+            read[source] = None
+    stacks = []
+    for source in ("1a", "1b"):
+        value = read[source]
+        if value not in (None, "", "back"):
+            wb.problem(f"railyard {source}", "a tile lies face up on the stack")
+        stacks.append(value == "back")
+    open_tiles: list[str | None] = []
+    for source in ("2", "3", "4", "5"):
+        value = read[source]
+        if value == "back":
+            wb.problem(f"railyard {source}", "a tile lies face down on an open space")
+            value = None
+        open_tiles.append(value or None)
+    return RailyardView(tuple(open_tiles), (stacks[0], stacks[1]), tuple(wb.problems))
 
 
 class Recognizer:
@@ -631,13 +755,15 @@ class Recognizer:
         """
         t0 = time.perf_counter()
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        markers = tuple(m for m in find_markers(gray, self.config) if seat_of_marker(m.id) is not None)
+        markers = tuple(m for m in find_markers(gray, self.config) if self._ours(m.id))
         t1 = time.perf_counter()
         seats = self._by_seat(markers)
         robust = 0.0
         # the slow search only where a board cannot be read without it (3 markers locate a board)
-        if not seats or any(len(ms) < _MIN_MARKERS for ms in seats.values()):
-            more = tuple(m for m in find_markers(gray, self.config, robust=True) if seat_of_marker(m.id) is not None)
+        wagon_seen = len({m.id for m in markers if m.id in WAGON_MARKER_IDS})
+        short = any(len(ms) < _MIN_MARKERS for ms in seats.values()) or 0 < wagon_seen < _MIN_MARKERS
+        if short or (not seats and not wagon_seen):
+            more = tuple(m for m in find_markers(gray, self.config, robust=True) if self._ours(m.id))
             have = {m.id for m in markers}
             markers = markers + tuple(m for m in more if m.id not in have)
             seats = self._by_seat(markers)
@@ -651,12 +777,19 @@ class Recognizer:
                 continue
             poses.append(pose)
             views.append(self._read(colour, pose))
-        if not views:
+        wagon = [m for m in markers if m.id in WAGON_MARKER_IDS]
+        wagon_pose = _pose(-1, list({m.id: m for m in wagon}.values()))
+        railyard = None if wagon_pose is None else _read_wagon(colour, wagon_pose, self.catalog)
+        if not views and railyard is None:
             raise NoBoardError(len(markers))
         t3 = time.perf_counter()
         ms = 1000.0
         times = StageTimes((t1 - t0) * ms, robust * ms, (t3 - t2) * ms)
-        return Result(tuple(views), tuple(poses), markers, times)
+        return Result(tuple(views), tuple(poses), markers, times, railyard, wagon_pose)
+
+    @staticmethod
+    def _ours(marker_id: int) -> bool:
+        return seat_of_marker(marker_id) is not None or marker_id in WAGON_MARKER_IDS
 
     @staticmethod
     def _by_seat(markers: tuple[Marker, ...]) -> dict[int, list[Marker]]:

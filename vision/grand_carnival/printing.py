@@ -31,6 +31,8 @@ from vision.grand_carnival.layout import (
     SHEET_VERSION,
     TENT_PLACES,
     TRICK_PLACES,
+    WAGON,
+    WAGON_MARKER_IDS,
     board_marker_ids,
     decision_keys,
     decisions_of,
@@ -40,7 +42,7 @@ from vision.sheets import A4, Page, aruco_image, blank_page, check_line, cut_mar
 __all__ = [
     "ATTRACTION", "BADGE", "BARKER", "EMPTY", "FIGURE", "GUEST", "GUESTS", "SITE", "TENT_PLACE", "TICKET",
     "TICKETS", "TOKEN_PAGE", "WALKWAY", "attraction_rows", "carnival_decisions", "iter_carnival_pages", "render_attraction",
-    "render_board", "render_tile", "render_token", "write_pdf", "write_pngs",
+    "render_board", "render_tile", "render_token", "render_wagon", "SLOT", "WAGON_PAGE", "write_pdf", "write_pngs",
 ]
 
 #: BGR colour of the "R" badge (Ringside's decision); no other art uses it.
@@ -58,6 +60,8 @@ TICKET = (20, 210, 245)
 FIGURE = (140, 110, 0)
 TENT = (80, 80, 215)
 TENT_PLACE = (232, 232, 246)
+#: a slot of the wagon row (an empty slot shows it; a tile's blank back is white)
+SLOT = (200, 150, 245)
 INK = (0, 0, 0)
 GREY = (120, 120, 120)
 #: Guest tokens printed: the supply is unlimited (a decision), so enough for every entrance and walk.
@@ -313,33 +317,48 @@ def _board_pages(s: float, catalog: Catalog, decided: frozenset[str]) -> Iterato
 # -- the wagon row and the round track -----------------------------------------
 
 
+def render_wagon(s: float) -> Image:
+    """The wagon row's board (`WAGON` size) at ``s`` pixels per millimetre: its markers, spaces and slots."""
+    g = WAGON
+    img = np.full((_px(g.height, s), _px(g.width, s), 3), 255, np.uint8)
+    _rect(img, 0.5, 0.5, g.width - 1, g.height - 1, s, None, GREY, 0.3)
+    for index, marker_id in enumerate(WAGON_MARKER_IDS):
+        (x, y), *_ = g.marker_corners(index)
+        marker = cv2.cvtColor(aruco_image(marker_id, _px(g.marker_size, s), ARUCO_DICT), cv2.COLOR_GRAY2BGR)
+        paste(img, marker, x, y, s)
+    _text(img, "WAGON ROW (RAILYARD)", g.width / 2, 11, 5, s, INK, centre=True, bold=True)
+    _text(img, f"Take a foundation tile from a space up to your action number.   sheets v{SHEET_VERSION}",
+          g.width / 2, 17.5, 2.8, s, INK, centre=True)
+    for space in range(1, 6):
+        x, y, w, h = g.space_rect(space)
+        _rect(img, x, y, w, h, s, (245, 245, 245), INK, 0.5)
+        _text(img, str(space), x + w / 2, y + 10, 8, s, INK, centre=True, bold=True)
+        for source in (("1a", "1b") if space == 1 else (str(space),)):
+            sx, sy, sw, sh = g.slot_rect(source)
+            _rect(img, sx, sy, sw, sh, s, SLOT, GREY, 0.2)
+            _text(img, source if space == 1 else "open", sx + 2, sy + sh - 2, 2.6, s, GREY)
+    _text(img, "Space 1: two face-down stacks (1a, 1b); spaces 2-5: one open tile each.", g.width / 2,
+          g.height - 8, 3, s, INK, centre=True)
+    return img
+
+
 def _wagon_page(s: float, decided: frozenset[str]) -> Page:
     page = blank_page(True, s)
-    tile = 2 * FIELD
-    x0, y0 = 18.0, 28.0
-    _text(page, "WAGON ROW (RAILYARD)", x0, 16, 6, s, INK, bold=True)
-    _text(page, "Take a foundation tile from a space up to your action number.", x0, 23, 3.5, s)
-    spaces = [("1", 2), ("2", 1), ("3", 1), ("4", 1), ("5", 1)]
-    x = x0
-    for label, slots in spaces:
-        w = slots * (tile + 4) + 4
-        _rect(page, x, y0, w, tile + 22, s, (235, 240, 245), INK, 0.5)
-        _text(page, label, x + w / 2, y0 + 12, 9, s, INK, centre=True, bold=True)
-        for k in range(slots):
-            tx = x + 4 + k * (tile + 4)
-            _rect(page, tx, y0 + 17, tile, tile, s, None, GREY, 0.2)
-            _text(page, f"1{'ab'[k]}" if slots == 2 else "open", tx + tile / 2, y0 + 17 + tile / 2 + 1.5, 3.5, s,
-                  GREY, centre=True)
-        x += w + 3
-    _text(page, "Space 1: two face-down stacks (1a, 1b); spaces 2-5: one open tile each.", x0, y0 + tile + 30, 3.5, s)
-    ry = y0 + tile + 44
+    x0 = (A4[1] - WAGON.width) / 2
+    paste(page, render_wagon(s), x0, 8, s)
+    ry = 8 + WAGON.height + 30
     _text(page, "ROUNDS", x0, ry, 5, s, INK, bold=True)
     for k in range(7):
         cx = x0 + 40 + k * 24
         cv2.circle(page, (_px(cx, s), _px(ry - 2, s)), _px(9, s), INK, max(1, _px(0.4, s)), cv2.LINE_AA)
         _text(page, str(k + 1), cx, ry + 1.5, 7, s, INK, centre=True, bold=True)
-    check_line(page, s, 10, 203, "wagon row and round track")
-    return Page("wagon row and round track", page, ())
+    title = f"wagon row and round track (markers {', '.join(map(str, WAGON_MARKER_IDS))})"
+    check_line(page, s, 10, 203, title)
+    return Page(WAGON_PAGE, page, ())
+
+
+#: The title of the wagon row's page.
+WAGON_PAGE = "wagon row and round track"
 
 
 # -- foundation tiles, attractions, tokens, tricks ------------------------------

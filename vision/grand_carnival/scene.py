@@ -22,16 +22,18 @@ import numpy as np
 from scorer.grand_carnival.components import CATALOG, Catalog, cells_of, normalise, parcel_cells
 from scorer.grand_carnival.model import Board
 from vision.geometry import Image
-from vision.grand_carnival.layout import BOARD, FIELD, TENT_PLACES, TRICK_PLACES
+from vision.grand_carnival.layout import BOARD, FIELD, TENT_PLACES, TRICK_PLACES, WAGON
 from vision.grand_carnival.printing import (
     carnival_decisions,
     render_attraction,
     render_board,
     render_tile,
     render_token,
+    render_wagon,
 )
 
-__all__ = ["BOARD_GAP", "MarketScene", "board_origin", "content_region", "frame", "render_top_down"]
+__all__ = ["BOARD_GAP", "MarketScene", "WagonScene", "board_origin", "content_region", "frame", "render_top_down",
+           "wagon_origin"]
 
 #: Table gap (mm) between two boards lying side by side.
 BOARD_GAP = 20.0
@@ -51,17 +53,37 @@ class MarketScene:
     catalog: Catalog = CATALOG
 
 
+@dataclass(frozen=True, slots=True)
+class WagonScene:
+    """The wagon row: the open tile on each of spaces 2..5 (None: empty) and how many tiles each stack holds."""
+
+    open: tuple[str | None, str | None, str | None, str | None]
+    stacks: tuple[int, int] = (0, 0)
+    jitter: int | None = None
+
+
+def wagon_origin(markets: int) -> tuple[float, float]:
+    """Table mm of the wagon board's top-left corner: below the ``markets`` boards."""
+    rows = (markets + 1) // 2
+    return (0.0, rows * (BOARD.height + BOARD_GAP))
+
+
 def board_origin(index: int) -> tuple[float, float]:
     """Table mm of the top-left corner of the ``index``-th board in a scene (two boards a row)."""
     return ((index % 2) * (BOARD.width + BOARD_GAP), (index // 2) * (BOARD.height + BOARD_GAP))
 
 
-def content_region(count: int, margin: float = 12.0) -> tuple[float, float, float, float]:
-    """The table region (x0, y0, x1, y1 mm) a camera frames to see ``count`` boards."""
-    cols = min(count, 2)
+def content_region(count: int, margin: float = 12.0, wagon: bool = False) -> tuple[float, float, float, float]:
+    """The table region (x0, y0, x1, y1 mm) a camera frames to see ``count`` boards (and the wagon row below)."""
+    cols = max(1, min(count, 2))
     rows = (count + 1) // 2
-    return (-margin, -margin, cols * BOARD.width + (cols - 1) * BOARD_GAP + margin,
-            rows * BOARD.height + (rows - 1) * BOARD_GAP + margin)
+    bottom = rows * BOARD.height + (rows - 1) * BOARD_GAP if rows else -BOARD_GAP
+    if wagon:
+        bottom += BOARD_GAP + WAGON.height
+    right = cols * BOARD.width + (cols - 1) * BOARD_GAP
+    if wagon:
+        right = max(right, WAGON.width)
+    return (-margin, -margin, right + margin, bottom + margin)
 
 
 def _paste(canvas: Image, img: Image, alpha: Image | None, cx: float, cy: float, angle: float, s: float,
@@ -155,23 +177,51 @@ def _draw_market(canvas: Image, scene: MarketScene, ox: float, oy: float, s: flo
         token("figure", *at(b.trick_rect(place)))
 
 
-def render_top_down(scenes: tuple[MarketScene, ...] | list[MarketScene], s: float,
-                    region: tuple[float, float, float, float] | None = None) -> Image:
-    """The markets seen from straight above at ``s`` px/mm, the ``k``-th board at `board_origin` (k).
+def _draw_wagon(canvas: Image, wagon: WagonScene, ox: float, oy: float, s: float,
+                origin: tuple[float, float], decided: frozenset[str]) -> None:
+    img = render_wagon(s)
+    x0, y0 = int(round((ox - origin[0]) * s)), int(round((oy - origin[1]) * s))
+    h, w = img.shape[:2]
+    canvas[y0:y0 + h, x0:x0 + w] = img
+    rng = random.Random(wagon.jitter)
+    back = np.full_like(render_tile("ww/ss", s), 255)
+    cv2.rectangle(back, (0, 0), (back.shape[1] - 1, back.shape[0] - 1), (170, 170, 170), max(1, int(0.3 * s)))
 
+    def put(piece: Image, rect: tuple[float, float, float, float]) -> None:
+        dx, dy, da = (0.0, 0.0, 0.0) if wagon.jitter is None else (
+            rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0), rng.uniform(-1.5, 1.5))
+        cx, cy = _centre(rect)
+        _paste(canvas, piece, None, ox + cx + dx, oy + cy + dy, da, s, origin)
+
+    for source, count in zip(("1a", "1b"), wagon.stacks):
+        if count:
+            put(back, WAGON.slot_rect(source))
+    for space, pattern in enumerate(wagon.open, start=2):
+        if pattern is not None:
+            put(render_tile(pattern, s, "foundation tiles" in decided), WAGON.slot_rect(str(space)))
+
+
+def render_top_down(scenes: tuple[MarketScene, ...] | list[MarketScene], s: float,
+                    region: tuple[float, float, float, float] | None = None, wagon: WagonScene | None = None) -> Image:
+    """The markets (and the wagon row) seen from straight above at ``s`` px/mm.
+
+    The ``k``-th board lies at `board_origin` (k), the wagon row at `wagon_origin`.
     Pixel (0, 0) is table point ``region[:2]`` (default: `content_region` of the scenes).
     """
-    x0, y0, x1, y1 = region if region is not None else content_region(len(scenes))
+    x0, y0, x1, y1 = region if region is not None else content_region(len(scenes), wagon=wagon is not None)
     canvas = np.empty((int(round((y1 - y0) * s)), int(round((x1 - x0) * s)), 3), np.uint8)
     canvas[:] = _TABLE_BGR
     decided = carnival_decisions()
     for k, scene in enumerate(scenes):
         ox, oy = board_origin(k)
         _draw_market(canvas, scene, ox, oy, s, (x0, y0), decided)
+    if wagon is not None:
+        _draw_wagon(canvas, wagon, *wagon_origin(len(scenes)), s, (x0, y0), decided)
     return canvas
 
 
-def frame(scenes: tuple[MarketScene, ...] | list[MarketScene], width: int = 1280) -> Image:
-    """A plain overhead camera frame of the markets (no lens, light or noise), ``width`` px wide."""
-    x0, _, x1, _ = content_region(len(scenes))
-    return render_top_down(scenes, width / (x1 - x0))
+def frame(scenes: tuple[MarketScene, ...] | list[MarketScene], width: int = 1280,
+          wagon: WagonScene | None = None) -> Image:
+    """A plain overhead camera frame of the markets (and the wagon row; no lens, light or noise), ``width`` px wide."""
+    x0, _, x1, _ = content_region(len(scenes), wagon=wagon is not None)
+    return render_top_down(scenes, width / (x1 - x0), wagon=wagon)

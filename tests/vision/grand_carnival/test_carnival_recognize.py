@@ -18,9 +18,17 @@ from scorer.grand_carnival.components import CATALOG, cells_of, mask_of, parse_c
 from scorer.grand_carnival.model import Attraction, Board, TrickStatus
 from scorer.grand_carnival.scoring import score_board
 from vision.cli import RECOGNISABLE, cmd_recognize
-from vision.grand_carnival.layout import BOARD, FIELD
+from vision.grand_carnival.layout import BOARD, FIELD, WAGON
 from vision.grand_carnival.pipeline import MarketView, NoBoardError, Recognizer
-from vision.grand_carnival.scene import MarketScene, board_origin, content_region, frame, render_top_down
+from vision.grand_carnival.scene import (
+    MarketScene,
+    WagonScene,
+    board_origin,
+    content_region,
+    frame,
+    render_top_down,
+    wagon_origin,
+)
 
 WIDTH = 1280
 
@@ -171,3 +179,27 @@ def test_score_a_photo_that_cannot_be_read_is_one_line(tmp_path: Path, capsys: p
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "c6" in err and "Traceback" not in err
     assert main(["score", "flohcati", str(photo), "--annotate", str(tmp_path / "x.png")]) == 2
+
+
+def test_the_wagon_row_is_read_slot_by_slot() -> None:
+    wagon = WagonScene(("ss/sw", None, "ww/ws", "sw/ss"), (5, 0), jitter=3)
+    result = Recognizer().recognize(frame([MarketScene(played_board(3, 60), 0, 1)], 1400, wagon=wagon))
+    assert result.railyard is not None and result.railyard.unrecognised == ()
+    assert result.railyard.open == ("ss/sw", None, "ww/ws", "sw/ss")
+    assert result.railyard.stacks == (True, False)
+    assert [v.seat for v in result.views] == [0]
+
+
+def test_a_covered_wagon_slot_is_held() -> None:
+    wagon = WagonScene(("ss/sw", "ws/ss", "ww/ws", "sw/ss"), (5, 5), jitter=3)
+    region = content_region(0, wagon=True)
+    s = 1280 / (region[2] - region[0])
+    image = render_top_down([], s, region, wagon=wagon)
+    x, y, w, h = WAGON.slot_rect("3")
+    ox, oy = wagon_origin(0)
+    cv2.rectangle(image, (int((ox + x + 3 - region[0]) * s), int((oy + y + 3 - region[1]) * s)),
+                  (int((ox + x + w - 3 - region[0]) * s), int((oy + y + h - 3 - region[1]) * s)), (255, 255, 255), -1)
+    railyard = Recognizer().recognize(image).railyard
+    assert railyard is not None
+    assert [u.where for u in railyard.unrecognised] == ["railyard 3"]
+    assert railyard.open[0] == "ss/sw" and railyard.open[2:] == ("ww/ws", "sw/ss")
