@@ -694,7 +694,7 @@ def _read_wagon(frame: Image, pose: BoardPose, catalog: Catalog) -> RailyardView
     read: dict[str, str | None] = {}
     for source in sources:
         x, y, _, _ = WAGON.slot_rect(source)
-        quarters = []
+        quarters: list[str | None] = []
         for k in range(4):
             qx, qy = _px(x + (k % 2) * FIELD), _px(y + (k // 2) * FIELD)
             cell = rect[qy:qy + n, qx:qx + n]
