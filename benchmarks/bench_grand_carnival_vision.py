@@ -9,7 +9,7 @@ model at each level and frame size, and recognised. Printed per level and size:
 
 * markets fully right: every place of the board read, and read right;
 * usable: nothing read wrong, and every place read right but those under the
-  hand (held there is right: the referee waits for the hand to go);
+  hand or within 10 mm of it (held there is right: the referee waits for the hand to go);
 * places right: fields (64 a board: what lies there), attractions (shape, fields,
   tickets), entrances, tent, action numbers and trick places read right, of all;
 * wrong accepted (goal 0): a place read as something it is not;
@@ -75,9 +75,16 @@ def truth_market(board: Board) -> list[str]:
     return chars
 
 
+#: a place counts as under the hand when the hand lies within this many mm of it (its soft,
+#: out-of-focus edge and its shadow, cast 10 to 30 px aside, reach that far)
+NEAR_HAND = 10.0
+
+
 def _hidden(photo: Photo, ox: float, oy: float, x: float, y: float) -> bool:
-    """True when the hand covers board point (x, y) mm, or lies within 6 mm of it."""
-    pts = np.array([[ox + x + dx, oy + y + dy] for dx in (-6, 0, 6) for dy in (-6, 0, 6)], np.float64)
+    """True when the hand covers board point (x, y) mm, or lies within `NEAR_HAND` of it."""
+    r = NEAR_HAND
+    pts = np.array([[ox + x + dx, oy + y + dy] for dx in (-r, -r / 2, 0, r / 2, r) for dy in (-r, -r / 2, 0, r / 2, r)],
+                   np.float64)
     h, w = photo.hand_mask.shape
     for u, v in photo.to_image(pts):
         if 0 <= int(v) < h and 0 <= int(u) < w and photo.hand_mask[int(v), int(u)] > 0:
