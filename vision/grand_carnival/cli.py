@@ -108,8 +108,8 @@ def annotate_scores(frame: Image, result: Any, scores: Mapping[str, Mapping[str,
         if lines is None:
             continue
 
-        def to_image(x: float, y: float, h: Any = pose.board_to_image) -> tuple[int, int]:
-            p = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), h)[0, 0]
+        def to_image(x: float, y: float, where: Any = pose) -> tuple[int, int]:
+            p = where.to_image(np.array([[x, y]], np.float64))[0]
             return int(p[0]), int(p[1])
 
         text = "".join(view.market)

@@ -62,6 +62,8 @@ __all__ = ["MarketView", "NoBoardError", "RailyardView", "Recognizer", "Result",
 
 #: resolution (px/mm) of the rectified board every place is read in
 _PX_PER_MM = 3.0
+#: frames longer than this (px) are searched at half size by the slow marker search
+_ROBUST_SIDE = 1600
 #: markers of a board needed to read it (3 give 12 point pairs across the board)
 _MIN_MARKERS = 3
 #: a board whose markers fit its homography worse than this (RMS, mm) is not read
@@ -230,6 +232,31 @@ class BoardPose:
     board_to_image: NDArray[Any]
     markers_seen: int
     error_mm: float
+    #: the lens's barrel distortion about ``centre`` (px): an undistorted point u lies at
+    #: centre + (u - centre) * (1 + k * |u - centre|^2) in the frame
+    centre: tuple[float, float] = (0.0, 0.0)
+    k: float = 0.0
+
+    def to_image(self, points: NDArray[Any]) -> NDArray[Any]:
+        """Board mm (N, 2) -> frame pixels (N, 2), lens distortion included."""
+        u = np.asarray(cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(1, -1, 2),
+                                                self.board_to_image)[0])
+        return _distort(u, self.centre, self.k)
+
+    def warp(self, frame: Image, size: tuple[int, int]) -> Image:
+        """The board seen from above at `_PX_PER_MM`, ``size`` (w, h) px, pixel centres sampled."""
+        scale = np.diag([_PX_PER_MM, _PX_PER_MM, 1.0])
+        if self.k == 0.0:
+            out: Image = cv2.warpPerspective(frame, scale @ np.linalg.inv(self.board_to_image), size,
+                                             flags=cv2.INTER_NEAREST)
+            return out
+        xs, ys = np.meshgrid((np.arange(size[0]) + 0.5) / _PX_PER_MM, (np.arange(size[1]) + 0.5) / _PX_PER_MM)
+        h = self.board_to_image
+        w = h[2, 0] * xs + h[2, 1] * ys + h[2, 2]
+        u = np.stack([(h[0, 0] * xs + h[0, 1] * ys + h[0, 2]) / w, (h[1, 0] * xs + h[1, 1] * ys + h[1, 2]) / w], -1)
+        p = _distort(u.reshape(-1, 2), self.centre, self.k).reshape(size[1], size[0], 2).astype(np.float32)
+        remapped: Image = cv2.remap(frame, p[..., 0] - 0.5, p[..., 1] - 0.5, cv2.INTER_NEAREST)
+        return remapped
 
 
 @dataclass(frozen=True, slots=True)
@@ -647,10 +674,31 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
     return ((entrances[0], entrances[1]), tent, None if numbers is None else frozenset(numbers), tricks)
 
 
-def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:
-    """The board's homography from its markers seen, or None when too few or they do not fit.
+def _distort(u: NDArray[Any], centre: tuple[float, float], k: float) -> NDArray[Any]:
+    d = u - np.asarray(centre)
+    out: NDArray[Any] = np.asarray(centre) + d * (1.0 + k * np.sum(d * d, axis=1, keepdims=True))
+    return out
 
-    ``seat`` -1 is the wagon row's board.
+
+def _undistort(p: NDArray[Any], centre: tuple[float, float], k: float) -> NDArray[Any]:
+    c = np.asarray(centre)
+    u = p.copy()
+    for _ in range(6):
+        d = u - c
+        u = c + (p - c) / (1.0 + k * np.sum(d * d, axis=1, keepdims=True))
+    return u
+
+
+#: barrel distortions tried, as the share a point at the frame's corner moves inwards
+_BARREL = tuple(float(v) for v in np.arange(-0.30, 0.051, 0.01))
+
+
+def _pose(seat: int, markers: list[Marker], shape: tuple[int, ...] = (0, 0)) -> BoardPose | None:
+    """The board's homography (and the lens's barrel distortion) from its markers seen, or None when
+    too few or they do not fit.
+
+    ``seat`` -1 is the wagon row's board; ``shape``: the frame's (h, w), whose middle the
+    distortion is taken about (the lens's axis lies near it).
     """
     if len(markers) < _MIN_MARKERS:
         return None
@@ -658,15 +706,28 @@ def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:
     geometry = WAGON if seat < 0 else BOARD
     src = np.array([geometry.marker_corners(ids.index(m.id)) for m in markers], np.float64).reshape(-1, 2)
     dst = np.concatenate([m.corners for m in markers]).reshape(-1, 2)
-    h, _ = cv2.findHomography(src, dst, 0)
-    if h is None:
+    centre = (shape[1] / 2.0, shape[0] / 2.0) if len(shape) >= 2 and shape[0] else (0.0, 0.0)
+    corner2 = centre[0] ** 2 + centre[1] ** 2
+    best: tuple[float, float, NDArray[Any]] | None = None
+    for share in _BARREL if corner2 > 0 else (0.0,):
+        k = share / corner2 if corner2 > 0 else 0.0
+        und = _undistort(dst, centre, k)
+        h, _ = cv2.findHomography(src, und, 0)
+        if h is None:
+            continue
+        pred = _distort(np.asarray(cv2.perspectiveTransform(src.reshape(1, -1, 2), h)[0]), centre, k)
+        rms = float(np.sqrt(np.mean(np.sum((pred - dst) ** 2, axis=1))))
+        if best is None or rms < best[0] - 1e-9:
+            best = (rms, k, np.asarray(h, np.float64))
+    if best is None:
         return None
+    _, k, h = best
     inv = np.linalg.inv(h)
-    back = cv2.perspectiveTransform(dst.reshape(1, -1, 2), inv)[0]
+    back = cv2.perspectiveTransform(_undistort(dst, centre, k).reshape(1, -1, 2), inv)[0]
     err = float(np.sqrt(np.mean(np.sum((back - src) ** 2, axis=1))))
     if err > _MAX_FIT_MM:
         return None
-    return BoardPose(seat, np.asarray(h, np.float64), len(markers), err)
+    return BoardPose(seat, h, len(markers), err, centre, k)
 
 
 @functools.lru_cache(maxsize=1)
@@ -680,9 +741,7 @@ def _wagon_white_points() -> NDArray[Any]:
 
 def _read_wagon(frame: Image, pose: BoardPose, catalog: Catalog) -> RailyardView:
     """The wagon row's slots: each empty (its colour), a face-down tile (white) or a face-up tile (its fields)."""
-    scale = np.diag([_PX_PER_MM, _PX_PER_MM, 1.0])
-    size = (_px(WAGON.width), _px(WAGON.height))
-    rect = cv2.warpPerspective(frame, scale @ np.linalg.inv(pose.board_to_image), size, flags=cv2.INTER_NEAREST)
+    rect = pose.warp(frame, (_px(WAGON.width), _px(WAGON.height)))
     fit = _white_fit(rect, _wagon_white_points(), (WAGON.width, WAGON.height))
     sources = ("1a", "1b", "2", "3", "4", "5")
     if fit is None:
@@ -763,7 +822,7 @@ class Recognizer:
         wagon_seen = len({m.id for m in markers if m.id in WAGON_MARKER_IDS})
         short = any(len(ms) < _MIN_MARKERS for ms in seats.values()) or 0 < wagon_seen < _MIN_MARKERS
         if short or (not seats and not wagon_seen):
-            more = tuple(m for m in find_markers(gray, self.config, robust=True) if self._ours(m.id))
+            more = tuple(m for m in self._robust_markers(gray) if self._ours(m.id))
             have = {m.id for m in markers}
             markers = markers + tuple(m for m in more if m.id not in have)
             seats = self._by_seat(markers)
@@ -772,13 +831,13 @@ class Recognizer:
         colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         views, poses = [], []
         for seat in sorted(seats):
-            pose = _pose(seat, seats[seat])
+            pose = _pose(seat, seats[seat], gray.shape)
             if pose is None:
                 continue
             poses.append(pose)
             views.append(self._read(colour, pose))
         wagon = [m for m in markers if m.id in WAGON_MARKER_IDS]
-        wagon_pose = _pose(-1, list({m.id: m for m in wagon}.values()))
+        wagon_pose = _pose(-1, list({m.id: m for m in wagon}.values()), gray.shape)
         railyard = None if wagon_pose is None else _read_wagon(colour, wagon_pose, self.catalog)
         if not views and railyard is None:
             raise NoBoardError(len(markers))
@@ -786,6 +845,14 @@ class Recognizer:
         ms = 1000.0
         times = StageTimes((t1 - t0) * ms, robust * ms, (t3 - t2) * ms)
         return Result(tuple(views), tuple(poses), markers, times, railyard, wagon_pose)
+
+    def _robust_markers(self, gray: Image) -> tuple[Marker, ...]:
+        """The slow, tolerant marker search; on a frame over `_ROBUST_SIDE` px, at half size (four times
+        faster; the boards' markers are still over 40 px there)."""
+        if max(gray.shape[:2]) <= _ROBUST_SIDE:
+            return find_markers(gray, self.config, robust=True)
+        half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        return tuple(Marker(m.id, m.corners * 2.0 + 0.5) for m in find_markers(half, self.config, robust=True))
 
     @staticmethod
     def _ours(marker_id: int) -> bool:
@@ -801,10 +868,8 @@ class Recognizer:
         return {seat: list(ms.values()) for seat, ms in out.items()}
 
     def _read(self, frame: Image, pose: BoardPose) -> MarketView:
-        scale = np.diag([_PX_PER_MM, _PX_PER_MM, 1.0])
-        size = (_px(BOARD.width), _px(BOARD.height))
         # nearest pixels: every place is read as a median of many, which sampling noise does not move
-        rect = cv2.warpPerspective(frame, scale @ np.linalg.inv(pose.board_to_image), size, flags=cv2.INTER_NEAREST)
+        rect = pose.warp(frame, (_px(BOARD.width), _px(BOARD.height)))
         fit = _white_fit(rect)
         unknown = ("?" * 8,) * 8
         if fit is None:
@@ -822,9 +887,9 @@ def annotate(frame: Image, result: Result) -> Image:
     out = frame.copy() if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     unit = max(1, out.shape[1] // 640)
     for view, pose in zip(result.views, result.poses):
-        def quad(x: float, y: float, w: float, h: float, to_image: NDArray[Any] = pose.board_to_image) -> NDArray[Any]:
+        def quad(x: float, y: float, w: float, h: float, where: BoardPose = pose) -> NDArray[Any]:
             pts = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64)
-            return np.asarray(cv2.perspectiveTransform(pts.reshape(1, -1, 2), to_image)[0], np.int32)
+            return np.asarray(where.to_image(pts), np.int32)
 
         text = "".join(view.market)
         for c in range(64):

@@ -48,10 +48,11 @@ __all__ = [
 #: BGR colour of the "R" badge (Ringside's decision); no other art uses it.
 BADGE = (170, 20, 200)
 # Every kind of field and piece has a colour of its own, far from the others in hue, so the
-# camera tells them apart (`vision.grand_carnival.pipeline` reads these very values).
+# camera tells them apart (`vision.grand_carnival.pipeline` reads these very values). The
+# places a hand may cover (empty parcels, the tent's places) are cool, far from skin.
 WALKWAY = (100, 200, 90)
 SITE = (50, 140, 235)
-EMPTY = (215, 222, 226)
+EMPTY = (240, 225, 200)
 ATTRACTION = (235, 185, 95)
 GUEST = (150, 40, 135)
 BARKER = (40, 40, 210)
@@ -59,7 +60,7 @@ TICKET = (20, 210, 245)
 #: a player's figure: on an action number taken this round, or on a trick learned
 FIGURE = (140, 110, 0)
 TENT = (80, 80, 215)
-TENT_PLACE = (232, 232, 246)
+TENT_PLACE = (200, 240, 170)
 #: a slot of the wagon row (an empty slot shows it; a tile's blank back is white)
 SLOT = (200, 150, 245)
 INK = (0, 0, 0)
@@ -201,8 +202,8 @@ def render_attraction(cells: frozenset[tuple[int, int]], name: str, s: float,
 def render_token(kind: str, s: float, badged: bool = False) -> tuple[Image, Image]:
     """A ``"guest"``, ``"barker"``, ``"ticket"`` or ``"figure"`` at ``s`` px/mm: the image and its alpha."""
     size = {"ticket": TICKET_SIDE, "figure": FIGURE_SIZE}.get(kind, TOKEN)
-    colour, letter = {"guest": (GUEST, "G"), "barker": (BARKER, "B"), "ticket": (TICKET, "T"),
-                      "figure": (FIGURE, "")}[kind]
+    # solid colours, no letter: a letter in the middle is where the camera reads the colour
+    colour = {"guest": GUEST, "barker": BARKER, "ticket": TICKET, "figure": FIGURE}[kind]
     n = _px(size, s) + 2
     img = np.full((n, n, 3), 255, np.uint8)
     alpha = np.zeros((n, n), np.uint8)
@@ -217,8 +218,6 @@ def render_token(kind: str, s: float, badged: bool = False) -> tuple[Image, Imag
         cv2.circle(img, (int(round(c)), int(round(c))), r, colour, -1, cv2.LINE_AA)
         cv2.circle(alpha, (int(round(c)), int(round(c))), r, 255, -1, cv2.LINE_AA)
         cv2.circle(img, (int(round(c)), int(round(c))), r, INK, max(1, _px(0.2, s)), cv2.LINE_AA)
-    if letter:
-        _text(img, letter, c / s, c / s + 1.3, 2.8, s, (255, 255, 255), centre=True)
     if badged:
         _badge(img, c / s + size * 0.3, c / s - size * 0.3, s, 1.6)
     return img, alpha
