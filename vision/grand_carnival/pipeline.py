@@ -232,31 +232,19 @@ class BoardPose:
     board_to_image: NDArray[Any]
     markers_seen: int
     error_mm: float
-    #: the lens's barrel distortion about ``centre`` (px): an undistorted point u lies at
-    #: centre + (u - centre) * (1 + k * |u - centre|^2) in the frame
-    centre: tuple[float, float] = (0.0, 0.0)
-    k: float = 0.0
 
     def to_image(self, points: NDArray[Any]) -> NDArray[Any]:
-        """Board mm (N, 2) -> frame pixels (N, 2), lens distortion included."""
-        u = np.asarray(cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(1, -1, 2),
-                                                self.board_to_image)[0])
-        return _distort(u, self.centre, self.k)
+        """Board mm (N, 2) -> frame pixels (N, 2)."""
+        return np.asarray(cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(1, -1, 2),
+                                                   self.board_to_image)[0])
 
     def warp(self, frame: Image, size: tuple[int, int]) -> Image:
-        """The board seen from above at `_PX_PER_MM`, ``size`` (w, h) px, pixel centres sampled."""
+        """The board seen from above at `_PX_PER_MM`, ``size`` (w, h) px; nearest pixels: every place
+        is read as a median of many, which sampling noise does not move."""
         scale = np.diag([_PX_PER_MM, _PX_PER_MM, 1.0])
-        if self.k == 0.0:
-            out: Image = cv2.warpPerspective(frame, scale @ np.linalg.inv(self.board_to_image), size,
-                                             flags=cv2.INTER_NEAREST)
-            return out
-        xs, ys = np.meshgrid((np.arange(size[0]) + 0.5) / _PX_PER_MM, (np.arange(size[1]) + 0.5) / _PX_PER_MM)
-        h = self.board_to_image
-        w = h[2, 0] * xs + h[2, 1] * ys + h[2, 2]
-        u = np.stack([(h[0, 0] * xs + h[0, 1] * ys + h[0, 2]) / w, (h[1, 0] * xs + h[1, 1] * ys + h[1, 2]) / w], -1)
-        p = _distort(u.reshape(-1, 2), self.centre, self.k).reshape(size[1], size[0], 2).astype(np.float32)
-        remapped: Image = cv2.remap(frame, p[..., 0] - 0.5, p[..., 1] - 0.5, cv2.INTER_NEAREST)
-        return remapped
+        out: Image = cv2.warpPerspective(frame, scale @ np.linalg.inv(self.board_to_image), size,
+                                         flags=cv2.INTER_NEAREST)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -674,31 +662,10 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
     return ((entrances[0], entrances[1]), tent, None if numbers is None else frozenset(numbers), tricks)
 
 
-def _distort(u: NDArray[Any], centre: tuple[float, float], k: float) -> NDArray[Any]:
-    d = u - np.asarray(centre)
-    out: NDArray[Any] = np.asarray(centre) + d * (1.0 + k * np.sum(d * d, axis=1, keepdims=True))
-    return out
+def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:
+    """The board's homography from its markers seen, or None when too few or they do not fit.
 
-
-def _undistort(p: NDArray[Any], centre: tuple[float, float], k: float) -> NDArray[Any]:
-    c = np.asarray(centre)
-    u = p.copy()
-    for _ in range(6):
-        d = u - c
-        u = c + (p - c) / (1.0 + k * np.sum(d * d, axis=1, keepdims=True))
-    return u
-
-
-#: barrel distortions tried, as the share a point at the frame's corner moves inwards
-_BARREL = tuple(float(v) for v in np.arange(-0.30, 0.051, 0.01))
-
-
-def _pose(seat: int, markers: list[Marker], shape: tuple[int, ...] = (0, 0)) -> BoardPose | None:
-    """The board's homography (and the lens's barrel distortion) from its markers seen, or None when
-    too few or they do not fit.
-
-    ``seat`` -1 is the wagon row's board; ``shape``: the frame's (h, w), whose middle the
-    distortion is taken about (the lens's axis lies near it).
+    ``seat`` -1 is the wagon row's board.
     """
     if len(markers) < _MIN_MARKERS:
         return None
@@ -706,28 +673,14 @@ def _pose(seat: int, markers: list[Marker], shape: tuple[int, ...] = (0, 0)) -> 
     geometry = WAGON if seat < 0 else BOARD
     src = np.array([geometry.marker_corners(ids.index(m.id)) for m in markers], np.float64).reshape(-1, 2)
     dst = np.concatenate([m.corners for m in markers]).reshape(-1, 2)
-    centre = (shape[1] / 2.0, shape[0] / 2.0) if len(shape) >= 2 and shape[0] else (0.0, 0.0)
-    corner2 = centre[0] ** 2 + centre[1] ** 2
-    best: tuple[float, float, NDArray[Any]] | None = None
-    for share in _BARREL if corner2 > 0 else (0.0,):
-        k = share / corner2 if corner2 > 0 else 0.0
-        und = _undistort(dst, centre, k)
-        h, _ = cv2.findHomography(src, und, 0)
-        if h is None:
-            continue
-        pred = _distort(np.asarray(cv2.perspectiveTransform(src.reshape(1, -1, 2), h)[0]), centre, k)
-        rms = float(np.sqrt(np.mean(np.sum((pred - dst) ** 2, axis=1))))
-        if best is None or rms < best[0] - 1e-9:
-            best = (rms, k, np.asarray(h, np.float64))
-    if best is None:
+    h, _ = cv2.findHomography(src, dst, 0)
+    if h is None:
         return None
-    _, k, h = best
-    inv = np.linalg.inv(h)
-    back = cv2.perspectiveTransform(_undistort(dst, centre, k).reshape(1, -1, 2), inv)[0]
+    back = cv2.perspectiveTransform(dst.reshape(1, -1, 2), np.linalg.inv(h))[0]
     err = float(np.sqrt(np.mean(np.sum((back - src) ** 2, axis=1))))
     if err > _MAX_FIT_MM:
         return None
-    return BoardPose(seat, h, len(markers), err, centre, k)
+    return BoardPose(seat, np.asarray(h, np.float64), len(markers), err)
 
 
 @functools.lru_cache(maxsize=1)
@@ -831,13 +784,13 @@ class Recognizer:
         colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         views, poses = [], []
         for seat in sorted(seats):
-            pose = _pose(seat, seats[seat], gray.shape)
+            pose = _pose(seat, seats[seat])
             if pose is None:
                 continue
             poses.append(pose)
             views.append(self._read(colour, pose))
         wagon = [m for m in markers if m.id in WAGON_MARKER_IDS]
-        wagon_pose = _pose(-1, list({m.id: m for m in wagon}.values()), gray.shape)
+        wagon_pose = _pose(-1, list({m.id: m for m in wagon}.values()))
         railyard = None if wagon_pose is None else _read_wagon(colour, wagon_pose, self.catalog)
         if not views and railyard is None:
             raise NoBoardError(len(markers))
@@ -868,7 +821,6 @@ class Recognizer:
         return {seat: list(ms.values()) for seat, ms in out.items()}
 
     def _read(self, frame: Image, pose: BoardPose) -> MarketView:
-        # nearest pixels: every place is read as a median of many, which sampling noise does not move
         rect = pose.warp(frame, (_px(BOARD.width), _px(BOARD.height)))
         fit = _white_fit(rect)
         unknown = ("?" * 8,) * 8
