@@ -1,0 +1,737 @@
+"""Enrolled decks: a family's own components, recognised by their nearest prototypes.
+
+A deck is built from photos of single components lying on a table (phone photos:
+tilted, rotated, blurred, with glare). For each photo the component is found as the
+largest card- or tile-shaped quadrilateral (or disc, for round tokens), rectified, and
+cut to the face field the table recogniser hands its classifier (`ComponentShape`).
+Each such view is widened by synthetic variations (turns, small shifts and warps,
+exposure, white balance, blur, glare, noise) and every variation becomes a prototype:
+a fixed-length descriptor of the crop (`describe`: gradient histograms of the grey
+crop, its coarse brightness layout and its coarse chromaticity).
+
+A crop is recognised as the label of its nearest prototype when that prototype is
+near enough (a distance bound learnt from the deck's own prototypes) and clearly
+nearer than the nearest prototype of any other label (a ratio test); otherwise it
+is reported unsure. `Deck.classify` has the interface of `vision.classify.Classifier`,
+so a recogniser takes a deck in place of its shipped model.
+
+Only numpy and OpenCV are needed: a deck is built and used on a Pi.
+
+>>> shape = ComponentShape(width=57.0, height=88.0, inset=4.2)
+>>> round(shape.aspect, 3)
+1.544
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision import VisionError
+from vision.classify import Recognition, Verdict
+
+__all__ = [
+    "DESCRIPTOR_VERSION",
+    "ComponentShape",
+    "Deck",
+    "DeckError",
+    "EnrolledView",
+    "build_deck",
+    "deck_home",
+    "describe",
+    "enrol_photo",
+    "find_component",
+    "list_decks",
+    "load_deck",
+    "resolve_deck",
+    "save_deck",
+    "variations",
+]
+
+FloatArray = NDArray[Any]
+Image = NDArray[Any]
+
+#: Changes whenever `describe` changes: a deck built with another version is refused.
+DESCRIPTOR_VERSION = 1
+#: Synthetic variations per enrolled view and turn (the first is the view itself).
+VARIATIONS = 12
+#: Photos are searched for their component at most this many pixels across.
+_SEARCH_PX = 960
+#: The deck files inside a deck folder.
+CARD_FILE = "deck.json"
+PROTOTYPES_FILE = "prototypes.npz"
+LABELS_FILE = "labels.txt"
+README_FILE = "DECK.md"
+
+
+class DeckError(VisionError):
+    """A deck folder that is missing, incomplete, for another game or of another version."""
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentShape:
+    """A component's printed outline and the part of it the classifier sees.
+
+    ``width`` x ``height`` (mm) is the outline (a card's short side is its width);
+    ``inset`` (mm) is the border between the outline and the face field that the
+    table recogniser crops. ``round`` components are discs of diameter ``width``.
+    ``turns``: how the recogniser may see the face: 2 (upright or upside down: cards),
+    4 (any quarter turn: square tiles) or 0 (any angle: round tokens).
+    """
+
+    width: float
+    height: float
+    inset: float = 0.0
+    round: bool = False
+    turns: int = 2
+
+    @property
+    def aspect(self) -> float:
+        """Long side over short side of the outline."""
+        return max(self.width, self.height) / min(self.width, self.height)
+
+    def face_box(self) -> FloatArray:
+        """The face field's corners in outline-relative units (0..1), TL, TR, BR, BL."""
+        fx, fy = self.inset / self.width, self.inset / self.height
+        return np.array([[fx, fy], [1 - fx, fy], [1 - fx, 1 - fy], [fx, 1 - fy]], np.float64)
+
+
+# --------------------------------------------------------------------------------------------
+# finding the one component in a photo
+
+
+def _order(quad: FloatArray) -> FloatArray:
+    """Corners clockwise from the top-left, the first edge (TL -> TR) along a short side."""
+    c = quad.mean(axis=0)
+    ang = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
+    q = quad[np.argsort(ang)]  # clockwise in image coordinates (y down)
+    start = int(np.argmin(q[:, 0] + q[:, 1]))
+    q = np.roll(q, -start, axis=0)
+    top = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])
+    side = np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])
+    if top > side:
+        q = np.roll(q, -1, axis=0)
+    return np.asarray(q, np.float64)
+
+
+def _quad_of(contour: NDArray[Any]) -> FloatArray:
+    """Four corners of a roughly quadrilateral outline (its hull simplified, else its rotated box)."""
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.03, 0.045, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float64)
+    return np.asarray(cv2.boxPoints(cv2.minAreaRect(hull)), np.float64)
+
+
+def _masks(small: Image) -> list[Image]:
+    """Foreground masks that may hold the component: several cues, since tables and art vary."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.5), cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    b = max(2, min(h, w) // 40)
+    border = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
+                             lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    table = np.median(border, axis=0)
+    dist = np.sqrt(((lab - table) ** 2).sum(axis=2))
+    dist8 = np.clip(dist * (255.0 / max(float(dist.max()), 1e-6)), 0, 255).astype(np.uint8)
+    _, by_colour = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    gray = cv2.GaussianBlur(gray, (0, 0), 1.5)
+    med = float(np.median(gray))
+    edges = cv2.Canny(gray, max(5.0, 0.4 * med), max(15.0, 1.0 * med))
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8), iterations=2)
+    _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    kernel = np.ones((5, 5), np.uint8)
+    out = []
+    for m in (by_colour, bright, 255 - bright):
+        out.append(cv2.morphologyEx(cv2.morphologyEx(m, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN, kernel))
+    out.append(edges)
+    return out
+
+
+def find_component(photo: Image, shape: ComponentShape) -> FloatArray | None:
+    """The outline of the single component in ``photo``: 4 corners (photo pixels) or None.
+
+    Corners run clockwise from the top-left with the first edge along a short side (for a
+    disc: the corners of the square around it, as seen in the photo). The component must
+    be the main thing in the photo: the largest outline of its shape (within the
+    perspective of a tilted phone) covering 2% to 95% of the frame.
+    """
+    if photo.ndim == 2:
+        photo = cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR)
+    h, w = photo.shape[:2]
+    scale = min(1.0, _SEARCH_PX / max(h, w))
+    small = cv2.resize(photo, (max(1, round(w * scale)), max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA) if scale < 1 else photo
+    sh, sw = small.shape[:2]
+    frame_area = float(sh * sw)
+    best: tuple[float, FloatArray] | None = None
+    for mask in _masks(small):
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+        for c in contours:
+            hull = cv2.convexHull(c)
+            area = float(cv2.contourArea(hull))
+            if not 0.02 * frame_area <= area <= 0.95 * frame_area:
+                continue
+            if best is not None and area <= best[0]:
+                continue
+            fill = float(cv2.contourArea(c)) / area
+            if fill < 0.8:
+                continue
+            x, y, bw, bh = cv2.boundingRect(hull)
+            if x <= 1 or y <= 1 or x + bw >= sw - 1 or y + bh >= sh - 1:
+                continue  # cut by the frame edge: not the whole component
+            quad = _shape_quad(hull, area, shape)
+            if quad is not None:
+                quad = _refine(c, quad, shape)
+                best = (area, quad)
+    if best is None:
+        return None
+    return best[1] / scale
+
+
+def _shape_quad(hull: NDArray[Any], area: float, shape: ComponentShape) -> FloatArray | None:
+    """The outline's corners when ``hull`` has the component's shape (up to a phone's tilt), else None."""
+    if shape.round:
+        if len(hull) < 5:
+            return None
+        (cx, cy), (a, b), ang = cv2.fitEllipse(hull)
+        if min(a, b) < 0.55 * max(a, b) or area < 0.9 * math.pi * a * b / 4:
+            return None
+        t = math.radians(ang)
+        ux, uy = math.cos(t) * a / 2, math.sin(t) * a / 2
+        vx, vy = -math.sin(t) * b / 2, math.cos(t) * b / 2
+        quad = np.array([[cx - ux - vx, cy - uy - vy], [cx + ux - vx, cy + uy - vy],
+                         [cx + ux + vx, cy + uy + vy], [cx - ux + vx, cy - uy + vy]], np.float64)
+        return _order(quad)
+    quad = _order(_quad_of(hull))
+    if area < 0.85 * float(cv2.contourArea(quad.astype(np.float32))):
+        return None
+    short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    long_ = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    ratio = long_ / max(short, 1e-6)
+    if abs(ratio / shape.aspect - 1) > 0.3:
+        return None
+    return quad
+
+
+def _refine(contour: NDArray[Any], quad: FloatArray, shape: ComponentShape) -> FloatArray:
+    """The outline fitted to the contour's straight runs (or its elliptic part), ignoring bumps.
+
+    A glare spot or a shadow touching the component joins its blob and bends the hull;
+    each side is fitted again to the longest straight run of contour points near it
+    (a few random tries, the line with most points within a pixel or two), and a disc
+    to the points nearest an ellipse after dropping the farthest ones.
+    """
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    if len(pts) < 12:
+        return quad
+    if shape.round:
+        keep = pts
+        for _ in range(4):
+            if len(keep) < 8:
+                return quad
+            (cx, cy), (a, b), ang = cv2.fitEllipse(keep.astype(np.float32))
+            t = math.radians(ang)
+            rel = keep - (cx, cy)
+            u = (rel[:, 0] * math.cos(t) + rel[:, 1] * math.sin(t)) / max(a / 2, 1e-6)
+            v = (-rel[:, 0] * math.sin(t) + rel[:, 1] * math.cos(t)) / max(b / 2, 1e-6)
+            resid = np.abs(np.sqrt(u * u + v * v) - 1)
+            keep = keep[resid <= np.percentile(resid, 85)]
+        tr = math.radians(ang)
+        ux, uy = math.cos(tr) * a / 2, math.sin(tr) * a / 2
+        vx, vy = -math.sin(tr) * b / 2, math.cos(tr) * b / 2
+        out = np.array([[cx - ux - vx, cy - uy - vy], [cx + ux - vx, cy + uy - vy],
+                        [cx + ux + vx, cy + uy + vy], [cx - ux + vx, cy - uy + vy]], np.float64)
+        return _order(out)
+    rng = np.random.default_rng(0)
+    short = min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[1]))
+    tol = max(1.2, 0.012 * short)
+    lines = []
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        d = (b - a) / max(length, 1e-6)
+        n = np.array([-d[1], d[0]])
+        rel = pts - a
+        along, across = rel @ d / max(length, 1e-6), rel @ n
+        near = pts[(along > -0.05) & (along < 1.05) & (np.abs(across) < 0.15 * short)]
+        if len(near) < 6:
+            return quad
+        best_in: NDArray[Any] | None = None
+        for _ in range(40):
+            i, j = rng.choice(len(near), 2, replace=False)
+            p, q = near[i], near[j]
+            if np.linalg.norm(q - p) < 0.2 * length:
+                continue
+            dd = (q - p) / np.linalg.norm(q - p)
+            inl = np.abs((near - p) @ np.array([-dd[1], dd[0]])) < tol
+            if best_in is None or inl.sum() > best_in.sum():
+                best_in = inl
+        if best_in is None or best_in.sum() < 6:
+            return quad
+        sel = near[best_in]
+        centre = sel.mean(axis=0)
+        _, _, vt = np.linalg.svd(sel - centre)
+        lines.append((centre, vt[0]))
+    out = []
+    for k in range(4):
+        (p1, d1), (p2, d2) = lines[k - 1], lines[k]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        t1, _ = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + t1 * d1)
+    refined = np.asarray(out, np.float64)
+    ratio = float(cv2.contourArea(refined.astype(np.float32))) / max(float(cv2.contourArea(quad.astype(np.float32))), 1e-6)
+    return _order(refined) if 0.7 <= ratio <= 1.1 else quad
+
+
+# --------------------------------------------------------------------------------------------
+# crops, variations, descriptors
+
+
+def _turned(box: FloatArray, turn: int) -> FloatArray:
+    """The face box's corners starting ``turn`` corners further on (a quarter turn each)."""
+    return np.roll(box, -turn, axis=0)
+
+
+def _rotated(box: FloatArray, degrees: float) -> FloatArray:
+    c = box.mean(axis=0)
+    t = math.radians(degrees)
+    r = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    return np.asarray((box - c) @ r.T + c, np.float64)
+
+
+def _glare(crop: FloatArray, rng: np.random.Generator) -> FloatArray:
+    h, w = crop.shape[:2]
+    spot = np.zeros((h, w), np.float32)
+    c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+    axes = (int(rng.uniform(0.15, 0.5) * w), int(rng.uniform(0.08, 0.3) * w))
+    cv2.ellipse(spot, c, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+    spot = cv2.GaussianBlur(spot, (0, 0), 0.3 * axes[1] + 1)
+    out: FloatArray = crop + float(rng.uniform(60, 220)) * spot[:, :, None]
+    return out
+
+
+def variations(photo: Image, outline: FloatArray, shape: ComponentShape, crop_size: tuple[int, int],
+               rng: np.random.Generator, count: int = VARIATIONS) -> Image:
+    """Crops of the face field of the component outlined in ``photo``: every turn, ``count`` each.
+
+    The first crop of each turn is the plain view; the others add a small shift, scale,
+    rotation and perspective warp of the crop, and exposure, white balance, gamma, blur,
+    glare and noise. Returns ``(turns * count, H, W, 3)`` uint8 BGR.
+    """
+    w, h = crop_size
+    if photo.ndim == 2:
+        photo = cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR)
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    to_photo = cv2.getPerspectiveTransform(unit, outline.astype(np.float32))
+    # shrink the photo so that the face is about twice the crop size: the warp then averages
+    face_px = float(np.linalg.norm(outline[1] - outline[0])) * (1 - 2 * shape.inset / shape.width)
+    shrink = min(1.0, 2.0 * w / max(face_px, 1.0))
+    if shrink < 1.0:
+        small = cv2.resize(photo, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        to_photo = np.diag([shrink, shrink, 1.0]) @ to_photo
+    else:
+        small = photo
+    if shape.round:
+        angles = [float(a) for a in np.linspace(0, 360, 8, endpoint=False)]
+        turns: list[tuple[int, float]] = [(0, a) for a in angles]
+    else:
+        turns = [(t, 0.0) for t in ((0, 2) if shape.turns == 2 else (0, 1, 2, 3))]
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    out = np.empty((len(turns) * count, h, w, 3), np.uint8)
+    k = 0
+    base = shape.face_box()
+    for turn, angle in turns:
+        for i in range(count):
+            box = _turned(_rotated(base, angle), turn) if angle else _turned(base, turn)
+            plain = i == 0
+            if not plain:
+                scale = rng.uniform(0.96, 1.04)
+                c = box.mean(axis=0)
+                box = (box - c) * scale + c + rng.uniform(-0.025, 0.025, 2)
+                box = _rotated(box, float(rng.uniform(-3.0, 3.0)))
+                box = box + rng.uniform(-0.012, 0.012, box.shape)
+            src = cv2.perspectiveTransform(box[None].astype(np.float32), to_photo)[0]
+            m = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
+            crop = cv2.warpPerspective(small, m, (w, h), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+            if not plain:
+                crop = _photometric(crop, rng)
+            out[k] = np.clip(crop + 0.5, 0, 255).astype(np.uint8)
+            k += 1
+    return out
+
+
+def _photometric(crop: FloatArray, rng: np.random.Generator) -> FloatArray:
+    lin = (np.clip(crop, 0, 255) / 255.0) ** 2.2
+    lin = lin * float(rng.uniform(0.45, 1.25)) * rng.uniform(0.8, 1.2, 3).astype(np.float32)
+    out = 255.0 * np.clip(lin, 0, 1) ** (1 / 2.2)
+    if rng.random() < 0.35:
+        out = _glare(out, rng)
+    sigma = float(rng.uniform(0.0, 1.3))
+    if sigma > 0.3:
+        out = cv2.GaussianBlur(out.astype(np.float32), (0, 0), sigma)
+    out = out + rng.normal(0.0, float(rng.uniform(0.0, 6.0)), out.shape)
+    result: FloatArray = out
+    return result
+
+
+_CELL = 8
+_BINS = 9
+
+
+def _hog(gray: FloatArray) -> FloatArray:
+    """Histograms of oriented gradients of ``(N, 56, 40)`` grey crops: 8 px cells, 2 x 2 blocks, 9 bins."""
+    n, h, w = gray.shape
+    gx = np.zeros_like(gray)
+    gy = np.zeros_like(gray)
+    gx[:, :, 1:-1] = gray[:, :, 2:] - gray[:, :, :-2]
+    gy[:, 1:-1, :] = gray[:, 2:, :] - gray[:, :-2, :]
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = np.mod(np.arctan2(gy, gx), np.pi) * (_BINS / np.pi)
+    lo = np.floor(ang).astype(np.int64)
+    frac = ang - lo
+    lo %= _BINS
+    hi = (lo + 1) % _BINS
+    cy, cx = h // _CELL, w // _CELL
+    cell = (np.arange(h)[:, None] // _CELL * cx + np.arange(w)[None, :] // _CELL).reshape(-1)
+    hist = np.zeros((n, cy * cx * _BINS), np.float32)
+    base = (cell * _BINS)[None, :]
+    flat = hist.reshape(-1)
+    offs = (np.arange(n) * cy * cx * _BINS)[:, None]
+    np.add.at(flat, (offs + base + lo.reshape(n, -1)).reshape(-1), (mag * (1 - frac)).reshape(-1))
+    np.add.at(flat, (offs + base + hi.reshape(n, -1)).reshape(-1), (mag * frac).reshape(-1))
+    cells = hist.reshape(n, cy, cx, _BINS)
+    blocks = np.concatenate([cells[:, :-1, :-1], cells[:, 1:, :-1], cells[:, :-1, 1:], cells[:, 1:, 1:]], axis=3)
+    blocks = blocks / (np.linalg.norm(blocks, axis=3, keepdims=True) + 1e-3 * _CELL * _CELL * 255)
+    blocks = np.minimum(blocks, 0.2)
+    blocks = blocks / (np.linalg.norm(blocks, axis=3, keepdims=True) + 1e-6)
+    out: FloatArray = blocks.reshape(n, -1)
+    return out
+
+
+#: weights of the descriptor's parts: gradients, brightness layout, chromaticity
+_WEIGHTS = (1.0, 0.6, 0.8)
+
+
+def describe(crops: Image) -> FloatArray:
+    """Descriptors of ``(N, H, W, 3)`` uint8 BGR crops: ``(N, D)`` float32, each part unit length.
+
+    Gradient histograms (HOG) of the grey crop at 40 x 56, the grey crop's layout at
+    10 x 14 (zero mean, unit spread: exposure does not matter) and its chromaticity
+    at 5 x 7 (the share of blue and of red: exposure does not matter either).
+    """
+    n = len(crops)
+    parts: list[FloatArray] = []
+    grays = np.empty((n, 56, 40), np.float32)
+    lay = np.empty((n, 140), np.float32)
+    chroma = np.empty((n, 70), np.float32)
+    for i, crop in enumerate(crops):
+        img = crop if crop.shape[:2] == (56, 40) else cv2.resize(crop, (40, 56), interpolation=cv2.INTER_AREA)
+        gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        grays[i] = gray
+        g = cv2.resize(gray, (10, 14), interpolation=cv2.INTER_AREA).astype(np.float32).reshape(-1)
+        lay[i] = (g - g.mean()) / (g.std() + 8.0)
+        f = cv2.resize(img, (5, 7), interpolation=cv2.INTER_AREA).astype(np.float32).reshape(-1, 3)
+        total = f.sum(axis=1, keepdims=True) + 12.0
+        chroma[i] = np.concatenate([f[:, 0:1] / total, f[:, 2:3] / total], axis=1).T.reshape(-1)
+    hog = _hog(grays)
+    for part, weight in zip((hog, lay, chroma - 1 / 3), _WEIGHTS):
+        norm = np.linalg.norm(part, axis=1, keepdims=True) + 1e-6
+        parts.append(weight * part / norm)
+    return np.concatenate(parts, axis=1).astype(np.float32)
+
+
+# --------------------------------------------------------------------------------------------
+# the deck
+
+
+@dataclass(slots=True)
+class Deck:
+    """An enrolled deck: prototypes per label and the tests a match must pass.
+
+    ``card`` is what the deck says about itself (game, name, photos, held-back accuracy);
+    it is written beside the prototypes as ``deck.json``.
+    """
+
+    game: str
+    name: str
+    labels: tuple[str, ...]
+    #: ``(P, D)`` descriptors and the index into ``labels`` of each
+    prototypes: FloatArray
+    owners: NDArray[np.int32]
+    #: a match is accepted when nearer than this ...
+    max_distance: float
+    #: ... and nearer than this share of the distance to any other label's nearest prototype
+    max_ratio: float
+    crop_size: tuple[int, int]
+    card: dict[str, Any] = field(default_factory=dict)
+    path: Path | None = None
+
+    def distances(self, crops: Image) -> tuple[NDArray[np.int32], FloatArray, FloatArray]:
+        """For each crop: the nearest label's index, its distance and the next label's distance."""
+        if len(crops) == 0:
+            return np.zeros(0, np.int32), np.zeros(0), np.zeros(0)
+        d = describe(crops)
+        protos = self.prototypes.astype(np.float32)
+        sq = (d * d).sum(1)[:, None] + (protos * protos).sum(1)[None, :] - 2.0 * d @ protos.T
+        dist = np.sqrt(np.maximum(sq, 0.0))
+        per_label = np.full((len(crops), len(self.labels)), np.inf, np.float32)
+        np.minimum.at(per_label.T, self.owners, dist.T)  # per label: its nearest prototype
+        order = np.argsort(per_label, axis=1)
+        best = order[:, 0].astype(np.int32)
+        rows = np.arange(len(crops))
+        d1 = per_label[rows, best]
+        d2 = per_label[rows, order[:, 1]] if len(self.labels) > 1 else np.full(len(crops), np.inf)
+        return best, d1.astype(np.float64), np.asarray(d2, np.float64)
+
+    def classify(self, crops: Image, threshold: float = 0.0) -> list[Recognition]:
+        """One `Recognition` per crop: IDENTIFIED when the nearest label passes both tests, else UNSURE.
+
+        ``threshold`` is accepted for the `vision.classify.Classifier` interface and unused:
+        a deck's own tests decide. The confidence shown is 1 - d1/d2 (0 when unsure).
+        """
+        best, d1, d2 = self.distances(crops)
+        out: list[Recognition] = []
+        for k, a, b in zip(best, d1, d2):
+            ratio = a / b if b > 0 else 1.0
+            ok = a <= self.max_distance and ratio <= self.max_ratio
+            conf = float(max(0.0, 1.0 - ratio))
+            out.append(Recognition(Verdict.IDENTIFIED if ok else Verdict.UNSURE, self.labels[int(k)], conf))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class EnrolledView:
+    """One enrolment photo, found and widened: its label, file and descriptors (every variation)."""
+
+    label: str
+    photo: Path
+    descriptors: FloatArray
+    #: the plain views (one per turn), for the held-back test
+    plain: Image
+
+
+def enrol_photo(photo: Image, label: str, path: Path, shape: ComponentShape, crop_size: tuple[int, int],
+                rng: np.random.Generator, count: int = VARIATIONS) -> EnrolledView | None:
+    """Find the component in one photo and describe its variations; None when no component is found."""
+    outline = find_component(photo, shape)
+    if outline is None:
+        return None
+    crops = variations(photo, outline, shape, crop_size, rng, count)
+    return EnrolledView(label, path, describe(crops), crops[::count])
+
+
+#: The match tests, as multiples of the deck's own spread (see `_thresholds`).
+DISTANCE_FACTOR = 1.6
+MAX_RATIO = 0.8
+
+
+def _thresholds(descriptors: FloatArray, owners: NDArray[np.int32]) -> float:
+    """The distance bound: a multiple of the typical distance of a variation to its own label's others.
+
+    For every prototype, the distance to the nearest prototype of the same label among
+    the other views' (or, with one view, the other variations'); the 95th percentile
+    of these, times `DISTANCE_FACTOR`.
+    """
+    rng = np.random.default_rng(0)
+    pick = rng.choice(len(descriptors), size=min(len(descriptors), 600), replace=False)
+    d = descriptors[pick]
+    sq = (d * d).sum(1)[:, None] + (descriptors * descriptors).sum(1)[None, :] - 2.0 * d @ descriptors.T
+    dist = np.sqrt(np.maximum(sq, 0.0))
+    dist[np.arange(len(pick)), pick] = np.inf
+    same = owners[pick][:, None] == owners[None, :]
+    near_same = np.where(same, dist, np.inf).min(axis=1)
+    return float(np.percentile(near_same[np.isfinite(near_same)], 95) * DISTANCE_FACTOR)
+
+
+def build_deck(game: str, name: str, views: Sequence[EnrolledView], crop_size: tuple[int, int],
+               labels: Sequence[str] | None = None) -> Deck:
+    """A deck from enrolled views; its card tells the held-back accuracy.
+
+    When a label has two or more photos, its last photo is held back: a deck built
+    without the held-back photos reads their plain views, and the card reports how many
+    it recognised and how many it accepted wrongly. The deck returned holds every photo.
+    """
+    started = time.perf_counter()
+    names = tuple(labels) if labels is not None else tuple(dict.fromkeys(v.label for v in views))
+    index = {lab: i for i, lab in enumerate(names)}
+    by_label: dict[str, list[EnrolledView]] = {}
+    for v in views:
+        by_label.setdefault(v.label, []).append(v)
+    held = {id(vs[-1]) for vs in by_label.values() if len(vs) >= 2}
+
+    def assemble(chosen: Iterable[EnrolledView]) -> tuple[FloatArray, NDArray[np.int32]]:
+        chosen = list(chosen)
+        desc = np.concatenate([v.descriptors for v in chosen]).astype(np.float32)
+        owners = np.concatenate([np.full(len(v.descriptors), index[v.label], np.int32) for v in chosen])
+        return desc, owners
+
+    desc, owners = assemble(views)
+    deck = Deck(game, name, names, desc, owners, _thresholds(desc, owners), MAX_RATIO, crop_size)
+    right = wrong = tested = 0
+    if held:
+        kept = [v for v in views if id(v) not in held]
+        d_kept, o_kept = assemble(kept)
+        trial = Deck(game, name, names, d_kept, o_kept, _thresholds(d_kept, o_kept), MAX_RATIO, crop_size)
+        for v in views:
+            if id(v) not in held:
+                continue
+            for rec in trial.classify(v.plain):
+                tested += 1
+                right += rec.label == v.label
+                wrong += rec.label is not None and rec.label != v.label
+    deck.card = {
+        "game": game,
+        "name": name,
+        "components": len(by_label),
+        "labels": list(names),
+        "photos": len(views),
+        "held_back": {"photos": len(held), "views": tested, "right": right, "wrong_accepted": wrong,
+                      "accuracy": round(right / tested, 4) if tested else None},
+        "prototypes": int(len(desc)),
+        "max_distance": deck.max_distance,
+        "max_ratio": deck.max_ratio,
+        "crop_size": list(crop_size),
+        "descriptor_version": DESCRIPTOR_VERSION,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "build_seconds": round(time.perf_counter() - started, 2),
+    }
+    return deck
+
+
+# --------------------------------------------------------------------------------------------
+# storage
+
+
+def deck_home(environ: Mapping[str, str] | None = None) -> Path:
+    """Where enrolled decks live: ``$XDG_DATA_HOME/ringside/decks`` or ``~/.local/share/ringside/decks``."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_DATA_HOME") or str(Path(env.get("HOME") or Path.home()) / ".local" / "share")
+    return Path(base) / "ringside" / "decks"
+
+
+def _markdown(card: Mapping[str, Any]) -> str:
+    held = card.get("held_back") or {}
+    acc = held.get("accuracy")
+    acc_text = (f"{100 * acc:.1f}% of {held.get('views')} held-back views right, "
+                f"{held.get('wrong_accepted')} wrong accepted ({held.get('photos')} photos held back)"
+                if acc is not None else "none (one photo per component: nothing to hold back)")
+    return "\n".join([
+        f"# Deck {card['name']} ({card['game']})",
+        "",
+        f"- components: {card['components']}",
+        f"- photos used: {card['photos']}",
+        f"- held-back accuracy: {acc_text}",
+        f"- created: {card['created']}",
+        "",
+        "Built by `ringside enroll`; read by `ringside recognize --deck`.",
+        "",
+    ])
+
+
+def save_deck(deck: Deck, folder: Path, replace: bool = False) -> Path:
+    """Write ``deck`` into ``folder`` all at once (a temporary folder beside it, then a rename).
+
+    :raises DeckError: when ``folder`` exists (and ``replace`` is false) or cannot be written.
+    """
+    if folder.exists() and not replace and not (folder.is_dir() and not any(folder.iterdir())):
+        raise DeckError(f"{folder} already exists (choose another name or remove it)")
+    parent = folder.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=parent))
+    except OSError as exc:
+        raise DeckError(f"cannot write {folder}: {exc.strerror or exc}") from None
+    try:
+        np.savez_compressed(tmp / PROTOTYPES_FILE, prototypes=deck.prototypes.astype(np.float16),
+                            owners=deck.owners.astype(np.int32))
+        (tmp / LABELS_FILE).write_text("\n".join(deck.labels) + "\n", encoding="utf-8")
+        (tmp / CARD_FILE).write_text(json.dumps(deck.card, indent=1) + "\n", encoding="utf-8")
+        (tmp / README_FILE).write_text(_markdown(deck.card), encoding="utf-8")
+        if folder.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{folder.name}.old.", dir=parent))
+            os.replace(folder, old / folder.name)
+            os.replace(tmp, folder)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, folder)
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise DeckError(f"cannot write {folder}: {exc.strerror or exc}") from None
+    deck.path = folder
+    return folder
+
+
+def load_deck(folder: Path, game: str | None = None) -> Deck:
+    """The deck stored in ``folder``.
+
+    :raises DeckError: when the folder is not a complete deck, is of another descriptor
+        version, or (with ``game``) was enrolled for another game.
+    """
+    card_path = folder / CARD_FILE
+    if not folder.is_dir():
+        raise DeckError(f"no such deck: {folder}")
+    try:
+        card = json.loads(card_path.read_text(encoding="utf-8"))
+        labels = tuple(x for x in (folder / LABELS_FILE).read_text(encoding="utf-8").split("\n") if x)
+        with np.load(folder / PROTOTYPES_FILE) as data:
+            protos = np.asarray(data["prototypes"], np.float32)
+            owners = np.asarray(data["owners"], np.int32)
+    except (OSError, ValueError, KeyError) as exc:
+        raise DeckError(f"{folder} is not a complete deck: {exc}") from None
+    if not isinstance(card, dict) or card.get("descriptor_version") != DESCRIPTOR_VERSION:
+        raise DeckError(f"{folder} was enrolled by another version of Ringside: enrol it again")
+    if game is not None and card.get("game") != game:
+        raise DeckError(f"deck {folder.name} is for {card.get('game')}, not {game}")
+    if len(owners) != len(protos) or (len(owners) and (owners.min() < 0 or owners.max() >= len(labels))):
+        raise DeckError(f"{folder} is not a complete deck: its prototypes and labels disagree")
+    w, h = card.get("crop_size", (40, 56))
+    return Deck(str(card.get("game")), str(card.get("name", folder.name)), labels, protos, owners,
+                float(card["max_distance"]), float(card["max_ratio"]), (int(w), int(h)), card, folder)
+
+
+def resolve_deck(text: str, environ: Mapping[str, str] | None = None) -> Path:
+    """``--deck NAME|DIR``: a folder path (it contains a separator or exists), else a name under `deck_home`."""
+    as_path = Path(text).expanduser()
+    if os.sep in text or (os.altsep and os.altsep in text) or (as_path / CARD_FILE).is_file():
+        return as_path
+    return deck_home(environ) / text
+
+
+def list_decks(home: Path | None = None) -> list[dict[str, Any]]:
+    """The cards of every deck under ``home`` (default `deck_home`), by name; unreadable ones say so."""
+    root = deck_home() if home is None else home
+    out: list[dict[str, Any]] = []
+    if not root.is_dir():
+        return out
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        try:
+            card = json.loads((folder / CARD_FILE).read_text(encoding="utf-8"))
+            if not isinstance(card, dict):
+                raise ValueError("not an object")
+        except (OSError, ValueError) as exc:
+            card = {"name": folder.name, "error": f"unreadable deck card: {exc}"}
+        card["path"] = str(folder)
+        out.append(card)
+    return out
+
+
+#: For tests and tools: a progress callback ``(done, total)``.
+Progress = Callable[[int, int], None]
