@@ -98,7 +98,8 @@ def main() -> int:
     ap.add_argument("--levels", default="easy,medium,hard")
     ap.add_argument("--photos", type=int, default=2, choices=(1, 2), help="enrolment photos per component")
     ap.add_argument("--enrol-level", default="medium", help="camera level of the enrolment photos")
-    ap.add_argument("--keep", type=Path, default=None, help="keep the enrolment photos and the deck here")
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="keep the enrolment photos and the deck here (photos already there are used again)")
     ap.add_argument("--seed-base", type=int, default=SCENE_SEEDS)
     args = ap.parse_args()
     cv2.setNumThreads(1)
@@ -115,7 +116,10 @@ def main() -> int:
     work = args.keep or Path(tempfile.mkdtemp(prefix="bench-enroll-"))
     photos_dir = work / "photos"
     t0 = time.time()
-    n_photos = write_enrolment(photos_dir, labels, args.photos, args.enrol_level)
+    if photos_dir.is_dir() and args.keep is not None:
+        n_photos = sum(1 for _ in photos_dir.glob("*/*.jpg"))  # photos made by an earlier run
+    else:
+        n_photos = write_enrolment(photos_dir, labels, args.photos, args.enrol_level)
     print(f"{n_photos} enrolment photos of {len(labels)} Midway components ({args.enrol_level} camera, "
           f"1280x960) in {time.time() - t0:.0f}s", file=sys.stderr)
     t0 = time.process_time()

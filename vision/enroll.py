@@ -184,48 +184,138 @@ def find_component(photo: Image, shape: ComponentShape) -> FloatArray | None:
         for c in contours:
             hull = cv2.convexHull(c)
             area = float(cv2.contourArea(hull))
-            if not 0.02 * frame_area <= area <= 0.95 * frame_area:
+            if not 0.02 * frame_area <= area <= 0.95 * frame_area or len(hull) < 5:
                 continue
-            if best is not None and area <= best[0]:
-                continue
-            fill = float(cv2.contourArea(c)) / area
-            if fill < 0.8:
+            if best is not None and area < best[0]:
                 continue
             x, y, bw, bh = cv2.boundingRect(hull)
             if x <= 1 or y <= 1 or x + bw >= sw - 1 or y + bh >= sh - 1:
                 continue  # cut by the frame edge: not the whole component
-            quad = _shape_quad(hull, area, shape)
-            if quad is not None:
-                quad = _refine(c, quad, shape)
-                best = (area, quad)
+            tries = [] if shape.round else [_sides_quad(c, area)]
+            tries.append(_refine(c, _rough_quad(hull, shape), shape))
+            for quad in tries:
+                if quad is None:
+                    continue
+                quad_area = float(cv2.contourArea(quad.astype(np.float32)))
+                if best is not None and quad_area <= best[0]:
+                    continue
+                if _fits(c, quad, quad_area, area, shape, (sh, sw)):
+                    best = (quad_area, quad)
+                    break
     if best is None:
         return None
-    return best[1] / scale
+    found: FloatArray = best[1] / scale
+    return found
 
 
-def _shape_quad(hull: NDArray[Any], area: float, shape: ComponentShape) -> FloatArray | None:
-    """The outline's corners when ``hull`` has the component's shape (up to a phone's tilt), else None."""
+def _ellipse_quad(cx: float, cy: float, a: float, b: float, ang: float) -> FloatArray:
+    """The corners of the box around an ellipse (OpenCV's full axes ``a``, ``b`` and angle in degrees)."""
+    t = math.radians(ang)
+    ux, uy = math.cos(t) * a / 2, math.sin(t) * a / 2
+    vx, vy = -math.sin(t) * b / 2, math.cos(t) * b / 2
+    quad = np.array([[cx - ux - vx, cy - uy - vy], [cx + ux - vx, cy + uy - vy],
+                     [cx + ux + vx, cy + uy + vy], [cx - ux + vx, cy - uy + vy]], np.float64)
+    return _order(quad)
+
+
+def _sides_quad(contour: NDArray[Any], area: float) -> FloatArray | None:
+    """The quadrilateral of the contour's four longest straight runs (two roughly parallel pairs), or None.
+
+    Found one after the other (random pairs of points, the line with most points near it),
+    so a glare spot or shadow joined to one side, which has no long straight run, does not
+    move the corners.
+    """
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    if len(pts) > 800:
+        pts = pts[:: len(pts) // 800 + 1]
+    rng = np.random.default_rng(0)
+    size = math.sqrt(area)
+    tol = max(1.2, 0.006 * size)
+    lines: list[tuple[FloatArray, FloatArray]] = []
+    left = pts
+    for _ in range(4):
+        if len(left) < 10:
+            return None
+        best: NDArray[Any] | None = None
+        for _ in range(120):
+            i, j = rng.choice(len(left), 2, replace=False)
+            p, q = left[i], left[j]
+            gap = float(np.linalg.norm(q - p))
+            if gap < 0.15 * size:
+                continue
+            normal = np.array([-(q - p)[1], (q - p)[0]]) / gap
+            inl = np.abs((left - p) @ normal) < tol
+            if best is None or inl.sum() > best.sum():
+                best = inl
+        if best is None or best.sum() < 8:
+            return None
+        sel = left[best]
+        centre = sel.mean(axis=0)
+        _, _, vt = np.linalg.svd(sel - centre)
+        lines.append((centre, vt[0]))
+        normal = np.array([-vt[0][1], vt[0][0]])
+        left = left[np.abs((left - centre) @ normal) >= 2 * tol]
+    angles = [math.atan2(d[1], d[0]) % math.pi for _, d in lines]
+
+    def diff(a: float, b: float) -> float:
+        x = abs(a - b) % math.pi
+        return min(x, math.pi - x)
+
+    pairings = [((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))]
+    (a1, a2), (b1, b2) = min(pairings, key=lambda pr: diff(angles[pr[0][0]], angles[pr[0][1]])
+                             + diff(angles[pr[1][0]], angles[pr[1][1]]))
+    if diff(angles[a1], angles[a2]) > 0.5 or diff(angles[b1], angles[b2]) > 0.5:
+        return None
+    corners = []
+    for i in (a1, a2):
+        for j in (b1, b2):
+            (p1, d1), (p2, d2) = lines[i], lines[j]
+            m = np.array([d1, -d2]).T
+            if abs(np.linalg.det(m)) < 0.3:
+                return None
+            t1, _ = np.linalg.solve(m, p2 - p1)
+            corners.append(p1 + t1 * d1)
+    hull = cv2.convexHull(np.asarray(corners, np.float32)).reshape(-1, 2)
+    if len(hull) != 4:
+        return None
+    return _order(np.asarray(hull, np.float64))
+
+
+def _rough_quad(hull: NDArray[Any], shape: ComponentShape) -> FloatArray:
+    """A first outline from the hull: its fitted ellipse's box (discs) or its four main corners."""
     if shape.round:
-        if len(hull) < 5:
-            return None
         (cx, cy), (a, b), ang = cv2.fitEllipse(hull)
-        if min(a, b) < 0.55 * max(a, b) or area < 0.9 * math.pi * a * b / 4:
-            return None
-        t = math.radians(ang)
-        ux, uy = math.cos(t) * a / 2, math.sin(t) * a / 2
-        vx, vy = -math.sin(t) * b / 2, math.cos(t) * b / 2
-        quad = np.array([[cx - ux - vx, cy - uy - vy], [cx + ux - vx, cy + uy - vy],
-                         [cx + ux + vx, cy + uy + vy], [cx - ux + vx, cy - uy + vy]], np.float64)
-        return _order(quad)
-    quad = _order(_quad_of(hull))
-    if area < 0.85 * float(cv2.contourArea(quad.astype(np.float32))):
-        return None
-    short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
-    long_ = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
-    ratio = long_ / max(short, 1e-6)
-    if abs(ratio / shape.aspect - 1) > 0.3:
-        return None
-    return quad
+        return _ellipse_quad(cx, cy, a, b, ang)
+    return _order(_quad_of(hull))
+
+
+def _fits(contour: NDArray[Any], quad: FloatArray, quad_area: float, hull_area: float, shape: ComponentShape,
+          size: tuple[int, int]) -> bool:
+    """True when the outline has the component's shape and the blob fills it (a bump may stick out)."""
+    if shape.round:
+        quad_area *= math.pi / 4
+    if quad_area < 0.55 * hull_area or quad_area > 1.1 * hull_area:
+        return False
+    side_a = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    side_b = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    ratio = max(side_a, side_b) / max(min(side_a, side_b), 1e-6)
+    if shape.round:
+        if ratio > 1.8:
+            return False
+    elif abs(ratio / shape.aspect - 1) > 0.3:
+        return False
+    blob = np.zeros(size, np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, -1)
+    inside = np.zeros(size, np.uint8)
+    if shape.round:
+        centre = quad.mean(axis=0)
+        axes = (int(side_a / 2), int(side_b / 2))
+        angle = math.degrees(math.atan2(quad[1][1] - quad[0][1], quad[1][0] - quad[0][0]))
+        cv2.ellipse(inside, (int(centre[0]), int(centre[1])), axes, angle, 0, 360, 255, -1)
+    else:
+        cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 255)
+    want = max(int(np.count_nonzero(inside)), 1)
+    return int(np.count_nonzero(blob & inside)) >= 0.88 * want
 
 
 def _refine(contour: NDArray[Any], quad: FloatArray, shape: ComponentShape) -> FloatArray:
@@ -251,12 +341,7 @@ def _refine(contour: NDArray[Any], quad: FloatArray, shape: ComponentShape) -> F
             v = (-rel[:, 0] * math.sin(t) + rel[:, 1] * math.cos(t)) / max(b / 2, 1e-6)
             resid = np.abs(np.sqrt(u * u + v * v) - 1)
             keep = keep[resid <= np.percentile(resid, 85)]
-        tr = math.radians(ang)
-        ux, uy = math.cos(tr) * a / 2, math.sin(tr) * a / 2
-        vx, vy = -math.sin(tr) * b / 2, math.cos(tr) * b / 2
-        out = np.array([[cx - ux - vx, cy - uy - vy], [cx + ux - vx, cy + uy - vy],
-                        [cx + ux + vx, cy + uy + vy], [cx - ux + vx, cy - uy + vy]], np.float64)
-        return _order(out)
+        return _ellipse_quad(cx, cy, a, b, ang)
     rng = np.random.default_rng(0)
     short = min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[1]))
     tol = max(1.2, 0.012 * short)
@@ -268,7 +353,7 @@ def _refine(contour: NDArray[Any], quad: FloatArray, shape: ComponentShape) -> F
         n = np.array([-d[1], d[0]])
         rel = pts - a
         along, across = rel @ d / max(length, 1e-6), rel @ n
-        near = pts[(along > -0.05) & (along < 1.05) & (np.abs(across) < 0.15 * short)]
+        near = pts[(along > -0.05) & (along < 1.05) & (np.abs(across) < 0.25 * short)]
         if len(near) < 6:
             return quad
         best_in: NDArray[Any] | None = None
@@ -287,15 +372,15 @@ def _refine(contour: NDArray[Any], quad: FloatArray, shape: ComponentShape) -> F
         centre = sel.mean(axis=0)
         _, _, vt = np.linalg.svd(sel - centre)
         lines.append((centre, vt[0]))
-    out = []
+    corners: list[FloatArray] = []
     for k in range(4):
         (p1, d1), (p2, d2) = lines[k - 1], lines[k]
         m = np.array([d1, -d2]).T
         if abs(np.linalg.det(m)) < 1e-6:
             return quad
         t1, _ = np.linalg.solve(m, p2 - p1)
-        out.append(p1 + t1 * d1)
-    refined = np.asarray(out, np.float64)
+        corners.append(p1 + t1 * d1)
+    refined = np.asarray(corners, np.float64)
     ratio = float(cv2.contourArea(refined.astype(np.float32))) / max(float(cv2.contourArea(quad.astype(np.float32))), 1e-6)
     return _order(refined) if 0.7 <= ratio <= 1.1 else quad
 
@@ -318,11 +403,11 @@ def _rotated(box: FloatArray, degrees: float) -> FloatArray:
 
 def _glare(crop: FloatArray, rng: np.random.Generator) -> FloatArray:
     h, w = crop.shape[:2]
-    spot = np.zeros((h, w), np.float32)
+    disc = np.zeros((h, w), np.float32)
     c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
     axes = (int(rng.uniform(0.15, 0.5) * w), int(rng.uniform(0.08, 0.3) * w))
-    cv2.ellipse(spot, c, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
-    spot = cv2.GaussianBlur(spot, (0, 0), 0.3 * axes[1] + 1)
+    cv2.ellipse(disc, c, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+    spot: FloatArray = cv2.GaussianBlur(disc, (0, 0), 0.3 * axes[1] + 1)
     out: FloatArray = crop + float(rng.uniform(60, 220)) * spot[:, :, None]
     return out
 
@@ -386,7 +471,7 @@ def _photometric(crop: FloatArray, rng: np.random.Generator) -> FloatArray:
         out = _glare(out, rng)
     sigma = float(rng.uniform(0.0, 1.3))
     if sigma > 0.3:
-        out = cv2.GaussianBlur(out.astype(np.float32), (0, 0), sigma)
+        out = np.asarray(cv2.GaussianBlur(out.astype(np.float32), (0, 0), sigma), np.float64)
     out = out + rng.normal(0.0, float(rng.uniform(0.0, 6.0)), out.shape)
     result: FloatArray = out
     return result

@@ -26,7 +26,7 @@ from vision.calibrate import (
     marker_outlines,
     rectify,
 )
-from vision.classify import Classifier, Recognition, Verdict
+from vision.classify import Classifier, CropReader, Recognition, Verdict
 from vision.config import VisionConfig
 from vision.detect import Detection, find_components, warp_crops
 from vision.geometry import Image
@@ -82,9 +82,9 @@ class Recognizer:
     """
 
     def __init__(self, model: Path | str = DEFAULT_MODEL, config: VisionConfig = DEFAULT_CONFIG,
-                 classifier: Classifier | None = None) -> None:
+                 classifier: CropReader | None = None) -> None:
         self.config = config
-        self.classifier = classifier if classifier is not None else Classifier(model)
+        self.classifier: CropReader = classifier if classifier is not None else Classifier(model)
         self.calibrator = Calibrator(config)
         self.tracker = MarkerTracker(config)
         #: the card last seen on each tableau pile and chart space, while the table has not moved
