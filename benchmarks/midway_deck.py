@@ -1,7 +1,8 @@
 """A second Big Top deck, "Midway", in an art style the shipped model never saw.
 
 Stands in for a family's published deck in `bench_enroll.py`: other colours (teal,
-tangerine, crimson, olive suits; cream light cards, deep dark cards, striped posters),
+tangerine, crimson, olive suits; cream light cards, dark cards in the suit's colour inside a
+cream band, striped posters),
 other fonts (Hershey triplex, script and complex, italic) and another layout (the
 number in two opposite corners, the suit shown as pips counted by the number, a
 geometric suit sign instead of a picture). The card's outline keeps the printed
@@ -123,9 +124,11 @@ def _card(notation: str, s: float) -> tuple[Image, Image]:
         _sign(field, card.suit, fw / 2, fh / 2 + fh * 0.08, fh * 0.07, suit)
         return img, mask
     light = card.shade is Shade.LIGHT
-    bg = CREAM if light else tuple(int(v * 0.45) for v in suit)
+    bg = CREAM if light else tuple(int(v * 0.8) for v in suit)
     ink = suit if light else (235, 245, 250)
-    field[:] = bg
+    field[:] = CREAM
+    band = max(1, int(round(1.5 * s)))
+    field[band:fh - band, band:fw - band] = bg
     font = cv2.FONT_HERSHEY_TRIPLEX if light else cv2.FONT_HERSHEY_SCRIPT_COMPLEX | cv2.FONT_ITALIC
     num = str(card.number)
     _text(field, num, fw * 0.18, fh * 0.1, fh * 0.11, ink, max(1, int(s * 1.2)), font)

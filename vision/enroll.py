@@ -6,8 +6,11 @@ largest card- or tile-shaped quadrilateral (or disc, for round tokens), rectifie
 cut to the face field the table recogniser hands its classifier (`ComponentShape`).
 Each such view is widened by synthetic variations (turns, small shifts and warps,
 exposure, white balance, blur, glare, noise) and every variation becomes a prototype:
-a fixed-length descriptor of the crop (`describe`: gradient histograms of the grey
-crop, its coarse brightness layout and its coarse chromaticity).
+the crop's embedding by the shipped Big Top classifier's penultimate layer
+(`describe`; measured in ``benchmarks/bench_enroll.py`` to separate art it never saw
+better than gradient and colour histograms), projected by a discriminant learnt from
+the deck's own prototypes (`discriminant`: the variations of one component close
+together, the components apart).
 
 A crop is recognised as the label of its nearest prototype when that prototype is
 near enough (a distance bound learnt from the deck's own prototypes) and clearly
@@ -15,7 +18,7 @@ nearer than the nearest prototype of any other label (a ratio test); otherwise i
 is reported unsure. `Deck.classify` has the interface of `vision.classify.Classifier`,
 so a recogniser takes a deck in place of its shipped model.
 
-Only numpy and OpenCV are needed: a deck is built and used on a Pi.
+Only numpy, OpenCV and onnxruntime are needed: a deck is built and used on a Pi.
 
 >>> shape = ComponentShape(width=57.0, height=88.0, inset=4.2)
 >>> round(shape.aspect, 3)
@@ -24,9 +27,12 @@ Only numpy and OpenCV are needed: a deck is built and used on a Pi.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -64,7 +70,7 @@ FloatArray = NDArray[Any]
 Image = NDArray[Any]
 
 #: Changes whenever `describe` changes: a deck built with another version is refused.
-DESCRIPTOR_VERSION = 1
+DESCRIPTOR_VERSION = 2
 #: Synthetic variations per enrolled view and turn (the first is the view itself).
 VARIATIONS = 12
 #: Photos are searched for their component at most this many pixels across.
@@ -218,6 +224,25 @@ def _ellipse_quad(cx: float, cy: float, a: float, b: float, ang: float) -> Float
     return _order(quad)
 
 
+def _ransac_line(pts: FloatArray, rng: np.random.Generator, min_gap: float, tol: float,
+                 tries: int = 120) -> NDArray[np.bool_] | None:
+    """The points within ``tol`` of the line through the best of ``tries`` random pairs ``min_gap`` apart."""
+    i = rng.integers(0, len(pts), tries)
+    j = rng.integers(0, len(pts), tries)
+    p, q = pts[i], pts[j]
+    gap = np.linalg.norm(q - p, axis=1)
+    ok = gap >= min_gap
+    if not ok.any():
+        return None
+    p, q, gap = p[ok], q[ok], gap[ok]
+    normal = np.stack([-(q - p)[:, 1], (q - p)[:, 0]], axis=1) / gap[:, None]
+    # distance of every point to every line: |n . x - n . p|
+    dist = np.abs(normal @ pts.T - (normal * p).sum(axis=1)[:, None])
+    inliers = dist < tol
+    result: NDArray[np.bool_] = inliers[int(np.argmax(inliers.sum(axis=1)))]
+    return result
+
+
 def _sides_quad(contour: NDArray[Any], area: float) -> FloatArray | None:
     """The quadrilateral of the contour's four longest straight runs (two roughly parallel pairs), or None.
 
@@ -236,17 +261,7 @@ def _sides_quad(contour: NDArray[Any], area: float) -> FloatArray | None:
     for _ in range(4):
         if len(left) < 10:
             return None
-        best: NDArray[Any] | None = None
-        for _ in range(120):
-            i, j = rng.choice(len(left), 2, replace=False)
-            p, q = left[i], left[j]
-            gap = float(np.linalg.norm(q - p))
-            if gap < 0.15 * size:
-                continue
-            normal = np.array([-(q - p)[1], (q - p)[0]]) / gap
-            inl = np.abs((left - p) @ normal) < tol
-            if best is None or inl.sum() > best.sum():
-                best = inl
+        best = _ransac_line(left, rng, 0.15 * size, tol)
         if best is None or best.sum() < 8:
             return None
         sel = left[best]
@@ -477,70 +492,117 @@ def _photometric(crop: FloatArray, rng: np.random.Generator) -> FloatArray:
     return result
 
 
-_CELL = 8
-_BINS = 9
+#: The shipped model whose penultimate layer describes crops (it separates art it never saw).
+EMBEDDING_MODEL = "bigtop_components.onnx"
+#: How the penultimate tensor of such a model is named (the input of its last layer).
+_EMBEDDING_NAME = re.compile(rb"/[\w./]*Flatten_output_0")
+#: Input size of the embedding model (width, height): crops of other sizes are resized.
+_EMBED_SIZE = (40, 56)
 
 
-def _hog(gray: FloatArray) -> FloatArray:
-    """Histograms of oriented gradients of ``(N, 56, 40)`` grey crops: 8 px cells, 2 x 2 blocks, 9 bins."""
-    n, h, w = gray.shape
-    gx = np.zeros_like(gray)
-    gy = np.zeros_like(gray)
-    gx[:, :, 1:-1] = gray[:, :, 2:] - gray[:, :, :-2]
-    gy[:, 1:-1, :] = gray[:, 2:, :] - gray[:, :-2, :]
-    mag = np.sqrt(gx * gx + gy * gy)
-    ang = np.mod(np.arctan2(gy, gx), np.pi) * (_BINS / np.pi)
-    lo = np.floor(ang).astype(np.int64)
-    frac = ang - lo
-    lo %= _BINS
-    hi = (lo + 1) % _BINS
-    cy, cx = h // _CELL, w // _CELL
-    cell = (np.arange(h)[:, None] // _CELL * cx + np.arange(w)[None, :] // _CELL).reshape(-1)
-    hist = np.zeros((n, cy * cx * _BINS), np.float32)
-    base = (cell * _BINS)[None, :]
-    flat = hist.reshape(-1)
-    offs = (np.arange(n) * cy * cx * _BINS)[:, None]
-    np.add.at(flat, (offs + base + lo.reshape(n, -1)).reshape(-1), (mag * (1 - frac)).reshape(-1))
-    np.add.at(flat, (offs + base + hi.reshape(n, -1)).reshape(-1), (mag * frac).reshape(-1))
-    cells = hist.reshape(n, cy, cx, _BINS)
-    blocks = np.concatenate([cells[:, :-1, :-1], cells[:, 1:, :-1], cells[:, :-1, 1:], cells[:, 1:, 1:]], axis=3)
-    blocks = blocks / (np.linalg.norm(blocks, axis=3, keepdims=True) + 1e-3 * _CELL * _CELL * 255)
-    blocks = np.minimum(blocks, 0.2)
-    blocks = blocks / (np.linalg.norm(blocks, axis=3, keepdims=True) + 1e-6)
-    out: FloatArray = blocks.reshape(n, -1)
-    return out
+def _field(number: int, payload: bytes) -> bytes:
+    """One length-delimited protobuf field."""
+    def varint(n: int) -> bytes:
+        out = bytearray()
+        while True:
+            low, n = n & 0x7F, n >> 7
+            out.append(low | (0x80 if n else 0))
+            if not n:
+                return bytes(out)
+
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
 
 
-#: weights of the descriptor's parts: gradients, brightness layout, chromaticity
-_WEIGHTS = (1.0, 0.6, 0.8)
+class Embedder:
+    """The penultimate layer of a shipped classifier, run by onnxruntime: crops -> unit vectors.
+
+    The model file lists only its class probabilities as an output; the embedding is
+    exposed by appending one more graph output to the serialised model (protobuf merges
+    a repeated message field: ``ModelProto.graph.output += [ValueInfoProto(name)]``),
+    so neither torch nor the onnx package is needed.
+
+    :raises DeckError: when the model is missing or has no such layer.
+    """
+
+    def __init__(self, model: Path | None = None) -> None:
+        import onnxruntime as ort  # type: ignore[import-untyped]
+
+        import models
+
+        path = model if model is not None else models.path(EMBEDDING_MODEL)
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise DeckError(f"cannot read the model {path}: {exc.strerror or exc}") from None
+        found = _EMBEDDING_NAME.search(raw)
+        if found is None:
+            raise DeckError(f"the model {path.name} has no embedding layer to enrol with")
+        self.output = found.group(0).decode()
+        self.digest = hashlib.sha256(raw).hexdigest()[:16]
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 1
+        opts.inter_op_num_threads = 1
+        try:
+            self.session = ort.InferenceSession(raw + _field(7, _field(12, _field(1, found.group(0)))), opts,
+                                                providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise DeckError(f"cannot load the model {path}: {exc}") from None
+        self.input = self.session.get_inputs()[0].name
+
+    def __call__(self, crops: Image) -> FloatArray:
+        """``(N, H, W, 3)`` uint8 BGR crops -> ``(N, D)`` float32 unit vectors."""
+        w, h = _EMBED_SIZE
+        if crops.shape[1:3] != (h, w):
+            crops = np.stack([cv2.resize(c, (w, h), interpolation=cv2.INTER_AREA) for c in crops])
+        parts = []
+        for k in range(0, len(crops), 256):
+            x = np.ascontiguousarray(crops[k:k + 256].transpose(0, 3, 1, 2), dtype=np.float32)
+            parts.append(np.asarray(self.session.run([self.output], {self.input: x})[0], np.float32))
+        e = np.concatenate(parts).reshape(len(crops), -1)
+        out: FloatArray = e / (np.linalg.norm(e, axis=1, keepdims=True) + 1e-6)
+        return out
+
+
+@functools.lru_cache(maxsize=1)
+def default_embedder() -> Embedder:
+    """The embedder of the shipped model, loaded once."""
+    return Embedder()
 
 
 def describe(crops: Image) -> FloatArray:
-    """Descriptors of ``(N, H, W, 3)`` uint8 BGR crops: ``(N, D)`` float32, each part unit length.
+    """Descriptors of ``(N, H, W, 3)`` uint8 BGR crops: the shipped model's embedding, unit length."""
+    if len(crops) == 0:
+        return np.zeros((0, 1), np.float32)
+    return default_embedder()(crops)
 
-    Gradient histograms (HOG) of the grey crop at 40 x 56, the grey crop's layout at
-    10 x 14 (zero mean, unit spread: exposure does not matter) and its chromaticity
-    at 5 x 7 (the share of blue and of red: exposure does not matter either).
+
+def discriminant(descriptors: FloatArray, owners: NDArray[np.int32], dims: int = 48,
+                 shrink: float = 0.1) -> tuple[FloatArray, FloatArray]:
+    """A projection that spreads the labels apart and squeezes each label's variations together.
+
+    Regularised linear discriminant analysis of the prototypes: the within-label scatter
+    (what the synthetic variations change) is whitened, then the directions along which
+    the label means differ most come first. Returns the mean ``(D,)`` and the projection
+    ``(D, dims)``.
     """
-    n = len(crops)
-    parts: list[FloatArray] = []
-    grays = np.empty((n, 56, 40), np.float32)
-    lay = np.empty((n, 140), np.float32)
-    chroma = np.empty((n, 70), np.float32)
-    for i, crop in enumerate(crops):
-        img = crop if crop.shape[:2] == (56, 40) else cv2.resize(crop, (40, 56), interpolation=cv2.INTER_AREA)
-        gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-        grays[i] = gray
-        g = cv2.resize(gray, (10, 14), interpolation=cv2.INTER_AREA).astype(np.float32).reshape(-1)
-        lay[i] = (g - g.mean()) / (g.std() + 8.0)
-        f = cv2.resize(img, (5, 7), interpolation=cv2.INTER_AREA).astype(np.float32).reshape(-1, 3)
-        total = f.sum(axis=1, keepdims=True) + 12.0
-        chroma[i] = np.concatenate([f[:, 0:1] / total, f[:, 2:3] / total], axis=1).T.reshape(-1)
-    hog = _hog(grays)
-    for part, weight in zip((hog, lay, chroma - 1 / 3), _WEIGHTS):
-        norm = np.linalg.norm(part, axis=1, keepdims=True) + 1e-6
-        parts.append(weight * part / norm)
-    return np.concatenate(parts, axis=1).astype(np.float32)
+    x = descriptors.astype(np.float64)
+    mean = x.mean(axis=0)
+    d = x.shape[1]
+    labels = np.unique(owners)
+    means = np.zeros((int(owners.max()) + 1, d))
+    for c in labels:
+        means[c] = x[owners == c].mean(axis=0)
+    within = x - means[owners]
+    sw = within.T @ within / len(x)
+    sw += shrink * np.trace(sw) / d * np.eye(d)
+    counts = np.bincount(owners, minlength=len(means))[labels]
+    between = (means[labels] - mean) * np.sqrt(counts / len(x))[:, None]
+    sb = between.T @ between
+    evals, evecs = np.linalg.eigh(sw)
+    whiten = evecs / np.sqrt(np.maximum(evals, 1e-12))
+    _, rot = np.linalg.eigh(whiten.T @ sb @ whiten)
+    proj = whiten @ rot[:, ::-1][:, :min(dims, d)]
+    return mean.astype(np.float32), proj.astype(np.float32)
 
 
 # --------------------------------------------------------------------------------------------
@@ -558,9 +620,13 @@ class Deck:
     game: str
     name: str
     labels: tuple[str, ...]
-    #: ``(P, D)`` descriptors and the index into ``labels`` of each
+    #: ``(P, K)`` prototypes (descriptors projected by ``mean`` and ``projection``) and the
+    #: index into ``labels`` of each
     prototypes: FloatArray
     owners: NDArray[np.int32]
+    #: ``(D,)`` and ``(D, K)``: descriptor -> the deck's space (`discriminant`)
+    mean: FloatArray
+    projection: FloatArray
     #: a match is accepted when nearer than this ...
     max_distance: float
     #: ... and nearer than this share of the distance to any other label's nearest prototype
@@ -573,7 +639,7 @@ class Deck:
         """For each crop: the nearest label's index, its distance and the next label's distance."""
         if len(crops) == 0:
             return np.zeros(0, np.int32), np.zeros(0), np.zeros(0)
-        d = describe(crops)
+        d = self.project(describe(crops))
         protos = self.prototypes.astype(np.float32)
         sq = (d * d).sum(1)[:, None] + (protos * protos).sum(1)[None, :] - 2.0 * d @ protos.T
         dist = np.sqrt(np.maximum(sq, 0.0))
@@ -585,6 +651,11 @@ class Deck:
         d1 = per_label[rows, best]
         d2 = per_label[rows, order[:, 1]] if len(self.labels) > 1 else np.full(len(crops), np.inf)
         return best, d1.astype(np.float64), np.asarray(d2, np.float64)
+
+    def project(self, descriptors: FloatArray) -> FloatArray:
+        """Descriptors ``(N, D)`` in the deck's space ``(N, K)``."""
+        out: FloatArray = (descriptors - self.mean) @ self.projection
+        return out
 
     def classify(self, crops: Image, threshold: float = 0.0) -> list[Recognition]:
         """One `Recognition` per crop: IDENTIFIED when the nearest label passes both tests, else UNSURE.
@@ -625,7 +696,7 @@ def enrol_photo(photo: Image, label: str, path: Path, shape: ComponentShape, cro
 
 #: The match tests, as multiples of the deck's own spread (see `_thresholds`).
 DISTANCE_FACTOR = 1.6
-MAX_RATIO = 0.8
+MAX_RATIO = 0.9
 
 
 def _thresholds(descriptors: FloatArray, owners: NDArray[np.int32]) -> float:
@@ -668,13 +739,17 @@ def build_deck(game: str, name: str, views: Sequence[EnrolledView], crop_size: t
         owners = np.concatenate([np.full(len(v.descriptors), index[v.label], np.int32) for v in chosen])
         return desc, owners
 
-    desc, owners = assemble(views)
-    deck = Deck(game, name, names, desc, owners, _thresholds(desc, owners), MAX_RATIO, crop_size)
+    def make(chosen: Iterable[EnrolledView]) -> Deck:
+        desc, owners = assemble(chosen)
+        mean, proj = discriminant(desc, owners)
+        protos = (desc - mean) @ proj
+        return Deck(game, name, names, protos, owners, mean, proj, _thresholds(protos, owners), MAX_RATIO,
+                    crop_size)
+
+    deck = make(views)
     right = wrong = tested = 0
     if held:
-        kept = [v for v in views if id(v) not in held]
-        d_kept, o_kept = assemble(kept)
-        trial = Deck(game, name, names, d_kept, o_kept, _thresholds(d_kept, o_kept), MAX_RATIO, crop_size)
+        trial = make(v for v in views if id(v) not in held)
         for v in views:
             if id(v) not in held:
                 continue
@@ -690,7 +765,8 @@ def build_deck(game: str, name: str, views: Sequence[EnrolledView], crop_size: t
         "photos": len(views),
         "held_back": {"photos": len(held), "views": tested, "right": right, "wrong_accepted": wrong,
                       "accuracy": round(right / tested, 4) if tested else None},
-        "prototypes": int(len(desc)),
+        "prototypes": int(len(deck.prototypes)),
+        "embedding": default_embedder().digest,
         "max_distance": deck.max_distance,
         "max_ratio": deck.max_ratio,
         "crop_size": list(crop_size),
@@ -745,8 +821,9 @@ def save_deck(deck: Deck, folder: Path, replace: bool = False) -> Path:
     except OSError as exc:
         raise DeckError(f"cannot write {folder}: {exc.strerror or exc}") from None
     try:
-        np.savez_compressed(tmp / PROTOTYPES_FILE, prototypes=deck.prototypes.astype(np.float16),
-                            owners=deck.owners.astype(np.int32))
+        np.savez_compressed(tmp / PROTOTYPES_FILE, prototypes=deck.prototypes.astype(np.float32),
+                            owners=deck.owners.astype(np.int32), mean=deck.mean.astype(np.float32),
+                            projection=deck.projection.astype(np.float32))
         (tmp / LABELS_FILE).write_text("\n".join(deck.labels) + "\n", encoding="utf-8")
         (tmp / CARD_FILE).write_text(json.dumps(deck.card, indent=1) + "\n", encoding="utf-8")
         (tmp / README_FILE).write_text(_markdown(deck.card), encoding="utf-8")
@@ -779,16 +856,21 @@ def load_deck(folder: Path, game: str | None = None) -> Deck:
         with np.load(folder / PROTOTYPES_FILE) as data:
             protos = np.asarray(data["prototypes"], np.float32)
             owners = np.asarray(data["owners"], np.int32)
+            mean = np.asarray(data["mean"], np.float32)
+            proj = np.asarray(data["projection"], np.float32)
     except (OSError, ValueError, KeyError) as exc:
         raise DeckError(f"{folder} is not a complete deck: {exc}") from None
     if not isinstance(card, dict) or card.get("descriptor_version") != DESCRIPTOR_VERSION:
         raise DeckError(f"{folder} was enrolled by another version of Ringside: enrol it again")
     if game is not None and card.get("game") != game:
         raise DeckError(f"deck {folder.name} is for {card.get('game')}, not {game}")
-    if len(owners) != len(protos) or (len(owners) and (owners.min() < 0 or owners.max() >= len(labels))):
+    if (len(owners) != len(protos) or (len(owners) and (owners.min() < 0 or owners.max() >= len(labels)))
+            or proj.ndim != 2 or mean.shape != (proj.shape[0],) or protos.shape[1:] != (proj.shape[1],)):
         raise DeckError(f"{folder} is not a complete deck: its prototypes and labels disagree")
+    if card.get("embedding") != default_embedder().digest:
+        raise DeckError(f"{folder} was enrolled with another shipped model: enrol it again")
     w, h = card.get("crop_size", (40, 56))
-    return Deck(str(card.get("game")), str(card.get("name", folder.name)), labels, protos, owners,
+    return Deck(str(card.get("game")), str(card.get("name", folder.name)), labels, protos, owners, mean, proj,
                 float(card["max_distance"]), float(card["max_ratio"]), (int(w), int(h)), card, folder)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from vision.camera_model import photograph
 from vision.classify import Verdict
 from vision.enroll import (
     ComponentShape,
+    Deck,
     DeckError,
     build_deck,
     deck_home,
@@ -67,7 +69,8 @@ def test_no_component_in_a_bare_table() -> None:
 LABELS = ("clowns-L3", "clowns-D3", "sideshow-L3")
 
 
-def small_deck(photos: int = 2) -> tuple[object, list[np.ndarray]]:
+@functools.cache
+def small_deck(photos: int = 2) -> tuple[Deck, list[np.ndarray]]:
     rng = np.random.default_rng(0)
     views = []
     for i, label in enumerate(LABELS):
@@ -81,7 +84,7 @@ def small_deck(photos: int = 2) -> tuple[object, list[np.ndarray]]:
 
 def test_deck_reads_its_components_and_reports_held_back_accuracy() -> None:
     deck, plains = small_deck()
-    held = deck.card["held_back"]  # type: ignore[attr-defined]
+    held = deck.card["held_back"]
     assert held["photos"] == len(LABELS) and held["views"] == 2 * len(LABELS)
     assert held["wrong_accepted"] == 0 and held["right"] >= held["views"] - 1
     # a fresh photo of each card, upside down too, is read as that card
@@ -89,7 +92,7 @@ def test_deck_reads_its_components_and_reports_held_back_accuracy() -> None:
         image, _ = card_photo(label, 900 + i)
         view = enrol_photo(image, label, Path("x.jpg"), SHAPE, CONFIG.crop_size, np.random.default_rng(1), count=1)
         assert view is not None
-        recs = deck.classify(view.plain)  # type: ignore[attr-defined]
+        recs = deck.classify(view.plain)
         assert [r.label for r in recs] == [label, label]
 
 
@@ -99,20 +102,20 @@ def test_a_component_not_enrolled_is_not_accepted() -> None:
     view = enrol_photo(image, "performers-D5", Path("x.jpg"), SHAPE, CONFIG.crop_size, np.random.default_rng(1),
                        count=1)
     assert view is not None
-    recs = deck.classify(view.plain)  # type: ignore[attr-defined]
+    recs = deck.classify(view.plain)
     assert all(r.verdict is Verdict.UNSURE for r in recs)
 
 
 def test_save_load_round_trip_and_errors(tmp_path: Path) -> None:
     deck, plains = small_deck(1)
-    folder = save_deck(deck, tmp_path / "decks" / "mine")  # type: ignore[arg-type]
+    folder = save_deck(deck, tmp_path / "decks" / "mine")
     assert sorted(p.name for p in folder.iterdir()) == ["DECK.md", "deck.json", "labels.txt", "prototypes.npz"]
     assert not [p for p in folder.parent.iterdir() if p.name.startswith(".")]  # no temporary left
     again = load_deck(folder, "bigtop")
     assert again.labels == LABELS
-    assert [r.label for r in again.classify(plains[0])] == [r.label for r in deck.classify(plains[0])]  # type: ignore[attr-defined]
+    assert [r.label for r in again.classify(plains[0])] == [r.label for r in deck.classify(plains[0])]
     with pytest.raises(DeckError, match="already exists"):
-        save_deck(deck, folder)  # type: ignore[arg-type]
+        save_deck(deck, folder)
     with pytest.raises(DeckError, match="for bigtop, not flohcati"):
         load_deck(folder, "flohcati")
     with pytest.raises(DeckError, match="no such deck"):
