@@ -250,3 +250,26 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the decks' cards as JSON")
     p.set_defaults(func=_guarded(cmd_decks))
 
+
+
+def perceiver_for(table: Any, deck: str | None) -> Any:
+    """``table``'s recogniser, reading cards with the enrolled deck ``deck`` (NAME or folder) when given.
+
+    :raises firmware.runner.RunError: when the deck cannot be loaded or the game's
+        recogniser cannot read a deck.
+    """
+    perceiver = table.perceiver()
+    if deck is None:
+        return perceiver
+    from firmware.runner import RunError
+    from vision.bigtop.pipeline import Recognizer
+    from vision.enroll import DeckError, load_deck, resolve_deck
+
+    if not isinstance(perceiver, Recognizer):
+        raise RunError(f"--deck: the {table.game.name} recogniser cannot read an enrolled deck yet "
+                       "(the Big Top one can)")
+    try:
+        perceiver.classifier = load_deck(resolve_deck(deck), "bigtop")
+    except DeckError as exc:
+        raise RunError(str(exc)) from None
+    return perceiver

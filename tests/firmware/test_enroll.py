@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 from firmware.cli import main
+from scorer.bigtop.cards import Suit
 from vision.bigtop.faces import render_label
-from vision.bigtop.scene import paste, table_texture
+from vision.bigtop.layout import MAT, Pile
+from vision.bigtop.scene import Placement, SceneSettings, paste, render_scene, table_texture
 from vision.camera_model import photograph
 
 
@@ -118,3 +120,38 @@ def test_recognize_deck_errors(tmp_path: Path, home: Path, capsys: pytest.Captur
     one_line_error(*run(capsys, "recognize", str(image), "--deck", "nothing"), "no such deck")
     one_line_error(*run(capsys, "recognize", str(image), "--game", "carcassonne", "--deck", "nothing"),
                    "carcassonne", "cannot read an enrolled deck")
+
+
+CALM = SceneSettings(tilt_deg=(5.0, 12.0), yaw_deg=(-6.0, 6.0), brightness=(0.85, 1.0), warmth=(0.0, 0.08),
+                     blur_sigma=(0.2, 0.5), noise_sigma=(1.0, 3.0), jpeg_quality=(85, 95),
+                     shadow_probability=0.0, glare_probability=0.0, hands=(0, 0), clutter=(0, 0))
+
+
+def test_recognize_and_run_with_a_deck(tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Cards the deck was taught are read on the mat; a card it was not taught is never accepted."""
+    src = folder(tmp_path, {"clowns-P": 1, "animals-P": 1, "clowns-L3": 1})
+    assert run(capsys, "enroll", "bigtop", "--from", str(src), "--name", "fam")[0] == 0
+    placements = [Placement("clowns-P", *MAT.slot(Suit.CLOWNS, Pile.POSTER).centre, 0),
+                  Placement("animals-P", *MAT.slot(Suit.ANIMALS, Pile.POSTER).centre, 0),
+                  Placement("clowns-L3", *MAT.slot(Suit.CLOWNS, Pile.LIGHT).centre, 1),
+                  Placement("sideshow-L3", *MAT.slot(Suit.SIDESHOW, Pile.LIGHT).centre, 1)]
+    scene = render_scene(np.random.default_rng(21), seats=[0, 1, 2], settings=CALM, placements=placements)
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), scene.image)
+    code, out, err = run(capsys, "recognize", str(image), "--deck", "fam", "--json")
+    assert code == 0, err
+    view = json.loads(out)
+    assert sorted(c["label"] for c in view["components"]) == ["animals-P", "clowns-L3", "clowns-P"]
+    light = {st["suit"]: st["top_light"] for st in view["tableau"]}
+    assert light["clowns"] == "clowns-L3" and light["sideshow"] is None
+    assert any(u["zone"].get("suit") == "sideshow" for u in view["unrecognised"])
+    # run and demo take the deck for Big Top, refuse it for a recogniser that reads codes
+    from firmware.enroll import perceiver_for
+    from firmware.runner import RunError
+    from firmware.table import adapter
+
+    assert perceiver_for(adapter("bigtop"), "fam").classifier.name == "fam"
+    with pytest.raises(RunError, match="flohcati recogniser cannot read"):
+        perceiver_for(adapter("flohcati"), "fam")
+    with pytest.raises(RunError, match="no such deck"):
+        perceiver_for(adapter("bigtop"), "other")
