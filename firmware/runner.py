@@ -292,7 +292,8 @@ def demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
         web = _start_web(args.web, None, stack, out)
         from firmware.enroll import perceiver_for
 
-        loop = RefereeLoop(referee, lambda: camera, perceiver_for(table, getattr(args, "deck", None)), panels, still_frames=3, on_move=progress,
+        perceiver = perceiver_for(table, getattr(args, "deck", None))
+        loop = RefereeLoop(referee, lambda: camera, perceiver, panels, still_frames=3, on_move=progress,
                            snapshots=folder / "frames", web=web)
         attach = getattr(camera, "attach_buttons", None)
         if attach is not None:
