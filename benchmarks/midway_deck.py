@@ -112,11 +112,13 @@ def _card(notation: str, s: float) -> tuple[Image, Image]:
     img, mask, (fx, fy, fw, fh) = _blank(s)
     suit = SUITS[card.suit]
     field = img[fy:fy + fh, fx:fx + fw]
+    band = max(1, int(round(1.5 * s)))
     if card.shade is Shade.POSTER:
         field[:] = CREAM
+        panel = field[band:fh - band, band:fw - band]
         step = max(2, int(fw / 6))
         for x in range(-fh, fw, 2 * step):
-            cv2.line(field, (x, 0), (x + fh, fh), suit, step // 2, cv2.LINE_AA)
+            cv2.line(panel, (x, 0), (x + fh, fh), suit, step // 2, cv2.LINE_AA)
         cv2.ellipse(field, (fw // 2, fh // 2), (int(fw * 0.42), int(fh * 0.2)), 0, 0, 360, (250, 250, 250), -1,
                     cv2.LINE_AA)
         _text(field, "POSTER", fw / 2, fh / 2 - fh * 0.06, fh * 0.06, FRAME, max(1, int(s * 0.7)),
@@ -127,7 +129,6 @@ def _card(notation: str, s: float) -> tuple[Image, Image]:
     bg = CREAM if light else tuple(int(v * 0.8) for v in suit)
     ink = suit if light else (235, 245, 250)
     field[:] = CREAM
-    band = max(1, int(round(1.5 * s)))
     field[band:fh - band, band:fw - band] = bg
     font = cv2.FONT_HERSHEY_TRIPLEX if light else cv2.FONT_HERSHEY_SCRIPT_COMPLEX | cv2.FONT_ITALIC
     num = str(card.number)
@@ -172,11 +173,12 @@ def _token(label: str, s: float) -> tuple[Image, Image]:
         cv2.circle(img, ci, int(ri), (170, 200, 230), -1, cv2.LINE_AA)
         for k in range(6):
             a = k * math.pi / 3
-            cv2.line(img, ci, (int(c + ri * math.cos(a)), int(c + ri * math.sin(a))), (60, 40, 110),
+            cv2.line(img, ci, (int(c + 0.7 * ri * math.cos(a)), int(c + 0.7 * ri * math.sin(a))), (60, 40, 110),
                      max(1, int(s)), cv2.LINE_AA)
     else:
         value = int(label.split("-")[1])
-        cv2.circle(img, ci, int(ri), TOKEN_FACES[value], -1, cv2.LINE_AA)
+        cv2.circle(img, ci, int(ri), CREAM, -1, cv2.LINE_AA)
+        cv2.circle(img, ci, int(0.85 * ri), TOKEN_FACES[value], -1, cv2.LINE_AA)
         cv2.circle(img, ci, int(ri * 0.62), (245, 245, 245), -1, cv2.LINE_AA)
         _text(img, str(value), c, c, ri * 0.55, (40, 30, 30), max(1, int(s * 1.1)), cv2.FONT_HERSHEY_COMPLEX)
     mask = np.zeros((d, d), np.uint8)
