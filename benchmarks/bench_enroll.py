@@ -21,6 +21,7 @@ Usage: python benchmarks/bench_enroll.py [--scenes 30] [--levels easy,medium,har
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -34,6 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_vision_camera import _hidden_in_photo  # noqa: E402
 from midway_deck import render  # noqa: E402
 
 from vision.bigtop.dataset import match_truth  # noqa: E402
@@ -89,6 +91,7 @@ class Tally:
     unsure: int = 0
     detections: int = 0
     ms: list[float] = field(default_factory=list)
+    ms_shipped: list[float] = field(default_factory=list)
     wrongs: list[str] = field(default_factory=list)
 
 
@@ -101,6 +104,10 @@ def main() -> int:
     ap.add_argument("--keep", type=Path, default=None,
                     help="keep the enrolment photos and the deck here (photos already there are used again)")
     ap.add_argument("--seed-base", type=int, default=SCENE_SEEDS)
+    ap.add_argument("--dump", type=Path, default=None,
+                    help="write every detection's nearest label and distances here (JSON), to study the tests")
+    ap.add_argument("--compare", action="store_true",
+                    help="also time the shipped model on the same photos (ms per frame, same machine)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     from firmware.enroll import enroll_folder
@@ -131,6 +138,8 @@ def main() -> int:
     held = deck.card["held_back"]
     rec = Recognizer(classifier=deck)  # type: ignore[arg-type]
     tallies = {lv: Tally() for lv in levels}
+    dump: list[dict[str, object]] | None = [] if args.dump is not None else None
+    shipped = Recognizer() if args.compare else None
     for k in range(args.scenes):
         seed = args.seed_base + k
         rng = np.random.default_rng(seed)
@@ -138,6 +147,14 @@ def main() -> int:
         for lv in levels:
             t = tallies[lv]
             photo = photograph(td.canvas, td.px_per_mm, td.origin, CONTENT_REGION, lv, seed, (1280, 960))
+            if shipped is not None:
+                shipped.reset()
+                t1 = time.perf_counter()
+                try:
+                    shipped.recognize(photo.image)
+                    t.ms_shipped.append(1000 * (time.perf_counter() - t1))
+                except NoMatError:
+                    pass
             rec.reset()
             t1 = time.perf_counter()
             try:
@@ -148,13 +165,16 @@ def main() -> int:
                 continue
             t.ms.append(1000 * (time.perf_counter() - t1))
             t.scenes += 1
-            from bench_vision_camera import _hidden_in_photo
-
             hidden = {id(x): max(x.occluded, _hidden_in_photo(x, photo)) for x in td.truth}
             found: set[int] = set()
-            for d, r in zip(result.detections, result.recognitions):
+            best, d1, d2 = deck.distances(result.crops)
+            for d, r, b, a, c in zip(result.detections, result.recognitions, best, d1, d2):
                 t.detections += 1
                 truth = match_truth(result.rectified.to_table(*d.centre), td.truth)
+                if dump is not None:
+                    dump.append({"level": lv, "seed": seed, "truth": truth.label if truth else None,
+                                 "best": deck.labels[int(b)], "d1": float(a), "d2": float(c),
+                                 "hidden": hidden[id(truth)] if truth else None})
                 if r.label is None:
                     t.unsure += 1
                     continue
@@ -176,12 +196,16 @@ def main() -> int:
           f"{held['right']}/{held['views']} right, {held['wrong_accepted']} wrong")
     print(f"tables: held-out seeds {args.seed_base}..{args.seed_base + args.scenes - 1}, 3-6 seats, 1280x960, "
           "independent camera model")
-    print(f"{'level':<8} {'scenes':>6} {'no mat':>6} {'comps right':>12} {'wrong acc.':>12} {'unsure':>7} "
-          f"{'ms med':>7}")
+    print(f"{'level':<8} {'scenes':>6} {'no mat':>6} {'comps right':>22} {'wrong acc.':>12} {'unsure':>7} "
+          f"{'ms med':>7} {'shipped ms':>10}")
     for lv, t in tallies.items():
         med = statistics.median(t.ms) if t.ms else math.nan
+        base = statistics.median(t.ms_shipped) if t.ms_shipped else math.nan
         print(f"{lv:<8} {t.scenes:>6} {t.no_mat:>6} {100 * t.right / max(t.components, 1):>10.2f}% "
-              f"({t.right}/{t.components}) {t.wrong:>4}/{t.detections:<6} {t.unsure:>6} {med:>7.1f}")
+              f"({t.right}/{t.components}) {t.wrong:>4}/{t.detections:<6} {t.unsure:>6} {med:>7.1f} {base:>10.1f}")
+    if args.dump is not None and dump is not None:
+        args.dump.write_text(json.dumps({"max_distance": deck.max_distance, "max_ratio": deck.max_ratio,
+                                         "detections": dump}))
     for line in [w for t in tallies.values() for w in t.wrongs][:20]:
         print("  wrong:", line)
     return 0
