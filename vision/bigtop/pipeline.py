@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
+from vision.bigtop.labels import kind_of
 from vision.bigtop.places import PlaceMemory
 from vision.bigtop.tableview import TableView, build_table_view
 from vision.calibrate import (
@@ -119,7 +120,7 @@ class Recognizer:
         t4 = time.perf_counter()
         crops = warp_crops(frame, dets, cfg, rect.rect_to_frame)
         t5 = time.perf_counter()
-        recs = self.classifier.classify(crops, cfg.confidence_threshold)
+        recs = [_of_its_shape(d, r) for d, r in zip(dets, self.classifier.classify(crops, cfg.confidence_threshold))]
         t6 = time.perf_counter()
         items = [(d.kind, rect.to_table(*d.centre), d.angle, r) for d, r in zip(dets, recs)]
         if cal is not self._last_calibration:
@@ -134,6 +135,17 @@ class Recognizer:
     def annotate(self, frame: Image, result: Result) -> Image:
         """`annotate` a frame with one of this recogniser's results."""
         return annotate(frame, result)
+
+
+def _of_its_shape(detection: Detection, recognition: Recognition) -> Recognition:
+    """``recognition``, or UNSURE when it names a component of another shape (a card's label for a disc)."""
+    label = recognition.label
+    try:
+        if label is None or kind_of(label) is detection.kind:
+            return recognition
+    except ValueError:  # a label of another model's making: its shape is not known here
+        return recognition
+    return Recognition(Verdict.UNSURE, recognition.best, recognition.confidence)
 
 
 _COLOURS = {
