@@ -33,7 +33,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# this checkout's code (not an installed copy), and the Midway deck beside this file
+sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parent)]
 
 from bench_vision_camera import _hidden_in_photo  # noqa: E402
 from midway_deck import render  # noqa: E402
@@ -139,6 +140,7 @@ def main() -> int:
     rec = Recognizer(classifier=deck)  # type: ignore[arg-type]
     tallies = {lv: Tally() for lv in levels}
     dump: list[dict[str, object]] | None = [] if args.dump is not None else None
+    crops_out: list[np.ndarray] = []
     shipped = Recognizer() if args.compare else None
     for k in range(args.scenes):
         seed = args.seed_base + k
@@ -168,6 +170,8 @@ def main() -> int:
             hidden = {id(x): max(x.occluded, _hidden_in_photo(x, photo)) for x in td.truth}
             found: set[int] = set()
             best, d1, d2 = deck.distances(result.crops)
+            if dump is not None:
+                crops_out.extend(result.crops)
             for d, r, b, a, c in zip(result.detections, result.recognitions, best, d1, d2):
                 t.detections += 1
                 truth = match_truth(result.rectified.to_table(*d.centre), td.truth)
@@ -206,6 +210,7 @@ def main() -> int:
     if args.dump is not None and dump is not None:
         args.dump.write_text(json.dumps({"max_distance": deck.max_distance, "max_ratio": deck.max_ratio,
                                          "detections": dump}))
+        np.save(args.dump.with_suffix(".crops.npy"), np.asarray(crops_out, np.uint8))
     for line in [w for t in tallies.values() for w in t.wrongs][:20]:
         print("  wrong:", line)
     return 0
