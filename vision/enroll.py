@@ -37,7 +37,7 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -934,7 +934,3 @@ def list_decks(home: Path | None = None) -> list[dict[str, Any]]:
         card["path"] = str(folder)
         out.append(card)
     return out
-
-
-#: For tests and tools: a progress callback ``(done, total)``.
-Progress = Callable[[int, int], None]
