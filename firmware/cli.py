@@ -279,9 +279,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("rest", nargs=argparse.REMAINDER)
         p.set_defaults(func=_vision(name))
 
+    from firmware.enroll import add_commands as add_enroll_commands
     from firmware.runner import add_commands
 
     add_commands(sub)
+    add_enroll_commands(sub)
     return parser
 
 

@@ -192,7 +192,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             print(text, file=out, flush=True)
 
         web = _start_web(args.web or config.web.address, config.web.token, stack, out)
-        loop = RefereeLoop(referee, open_and_forward, referee.table.perceiver(), panels,
+        from firmware.enroll import perceiver_for
+
+        loop = RefereeLoop(referee, open_and_forward, perceiver_for(referee.table, getattr(args, "deck", None)), panels,
                            still_frames=args.still_frames, on_move=on_move, on_notice=notice, web=web)
         stack.callback(loop.close)
         if config.buttons.backend != "none":
@@ -288,7 +290,10 @@ def demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
         count = [0]
         progress = _progress(out, referee, started, count, parts)
         web = _start_web(args.web, None, stack, out)
-        loop = RefereeLoop(referee, lambda: camera, table.perceiver(), panels, still_frames=3, on_move=progress,
+        from firmware.enroll import perceiver_for
+
+        perceiver = perceiver_for(table, getattr(args, "deck", None))
+        loop = RefereeLoop(referee, lambda: camera, perceiver, panels, still_frames=3, on_move=progress,
                            snapshots=folder / "frames", web=web)
         attach = getattr(camera, "attach_buttons", None)
         if attach is not None:
@@ -387,6 +392,8 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--web", metavar="[HOST:]PORT",
                    help="serve the read-only scoreboard page (PORT alone: this machine only; another host "
                         "needs the access token printed at start)")
+    p.add_argument("--deck", metavar="NAME|DIR",
+                   help="read the cards with an enrolled deck (ringside enroll; Big Top) instead of the shipped model")
     p.set_defaults(func=_guarded(run))
 
     p = sub.add_parser("export", help="write the journal's game as a game record (RECORDS.md)")
@@ -408,4 +415,6 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--web", metavar="[HOST:]PORT", help="serve the scoreboard page while the demo plays")
     p.add_argument("--web-hold", type=float, default=0.0, metavar="SECONDS",
                    help="keep the page up this long after the demo ends (default 0)")
+    p.add_argument("--deck", metavar="NAME|DIR",
+                   help="read the cards with an enrolled deck (ringside enroll; Big Top) instead of the shipped model")
     p.set_defaults(func=_guarded(demo))

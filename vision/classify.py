@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from vision import ModelFileError
 
-__all__ = ["NONE", "Classifier", "Recognition", "Verdict", "to_model_input"]
+__all__ = ["NONE", "Classifier", "CropReader", "Recognition", "Verdict", "to_model_input"]
 
 #: The label every component classifier has for "not a component" (clutter, a foreign card).
 NONE = "none"
@@ -58,6 +58,14 @@ class Recognition:
 def to_model_input(crops: NDArray[Any]) -> NDArray[Any]:
     """``(N, H, W, 3)`` uint8 BGR crops -> ``(N, 3, H, W)`` float32 model input."""
     return np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
+
+
+class CropReader(Protocol):
+    """What a recogniser needs of its classifier: a `Classifier`, or an enrolled deck (`vision.enroll.Deck`)."""
+
+    def classify(self, crops: NDArray[Any], threshold: float) -> list[Recognition]:
+        """One `Recognition` per ``(N, H, W, 3)`` crop."""
+        ...
 
 
 class Classifier:

@@ -121,6 +121,8 @@ def recognize_parser(prog: str = "ringside recognize") -> argparse.ArgumentParse
     p.add_argument("--annotate", type=Path, metavar="OUT.png",
                    help=f"write the frame with every detection drawn ({', '.join(ANNOTATE_SUFFIXES)})")
     p.add_argument("--model", type=Path, default=None, help="ONNX model (default: the shipped one)")
+    p.add_argument("--deck", metavar="NAME|DIR", default=None,
+                   help="read the cards with an enrolled deck (ringside enroll) instead of the shipped model")
     return p
 
 
@@ -143,8 +145,12 @@ def cmd_recognize(argv: list[str]) -> int:
 
     game = importlib.import_module(RECOGNISABLE[args.game])
     try:
+        deck = _deck(args.deck, args.game, args.model) if args.deck is not None else None
         frame = load_image(args.image)
-        data, text, annotated = game.recognize(frame, args.model, args.annotate is not None)
+        if deck is not None:
+            data, text, annotated = game.recognize(frame, args.model, args.annotate is not None, classifier=deck)
+        else:
+            data, text, annotated = game.recognize(frame, args.model, args.annotate is not None)
     except VisionError as exc:
         return _fail(prog, str(exc))
     if args.annotate is not None and annotated is not None:
@@ -159,6 +165,25 @@ def cmd_recognize(argv: list[str]) -> int:
     else:
         print(text)
     return 0
+
+
+#: The games whose recogniser reads cards with an enrolled deck (``--deck``).
+DECK_GAMES = ("bigtop",)
+
+
+def _deck(text: str, game: str, model: Path | None) -> object:
+    """The deck ``--deck`` names, checked against the game and ``--model``.
+
+    :raises VisionError: (a `vision.enroll.DeckError`) with one line when it cannot be used.
+    """
+    from vision.enroll import DeckError, load_deck, resolve_deck
+
+    if model is not None:
+        raise DeckError("give --deck or --model, not both")
+    if game not in DECK_GAMES:
+        raise DeckError(f"--deck: the {game} recogniser cannot read an enrolled deck yet "
+                        f"({', '.join(DECK_GAMES)} can)")
+    return load_deck(resolve_deck(text), game)
 
 
 def cmd_train(argv: list[str]) -> int:

@@ -21,8 +21,11 @@ def print_sheets(out: Path, dpi: float) -> str:
     return write_sheets(out, dpi, write_pdf, write_pngs)
 
 
-def recognize(frame: Image, model: Path | None, annotate: bool) -> tuple[dict[str, Any], str, Image | None]:
+def recognize(frame: Image, model: Path | None, annotate: bool,
+              classifier: Any = None) -> tuple[dict[str, Any], str, Image | None]:
     """What the camera sees in ``frame``: the view as JSON, in words, and (when asked) the annotated frame.
+
+    ``classifier``: reads the cards in place of the model (an enrolled `vision.enroll.Deck`).
 
     :raises VisionError: when the mat cannot be found or the model cannot be loaded.
     """
@@ -30,6 +33,6 @@ def recognize(frame: Image, model: Path | None, annotate: bool) -> tuple[dict[st
     from vision.bigtop.pipeline import Recognizer
     from vision.bigtop.pipeline import annotate as draw
 
-    recognizer = Recognizer(model or DEFAULT_MODEL)
+    recognizer = Recognizer(model or DEFAULT_MODEL, classifier=classifier)
     result = recognizer.recognize(frame)
     return result.view.to_json(), result.view.describe(), draw(frame, result) if annotate else None

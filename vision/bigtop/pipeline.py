@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
+from vision.bigtop.labels import kind_of
 from vision.bigtop.places import PlaceMemory
 from vision.bigtop.tableview import TableView, build_table_view
 from vision.calibrate import (
@@ -26,7 +27,7 @@ from vision.calibrate import (
     marker_outlines,
     rectify,
 )
-from vision.classify import Classifier, Recognition, Verdict
+from vision.classify import Classifier, CropReader, Recognition, Verdict
 from vision.config import VisionConfig
 from vision.detect import Detection, find_components, warp_crops
 from vision.geometry import Image
@@ -82,9 +83,9 @@ class Recognizer:
     """
 
     def __init__(self, model: Path | str = DEFAULT_MODEL, config: VisionConfig = DEFAULT_CONFIG,
-                 classifier: Classifier | None = None) -> None:
+                 classifier: CropReader | None = None) -> None:
         self.config = config
-        self.classifier = classifier if classifier is not None else Classifier(model)
+        self.classifier: CropReader = classifier if classifier is not None else Classifier(model)
         self.calibrator = Calibrator(config)
         self.tracker = MarkerTracker(config)
         #: the card last seen on each tableau pile and chart space, while the table has not moved
@@ -119,7 +120,7 @@ class Recognizer:
         t4 = time.perf_counter()
         crops = warp_crops(frame, dets, cfg, rect.rect_to_frame)
         t5 = time.perf_counter()
-        recs = self.classifier.classify(crops, cfg.confidence_threshold)
+        recs = [_of_its_shape(d, r) for d, r in zip(dets, self.classifier.classify(crops, cfg.confidence_threshold))]
         t6 = time.perf_counter()
         items = [(d.kind, rect.to_table(*d.centre), d.angle, r) for d, r in zip(dets, recs)]
         if cal is not self._last_calibration:
@@ -134,6 +135,17 @@ class Recognizer:
     def annotate(self, frame: Image, result: Result) -> Image:
         """`annotate` a frame with one of this recogniser's results."""
         return annotate(frame, result)
+
+
+def _of_its_shape(detection: Detection, recognition: Recognition) -> Recognition:
+    """``recognition``, or UNSURE when it names a component of another shape (a card's label for a disc)."""
+    label = recognition.label
+    try:
+        if label is None or kind_of(label) is detection.kind:
+            return recognition
+    except ValueError:  # a label of another model's making: its shape is not known here
+        return recognition
+    return Recognition(Verdict.UNSURE, recognition.best, recognition.confidence)
 
 
 _COLOURS = {

@@ -1,0 +1,275 @@
+"""``ringside enroll`` and ``ringside decks``: teach Ringside the components a family owns.
+
+``ringside enroll GAME --from DIR --name NAME [--out DIR]`` reads one sub-folder per
+component, named as in the game's records (Big Top ``animals-D6``, Flohcati ``red-5``,
+Grandioso ``tiger``, Carcassonne tile letter ``D``), each with one or more photos of
+that single component, and writes a deck (`vision.enroll`). Every photo is read and
+its component found before anything is written; a missing or misnamed folder, an
+unreadable photo or a photo with no component ends the command with one line naming
+it (exit status 2) and nothing written.
+
+``ringside decks`` lists the enrolled decks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+__all__ = ["ENROLLABLE", "GameDeckSpec", "add_commands", "cmd_decks", "cmd_enroll", "enroll_folder", "spec_of"]
+
+#: The photo files an enrolment folder may hold (other files, such as notes, are skipped).
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+#: The games whose components can be enrolled (Grand Carnival's recogniser does not exist yet).
+ENROLLABLE = ("bigtop", "carcassonne", "flohcati", "grandioso")
+
+
+class EnrollError(Exception):
+    """A mistake in the enrolment folder or the command (one line, exit status 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameDeckSpec:
+    """What enrolment needs to know of a game: its component names and shapes, and the crop size."""
+
+    game: str
+    names: tuple[str, ...]
+    #: ``name -> ComponentShape`` (a `vision.enroll.ComponentShape`)
+    shape_of: Callable[[str], Any]
+    crop_size: tuple[int, int]
+    #: how the names are written, for the error of a misnamed folder
+    hint: str
+
+
+def spec_of(game: str) -> GameDeckSpec:
+    """The enrolment spec of ``game``.
+
+    :raises EnrollError: for a game that has no enrollable components.
+    """
+    from vision.enroll import ComponentShape
+
+    if game == "bigtop":
+        from vision.bigtop import CONFIG
+        from vision.bigtop.labels import LABELS, NONE
+        from vision.bigtop.layout import CARD, TOKEN
+
+        card = ComponentShape(CARD.width, CARD.height, CARD.margin + CARD.frame)
+        token = ComponentShape(TOKEN.diameter, TOKEN.diameter, TOKEN.margin + TOKEN.frame, round=True, turns=0)
+        return GameDeckSpec(game, tuple(x for x in LABELS if x != NONE),
+                            lambda name: token if name.startswith("token") else card, CONFIG.crop_size,
+                            "a card as suit-rank (animals-D6, clowns-P), back, token-10/7/5/3 or token-back")
+    if game == "flohcati":
+        from scorer.flohcati.cards import FLEAS, Action
+        from vision.flohcati.layout import CARD as FCARD
+
+        shape = ComponentShape(FCARD.width, FCARD.height, FCARD.margin + FCARD.frame)
+        return GameDeckSpec(game, tuple(f.name for f in FLEAS) + tuple(a.value for a in Action),
+                            lambda name: shape, (40, 56),
+                            "a flea as colour-value (red-0 to grey-7) or new-attraction, take-attraction, "
+                            "request-attraction")
+    if game == "grandioso":
+        from scorer.grandioso.pyramid import Card
+        from vision.grandioso.layout import CARD as GCARD
+
+        gshape = ComponentShape(GCARD.width, GCARD.height, GCARD.margin + GCARD.frame)
+        return GameDeckSpec(game, tuple(c.notation for c in Card), lambda name: gshape, (40, 56),
+                            "an animal (elephant, rhino, ... seal) or clown")
+    if game == "carcassonne":
+        from vision.carcassonne.dataset import CROP
+        from vision.carcassonne.labels import TILE_NAMES
+
+        tile = ComponentShape(45.0, 45.0, 0.0, turns=4)
+        return GameDeckSpec(game, TILE_NAMES, lambda name: tile, (CROP, CROP),
+                            "a tile letter such as D (base game A to X, Under the Big Top tiles by their names)")
+    raise EnrollError(f"{game} has no components to enrol: choose {', '.join(ENROLLABLE)}")
+
+
+def _photos_of(source: Path, spec: GameDeckSpec) -> dict[str, list[Path]]:
+    """The photo files per component folder, every name and file checked first.
+
+    :raises EnrollError: naming the first folder or file that is wrong.
+    """
+    if not source.exists():
+        raise EnrollError(f"no such folder: {source}")
+    if not source.is_dir():
+        raise EnrollError(f"{source} is not a folder")
+    known = set(spec.names)
+    lower = {n.lower(): n for n in spec.names}
+    out: dict[str, list[Path]] = {}
+    try:
+        entries = sorted(source.iterdir())
+    except OSError as exc:
+        raise EnrollError(f"cannot read {source}: {exc.strerror or exc}") from None
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        if not entry.is_dir():
+            if entry.suffix.lower() in PHOTO_SUFFIXES:
+                raise EnrollError(f"{entry}: photos go in one folder per component ({spec.hint}), "
+                                  "not loose in the enrolment folder")
+            continue
+        name = entry.name if entry.name in known else lower.get(entry.name.lower(), "")
+        if not name:
+            raise EnrollError(f"{entry}: not a {spec.game} component name (write {spec.hint})")
+        if name in out:
+            raise EnrollError(f"{entry}: {name} has two folders")
+        try:
+            files = sorted(p for p in entry.iterdir() if p.is_file() and not p.name.startswith("."))
+        except OSError as exc:
+            raise EnrollError(f"cannot read {entry}: {exc.strerror or exc}") from None
+        others = [p for p in files if p.suffix.lower() not in PHOTO_SUFFIXES]
+        if others:
+            raise EnrollError(f"{others[0]}: not a photo (use {', '.join(PHOTO_SUFFIXES)})")
+        if not files:
+            raise EnrollError(f"{entry}: no photos in this folder")
+        out[name] = files
+    if not out:
+        raise EnrollError(f"{source}: no component folders (one folder per component, named {spec.hint})")
+    return out
+
+
+def enroll_folder(game: str, source: Path, name: str, seed: int = 0,
+                  progress: Callable[[int, int], None] | None = None) -> Any:
+    """Build the deck ``name`` of ``game`` from the photos under ``source`` (nothing is written).
+
+    :raises EnrollError: naming the folder or photo that is wrong.
+    """
+    import numpy as np
+
+    from vision import UnreadableImageError
+    from vision.enroll import build_deck, enrol_photo
+    from vision.images import load_image
+
+    spec = spec_of(game)
+    photos = _photos_of(source, spec)
+    total = sum(len(v) for v in photos.values())
+    rng = np.random.default_rng(seed)
+    views = []
+    done = 0
+    for label in (n for n in spec.names if n in photos):
+        for path in photos[label]:
+            try:
+                image = load_image(path)
+            except UnreadableImageError as exc:
+                raise EnrollError(str(exc)) from None
+            view = enrol_photo(image, label, path, spec.shape_of(label), spec.crop_size, rng)
+            if view is None:
+                raise EnrollError(f"{path}: no {game} component found (lay it alone on a plain table, "
+                                  "the whole of it in the photo)")
+            views.append(view)
+            done += 1
+            if progress is not None:
+                progress(done, total)
+    labels = [n for n in spec.names if n in photos]
+    return build_deck(game, name, views, spec.crop_size, labels)
+
+
+def _valid_name(name: str) -> bool:
+    return bool(name) and name not in (".", "..") and all(c.isalnum() or c in "-_." for c in name)
+
+
+def cmd_enroll(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """``ringside enroll GAME --from DIR --name NAME [--out DIR] [--replace]``."""
+    from vision.enroll import DeckError, deck_home, save_deck
+
+    stream = sys.stdout if out is None else out
+    if args.game not in ENROLLABLE:
+        raise EnrollError(f"{args.game} has no components to enrol: choose {', '.join(ENROLLABLE)}")
+    if not _valid_name(args.name):
+        raise EnrollError(f"--name {args.name!r}: use letters, digits, '-', '_' and '.' only")
+    folder = Path(args.out) if args.out else deck_home() / args.name
+    if folder.exists() and not args.replace and not (folder.is_dir() and not any(folder.iterdir())):
+        raise EnrollError(f"{folder} already exists (choose another --name, or --replace it)")
+    started = time.perf_counter()
+    deck = enroll_folder(args.game, Path(args.source), args.name)
+    try:
+        save_deck(deck, folder, replace=args.replace)
+    except DeckError as exc:
+        raise EnrollError(str(exc)) from None
+    card = deck.card
+    held = card["held_back"]
+    acc = (f"{100 * held['accuracy']:.1f}% of {held['views']} held-back views right, "
+           f"{held['wrong_accepted']} wrong" if held["accuracy"] is not None else "no photo held back")
+    print(f"enrolled {card['components']} {args.game} components from {card['photos']} photos "
+          f"in {time.perf_counter() - started:.1f} s ({acc}): {folder}", file=stream)
+    return 0
+
+
+def cmd_decks(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """``ringside decks [--json]``: the enrolled decks."""
+    from vision.enroll import deck_home, list_decks
+
+    stream = sys.stdout if out is None else out
+    decks = list_decks()
+    if args.json:
+        print(json.dumps(decks, indent=1), file=stream)
+        return 0
+    if not decks:
+        print(f"no decks enrolled in {deck_home()} (ringside enroll GAME --from DIR --name NAME)", file=stream)
+        return 0
+    for d in decks:
+        if "error" in d:
+            print(f"{d['name']:<16} {d['error']}", file=stream)
+            continue
+        held = d.get("held_back") or {}
+        acc = f"{100 * held['accuracy']:.1f}% held-back" if held.get("accuracy") is not None else "no held-back"
+        print(f"{d.get('name', '?'):<16} {d.get('game', '?'):<12} {d.get('components', '?'):>3} components  "
+              f"{d.get('photos', '?'):>4} photos  {acc}  {d.get('created', '')}", file=stream)
+    return 0
+
+
+def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def call(args: argparse.Namespace) -> int:
+        try:
+            return func(args)
+        except EnrollError as exc:
+            print(f"ringside: {exc}", file=sys.stderr)
+            return 2
+
+    return call
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``enroll`` and ``decks`` to the ``ringside`` sub-command parser ``sub``."""
+    p = sub.add_parser("enroll", help="teach Ringside your own deck from photos of its components")
+    p.add_argument("game", help=", ".join(ENROLLABLE))
+    p.add_argument("--from", dest="source", required=True, metavar="DIR",
+                   help="one folder per component, named as in the game's records, holding its photos")
+    p.add_argument("--name", required=True, help="the deck's name (letters, digits, - _ .)")
+    p.add_argument("--out", metavar="DIR", help="write the deck to this folder (default: the user's data "
+                                                "folder, ~/.local/share/ringside/decks/NAME)")
+    p.add_argument("--replace", action="store_true", help="replace a deck of that name")
+    p.set_defaults(func=_guarded(cmd_enroll))
+    p = sub.add_parser("decks", help="list the enrolled decks")
+    p.add_argument("--json", action="store_true", help="print the decks' cards as JSON")
+    p.set_defaults(func=_guarded(cmd_decks))
+
+
+
+def perceiver_for(table: Any, deck: str | None) -> Any:
+    """``table``'s recogniser, reading cards with the enrolled deck ``deck`` (NAME or folder) when given.
+
+    :raises firmware.runner.RunError: when the deck cannot be loaded or the game's
+        recogniser cannot read a deck.
+    """
+    perceiver = table.perceiver()
+    if deck is None:
+        return perceiver
+    from firmware.runner import RunError
+    from vision.bigtop.pipeline import Recognizer
+    from vision.enroll import DeckError, load_deck, resolve_deck
+
+    if not isinstance(perceiver, Recognizer):
+        raise RunError(f"--deck: the {table.game.name} recogniser cannot read an enrolled deck yet "
+                       "(the Big Top one can)")
+    try:
+        perceiver.classifier = load_deck(resolve_deck(deck), "bigtop")
+    except DeckError as exc:
+        raise RunError(str(exc)) from None
+    return perceiver

@@ -1,0 +1,138 @@
+"""Enrolled decks (`vision.enroll`): finding the component in a photo, prototypes, matching, storage."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.bigtop import CONFIG
+from vision.bigtop.faces import render_label
+from vision.bigtop.layout import CARD
+from vision.bigtop.scene import paste, table_texture
+from vision.camera_model import photograph
+from vision.classify import Verdict
+from vision.enroll import (
+    ComponentShape,
+    Deck,
+    DeckError,
+    build_deck,
+    deck_home,
+    enrol_photo,
+    find_component,
+    list_decks,
+    load_deck,
+    resolve_deck,
+    save_deck,
+)
+
+SHAPE = ComponentShape(CARD.width, CARD.height, CARD.margin + CARD.frame)
+
+
+def card_photo(label: str, seed: int, level: str = "easy") -> tuple[np.ndarray, np.ndarray]:
+    """A small photo of one card alone on a table, and the card's corners in it."""
+    rng = np.random.default_rng(seed)
+    s, half = 3.0, 90.0
+    canvas = table_texture(rng, (int(2 * half * s), int(2 * half * s)))
+    img, alpha = render_label(label, s)
+    x, y, angle = half, half, float(rng.uniform(0, 360))
+    paste(canvas, img, alpha, x, y, angle, s, (0.0, 0.0), shadow=0.3)
+    photo = photograph(canvas, s, (0.0, 0.0), (half - 65, half - 65, half + 65, half + 65), level, seed, (480, 360),
+                       with_hand=False)
+    corners = cv2.boxPoints(((x, y), (img.shape[1] / s, img.shape[0] / s), -angle))
+    return photo.image, photo.to_image(np.asarray(corners, np.float64))
+
+
+def test_finds_the_card_in_a_tilted_rotated_photo() -> None:
+    for seed in (3, 4):
+        image, truth = card_photo("animals-D6", seed, "medium")
+        found = find_component(image, SHAPE)
+        assert found is not None
+        diag = np.linalg.norm(truth[0] - truth[2])
+        error = min(np.abs(np.roll(truth, k, 0) - found).max() for k in range(4)) / diag
+        assert error < 0.04
+        # the first edge is a short side
+        assert np.linalg.norm(found[1] - found[0]) < np.linalg.norm(found[3] - found[0])
+
+
+def test_no_component_in_a_bare_table() -> None:
+    rng = np.random.default_rng(1)
+    canvas = table_texture(rng, (400, 500))
+    photo = photograph(canvas, 2.0, (0.0, 0.0), (10, 10, 240, 190), "easy", 1, (480, 360), with_hand=False)
+    assert find_component(photo.image, SHAPE) is None
+
+
+LABELS = ("clowns-L3", "clowns-D3", "sideshow-L3")
+
+
+@functools.cache
+def small_deck(photos: int = 2) -> tuple[Deck, list[np.ndarray]]:
+    rng = np.random.default_rng(0)
+    views = []
+    for i, label in enumerate(LABELS):
+        for k in range(photos):
+            image, _ = card_photo(label, 100 + 10 * i + k)
+            view = enrol_photo(image, label, Path(f"{label}/{k}.jpg"), SHAPE, CONFIG.crop_size, rng, count=4)
+            assert view is not None
+            views.append(view)
+    return build_deck("bigtop", "test", views, CONFIG.crop_size, LABELS), [v.plain for v in views]
+
+
+def test_deck_reads_its_components_and_reports_held_back_accuracy() -> None:
+    deck, plains = small_deck()
+    held = deck.card["held_back"]
+    assert held["photos"] == len(LABELS) and held["views"] == 2 * len(LABELS)
+    assert held["wrong_accepted"] == 0 and held["right"] >= held["views"] - 1
+    # a fresh photo of each card, upside down too, is read as that card
+    for i, label in enumerate(LABELS):
+        image, _ = card_photo(label, 900 + i)
+        view = enrol_photo(image, label, Path("x.jpg"), SHAPE, CONFIG.crop_size, np.random.default_rng(1), count=1)
+        assert view is not None
+        recs = deck.classify(view.plain)
+        assert [r.label for r in recs] == [label, label]
+
+
+def test_a_component_not_enrolled_is_not_accepted() -> None:
+    deck, _ = small_deck(1)
+    image, _ = card_photo("performers-D5", 77)
+    view = enrol_photo(image, "performers-D5", Path("x.jpg"), SHAPE, CONFIG.crop_size, np.random.default_rng(1),
+                       count=1)
+    assert view is not None
+    recs = deck.classify(view.plain)
+    assert all(r.verdict is Verdict.UNSURE for r in recs)
+
+
+def test_save_load_round_trip_and_errors(tmp_path: Path) -> None:
+    deck, plains = small_deck(1)
+    folder = save_deck(deck, tmp_path / "decks" / "mine")
+    assert sorted(p.name for p in folder.iterdir()) == ["DECK.md", "deck.json", "labels.txt", "prototypes.npz"]
+    assert not [p for p in folder.parent.iterdir() if p.name.startswith(".")]  # no temporary left
+    again = load_deck(folder, "bigtop")
+    assert again.labels == LABELS
+    assert [r.label for r in again.classify(plains[0])] == [r.label for r in deck.classify(plains[0])]
+    with pytest.raises(DeckError, match="already exists"):
+        save_deck(deck, folder)
+    with pytest.raises(DeckError, match="for bigtop, not flohcati"):
+        load_deck(folder, "flohcati")
+    with pytest.raises(DeckError, match="no such deck"):
+        load_deck(tmp_path / "nothing")
+    card = json.loads((folder / "deck.json").read_text())
+    card["descriptor_version"] = -1
+    (folder / "deck.json").write_text(json.dumps(card))
+    with pytest.raises(DeckError, match="another version"):
+        load_deck(folder)
+    (folder / "prototypes.npz").write_bytes(b"junk")
+    with pytest.raises(DeckError, match="not a complete deck"):
+        load_deck(folder)
+    assert [d["name"] for d in list_decks(tmp_path / "decks")] == ["test"]
+
+
+def test_deck_home_and_names() -> None:
+    assert deck_home({"XDG_DATA_HOME": "/x"}) == Path("/x/ringside/decks")
+    assert deck_home({"HOME": "/h"}) == Path("/h/.local/share/ringside/decks")
+    assert resolve_deck("family", {"XDG_DATA_HOME": "/x"}) == Path("/x/ringside/decks/family")
+    assert resolve_deck("./family", {"XDG_DATA_HOME": "/x"}) == Path("./family")

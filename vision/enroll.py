@@ -1,0 +1,936 @@
+"""Enrolled decks: a family's own components, recognised by their nearest prototypes.
+
+A deck is built from photos of single components lying on a table (phone photos:
+tilted, rotated, blurred, with glare). For each photo the component is found as the
+largest card- or tile-shaped quadrilateral (or disc, for round tokens), rectified, and
+cut to the face field the table recogniser hands its classifier (`ComponentShape`).
+Each such view is widened by synthetic variations (turns, small shifts and warps,
+exposure, white balance, blur, glare, noise) and every variation becomes a prototype:
+the crop's embedding by the shipped Big Top classifier's penultimate layer
+(`describe`: the activation map of its next-to-last convolution; measured in
+``benchmarks/bench_enroll.py`` to separate art it never saw better than gradient and
+colour histograms or its pooled penultimate layer), projected by a discriminant learnt from
+the deck's own prototypes (`discriminant`: the variations of one component close
+together, the components apart).
+
+A crop is recognised as the label of its nearest prototype when that prototype is
+near enough (a distance bound learnt from the deck's own prototypes) and clearly
+nearer than the nearest prototype of any other label (a ratio test); otherwise it
+is reported unsure. `Deck.classify` has the interface of `vision.classify.Classifier`,
+so a recogniser takes a deck in place of its shipped model.
+
+Only numpy, OpenCV and onnxruntime are needed: a deck is built and used on a Pi.
+
+>>> shape = ComponentShape(width=57.0, height=88.0, inset=4.2)
+>>> round(shape.aspect, 3)
+1.544
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision import VisionError
+from vision.classify import Recognition, Verdict
+
+__all__ = [
+    "DESCRIPTOR_VERSION",
+    "ComponentShape",
+    "Deck",
+    "DeckError",
+    "EnrolledView",
+    "build_deck",
+    "deck_home",
+    "describe",
+    "enrol_photo",
+    "find_component",
+    "list_decks",
+    "load_deck",
+    "resolve_deck",
+    "save_deck",
+    "variations",
+]
+
+FloatArray = NDArray[Any]
+Image = NDArray[Any]
+
+#: Changes whenever `describe` changes: a deck built with another version is refused.
+DESCRIPTOR_VERSION = 3
+#: Synthetic variations per enrolled view and turn (the first is the view itself).
+VARIATIONS = 16
+#: Photos are searched for their component at most this many pixels across.
+_SEARCH_PX = 960
+#: The deck files inside a deck folder.
+CARD_FILE = "deck.json"
+PROTOTYPES_FILE = "prototypes.npz"
+LABELS_FILE = "labels.txt"
+README_FILE = "DECK.md"
+
+
+class DeckError(VisionError):
+    """A deck folder that is missing, incomplete, for another game or of another version."""
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentShape:
+    """A component's printed outline and the part of it the classifier sees.
+
+    ``width`` x ``height`` (mm) is the outline (a card's short side is its width);
+    ``inset`` (mm) is the border between the outline and the face field that the
+    table recogniser crops. ``round`` components are discs of diameter ``width``.
+    ``turns``: how the recogniser may see the face: 2 (upright or upside down: cards),
+    4 (any quarter turn: square tiles) or 0 (any angle: round tokens).
+    """
+
+    width: float
+    height: float
+    inset: float = 0.0
+    round: bool = False
+    turns: int = 2
+
+    @property
+    def aspect(self) -> float:
+        """Long side over short side of the outline."""
+        return max(self.width, self.height) / min(self.width, self.height)
+
+    def face_box(self) -> FloatArray:
+        """The face field's corners in outline-relative units (0..1), TL, TR, BR, BL."""
+        fx, fy = self.inset / self.width, self.inset / self.height
+        return np.array([[fx, fy], [1 - fx, fy], [1 - fx, 1 - fy], [fx, 1 - fy]], np.float64)
+
+
+# --------------------------------------------------------------------------------------------
+# finding the one component in a photo
+
+
+def _order(quad: FloatArray) -> FloatArray:
+    """Corners clockwise from the top-left, the first edge (TL -> TR) along a short side."""
+    c = quad.mean(axis=0)
+    ang = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
+    q = quad[np.argsort(ang)]  # clockwise in image coordinates (y down)
+    start = int(np.argmin(q[:, 0] + q[:, 1]))
+    q = np.roll(q, -start, axis=0)
+    top = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])
+    side = np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])
+    if top > side:
+        q = np.roll(q, -1, axis=0)
+    return np.asarray(q, np.float64)
+
+
+def _quad_of(contour: NDArray[Any]) -> FloatArray:
+    """Four corners of a roughly quadrilateral outline (its hull simplified, else its rotated box)."""
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.03, 0.045, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float64)
+    return np.asarray(cv2.boxPoints(cv2.minAreaRect(hull)), np.float64)
+
+
+def _masks(small: Image) -> list[Image]:
+    """Foreground masks that may hold the component: several cues, since tables and art vary."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.5), cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    b = max(2, min(h, w) // 40)
+    border = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
+                             lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    table = np.median(border, axis=0)
+    dist = np.sqrt(((lab - table) ** 2).sum(axis=2))
+    dist8 = np.clip(dist * (255.0 / max(float(dist.max()), 1e-6)), 0, 255).astype(np.uint8)
+    _, by_colour = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    gray = cv2.GaussianBlur(gray, (0, 0), 1.5)
+    med = float(np.median(gray))
+    edges = cv2.Canny(gray, max(5.0, 0.4 * med), max(15.0, 1.0 * med))
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8), iterations=2)
+    _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    kernel = np.ones((5, 5), np.uint8)
+    out = []
+    for m in (by_colour, bright, 255 - bright):
+        out.append(cv2.morphologyEx(cv2.morphologyEx(m, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN, kernel))
+    out.append(edges)
+    return out
+
+
+def find_component(photo: Image, shape: ComponentShape) -> FloatArray | None:
+    """The outline of the single component in ``photo``: 4 corners (photo pixels) or None.
+
+    Corners run clockwise from the top-left with the first edge along a short side (for a
+    disc: the corners of the square around it, as seen in the photo). The component must
+    be the main thing in the photo: the largest outline of its shape (within the
+    perspective of a tilted phone) covering 2% to 95% of the frame.
+    """
+    if photo.ndim == 2:
+        photo = cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR)
+    h, w = photo.shape[:2]
+    scale = min(1.0, _SEARCH_PX / max(h, w))
+    small = cv2.resize(photo, (max(1, round(w * scale)), max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA) if scale < 1 else photo
+    sh, sw = small.shape[:2]
+    frame_area = float(sh * sw)
+    best: tuple[float, FloatArray] | None = None
+    for mask in _masks(small):
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+        for c in contours:
+            hull = cv2.convexHull(c)
+            area = float(cv2.contourArea(hull))
+            if not 0.02 * frame_area <= area <= 0.95 * frame_area or len(hull) < 5:
+                continue
+            if best is not None and area < best[0]:
+                continue
+            x, y, bw, bh = cv2.boundingRect(hull)
+            if x <= 1 or y <= 1 or x + bw >= sw - 1 or y + bh >= sh - 1:
+                continue  # cut by the frame edge: not the whole component
+            tries = [] if shape.round else [_sides_quad(c, area)]
+            tries.append(_refine(c, _rough_quad(hull, shape), shape))
+            for quad in tries:
+                if quad is None:
+                    continue
+                quad_area = float(cv2.contourArea(quad.astype(np.float32)))
+                if best is not None and quad_area <= best[0]:
+                    continue
+                if _fits(c, quad, quad_area, area, shape, (sh, sw)):
+                    best = (quad_area, quad)
+                    break
+    if best is None:
+        return None
+    found: FloatArray = best[1] / scale
+    return found
+
+
+def _ellipse_quad(cx: float, cy: float, a: float, b: float, ang: float) -> FloatArray:
+    """The corners of the box around an ellipse (OpenCV's full axes ``a``, ``b`` and angle in degrees)."""
+    t = math.radians(ang)
+    ux, uy = math.cos(t) * a / 2, math.sin(t) * a / 2
+    vx, vy = -math.sin(t) * b / 2, math.cos(t) * b / 2
+    quad = np.array([[cx - ux - vx, cy - uy - vy], [cx + ux - vx, cy + uy - vy],
+                     [cx + ux + vx, cy + uy + vy], [cx - ux + vx, cy - uy + vy]], np.float64)
+    return _order(quad)
+
+
+def _ransac_line(pts: FloatArray, rng: np.random.Generator, min_gap: float, tol: float,
+                 tries: int = 120) -> NDArray[np.bool_] | None:
+    """The points within ``tol`` of the line through the best of ``tries`` random pairs ``min_gap`` apart."""
+    i = rng.integers(0, len(pts), tries)
+    j = rng.integers(0, len(pts), tries)
+    p, q = pts[i], pts[j]
+    gap = np.linalg.norm(q - p, axis=1)
+    ok = gap >= min_gap
+    if not ok.any():
+        return None
+    p, q, gap = p[ok], q[ok], gap[ok]
+    normal = np.stack([-(q - p)[:, 1], (q - p)[:, 0]], axis=1) / gap[:, None]
+    # distance of every point to every line: |n . x - n . p|
+    dist = np.abs(normal @ pts.T - (normal * p).sum(axis=1)[:, None])
+    inliers = dist < tol
+    result: NDArray[np.bool_] = inliers[int(np.argmax(inliers.sum(axis=1)))]
+    return result
+
+
+def _sides_quad(contour: NDArray[Any], area: float) -> FloatArray | None:
+    """The quadrilateral of the contour's four longest straight runs (two roughly parallel pairs), or None.
+
+    Found one after the other (random pairs of points, the line with most points near it),
+    so a glare spot or shadow joined to one side, which has no long straight run, does not
+    move the corners.
+    """
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    if len(pts) > 800:
+        pts = pts[:: len(pts) // 800 + 1]
+    rng = np.random.default_rng(0)
+    size = math.sqrt(area)
+    tol = max(1.2, 0.006 * size)
+    lines: list[tuple[FloatArray, FloatArray]] = []
+    left = pts
+    for _ in range(4):
+        if len(left) < 10:
+            return None
+        best = _ransac_line(left, rng, 0.15 * size, tol)
+        if best is None or best.sum() < 8:
+            return None
+        sel = left[best]
+        centre = sel.mean(axis=0)
+        _, _, vt = np.linalg.svd(sel - centre)
+        lines.append((centre, vt[0]))
+        normal = np.array([-vt[0][1], vt[0][0]])
+        left = left[np.abs((left - centre) @ normal) >= 2 * tol]
+    angles = [math.atan2(d[1], d[0]) % math.pi for _, d in lines]
+
+    def diff(a: float, b: float) -> float:
+        x = abs(a - b) % math.pi
+        return min(x, math.pi - x)
+
+    pairings = [((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))]
+    (a1, a2), (b1, b2) = min(pairings, key=lambda pr: diff(angles[pr[0][0]], angles[pr[0][1]])
+                             + diff(angles[pr[1][0]], angles[pr[1][1]]))
+    if diff(angles[a1], angles[a2]) > 0.5 or diff(angles[b1], angles[b2]) > 0.5:
+        return None
+    corners = []
+    for i in (a1, a2):
+        for j in (b1, b2):
+            (p1, d1), (p2, d2) = lines[i], lines[j]
+            m = np.array([d1, -d2]).T
+            if abs(np.linalg.det(m)) < 0.3:
+                return None
+            t1, _ = np.linalg.solve(m, p2 - p1)
+            corners.append(p1 + t1 * d1)
+    hull = cv2.convexHull(np.asarray(corners, np.float32)).reshape(-1, 2)
+    if len(hull) != 4:
+        return None
+    return _order(np.asarray(hull, np.float64))
+
+
+def _rough_quad(hull: NDArray[Any], shape: ComponentShape) -> FloatArray:
+    """A first outline from the hull: its fitted ellipse's box (discs) or its four main corners."""
+    if shape.round:
+        (cx, cy), (a, b), ang = cv2.fitEllipse(hull)
+        return _ellipse_quad(cx, cy, a, b, ang)
+    return _order(_quad_of(hull))
+
+
+def _fits(contour: NDArray[Any], quad: FloatArray, quad_area: float, hull_area: float, shape: ComponentShape,
+          size: tuple[int, int]) -> bool:
+    """True when the outline has the component's shape and the blob fills it (a bump may stick out)."""
+    if shape.round:
+        quad_area *= math.pi / 4
+    if quad_area < 0.55 * hull_area or quad_area > 1.1 * hull_area:
+        return False
+    side_a = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    side_b = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    ratio = max(side_a, side_b) / max(min(side_a, side_b), 1e-6)
+    if shape.round:
+        if ratio > 1.8:
+            return False
+    elif abs(ratio / shape.aspect - 1) > 0.3:
+        return False
+    blob = np.zeros(size, np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, -1)
+    inside = np.zeros(size, np.uint8)
+    if shape.round:
+        centre = quad.mean(axis=0)
+        axes = (int(side_a / 2), int(side_b / 2))
+        angle = math.degrees(math.atan2(quad[1][1] - quad[0][1], quad[1][0] - quad[0][0]))
+        cv2.ellipse(inside, (int(centre[0]), int(centre[1])), axes, angle, 0, 360, 255, -1)
+    else:
+        cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 255)
+    want = max(int(np.count_nonzero(inside)), 1)
+    return int(np.count_nonzero(blob & inside)) >= 0.88 * want
+
+
+def _refine(contour: NDArray[Any], quad: FloatArray, shape: ComponentShape) -> FloatArray:
+    """The outline fitted to the contour's straight runs (or its elliptic part), ignoring bumps.
+
+    A glare spot or a shadow touching the component joins its blob and bends the hull;
+    each side is fitted again to the longest straight run of contour points near it
+    (a few random tries, the line with most points within a pixel or two), and a disc
+    to the points nearest an ellipse after dropping the farthest ones.
+    """
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    if len(pts) < 12:
+        return quad
+    if shape.round:
+        keep = pts
+        for _ in range(4):
+            if len(keep) < 8:
+                return quad
+            (cx, cy), (a, b), ang = cv2.fitEllipse(keep.astype(np.float32))
+            t = math.radians(ang)
+            rel = keep - (cx, cy)
+            u = (rel[:, 0] * math.cos(t) + rel[:, 1] * math.sin(t)) / max(a / 2, 1e-6)
+            v = (-rel[:, 0] * math.sin(t) + rel[:, 1] * math.cos(t)) / max(b / 2, 1e-6)
+            resid = np.abs(np.sqrt(u * u + v * v) - 1)
+            keep = keep[resid <= np.percentile(resid, 85)]
+        return _ellipse_quad(cx, cy, a, b, ang)
+    rng = np.random.default_rng(0)
+    short = min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[1]))
+    tol = max(1.2, 0.012 * short)
+    lines = []
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        d = (b - a) / max(length, 1e-6)
+        n = np.array([-d[1], d[0]])
+        rel = pts - a
+        along, across = rel @ d / max(length, 1e-6), rel @ n
+        near = pts[(along > -0.05) & (along < 1.05) & (np.abs(across) < 0.25 * short)]
+        if len(near) < 6:
+            return quad
+        best_in: NDArray[Any] | None = None
+        for _ in range(40):
+            i, j = rng.choice(len(near), 2, replace=False)
+            p, q = near[i], near[j]
+            if np.linalg.norm(q - p) < 0.2 * length:
+                continue
+            dd = (q - p) / np.linalg.norm(q - p)
+            inl = np.abs((near - p) @ np.array([-dd[1], dd[0]])) < tol
+            if best_in is None or inl.sum() > best_in.sum():
+                best_in = inl
+        if best_in is None or best_in.sum() < 6:
+            return quad
+        sel = near[best_in]
+        centre = sel.mean(axis=0)
+        _, _, vt = np.linalg.svd(sel - centre)
+        lines.append((centre, vt[0]))
+    corners: list[FloatArray] = []
+    for k in range(4):
+        (p1, d1), (p2, d2) = lines[k - 1], lines[k]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        t1, _ = np.linalg.solve(m, p2 - p1)
+        corners.append(p1 + t1 * d1)
+    refined = np.asarray(corners, np.float64)
+    ratio = float(cv2.contourArea(refined.astype(np.float32))) / max(float(cv2.contourArea(quad.astype(np.float32))), 1e-6)
+    return _order(refined) if 0.7 <= ratio <= 1.1 else quad
+
+
+# --------------------------------------------------------------------------------------------
+# crops, variations, descriptors
+
+
+def _turned(box: FloatArray, turn: int) -> FloatArray:
+    """The face box's corners starting ``turn`` corners further on (a quarter turn each)."""
+    return np.roll(box, -turn, axis=0)
+
+
+def _rotated(box: FloatArray, degrees: float) -> FloatArray:
+    c = box.mean(axis=0)
+    t = math.radians(degrees)
+    r = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    return np.asarray((box - c) @ r.T + c, np.float64)
+
+
+def _glare(crop: FloatArray, rng: np.random.Generator) -> FloatArray:
+    h, w = crop.shape[:2]
+    disc = np.zeros((h, w), np.float32)
+    c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+    axes = (int(rng.uniform(0.15, 0.5) * w), int(rng.uniform(0.08, 0.3) * w))
+    cv2.ellipse(disc, c, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+    spot: FloatArray = cv2.GaussianBlur(disc, (0, 0), 0.3 * axes[1] + 1)
+    out: FloatArray = crop + float(rng.uniform(60, 220)) * spot[:, :, None]
+    return out
+
+
+def variations(photo: Image, outline: FloatArray, shape: ComponentShape, crop_size: tuple[int, int],
+               rng: np.random.Generator, count: int = VARIATIONS) -> Image:
+    """Crops of the face field of the component outlined in ``photo``: every turn, ``count`` each.
+
+    The first crop of each turn is the plain view; the others add a small shift, scale,
+    rotation and perspective warp of the crop, and exposure, white balance, gamma, blur,
+    glare and noise. Returns ``(turns * count, H, W, 3)`` uint8 BGR.
+    """
+    w, h = crop_size
+    if photo.ndim == 2:
+        photo = cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR)
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    to_photo = cv2.getPerspectiveTransform(unit, outline.astype(np.float32))
+    # shrink the photo so that the face is about twice the crop size: the warp then averages
+    face_px = float(np.linalg.norm(outline[1] - outline[0])) * (1 - 2 * shape.inset / shape.width)
+    shrink = min(1.0, 2.0 * w / max(face_px, 1.0))
+    if shrink < 1.0:
+        small = cv2.resize(photo, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        to_photo = np.diag([shrink, shrink, 1.0]) @ to_photo
+    else:
+        small = photo
+    if shape.round:
+        angles = [float(a) for a in np.linspace(0, 360, 8, endpoint=False)]
+        turns: list[tuple[int, float]] = [(0, a) for a in angles]
+    else:
+        turns = [(t, 0.0) for t in ((0, 2) if shape.turns == 2 else (0, 1, 2, 3))]
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    out = np.empty((len(turns) * count, h, w, 3), np.uint8)
+    k = 0
+    base = shape.face_box()
+    for turn, angle in turns:
+        for i in range(count):
+            box = _turned(_rotated(base, angle), turn) if angle else _turned(base, turn)
+            plain = i == 0
+            if not plain:
+                scale = rng.uniform(0.96, 1.04)
+                c = box.mean(axis=0)
+                box = (box - c) * scale + c + rng.uniform(-0.025, 0.025, 2)
+                box = _rotated(box, float(rng.uniform(-3.0, 3.0)))
+                box = box + rng.uniform(-0.012, 0.012, box.shape)
+            src = cv2.perspectiveTransform(box[None].astype(np.float32), to_photo)[0]
+            m = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
+            crop = cv2.warpPerspective(small, m, (w, h), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+            if not plain:
+                crop = _photometric(crop, rng)
+            out[k] = np.clip(crop + 0.5, 0, 255).astype(np.uint8)
+            k += 1
+    return out
+
+
+def _photometric(crop: FloatArray, rng: np.random.Generator) -> FloatArray:
+    """A crop as a table camera might see it: light, glare, lost resolution, blur, noise and JPEG."""
+    h, w = crop.shape[:2]
+    lin = (np.clip(crop, 0, 255) / 255.0) ** 2.2
+    lin = lin * float(rng.uniform(0.4, 1.25)) * rng.uniform(0.78, 1.22, 3).astype(np.float32)
+    out: FloatArray = (255.0 * np.clip(lin, 0, 1) ** (1 / 2.2)).astype(np.float32)
+    if rng.random() < 0.35:
+        out = _glare(out, rng)
+    if rng.random() < 0.6:  # the table camera sees the face with fewer pixels than the crop has
+        k = float(rng.uniform(0.45, 0.9))
+        small = cv2.resize(out, (max(4, round(w * k)), max(4, round(h * k))), interpolation=cv2.INTER_AREA)
+        out = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    sigma = float(rng.uniform(0.0, 1.4))
+    if sigma > 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), sigma)
+    if rng.random() < 0.4:  # motion
+        length = float(rng.uniform(1.5, 4.0))
+        kernel = np.zeros((9, 9), np.float32)
+        a = rng.uniform(0, math.pi)
+        dx, dy = math.cos(a) * length / 2, math.sin(a) * length / 2
+        cv2.line(kernel, (round(4 - dx), round(4 - dy)), (round(4 + dx), round(4 + dy)), 1.0, 1, cv2.LINE_AA)
+        out = cv2.filter2D(out, -1, kernel / max(float(kernel.sum()), 1e-6), borderType=cv2.BORDER_REFLECT)
+    out = out + rng.normal(0.0, float(rng.uniform(0.0, 7.0)), out.shape).astype(np.float32)
+    if rng.random() < 0.5:
+        ok, buf = cv2.imencode(".jpg", np.clip(out + 0.5, 0, 255).astype(np.uint8),
+                               [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 90))])
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out = decoded.astype(np.float32)
+    result: FloatArray = out
+    return result
+
+
+#: The shipped model whose penultimate layer describes crops (it separates art it never saw).
+EMBEDDING_MODEL = "bigtop_components.onnx"
+#: How the activation maps of such a model's convolutions are named; the next-to-last one is used.
+_ACTIVATION_NAME = re.compile(rb"/[\w./]*Relu_output_0")
+#: Input size of the embedding model (width, height): crops of other sizes are resized.
+_EMBED_SIZE = (40, 56)
+
+
+def _field(number: int, payload: bytes) -> bytes:
+    """One length-delimited protobuf field."""
+    def varint(n: int) -> bytes:
+        out = bytearray()
+        while True:
+            low, n = n & 0x7F, n >> 7
+            out.append(low | (0x80 if n else 0))
+            if not n:
+                return bytes(out)
+
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
+
+
+class Embedder:
+    """The activation map of a shipped classifier's next-to-last convolution: crops -> unit vectors.
+
+    The map keeps where on the face each feature lies (a 7 x 5 grid of 80 features for
+    the Big Top model), which tells layouts such as pip counts apart far better than the
+    pooled penultimate layer (measured on the Midway deck: 97.9% against 89.5% nearest
+    neighbours right on table crops). The model file lists only its class probabilities
+    as an output; the map is exposed by appending one more graph output to the
+    serialised model (protobuf merges
+    a repeated message field: ``ModelProto.graph.output += [ValueInfoProto(name)]``),
+    so neither torch nor the onnx package is needed.
+
+    :raises DeckError: when the model is missing or has no such layer.
+    """
+
+    def __init__(self, model: Path | None = None) -> None:
+        import onnxruntime as ort  # type: ignore[import-untyped]
+
+        import models
+
+        path = model if model is not None else models.path(EMBEDDING_MODEL)
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise DeckError(f"cannot read the model {path}: {exc.strerror or exc}") from None
+        maps = list(dict.fromkeys(m.group(0) for m in _ACTIVATION_NAME.finditer(raw)))
+        if len(maps) < 2:
+            raise DeckError(f"the model {path.name} has no layer to enrol with")
+        name = maps[-2]
+        self.output = name.decode()
+        self.digest = hashlib.sha256(raw).hexdigest()[:16]
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 1
+        opts.inter_op_num_threads = 1
+        try:
+            self.session = ort.InferenceSession(raw + _field(7, _field(12, _field(1, name))), opts,
+                                                providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise DeckError(f"cannot load the model {path}: {exc}") from None
+        self.input = self.session.get_inputs()[0].name
+
+    def __call__(self, crops: Image) -> FloatArray:
+        """``(N, H, W, 3)`` uint8 BGR crops -> ``(N, D)`` float32 unit vectors."""
+        w, h = _EMBED_SIZE
+        if crops.shape[1:3] != (h, w):
+            crops = np.stack([cv2.resize(c, (w, h), interpolation=cv2.INTER_AREA) for c in crops])
+        parts = []
+        for k in range(0, len(crops), 256):
+            x = np.ascontiguousarray(crops[k:k + 256].transpose(0, 3, 1, 2), dtype=np.float32)
+            parts.append(np.asarray(self.session.run([self.output], {self.input: x})[0], np.float32))
+        e = np.concatenate(parts).reshape(len(crops), -1)
+        out: FloatArray = e / (np.linalg.norm(e, axis=1, keepdims=True) + 1e-6)
+        return out
+
+
+@functools.lru_cache(maxsize=1)
+def default_embedder() -> Embedder:
+    """The embedder of the shipped model, loaded once."""
+    return Embedder()
+
+
+def describe(crops: Image) -> FloatArray:
+    """Descriptors of ``(N, H, W, 3)`` uint8 BGR crops: the shipped model's embedding, unit length."""
+    if len(crops) == 0:
+        return np.zeros((0, 1), np.float32)
+    return default_embedder()(crops)
+
+
+def discriminant(descriptors: FloatArray, owners: NDArray[np.int32], dims: int = 128,
+                 shrink: float = 0.1, sketch: int = 1024) -> tuple[FloatArray, FloatArray]:
+    """A projection that spreads the labels apart and squeezes each label's variations together.
+
+    The descriptors are first cut down to ``sketch`` dimensions by a fixed random
+    projection (distances keep; the scatter matrices then stay small enough for a Pi),
+    then regularised linear discriminant analysis of the prototypes: the within-label
+    scatter (what the synthetic variations change) is whitened, and the directions along
+    which the label means differ most come first. Returns the mean ``(D,)`` and the
+    projection ``(D, dims)``.
+    """
+    d = descriptors.shape[1]
+    rng = np.random.default_rng(20251126)
+    sketch_m = (rng.standard_normal((d, sketch)) / math.sqrt(sketch)) if d > sketch else np.eye(d)
+    mean = descriptors.astype(np.float64).mean(axis=0)
+    x = (descriptors - mean) @ sketch_m
+    k = x.shape[1]
+    labels = np.unique(owners)
+    means = np.zeros((int(owners.max()) + 1, k))
+    for c in labels:
+        means[c] = x[owners == c].mean(axis=0)
+    within = x - means[owners]
+    sw = within.T @ within / len(x)
+    sw += shrink * np.trace(sw) / k * np.eye(k)
+    counts = np.bincount(owners, minlength=len(means))[labels]
+    between = means[labels] * np.sqrt(counts / len(x))[:, None]
+    sb = between.T @ between
+    evals, evecs = np.linalg.eigh(sw)
+    whiten = evecs / np.sqrt(np.maximum(evals, 1e-12))
+    _, rot = np.linalg.eigh(whiten.T @ sb @ whiten)
+    proj = sketch_m @ whiten @ rot[:, ::-1][:, :min(dims, k)]
+    return mean.astype(np.float32), proj.astype(np.float32)
+
+
+# --------------------------------------------------------------------------------------------
+# the deck
+
+
+@dataclass(slots=True)
+class Deck:
+    """An enrolled deck: prototypes per label and the tests a match must pass.
+
+    ``card`` is what the deck says about itself (game, name, photos, held-back accuracy);
+    it is written beside the prototypes as ``deck.json``.
+    """
+
+    game: str
+    name: str
+    labels: tuple[str, ...]
+    #: ``(P, K)`` prototypes (descriptors projected by ``mean`` and ``projection``) and the
+    #: index into ``labels`` of each
+    prototypes: FloatArray
+    owners: NDArray[np.int32]
+    #: ``(D,)`` and ``(D, K)``: descriptor -> the deck's space (`discriminant`)
+    mean: FloatArray
+    projection: FloatArray
+    #: a match is accepted when nearer than this ...
+    max_distance: float
+    #: ... and nearer than this share of the distance to any other label's nearest prototype
+    max_ratio: float
+    crop_size: tuple[int, int]
+    card: dict[str, Any] = field(default_factory=dict)
+    path: Path | None = None
+
+    def distances(self, crops: Image) -> tuple[NDArray[np.int32], FloatArray, FloatArray]:
+        """For each crop: the nearest label's index, its distance and the next label's distance."""
+        if len(crops) == 0:
+            return np.zeros(0, np.int32), np.zeros(0), np.zeros(0)
+        d = self.project(describe(crops))
+        protos = self.prototypes.astype(np.float32)
+        sq = (d * d).sum(1)[:, None] + (protos * protos).sum(1)[None, :] - 2.0 * d @ protos.T
+        dist = np.sqrt(np.maximum(sq, 0.0))
+        per_label = np.full((len(crops), len(self.labels)), np.inf, np.float32)
+        np.minimum.at(per_label.T, self.owners, dist.T)  # per label: its nearest prototype
+        order = np.argsort(per_label, axis=1)
+        best = order[:, 0].astype(np.int32)
+        rows = np.arange(len(crops))
+        d1 = per_label[rows, best]
+        d2 = per_label[rows, order[:, 1]] if len(self.labels) > 1 else np.full(len(crops), np.inf)
+        return best, d1.astype(np.float64), np.asarray(d2, np.float64)
+
+    def project(self, descriptors: FloatArray) -> FloatArray:
+        """Descriptors ``(N, D)`` in the deck's space ``(N, K)``."""
+        out: FloatArray = (descriptors - self.mean) @ self.projection
+        return out
+
+    def classify(self, crops: Image, threshold: float = 0.0) -> list[Recognition]:
+        """One `Recognition` per crop: IDENTIFIED when the nearest label passes both tests, else UNSURE.
+
+        ``threshold`` is accepted for the `vision.classify.Classifier` interface and unused:
+        a deck's own tests decide. The confidence shown is 1 - d1/d2 (0 when unsure).
+        """
+        best, d1, d2 = self.distances(crops)
+        out: list[Recognition] = []
+        for k, a, b in zip(best, d1, d2):
+            ratio = a / b if b > 0 else 1.0
+            ok = a <= self.max_distance and ratio <= self.max_ratio
+            conf = float(max(0.0, 1.0 - ratio))
+            out.append(Recognition(Verdict.IDENTIFIED if ok else Verdict.UNSURE, self.labels[int(k)], conf))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class EnrolledView:
+    """One enrolment photo, found and widened: its label, file and descriptors (every variation)."""
+
+    label: str
+    photo: Path
+    descriptors: FloatArray
+    #: the plain views (one per turn), for the held-back test
+    plain: Image
+
+
+def enrol_photo(photo: Image, label: str, path: Path, shape: ComponentShape, crop_size: tuple[int, int],
+                rng: np.random.Generator, count: int = VARIATIONS) -> EnrolledView | None:
+    """Find the component in one photo and describe its variations; None when no component is found."""
+    outline = find_component(photo, shape)
+    if outline is None:
+        return None
+    crops = variations(photo, outline, shape, crop_size, rng, count)
+    return EnrolledView(label, path, describe(crops), crops[::count])
+
+
+#: The match tests, as multiples of the deck's own spread (see `_thresholds`).
+DISTANCE_FACTOR = 3.2
+MAX_RATIO = 0.8
+
+
+def _thresholds(descriptors: FloatArray, owners: NDArray[np.int32]) -> float:
+    """The distance bound: a multiple of the typical distance of a variation to its own label's others.
+
+    For every prototype, the distance to the nearest prototype of the same label (another
+    variation); the 95th percentile of these, times `DISTANCE_FACTOR`. Few variations
+    (a small deck) put them closer than the table's crops will be: the bound is then at
+    least the median distance of a prototype to the nearest one of another label (the
+    ratio test, not this bound, keeps look-alikes apart).
+    """
+    rng = np.random.default_rng(0)
+    pick = rng.choice(len(descriptors), size=min(len(descriptors), 600), replace=False)
+    d = descriptors[pick]
+    sq = (d * d).sum(1)[:, None] + (descriptors * descriptors).sum(1)[None, :] - 2.0 * d @ descriptors.T
+    dist = np.sqrt(np.maximum(sq, 0.0))
+    dist[np.arange(len(pick)), pick] = np.inf
+    same = owners[pick][:, None] == owners[None, :]
+    near_same = np.where(same, dist, np.inf).min(axis=1)
+    bound = float(np.percentile(near_same[np.isfinite(near_same)], 95) * DISTANCE_FACTOR)
+    near_other = np.where(same, np.inf, dist).min(axis=1)
+    if np.isfinite(near_other).any():
+        bound = max(bound, float(np.median(near_other[np.isfinite(near_other)])))
+    return bound
+
+
+def build_deck(game: str, name: str, views: Sequence[EnrolledView], crop_size: tuple[int, int],
+               labels: Sequence[str] | None = None) -> Deck:
+    """A deck from enrolled views; its card tells the held-back accuracy.
+
+    When a label has two or more photos, its last photo is held back: a deck built
+    without the held-back photos reads their plain views, and the card reports how many
+    it recognised and how many it accepted wrongly. The deck returned holds every photo.
+    """
+    started = time.perf_counter()
+    names = tuple(labels) if labels is not None else tuple(dict.fromkeys(v.label for v in views))
+    index = {lab: i for i, lab in enumerate(names)}
+    by_label: dict[str, list[EnrolledView]] = {}
+    for v in views:
+        by_label.setdefault(v.label, []).append(v)
+    held = {id(vs[-1]) for vs in by_label.values() if len(vs) >= 2}
+
+    def assemble(chosen: Iterable[EnrolledView]) -> tuple[FloatArray, NDArray[np.int32]]:
+        chosen = list(chosen)
+        desc = np.concatenate([v.descriptors for v in chosen]).astype(np.float32)
+        owners = np.concatenate([np.full(len(v.descriptors), index[v.label], np.int32) for v in chosen])
+        return desc, owners
+
+    def make(chosen: Iterable[EnrolledView]) -> Deck:
+        desc, owners = assemble(chosen)
+        mean, proj = discriminant(desc, owners)
+        protos = (desc - mean) @ proj
+        return Deck(game, name, names, protos, owners, mean, proj, _thresholds(protos, owners), MAX_RATIO,
+                    crop_size)
+
+    deck = make(views)
+    right = wrong = tested = 0
+    if held:
+        trial = make(v for v in views if id(v) not in held)
+        for v in views:
+            if id(v) not in held:
+                continue
+            for rec in trial.classify(v.plain):
+                tested += 1
+                right += rec.label == v.label
+                wrong += rec.label is not None and rec.label != v.label
+    deck.card = {
+        "game": game,
+        "name": name,
+        "components": len(by_label),
+        "labels": list(names),
+        "photos": len(views),
+        "held_back": {"photos": len(held), "views": tested, "right": right, "wrong_accepted": wrong,
+                      "accuracy": round(right / tested, 4) if tested else None},
+        "prototypes": int(len(deck.prototypes)),
+        "embedding": default_embedder().digest,
+        "max_distance": deck.max_distance,
+        "max_ratio": deck.max_ratio,
+        "crop_size": list(crop_size),
+        "descriptor_version": DESCRIPTOR_VERSION,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "build_seconds": round(time.perf_counter() - started, 2),
+    }
+    return deck
+
+
+# --------------------------------------------------------------------------------------------
+# storage
+
+
+def deck_home(environ: Mapping[str, str] | None = None) -> Path:
+    """Where enrolled decks live: ``$XDG_DATA_HOME/ringside/decks`` or ``~/.local/share/ringside/decks``."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_DATA_HOME") or str(Path(env.get("HOME") or Path.home()) / ".local" / "share")
+    return Path(base) / "ringside" / "decks"
+
+
+def _markdown(card: Mapping[str, Any]) -> str:
+    held = card.get("held_back") or {}
+    acc = held.get("accuracy")
+    acc_text = (f"{100 * acc:.1f}% of {held.get('views')} held-back views right, "
+                f"{held.get('wrong_accepted')} wrong accepted ({held.get('photos')} photos held back)"
+                if acc is not None else "none (one photo per component: nothing to hold back)")
+    return "\n".join([
+        f"# Deck {card['name']} ({card['game']})",
+        "",
+        f"- components: {card['components']}",
+        f"- photos used: {card['photos']}",
+        f"- held-back accuracy: {acc_text}",
+        f"- created: {card['created']}",
+        "",
+        "Built by `ringside enroll`; read by `ringside recognize --deck`.",
+        "",
+    ])
+
+
+def save_deck(deck: Deck, folder: Path, replace: bool = False) -> Path:
+    """Write ``deck`` into ``folder`` all at once (a temporary folder beside it, then a rename).
+
+    :raises DeckError: when ``folder`` exists (and ``replace`` is false) or cannot be written.
+    """
+    if folder.exists() and not replace and not (folder.is_dir() and not any(folder.iterdir())):
+        raise DeckError(f"{folder} already exists (choose another name or remove it)")
+    parent = folder.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=parent))
+    except OSError as exc:
+        raise DeckError(f"cannot write {folder}: {exc.strerror or exc}") from None
+    try:
+        np.savez_compressed(tmp / PROTOTYPES_FILE, prototypes=deck.prototypes.astype(np.float32),
+                            owners=deck.owners.astype(np.int32), mean=deck.mean.astype(np.float32),
+                            projection=deck.projection.astype(np.float32))
+        (tmp / LABELS_FILE).write_text("\n".join(deck.labels) + "\n", encoding="utf-8")
+        (tmp / CARD_FILE).write_text(json.dumps(deck.card, indent=1) + "\n", encoding="utf-8")
+        (tmp / README_FILE).write_text(_markdown(deck.card), encoding="utf-8")
+        if folder.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{folder.name}.old.", dir=parent))
+            os.replace(folder, old / folder.name)
+            os.replace(tmp, folder)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, folder)
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise DeckError(f"cannot write {folder}: {exc.strerror or exc}") from None
+    deck.path = folder
+    return folder
+
+
+def load_deck(folder: Path, game: str | None = None) -> Deck:
+    """The deck stored in ``folder``.
+
+    :raises DeckError: when the folder is not a complete deck, is of another descriptor
+        version, or (with ``game``) was enrolled for another game.
+    """
+    card_path = folder / CARD_FILE
+    if not folder.is_dir():
+        raise DeckError(f"no such deck: {folder}")
+    try:
+        card = json.loads(card_path.read_text(encoding="utf-8"))
+        labels = tuple(x for x in (folder / LABELS_FILE).read_text(encoding="utf-8").split("\n") if x)
+        with np.load(folder / PROTOTYPES_FILE) as data:
+            protos = np.asarray(data["prototypes"], np.float32)
+            owners = np.asarray(data["owners"], np.int32)
+            mean = np.asarray(data["mean"], np.float32)
+            proj = np.asarray(data["projection"], np.float32)
+    except (OSError, ValueError, KeyError) as exc:
+        raise DeckError(f"{folder} is not a complete deck: {exc}") from None
+    if not isinstance(card, dict) or card.get("descriptor_version") != DESCRIPTOR_VERSION:
+        raise DeckError(f"{folder} was enrolled by another version of Ringside: enrol it again")
+    if game is not None and card.get("game") != game:
+        raise DeckError(f"deck {folder.name} is for {card.get('game')}, not {game}")
+    if (len(owners) != len(protos) or (len(owners) and (owners.min() < 0 or owners.max() >= len(labels)))
+            or proj.ndim != 2 or mean.shape != (proj.shape[0],) or protos.shape[1:] != (proj.shape[1],)):
+        raise DeckError(f"{folder} is not a complete deck: its prototypes and labels disagree")
+    if card.get("embedding") != default_embedder().digest:
+        raise DeckError(f"{folder} was enrolled with another shipped model: enrol it again")
+    w, h = card.get("crop_size", (40, 56))
+    return Deck(str(card.get("game")), str(card.get("name", folder.name)), labels, protos, owners, mean, proj,
+                float(card["max_distance"]), float(card["max_ratio"]), (int(w), int(h)), card, folder)
+
+
+def resolve_deck(text: str, environ: Mapping[str, str] | None = None) -> Path:
+    """``--deck NAME|DIR``: a folder path (it contains a separator or exists), else a name under `deck_home`."""
+    as_path = Path(text).expanduser()
+    if os.sep in text or (os.altsep and os.altsep in text) or (as_path / CARD_FILE).is_file():
+        return as_path
+    return deck_home(environ) / text
+
+
+def list_decks(home: Path | None = None) -> list[dict[str, Any]]:
+    """The cards of every deck under ``home`` (default `deck_home`), by name; unreadable ones say so."""
+    root = deck_home() if home is None else home
+    out: list[dict[str, Any]] = []
+    if not root.is_dir():
+        return out
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        try:
+            card = json.loads((folder / CARD_FILE).read_text(encoding="utf-8"))
+            if not isinstance(card, dict):
+                raise ValueError("not an object")
+        except (OSError, ValueError) as exc:
+            card = {"name": folder.name, "error": f"unreadable deck card: {exc}"}
+        card["path"] = str(folder)
+        out.append(card)
+    return out
