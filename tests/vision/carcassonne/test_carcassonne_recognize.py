@@ -56,6 +56,15 @@ def test_a_bare_table_has_no_board(classifier: TileClassifier) -> None:
         find_grid(table)
 
 
+@pytest.mark.parametrize("seed", [0])
+def test_a_big_top_table_is_no_board(classifier: TileClassifier, seed: int) -> None:
+    """The cards and charts of another game on the table are no Carcassonne tiles."""
+    from vision.bigtop.scene import render_scene
+
+    with pytest.raises(NoBoardError):
+        recognize(render_scene(np.random.default_rng(seed)).image, classifier)
+
+
 def test_missing_model_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ModelFileError):
         TileClassifier(tmp_path / "none.onnx")
