@@ -12,7 +12,7 @@ answer stays doubtful is listed as unrecognised, never guessed silently.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -22,6 +22,8 @@ from numpy.typing import NDArray
 from scorer.carcassonne.catalog import BIG_TOP_TILES, box, rotated
 from vision.carcassonne.classifier import TileClassifier, cut_crops
 from vision.carcassonne.dataset import EDGE_INDEX
+from vision.carcassonne.features import anchor
+from vision.carcassonne.figures import FIGURE_COLOURS, FigureReading, find_figures
 from vision.carcassonne.grid import Grid, NoBoardError, find_grid
 from vision.carcassonne.labels import NONE, ROTATIONS, TILE_NAMES, canonical_rotation, label
 
@@ -88,7 +90,7 @@ class BoardReading:
 
     tiles: tuple[TileReading, ...]
     unrecognised: tuple[UnsureCell, ...] = ()
-    figures: tuple[Any, ...] = ()
+    figures: tuple[FigureReading, ...] = ()
     corners: dict[tuple[int, int], NDArray[Any]] = field(default_factory=dict, compare=False, repr=False)
     #: why the board as read is no legal position (neighbouring edges that disagree, more of a tile than
     #: the box holds); empty when every tile read fits its neighbours
@@ -96,14 +98,15 @@ class BoardReading:
 
     def to_json(self) -> dict[str, Any]:
         """The ``ringside recognize --game carcassonne --json`` object."""
-        return {"game": "carcassonne", "tiles": [t.to_json() for t in self.tiles], "figures": list(self.figures),
+        return {"game": "carcassonne", "tiles": [t.to_json() for t in self.tiles], "figures": [f.to_json() for f in self.figures],
                 "unrecognised": [u.to_json() for u in self.unrecognised]}
 
     def describe(self) -> str:
         """A short human summary, one tile a line."""
-        lines = [f"{len(self.tiles)} tiles, {len(self.unrecognised)} unrecognised"]
+        lines = [f"{len(self.tiles)} tiles, {len(self.figures)} figures, {len(self.unrecognised)} unrecognised"]
         lines += [f"  ({t.x},{t.y}) {t.tile} turned {t.rotation} ({t.confidence:.2f})" for t in self.tiles]
         lines += [f"  ({u.x},{u.y}) unsure: {u.best}? ({u.confidence:.2f})" for u in self.unrecognised]
+        lines += [f"  ({f.x},{f.y}) {f.color} {f.figure} on {f.feature} ({f.confidence:.2f})" for f in self.figures]
         lines += [f"  conflict: {c}" for c in self.conflicts]
         return "\n".join(lines)
 
@@ -322,11 +325,22 @@ def recognize(photo: NDArray[Any], classifier: TileClassifier, threshold: float 
 
     :raises vision.carcassonne.grid.NoBoardError: when no board or grid is in view.
     """
-    return read_cells(photo, find_grid(photo), classifier, threshold)
+    reading = read_cells(photo, find_grid(photo), classifier, threshold)
+    figures = find_figures(photo, reading.tiles, reading.corners)
+    return replace(reading, figures=tuple(figures))
+
+
+def _to_photo(corners: NDArray[Any], u: float, v: float) -> tuple[int, int]:
+    """The photo pixel of the point (u, v) of a cell (0..1, u right, v down) with ``corners`` NW, NE, SE, SW."""
+    unit = np.asarray([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    m = cv2.getPerspectiveTransform(unit, np.asarray(corners, np.float32))
+    p = cv2.perspectiveTransform(np.asarray([[[u, v]]], np.float32), m)[0, 0]
+    return int(round(float(p[0]))), int(round(float(p[1])))
 
 
 def annotate(photo: NDArray[Any], reading: BoardReading) -> NDArray[Any]:
-    """A copy of ``photo`` with the grid, each tile's name and an arrow to its catalog north."""
+    """A copy of ``photo`` with the grid, each tile's name and an arrow to its catalog north, and each figure
+    as a dot of its colour on its feature, labelled with the figure and the feature."""
     out = photo.copy()
     scale = max(1.0, max(photo.shape[:2]) / 1000)
     for t in list(reading.tiles) + list(reading.unrecognised):
@@ -348,4 +362,22 @@ def annotate(photo: NDArray[Any], reading: BoardReading) -> NDArray[Any]:
         org = tuple(np.round(centre + [-12 * scale, 18 * scale]).astype(int))
         cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale, (0, 0, 0), max(1, int(3 * scale)), cv2.LINE_AA)
         cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale, colour, max(1, int(scale)), cv2.LINE_AA)
+    tiles = {(t.x, t.y): t for t in reading.tiles}
+    for f in reading.figures:
+        tile = tiles.get((f.x, f.y))
+        c = reading.corners.get((f.x, f.y))
+        if tile is None or c is None:
+            continue
+        try:
+            u, v = anchor(tile.tile, tile.rotation, f.feature)
+        except KeyError:
+            u, v = 0.5, 0.5
+        at = _to_photo(c, u, v)
+        dot = tuple(int(k) for k in FIGURE_COLOURS.get(f.color, (255, 255, 255)))
+        cv2.circle(out, at, max(3, int(6 * scale)), (255, 255, 255), -1, cv2.LINE_AA)
+        cv2.circle(out, at, max(2, int(4 * scale)), dot, -1, cv2.LINE_AA)
+        label_text = f"{f.figure} {f.feature}"
+        org = (at[0] + int(6 * scale), at[1] - int(4 * scale))
+        cv2.putText(out, label_text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4 * scale, (0, 0, 0), max(1, int(3 * scale)), cv2.LINE_AA)
+        cv2.putText(out, label_text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4 * scale, (255, 255, 255), max(1, int(scale)), cv2.LINE_AA)
     return out
