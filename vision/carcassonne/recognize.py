@@ -32,20 +32,20 @@ __all__ = ["BoardReading", "TileReading", "UnsureCell", "annotate", "read_cells"
 #: a tile below this confidence is reported as unrecognised
 THRESHOLD = 0.6
 #: weight of the edge head's evidence against the class head's
-EDGE_WEIGHT = 1.0
+EDGE_WEIGHT = 2.0
 #: log-probability cost of one mismatched edge between neighbours
 MISMATCH = 4.0
 #: candidates kept per cell for the board-wide settling
 CANDIDATES = 8
 #: weight of the box counts as a prior (a box holds 9 V but 1 X)
-PRIOR_WEIGHT = 0.5
+PRIOR_WEIGHT = 1.0
 #: how sure a cell must be of an Under the Big Top tile to count as evidence of the expansion
 BIG_TOP_SURE = 0.97
 #: a reading whose neighbouring edges disagree on more than this share of the touching pairs is no board
 NO_BOARD_MISMATCH = 0.25
 #: a reading whose median tile confidence is below this is no board
 NO_BOARD_CONFIDENCE = 0.5
-#: a lone tile-like square must be this sure to be read as a board of one tile
+#: a lone tile-like square must be this sure (and its sides read as its type's) to be read as a board of one tile
 LONE_TILE = 0.97
 #: on a board of up to this many squares, two neighbours that disagree or one doubtful square make it no board
 SMALL_BOARD = 4
@@ -274,7 +274,7 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier, thre
     pos = [(cells[i].x, cells[i].y) for i in keep]
     choice, conf = _settle(pos, scores, caps)
     pairs, bad = _mismatches(pos, choice)
-    if len(keep) == 1 and conf[0] < LONE_TILE:
+    if len(keep) == 1 and (conf[0] < LONE_TILE or any(edges[keep[0]].argmax(axis=1) != _EDGES[choice[0]])):
         raise NoBoardError(f"no board in the photo: one tile-like square, no sure tile ({conf[0]:.2f})")
     if pairs and len(bad) > (0 if len(keep) <= SMALL_BOARD else NO_BOARD_MISMATCH * pairs):
         raise NoBoardError(f"no board in the photo: {len(bad)} of {pairs} neighbouring edges disagree")
@@ -287,7 +287,8 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier, thre
     conflicts: list[str] = []
     doubtful: set[int] = set()
     for i, j in bad:
-        doubtful |= {i, j}
+        # the less sure of the two is the one in doubt
+        doubtful.add(i if conf[i] <= conf[j] else j)
         conflicts.append(f"edges do not match between ({pos[i][0] - x0},{pos[i][1] - y0}) and ({pos[j][0] - x0},{pos[j][1] - y0})")
     used: dict[str, list[int]] = {}
     for k in range(len(keep)):
