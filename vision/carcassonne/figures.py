@@ -53,7 +53,7 @@ _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98,
 
 @dataclass(frozen=True, slots=True)
 class PlacedFigure:
-    """A figure on a layout: the tile's cell, the figure, its colour (``big-top`` for the Big Top), its feature.
+    """A figure on a layout: the tile's cell, the figure, its colour (empty for the Big Top), its feature.
 
     ``count`` is the height of an acrobat stack (1 to 3 figures of the same colour).
     """
@@ -68,7 +68,8 @@ class PlacedFigure:
 
 @dataclass(frozen=True, slots=True)
 class FigureReading:
-    """A figure found in a photo: cell (as in the board reading), figure, colour, feature, confidence."""
+    """A figure found in a photo: cell (as in the board reading), figure (``meeple``, ``ringmaster``, ``acrobat``,
+    ``big-top``), colour (empty for the Big Top), feature, confidence."""
 
     x: int
     y: int
@@ -79,7 +80,7 @@ class FigureReading:
 
     def to_json(self) -> dict[str, Any]:
         """``{"x", "y", "figure", "color", "feature", "confidence"}``."""
-        return {"x": self.x, "y": self.y, "figure": self.figure, "color": self.color, "feature": self.feature,
+        return {"x": self.x, "y": self.y, "figure": self.figure, "color": self.color or None, "feature": self.feature,
                 "confidence": round(self.confidence, 3)}
 
 
@@ -192,7 +193,7 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
                     continue
                 if colour == "big-top":
                     if special is Special.CIRCUS and area > 0.1:
-                        out.append(FigureReading(t.x, t.y, "big-top", "big-top", "circus", conf))
+                        out.append(FigureReading(t.x, t.y, "big-top", "", "circus", conf))
                     continue
                 feature = spot_at(t.tile, t.rotation, float(u), float(v))
                 if feature is None or feature == "circus":
@@ -223,7 +224,7 @@ def random_figures(tiles: Sequence[Any], rng: np.random.Generator, colors: Seque
     circus = [t for t in tiles if CATALOG[t.tile].special is Special.CIRCUS]
     if circus:
         t = circus[int(rng.integers(len(circus)))]
-        out.append(PlacedFigure(t.x, t.y, "big-top", "big-top", "circus"))
+        out.append(PlacedFigure(t.x, t.y, "big-top", "", "circus"))
     ring = False
     for t in tiles:
         special = CATALOG[t.tile].special

@@ -134,3 +134,16 @@ def test_components_keep_touching_cells_together() -> None:
     groups = _components([(0, 0), (1, 0), (5, 5), (1, 1), (9, 9), (9, 8)])
     assert groups[0] == [0, 1, 3]
     assert sorted(map(sorted, groups[1:])) == [[2], [4, 5]]
+
+
+def test_training_crops_can_carry_figures() -> None:
+    """With ``figure_share`` 1 every tile gets a figure: pure figure colours appear that tile art never has."""
+    bank = build_bank(["flat"], variants=1, seed=1)
+    blue = np.array([190, 90, 25])
+
+    def bluish(crops: np.ndarray) -> int:
+        return int((np.abs(crops.reshape(-1, 3).astype(int) - blue).sum(axis=1) < 60).sum())
+
+    plain, _, _ = make_crops(bank, 60, np.random.default_rng(4))
+    dressed, _, _ = make_crops(bank, 60, np.random.default_rng(4), figure_share=1.0)
+    assert bluish(dressed) > 4 * bluish(plain) + 20
