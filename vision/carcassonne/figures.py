@@ -40,6 +40,8 @@ BIG_TOP = (150, 40, 135)
 FIGURE_COLOURS = dict(COLORS, **{"big-top": BIG_TOP})
 #: figure size as a share of the tile side: meeple, ringmaster, acrobat
 _SIZE = {"meeple": 0.30, "ringmaster": 0.38, "acrobat": 0.22}
+#: how far each acrobat of a stack shows above the one below, as a share of the tile side
+_STEP = 0.1
 #: a pixel this far (Lab) from every figure colour is no figure
 _FAR = 34.0
 #: a blob whose colour is on average further than this from its figure colour (0 far .. 1 exact) is no figure
@@ -127,10 +129,11 @@ def draw_figures(image: NDArray[Any], tiles: dict[tuple[int, int], tuple[str, in
         size = _SIZE[f.figure] * cell * rng.uniform(0.93, 1.07)
         angle = float(rng.normal(0, 12))
         colour = COLORS[f.color]
+        cx = ox + u * cell + rng.normal(0, 0.02 * cell)
+        cy = oy + v * cell + rng.normal(0, 0.02 * cell)
+        # a stack of acrobats, seen from above at a slant: each one a step higher than the one it stands on
         for k in range(f.count):
-            cx = ox + u * cell + rng.normal(0, 0.02 * cell) + (k - (f.count - 1) / 2) * 0.22 * cell
-            cy = oy + v * cell + rng.normal(0, 0.02 * cell)
-            _paint(out, _poly(cx, cy, size, angle), colour, cell)
+            _paint(out, _poly(cx, cy - (k - (f.count - 1) / 2) * _STEP * cell, size, angle), colour, cell)
     return out
 
 
@@ -195,14 +198,13 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
                     if special is Special.CIRCUS and area > 0.1:
                         out.append(FigureReading(t.x, t.y, "big-top", "", "circus", conf))
                     continue
-                feature = spot_at(t.tile, t.rotation, float(u), float(v))
-                if feature is None or feature == "circus":
-                    continue
-                if feature == "acrobats" and special is Special.ACROBATS:
-                    # a stack of one colour shows as one blob: its width tells how many
-                    single = _SIZE["acrobat"] ** 2 * 0.55
-                    count = int(np.clip(round(area / single), 1, 3))
+                if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2:
+                    # a stack of one colour shows as one blob: its height tells how many
+                    count = int(np.clip(round((h / _CUT - _SIZE["acrobat"]) / _STEP) + 1, 1, 3))
                     out.extend(FigureReading(t.x, t.y, "acrobat", colour, "acrobats", conf) for _ in range(count))
+                    continue
+                feature = spot_at(t.tile, t.rotation, float(u), float(v))
+                if feature is None or feature in ("circus", "acrobats"):
                     continue
                 # the ringmaster stands taller than a meeple: its longer side tells them apart
                 tall = (max(w, h) + 2) / _CUT
