@@ -14,7 +14,12 @@ Top tiles). Seeds here are >= 900_000 and never used in training.
 2. Boards: the whole pipeline (grid finding included) per camera level: boards fully
    right (every tile found, typed and turned right, nothing extra), tiles found, wrong
    tiles accepted.
+   Each board carries figures (`vision.carcassonne.figures.random_figures`: meeples of the
+   six colours, a ringmaster, acrobat stacks, the Big Top): figures right (cell, figure,
+   colour and feature), wrong figures accepted, and boards fully right with their figures.
 3. Time for a 92-tile board at 2304x1296 and a live frame at 1280x720 on one thread.
+4. No board: photos of a Big Top table (another game's cards and charts) through the
+   same camera levels; the share refused as "no board" and the tiles wrongly reported.
 
 A model trained without an edition's scans (``--sources`` of the training script)
 measured on that edition is the honest cross-edition figure.
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,10 +38,12 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from scorer.carcassonne.catalog import rotated
 from vision.carcassonne.board import BoardImage, Placed, draw_board, random_layout
 from vision.carcassonne.camera import LEVELS, Photo, photograph
 from vision.carcassonne.classifier import DEFAULT_MODEL, TileClassifier
 from vision.carcassonne.dataset import build_bank
+from vision.carcassonne.figures import PlacedFigure, draw_figures, find_figures, random_figures
 from vision.carcassonne.grid import Cell, Grid, NoBoardError, find_grid
 from vision.carcassonne.labels import canonical_rotation
 from vision.carcassonne.recognize import THRESHOLD, BoardReading, read_cells, recognize
@@ -48,7 +56,8 @@ CELL = 96
 SIZES = (1, 3, 12, 30, 72, 92)
 
 
-def _board(source: str, n: int, rng: np.random.Generator, banks: dict[str, Any]) -> tuple[BoardImage, list[Placed]]:
+def _board(source: str, n: int, rng: np.random.Generator, banks: dict[str, Any],
+           figures: bool = False) -> tuple[BoardImage, list[Placed]]:
     if source not in banks:
         banks[source] = build_bank([source], variants=4, seed=SEED, scan_repeat=1)
     bank = banks[source]
@@ -57,7 +66,33 @@ def _board(source: str, n: int, rng: np.random.Generator, banks: dict[str, Any])
     def pic(name: str, rot: int) -> NDArray[Any]:
         return np.ascontiguousarray(np.rot90(bank.pick(name, rng), k=-(rot // 90)))
 
-    return draw_board(tiles, pic, rng, cell=CELL, margin=max(4.0, 1.3 * len(tiles) ** 0.5)), tiles
+    board = draw_board(tiles, pic, rng, cell=CELL, margin=max(4.0, 1.3 * len(tiles) ** 0.5))
+    if figures:
+        figs = random_figures(tiles, rng)
+        img = draw_figures(board.image, {(t.x, t.y): (t.tile, t.rotation) for t in tiles}, figs,
+                           lambda x, y: board.cell_corners(x, y)[0], board.cell, rng)
+        board = BoardImage(img, board.tiles, board.cell, board.origin, tuple(figs))
+    return board, tiles
+
+
+def _figure_score(reading: BoardReading, tiles: list[Placed], figs: tuple[PlacedFigure, ...]) -> tuple[int, int, int]:
+    """(figures placed, found right with colour and feature, wrong ones reported) after the best whole-cell shift."""
+    tx, ty = min(t.x for t in tiles), min(t.y for t in tiles)
+    kinds = {(t.x, t.y): t for t in tiles}
+    want: Counter[tuple[int, int, str, str, str]] = Counter()
+    for f in figs:
+        view = rotated(kinds[(f.x, f.y)].tile, kinds[(f.x, f.y)].rotation)
+        feature = f.feature if f.feature in ("circus", "acrobats") else view.segments[view.spots[f.feature]].spot
+        want[(f.x - tx, f.y - ty, f.figure, f.color, feature)] += f.count if f.figure == "acrobat" else 1
+    have = Counter((g.x, g.y, g.figure, g.color, g.feature) for g in reading.figures)
+    best = (sum(want.values()), 0, sum(have.values()))
+    for ox in range(-4, 5):
+        for oy in range(-4, 5):
+            shifted = Counter({(x + ox, y + oy, *rest): n for (x, y, *rest), n in have.items()})
+            right = sum((want & shifted).values())
+            if right > best[1]:
+                best = (sum(want.values()), right, sum(have.values()) - right)
+    return best
 
 
 def _true_grid(board: BoardImage, photo: Photo) -> Grid:
@@ -112,31 +147,54 @@ def bench_tiles(clf: TileClassifier, editions: list[str], per_edition: int, leve
 
 
 def bench_boards(clf: TileClassifier, editions: list[str], boards: int, banks: dict[str, Any]) -> None:
-    print("\n2. Whole boards (grid found from the photo), sizes 1 to 92, editions in turn")
-    print(f"   {'level':9s} {'boards':>6s} {'fully right':>12s} {'tiles found':>12s} {'type+rot':>9s} "
-          f"{'wrong accepted':>15s} {'no grid':>8s}")
+    print("\n2. Whole boards with figures (grid found from the photo), sizes 1 to 92, editions in turn")
+    print(f"   {'level':9s} {'boards':>6s} {'fully right':>12s} {'tiles right':>12s} {'tiles found':>12s} {'type+rot':>9s} "
+          f"{'wrong accepted':>15s} {'no grid':>8s} {'figures right':>14s} {'wrong figures':>14s}")
     for k, (name, level) in enumerate(LEVELS.items()):
         rng = np.random.default_rng(SEED + 50_000 + 1000 * k)
-        right = nogrid = tiles = found = turned = wrong = 0
+        right = tiles_right = nogrid = tiles = found = turned = wrong = figs = figs_right = figs_wrong = 0
         for b in range(boards):
             ed = editions[b % len(editions)]
             # sizes cycle against the editions, so each edition meets every size
             n = SIZES[(b + b // len(editions)) % len(SIZES)]
-            board, layout = _board(ed, n, rng, banks)
+            board, layout = _board(ed, n, rng, banks, figures=True)
             photo = photograph(board.image, level, rng, subject=board.subject)
             tiles += len(layout)
+            figs += sum(f.count if f.figure == "acrobat" else 1 for f in board.figures)
             try:
                 reading = recognize(photo.image, clf)
             except NoBoardError:
                 nogrid += 1
                 continue
             s = _score(reading, layout)
+            f_all, f_right, f_wrong = _figure_score(reading, layout, board.figures)
             found += s["found"]
             turned += s["turned"]
             wrong += s["wrong"] + s["extra"]
-            right += s["turned"] == s["tiles"] and s["wrong"] == 0 and s["extra"] == 0 and s["unsure"] == 0
-        print(f"   {name:9s} {boards:6d} {right / boards:12.1%} {found / tiles:12.1%} {turned / tiles:9.1%} {wrong / tiles:15.2%} "
-              f"{nogrid:8d}")
+            figs_right += f_right
+            figs_wrong += f_wrong
+            tiles_ok = s["turned"] == s["tiles"] and s["wrong"] == 0 and s["extra"] == 0 and s["unsure"] == 0
+            tiles_right += tiles_ok
+            right += tiles_ok and f_right == f_all and f_wrong == 0
+        print(f"   {name:9s} {boards:6d} {right / boards:12.1%} {tiles_right / boards:12.1%} {found / tiles:12.1%} "
+              f"{turned / tiles:9.1%} {wrong / tiles:15.2%} {nogrid:8d} {figs_right / max(1, figs):14.1%} "
+              f"{figs_wrong / max(1, figs):14.2%}")
+
+
+def bench_no_board(clf: TileClassifier, scenes: int) -> None:
+    from vision.bigtop.scene import render_scene
+
+    print(f"\n4. No board: {scenes} photos of a Big Top table (cards and charts, no tiles)")
+    rng = np.random.default_rng(SEED + 70_000)
+    refused = reported = 0
+    for _ in range(scenes):
+        try:
+            reading = recognize(render_scene(rng).image, clf)
+        except NoBoardError:
+            refused += 1
+            continue
+        reported += len(reading.tiles)
+    print(f"   refused as no board {refused / scenes:.1%}, tiles wrongly reported {reported}")
 
 
 def _time(fn: Callable[[], object], repeat: int) -> float:
@@ -153,15 +211,18 @@ def bench_time(model: Path, banks: dict[str, Any], repeat: int) -> None:
     cv2.setNumThreads(1)
     clf = TileClassifier(model, threads=1)
     rng = np.random.default_rng(SEED + 99)
-    board, _ = _board("newart", 92, rng, banks)
+    board, _ = _board("newart", 92, rng, banks, figures=True)
     print("\n3. Time on one thread (median)")
     for size in ((2304, 1296), (1280, 720)):
         photo = photograph(board.image, LEVELS["typical"], rng, size=size, subject=board.subject).image
         grid = find_grid(photo)
         t_grid = _time(lambda p=photo: find_grid(p), repeat)
         t_read = _time(lambda p=photo, g=grid: read_cells(p, g, clf), repeat)
-        print(f"   {size[0]}x{size[1]}, 92-tile board: {1000 * (t_grid + t_read):.0f} ms "
-              f"(grid {1000 * t_grid:.0f} ms, crops+classify+settle {1000 * t_read:.0f} ms for {len(grid.cells)} cells)")
+        reading = read_cells(photo, grid, clf)
+        t_figs = _time(lambda p=photo, r=reading: find_figures(p, r.tiles, r.corners), repeat)
+        print(f"   {size[0]}x{size[1]}, 92-tile board: {1000 * (t_grid + t_read + t_figs):.0f} ms "
+              f"(grid {1000 * t_grid:.0f} ms, crops+classify+settle {1000 * t_read:.0f} ms for {len(grid.cells)} cells, "
+              f"figures {1000 * t_figs:.0f} ms)")
 
 
 def main() -> int:
@@ -171,7 +232,8 @@ def main() -> int:
     p.add_argument("--tiles", type=int, default=400, help="tiles per edition in part 1")
     p.add_argument("--boards", type=int, default=12, help="boards per camera level in part 2")
     p.add_argument("--level", default="typical", choices=sorted(LEVELS))
-    p.add_argument("--parts", default="1,2,3")
+    p.add_argument("--parts", default="1,2,3,4")
+    p.add_argument("--scenes", type=int, default=20, help="Big Top tables in part 4")
     p.add_argument("--quick", action="store_true", help="a small run (100 tiles, 6 boards, 1 timing)")
     args = p.parse_args()
     editions = [e for e in args.editions.split(",") if e]
@@ -189,6 +251,8 @@ def main() -> int:
         bench_boards(clf, editions, boards, banks)
     if "3" in parts:
         bench_time(args.model, banks, repeat)
+    if "4" in parts:
+        bench_no_board(clf, 6 if args.quick else args.scenes)
     return 0
 
 

@@ -141,12 +141,57 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return _print_report(game.replay(data), args.json)
 
 
+def _score_photo(args: argparse.Namespace) -> int:
+    """``ringside score carcassonne PHOTO --colors red=Ann,blue=Ben [--json] [--annotate OUT.png]``."""
+    import cv2
+
+    from vision import VisionError
+    from vision.carcassonne.classifier import TileClassifier
+    from vision.carcassonne.recognize import recognize
+    from vision.carcassonne.scoring import IllegalPosition, annotate_scores, parse_colors, score_reading
+    from vision.images import load_image
+
+    if not args.colors:
+        raise UsageError("score carcassonne needs --colors, e.g. --colors red=Ann,blue=Ben")
+    try:
+        colors = parse_colors(args.colors)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        photo = load_image(args.file)
+        reading = recognize(photo, TileClassifier())
+    except VisionError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        result, _ = score_reading(reading, colors)
+    except IllegalPosition as exc:
+        print(f"ringside: not a legal position: {exc}", file=sys.stderr)
+        return EXIT_ILLEGAL
+    if args.annotate:
+        try:
+            written = cv2.imwrite(str(args.annotate), annotate_scores(photo, reading, result))
+        except cv2.error:
+            written = False
+        if not written:
+            raise UsageError(f"cannot write {args.annotate}")
+    print(json.dumps(result.to_json(), indent=2) if args.json else result.describe())
+    return EXIT_OK
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     """``ringside score GAME FILE... [--json] [--components FILE] [--annotate OUT.png]``.
 
-    The Grand Carnival also scores photos (one per market, or one of the whole
-    table): the markets are recognised and scored as a position.
+    Carcassonne scores one photo of the board (``--colors`` says who plays which
+    colour). The Grand Carnival also scores photos (one per market, or one of the
+    whole table): the markets are recognised and scored as a position.
     """
+    if args.game == "carcassonne":
+        if len(args.file) != 1:
+            raise UsageError("score carcassonne takes one photo of the board")
+        args.file = args.file[0]
+        return _score_photo(args)
+    if args.colors:
+        raise UsageError("--colors is for score carcassonne PHOTO")
     game = _with_components(scorer.get(args.game), args.components, True)
     files: list[str] = args.file
     photos = game.name == COMPONENTS_GAME and any(_is_photo(f) for f in files)
@@ -261,11 +306,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--components", metavar="FILE", help=_COMPONENTS_HELP + _COMPONENTS_DEFAULT)
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("score", help="score an end-of-game position (grand-carnival: or photos of the markets)")
-    p.add_argument("game", help="flohcati or grand-carnival")
-    p.add_argument("file", nargs="+", help="the position (JSON), or - for standard input; grand-carnival: "
-                                           "or photos (.png, .jpg) of the markets, one per market or one of the table")
-    p.add_argument("--annotate", metavar="OUT.png", help="grand-carnival photo: write it with what scored marked")
+    p = sub.add_parser("score", help="score an end-of-game position (carcassonne: a photo of the board; "
+                                     "grand-carnival: or photos of the markets)")
+    p.add_argument("game", help="flohcati, grand-carnival or carcassonne")
+    p.add_argument("file", nargs="+", help="the position (JSON), or - for standard input; carcassonne: one photo "
+                                           "of the board; grand-carnival: or photos (.png, .jpg) of the markets, "
+                                           "one per market or one of the table")
+    p.add_argument("--colors", help="carcassonne: who plays which colour, e.g. red=Ann,blue=Ben")
+    p.add_argument("--annotate", metavar="OUT.png", help="a photo: write it with what scored marked (carcassonne: "
+                   "every scored feature and field coloured by owner with its points)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--components", metavar="FILE", help=_COMPONENTS_HELP + _COMPONENTS_DEFAULT)
     p.set_defaults(func=cmd_score)

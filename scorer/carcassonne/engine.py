@@ -9,7 +9,7 @@ its missing neighbours, so completion is a comparison with zero.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import cache
 
@@ -56,13 +56,16 @@ __all__ = [
     "complete_pyramids",
     "describe_mismatch",
     "figure_options",
+    "final_feature_points",
     "finish",
     "free_segments",
     "has_placement",
     "occupants",
+    "IllegalPosition",
     "initial_state",
     "need_code",
     "placements",
+    "position",
     "shuffled_stack",
 ]
 
@@ -909,3 +912,116 @@ def shuffled_stack(expansion: bool, start: str, rng: random.Random) -> list[str]
     rng.shuffle(tiles)
     return tiles
 
+
+
+class IllegalPosition(ValueError):
+    """A board that no game of Carcassonne can reach; the message says why."""
+
+
+def position(
+    players: Sequence[str],
+    tiles: Mapping[Pos, tuple[str, int]],
+    figures: Sequence[tuple[int, Figure, Pos, str]] = (),
+    acrobats: Mapping[Pos, Sequence[int]] | None = None,
+    big_top: Pos | None = None,
+) -> State:
+    """A position built from a board as it lies on the table (a photo of a finished game).
+
+    ``tiles`` maps each square to its (type, rotation); ``figures`` are (seat,
+    figure, square, spot) with spots named as in a move (``road:E``, ``field:NL``,
+    ``monastery``); ``acrobats`` maps an acrobat tile to the seats of its stack;
+    ``big_top`` is the circus tile the Big Top stands on (its animal unknown, so
+    the last circus scoring counts it at 0 points). The expansion is on when a
+    tile, figure or the Big Top needs it. Call `finish` for the final scoring.
+
+    :raises IllegalPosition: for tiles beyond the box, edges that do not match,
+        a board in more than one piece, a figure on no feature of its tile or on
+        a circus space, more figures than a player owns, or more than three acrobats.
+    """
+    acrobats = dict(acrobats or {})
+    expansion = (any(CATALOG[name].expansion for name, _ in tiles.values()) or big_top is not None or bool(acrobats)
+                 or any(fig is not Figure.MEEPLE for _, fig, _, _ in figures))
+    if not tiles:
+        raise IllegalPosition("no tile on the board")
+    counts = box(expansion)
+    used: dict[str, int] = {}
+    for name, rot in tiles.values():
+        if name not in counts:
+            raise IllegalPosition(f"tile {name} is not in the box")
+        if rot not in ROTATIONS:
+            raise IllegalPosition(f"rotation {rot} is not 0, 90, 180 or 270")
+        used[name] = used.get(name, 0) + 1
+    for name, n in sorted(used.items()):
+        if n > counts[name]:
+            raise IllegalPosition(f"{n} tiles {name} on the board, the box holds {counts[name]}")
+    for (x, y), (name, rot) in sorted(tiles.items()):
+        for side, (dx, dy) in ((1, (1, 0)), (2, (0, 1))):
+            other = tiles.get((x + dx, y + dy))
+            if other is not None and rotated(name, rot).edges[side] is not rotated(*other).edges[(side + 2) % 4]:
+                raise IllegalPosition(f"edges do not match between {_xy((x, y))} and {_xy((x + dx, y + dy))}")
+    start = min(tiles, key=lambda p: (p[1], p[0]))
+    order, seen = [start], {start}
+    for pos in order:
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            q = (pos[0] + dx, pos[1] + dy)
+            if q in tiles and q not in seen:
+                seen.add(q)
+                order.append(q)
+    if len(order) != len(tiles):
+        raise IllegalPosition(f"the board is in more than one piece ({len(tiles) - len(order)} tiles apart)")
+    n = len(players)
+    state = initial_state(players, expansion, 4, tiles[start][0], None, ())
+    work = _Work(state)
+    work.tiles, work.frontier, work.seg_feature, work.features, work.next_fid = {}, {start: 0}, {}, {}, 0
+    for pos in order:
+        work.place_tile(pos, rotated(*tiles[pos]))
+        work.remaining[tiles[pos][0]] = max(0, work.remaining.get(tiles[pos][0], 0) - 1)
+    # features closed on the board were scored when they closed, their figures taken back
+    for fid, feature in list(work.features.items()):
+        if feature.kind is not Kind.FIELD and feature.open_edges == 0:
+            work.features[fid] = replace(feature, completed=True)
+    for seat, fig, pos, spot in figures:
+        if not 0 <= seat < n:
+            raise IllegalPosition(f"no player {seat + 1}")
+        if pos not in tiles:
+            raise IllegalPosition(f"a figure at {_xy(pos)} stands on no tile")
+        view = rotated(*tiles[pos])
+        if spot == "circus":
+            raise IllegalPosition(f"a figure on the circus space at {_xy(pos)}")
+        if spot not in view.spots:
+            raise IllegalPosition(f"tile {tiles[pos][0]} at {_xy(pos)} has no {spot}")
+        fid = work.seg_feature[(pos[0], pos[1], view.spots[spot])]
+        feature = work.features[fid]
+        if feature.completed:
+            raise IllegalPosition(f"a figure on the completed {feature.kind.value} at {_xy(pos)} (it goes back when scored)")
+        work.features[fid] = replace(feature, figures=feature.figures + (FigureOnBoard(seat, fig, pos, view.spots[spot]),))
+        if fig is Figure.RINGMASTER:
+            if not work.ringmasters[seat]:
+                raise IllegalPosition(f"{players[seat]} has a second ringmaster")
+            work.ringmasters[seat] = False
+        else:
+            work.meeples[seat] -= 1
+    for pos, seats in sorted(acrobats.items()):
+        if pos not in tiles or CATALOG[tiles[pos][0]].special is not Special.ACROBATS:
+            raise IllegalPosition(f"acrobats at {_xy(pos)} stand on no acrobat space")
+        if len(seats) > 3:
+            raise IllegalPosition(f"{len(seats)} acrobats at {_xy(pos)}, a pyramid holds 3")
+        work.acrobats[pos] = tuple(seats)
+        for seat in seats:
+            if not 0 <= seat < n:
+                raise IllegalPosition(f"no player {seat + 1}")
+            work.meeples[seat] -= 1
+    for seat in range(n):
+        if work.meeples[seat] < 0:
+            raise IllegalPosition(f"{players[seat]} has {MEEPLES - work.meeples[seat]} meeples on the board, a player owns {MEEPLES}")
+    if big_top is not None:
+        if big_top not in tiles or CATALOG[tiles[big_top][0]].special is not Special.CIRCUS:
+            raise IllegalPosition(f"the Big Top at {_xy(big_top)} stands on no circus tile")
+        work.big_top = (big_top, None)
+    work.turn = len(tiles) - 1
+    return work.freeze()
+
+
+def final_feature_points(state: State, fid: int) -> int:
+    """What the feature ``fid`` of ``state`` is worth to its owners at the end of the game."""
+    return _Work(state).feature_points(state.features[fid], True)

@@ -74,12 +74,16 @@ def random_layout(n: int, rng: np.random.Generator, expansion: bool = False) -> 
 
 @dataclass(frozen=True, slots=True)
 class BoardImage:
-    """A drawn board: the image, its tiles and the pixel position of cell (0, 0)'s corner."""
+    """A drawn board: the image, its tiles and the pixel position of cell (0, 0)'s corner.
+
+    ``figures`` are the `vision.carcassonne.figures.PlacedFigure`s drawn on it, if any.
+    """
 
     image: NDArray[Any]
     tiles: tuple[Placed, ...]
     cell: float
     origin: tuple[float, float]
+    figures: tuple[Any, ...] = ()
 
     @property
     def subject(self) -> tuple[float, float, float, float]:

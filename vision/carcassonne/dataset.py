@@ -152,10 +152,25 @@ def _photometric(x: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]:
     return out
 
 
+def _add_figures(patch: NDArray[Any], name: str, rot: int, x0: int, y0: int, s: int, rng: np.random.Generator) -> None:
+    """Paint one or two figures of random colours on features of the tile at ``(x0, y0)`` of ``patch``."""
+    from scorer.carcassonne.catalog import rotated
+    from vision.carcassonne.features import anchor
+    from vision.carcassonne.figures import COLORS, _paint, _poly
+
+    spots = sorted(rotated(name, rot).spots)
+    for _ in range(int(rng.integers(1, 3))):
+        u, v = anchor(name, rot, spots[int(rng.integers(len(spots)))])
+        colour = list(COLORS.values())[int(rng.integers(len(COLORS)))]
+        size = s * rng.uniform(0.2, 0.4)
+        pts = _poly(x0 + (u + rng.normal(0, 0.04)) * s, y0 + (v + rng.normal(0, 0.04)) * s, size, float(rng.normal(0, 20)))
+        _paint(patch, pts, colour, float(s))
+
+
 def make_crops(bank: TileBank, n: int, rng: np.random.Generator,
-               none_share: float = 0.06) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+               none_share: float = 0.06, figure_share: float = 0.0) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """``n`` training crops: ``(N, CROP, CROP, 3)`` uint8, class indices into `TILE_LABELS`, and
-    ``(N, 4)`` edge classes (-1 for an empty cell)."""
+    ``(N, 4)`` edge classes (-1 for an empty cell). ``figure_share`` of the tiles carry figures."""
     s = BANK
     crops = np.empty((n, CROP, CROP, 3), np.uint8)
     ys = np.empty(n, np.int64)
@@ -181,6 +196,8 @@ def make_crops(bank: TileBank, n: int, rng: np.random.Generator,
                     edges[i] = edge_targets(name, rot)
                 gap = int(rng.integers(0, 3))
                 patch[cy * s + gap:(cy + 1) * s - gap, cx * s + gap:(cx + 1) * s - gap] = pic[gap:s - gap, gap:s - gap]
+                if figure_share and rng.random() < figure_share:
+                    _add_figures(patch, name, rot, cx * s, cy * s, s, rng)
         if empty:
             ys[i] = index[NONE]
         # where the grid finder might put the cell: jittered square around the centre cell

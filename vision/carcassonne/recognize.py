@@ -12,7 +12,7 @@ answer stays doubtful is listed as unrecognised, never guessed silently.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -22,7 +22,9 @@ from numpy.typing import NDArray
 from scorer.carcassonne.catalog import BIG_TOP_TILES, box, rotated
 from vision.carcassonne.classifier import TileClassifier, cut_crops
 from vision.carcassonne.dataset import EDGE_INDEX
-from vision.carcassonne.grid import Grid, find_grid
+from vision.carcassonne.features import anchor
+from vision.carcassonne.figures import FIGURE_COLOURS, FigureReading, find_figures
+from vision.carcassonne.grid import Grid, NoBoardError, find_grid
 from vision.carcassonne.labels import NONE, ROTATIONS, TILE_NAMES, canonical_rotation, label
 
 __all__ = ["BoardReading", "TileReading", "UnsureCell", "annotate", "read_cells", "recognize"]
@@ -30,7 +32,7 @@ __all__ = ["BoardReading", "TileReading", "UnsureCell", "annotate", "read_cells"
 #: a tile below this confidence is reported as unrecognised
 THRESHOLD = 0.6
 #: weight of the edge head's evidence against the class head's
-EDGE_WEIGHT = 0.5
+EDGE_WEIGHT = 2.0
 #: log-probability cost of one mismatched edge between neighbours
 MISMATCH = 4.0
 #: candidates kept per cell for the board-wide settling
@@ -39,6 +41,14 @@ CANDIDATES = 8
 PRIOR_WEIGHT = 1.0
 #: how sure a cell must be of an Under the Big Top tile to count as evidence of the expansion
 BIG_TOP_SURE = 0.97
+#: a reading whose neighbouring edges disagree on more than this share of the touching pairs is no board
+NO_BOARD_MISMATCH = 0.25
+#: a reading whose median tile confidence is below this is no board
+NO_BOARD_CONFIDENCE = 0.5
+#: a lone tile-like square must be this sure (and its sides read as its type's) to be read as a board of one tile
+LONE_TILE = 0.97
+#: on a board of up to this many squares, two neighbours that disagree or one doubtful square make it no board
+SMALL_BOARD = 4
 
 _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
@@ -80,19 +90,24 @@ class BoardReading:
 
     tiles: tuple[TileReading, ...]
     unrecognised: tuple[UnsureCell, ...] = ()
-    figures: tuple[Any, ...] = ()
+    figures: tuple[FigureReading, ...] = ()
     corners: dict[tuple[int, int], NDArray[Any]] = field(default_factory=dict, compare=False, repr=False)
+    #: why the board as read is no legal position (neighbouring edges that disagree, more of a tile than
+    #: the box holds); empty when every tile read fits its neighbours
+    conflicts: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The ``ringside recognize --game carcassonne --json`` object."""
-        return {"game": "carcassonne", "tiles": [t.to_json() for t in self.tiles], "figures": list(self.figures),
+        return {"game": "carcassonne", "tiles": [t.to_json() for t in self.tiles], "figures": [f.to_json() for f in self.figures],
                 "unrecognised": [u.to_json() for u in self.unrecognised]}
 
     def describe(self) -> str:
         """A short human summary, one tile a line."""
-        lines = [f"{len(self.tiles)} tiles, {len(self.unrecognised)} unrecognised"]
+        lines = [f"{len(self.tiles)} tiles, {len(self.figures)} figures, {len(self.unrecognised)} unrecognised"]
         lines += [f"  ({t.x},{t.y}) {t.tile} turned {t.rotation} ({t.confidence:.2f})" for t in self.tiles]
         lines += [f"  ({u.x},{u.y}) unsure: {u.best}? ({u.confidence:.2f})" for u in self.unrecognised]
+        lines += [f"  ({f.x},{f.y}) {f.color} {f.figure} on {f.feature} ({f.confidence:.2f})" for f in self.figures]
+        lines += [f"  conflict: {c}" for c in self.conflicts]
         return "\n".join(lines)
 
 
@@ -186,26 +201,102 @@ def _settle(cells: list[tuple[int, int]], scores: NDArray[Any], caps: dict[str, 
     return [int(c) for c in choice], conf
 
 
+def _components(pos: list[tuple[int, int]]) -> list[list[int]]:
+    """Indices of ``pos`` grouped into 4-connected groups, largest first."""
+    where = {c: i for i, c in enumerate(pos)}
+    seen: set[int] = set()
+    groups: list[list[int]] = []
+    for start in range(len(pos)):
+        if start in seen:
+            continue
+        seen.add(start)
+        group, todo = [], [start]
+        while todo:
+            i = todo.pop()
+            group.append(i)
+            x, y = pos[i]
+            for dx, dy in _STEP:
+                j = where.get((x + dx, y + dy))
+                if j is not None and j not in seen:
+                    seen.add(j)
+                    todo.append(j)
+        groups.append(sorted(group))
+    groups.sort(key=len, reverse=True)
+    return groups
+
+
+def _mismatches(pos: list[tuple[int, int]], choice: list[int]) -> tuple[int, list[tuple[int, int]]]:
+    """The number of touching pairs and the pairs (indices) whose shared edge disagrees."""
+    where = {c: i for i, c in enumerate(pos)}
+    pairs = 0
+    bad: list[tuple[int, int]] = []
+    for i, (x, y) in enumerate(pos):
+        for side, (dx, dy) in ((1, (1, 0)), (2, (0, 1))):
+            j = where.get((x + dx, y + dy))
+            if j is None:
+                continue
+            pairs += 1
+            if _EDGES[choice[i], side] != _EDGES[choice[j], (side + 2) % 4]:
+                bad.append((i, j))
+    return pairs, bad
+
+
 def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier, threshold: float = THRESHOLD) -> BoardReading:
-    """Classify the grid's cells in ``photo`` and settle the board (see the module text)."""
+    """Classify the grid's cells in ``photo`` and settle the board (see the module text).
+
+    Only the largest group of touching tile cells is the board; tile-like cells apart
+    from it are listed as unrecognised. Tiles whose edges still disagree with a
+    neighbour after the settling, or that exceed the box's count, are unrecognised
+    and named in ``conflicts``.
+
+    :raises NoBoardError: when what the grid holds reads as no board: neighbouring
+        edges disagree too often, the tiles are doubtful on the whole, or a lone
+        square is no sure tile.
+    """
     cells = list(grid.cells)
     crops = cut_crops(photo, [c.corners for c in cells])
     probs, edges = classifier.run(crops)
     none_col = classifier.labels.index(NONE)
-    keep = [i for i in range(len(cells)) if probs[i, none_col] < 0.5]
-    if not keep:
+    tile_like = [i for i in range(len(cells)) if probs[i, none_col] < 0.5]
+    if not tile_like:
         return BoardReading(())
+    groups = _components([(cells[i].x, cells[i].y) for i in tile_like])
+    keep = [tile_like[k] for k in groups[0]]
+    apart = [tile_like[k] for g in groups[1:] for k in g]
     # Under the Big Top tiles count only when the board shows them surely: two cells sure of
     # one (one on a board of up to three tiles), as a base tile is now and then taken for one
     plain = _pair_scores(probs[keep], edges[keep], classifier.labels, True)
     sure = np.exp(plain - np.logaddexp.reduce(plain, axis=1, keepdims=True)).max(axis=1) >= BIG_TOP_SURE
     seen = sum(_PAIRS[int(k)][0] in BIG_TOP_TILES for k in plain.argmax(axis=1)[sure])
     expansion = seen >= (1 if len(keep) <= 3 else 2)
+    caps = box(expansion)
     scores = _pair_scores(probs[keep], edges[keep], classifier.labels, expansion)
     pos = [(cells[i].x, cells[i].y) for i in keep]
-    choice, conf = _settle(pos, scores, box(expansion))
+    choice, conf = _settle(pos, scores, caps)
+    pairs, bad = _mismatches(pos, choice)
+    if len(keep) == 1 and (conf[0] < LONE_TILE or any(edges[keep[0]].argmax(axis=1) != _EDGES[choice[0]])):
+        raise NoBoardError(f"no board in the photo: one tile-like square, no sure tile ({conf[0]:.2f})")
+    if pairs and len(bad) > (0 if len(keep) <= SMALL_BOARD else NO_BOARD_MISMATCH * pairs):
+        raise NoBoardError(f"no board in the photo: {len(bad)} of {pairs} neighbouring edges disagree")
+    if float(np.median(conf)) < NO_BOARD_CONFIDENCE or (len(keep) <= SMALL_BOARD and min(conf) < threshold):
+        raise NoBoardError(f"no board in the photo: the squares read as tiles are doubtful (median {np.median(conf):.2f})")
+    if len(apart) >= len(keep) or (apart and len(keep) <= SMALL_BOARD):
+        raise NoBoardError(f"no board in the photo: {len(tile_like)} tile-like squares that do not lie together")
     x0 = min(p[0] for p in pos)
     y0 = min(p[1] for p in pos)
+    conflicts: list[str] = []
+    doubtful: set[int] = set()
+    for i, j in bad:
+        # the less sure of the two is the one in doubt
+        doubtful.add(i if conf[i] <= conf[j] else j)
+        conflicts.append(f"edges do not match between ({pos[i][0] - x0},{pos[i][1] - y0}) and ({pos[j][0] - x0},{pos[j][1] - y0})")
+    used: dict[str, list[int]] = {}
+    for k in range(len(keep)):
+        used.setdefault(_PAIRS[choice[k]][0], []).append(k)
+    for name, idx in used.items():
+        if len(idx) > caps.get(name, 0):
+            conflicts.append(f"{len(idx)} tiles {name} read, the box holds {caps.get(name, 0)}")
+            doubtful |= set(sorted(idx, key=lambda k: conf[k])[: len(idx) - caps.get(name, 0)])
     tiles: list[TileReading] = []
     unsure: list[UnsureCell] = []
     corners: dict[tuple[int, int], NDArray[Any]] = {}
@@ -213,13 +304,21 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier, thre
         name, rot = _PAIRS[choice[k]]
         x, y = cells[i].x - x0, cells[i].y - y0
         corners[(x, y)] = cells[i].corners
-        if conf[k] >= threshold:
+        if conf[k] >= threshold and k not in doubtful:
             tiles.append(TileReading(x, y, name, rot, conf[k]))
         else:
-            unsure.append(UnsureCell(x, y, name, rot, conf[k]))
+            unsure.append(UnsureCell(x, y, name, rot, min(conf[k], threshold) if k in doubtful else conf[k]))
+    if apart:
+        lone = _pair_scores(probs[apart], edges[apart], classifier.labels, expansion)
+        p = np.exp(lone - np.logaddexp.reduce(lone, axis=1, keepdims=True))
+        for k, i in enumerate(apart):
+            name, rot = _PAIRS[int(p[k].argmax())]
+            x, y = cells[i].x - x0, cells[i].y - y0
+            corners[(x, y)] = cells[i].corners
+            unsure.append(UnsureCell(x, y, name, rot, min(float(p[k].max()), threshold / 2)))
     tiles.sort(key=lambda t: (t.y, t.x))
     unsure.sort(key=lambda u: (u.y, u.x))
-    return BoardReading(tuple(tiles), tuple(unsure), (), corners)
+    return BoardReading(tuple(tiles), tuple(unsure), (), corners, tuple(conflicts))
 
 
 def recognize(photo: NDArray[Any], classifier: TileClassifier, threshold: float = THRESHOLD) -> BoardReading:
@@ -227,11 +326,22 @@ def recognize(photo: NDArray[Any], classifier: TileClassifier, threshold: float 
 
     :raises vision.carcassonne.grid.NoBoardError: when no board or grid is in view.
     """
-    return read_cells(photo, find_grid(photo), classifier, threshold)
+    reading = read_cells(photo, find_grid(photo), classifier, threshold)
+    figures = find_figures(photo, reading.tiles, reading.corners)
+    return replace(reading, figures=tuple(figures))
+
+
+def _to_photo(corners: NDArray[Any], u: float, v: float) -> tuple[int, int]:
+    """The photo pixel of the point (u, v) of a cell (0..1, u right, v down) with ``corners`` NW, NE, SE, SW."""
+    unit = np.asarray([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    m = cv2.getPerspectiveTransform(unit, np.asarray(corners, np.float32))
+    p = cv2.perspectiveTransform(np.asarray([[[u, v]]], np.float32), m)[0, 0]
+    return int(round(float(p[0]))), int(round(float(p[1])))
 
 
 def annotate(photo: NDArray[Any], reading: BoardReading) -> NDArray[Any]:
-    """A copy of ``photo`` with the grid, each tile's name and an arrow to its catalog north."""
+    """A copy of ``photo`` with the grid, each tile's name and an arrow to its catalog north, and each figure
+    as a dot of its colour on its feature, labelled with the figure and the feature."""
     out = photo.copy()
     scale = max(1.0, max(photo.shape[:2]) / 1000)
     for t in list(reading.tiles) + list(reading.unrecognised):
@@ -253,4 +363,22 @@ def annotate(photo: NDArray[Any], reading: BoardReading) -> NDArray[Any]:
         org = tuple(np.round(centre + [-12 * scale, 18 * scale]).astype(int))
         cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale, (0, 0, 0), max(1, int(3 * scale)), cv2.LINE_AA)
         cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale, colour, max(1, int(scale)), cv2.LINE_AA)
+    tiles = {(t.x, t.y): t for t in reading.tiles}
+    for f in reading.figures:
+        tile = tiles.get((f.x, f.y))
+        c = reading.corners.get((f.x, f.y))
+        if tile is None or c is None:
+            continue
+        try:
+            u, v = anchor(tile.tile, tile.rotation, f.feature)
+        except KeyError:
+            u, v = 0.5, 0.5
+        at = _to_photo(c, u, v)
+        dot = tuple(int(k) for k in FIGURE_COLOURS.get(f.color, (255, 255, 255)))
+        cv2.circle(out, at, max(3, int(6 * scale)), (255, 255, 255), -1, cv2.LINE_AA)
+        cv2.circle(out, at, max(2, int(4 * scale)), dot, -1, cv2.LINE_AA)
+        label_text = f"{f.figure} {f.feature}"
+        org = (at[0] + int(6 * scale), at[1] - int(4 * scale))
+        cv2.putText(out, label_text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4 * scale, (0, 0, 0), max(1, int(3 * scale)), cv2.LINE_AA)
+        cv2.putText(out, label_text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4 * scale, (255, 255, 255), max(1, int(scale)), cv2.LINE_AA)
     return out

@@ -70,8 +70,9 @@ def build_model(n_labels: int, width: int = 24) -> torch.nn.Module:
     return Net()
 
 
-def train(sources: list[str], samples: int, epochs: int, out: Path, seed: int, threads: int, quiet: bool = False) -> dict[str, Any]:
-    """Train, export ``out`` (+ ``.labels.txt``) and return the figures."""
+def train(sources: list[str], samples: int, epochs: int, out: Path, seed: int, threads: int, quiet: bool = False,
+          figures: float = 0.0) -> dict[str, Any]:
+    """Train, export ``out`` (+ ``.labels.txt``) and return the figures; ``figures`` of the tiles carry figures."""
     import torch
     from torch import nn
 
@@ -79,7 +80,7 @@ def train(sources: list[str], samples: int, epochs: int, out: Path, seed: int, t
     rng = np.random.default_rng(seed)
     t0 = time.time()
     bank = build_bank(sources, variants=6, seed=seed)
-    x, y, e = make_crops(bank, samples, rng)
+    x, y, e = make_crops(bank, samples, rng, figure_share=figures)
     t_data = time.time() - t0
     turns = torch.from_numpy(turn_table())
     net = build_model(len(TILE_LABELS))
@@ -151,8 +152,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--epochs", type=int, default=8)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--figures", type=float, default=0.0, help="share of the tiles drawn with meeples on them")
     args = p.parse_args(argv)
-    fig = train(args.sources.split(","), args.samples, args.epochs, args.out, args.seed, args.threads)
+    fig = train(args.sources.split(","), args.samples, args.epochs, args.out, args.seed, args.threads,
+                figures=args.figures)
     print(fig)
     return 0
 

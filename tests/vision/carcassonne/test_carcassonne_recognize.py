@@ -56,6 +56,15 @@ def test_a_bare_table_has_no_board(classifier: TileClassifier) -> None:
         find_grid(table)
 
 
+@pytest.mark.parametrize("seed", [0])
+def test_a_big_top_table_is_no_board(classifier: TileClassifier, seed: int) -> None:
+    """The cards and charts of another game on the table are no Carcassonne tiles."""
+    from vision.bigtop.scene import render_scene
+
+    with pytest.raises(NoBoardError):
+        recognize(render_scene(np.random.default_rng(seed)).image, classifier)
+
+
 def test_missing_model_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ModelFileError):
         TileClassifier(tmp_path / "none.onnx")
@@ -68,7 +77,10 @@ def test_cli_json_and_annotate(tmp_path: Path, capsys: pytest.CaptureFixture[str
     ann = tmp_path / "ann.png"
     assert cmd_recognize([str(img), "--game", "carcassonne", "--json", "--annotate", str(ann)]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["game"] == "carcassonne" and data["figures"] == [] and isinstance(data["unrecognised"], list)
+    assert set(data) == {"game", "tiles", "figures", "unrecognised"}
+    assert data["game"] == "carcassonne" and isinstance(data["unrecognised"], list)
+    for f in data["figures"]:
+        assert set(f) == {"x", "y", "figure", "color", "feature", "confidence"}
     assert data["tiles"], "no tile read"
     for t in data["tiles"]:
         assert set(t) == {"x", "y", "tile", "rotation", "confidence"}
@@ -82,3 +94,29 @@ def test_cli_bad_image_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
     assert cmd_recognize([str(bad), "--game", "carcassonne"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "ringside recognize" in err
+
+
+def test_figures_are_found_on_their_features(classifier: TileClassifier) -> None:
+    from scorer.carcassonne.catalog import rotated
+    from vision.carcassonne.figures import PlacedFigure, draw_figures
+
+    rng = np.random.default_rng(21)
+    tiles = [Placed(0, 0, "D", 0), Placed(1, 0, "U", 0), Placed(0, 1, "E", 180), Placed(1, 1, "B", 0), Placed(2, 0, "V", 0),
+             Placed(2, 1, "U", 90)]
+    board = draw_board(tiles, lambda t, r: render_tile(t, r, 96, "newart", rng), rng, cell=96, margin=3.0)
+    figs = [PlacedFigure(0, 0, "meeple", "red", "city:N"), PlacedFigure(1, 0, "meeple", "blue", "road:W"),
+            PlacedFigure(1, 1, "meeple", "yellow", "monastery"), PlacedFigure(0, 1, "ringmaster", "black", "field:NL")]
+    img = draw_figures(board.image, {(t.x, t.y): (t.tile, t.rotation) for t in tiles}, figs,
+                       lambda x, y: board.cell_corners(x, y)[0], board.cell, rng)
+    photo = photograph(img, LEVELS["overhead"], rng, size=(1152, 648), subject=board.subject).image
+    reading = recognize(photo, classifier)
+    got = {(f.x, f.y, f.figure, f.color, f.feature) for f in reading.figures}
+    kinds = {(t.x, t.y): t for t in tiles}
+
+    def canonical(f: PlacedFigure) -> str:
+        view = rotated(kinds[(f.x, f.y)].tile, kinds[(f.x, f.y)].rotation)
+        return view.segments[view.spots[f.feature]].spot
+
+    want = {(f.x, f.y, f.figure, f.color, canonical(f)) for f in figs}
+    assert len(got & want) >= 3, got
+    assert len(got - want) <= 1, got - want

@@ -10,7 +10,7 @@ from vision.carcassonne.board import draw_board, random_layout
 from vision.carcassonne.camera import LEVELS, photograph
 from vision.carcassonne.dataset import build_bank, make_crops
 from vision.carcassonne.labels import NONE, TILE_LABELS, TILE_NAMES, canonical_rotation, label, parse_label
-from vision.carcassonne.recognize import _PAIRS, _settle
+from vision.carcassonne.recognize import _PAIRS, _components, _mismatches, _settle
 from vision.carcassonne.render import STYLES, render_tile
 
 
@@ -118,3 +118,32 @@ def test_settle_fixes_an_edge_mismatch_and_respects_the_box() -> None:
 
 def test_catalog_names_are_the_classifier_names() -> None:
     assert set(TILE_NAMES) == set(CATALOG)
+
+
+def test_mismatches_name_the_pairs_whose_edges_disagree() -> None:
+    # D (road west-east) then U (road west-east) agree; E below D shows field north against D's field south: fine;
+    # a C (city all round) east of U meets U's road with a city
+    pos = [(0, 0), (1, 0), (0, 1), (2, 0)]
+    choice = [_index("D", 0), _index("U", 0), _index("E", 180), _index("C", 0)]
+    pairs, bad = _mismatches(pos, choice)
+    assert pairs == 3
+    assert bad == [(1, 3)]
+
+
+def test_components_keep_touching_cells_together() -> None:
+    groups = _components([(0, 0), (1, 0), (5, 5), (1, 1), (9, 9), (9, 8)])
+    assert groups[0] == [0, 1, 3]
+    assert sorted(map(sorted, groups[1:])) == [[2], [4, 5]]
+
+
+def test_training_crops_can_carry_figures() -> None:
+    """With ``figure_share`` 1 every tile gets a figure: pure figure colours appear that tile art never has."""
+    bank = build_bank(["flat"], variants=1, seed=1)
+    blue = np.array([190, 90, 25])
+
+    def bluish(crops: np.ndarray) -> int:
+        return int((np.abs(crops.reshape(-1, 3).astype(int) - blue).sum(axis=1) < 60).sum())
+
+    plain, _, _ = make_crops(bank, 60, np.random.default_rng(4))
+    dressed, _, _ = make_crops(bank, 60, np.random.default_rng(4), figure_share=1.0)
+    assert bluish(dressed) > 4 * bluish(plain) + 20

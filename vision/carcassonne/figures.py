@@ -1,0 +1,245 @@
+"""Figures on a Carcassonne board: drawn on synthetic boards, found in photos, each on its feature.
+
+Figures: meeples of six colours, the ringmaster (a larger figure of a player's
+colour), acrobats (smaller figures on an acrobat space, stacked up to three)
+and the Big Top (a tent on the circus tile). `draw_figures` paints them on a
+board drawn by `vision.carcassonne.board` (the project's own figure drawings);
+`find_figures` looks for them on the tiles of a `BoardReading`: each tile is
+cut square from the photo, its colours balanced against the whole board,
+pixels near a player colour grouped into blobs, and a blob of figure size is a
+figure standing on the feature under its centre (`vision.carcassonne.features`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from scorer.carcassonne.catalog import CATALOG, Special
+from vision.carcassonne.features import anchor, spot_at
+
+__all__ = ["BIG_TOP", "COLORS", "FIGURE_COLOURS", "FigureReading", "PlacedFigure", "draw_figures", "find_figures", "random_figures"]
+
+#: The six player colours (BGR as the project draws them).
+COLORS: dict[str, tuple[int, int, int]] = {
+    "red": (40, 35, 205),
+    "blue": (190, 90, 25),
+    "green": (35, 120, 25),
+    "yellow": (20, 215, 240),
+    "black": (28, 28, 28),
+    "grey": (135, 135, 135),
+}
+#: the Big Top's tent colour
+BIG_TOP = (150, 40, 135)
+#: every colour a figure can have, by name
+FIGURE_COLOURS = dict(COLORS, **{"big-top": BIG_TOP})
+#: figure size as a share of the tile side: meeple, ringmaster, acrobat
+_SIZE = {"meeple": 0.30, "ringmaster": 0.38, "acrobat": 0.22}
+#: how far each acrobat of a stack shows above the one below, as a share of the tile side
+_STEP = 0.1
+#: a pixel this far (Lab) from every figure colour is no figure
+_FAR = 34.0
+#: a blob whose colour is on average further than this from its figure colour (0 far .. 1 exact) is no figure
+MIN_CONFIDENCE = 0.4
+#: the crop each tile is cut to for the search
+_CUT = 64
+#: a meeple's outline in a unit square (head at the top)
+_MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98, 0.5], [0.72, 0.52], [0.9, 1.0], [0.6, 1.0],
+                    [0.5, 0.78], [0.4, 1.0], [0.1, 1.0], [0.28, 0.52], [0.02, 0.5], [0.02, 0.36], [0.34, 0.24], [0.36, 0.06]])
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedFigure:
+    """A figure on a layout: the tile's cell, the figure, its colour (empty for the Big Top), its feature.
+
+    ``count`` is the height of an acrobat stack (1 to 3 figures of the same colour).
+    """
+
+    x: int
+    y: int
+    figure: str
+    color: str
+    feature: str
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class FigureReading:
+    """A figure found in a photo: cell (as in the board reading), figure (``meeple``, ``ringmaster``, ``acrobat``,
+    ``big-top``), colour (empty for the Big Top), feature, confidence."""
+
+    x: int
+    y: int
+    figure: str
+    color: str
+    feature: str
+    confidence: float
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"x", "y", "figure", "color", "feature", "confidence"}``."""
+        return {"x": self.x, "y": self.y, "figure": self.figure, "color": self.color or None, "feature": self.feature,
+                "confidence": round(self.confidence, 3)}
+
+
+def _poly(cx: float, cy: float, size: float, angle: float) -> NDArray[Any]:
+    pts = (_MEEPLE - 0.5) * size
+    c, s = np.cos(np.deg2rad(angle)), np.sin(np.deg2rad(angle))
+    out: NDArray[Any] = pts @ np.array([[c, s], [-s, c]]) + [cx, cy]
+    return out
+
+
+def _paint(img: NDArray[Any], pts: NDArray[Any], colour: tuple[int, int, int], cell: float) -> None:
+    p = np.round(pts * 16).astype(np.int32)
+    shadow = np.round((pts + cell * 0.03) * 16).astype(np.int32)
+    over = img.copy()
+    cv2.fillPoly(over, [shadow], (0, 0, 0), cv2.LINE_AA, shift=4)
+    img[:] = cv2.addWeighted(img, 0.6, over, 0.4, 0)
+    cv2.fillPoly(img, [p], colour, cv2.LINE_AA, shift=4)
+    outline = (90, 90, 90) if sum(colour) < 150 else (25, 25, 25)
+    cv2.polylines(img, [p], True, outline, max(1, int(cell / 70)), cv2.LINE_AA, shift=4)
+
+
+def draw_figures(image: NDArray[Any], tiles: dict[tuple[int, int], tuple[str, int]], figures: Sequence[PlacedFigure],
+                 cell_corner: Any, cell: float, rng: np.random.Generator) -> NDArray[Any]:
+    """A copy of a drawn board with ``figures`` painted on their features.
+
+    ``tiles`` maps each cell to its (type, rotation); ``cell_corner(x, y)`` gives the
+    pixel position of a cell's north-west corner; ``cell`` is the tile side in pixels.
+
+    :raises KeyError: when a figure's tile has no such feature.
+    """
+    out = image.copy()
+    for f in figures:
+        name, rot = tiles[(f.x, f.y)]
+        ox, oy = cell_corner(f.x, f.y)
+        if f.figure == "big-top":
+            cx, cy = ox + 0.5 * cell, oy + 0.5 * cell
+            r = 0.3 * cell
+            pts = np.array([[cx + r * np.cos(a), cy + r * np.sin(a)] for a in np.linspace(0, 2 * np.pi, 17)[:-1]])
+            cv2.fillPoly(out, [np.round(pts * 16).astype(np.int32)], BIG_TOP, cv2.LINE_AA, shift=4)
+            cv2.circle(out, (int(cx), int(cy)), max(2, int(0.06 * cell)), (230, 230, 235), -1, cv2.LINE_AA)
+            cv2.polylines(out, [np.round(pts * 16).astype(np.int32)], True, (30, 30, 30), 1, cv2.LINE_AA, shift=4)
+            continue
+        u, v = anchor(name, rot, f.feature)
+        size = _SIZE[f.figure] * cell * rng.uniform(0.93, 1.07)
+        angle = float(rng.normal(0, 12))
+        colour = COLORS[f.color]
+        cx = ox + u * cell + rng.normal(0, 0.02 * cell)
+        cy = oy + v * cell + rng.normal(0, 0.02 * cell)
+        # a stack of acrobats, seen from above at a slant: each one a step higher than the one it stands on
+        for k in range(f.count):
+            _paint(out, _poly(cx, cy - (k - (f.count - 1) / 2) * _STEP * cell, size, angle), colour, cell)
+    return out
+
+
+def _lab(colour: tuple[int, int, int]) -> NDArray[Any]:
+    px = np.array([[colour]], np.uint8)
+    out: NDArray[Any] = cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(3).astype(np.float32)
+    return out
+
+
+_NAMES = tuple(FIGURE_COLOURS)
+_LABS = np.stack([_lab(FIGURE_COLOURS[n]) for n in _NAMES])
+
+
+def _cut(photo: NDArray[Any], corners: NDArray[Any]) -> NDArray[Any]:
+    dst = np.asarray([[0, 0], [_CUT, 0], [_CUT, _CUT], [0, _CUT]], dtype=np.float32)
+    m = cv2.getPerspectiveTransform(np.asarray(corners, dtype=np.float32), dst)
+    out: NDArray[Any] = cv2.warpPerspective(photo, m, (_CUT, _CUT), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[int, int], NDArray[Any]],
+                 reference: NDArray[Any] | None = None) -> list[FigureReading]:
+    """The figures standing on ``tiles`` (`TileReading`s) in ``photo``; ``corners`` maps each cell to its corners.
+
+    ``reference`` is the board's median colour the figure colours were drawn
+    against (BGR); the photo's board is scaled to it first, which undoes the
+    camera's white balance.
+    """
+    cuts = [_cut(photo, corners[(t.x, t.y)]) for t in tiles if (t.x, t.y) in corners]
+    kept = [t for t in tiles if (t.x, t.y) in corners]
+    if not cuts:
+        return []
+    stack = np.stack(cuts).astype(np.float32)
+    ref = np.asarray(reference if reference is not None else (235, 235, 235), np.float32)
+    gain = ref / np.maximum(np.percentile(stack.reshape(-1, 3)[::5], 99, axis=0), 1.0)
+    out: list[FigureReading] = []
+    area_cell = float(_CUT * _CUT)
+    # all tiles at once: one tall image through the colour conversion, distances as squares
+    bal = np.clip(stack * gain, 0, 255).astype(np.uint8).reshape(-1, _CUT, 3)
+    labs = cv2.cvtColor(bal, cv2.COLOR_BGR2Lab).astype(np.float32).reshape(-1, 3)
+    sq = (labs * labs).sum(axis=1, keepdims=True) - 2.0 * labs @ _LABS.T + (_LABS * _LABS).sum(axis=1)
+    nearest_all = sq.argmin(axis=1).reshape(len(kept), _CUT, _CUT)
+    dmin_all = np.sqrt(np.maximum(sq.min(axis=1), 0.0)).reshape(len(kept), _CUT, _CUT)
+    for t, d_min, nearest in zip(kept, dmin_all, nearest_all, strict=True):
+        near = d_min < _FAR
+        special = CATALOG[t.tile].special
+        for k, colour in enumerate(_NAMES):
+            mask = (near & (nearest == k)).astype(np.uint8)
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            if mask.sum() < 0.02 * area_cell:
+                continue
+            n, lab_img, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+            for j in range(1, n):
+                area = stats[j, cv2.CC_STAT_AREA] / area_cell
+                w, h = stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT]
+                solid = stats[j, cv2.CC_STAT_AREA] / max(1, w * h)
+                if area < 0.02 or area > 0.4 or solid < 0.3 or min(w, h) < 0.1 * _CUT:
+                    continue
+                u, v = cents[j] / _CUT
+                conf = float(np.clip(1.0 - d_min[lab_img == j].mean() / _FAR, 0.0, 1.0))
+                if conf < MIN_CONFIDENCE:
+                    continue
+                if colour == "big-top":
+                    if special is Special.CIRCUS and area > 0.1:
+                        out.append(FigureReading(t.x, t.y, "big-top", "", "circus", conf))
+                    continue
+                if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2:
+                    # a stack of one colour shows as one blob: its height tells how many
+                    count = int(np.clip(round((h / _CUT - _SIZE["acrobat"]) / _STEP) + 1, 1, 3))
+                    out.extend(FigureReading(t.x, t.y, "acrobat", colour, "acrobats", conf) for _ in range(count))
+                    continue
+                feature = spot_at(t.tile, t.rotation, float(u), float(v))
+                if feature is None or feature in ("circus", "acrobats"):
+                    continue
+                # the ringmaster stands taller than a meeple: its longer side tells them apart
+                tall = (max(w, h) + 2) / _CUT
+                kind = "ringmaster" if tall > 0.5 * (_SIZE["meeple"] + _SIZE["ringmaster"]) else "meeple"
+                out.append(FigureReading(t.x, t.y, kind, colour, feature, conf))
+    out.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
+    return out
+
+
+def random_figures(tiles: Sequence[Any], rng: np.random.Generator, colors: Sequence[str] = tuple(COLORS),
+                   share: float = 0.35) -> list[PlacedFigure]:
+    """Figures for a drawn layout (`vision.carcassonne.board.Placed` tiles): a meeple on about ``share`` of the tiles,
+    one ringmaster of the first colour, a stack of one to three acrobats on each acrobat tile now and then, and
+    the Big Top on a circus tile when the layout has one. Not checked against the rules (a feature may hold two).
+    """
+    from scorer.carcassonne.catalog import rotated
+
+    out: list[PlacedFigure] = []
+    circus = [t for t in tiles if CATALOG[t.tile].special is Special.CIRCUS]
+    if circus:
+        t = circus[int(rng.integers(len(circus)))]
+        out.append(PlacedFigure(t.x, t.y, "big-top", "", "circus"))
+    ring = False
+    for t in tiles:
+        special = CATALOG[t.tile].special
+        if special is Special.ACROBATS and rng.random() < 0.6:
+            out.append(PlacedFigure(t.x, t.y, "acrobat", str(rng.choice(list(colors))), "acrobats", int(rng.integers(1, 4))))
+            continue
+        if special is Special.CIRCUS or rng.random() >= share:
+            continue
+        view = rotated(t.tile, t.rotation)
+        spots = list(dict.fromkeys(view.segments[i].spot for i in set(view.spots.values())))
+        kind = "meeple" if ring or rng.random() < 0.8 else "ringmaster"
+        ring = ring or kind == "ringmaster"
+        out.append(PlacedFigure(t.x, t.y, kind, str(rng.choice(list(colors))), str(spots[int(rng.integers(len(spots)))])))
+    return out
