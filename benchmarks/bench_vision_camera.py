@@ -31,6 +31,7 @@ import argparse
 import statistics
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -74,6 +75,8 @@ class Tally:
     detections: int = 0
     held_visible: int = 0
     ms: list[float] = field(default_factory=list)
+    #: failed places by (kind of place, cause): see `_cause`
+    causes: Counter[tuple[str, str]] = field(default_factory=Counter)
 
 
 def _chart_poses(td: TopDown) -> dict[int, ChartPose]:
@@ -133,6 +136,28 @@ def _place_of_zone(zone: Zone) -> tuple[object, ...] | None:
     return None
 
 
+def _place_kind(key: tuple[object, ...]) -> str:
+    return "chart space" if key[0] == "space" else f"{key[0]} pile"
+
+
+def _cause(key: tuple[object, ...], want: object, have: object, held: bool,
+           in_zone: list[Recognition]) -> str:
+    """Why a place was not read right: ``wrong`` (another card read), ``unsure`` (a detection there
+    below the threshold), ``not a component`` (a detection there read as none), ``unreadable`` (held
+    by the place memory, nothing detected), ``missed`` (nothing detected, read as empty),
+    ``phantom`` (a card read on an empty place)."""
+    if key[0] == "poster":  # the Poster place reads as a flag: not seen is False
+        want, have = want or None, have or None
+    if have is not None and have != want:
+        return "phantom" if want is None else "wrong"
+    verdicts = {r.verdict for r in in_zone}
+    if Verdict.UNSURE in verdicts:
+        return "unsure"
+    if Verdict.NOT_A_COMPONENT in verdicts:
+        return "not a component"
+    return "unreadable" if held else "missed"
+
+
 def run_one(rec: Recognizer, td: TopDown, photo: Photo, tally: Tally, why: list[str] | None = None,
             before: Photo | None = None) -> bool:
     """Recognise one photo and add it to the tally; True when the scene was fully correct.
@@ -171,6 +196,7 @@ def run_one(rec: Recognizer, td: TopDown, photo: Photo, tally: Tally, why: list[
             continue
         if t is None or t.label != r.label:
             tally.wrong_accepted += 1
+            tally.causes[("detection", "wrong label accepted")] += 1
             wrong = True
             why.append(f"wrong label {r.label} for {t.label if t else 'nothing'}")
             continue
@@ -198,6 +224,10 @@ def run_one(rec: Recognizer, td: TopDown, photo: Photo, tally: Tally, why: list[
     poses = _chart_poses(td)
     foreign = {_place_of_zone(zone_of(t.x, t.y, poses)) for t in td.truth if t.label == NONE}
     foreign |= {_place_of_zone(zone_of(x, y, poses)) for x, y in td.clutter}
+    in_zone: dict[tuple[object, ...] | None, list[Recognition]] = {}
+    for d, r in zip(result.detections, result.recognitions):
+        x, y = result.rectified.to_table(*d.centre)
+        in_zone.setdefault(_place_of_zone(zone_of(x, y, result.charts)), []).append(r)
     places_ok = True
     for key, want in expected.items():
         if key[0] == "space" and key[1] not in td.charts:
@@ -211,6 +241,7 @@ def run_one(rec: Recognizer, td: TopDown, photo: Photo, tally: Tally, why: list[
                 continue
             tally.held_visible += 1
         places_ok = False
+        tally.causes[(_place_kind(key), _cause(key, want, have, key in held, in_zone.get(key, [])))] += 1
         why.append(f"place {key}: want {want}, have {have}, held {key in held}, hidden {unknowable}")
     usable = charts_ok and places_ok and not wrong
     tally.usable += usable
@@ -268,6 +299,13 @@ def main() -> int:
               f"{100 * t.usable / n:>6.0f}% {t.no_mat:>7} {t.chart_missed:>10} "
               f"{100 * t.components_right / max(t.components, 1):>11.1f}% "
               f"{t.wrong_accepted:>5}/{t.detections:<5} {t.held_visible:>9} {med:>7.1f} {p90:>7.1f}")
+    print("places not read right, by kind of place and cause (missed: nothing detected and read empty;"
+          " unreadable: nothing detected, held; unsure / not a component: the detection there was refused;"
+          " wrong / phantom: another card read, or a card on an empty place)")
+    for (lv, sz, mode), t in tallies.items():
+        if t.causes:
+            parts = ", ".join(f"{k} {c}: {n}" for (k, c), n in sorted(t.causes.items(), key=lambda kv: -kv[1]))
+            print(f"  {lv:<8} {sz[0]}x{sz[1]:<5} {mode:<6} {parts}")
     print(f"wall time {time.time() - t_start:.0f}s")
     return 0
 

@@ -11,8 +11,9 @@ held as the best guess, so the referee holds instead of reading the pile as empt
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -21,11 +22,12 @@ from numpy.typing import NDArray
 
 from scorer.bigtop.cards import Suit
 from vision.bigtop.labels import Kind
-from vision.bigtop.layout import CHART, MAT, Pile, Rect, Space
+from vision.bigtop.layout import CARD, CHART, MAT, Pile, Rect, Space
 from vision.bigtop.tableview import Area, Reason, TableView, Unrecognised, Zone
 from vision.calibrate import ChartPose, Rectified
+from vision.detect import Detection
 
-__all__ = ["PlaceMemory", "looks_plain", "place_features"]
+__all__ = ["LayoutPlace", "PlaceMemory", "fit_card", "layout_places", "looks_plain", "place_features"]
 
 #: a plain place: (95th - 5th percentile grey) / median below this, ...
 PLAIN_CONTRAST = 0.3
@@ -97,30 +99,125 @@ def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDAr
     return place_features(image, rect, text_mm)[0] >= max(TEXT_CONTRAST, TEXT_OVER_PLAIN * contrast)
 
 
-_Place = tuple[Zone, list[NDArray[Any]], list[NDArray[Any]], tuple[float, float]]
+def _key(z: Zone) -> tuple[Any, ...]:
+    return (z.area, z.seat, z.suit, z.pile, z.space)
 
 
-def _places(charts: Mapping[int, ChartPose]) -> list[_Place]:
-    """Every place: its zone, the polygons tested for plainness and for the printed name (table mm), its centre."""
-    out: list[_Place] = []
+@dataclass(frozen=True, slots=True)
+class LayoutPlace:
+    """A tableau pile or chart space, where the printed layout says a card may lie."""
+
+    zone: Zone
+    #: the parts tested for plainness and the band of the printed name (table mm)
+    plain_mm: list[NDArray[Any]]
+    text_mm: list[NDArray[Any]]
+    #: the place's centre (table mm) and the direction of its "up" (degrees, as `Detection.angle`)
+    centre: tuple[float, float]
+    angle: float
+    #: the place's own frame (mat or chart mm) -> table mm, linear part (a rotation)
+    rotation: NDArray[Any]
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """The place's identity across frames."""
+        return _key(self.zone)
+
+
+def layout_places(charts: Mapping[int, ChartPose]) -> list[LayoutPlace]:
+    """Every tableau pile, then every called-card space of each chart seen, by seat."""
+    out: list[LayoutPlace] = []
+    eye = np.eye(2)
     for suit in Suit:
         for pile in Pile:
             r = MAT.slot(suit, pile)
-            out.append((Zone(Area.TABLEAU, suit=suit, pile=pile), _place_polygon(r, Area.TABLEAU),
-                        _text_band(r, Area.TABLEAU), r.centre))
+            out.append(LayoutPlace(Zone(Area.TABLEAU, suit=suit, pile=pile), _place_polygon(r, Area.TABLEAU),
+                                   _text_band(r, Area.TABLEAU), r.centre, 0.0, eye))
     for seat, pose in sorted(charts.items()):
         m = pose.chart_to_table
+        lin = m[:2, :2] / max(float(np.sqrt(abs(np.linalg.det(m[:2, :2])))), 1e-9)
         for sp in Space:
             r = CHART.space(sp)
             polys = [p @ m[:2, :2].T + m[:2, 2] for p in _place_polygon(r, Area.CHART_SPACE)]
             text = [p @ m[:2, :2].T + m[:2, 2] for p in _text_band(r, Area.CHART_SPACE)]
             c = m[:2, :2] @ np.array(r.centre) + m[:2, 2]
-            out.append((Zone(Area.CHART_SPACE, seat=seat, space=sp), polys, text, (float(c[0]), float(c[1]))))
+            out.append(LayoutPlace(Zone(Area.CHART_SPACE, seat=seat, space=sp), polys, text,
+                                   (float(c[0]), float(c[1])), pose.angle, lin))
     return out
 
 
-def _key(z: Zone) -> tuple[Any, ...]:
-    return (z.area, z.seat, z.suit, z.pile, z.space)
+#: how far (mm) and by how many degrees a card may lie off its printed place for `fit_card`
+FIT_SHIFT_MM = 5.0
+FIT_ANGLES = (-6.0, -3.0, 0.0, 3.0, 6.0)
+
+
+@functools.lru_cache(maxsize=256)
+def _card_template(r00: float, r01: float, r10: float, r11: float, s: float) -> tuple[NDArray[Any], NDArray[Any]]:
+    """A card's white rim and dark frame line drawn at rotation ``r`` and scale ``s`` px/mm,
+    and the mask of those two bands (the face field and the table around are left out)."""
+    rot = np.array([[r00, r01], [r10, r11]])
+    half = 0.5 * float(np.hypot(CARD.width, CARD.height)) * s + 2
+    size = int(np.ceil(2 * half)) | 1
+    c = np.array([size / 2, size / 2])
+
+    def poly(w: float, h: float) -> NDArray[Any]:
+        pts = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
+        return np.round((pts @ rot.T * s + c) * 16).astype(np.int32)
+
+    frame_w, frame_h = CARD.width - 2 * CARD.margin, CARD.height - 2 * CARD.margin
+    tmpl = np.zeros((size, size), np.float32)
+    mask = np.zeros((size, size), np.uint8)
+    cv2.fillPoly(mask, [poly(CARD.width, CARD.height)], 255, cv2.LINE_AA, 4)
+    cv2.fillPoly(tmpl, [poly(CARD.width, CARD.height)], 1.0, cv2.LINE_AA, 4)
+    cv2.fillPoly(tmpl, [poly(frame_w, frame_h)], 0.0, cv2.LINE_AA, 4)
+    cv2.fillPoly(mask, [poly(CARD.inner_width, CARD.inner_height)], 0, cv2.LINE_AA, 4)
+    return tmpl, (mask > 127).astype(np.uint8)
+
+
+def _rot(deg: float) -> NDArray[Any]:
+    a = np.radians(deg)
+    return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+
+
+def fit_card(rect: Rectified, place: LayoutPlace) -> tuple[Detection, float]:
+    """A card on ``place``, fitted in the rectified grey image by its rim and frame line.
+
+    Searches up to `FIT_SHIFT_MM` off the printed place and `FIT_ANGLES` from its direction
+    (normalised correlation of the rim-and-frame template); returns the face field's detection
+    at the best fit and that fit's score (-1..1; near 0 when no card's frame shows there). A place
+    outside the image gives the printed place itself and score 0.
+    """
+    s = rect.px_per_mm
+    cx, cy = (np.array(place.centre) - np.array(rect.origin)) * s
+    img = rect.image
+    best: tuple[float, float, float, NDArray[Any]] | None = None
+    pad = int(np.ceil(FIT_SHIFT_MM * s))
+    for da in FIT_ANGLES:
+        rot = _rot(-da) @ place.rotation  # counter-clockwise as seen (y down)
+        r = np.round(rot, 3)
+        tmpl, mask = _card_template(float(r[0, 0]), float(r[0, 1]), float(r[1, 0]), float(r[1, 1]), round(s, 4))
+        size = tmpl.shape[0]
+        x0, y0 = int(round(cx)) - size // 2 - pad, int(round(cy)) - size // 2 - pad
+        x1, y1 = x0 + size + 2 * pad, y0 + size + 2 * pad
+        if x0 < 0 or y0 < 0 or x1 > img.shape[1] or y1 > img.shape[0]:
+            continue
+        roi = img[y0:y1, x0:x1].astype(np.float32)
+        res = np.nan_to_num(cv2.matchTemplate(roi, tmpl, cv2.TM_CCOEFF_NORMED, mask=mask), nan=-1.0,
+                            posinf=-1.0, neginf=-1.0)
+        _, score, _, loc = cv2.minMaxLoc(res)
+        if best is None or score > best[0]:
+            fx = x0 + loc[0] + size / 2 - 0.5 * ((size + 1) % 2)
+            fy = y0 + loc[1] + size / 2 - 0.5 * ((size + 1) % 2)
+            best = (float(score), float(fx), float(fy), rot)
+    if best is None:
+        score, fx, fy, rot = 0.0, float(cx), float(cy), place.rotation
+    else:
+        score, fx, fy, rot = best
+    w, h = CARD.inner_width * s, CARD.inner_height * s
+    local = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
+    corners = local @ rot.T + np.array([fx, fy])
+    up = rot @ np.array([0.0, -1.0])
+    angle = float(np.degrees(np.arctan2(-up[0], -up[1])) % 360)
+    return Detection(Kind.CARD, corners, (fx, fy), angle), score
 
 
 class PlaceMemory:
@@ -133,11 +230,30 @@ class PlaceMemory:
         """Forget every place (another table, or the table moved)."""
         self.held.clear()
 
-    def update(self, view: TableView, rect: Rectified, charts: Mapping[int, ChartPose]) -> TableView:
-        """Remember this frame's cards; return ``view`` plus an ``UNREADABLE`` card for every
-        remembered place with no detection now that does not look plain.
+    def to_read(self, view: TableView, rect: Rectified,
+                charts: Mapping[int, ChartPose]) -> tuple[list[LayoutPlace], dict[tuple[Any, ...], bool]]:
+        """The places with no identified component in ``view`` that do not look plain (to be read
+        from the layout), and the plainness of every place tested, by `LayoutPlace.key`."""
+        identified = {_key(c.zone) for c in view.components}
+        plain: dict[tuple[Any, ...], bool] = {}
+        out: list[LayoutPlace] = []
+        for place in layout_places(charts):
+            k = place.key
+            if k in identified:
+                continue
+            plain[k] = looks_plain(rect.image, rect, place.plain_mm, place.text_mm)
+            if not plain[k]:
+                out.append(place)
+        return out, plain
 
-        ``rect.image`` must be the grey rectified image the detections came from.
+    def update(self, view: TableView, rect: Rectified, charts: Mapping[int, ChartPose],
+               plain: Mapping[tuple[Any, ...], bool] | None = None) -> TableView:
+        """Remember this frame's cards; return ``view`` plus an ``UNREADABLE`` card for every place
+        with nothing on it in ``view`` (neither identified nor unrecognised) that does not look plain:
+        its best guess is the card last identified there, or ``""`` when none was.
+
+        ``rect.image`` must be the grey rectified image the detections came from; ``plain``: places
+        already tested (`to_read`).
         """
         taken = {_key(u.zone) for u in view.unrecognised}
         for c in view.components:
@@ -146,15 +262,20 @@ class PlaceMemory:
             if c.zone.area in (Area.TABLEAU, Area.CHART_SPACE) and c.shape is Kind.CARD:
                 self.held[k] = c.label
         extra: list[Unrecognised] = []
-        for zone, polys, text, (x, y) in _places(charts):
-            k = _key(zone)
-            if k in taken or k not in self.held:
+        for place in layout_places(charts):
+            k = place.key
+            if k in taken:
                 continue
-            if looks_plain(rect.image, rect, polys, text):
-                del self.held[k]
+            if plain is not None and k in plain:
+                is_plain = plain[k]
+            else:
+                is_plain = looks_plain(rect.image, rect, place.plain_mm, place.text_mm)
+            if is_plain:
+                self.held.pop(k, None)
                 continue
-            angle = charts[zone.seat].angle if zone.seat is not None else 0.0
-            extra.append(Unrecognised(Kind.CARD, Reason.UNREADABLE, self.held[k], 0.0, x, y, angle, zone))
+            x, y = place.centre
+            extra.append(Unrecognised(Kind.CARD, Reason.UNREADABLE, self.held.get(k, ""), 0.0, x, y,
+                                      place.angle, place.zone))
         if not extra:
             return view
         unknown = tuple(sorted(view.unrecognised + tuple(extra), key=lambda u: (u.y, u.x)))
