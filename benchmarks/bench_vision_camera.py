@@ -14,7 +14,11 @@ per level and size:
   instead be reported unrecognised (the referee holds);
 * mat not found; components right (fully visible ones, identified correctly);
 * wrong labels accepted above the threshold (any detection), and held places
-  (reported unrecognised though fully visible: the referee asks needlessly);
+  (reported unrecognised though fully visible: the referee asks needlessly). A place counts
+  as not visible when a tenth of it is under the hand or outside the photo, or when a clutter
+  object (a mug, a phone, a pen, a coin, a foreign card) reaches over it;
+* places not read right, by kind of place and cause (missed, unreadable, unsure, not a
+  component, wrong, phantom) and the wrong labels accepted;
 * ms per frame on one thread (median and 90th percentile).
 
 Each photo is judged twice: as the ``first`` frame of a new table (caches empty: full
@@ -38,11 +42,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.bigtop.cards import Suit
 from vision import NoMatError
 from vision.bigtop import DEFAULT_MODEL
 from vision.bigtop.dataset import match_truth
 from vision.bigtop.labels import NONE, Kind
-from vision.bigtop.layout import CARD, Space
+from vision.bigtop.layout import CARD, CHART, MAT, Pile, Space
 from vision.bigtop.pipeline import Recognizer
 from vision.bigtop.scene import (
     CONTENT_REGION,
@@ -107,6 +112,52 @@ def _hidden_in_photo(t: TruthItem, photo: Photo) -> float:
     inside = mask[100:100 + h, 100:100 + w]
     visible = int(np.count_nonzero(inside & (photo.hand_mask < 128)))
     return 1.0 - visible / total
+
+
+#: a place counts as covered (its state unknowable) when this share of it is under the hand or outside the photo
+PLACE_COVERED = 0.1
+
+
+def _polygon_hidden(pts_mm: np.ndarray, photo: Photo) -> float:
+    """Share of a table-mm polygon covered by the hand or outside the photo."""
+    h, w = photo.hand_mask.shape
+    img = photo.to_image(pts_mm)
+    mask = np.zeros((h + 200, w + 200), np.uint8)
+    cv2.fillPoly(mask, [np.round(img + 100).astype(np.int32)], 1)
+    total = int(mask.sum())
+    if total == 0:
+        return 1.0
+    inside = mask[100:100 + h, 100:100 + w]
+    return 1.0 - int(np.count_nonzero(inside & (photo.hand_mask < 128))) / total
+
+
+def _covered_places(td: TopDown, photo: Photo) -> set[tuple[object, ...]]:
+    """Places whose state cannot be seen: partly under the hand or outside the photo, or within the
+    reach of a clutter object (a mug, a phone, a pen, a coin, a foreign card may lie over them)."""
+    out: set[tuple[object, ...]] = set()
+    rects: list[tuple[tuple[object, ...], np.ndarray]] = []
+    for suit in Suit:
+        for pile in Pile:
+            r = MAT.slot(suit, pile)
+            rects.append(((pile.value, suit), np.array([[r.x, r.y], [r.x + r.w, r.y], [r.x + r.w, r.y + r.h],
+                                                         [r.x, r.y + r.h]])))
+    for seat, pose in td.charts.items():
+        for sp in Space:
+            r = CHART.space(sp)
+            pts = [chart_to_table(pose, x, y) for x, y in ((r.x, r.y), (r.x + r.w, r.y), (r.x + r.w, r.y + r.h),
+                                                           (r.x, r.y + r.h))]
+            rects.append((("space", seat, sp), np.array(pts)))
+    reach = td.clutter_reach or (0.0,) * len(td.clutter)
+    for key, poly in rects:
+        if _polygon_hidden(poly, photo) >= PLACE_COVERED:
+            out.add(key)
+            continue
+        for (cx, cy), rr in zip(td.clutter, reach):
+            d = cv2.pointPolygonTest(poly.astype(np.float32).reshape(-1, 1, 2), (float(cx), float(cy)), True)
+            if d >= -rr:
+                out.add(key)
+                break
+    return out
 
 
 def _truth_view(td: TopDown, truth: list[TruthItem]) -> TableView:
@@ -224,6 +275,7 @@ def run_one(rec: Recognizer, td: TopDown, photo: Photo, tally: Tally, why: list[
     poses = _chart_poses(td)
     foreign = {_place_of_zone(zone_of(t.x, t.y, poses)) for t in td.truth if t.label == NONE}
     foreign |= {_place_of_zone(zone_of(x, y, poses)) for x, y in td.clutter}
+    foreign |= _covered_places(td, photo)
     in_zone: dict[tuple[object, ...] | None, list[Recognition]] = {}
     for d, r in zip(result.detections, result.recognitions):
         x, y = result.rectified.to_table(*d.centre)

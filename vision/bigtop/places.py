@@ -29,14 +29,15 @@ from vision.detect import Detection
 
 __all__ = ["LayoutPlace", "PlaceMemory", "fit_card", "layout_places", "looks_plain", "place_features"]
 
-#: a plain place: (95th - 5th percentile grey) / median below this, ...
-PLAIN_CONTRAST = 0.3
-#: ... and a share of edge pixels (gradient above a fifth of the median grey) below this
-PLAIN_EDGES = 0.03
-#: ... and the band of its printed text (the pile's or space's name) shows at least this contrast,
-#: and this many times the contrast of the rest of the place (sensor noise)
-TEXT_CONTRAST = 0.04
-TEXT_OVER_PLAIN = 1.4
+#: a plain place: its fine detail (the grey image less its smooth shading, 3rd to 97th percentile,
+#: over the median grey) below this, ...
+PLAIN_CONTRAST = 0.1
+#: ... and the band of its printed text (the pile's or space's name) shows at least this much fine
+#: detail, and this many times that of the rest of the place (sensor noise)
+TEXT_CONTRAST = 0.03
+TEXT_OVER_PLAIN = 1.0
+#: the smooth shading (vignetting, a glare spot's falloff, a shadow) is the grey image blurred this much (mm)
+SHADING_MM = 4.0
 #: margins left out of the test (mm): the printed outline, and the band of printed text
 _BORDER_MM = 6.0
 _TEXT_HALF_MM = {Area.TABLEAU: 5.0, Area.CHART_SPACE: 13.0}
@@ -58,33 +59,33 @@ def _text_band(rect: Rect, area: Area) -> list[NDArray[Any]]:
     return [np.array([[x0, cy - half], [x1, cy - half], [x1, cy + half], [x0, cy + half]], np.float64)]
 
 
-def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]]) -> tuple[float, float]:
-    """(contrast, edge share) of the rectified grey image inside table-mm polygons.
+def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]]) -> float:
+    """Fine detail of the rectified grey image inside table-mm polygons.
 
-    Contrast: (95th - 5th percentile) / median grey. Edge share: pixels whose gradient
-    exceeds a fifth of the median grey. A place outside the image has contrast infinity.
+    The image less its smooth shading (blurred by `SHADING_MM`): its 97th less its 3rd percentile,
+    over the median grey, so light falling off across a place (vignetting, the edge of a glare spot)
+    does not count. A place outside the image gives infinity.
     """
     pts = [(p - np.array(rect.origin)) * rect.px_per_mm for p in polygons_mm]
     allp = np.concatenate(pts)
     h, w = image.shape[:2]
-    x0, y0 = np.floor(allp.min(0)).astype(int) - 2
-    x1, y1 = np.ceil(allp.max(0)).astype(int) + 3
+    sigma = SHADING_MM * rect.px_per_mm
+    pad = int(np.ceil(2 * sigma))
+    x0, y0 = np.floor(allp.min(0)).astype(int) - pad
+    x1, y1 = np.ceil(allp.max(0)).astype(int) + pad + 1
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x1 - x0 < 4 or y1 - y0 < 4:
-        return (float("inf"), 1.0)
-    patch = cv2.GaussianBlur(image[y0:y1, x0:x1].astype(np.float32), (0, 0), 1.0)
-    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.sqrt(gx * gx + gy * gy) / 4.0
+        return float("inf")
+    patch = image[y0:y1, x0:x1].astype(np.float32)
+    fine = cv2.GaussianBlur(patch, (0, 0), 1.0) - cv2.GaussianBlur(patch, (0, 0), sigma)
     mask = np.zeros(patch.shape, np.uint8)
     cv2.fillPoly(mask, [np.round(p - (x0, y0)).astype(np.int32) for p in pts], 1)
     inside = mask.astype(bool)
     if int(inside.sum()) < 20:
-        return (float("inf"), 1.0)
-    v = patch[inside]
-    level = max(float(np.median(v)), 8.0)
-    contrast = float(np.percentile(v, 95) - np.percentile(v, 5)) / level
-    return (contrast, float(np.count_nonzero(mag[inside] > 0.2 * level)) / v.size)
+        return float("inf")
+    level = max(float(np.median(patch[inside])), 8.0)
+    v = fine[inside]
+    return float(np.percentile(v, 97) - np.percentile(v, 3)) / level
 
 
 def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]],
@@ -93,10 +94,10 @@ def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDAr
 
     A hand or a glare spot over the whole place is plain too, but hides the printed name.
     """
-    contrast, edges = place_features(image, rect, polygons_mm)
-    if not (contrast < PLAIN_CONTRAST and edges < PLAIN_EDGES):
+    detail = place_features(image, rect, polygons_mm)
+    if not detail < PLAIN_CONTRAST:
         return False
-    return place_features(image, rect, text_mm)[0] >= max(TEXT_CONTRAST, TEXT_OVER_PLAIN * contrast)
+    return place_features(image, rect, text_mm) >= max(TEXT_CONTRAST, TEXT_OVER_PLAIN * detail)
 
 
 def _key(z: Zone) -> tuple[Any, ...]:
@@ -161,7 +162,8 @@ def _card_template(r00: float, r01: float, r10: float, r11: float, s: float) -> 
 
     def poly(w: float, h: float) -> NDArray[Any]:
         pts = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
-        return np.round((pts @ rot.T * s + c) * 16).astype(np.int32)
+        out: NDArray[Any] = np.round((pts @ rot.T * s + c) * 16).astype(np.int32)
+        return out
 
     frame_w, frame_h = CARD.width - 2 * CARD.margin, CARD.height - 2 * CARD.margin
     tmpl = np.zeros((size, size), np.float32)

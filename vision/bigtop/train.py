@@ -18,7 +18,7 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import cv2
 import numpy as np
@@ -116,8 +116,9 @@ def augment(crops: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]:
     for i in np.flatnonzero(rng.random(n) < 0.3).tolist():
         q = int(rng.integers(25, 81))
         ok, buf = cv2.imencode(".jpg", x[i].astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, q])
-        if ok:
-            x[i] = cv2.imdecode(buf, cv2.IMREAD_COLOR).astype(np.float32)
+        back = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if back is not None:
+            x[i] = back.astype(np.float32)
     out: NDArray[Any] = x.transpose(0, 3, 1, 2).copy()
     return out
 
@@ -321,7 +322,7 @@ def train(opts: TrainOptions) -> dict[str, Any]:
     return figures
 
 
-class _Batches:
+class _Batches:  # torch's Dataset protocol (len and getitem), without importing torch here
     """Augmented training batches by step (a torch map-style dataset, so worker processes can make them)."""
 
     def __init__(self, data: CropSet, batches: list[NDArray[Any]], seeds: NDArray[Any]) -> None:
@@ -344,7 +345,7 @@ def _augmented(data: CropSet, batches: list[NDArray[Any]], seeds: NDArray[Any],
         return (ds[k] for k in range(len(ds)))
     from torch.utils.data import DataLoader
 
-    return DataLoader(ds, batch_size=None, shuffle=False, num_workers=workers, prefetch_factor=4,
+    return DataLoader(cast(Any, ds), batch_size=None, shuffle=False, num_workers=workers, prefetch_factor=4,
                       collate_fn=lambda b: b)
 
 
