@@ -285,7 +285,9 @@ def run_one(rec: Recognizer, td: TopDown, photo: Photo, tally: Tally, why: list[
         if key[0] == "space" and key[1] not in td.charts:
             continue
         have = got.get(key)
-        unknowable = expected_visible.get(key) != want or key in foreign
+        if key[0] == "poster":  # the Poster place reads as a flag: not seen is False, as empty
+            want, have = want or None, have or None
+        unknowable = (expected_visible.get(key) or None) != want or key in foreign
         if have == want and key not in held:
             continue
         if key in held and (have is None or have == want):

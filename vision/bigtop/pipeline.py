@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
-from vision.bigtop.labels import Kind, kind_of
+from vision.bigtop.labels import NONE, Kind, kind_of
 from vision.bigtop.places import PlaceMemory, fit_card
 from vision.bigtop.tableview import TableView, Zone, build_table_view, zone_of
 from vision.calibrate import (
@@ -148,7 +148,7 @@ class Recognizer:
 
         A place's crop counts only as a card confidently identified, or (live) as the card last
         identified there when that is its best guess with at least `REMEMBERED_CONFIDENCE`; and
-        never against an unrecognised detection on the place whose best guess differs.
+        never against an unrecognised detection on the place whose best guess is another component.
         Returns the view and the place crops' detections, recognitions and crops.
         """
         cfg = self.config
@@ -164,13 +164,13 @@ class Recognizer:
         changed = False
         for place, d, r in zip(todo, fits, recs):
             k = place.key
-            card = r.best != "none" and kind_of(r.best) is Kind.CARD
+            card = r.best != NONE and kind_of(r.best) is Kind.CARD
             ok = card and r.verdict is Verdict.IDENTIFIED
             if (card and not ok and self.places.held.get(k) == r.best
                     and r.confidence >= REMEMBERED_CONFIDENCE):
                 ok, r = True, Recognition(Verdict.IDENTIFIED, r.best, r.confidence)
             there = [i for i, kk in enumerate(keys) if kk == k]
-            if ok and any(items[i][3].best != r.best and items[i][3].confidence >= CONFLICT_CONFIDENCE
+            if ok and any(items[i][3].best not in (r.best, NONE) and items[i][3].confidence >= CONFLICT_CONFIDENCE
                           for i in there):
                 ok = False
             if ok:
@@ -193,7 +193,7 @@ class Recognizer:
 
 #: live: a place's crop whose best guess is the card last identified there counts from this confidence
 REMEMBERED_CONFIDENCE = 0.6
-#: a place's crop is not taken when a detection on the place says otherwise with this confidence
+#: a place's crop is not taken when a detection on the place guesses another component with this confidence
 CONFLICT_CONFIDENCE = 0.5
 
 

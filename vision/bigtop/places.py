@@ -11,7 +11,6 @@ held as the best guess, so the referee holds instead of reading the pile as empt
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -38,6 +37,10 @@ TEXT_CONTRAST = 0.03
 TEXT_OVER_PLAIN = 1.0
 #: the smooth shading (vignetting, a glare spot's falloff, a shadow) is the grey image blurred this much (mm)
 SHADING_MM = 4.0
+#: live frames: a place is tested again only when its thumbnail (this size, the card's square around the
+#: place's centre) changed by more than this many grey levels somewhere
+THUMB = (8, 8)
+THUMB_SAME = 6
 #: margins left out of the test (mm): the printed outline, and the band of printed text
 _BORDER_MM = 6.0
 _TEXT_HALF_MM = {Area.TABLEAU: 5.0, Area.CHART_SPACE: 13.0}
@@ -59,15 +62,29 @@ def _text_band(rect: Rect, area: Area) -> list[NDArray[Any]]:
     return [np.array([[x0, cy - half], [x1, cy - half], [x1, cy + half], [x0, cy + half]], np.float64)]
 
 
-def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]]) -> float:
-    """Fine detail of the rectified grey image inside table-mm polygons.
+def _detail(fine: NDArray[Any], patch: NDArray[Any], pts: Sequence[NDArray[Any]]) -> float:
+    mask = np.zeros(patch.shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(p).astype(np.int32) for p in pts], 1)
+    inside = mask.astype(bool)
+    if int(inside.sum()) < 20:
+        return float("inf")
+    level = max(float(np.median(patch[inside])), 8.0)
+    lo, hi = np.percentile(fine[inside], [3, 97])
+    return float(hi - lo) / level
+
+
+def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]],
+                   text_mm: Sequence[NDArray[Any]] = ()) -> tuple[float, float]:
+    """Fine detail of the rectified grey image inside table-mm polygons, and inside ``text_mm``.
 
     The image less its smooth shading (blurred by `SHADING_MM`): its 97th less its 3rd percentile,
     over the median grey, so light falling off across a place (vignetting, the edge of a glare spot)
-    does not count. A place outside the image gives infinity.
+    does not count. A place outside the image gives infinity; no ``text_mm`` gives 0 for it.
     """
-    pts = [(p - np.array(rect.origin)) * rect.px_per_mm for p in polygons_mm]
-    allp = np.concatenate(pts)
+    org = np.array(rect.origin)
+    pts = [(p - org) * rect.px_per_mm for p in polygons_mm]
+    text = [(p - org) * rect.px_per_mm for p in text_mm]
+    allp = np.concatenate(pts + text)
     h, w = image.shape[:2]
     sigma = SHADING_MM * rect.px_per_mm
     pad = int(np.ceil(2 * sigma))
@@ -75,17 +92,12 @@ def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[N
     x1, y1 = np.ceil(allp.max(0)).astype(int) + pad + 1
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x1 - x0 < 4 or y1 - y0 < 4:
-        return float("inf")
+        return (float("inf"), float("inf"))
     patch = image[y0:y1, x0:x1].astype(np.float32)
     fine = cv2.GaussianBlur(patch, (0, 0), 1.0) - cv2.GaussianBlur(patch, (0, 0), sigma)
-    mask = np.zeros(patch.shape, np.uint8)
-    cv2.fillPoly(mask, [np.round(p - (x0, y0)).astype(np.int32) for p in pts], 1)
-    inside = mask.astype(bool)
-    if int(inside.sum()) < 20:
-        return float("inf")
-    level = max(float(np.median(patch[inside])), 8.0)
-    v = fine[inside]
-    return float(np.percentile(v, 97) - np.percentile(v, 3)) / level
+    shift = np.array([x0, y0])
+    plain = _detail(fine, patch, [p - shift for p in pts])
+    return plain, (_detail(fine, patch, [p - shift for p in text]) if text else 0.0)
 
 
 def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]],
@@ -94,10 +106,8 @@ def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDAr
 
     A hand or a glare spot over the whole place is plain too, but hides the printed name.
     """
-    detail = place_features(image, rect, polygons_mm)
-    if not detail < PLAIN_CONTRAST:
-        return False
-    return place_features(image, rect, text_mm) >= max(TEXT_CONTRAST, TEXT_OVER_PLAIN * detail)
+    detail, text = place_features(image, rect, polygons_mm, text_mm)
+    return detail < PLAIN_CONTRAST and text >= max(TEXT_CONTRAST, TEXT_OVER_PLAIN * detail)
 
 
 def _key(z: Zone) -> tuple[Any, ...]:
@@ -151,28 +161,17 @@ FIT_SHIFT_MM = 5.0
 FIT_ANGLES = (-6.0, -3.0, 0.0, 3.0, 6.0)
 
 
-@functools.lru_cache(maxsize=256)
-def _card_template(r00: float, r01: float, r10: float, r11: float, s: float) -> tuple[NDArray[Any], NDArray[Any]]:
-    """A card's white rim and dark frame line drawn at rotation ``r`` and scale ``s`` px/mm,
-    and the mask of those two bands (the face field and the table around are left out)."""
-    rot = np.array([[r00, r01], [r10, r11]])
-    half = 0.5 * float(np.hypot(CARD.width, CARD.height)) * s + 2
-    size = int(np.ceil(2 * half)) | 1
-    c = np.array([size / 2, size / 2])
+def _band(w: float, h: float, step: float = 1.5, corner: float = 4.0) -> NDArray[Any]:
+    """Points along a w x h rectangle centred on 0 (mm), every ``step``, the rounded corners left out."""
+    xs = np.arange(-w / 2 + corner, w / 2 - corner + 1e-9, step)
+    ys = np.arange(-h / 2 + corner, h / 2 - corner + 1e-9, step)
+    return np.concatenate([np.stack([xs, np.full_like(xs, -h / 2)], 1), np.stack([xs, np.full_like(xs, h / 2)], 1),
+                           np.stack([np.full_like(ys, -w / 2), ys], 1), np.stack([np.full_like(ys, w / 2), ys], 1)])
 
-    def poly(w: float, h: float) -> NDArray[Any]:
-        pts = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
-        out: NDArray[Any] = np.round((pts @ rot.T * s + c) * 16).astype(np.int32)
-        return out
 
-    frame_w, frame_h = CARD.width - 2 * CARD.margin, CARD.height - 2 * CARD.margin
-    tmpl = np.zeros((size, size), np.float32)
-    mask = np.zeros((size, size), np.uint8)
-    cv2.fillPoly(mask, [poly(CARD.width, CARD.height)], 255, cv2.LINE_AA, 4)
-    cv2.fillPoly(tmpl, [poly(CARD.width, CARD.height)], 1.0, cv2.LINE_AA, 4)
-    cv2.fillPoly(tmpl, [poly(frame_w, frame_h)], 0.0, cv2.LINE_AA, 4)
-    cv2.fillPoly(mask, [poly(CARD.inner_width, CARD.inner_height)], 0, cv2.LINE_AA, 4)
-    return tmpl, (mask > 127).astype(np.uint8)
+#: the middle of a card's white rim, and of its dark frame line (mm from the card's centre)
+_RIM = _band(CARD.width - CARD.margin, CARD.height - CARD.margin)
+_FRAME = _band(CARD.width - 2 * CARD.margin - CARD.frame, CARD.height - 2 * CARD.margin - CARD.frame)
 
 
 def _rot(deg: float) -> NDArray[Any]:
@@ -180,46 +179,62 @@ def _rot(deg: float) -> NDArray[Any]:
     return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
 
 
-def fit_card(rect: Rectified, place: LayoutPlace) -> tuple[Detection, float]:
-    """A card on ``place``, fitted in the rectified grey image by its rim and frame line.
+def _fit_scores(img: NDArray[Any], rot: NDArray[Any], s: float, centre: NDArray[Any],
+                shifts: NDArray[Any]) -> NDArray[Any]:
+    """How much darker the frame line is than the rim, relatively, for a card at each shift (px)."""
+    rim = _RIM @ rot.T * s + centre
+    frame = _FRAME @ rot.T * s + centre
+    h, w = img.shape
+    out = []
+    for pts in (rim, frame):
+        p = np.rint(pts[None] + shifts[:, None]).astype(np.int64)
+        x = np.clip(p[..., 0], 0, w - 1)
+        y = np.clip(p[..., 1], 0, h - 1)
+        out.append(img[y, x].mean(axis=1))
+    scores: NDArray[Any] = (out[0] - out[1]) / (out[0] + 4.0)
+    return scores
 
-    Searches up to `FIT_SHIFT_MM` off the printed place and `FIT_ANGLES` from its direction
-    (normalised correlation of the rim-and-frame template); returns the face field's detection
-    at the best fit and that fit's score (-1..1; near 0 when no card's frame shows there). A place
-    outside the image gives the printed place itself and score 0.
+
+def fit_card(rect: Rectified, place: LayoutPlace) -> tuple[Detection, float]:
+    """A card on ``place``, fitted in the rectified grey image by its white rim and dark frame line.
+
+    Searches up to `FIT_SHIFT_MM` off the printed place and `FIT_ANGLES` from its direction (first
+    every other pixel, upright, then every pixel and angle around the best); the score is how much
+    darker the frame line is than the rim, relatively (about 0 where no card's frame shows). Returns
+    the face field's detection at the best fit and its score; a place outside the image gives the
+    printed place itself and score 0.
     """
     s = rect.px_per_mm
-    cx, cy = (np.array(place.centre) - np.array(rect.origin)) * s
+    centre = (np.array(place.centre) - np.array(rect.origin)) * s
     img = rect.image
-    best: tuple[float, float, float, NDArray[Any]] | None = None
-    pad = int(np.ceil(FIT_SHIFT_MM * s))
-    for da in FIT_ANGLES:
-        rot = _rot(-da) @ place.rotation  # counter-clockwise as seen (y down)
-        r = np.round(rot, 3)
-        tmpl, mask = _card_template(float(r[0, 0]), float(r[0, 1]), float(r[1, 0]), float(r[1, 1]), round(s, 4))
-        size = tmpl.shape[0]
-        x0, y0 = int(round(cx)) - size // 2 - pad, int(round(cy)) - size // 2 - pad
-        x1, y1 = x0 + size + 2 * pad, y0 + size + 2 * pad
-        if x0 < 0 or y0 < 0 or x1 > img.shape[1] or y1 > img.shape[0]:
-            continue
-        roi = img[y0:y1, x0:x1].astype(np.float32)
-        res = np.nan_to_num(cv2.matchTemplate(roi, tmpl, cv2.TM_CCOEFF_NORMED, mask=mask), nan=-1.0,
-                            posinf=-1.0, neginf=-1.0)
-        _, score, _, loc = cv2.minMaxLoc(res)
-        if best is None or score > best[0]:
-            fx = x0 + loc[0] + size / 2 - 0.5 * ((size + 1) % 2)
-            fy = y0 + loc[1] + size / 2 - 0.5 * ((size + 1) % 2)
-            best = (float(score), float(fx), float(fy), rot)
-    if best is None:
-        score, fx, fy, rot = 0.0, float(cx), float(cy), place.rotation
+    reach = float(np.hypot(CARD.width, CARD.height)) / 2 * s + FIT_SHIFT_MM * s
+    h, w = img.shape[:2]
+    if (centre[0] - reach < 0 or centre[1] - reach < 0 or centre[0] + reach > w
+            or centre[1] + reach > h):
+        best_shift, best_rot, score = np.zeros(2), place.rotation, 0.0
     else:
-        score, fx, fy, rot = best
-    w, h = CARD.inner_width * s, CARD.inner_height * s
-    local = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
-    corners = local @ rot.T + np.array([fx, fy])
-    up = rot @ np.array([0.0, -1.0])
+        x0, y0 = int(centre[0] - reach), int(centre[1] - reach)
+        roi = cv2.blur(img[y0:int(centre[1] + reach) + 1, x0:int(centre[0] + reach) + 1], (3, 3)).astype(np.float32)
+        local = centre - (x0, y0)
+        r = int(np.ceil(FIT_SHIFT_MM * s))
+        grid = np.array([(dx, dy) for dy in range(-r, r + 1, 2) for dx in range(-r, r + 1, 2)], np.float64)
+        coarse = _fit_scores(roi, place.rotation, s, local, grid)
+        c = grid[int(np.argmax(coarse))]
+        fine = np.array([(c[0] + dx, c[1] + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)
+                         if abs(c[0] + dx) <= r and abs(c[1] + dy) <= r], np.float64)
+        best_shift, best_rot, score = c, place.rotation, float(coarse.max())
+        for da in FIT_ANGLES:
+            rot = _rot(-da) @ place.rotation  # counter-clockwise as seen (y down)
+            sc = _fit_scores(roi, rot, s, local, fine)
+            k = int(np.argmax(sc))
+            if sc[k] > score:
+                best_shift, best_rot, score = fine[k], rot, float(sc[k])
+    fx, fy = centre + best_shift
+    cw, ch = CARD.inner_width * s, CARD.inner_height * s
+    corners = np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]]) / 2 @ best_rot.T + np.array([fx, fy])
+    up = best_rot @ np.array([0.0, -1.0])
     angle = float(np.degrees(np.arctan2(-up[0], -up[1])) % 360)
-    return Detection(Kind.CARD, corners, (fx, fy), angle), score
+    return Detection(Kind.CARD, corners, (float(fx), float(fy)), angle), score
 
 
 class PlaceMemory:
@@ -227,10 +242,31 @@ class PlaceMemory:
 
     def __init__(self) -> None:
         self.held: dict[tuple[Any, ...], str] = {}
+        #: each place's last plainness test: a thumbnail of the place then, and the answer
+        self._plain: dict[tuple[Any, ...], tuple[NDArray[Any], bool]] = {}
 
     def reset(self) -> None:
         """Forget every place (another table, or the table moved)."""
         self.held.clear()
+        self._plain.clear()
+
+    def _looks_plain(self, rect: Rectified, place: LayoutPlace) -> bool:
+        """`looks_plain`, answered again without testing while the place looks as it did (live frames)."""
+        s = rect.px_per_mm
+        cx, cy = (np.array(place.centre) - np.array(rect.origin)) * s
+        half = 0.5 * CARD.height * s
+        x0, y0, x1, y1 = int(cx - half), int(cy - half), int(cx + half) + 1, int(cy + half) + 1
+        img = rect.image
+        thumb = None
+        if x0 >= 0 and y0 >= 0 and x1 <= img.shape[1] and y1 <= img.shape[0]:
+            thumb = cv2.resize(img[y0:y1, x0:x1], THUMB, interpolation=cv2.INTER_AREA).astype(np.int16)
+            seen = self._plain.get(place.key)
+            if seen is not None and int(np.abs(seen[0] - thumb).max()) <= THUMB_SAME:
+                return seen[1]
+        plain = looks_plain(img, rect, place.plain_mm, place.text_mm)
+        if thumb is not None:
+            self._plain[place.key] = (thumb, plain)
+        return plain
 
     def to_read(self, view: TableView, rect: Rectified,
                 charts: Mapping[int, ChartPose]) -> tuple[list[LayoutPlace], dict[tuple[Any, ...], bool]]:
@@ -243,7 +279,7 @@ class PlaceMemory:
             k = place.key
             if k in identified:
                 continue
-            plain[k] = looks_plain(rect.image, rect, place.plain_mm, place.text_mm)
+            plain[k] = self._looks_plain(rect, place)
             if not plain[k]:
                 out.append(place)
         return out, plain
@@ -271,7 +307,7 @@ class PlaceMemory:
             if plain is not None and k in plain:
                 is_plain = plain[k]
             else:
-                is_plain = looks_plain(rect.image, rect, place.plain_mm, place.text_mm)
+                is_plain = self._looks_plain(rect, place)
             if is_plain:
                 self.held.pop(k, None)
                 continue

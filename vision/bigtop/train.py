@@ -395,12 +395,15 @@ dynamic batch, {fig['model_bytes'] / 1024:.0f} KiB, {fig['params']:,} parameters
 - Faces: {faces}. Synthetic tables by `vision.bigtop.scene` with `TRAIN_SETTINGS` (tilt {ts.tilt_deg[0]:g}-{ts.tilt_deg[1]:g}
   degrees, yaw, brightness {ts.brightness[0]:g}-{ts.brightness[1]:g}, warmth {ts.warmth[0]:g}-{ts.warmth[1]:g},
   gamma, shadows, glare, defocus, noise, JPEG {ts.jpeg_quality[0]}-{ts.jpeg_quality[1]}, up to {ts.hands[1]} hand(s)
-  and {ts.clutter[1]} clutter objects), 75% dense random-label tables, 25% mid-hand Big Top tables.
+  and {ts.clutter[1]} clutter objects), {TRAINING_MIX:.0%} dense random-label tables, the rest mid-hand Big Top tables.
 - Crops are harvested through the real pipeline (markers, homography, rectification, detection by
   frame holes and frame lines, crops warped from the camera frame), labelled by ground truth; each
   detection also gives one crop with corners jittered by up to 1.5 px. `none`: detections that are
   no component, foreign cards (up to {STRANGERS} more per dense table), random crops away from components,
-  and token-sized crops of card artwork (a quarter of the cards).
+  and token-sized crops of card artwork (a quarter of the cards). On the Big Top tables every tableau
+  pile and chart space also gives a crop fitted where the layout puts it (`vision.bigtop.places.fit_card`,
+  as the pipeline reads places no detection identified): the card there, or `none` when the place is
+  empty or its card more than 60% hidden.
 - Scene seeds {opts.seed * SEED_STRIDE} .. {opts.seed * SEED_STRIDE + opts.scenes - 1} (training),
   {opts.seed * SEED_STRIDE + SEED_STRIDE // 2} .. (+{opts.val_scenes}) (validation).
   Benchmarks use seeds from 900,000,000 and the harder `HARD_SETTINGS`: never seen in training.
@@ -411,9 +414,11 @@ Per-crop standardisation (mean and spread over all channels, floor {STANDARDISE_
 (width {opts.width}, strides 2,2,1,2,1), global average pool, dropout 0.15, linear.
 AdamW (lr {opts.lr}, weight decay 1e-4), one-cycle schedule, {opts.epochs} epochs x batch {opts.batch},
 class-balanced sampling (`none` drawn {NONE_WEIGHT:g}x as often), online augmentation in numpy/OpenCV
-(`vision.bigtop.train.augment`: colour gains, brightness 0.3-1.25 log-uniform, contrast, gamma, defocus,
-noise, half turn, shadow edge or glare patch, hand/sleeve occlusion). torch {_torch_version()},
-{opts.threads} threads.
+(`vision.bigtop.train.augment`, separate code from the benchmarks' `vision.camera_model`: perspective
+warp up to 2.5 px per corner, half turn, defocus up to sigma 2, motion blur 2-6 px, shadow edge or
+saturating glare patch, hand/sleeve occlusion, white-balance and colour gains, brightness 0.25-1.3
+log-uniform, contrast 0.6-1.2, gamma 0.75-1.4, noise up to sigma 10, JPEG quality 25-80).
+torch {_torch_version()}, device {opts.device}, {opts.workers} worker processes.
 
 | epoch | train loss | validation accuracy |
 | --- | --- | --- |
@@ -425,7 +430,9 @@ Training took {fig['total_seconds'] / 60:.1f} minutes in all ({fig['data_seconds
 ## Reproduce
 ```
 pip install -e .[train]
-python -m vision.bigtop.train --out {opts.out} --scenes {opts.scenes} --epochs {opts.epochs} --width {opts.width} --seed {opts.seed}
+python -m vision.bigtop.train --out {opts.out} --scenes {opts.scenes} --val-scenes {opts.val_scenes} \\
+    --epochs {opts.epochs} --batch {opts.batch} --width {opts.width} --seed {opts.seed} --workers {opts.workers} \\
+    --device {opts.device}
 ```
 
 ## Benchmarks
