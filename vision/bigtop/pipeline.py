@@ -77,10 +77,12 @@ class Recognizer:
     """Runs the stages on frames; keeps the calibration cache between frames.
 
     Successive frames are taken to show the same table: once the markers were found, the
-    next frames are searched for them only where they were (`MarkerTracker`), and a pile
-    or chart space that held a card and now shows nothing readable is reported
-    unrecognised, not empty (`vision.bigtop.places.PlaceMemory`). Call `reset` before a frame of
-    another table to search it in full at once.
+    next frames are searched for them only where they were (`MarkerTracker`). Every tableau
+    pile and chart space that no detection identified is read from where the layout puts it,
+    and one still unread that is not plain is reported unrecognised, not empty
+    (`vision.bigtop.places`); live, a place's crop whose best guess is the card last identified
+    there counts from `REMEMBERED_CONFIDENCE`. Call `reset` before a frame of another table to
+    search it in full at once.
 
     :raises ModelFileError: when the model file cannot be loaded.
     """

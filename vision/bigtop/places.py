@@ -1,12 +1,16 @@
-"""Places the Big Top layout says hold a component: never read as empty when unreadable.
+"""The places the Big Top layout defines: read where they are, never read as empty when unreadable.
 
-A tableau pile or a chart's called-card space that held an identified card in an
-earlier frame of the same table, and in which the detector now finds nothing, is
-either empty again (the card was taken away) or holds something the camera cannot
-make out (a card under glare or in a dark corner, a hand over it). Only a place that
-looks like the plain print (`looks_plain`: little contrast, few edges) is taken to be
-empty; any other is reported `Unrecognised` with reason ``UNREADABLE`` and the card it
-held as the best guess, so the referee holds instead of reading the pile as empty.
+Once the mat and the charts are calibrated, the layout says exactly where each tableau
+pile and each chart's called-card space is (`layout_places`). A place no detection
+identified is tested for the plain print (`looks_plain`: no fine detail outside its
+printed name, and the name legible); a place that is not plain is read from a crop
+fitted where the layout puts it (`fit_card`: the card's rim and frame line searched a
+few millimetres and degrees around the printed place), so a card the free detector
+missed (glare, blur at the frame's edge, a dark corner) is still identified. A place
+still unread and not plain is reported `Unrecognised` with reason ``UNREADABLE`` (the
+card last identified there as the best guess, or none), so the referee holds instead of
+reading the pile as empty: a hand, a glare spot or a mug over a place is never empty.
+`PlaceMemory` keeps, per table, the card last identified on each place.
 """
 
 from __future__ import annotations
