@@ -50,7 +50,7 @@ def _next_exposure(frame: np.ndarray, rng: np.random.Generator, sigma: float = 2
 def _report(title: str, times: list[StageTimes]) -> None:
     print(title)
     for s in STAGES:
-        q = np.percentile([getattr(t, s) for t in times], [50, 90])
+        q = np.percentile([getattr(t, s, 0.0) for t in times], [50, 90])
         print(f"  {s:<10} median {q[0]:6.2f} ms   p90 {q[1]:6.2f} ms")
 
 
