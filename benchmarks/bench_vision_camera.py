@@ -65,7 +65,8 @@ from vision.classify import Classifier, Recognition, Verdict
 
 SEED_BASE = 970_000_000
 #: an accepted label more than MATCH_MM but less than this from the component that bears it is
-#: counted apart (a position error, not a wrong label): every component is unique on the table
+#: counted apart (a position error, not a wrong label): every card is unique on the table, and
+#: tokens of one label lie at least 42 mm apart
 MISPLACED_MM = 30.0
 #: a component counts as fully visible below this hidden share
 VISIBLE = 0.02
