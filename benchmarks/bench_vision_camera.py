@@ -271,7 +271,8 @@ def run_one(rec: Recognizer, td: TopDown, photo: Photo, tally: Tally, why: list[
             tally.components_right += 1
         else:
             comps_ok = False
-    charts_ok = set(td.charts) <= {c.seat for c in view.charts}
+    seen_charts = {c.seat for c in view.charts}
+    charts_ok = set(td.charts) <= seen_charts
     tally.chart_missed += not charts_ok
     if not charts_ok:
         why.append(f"charts {sorted(td.charts)} seen {sorted(c.seat for c in view.charts)}")
@@ -305,7 +306,11 @@ def run_one(rec: Recognizer, td: TopDown, photo: Photo, tally: Tally, why: list[
                 continue
             tally.held_visible += 1
         places_ok = False
-        tally.causes[(_place_kind(key), _cause(key, want, have, key in held, in_zone.get(key, [])))] += 1
+        if key[0] == "space" and key[1] not in seen_charts:
+            cause = "chart not found"
+        else:
+            cause = _cause(key, want, have, key in held, in_zone.get(key, []))
+        tally.causes[(_place_kind(key), cause)] += 1
         why.append(f"place {key}: want {want}, have {have}, held {key in held}, hidden {unknowable}")
     usable = charts_ok and places_ok and not wrong
     tally.usable += usable
