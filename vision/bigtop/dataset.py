@@ -23,8 +23,9 @@ from numpy.typing import NDArray
 from vision import NoMatError
 from vision.bigtop import DEFAULT_CONFIG
 from vision.bigtop.faces import Image, render_label
-from vision.bigtop.labels import LABELS, NONE, Kind
+from vision.bigtop.labels import LABELS, NONE, Kind, kind_of
 from vision.bigtop.layout import CARD, TOKEN
+from vision.bigtop.places import fit_card, layout_places
 from vision.bigtop.scene import (
     FaceSource,
     Scene,
@@ -35,7 +36,7 @@ from vision.bigtop.scene import (
     render_scene,
     training_placements,
 )
-from vision.calibrate import find_markers, marker_outlines, mat_homography, rectify
+from vision.calibrate import find_markers, locate_charts, marker_outlines, mat_homography, rectify
 from vision.config import VisionConfig
 from vision.detect import Detection, find_components, warp_crops
 
@@ -90,15 +91,23 @@ def folder_faces(root: Path, fallback: FaceSource = render_label) -> FaceSource:
     return source
 
 
+#: a place's fitted crop is labelled with the card there while this little of it is hidden, and
+#: none once this much is hidden (in between it is left out)
+PLACE_READABLE, PLACE_HIDDEN = 0.35, 0.6
+
+
 def scene_crops(scene: Scene, config: VisionConfig = DEFAULT_CONFIG, jitter: int = 0,
                 rng: np.random.Generator | None = None, random_none: int = 0,
-                inner_none: float = 0.25) -> tuple[list[NDArray[Any]], list[int], list[TruthItem | None]]:
+                inner_none: float = 0.25, places: bool = False,
+                ) -> tuple[list[NDArray[Any]], list[int], list[TruthItem | None]]:
     """Run the pipeline stages on a scene and label every detection's crop.
 
     With ``rng`` (training): ``jitter`` extra crops per detection with corners
     moved up to 1.5 px; ``random_none`` random card-sized crops away from any
     detection, and for a share ``inner_none`` of the cards a token-sized crop
-    of the card's artwork, labelled none.
+    of the card's artwork, labelled none. With ``places``: also a crop of every
+    tableau pile and chart space fitted where the layout puts it (as the pipeline
+    reads places no detection identified), labelled with the card lying there or none.
     """
     gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
     markers = find_markers(gray, config)
@@ -155,6 +164,19 @@ def scene_crops(scene: Scene, config: VisionConfig = DEFAULT_CONFIG, jitter: int
             all_dets.append(Detection(Kind.CARD, np.asarray(box, np.float64), (cx, cy), 0.0))
             labels.append(none_idx)
             matched.append(None)
+    if places:
+        for place in layout_places(locate_charts(markers, cal, config)):
+            d, _ = fit_card(rect, place)
+            t = match_truth(rect.to_table(*d.centre), scene.truth)
+            if t is not None and kind_of(t.label) is Kind.CARD and t.occluded < PLACE_READABLE:
+                lab = LABELS.index(t.label)
+            elif t is None or kind_of(t.label) is not Kind.CARD or t.occluded >= PLACE_HIDDEN:
+                lab = none_idx
+            else:
+                continue
+            all_dets.append(d)
+            labels.append(lab)
+            matched.append(t)
     if all_dets:
         crops = list(warp_crops(scene.image, all_dets, config, rect.rect_to_frame))
     return crops, labels, matched
@@ -175,12 +197,13 @@ def harvest(seed: int, n_scenes: int, settings: SceneSettings, faces: FaceSource
         rng = np.random.default_rng(seed + k)
         seats = int(rng.integers(3, 7))
         chosen = sorted(int(v) for v in rng.choice(6, size=seats, replace=False))
-        if rng.random() < training_mix:
+        dense = rng.random() < training_mix
+        if dense:
             placements = foreign_placements(rng, training_placements(rng), int(rng.integers(0, strangers + 1)))
         else:
             placements = bigtop_placements(rng, chosen)
         scene = render_scene(rng, chosen, settings, placements=placements, faces=faces)
-        c, lab, _ = scene_crops(scene, config, jitter=jitter, rng=rng, random_none=random_none)
+        c, lab, _ = scene_crops(scene, config, jitter=jitter, rng=rng, random_none=random_none, places=not dense)
         crops.extend(c)
         labels.extend(lab)
     w, h = config.crop_size

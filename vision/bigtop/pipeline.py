@@ -14,9 +14,9 @@ import cv2
 import numpy as np
 
 from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
-from vision.bigtop.labels import kind_of
-from vision.bigtop.places import PlaceMemory
-from vision.bigtop.tableview import TableView, build_table_view
+from vision.bigtop.labels import NONE, Kind, kind_of
+from vision.bigtop.places import PlaceMemory, fit_card
+from vision.bigtop.tableview import TableView, Zone, build_table_view, zone_of
 from vision.calibrate import (
     Calibration,
     Calibrator,
@@ -47,11 +47,14 @@ class StageTimes:
     crops: float
     classify: float
     view: float
+    #: reading the places the layout defines that no detection identified (`vision.bigtop.places`)
+    places: float = 0.0
 
     @property
     def total(self) -> float:
         """Sum of all stages."""
-        return self.markers + self.calibrate + self.rectify + self.detect + self.crops + self.classify + self.view
+        return (self.markers + self.calibrate + self.rectify + self.detect + self.crops + self.classify
+                + self.view + self.places)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +77,12 @@ class Recognizer:
     """Runs the stages on frames; keeps the calibration cache between frames.
 
     Successive frames are taken to show the same table: once the markers were found, the
-    next frames are searched for them only where they were (`MarkerTracker`), and a pile
-    or chart space that held a card and now shows nothing readable is reported
-    unrecognised, not empty (`vision.bigtop.places.PlaceMemory`). Call `reset` before a frame of
-    another table to search it in full at once.
+    next frames are searched for them only where they were (`MarkerTracker`). Every tableau
+    pile and chart space that no detection identified is read from where the layout puts it,
+    and one still unread that is not plain is reported unrecognised, not empty
+    (`vision.bigtop.places`); live, a place's crop whose best guess is the card last identified
+    there counts from `REMEMBERED_CONFIDENCE`. Call `reset` before a frame of another table to
+    search it in full at once.
 
     :raises ModelFileError: when the model file cannot be loaded.
     """
@@ -126,11 +131,62 @@ class Recognizer:
         if cal is not self._last_calibration:
             self.places.reset()  # the table or camera moved: the places are elsewhere in the frame
             self._last_calibration = cal
-        view = self.places.update(build_table_view(items, charts, cal.markers_seen, cal.error_mm), rect, charts)
+        view = build_table_view(items, charts, cal.markers_seen, cal.error_mm)
         t7 = time.perf_counter()
-        ms = [1000 * (b - a) for a, b in zip((t0, t1, t2, t3, t4, t5, t6), (t1, t2, t3, t4, t5, t6, t7))]
+        view, more = self._read_places(frame, rect, charts, view, items)
+        if more[0]:
+            dets = dets + more[0]
+            recs = recs + more[1]
+            crops = np.concatenate([crops, more[2]])
+        t8 = time.perf_counter()
+        ms = [1000 * (b - a) for a, b in zip((t0, t1, t2, t3, t4, t5, t6, t7), (t1, t2, t3, t4, t5, t6, t7, t8))]
         return Result(view, cal, charts, rect, tuple(dets), tuple(recs), StageTimes(*ms), crops)
 
+    def _read_places(self, frame: Image, rect: Rectified, charts: dict[int, ChartPose], view: TableView,
+                     items: list[tuple[Kind, tuple[float, float], float, Recognition]],
+                     ) -> tuple[TableView, tuple[list[Detection], list[Recognition], Image]]:
+        """Read every tableau pile and chart space that no detection identified, from where the layout
+        puts it (`vision.bigtop.places.fit_card`), then hold each that is still unread and not plain.
+
+        A place's crop counts only as a card confidently identified, or (live) as the card last
+        identified there when that is its best guess with at least `REMEMBERED_CONFIDENCE`; and
+        never against an unrecognised detection on the place whose best guess is another component.
+        Returns the view and the place crops' detections, recognitions and crops.
+        """
+        cfg = self.config
+        todo, plain = self.places.to_read(view, rect, charts)
+        empty = np.zeros((0, cfg.crop_size[1], cfg.crop_size[0], 3), np.uint8)
+        if not todo:
+            return self.places.update(view, rect, charts, plain), ([], [], empty)
+        fits = [fit_card(rect, p)[0] for p in todo]
+        crops = warp_crops(frame, fits, cfg, rect.rect_to_frame)
+        recs = self.classifier.classify(crops, cfg.confidence_threshold)
+        keys = [_zone_key(zone_of(x, y, charts)) for _, (x, y), _, _ in items]
+        accepted: list[Recognition] = []
+        changed = False
+        for place, d, r in zip(todo, fits, recs):
+            k = place.key
+            card = r.best != NONE and kind_of(r.best) is Kind.CARD
+            ok = card and r.verdict is Verdict.IDENTIFIED
+            if (card and not ok and self.places.held.get(k) == r.best
+                    and r.confidence >= REMEMBERED_CONFIDENCE):
+                ok, r = True, Recognition(Verdict.IDENTIFIED, r.best, r.confidence)
+            there = [i for i, kk in enumerate(keys) if kk == k]
+            if ok and any(items[i][3].best not in (r.best, NONE) and items[i][3].confidence >= CONFLICT_CONFIDENCE
+                          for i in there):
+                ok = False
+            if ok:
+                for i in sorted(there, reverse=True):
+                    del items[i], keys[i]
+                items.append((Kind.CARD, rect.to_table(*d.centre), d.angle, r))
+                keys.append(k)
+                changed = True
+            elif r.verdict is Verdict.IDENTIFIED:
+                r = Recognition(Verdict.UNSURE, r.best, r.confidence)  # not taken as read
+            accepted.append(r)
+        if changed:
+            view = build_table_view(items, charts, view.mat_markers_seen, view.calibration_error_mm)
+        return self.places.update(view, rect, charts, plain), (fits, accepted, crops)
 
     def annotate(self, frame: Image, result: Result) -> Image:
         """`annotate` a frame with one of this recogniser's results."""
@@ -146,6 +202,16 @@ def _of_its_shape(detection: Detection, recognition: Recognition) -> Recognition
     except ValueError:  # a label of another model's making: its shape is not known here
         return recognition
     return Recognition(Verdict.UNSURE, recognition.best, recognition.confidence)
+
+
+#: live: a place's crop whose best guess is the card last identified there counts from this confidence
+REMEMBERED_CONFIDENCE = 0.6
+#: a place's crop is not taken when a detection on the place guesses another component with this confidence
+CONFLICT_CONFIDENCE = 0.5
+
+
+def _zone_key(z: Zone) -> tuple[object, ...]:
+    return (z.area, z.seat, z.suit, z.pile, z.space)
 
 
 _COLOURS = {

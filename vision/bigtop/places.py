@@ -1,18 +1,22 @@
-"""Places the Big Top layout says hold a component: never read as empty when unreadable.
+"""The places the Big Top layout defines: read where they are, never read as empty when unreadable.
 
-A tableau pile or a chart's called-card space that held an identified card in an
-earlier frame of the same table, and in which the detector now finds nothing, is
-either empty again (the card was taken away) or holds something the camera cannot
-make out (a card under glare or in a dark corner, a hand over it). Only a place that
-looks like the plain print (`looks_plain`: little contrast, few edges) is taken to be
-empty; any other is reported `Unrecognised` with reason ``UNREADABLE`` and the card it
-held as the best guess, so the referee holds instead of reading the pile as empty.
+Once the mat and the charts are calibrated, the layout says exactly where each tableau
+pile and each chart's called-card space is (`layout_places`). A place no detection
+identified is tested for the plain print (`looks_plain`: no fine detail outside its
+printed name, and the name legible); a place that is not plain is read from a crop
+fitted where the layout puts it (`fit_card`: the card's rim and frame line searched a
+few millimetres and degrees around the printed place), so a card the free detector
+missed (glare, blur at the frame's edge, a dark corner) is still identified. A place
+still unread and not plain is reported `Unrecognised` with reason ``UNREADABLE`` (the
+card last identified there as the best guess, or none), so the referee holds instead of
+reading the pile as empty: a hand, a glare spot or a mug over a place is never empty.
+`PlaceMemory` keeps, per table, the card last identified on each place.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -21,20 +25,26 @@ from numpy.typing import NDArray
 
 from scorer.bigtop.cards import Suit
 from vision.bigtop.labels import Kind
-from vision.bigtop.layout import CHART, MAT, Pile, Rect, Space
+from vision.bigtop.layout import CARD, CHART, MAT, Pile, Rect, Space
 from vision.bigtop.tableview import Area, Reason, TableView, Unrecognised, Zone
 from vision.calibrate import ChartPose, Rectified
+from vision.detect import Detection
 
-__all__ = ["PlaceMemory", "looks_plain", "place_features"]
+__all__ = ["LayoutPlace", "PlaceMemory", "fit_card", "layout_places", "looks_plain", "place_features"]
 
-#: a plain place: (95th - 5th percentile grey) / median below this, ...
-PLAIN_CONTRAST = 0.3
-#: ... and a share of edge pixels (gradient above a fifth of the median grey) below this
-PLAIN_EDGES = 0.03
-#: ... and the band of its printed text (the pile's or space's name) shows at least this contrast,
-#: and this many times the contrast of the rest of the place (sensor noise)
-TEXT_CONTRAST = 0.04
-TEXT_OVER_PLAIN = 1.4
+#: a plain place: its fine detail (the grey image less its smooth shading, 3rd to 97th percentile,
+#: over the median grey) below this, ...
+PLAIN_CONTRAST = 0.1
+#: ... and the band of its printed text (the pile's or space's name) shows at least this much fine
+#: detail, and this many times that of the rest of the place (sensor noise)
+TEXT_CONTRAST = 0.03
+TEXT_OVER_PLAIN = 1.0
+#: the smooth shading (vignetting, a glare spot's falloff, a shadow) is the grey image blurred this much (mm)
+SHADING_MM = 4.0
+#: live frames: a place is tested again only when its thumbnail (this size, the card's square around the
+#: place's centre) changed by more than this many grey levels somewhere
+THUMB = (8, 8)
+THUMB_SAME = 6
 #: margins left out of the test (mm): the printed outline, and the band of printed text
 _BORDER_MM = 6.0
 _TEXT_HALF_MM = {Area.TABLEAU: 5.0, Area.CHART_SPACE: 13.0}
@@ -56,33 +66,42 @@ def _text_band(rect: Rect, area: Area) -> list[NDArray[Any]]:
     return [np.array([[x0, cy - half], [x1, cy - half], [x1, cy + half], [x0, cy + half]], np.float64)]
 
 
-def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]]) -> tuple[float, float]:
-    """(contrast, edge share) of the rectified grey image inside table-mm polygons.
-
-    Contrast: (95th - 5th percentile) / median grey. Edge share: pixels whose gradient
-    exceeds a fifth of the median grey. A place outside the image has contrast infinity.
-    """
-    pts = [(p - np.array(rect.origin)) * rect.px_per_mm for p in polygons_mm]
-    allp = np.concatenate(pts)
-    h, w = image.shape[:2]
-    x0, y0 = np.floor(allp.min(0)).astype(int) - 2
-    x1, y1 = np.ceil(allp.max(0)).astype(int) + 3
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-    if x1 - x0 < 4 or y1 - y0 < 4:
-        return (float("inf"), 1.0)
-    patch = cv2.GaussianBlur(image[y0:y1, x0:x1].astype(np.float32), (0, 0), 1.0)
-    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.sqrt(gx * gx + gy * gy) / 4.0
+def _detail(fine: NDArray[Any], patch: NDArray[Any], pts: Sequence[NDArray[Any]]) -> float:
     mask = np.zeros(patch.shape, np.uint8)
-    cv2.fillPoly(mask, [np.round(p - (x0, y0)).astype(np.int32) for p in pts], 1)
+    cv2.fillPoly(mask, [np.round(p).astype(np.int32) for p in pts], 1)
     inside = mask.astype(bool)
     if int(inside.sum()) < 20:
-        return (float("inf"), 1.0)
-    v = patch[inside]
-    level = max(float(np.median(v)), 8.0)
-    contrast = float(np.percentile(v, 95) - np.percentile(v, 5)) / level
-    return (contrast, float(np.count_nonzero(mag[inside] > 0.2 * level)) / v.size)
+        return float("inf")
+    level = max(float(np.median(patch[inside])), 8.0)
+    lo, hi = np.percentile(fine[inside], [3, 97])
+    return float(hi - lo) / level
+
+
+def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]],
+                   text_mm: Sequence[NDArray[Any]] = ()) -> tuple[float, float]:
+    """Fine detail of the rectified grey image inside table-mm polygons, and inside ``text_mm``.
+
+    The image less its smooth shading (blurred by `SHADING_MM`): its 97th less its 3rd percentile,
+    over the median grey, so light falling off across a place (vignetting, the edge of a glare spot)
+    does not count. A place outside the image gives infinity; no ``text_mm`` gives 0 for it.
+    """
+    org = np.array(rect.origin)
+    pts = [(p - org) * rect.px_per_mm for p in polygons_mm]
+    text = [(p - org) * rect.px_per_mm for p in text_mm]
+    allp = np.concatenate(pts + text)
+    h, w = image.shape[:2]
+    sigma = SHADING_MM * rect.px_per_mm
+    pad = int(np.ceil(2 * sigma))
+    x0, y0 = np.floor(allp.min(0)).astype(int) - pad
+    x1, y1 = np.ceil(allp.max(0)).astype(int) + pad + 1
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return (float("inf"), float("inf"))
+    patch = image[y0:y1, x0:x1].astype(np.float32)
+    fine = cv2.GaussianBlur(patch, (0, 0), 1.0) - cv2.GaussianBlur(patch, (0, 0), sigma)
+    shift = np.array([x0, y0])
+    plain = _detail(fine, patch, [p - shift for p in pts])
+    return plain, (_detail(fine, patch, [p - shift for p in text]) if text else 0.0)
 
 
 def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]],
@@ -91,36 +110,135 @@ def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDAr
 
     A hand or a glare spot over the whole place is plain too, but hides the printed name.
     """
-    contrast, edges = place_features(image, rect, polygons_mm)
-    if not (contrast < PLAIN_CONTRAST and edges < PLAIN_EDGES):
-        return False
-    return place_features(image, rect, text_mm)[0] >= max(TEXT_CONTRAST, TEXT_OVER_PLAIN * contrast)
+    detail, text = place_features(image, rect, polygons_mm, text_mm)
+    return detail < PLAIN_CONTRAST and text >= max(TEXT_CONTRAST, TEXT_OVER_PLAIN * detail)
 
 
-_Place = tuple[Zone, list[NDArray[Any]], list[NDArray[Any]], tuple[float, float]]
+def _key(z: Zone) -> tuple[Any, ...]:
+    return (z.area, z.seat, z.suit, z.pile, z.space)
 
 
-def _places(charts: Mapping[int, ChartPose]) -> list[_Place]:
-    """Every place: its zone, the polygons tested for plainness and for the printed name (table mm), its centre."""
-    out: list[_Place] = []
+@dataclass(frozen=True, slots=True)
+class LayoutPlace:
+    """A tableau pile or chart space, where the printed layout says a card may lie."""
+
+    zone: Zone
+    #: the parts tested for plainness and the band of the printed name (table mm)
+    plain_mm: list[NDArray[Any]]
+    text_mm: list[NDArray[Any]]
+    #: the place's centre (table mm) and the direction of its "up" (degrees, as `Detection.angle`)
+    centre: tuple[float, float]
+    angle: float
+    #: the place's own frame (mat or chart mm) -> table mm, linear part (a rotation)
+    rotation: NDArray[Any]
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """The place's identity across frames."""
+        return _key(self.zone)
+
+
+def layout_places(charts: Mapping[int, ChartPose]) -> list[LayoutPlace]:
+    """Every tableau pile, then every called-card space of each chart seen, by seat."""
+    out: list[LayoutPlace] = []
+    eye = np.eye(2)
     for suit in Suit:
         for pile in Pile:
             r = MAT.slot(suit, pile)
-            out.append((Zone(Area.TABLEAU, suit=suit, pile=pile), _place_polygon(r, Area.TABLEAU),
-                        _text_band(r, Area.TABLEAU), r.centre))
+            out.append(LayoutPlace(Zone(Area.TABLEAU, suit=suit, pile=pile), _place_polygon(r, Area.TABLEAU),
+                                   _text_band(r, Area.TABLEAU), r.centre, 0.0, eye))
     for seat, pose in sorted(charts.items()):
         m = pose.chart_to_table
+        lin = m[:2, :2] / max(float(np.sqrt(abs(np.linalg.det(m[:2, :2])))), 1e-9)
         for sp in Space:
             r = CHART.space(sp)
             polys = [p @ m[:2, :2].T + m[:2, 2] for p in _place_polygon(r, Area.CHART_SPACE)]
             text = [p @ m[:2, :2].T + m[:2, 2] for p in _text_band(r, Area.CHART_SPACE)]
             c = m[:2, :2] @ np.array(r.centre) + m[:2, 2]
-            out.append((Zone(Area.CHART_SPACE, seat=seat, space=sp), polys, text, (float(c[0]), float(c[1]))))
+            out.append(LayoutPlace(Zone(Area.CHART_SPACE, seat=seat, space=sp), polys, text,
+                                   (float(c[0]), float(c[1])), pose.angle, lin))
     return out
 
 
-def _key(z: Zone) -> tuple[Any, ...]:
-    return (z.area, z.seat, z.suit, z.pile, z.space)
+#: how far (mm) and by how many degrees a card may lie off its printed place for `fit_card`
+FIT_SHIFT_MM = 5.0
+FIT_ANGLES = (-6.0, -3.0, 0.0, 3.0, 6.0)
+
+
+def _band(w: float, h: float, step: float = 1.5, corner: float = 4.0) -> NDArray[Any]:
+    """Points along a w x h rectangle centred on 0 (mm), every ``step``, the rounded corners left out."""
+    xs = np.arange(-w / 2 + corner, w / 2 - corner + 1e-9, step)
+    ys = np.arange(-h / 2 + corner, h / 2 - corner + 1e-9, step)
+    return np.concatenate([np.stack([xs, np.full_like(xs, -h / 2)], 1), np.stack([xs, np.full_like(xs, h / 2)], 1),
+                           np.stack([np.full_like(ys, -w / 2), ys], 1), np.stack([np.full_like(ys, w / 2), ys], 1)])
+
+
+#: the middle of a card's white rim, and of its dark frame line (mm from the card's centre)
+_RIM = _band(CARD.width - CARD.margin, CARD.height - CARD.margin)
+_FRAME = _band(CARD.width - 2 * CARD.margin - CARD.frame, CARD.height - 2 * CARD.margin - CARD.frame)
+
+
+def _rot(deg: float) -> NDArray[Any]:
+    a = np.radians(deg)
+    return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+
+
+def _fit_scores(img: NDArray[Any], rot: NDArray[Any], s: float, centre: NDArray[Any],
+                shifts: NDArray[Any]) -> NDArray[Any]:
+    """How much darker the frame line is than the rim, relatively, for a card at each shift (px)."""
+    rim = _RIM @ rot.T * s + centre
+    frame = _FRAME @ rot.T * s + centre
+    h, w = img.shape
+    out = []
+    for pts in (rim, frame):
+        p = np.rint(pts[None] + shifts[:, None]).astype(np.int64)
+        x = np.clip(p[..., 0], 0, w - 1)
+        y = np.clip(p[..., 1], 0, h - 1)
+        out.append(img[y, x].mean(axis=1))
+    scores: NDArray[Any] = (out[0] - out[1]) / (out[0] + 4.0)
+    return scores
+
+
+def fit_card(rect: Rectified, place: LayoutPlace) -> tuple[Detection, float]:
+    """A card on ``place``, fitted in the rectified grey image by its white rim and dark frame line.
+
+    Searches up to `FIT_SHIFT_MM` off the printed place and `FIT_ANGLES` from its direction (first
+    every other pixel, upright, then every pixel and angle around the best); the score is how much
+    darker the frame line is than the rim, relatively (about 0 where no card's frame shows). Returns
+    the face field's detection at the best fit and its score; a place outside the image gives the
+    printed place itself and score 0.
+    """
+    s = rect.px_per_mm
+    centre = (np.array(place.centre) - np.array(rect.origin)) * s
+    img = rect.image
+    reach = float(np.hypot(CARD.width, CARD.height)) / 2 * s + FIT_SHIFT_MM * s
+    h, w = img.shape[:2]
+    if (centre[0] - reach < 0 or centre[1] - reach < 0 or centre[0] + reach > w
+            or centre[1] + reach > h):
+        best_shift, best_rot, score = np.zeros(2), place.rotation, 0.0
+    else:
+        x0, y0 = int(centre[0] - reach), int(centre[1] - reach)
+        roi = cv2.blur(img[y0:int(centre[1] + reach) + 1, x0:int(centre[0] + reach) + 1], (3, 3)).astype(np.float32)
+        local = centre - (x0, y0)
+        r = int(np.ceil(FIT_SHIFT_MM * s))
+        grid = np.array([(dx, dy) for dy in range(-r, r + 1, 2) for dx in range(-r, r + 1, 2)], np.float64)
+        coarse = _fit_scores(roi, place.rotation, s, local, grid)
+        c = grid[int(np.argmax(coarse))]
+        fine = np.array([(c[0] + dx, c[1] + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)
+                         if abs(c[0] + dx) <= r and abs(c[1] + dy) <= r], np.float64)
+        best_shift, best_rot, score = c, place.rotation, float(coarse.max())
+        for da in FIT_ANGLES:
+            rot = _rot(-da) @ place.rotation  # counter-clockwise as seen (y down)
+            sc = _fit_scores(roi, rot, s, local, fine)
+            k = int(np.argmax(sc))
+            if sc[k] > score:
+                best_shift, best_rot, score = fine[k], rot, float(sc[k])
+    fx, fy = centre + best_shift
+    cw, ch = CARD.inner_width * s, CARD.inner_height * s
+    corners = np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]]) / 2 @ best_rot.T + np.array([fx, fy])
+    up = best_rot @ np.array([0.0, -1.0])
+    angle = float(np.degrees(np.arctan2(-up[0], -up[1])) % 360)
+    return Detection(Kind.CARD, corners, (float(fx), float(fy)), angle), score
 
 
 class PlaceMemory:
@@ -128,16 +246,56 @@ class PlaceMemory:
 
     def __init__(self) -> None:
         self.held: dict[tuple[Any, ...], str] = {}
+        #: each place's last plainness test: a thumbnail of the place then, and the answer
+        self._plain: dict[tuple[Any, ...], tuple[NDArray[Any], bool]] = {}
 
     def reset(self) -> None:
         """Forget every place (another table, or the table moved)."""
         self.held.clear()
+        self._plain.clear()
 
-    def update(self, view: TableView, rect: Rectified, charts: Mapping[int, ChartPose]) -> TableView:
-        """Remember this frame's cards; return ``view`` plus an ``UNREADABLE`` card for every
-        remembered place with no detection now that does not look plain.
+    def _looks_plain(self, rect: Rectified, place: LayoutPlace) -> bool:
+        """`looks_plain`, answered again without testing while the place looks as it did (live frames)."""
+        s = rect.px_per_mm
+        cx, cy = (np.array(place.centre) - np.array(rect.origin)) * s
+        half = 0.5 * CARD.height * s
+        x0, y0, x1, y1 = int(cx - half), int(cy - half), int(cx + half) + 1, int(cy + half) + 1
+        img = rect.image
+        thumb = None
+        if x0 >= 0 and y0 >= 0 and x1 <= img.shape[1] and y1 <= img.shape[0]:
+            thumb = cv2.resize(img[y0:y1, x0:x1], THUMB, interpolation=cv2.INTER_AREA).astype(np.int16)
+            seen = self._plain.get(place.key)
+            if seen is not None and int(np.abs(seen[0] - thumb).max()) <= THUMB_SAME:
+                return seen[1]
+        plain = looks_plain(img, rect, place.plain_mm, place.text_mm)
+        if thumb is not None:
+            self._plain[place.key] = (thumb, plain)
+        return plain
 
-        ``rect.image`` must be the grey rectified image the detections came from.
+    def to_read(self, view: TableView, rect: Rectified,
+                charts: Mapping[int, ChartPose]) -> tuple[list[LayoutPlace], dict[tuple[Any, ...], bool]]:
+        """The places with no identified component in ``view`` that do not look plain (to be read
+        from the layout), and the plainness of every place tested, by `LayoutPlace.key`."""
+        identified = {_key(c.zone) for c in view.components}
+        plain: dict[tuple[Any, ...], bool] = {}
+        out: list[LayoutPlace] = []
+        for place in layout_places(charts):
+            k = place.key
+            if k in identified:
+                continue
+            plain[k] = self._looks_plain(rect, place)
+            if not plain[k]:
+                out.append(place)
+        return out, plain
+
+    def update(self, view: TableView, rect: Rectified, charts: Mapping[int, ChartPose],
+               plain: Mapping[tuple[Any, ...], bool] | None = None) -> TableView:
+        """Remember this frame's cards; return ``view`` plus an ``UNREADABLE`` card for every place
+        with nothing on it in ``view`` (neither identified nor unrecognised) that does not look plain:
+        its best guess is the card last identified there, or ``""`` when none was.
+
+        ``rect.image`` must be the grey rectified image the detections came from; ``plain``: places
+        already tested (`to_read`).
         """
         taken = {_key(u.zone) for u in view.unrecognised}
         for c in view.components:
@@ -146,15 +304,20 @@ class PlaceMemory:
             if c.zone.area in (Area.TABLEAU, Area.CHART_SPACE) and c.shape is Kind.CARD:
                 self.held[k] = c.label
         extra: list[Unrecognised] = []
-        for zone, polys, text, (x, y) in _places(charts):
-            k = _key(zone)
-            if k in taken or k not in self.held:
+        for place in layout_places(charts):
+            k = place.key
+            if k in taken:
                 continue
-            if looks_plain(rect.image, rect, polys, text):
-                del self.held[k]
+            if plain is not None and k in plain:
+                is_plain = plain[k]
+            else:
+                is_plain = self._looks_plain(rect, place)
+            if is_plain:
+                self.held.pop(k, None)
                 continue
-            angle = charts[zone.seat].angle if zone.seat is not None else 0.0
-            extra.append(Unrecognised(Kind.CARD, Reason.UNREADABLE, self.held[k], 0.0, x, y, angle, zone))
+            x, y = place.centre
+            extra.append(Unrecognised(Kind.CARD, Reason.UNREADABLE, self.held.get(k, ""), 0.0, x, y,
+                                      place.angle, place.zone))
         if not extra:
             return view
         unknown = tuple(sorted(view.unrecognised + tuple(extra), key=lambda u: (u.y, u.x)))

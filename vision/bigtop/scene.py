@@ -439,10 +439,12 @@ def table_texture(rng: np.random.Generator, shape: tuple[int, int]) -> FloatArra
 
 
 def _clutter(rng: np.random.Generator, canvas: FloatArray, s: float, origin: tuple[float, float],
-             placements: list[Placement], spots: list[tuple[float, float]] | None = None) -> list[TruthItem]:
+             placements: list[Placement], spots: list[tuple[float, float]] | None = None,
+             reach: list[float] | None = None) -> list[TruthItem]:
     """Draw one clutter object; returns a truth item when it is a card-sized stranger.
 
-    ``spots``: where given, the object's centre (table mm) is appended, whatever it is.
+    ``spots``: where given, the object's centre (table mm) is appended, whatever it is; ``reach``:
+    where given, how far (mm) from that centre the object may cover the table.
     """
     x0, y0, x1, y1 = CONTENT_REGION
     kind = int(rng.integers(5))
@@ -455,6 +457,8 @@ def _clutter(rng: np.random.Generator, canvas: FloatArray, s: float, origin: tup
     px, py = int((x - origin[0]) * s), int((y - origin[1]) * s)
     if spots is not None:
         spots.append((x, y))
+    if reach is not None:
+        reach.append(CLUTTER_REACH[kind])
     colour = tuple(float(c) for c in rng.uniform(20, 235, 3))
     if kind == 0:
         # a mug seen from above
@@ -487,6 +491,11 @@ def _clutter(rng: np.random.Generator, canvas: FloatArray, s: float, origin: tup
         paste(canvas, img, alpha, x, y, ang, s, origin, shadow=0.25)
         return [TruthItem(NONE, x, y, ang, 0.0)]
     return []
+
+
+#: how far (mm) from its centre each kind of clutter object may cover the table: a mug with its
+#: handle, a phone, a pen, a coin, a foreign card
+CLUTTER_REACH = (68.0, 86.0, 76.0, 12.0, 53.0)
 
 
 def _near_component(out: Sequence[Placement], x: float, y: float, radius: float) -> bool:
@@ -654,6 +663,8 @@ class TopDown:
     charts: dict[int, tuple[float, float, float]]
     #: centres (table mm) of the clutter objects (mugs, phones, pens, coins, foreign cards)
     clutter: tuple[tuple[float, float], ...] = ()
+    #: how far (mm) from its centre each clutter object may cover the table
+    clutter_reach: tuple[float, ...] = ()
 
 
 @dataclass(slots=True)
@@ -666,6 +677,7 @@ class _Composed:
     charts: dict[int, tuple[float, float, float]]
     placements: Sequence[Placement]
     clutter: list[tuple[float, float]]
+    clutter_reach: list[float]
 
 
 def _compose(rng: np.random.Generator, seats: int | Sequence[int], settings: SceneSettings,
@@ -703,12 +715,13 @@ def _compose(rng: np.random.Generator, seats: int | Sequence[int], settings: Sce
         paste(canvas, img, alpha, p.x, p.y, p.angle, s, origin, shadow=COMPONENT_SHADOW)
         _paint(top, p, (gx0, gy0), i)
     spots: list[tuple[float, float]] = []
+    reach: list[float] = []
     for _ in range(int(rng.integers(settings.clutter[0], settings.clutter[1] + 1))):
-        extra = _clutter(rng, canvas, s, origin, list(placements), spots)
+        extra = _clutter(rng, canvas, s, origin, list(placements), spots, reach)
         for t_ in extra:
             _paint(top, Placement(BACK, t_.x, t_.y, t_.angle), (gx0, gy0), -2)
         truth.extend(extra)
-    return _Composed(canvas, origin, top, truth, chosen, charts, placements, spots)
+    return _Composed(canvas, origin, top, truth, chosen, charts, placements, spots, reach)
 
 
 def render_top_down(
@@ -729,7 +742,8 @@ def render_top_down(
         full = float(np.count_nonzero(_footprint_grid(p, c.origin, c.top.shape)))
         hidden = 1.0 - float(counts[i]) / max(full, 1.0)
         truth.append(TruthItem(p.label, p.x, p.y, p.angle, float(min(1.0, max(0.0, hidden)))))
-    return TopDown(c.canvas, settings.render_px_per_mm, c.origin, tuple(truth), c.chosen, c.charts, tuple(c.clutter))
+    return TopDown(c.canvas, settings.render_px_per_mm, c.origin, tuple(truth), c.chosen, c.charts, tuple(c.clutter),
+                   tuple(c.clutter_reach))
 
 
 def render_scene(

@@ -128,8 +128,9 @@ class Reason(enum.Enum):
 
     UNSURE = "unsure"
     NOT_A_COMPONENT = "not_a_component"
-    #: nothing was detected on a tableau pile or chart space, yet it is not plain: something
-    #: lies there that could not be read (glare, shadow, a hand); never read as empty
+    #: nothing was identified on a tableau pile or chart space, yet it is not plain: something
+    #: lies there that could not be read (glare, shadow, a hand); never read as empty. Its best
+    #: guess is the card last identified there, or "" when none was
     UNREADABLE = "unreadable"
 
 

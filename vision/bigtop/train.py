@@ -18,7 +18,7 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import cv2
 import numpy as np
@@ -41,6 +41,9 @@ SEED_STRIDE = 1_000_000
 NONE_WEIGHT = 6.0
 #: foreign cards (plain coloured fields with a few shapes: no component) on a dense training table, at most
 STRANGERS = 8
+#: share of dense random-label tables; the rest are mid-hand Big Top tables, whose tableau piles and
+#: chart spaces also give crops fitted where the layout puts them (`vision.bigtop.places.fit_card`)
+TRAINING_MIX = 0.6
 #: added to a crop's spread before standardising (input scaled to -1..1): keeps flat crops flat
 STANDARDISE_FLOOR = 0.05
 
@@ -63,43 +66,74 @@ class TrainOptions:
     quiet: bool = False
     #: optional .npz keeping the rendered crops, so a rerun of the same recipe skips rendering
     cache: Path | None = None
+    #: torch device the network trains on ("cpu", or "cuda" where one is present)
+    device: str = "cpu"
 
 
 def augment(crops: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]:
     """Crop-level augmentation on top of the scene's camera effects (numpy/OpenCV only).
 
-    Colour gains, brightness (down to a deep shadow), contrast, gamma, defocus,
-    sensor noise, a half turn, a soft shadow edge or a patch of glare, and
-    partial occlusion by a hand or sleeve entering from an edge.
+    Harsher than the scene renderer's camera, and separate code from the benchmarks' camera
+    (`vision.camera_model`): a small perspective warp (the face field fitted a little off),
+    a half turn, defocus and motion blur, a soft shadow edge or a saturating glare patch,
+    partial occlusion by a hand or sleeve entering from an edge, white-balance and colour
+    gains, brightness (down to a deep shadow), contrast, gamma, sensor noise and JPEG.
     """
     n, h, w, _ = crops.shape
     x = crops.astype(np.float32)
     for i in range(n):
+        if rng.random() < 0.35:
+            src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+            dst = src + rng.uniform(-2.5, 2.5, src.shape).astype(np.float32)
+            m = cv2.getPerspectiveTransform(src, dst)
+            x[i] = cv2.warpPerspective(x[i], m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         if rng.random() < 0.5:
             x[i] = x[i, ::-1, ::-1]
-        if rng.random() < 0.3:
-            x[i] = cv2.GaussianBlur(x[i], (0, 0), float(rng.uniform(0.3, 1.3)))
+        if rng.random() < 0.4:
+            x[i] = cv2.GaussianBlur(x[i], (0, 0), float(rng.uniform(0.3, 2.0)))
+        if rng.random() < 0.2:
+            _motion_blur(x[i], rng)
         r = rng.random()
-        if r < 0.1:
+        if r < 0.12:
             _shadow_edge(x[i], rng)
-        elif r < 0.2:
+        elif r < 0.32:
             _glare(x[i], rng)
-        if rng.random() < 0.12:
+        if rng.random() < 0.18:
             _occlude(x[i], rng)
-    warm = rng.uniform(-0.12, 0.3, (n, 1, 1, 1)).astype(np.float32)
-    gains = rng.uniform(0.9, 1.1, (n, 1, 1, 3)).astype(np.float32)
+    warm = rng.uniform(-0.15, 0.35, (n, 1, 1, 1)).astype(np.float32)
+    gains = rng.uniform(0.82, 1.18, (n, 1, 1, 3)).astype(np.float32)
     gains *= np.concatenate([1 - warm, np.ones_like(warm), 1 + 0.8 * warm], axis=3)
     # log-uniform, so dim light is as common as bright light
-    bright = np.exp(rng.uniform(np.log(0.3), np.log(1.25), (n, 1, 1, 1))).astype(np.float32)
+    bright = np.exp(rng.uniform(np.log(0.25), np.log(1.3), (n, 1, 1, 1))).astype(np.float32)
     mean = x.mean(axis=(1, 2, 3), keepdims=True)
-    contrast = rng.uniform(0.8, 1.2, (n, 1, 1, 1)).astype(np.float32)
+    contrast = rng.uniform(0.6, 1.2, (n, 1, 1, 1)).astype(np.float32)
     x = (x - mean) * contrast + mean
     x = np.clip(x * gains * bright, 0, 255)
-    gamma = rng.uniform(0.85, 1.3, (n, 1, 1, 1)).astype(np.float32)
+    gamma = rng.uniform(0.75, 1.4, (n, 1, 1, 1)).astype(np.float32)
     x = 255.0 * (x / 255.0) ** gamma
-    x += rng.normal(0, 1, x.shape).astype(np.float32) * rng.uniform(0, 6, (n, 1, 1, 1)).astype(np.float32)
-    out: NDArray[Any] = np.clip(x, 0, 255).transpose(0, 3, 1, 2).copy()
+    x += rng.normal(0, 1, x.shape).astype(np.float32) * rng.uniform(0, 10, (n, 1, 1, 1)).astype(np.float32)
+    x = np.clip(x, 0, 255)
+    for i in np.flatnonzero(rng.random(n) < 0.3).tolist():
+        q = int(rng.integers(25, 81))
+        ok, buf = cv2.imencode(".jpg", x[i].astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, q])
+        back = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if back is not None:
+            x[i] = back.astype(np.float32)
+    out: NDArray[Any] = x.transpose(0, 3, 1, 2).copy()
     return out
+
+
+def _motion_blur(img: NDArray[Any], rng: np.random.Generator) -> None:
+    """Smear the crop along a straight line (the camera or the card moved)."""
+    length = float(rng.uniform(2.0, 6.0))
+    a = float(rng.uniform(0, np.pi))
+    k = int(np.ceil(length)) | 1
+    kernel = np.zeros((k, k), np.float32)
+    c = k // 2
+    dx, dy = 0.5 * length * np.cos(a), 0.5 * length * np.sin(a)
+    cv2.line(kernel, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1)
+    kernel /= max(float(kernel.sum()), 1e-6)
+    img[:] = cv2.filter2D(img, -1, kernel, borderType=cv2.BORDER_REPLICATE)
 
 
 def _shadow_edge(img: NDArray[Any], rng: np.random.Generator) -> None:
@@ -121,7 +155,7 @@ def _glare(img: NDArray[Any], rng: np.random.Generator) -> None:
     cv2.ellipse(spot, c, (int(rng.uniform(3, w * 0.6)), int(rng.uniform(3, h * 0.4))), float(rng.uniform(0, 180)),
                 0, 360, 1.0, -1)
     spot = cv2.GaussianBlur(spot, (0, 0), float(rng.uniform(2.0, 7.0)))
-    img += (255.0 * float(rng.uniform(0.2, 0.6)) * spot)[:, :, None]
+    img += (255.0 * float(rng.uniform(0.2, 1.0)) * spot)[:, :, None]
     np.clip(img, 0, 255, out=img)
 
 
@@ -188,7 +222,7 @@ def _harvest_job(args: tuple[int, int, str | None]) -> CropSet:
     seed, n, faces_dir = args
     cv2.setNumThreads(1)
     faces = folder_faces(Path(faces_dir)) if faces_dir else render_label
-    return harvest(seed, n, TRAIN_SETTINGS, faces=faces, strangers=STRANGERS)
+    return harvest(seed, n, TRAIN_SETTINGS, faces=faces, strangers=STRANGERS, training_mix=TRAINING_MIX)
 
 
 def _make_data(first_seed: int, scenes: int, workers: int, faces: Path | None) -> CropSet:
@@ -242,7 +276,7 @@ def train(opts: TrainOptions) -> dict[str, Any]:
     present = np.nonzero(counts)[0]
     weights = np.where(present == LABELS.index(NONE), NONE_WEIGHT, 1.0)
     weights /= weights.sum()
-    net = build_model(len(LABELS), opts.width)
+    net = build_model(len(LABELS), opts.width).to(opts.device)
     steps_per_epoch = max(1, len(data.labels) // opts.batch)
     opt = torch.optim.AdamW(net.parameters(), lr=opts.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=opts.lr, total_steps=opts.epochs * steps_per_epoch)
@@ -251,11 +285,12 @@ def train(opts: TrainOptions) -> dict[str, Any]:
     for epoch in range(opts.epochs):
         net.train()
         total_loss, correct, seen = 0.0, 0, 0
-        for step in range(steps_per_epoch):
-            cls = present[rng.choice(len(present), opts.batch, p=weights)]
-            idx = order[starts[cls] + (rng.random(opts.batch) * counts[cls]).astype(np.int64)]
-            xb = torch.from_numpy(augment(data.crops[idx], rng)) / 127.5 - 1.0
-            yb = torch.from_numpy(data.labels[idx])
+        batches = [order[starts[c] + (rng.random(opts.batch) * counts[c]).astype(np.int64)]
+                   for c in (present[rng.choice(len(present), opts.batch, p=weights)] for _ in range(steps_per_epoch))]
+        seeds = rng.integers(0, 2**63 - 1, steps_per_epoch)
+        for step, (xa, ya) in enumerate(_augmented(data, batches, seeds, opts.workers)):
+            xb = (torch.from_numpy(xa) / 127.5 - 1.0).to(opts.device)
+            yb = torch.from_numpy(ya).to(opts.device)
             opt.zero_grad()
             out = net(xb)
             loss = loss_fn(out, yb)
@@ -268,11 +303,11 @@ def train(opts: TrainOptions) -> dict[str, Any]:
             if step % 10 == 0 or step == steps_per_epoch - 1:
                 _bar(f"epoch {epoch + 1}/{opts.epochs}", step + 1, steps_per_epoch,
                      f"loss {total_loss / seen:.4f} acc {correct / seen:.4f} {time.time() - t0:.0f}s", opts.quiet)
-        val_acc = _evaluate(net, val)
+        val_acc = _evaluate(net, val, opts.device)
         history.append((epoch + 1, total_loss / seen, val_acc))
         if not opts.quiet:
             print(f"  validation accuracy {val_acc:.4f}", file=sys.stderr)
-    export(net, opts.out)
+    export(net.cpu(), opts.out)
     figures = {
         "train_crops": int(len(data.labels)),
         "val_crops": int(len(val.labels)),
@@ -287,7 +322,34 @@ def train(opts: TrainOptions) -> dict[str, Any]:
     return figures
 
 
-def _evaluate(net: torch.nn.Module, data: CropSet) -> float:
+class _Batches:  # torch's Dataset protocol (len and getitem), without importing torch here
+    """Augmented training batches by step (a torch map-style dataset, so worker processes can make them)."""
+
+    def __init__(self, data: CropSet, batches: list[NDArray[Any]], seeds: NDArray[Any]) -> None:
+        self.data, self.batches, self.seeds = data, batches, seeds
+
+    def __len__(self) -> int:
+        return len(self.batches)
+
+    def __getitem__(self, k: int) -> tuple[NDArray[Any], NDArray[Any]]:
+        cv2.setNumThreads(1)
+        idx = self.batches[k]
+        return augment(self.data.crops[idx], np.random.default_rng(int(self.seeds[k]))), self.data.labels[idx]
+
+
+def _augmented(data: CropSet, batches: list[NDArray[Any]], seeds: NDArray[Any],
+               workers: int) -> Any:
+    """The epoch's augmented batches in order, made by ``workers`` processes (none when 1)."""
+    ds = _Batches(data, batches, seeds)
+    if workers <= 1:
+        return (ds[k] for k in range(len(ds)))
+    from torch.utils.data import DataLoader
+
+    return DataLoader(cast(Any, ds), batch_size=None, shuffle=False, num_workers=workers, prefetch_factor=4,
+                      collate_fn=lambda b: b)
+
+
+def _evaluate(net: torch.nn.Module, data: CropSet, device: str = "cpu") -> float:
     import torch
 
     if len(data.labels) == 0:
@@ -297,7 +359,7 @@ def _evaluate(net: torch.nn.Module, data: CropSet) -> float:
     with torch.no_grad():
         for i in range(0, len(data.labels), 512):
             xb = torch.from_numpy(data.crops[i:i + 512].transpose(0, 3, 1, 2).astype(np.float32)) / 127.5 - 1.0
-            correct += int((net(xb).argmax(1).numpy() == data.labels[i:i + 512]).sum())
+            correct += int((net(xb.to(device)).argmax(1).cpu().numpy() == data.labels[i:i + 512]).sum())
     return correct / len(data.labels)
 
 
@@ -333,12 +395,15 @@ dynamic batch, {fig['model_bytes'] / 1024:.0f} KiB, {fig['params']:,} parameters
 - Faces: {faces}. Synthetic tables by `vision.bigtop.scene` with `TRAIN_SETTINGS` (tilt {ts.tilt_deg[0]:g}-{ts.tilt_deg[1]:g}
   degrees, yaw, brightness {ts.brightness[0]:g}-{ts.brightness[1]:g}, warmth {ts.warmth[0]:g}-{ts.warmth[1]:g},
   gamma, shadows, glare, defocus, noise, JPEG {ts.jpeg_quality[0]}-{ts.jpeg_quality[1]}, up to {ts.hands[1]} hand(s)
-  and {ts.clutter[1]} clutter objects), 75% dense random-label tables, 25% mid-hand Big Top tables.
+  and {ts.clutter[1]} clutter objects), {TRAINING_MIX:.0%} dense random-label tables, the rest mid-hand Big Top tables.
 - Crops are harvested through the real pipeline (markers, homography, rectification, detection by
   frame holes and frame lines, crops warped from the camera frame), labelled by ground truth; each
   detection also gives one crop with corners jittered by up to 1.5 px. `none`: detections that are
   no component, foreign cards (up to {STRANGERS} more per dense table), random crops away from components,
-  and token-sized crops of card artwork (a quarter of the cards).
+  and token-sized crops of card artwork (a quarter of the cards). On the Big Top tables every tableau
+  pile and chart space also gives a crop fitted where the layout puts it (`vision.bigtop.places.fit_card`,
+  as the pipeline reads places no detection identified): the card there, or `none` when the place is
+  empty or its card more than 60% hidden.
 - Scene seeds {opts.seed * SEED_STRIDE} .. {opts.seed * SEED_STRIDE + opts.scenes - 1} (training),
   {opts.seed * SEED_STRIDE + SEED_STRIDE // 2} .. (+{opts.val_scenes}) (validation).
   Benchmarks use seeds from 900,000,000 and the harder `HARD_SETTINGS`: never seen in training.
@@ -349,9 +414,11 @@ Per-crop standardisation (mean and spread over all channels, floor {STANDARDISE_
 (width {opts.width}, strides 2,2,1,2,1), global average pool, dropout 0.15, linear.
 AdamW (lr {opts.lr}, weight decay 1e-4), one-cycle schedule, {opts.epochs} epochs x batch {opts.batch},
 class-balanced sampling (`none` drawn {NONE_WEIGHT:g}x as often), online augmentation in numpy/OpenCV
-(`vision.bigtop.train.augment`: colour gains, brightness 0.3-1.25 log-uniform, contrast, gamma, defocus,
-noise, half turn, shadow edge or glare patch, hand/sleeve occlusion). torch {_torch_version()},
-{opts.threads} threads.
+(`vision.bigtop.train.augment`, separate code from the benchmarks' `vision.camera_model`: perspective
+warp up to 2.5 px per corner, half turn, defocus up to sigma 2, motion blur 2-6 px, shadow edge or
+saturating glare patch, hand/sleeve occlusion, white-balance and colour gains, brightness 0.25-1.3
+log-uniform, contrast 0.6-1.2, gamma 0.75-1.4, noise up to sigma 10, JPEG quality 25-80).
+torch {_torch_version()}, device {opts.device}, {opts.workers} worker processes.
 
 | epoch | train loss | validation accuracy |
 | --- | --- | --- |
@@ -363,7 +430,9 @@ Training took {fig['total_seconds'] / 60:.1f} minutes in all ({fig['data_seconds
 ## Reproduce
 ```
 pip install -e .[train]
-python -m vision.bigtop.train --out {opts.out} --scenes {opts.scenes} --epochs {opts.epochs} --width {opts.width} --seed {opts.seed}
+python -m vision.bigtop.train --out {opts.out} --scenes {opts.scenes} --val-scenes {opts.val_scenes} \\
+    --epochs {opts.epochs} --batch {opts.batch} --width {opts.width} --seed {opts.seed} --workers {opts.workers} \\
+    --device {opts.device}
 ```
 
 ## Benchmarks
@@ -396,6 +465,7 @@ def parser(prog: str = "python -m vision.bigtop.train") -> argparse.ArgumentPars
     p.add_argument("--faces", type=Path, default=None, help="folder with one sub-folder of face images per label")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--cache", type=Path, default=None, help=".npz to keep / reuse the rendered crops")
+    p.add_argument("--device", default=d.device, help="torch device to train on: cpu (default) or cuda")
     return p
 
 
@@ -413,7 +483,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m vision.bigtop.tra
         return 2
     opts = TrainOptions(out=args.out, scenes=args.scenes, val_scenes=args.val_scenes, epochs=args.epochs,
                         batch=args.batch, lr=args.lr, width=args.width, seed=args.seed, workers=args.workers,
-                        threads=args.threads, faces=args.faces, quiet=args.quiet, cache=args.cache)
+                        threads=args.threads, faces=args.faces, quiet=args.quiet, cache=args.cache,
+                        device=args.device)
     fig = train(opts)
     print(f"wrote {opts.out} ({fig['model_bytes'] / 1024:.0f} KiB): validation accuracy {fig['val_accuracy']:.4f}, "
           f"{fig['total_seconds'] / 60:.1f} min")

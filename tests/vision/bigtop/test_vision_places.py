@@ -8,7 +8,7 @@ import pytest
 
 from firmware.bigtop.sighting import sighting_from_view
 from scorer.bigtop.cards import Suit
-from vision.bigtop import DEFAULT_MODEL
+from vision.bigtop import DEFAULT_MODEL, pipeline
 from vision.bigtop.layout import CARD, MAT, Pile
 from vision.bigtop.pipeline import Recognizer
 from vision.bigtop.scene import Placement, SceneSettings, render_scene
@@ -74,8 +74,36 @@ def test_a_pile_whose_card_was_taken_away_reads_empty(recognizer: Recognizer) ->
     assert clowns.top_light is None
 
 
-def test_a_pile_never_seen_with_a_card_is_not_guessed(recognizer: Recognizer) -> None:
+def test_a_covered_pile_never_seen_with_a_card_is_held_without_a_guess(recognizer: Recognizer) -> None:
     image, to_image = _table(False)
     recognizer.reset()
     view = recognizer.recognize(_hand_over_light_pile(image, to_image)).view
-    assert not [u for u in view.unrecognised if u.reason is Reason.UNREADABLE]
+    unread = [u for u in view.unrecognised if u.reason is Reason.UNREADABLE]
+    assert [(u.zone.suit, u.zone.pile) for u in unread] == [(Suit.CLOWNS, Pile.LIGHT)]
+    assert unread[0].best_guess == ""
+    clowns = next(t for t in view.tableau if t.suit is Suit.CLOWNS)
+    assert clowns.top_light is None
+
+
+def test_every_empty_place_of_a_plain_table_reads_empty(recognizer: Recognizer) -> None:
+    image, _ = _table(False)
+    recognizer.reset()
+    view = recognizer.recognize(image).view
+    assert not view.unrecognised
+    assert [t.poster for t in view.tableau] == [True, False, True, False]
+    assert all(t.top_light is None and t.top_dark is None for t in view.tableau)
+    assert all(not c.called for c in view.charts) and len(view.charts) == len(SEATS)
+
+
+def test_a_card_the_detector_misses_is_read_where_the_layout_puts_it(recognizer: Recognizer,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    image, _ = _table(True)
+    recognizer.reset()
+    rec = recognizer.recognize(image)
+    # the same frame with nothing found by the free detector: every place is read from the layout
+    monkeypatch.setattr(pipeline, "find_components", lambda *a, **k: [])
+    recognizer.reset()
+    again = recognizer.recognize(image)
+    clowns = next(t for t in again.view.tableau if t.suit is Suit.CLOWNS)
+    assert clowns.top_light is not None and clowns.top_light.notation() == "clowns-L3"
+    assert [t.poster for t in again.view.tableau] == [t.poster for t in rec.view.tableau]
