@@ -216,10 +216,37 @@ class Recognizer:
         self.calibrator = Calibrator(config)
         self._detectors: dict[tuple[int, float], cv2.aruco.ArucoDetector] = {}
         self._retries: dict[int, cv2.aruco.ArucoDetector] = {}
+        #: the row's cards as last known (card, code centre in table mm): read, or held since
+        self._row: list[tuple[DeckCard, float, float]] = []
 
     def reset(self) -> None:
-        """Forget the cached calibration."""
+        """Forget the cached calibration and the row's cards."""
         self.calibrator.reset()
+        self._row = []
+
+    def _hold_row(self, gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> FlohcatiView:
+        """The view with every row card of the frames before that is not read now, and that nothing shows
+        has left, reported unrecognised: a card lost to glare is held, never taken as gone.
+
+        A card has left when it is read anywhere now, when another card's code lies on its place (the row
+        closed up), or when its place shows neither code-like dark cells nor glare brighter than the paper
+        (the card under it, or the mat); anything else there holds it.
+        """
+        held: list[tuple[DeckCard, float, float]] = []
+        extra: list[tuple[float, float, str]] = []
+        if self._row:
+            paper = _paper_level(gray, view, to_table)
+            for card, x, y in self._row:
+                if any(c.card == card or math.hypot(c.x - x, c.y - y) < CODE_SIZE for c in view.cards):
+                    continue
+                flagged = any(math.hypot(ux - x, uy - y) < _SAME_CARD_MM for ux, uy, _ in view.unreadable)
+                if not flagged and _shows_gone(gray, to_table, x, y, paper):
+                    continue
+                held.append((card, x, y))
+                if not flagged:
+                    extra.append((x, y, "A card in the row could not be read (glare?)."))
+        self._row = [(c.card, c.x, c.y) for c in view.in_area(Area.ROW)] + held
+        return FlohcatiView(view.cards, view.unreadable + tuple(extra)) if extra else view
 
     def _read_again(self, gray: Image, markers: tuple[Marker, ...], rejected: list[NDArray[Any]],
                     to_table: NDArray[Any]) -> tuple[Marker, ...]:
@@ -305,10 +332,58 @@ class Recognizer:
         quads = [np.asarray(r, np.float64).reshape(4, 2) for r in rejected]
         markers += self._read_again(gray, markers, quads, to_table)
         t2 = time.perf_counter()
-        view = read_view(markers, quads, to_table)
+        view = self._hold_row(gray, read_view(markers, quads, to_table), to_table)
         t3 = time.perf_counter()
         return Recognition(view, markers, to_table,
                            StageTimes(1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2)))
+
+
+#: the close look at a row card's place: resolution (px/mm) and how much (mm) around the code
+_LOOK_PX_PER_MM = 2.0
+_LOOK_MARGIN = 3.0
+
+
+def _code_patch(gray: Image, to_table: NDArray[Any], x: float, y: float) -> NDArray[Any]:
+    """The code area centred on table point (x, y) and a little around it, seen from straight above."""
+    s = _LOOK_PX_PER_MM
+    half = CODE_SIZE / 2 + _LOOK_MARGIN
+    n = int(round(2 * half * s))
+    t = np.array([[s, 0, -(x - half) * s], [0, s, -(y - half) * s], [0, 0, 1]], np.float64)
+    return np.asarray(cv2.warpPerspective(gray, t @ to_table, (n, n), flags=cv2.INTER_AREA), np.float32)
+
+
+#: a piece of the mat beside the row (left of it, clear of the markers) where no card lies: x0, y0, x1, y1 mm
+_BARE_PIECE = (12.0, 170.0, 40.0, 245.0)
+
+
+def _paper_level(gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> float:
+    """The grey level of card paper around the codes read; of the mat (printed nearly as light) beside the
+    row when no code is read."""
+    levels = [float(np.percentile(_code_patch(gray, to_table, c.x, c.y), 90)) for c in view.cards[:6]]
+    if levels:
+        return float(np.median(levels))
+    x0, y0, x1, y1 = _BARE_PIECE
+    s = _LOOK_PX_PER_MM
+    t = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]], np.float64)
+    size = (int(round((x1 - x0) * s)), int(round((y1 - y0) * s)))
+    return float(np.percentile(cv2.warpPerspective(gray, t @ to_table, size, flags=cv2.INTER_AREA), 90))
+
+
+#: a row card's place shows it gone unless more than this share of it is dark (a code's cells), or, when
+#: card paper is darker than `_SATURATED`, more than `_GLARED` of it is saturated (glare brighter than paper;
+#: when the paper itself saturates, glare cannot be seen)
+_CODE_DARK = 0.25
+_SATURATED = 250.0
+_GLARED = 0.2
+
+
+def _shows_gone(gray: Image, to_table: NDArray[Any], x: float, y: float, paper: float) -> bool:
+    """True when nothing at the code area of table point (x, y) says a card's code may still lie there:
+    no code-like dark cells, no glare brighter than the paper."""
+    patch = _code_patch(gray, to_table, x, y)
+    if patch.size == 0 or float(np.mean(patch < 0.6 * paper)) > _CODE_DARK:
+        return False
+    return paper >= _SATURATED or float(np.mean(patch >= _SATURATED)) <= _GLARED
 
 
 def _code_side_px(table_to_image: NDArray[Any]) -> float:
