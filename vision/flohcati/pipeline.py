@@ -25,7 +25,8 @@ from numpy.typing import NDArray
 
 from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name
 from scorer.flohcati.observe import TableSight
-from vision.calibrate import Calibrator, Marker
+from vision import NoMatError
+from vision.calibrate import Calibrator, Marker, find_layout_markers, find_markers
 from vision.config import VisionConfig
 from vision.flohcati.layout import (
     ARUCO_DICTIONARY,
@@ -51,8 +52,8 @@ _SIZE_TOLERANCE = 0.3
 _SAME_CARD_MM = 8.0
 _WATCHED = (Area.ROW, Area.ACTIONS, Area.REQUEST, Area.SEAT)
 #: Codes smaller than this (pixels across) are read again in an enlarged frame, at most this much larger.
-_SMALL_CODE_PX = 44.0
-_MAX_ENLARGE = 2.5
+_SMALL_CODE_PX = 36.0
+_MAX_ENLARGE = 2.0
 #: At most this many undecoded squares are read again per frame.
 _MAX_RETRIES = 40
 #: The smallest code perimeter searched for, as a fraction of the frame's longer side.
@@ -290,11 +291,11 @@ class Recognizer:
                     read.append((float(cx), float(cy)))
         return tuple(out)
 
-    def _detector(self, window: int, enlarged: float = 1.0) -> cv2.aruco.ArucoDetector:
-        key = (window, round(enlarged, 2))
+    def _detector(self, window: int, min_perimeter: float) -> cv2.aruco.ArucoDetector:
+        key = (window, min_perimeter)
         detector = self._detectors.get(key)
         if detector is None:
-            detector = self._detectors[key] = _detector(window, _MIN_PERIMETER / enlarged)
+            detector = self._detectors[key] = _detector(window, min_perimeter)
         return detector
 
     def recognize(self, frame: Image) -> Recognition:
@@ -305,30 +306,35 @@ class Recognizer:
         t0 = time.perf_counter()
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         side = max(gray.shape[:2])
-        detector = self._detector(max(3, int(round(0.011 * side)) | 1))
-        # an unsharp mask undoes some of the lens's and the motion's blur before the codes are read
-        soft = cv2.GaussianBlur(gray, (0, 0), max(1.0, 0.0016 * side))
-        corners, ids, rejected = detector.detectMarkers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0))
-        markers: tuple[Marker, ...] = () if ids is None else tuple(
-            Marker(int(i), np.asarray(c, np.float64).reshape(4, 2)) for c, i in zip(corners, ids.ravel()))
+        # the mat's large markers: the vision core's fast search, and the slow one where the fast one
+        # does not fix the mat
+        mat = tuple(m for m in find_markers(gray, self.config) if not is_card_id(m.id))
+        try:
+            calibration = self.calibrator.update(mat)
+        except NoMatError:
+            mat = tuple(m for m in find_layout_markers(gray, self.config) if not is_card_id(m.id))
+            calibration = self.calibrator.update(mat)
         t1 = time.perf_counter()
-        calibration = self.calibrator.update(markers)
         to_table = calibration.image_to_table
+        # the cards' codes: only where the mat lies, enlarged when they are small there (a camera far
+        # away, or turned) until a code is about _SMALL_CODE_PX across
         side_px = _code_side_px(calibration.table_to_image)
-        if side_px < _SMALL_CODE_PX:
-            # the mat is small in the frame (a camera far away, or turned): the codes are read again in a
-            # frame enlarged until a code is about _SMALL_CODE_PX across
-            f = round(min(_MAX_ENLARGE, _SMALL_CODE_PX / side_px), 1)
-            big = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC)
-            side = max(big.shape[:2])
-            soft = cv2.GaussianBlur(big, (0, 0), max(1.0, 0.0016 * side))
-            window = max(3, int(round(0.011 * side)) | 1)
-            corners, ids, rejected = self._detector(window, f).detectMarkers(cv2.addWeighted(big, 2.0, soft, -1.0, 0))
-            corners = tuple(np.asarray(c, np.float64) / f for c in corners)
-            rejected = tuple(np.asarray(r, np.float64) / f for r in rejected)
-            found = () if ids is None else tuple(
-                Marker(int(i), np.asarray(c, np.float64).reshape(4, 2)) for c, i in zip(corners, ids.ravel()))
-            markers = tuple(m for m in markers if not is_card_id(m.id)) + tuple(m for m in found if is_card_id(m.id))
+        f = 1.0 if side_px >= _SMALL_CODE_PX else round(min(_MAX_ENLARGE, _SMALL_CODE_PX / side_px), 1)
+        x0, y0, x1, y1 = _mat_box(calibration.table_to_image, gray.shape[1], gray.shape[0])
+        part = gray[y0:y1, x0:x1]
+        if f > 1.0:
+            part = cv2.resize(part, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC)
+        big_side = side * f
+        # an unsharp mask undoes some of the lens's and the motion's blur before the codes are read
+        soft = cv2.GaussianBlur(part, (0, 0), max(1.0, 0.0016 * big_side))
+        window = max(3, int(round(0.011 * big_side)) | 1)
+        detector = self._detector(window, round(_MIN_PERIMETER * side / max(part.shape[:2]), 3))
+        corners, ids, rejected = detector.detectMarkers(cv2.addWeighted(part, 2.0, soft, -1.0, 0))
+        shift = np.array([x0, y0], np.float64)
+        corners = tuple(np.asarray(c, np.float64).reshape(4, 2) / f + shift for c in corners)
+        rejected = tuple(np.asarray(r, np.float64).reshape(4, 2) / f + shift for r in rejected)
+        found = () if ids is None else tuple(Marker(int(i), c) for c, i in zip(corners, ids.ravel()))
+        markers = mat + tuple(m for m in found if is_card_id(m.id))
         quads = [np.asarray(r, np.float64).reshape(4, 2) for r in rejected]
         markers += self._read_again(gray, markers, quads, to_table)
         t2 = time.perf_counter()
@@ -384,6 +390,16 @@ def _shows_gone(gray: Image, to_table: NDArray[Any], x: float, y: float, paper: 
     if patch.size == 0 or float(np.mean(patch < 0.6 * paper)) > _CODE_DARK:
         return False
     return paper >= _SATURATED or float(np.mean(patch >= _SATURATED)) <= _GLARED
+
+
+def _mat_box(table_to_image: NDArray[Any], width: int, height: int) -> tuple[int, int, int, int]:
+    """The frame's pixels (x0, y0, x1, y1) where the mat and the cards on it lie."""
+    m = 15.0
+    corners = np.array([[-m, -m], [MAT.width + m, -m], [MAT.width + m, MAT.height + m], [-m, MAT.height + m]])
+    pts = _to_table(corners, table_to_image)
+    x0, y0 = np.floor(pts.min(0)).astype(int)
+    x1, y1 = np.ceil(pts.max(0)).astype(int)
+    return max(0, int(x0)), max(0, int(y0)), min(width, int(x1)), min(height, int(y1))
 
 
 def _code_side_px(table_to_image: NDArray[Any]) -> float:
