@@ -15,7 +15,7 @@ card's code is matched there as it is and with smooth glare taken out; a place
 whose upper half shows the mat holds no card; a code-like thing that matches no
 card clearly, or glare over the place, is reported unrecognised. The fast
 marker search runs first; the slow, tolerant one searches the whole frame only
-when the fast one saw fewer than four of the mat's markers.
+when the fast one's markers do not fix the mat.
 """
 
 from __future__ import annotations
@@ -57,8 +57,6 @@ _SIZE_TOLERANCE = 0.25
 _MAX_TURN = 25.0
 #: a face code lies on a pyramid place when this close (mm) to its code's centre
 _PLACE_TOLERANCE = (11.0, 9.0)
-#: the fast marker search's calibration is used when it saw at least this many of the mat's markers
-_FAST_MAT_MARKERS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -459,17 +457,12 @@ class Recognizer:
         return Result(view, cal, markers, times)
 
     def _calibrate(self, markers: tuple[Marker, ...]) -> Calibration | None:
-        """The mat's calibration from the fast search's markers, when they fix it well: at least
-        `_FAST_MAT_MARKERS` of the mat's markers, agreeing, not all along one edge; else None
-        (the slow search runs over the whole frame)."""
-        mat_ids = set(self.config.table.markers.marker_ids)
-        if len(mat_ids & {m.id for m in markers}) < min(len(mat_ids), _FAST_MAT_MARKERS):
-            return None
+        """The mat's calibration from the fast search's markers; None when they do not fix the mat (the
+        slow search then runs over the whole frame)."""
         try:
-            cal = mat_homography(markers, self.config)
+            return mat_homography(markers, self.config)
         except NoMatError:
             return None
-        return cal if cal.markers_seen >= _FAST_MAT_MARKERS else None
 
     @staticmethod
     def _merge(first: tuple[Marker, ...], more: tuple[Marker, ...]) -> tuple[Marker, ...]:
