@@ -1,12 +1,19 @@
 """Circus Flohcati's recogniser: one camera frame -> the cards on the mat, by zone (a `FlohcatiView`).
 
-Stages: every ArUco code in the frame (the mat's markers and the cards'
-codes, one detector), the mat's homography from its markers
-(`vision.calibrate`), each card code's centre and side in table
-millimetres, its zone (`vision.flohcati.layout.zone_of`). Decoding a code is
-exact; a code the detector found as a square of a card code's size but
-could not decode, inside a zone where cards belong, is reported as
-unrecognised, never guessed.
+Stages: the mat's markers (the vision core's fast search; the slow one only
+when the fast one does not fix the mat) and its homography (`vision.calibrate`);
+then the cards' codes, searched with several threshold windows in the part of
+the frame where the mat lies, enlarged where they are small; each card code's
+centre and side in table millimetres, its zone
+(`vision.flohcati.layout.zone_of`). Decoding a code is exact; a code the
+detector found as a square of a card code's size but could not decode, inside
+a zone where cards belong, is reported as unrecognised, never guessed.
+
+Between frames the recogniser remembers the row: a row card no longer read is
+reported unrecognised (held) unless the table shows that it left: it is read
+elsewhere, another card's code lies on its place, or its place shows neither
+code-like dark cells nor glare brighter than the paper. Glare over a card is
+never taken for a card taken from the row.
 
 >>> from vision.flohcati.pipeline import Recognizer   # doctest: +SKIP
 """
