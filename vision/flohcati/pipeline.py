@@ -59,8 +59,8 @@ _SIZE_TOLERANCE = 0.3
 _SAME_CARD_MM = 8.0
 _WATCHED = (Area.ROW, Area.ACTIONS, Area.REQUEST, Area.SEAT)
 #: Codes smaller than this (pixels across) are read again in an enlarged frame, at most this much larger.
-_SMALL_CODE_PX = 36.0
-_MAX_ENLARGE = 2.0
+_SMALL_CODE_PX = 44.0
+_MAX_ENLARGE = 2.5
 #: At most this many undecoded squares are read again per frame.
 _MAX_RETRIES = 40
 #: The smallest code perimeter searched for, as a fraction of the frame's longer side.
