@@ -1,12 +1,19 @@
 """Circus Flohcati's recogniser: one camera frame -> the cards on the mat, by zone (a `FlohcatiView`).
 
-Stages: every ArUco code in the frame (the mat's markers and the cards'
-codes, one detector), the mat's homography from its markers
-(`vision.calibrate`), each card code's centre and side in table
-millimetres, its zone (`vision.flohcati.layout.zone_of`). Decoding a code is
-exact; a code the detector found as a square of a card code's size but
-could not decode, inside a zone where cards belong, is reported as
-unrecognised, never guessed.
+Stages: the mat's markers (the vision core's fast search; the slow one only
+when the fast one does not fix the mat) and its homography (`vision.calibrate`);
+then the cards' codes, searched with several threshold windows in the part of
+the frame where the mat lies, enlarged where they are small; each card code's
+centre and side in table millimetres, its zone
+(`vision.flohcati.layout.zone_of`). Decoding a code is exact; a code the
+detector found as a square of a card code's size but could not decode, inside
+a zone where cards belong, is reported as unrecognised, never guessed.
+
+Between frames the recogniser remembers the row: a row card no longer read is
+reported unrecognised (held) unless the table shows that it left: it is read
+elsewhere, another card's code lies on its place, or its place shows neither
+code-like dark cells nor glare brighter than the paper. Glare over a card is
+never taken for a card taken from the row.
 
 >>> from vision.flohcati.pipeline import Recognizer   # doctest: +SKIP
 """
@@ -25,7 +32,8 @@ from numpy.typing import NDArray
 
 from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name
 from scorer.flohcati.observe import TableSight
-from vision.calibrate import Calibrator, Marker
+from vision import NoMatError
+from vision.calibrate import Calibrator, Marker, find_layout_markers, find_markers
 from vision.config import VisionConfig
 from vision.flohcati.layout import (
     ARUCO_DICTIONARY,
@@ -216,10 +224,37 @@ class Recognizer:
         self.calibrator = Calibrator(config)
         self._detectors: dict[tuple[int, float], cv2.aruco.ArucoDetector] = {}
         self._retries: dict[int, cv2.aruco.ArucoDetector] = {}
+        #: the row's cards as last known (card, code centre in table mm): read, or held since
+        self._row: list[tuple[DeckCard, float, float]] = []
 
     def reset(self) -> None:
-        """Forget the cached calibration."""
+        """Forget the cached calibration and the row's cards."""
         self.calibrator.reset()
+        self._row = []
+
+    def _hold_row(self, gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> FlohcatiView:
+        """The view with every row card of the frames before that is not read now, and that nothing shows
+        has left, reported unrecognised: a card lost to glare is held, never taken as gone.
+
+        A card has left when it is read anywhere now, when another card's code lies on its place (the row
+        closed up), or when its place shows neither code-like dark cells nor glare brighter than the paper
+        (the card under it, or the mat); anything else there holds it.
+        """
+        held: list[tuple[DeckCard, float, float]] = []
+        extra: list[tuple[float, float, str]] = []
+        if self._row:
+            paper = _paper_level(gray, view, to_table)
+            for card, x, y in self._row:
+                if any(c.card == card or math.hypot(c.x - x, c.y - y) < CODE_SIZE for c in view.cards):
+                    continue
+                flagged = any(math.hypot(ux - x, uy - y) < _SAME_CARD_MM for ux, uy, _ in view.unreadable)
+                if not flagged and _shows_gone(gray, to_table, x, y, paper):
+                    continue
+                held.append((card, x, y))
+                if not flagged:
+                    extra.append((x, y, "A card in the row could not be read (glare?)."))
+        self._row = [(c.card, c.x, c.y) for c in view.in_area(Area.ROW)] + held
+        return FlohcatiView(view.cards, view.unreadable + tuple(extra)) if extra else view
 
     def _read_again(self, gray: Image, markers: tuple[Marker, ...], rejected: list[NDArray[Any]],
                     to_table: NDArray[Any]) -> tuple[Marker, ...]:
@@ -263,11 +298,11 @@ class Recognizer:
                     read.append((float(cx), float(cy)))
         return tuple(out)
 
-    def _detector(self, window: int, enlarged: float = 1.0) -> cv2.aruco.ArucoDetector:
-        key = (window, round(enlarged, 2))
+    def _detector(self, window: int, min_perimeter: float) -> cv2.aruco.ArucoDetector:
+        key = (window, min_perimeter)
         detector = self._detectors.get(key)
         if detector is None:
-            detector = self._detectors[key] = _detector(window, _MIN_PERIMETER / enlarged)
+            detector = self._detectors[key] = _detector(window, min_perimeter)
         return detector
 
     def recognize(self, frame: Image) -> Recognition:
@@ -278,37 +313,100 @@ class Recognizer:
         t0 = time.perf_counter()
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         side = max(gray.shape[:2])
-        detector = self._detector(max(3, int(round(0.011 * side)) | 1))
-        # an unsharp mask undoes some of the lens's and the motion's blur before the codes are read
-        soft = cv2.GaussianBlur(gray, (0, 0), max(1.0, 0.0016 * side))
-        corners, ids, rejected = detector.detectMarkers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0))
-        markers: tuple[Marker, ...] = () if ids is None else tuple(
-            Marker(int(i), np.asarray(c, np.float64).reshape(4, 2)) for c, i in zip(corners, ids.ravel()))
+        # the mat's large markers: the vision core's fast search, and the slow one where the fast one
+        # does not fix the mat
+        mat = tuple(m for m in find_markers(gray, self.config) if not is_card_id(m.id))
+        try:
+            calibration = self.calibrator.update(mat)
+        except NoMatError:
+            mat = tuple(m for m in find_layout_markers(gray, self.config) if not is_card_id(m.id))
+            calibration = self.calibrator.update(mat)
         t1 = time.perf_counter()
-        calibration = self.calibrator.update(markers)
         to_table = calibration.image_to_table
+        # the cards' codes: only where the mat lies, enlarged when they are small there (a camera far
+        # away, or turned) until a code is about _SMALL_CODE_PX across
         side_px = _code_side_px(calibration.table_to_image)
-        if side_px < _SMALL_CODE_PX:
-            # the mat is small in the frame (a camera far away, or turned): the codes are read again in a
-            # frame enlarged until a code is about _SMALL_CODE_PX across
-            f = round(min(_MAX_ENLARGE, _SMALL_CODE_PX / side_px), 1)
-            big = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC)
-            side = max(big.shape[:2])
-            soft = cv2.GaussianBlur(big, (0, 0), max(1.0, 0.0016 * side))
-            window = max(3, int(round(0.011 * side)) | 1)
-            corners, ids, rejected = self._detector(window, f).detectMarkers(cv2.addWeighted(big, 2.0, soft, -1.0, 0))
-            corners = tuple(np.asarray(c, np.float64) / f for c in corners)
-            rejected = tuple(np.asarray(r, np.float64) / f for r in rejected)
-            found = () if ids is None else tuple(
-                Marker(int(i), np.asarray(c, np.float64).reshape(4, 2)) for c, i in zip(corners, ids.ravel()))
-            markers = tuple(m for m in markers if not is_card_id(m.id)) + tuple(m for m in found if is_card_id(m.id))
+        f = 1.0 if side_px >= _SMALL_CODE_PX else round(min(_MAX_ENLARGE, _SMALL_CODE_PX / side_px), 1)
+        x0, y0, x1, y1 = _mat_box(calibration.table_to_image, gray.shape[1], gray.shape[0])
+        part = gray[y0:y1, x0:x1]
+        if f > 1.0:
+            part = cv2.resize(part, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC)
+        big_side = side * f
+        # an unsharp mask undoes some of the lens's and the motion's blur before the codes are read
+        soft = cv2.GaussianBlur(part, (0, 0), max(1.0, 0.0016 * big_side))
+        window = max(3, int(round(0.011 * big_side)) | 1)
+        detector = self._detector(window, round(_MIN_PERIMETER * side / max(part.shape[:2]), 3))
+        corners, ids, rejected = detector.detectMarkers(cv2.addWeighted(part, 2.0, soft, -1.0, 0))
+        shift = np.array([x0, y0], np.float64)
+        corners = tuple(np.asarray(c, np.float64).reshape(4, 2) / f + shift for c in corners)
+        rejected = tuple(np.asarray(r, np.float64).reshape(4, 2) / f + shift for r in rejected)
+        found = () if ids is None else tuple(Marker(int(i), c) for c, i in zip(corners, ids.ravel()))
+        markers = mat + tuple(m for m in found if is_card_id(m.id))
         quads = [np.asarray(r, np.float64).reshape(4, 2) for r in rejected]
         markers += self._read_again(gray, markers, quads, to_table)
         t2 = time.perf_counter()
-        view = read_view(markers, quads, to_table)
+        view = self._hold_row(gray, read_view(markers, quads, to_table), to_table)
         t3 = time.perf_counter()
         return Recognition(view, markers, to_table,
                            StageTimes(1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2)))
+
+
+#: the close look at a row card's place: resolution (px/mm) and how much (mm) around the code
+_LOOK_PX_PER_MM = 2.0
+_LOOK_MARGIN = 3.0
+
+
+def _code_patch(gray: Image, to_table: NDArray[Any], x: float, y: float) -> NDArray[Any]:
+    """The code area centred on table point (x, y) and a little around it, seen from straight above."""
+    s = _LOOK_PX_PER_MM
+    half = CODE_SIZE / 2 + _LOOK_MARGIN
+    n = int(round(2 * half * s))
+    t = np.array([[s, 0, -(x - half) * s], [0, s, -(y - half) * s], [0, 0, 1]], np.float64)
+    return np.asarray(cv2.warpPerspective(gray, t @ to_table, (n, n), flags=cv2.INTER_AREA), np.float32)
+
+
+#: a piece of the mat beside the row (left of it, clear of the markers) where no card lies: x0, y0, x1, y1 mm
+_BARE_PIECE = (12.0, 170.0, 40.0, 245.0)
+
+
+def _paper_level(gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> float:
+    """The grey level of card paper around the codes read; of the mat (printed nearly as light) beside the
+    row when no code is read."""
+    levels = [float(np.percentile(_code_patch(gray, to_table, c.x, c.y), 90)) for c in view.cards[:6]]
+    if levels:
+        return float(np.median(levels))
+    x0, y0, x1, y1 = _BARE_PIECE
+    s = _LOOK_PX_PER_MM
+    t = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]], np.float64)
+    size = (int(round((x1 - x0) * s)), int(round((y1 - y0) * s)))
+    return float(np.percentile(cv2.warpPerspective(gray, t @ to_table, size, flags=cv2.INTER_AREA), 90))
+
+
+#: a row card's place shows it gone unless more than this share of it is dark (a code's cells), or, when
+#: card paper is darker than `_SATURATED`, more than `_GLARED` of it is saturated (glare brighter than paper;
+#: when the paper itself saturates, glare cannot be seen)
+_CODE_DARK = 0.25
+_SATURATED = 250.0
+_GLARED = 0.2
+
+
+def _shows_gone(gray: Image, to_table: NDArray[Any], x: float, y: float, paper: float) -> bool:
+    """True when nothing at the code area of table point (x, y) says a card's code may still lie there:
+    no code-like dark cells, no glare brighter than the paper."""
+    patch = _code_patch(gray, to_table, x, y)
+    if patch.size == 0 or float(np.mean(patch < 0.6 * paper)) > _CODE_DARK:
+        return False
+    return paper >= _SATURATED or float(np.mean(patch >= _SATURATED)) <= _GLARED
+
+
+def _mat_box(table_to_image: NDArray[Any], width: int, height: int) -> tuple[int, int, int, int]:
+    """The frame's pixels (x0, y0, x1, y1) where the mat and the cards on it lie."""
+    m = 15.0
+    corners = np.array([[-m, -m], [MAT.width + m, -m], [MAT.width + m, MAT.height + m], [-m, MAT.height + m]])
+    pts = _to_table(corners, table_to_image)
+    x0, y0 = np.floor(pts.min(0)).astype(int)
+    x1, y1 = np.ceil(pts.max(0)).astype(int)
+    return max(0, int(x0)), max(0, int(y0)), min(width, int(x1)), min(height, int(y1))
 
 
 def _code_side_px(table_to_image: NDArray[Any]) -> float:

@@ -7,10 +7,15 @@ it (row from its height, column from its offset from the start spot); a back
 code in the singles row is a face-down single; the stack's place is watched.
 
 Unsure means unrecognised, never a guess: a code whose size, turn or place
-does not fit a card lying on a pyramid place is reported, as is a place that
-shows a code's dark frame and white surround that could not be decoded. The
-fast marker search runs first; when it leaves the mat incomplete or a place
-looks like an unread code, the slow, tolerant search runs as well.
+does not fit a card lying on a pyramid place is reported. Every place where a
+card could lie (the start spot, beside a base card, on two cards) and that
+shows no code read is looked at closely, at the place the layout says, moved
+by as much as the codes read nearby lie off (the lens's barrel distortion): a
+card's code is matched there as it is and with smooth glare taken out; a place
+whose upper half shows the mat holds no card; a code-like thing that matches no
+card clearly, or glare over the place, is reported unrecognised. The fast
+marker search runs first; the slow, tolerant one searches the whole frame only
+when the fast one's markers do not fix the mat.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorer.grandioso.pyramid import ROWS, Card
+from vision import NoMatError
 from vision.calibrate import Calibration, Marker, find_markers, mat_homography
 from vision.config import VisionConfig
 from vision.geometry import Image
@@ -156,6 +162,8 @@ class _Reading:
         self.stack = False
         self.loose: list[Card] = []
         self.shown: list[Card] = []
+        #: where (table mm) each pyramid card's code was found, by place
+        self.centres: dict[tuple[int, int], tuple[float, float]] = {}
         self.problems: dict[str, Unrecognised] = {}
 
     def problem(self, u: Unrecognised) -> None:
@@ -207,7 +215,20 @@ def _read_cards(markers: tuple[Marker, ...], cal: Calibration) -> _Reading:
             out.problem(Unrecognised(where, "two different codes at one place", row, col))
         else:
             out.pyramid[row, col] = card
+            out.centres[row, col] = (x, y)
     return out
+
+
+def _local_shift(reading: _Reading, row: int, col: int) -> tuple[float, float]:
+    """How far (mm) the codes read near the place lie from where the calibration puts them: the lens's
+    barrel distortion, which the mat's homography cannot follow, moves the middle of the mat by millimetres."""
+    cx, cy = code_centre(row, col)
+    near = sorted(((x - ex, y - ey), math.hypot(ex - cx, ey - cy))
+                  for (r, c), (x, y) in reading.centres.items() for ex, ey in [code_centre(r, c)])
+    close = [d for d, dist in near if dist <= _SHIFT_RADIUS]
+    if not close:
+        return 0.0, 0.0
+    return float(np.median([d[0] for d in close])), float(np.median([d[1] for d in close]))
 
 
 #: resolution (px/mm) of the top-down image the code areas are checked in
@@ -249,6 +270,20 @@ def _bright(top: Image, mat_level: float, row: int, col: int) -> bool:
     return patch.size > 0 and float(np.percentile(patch, 75)) > _BRIGHT * mat_level
 
 
+def _empty(top: Image, level: float, reading: _Reading, row: int, col: int) -> bool:
+    """True when the place's upper half, which its card would show (no card read lies over it), is as dark
+    as the mat: no card lies there."""
+    if (row + 1, col - 1) in reading.pyramid or (row + 1, col) in reading.pyramid:
+        return False
+    r = MAT.card_rect(row, col)
+    area = MAT.pyramid_area
+    s = _CHECK_PX_PER_MM
+    x0, x1 = int(round((r.x + 4 - area.x) * s)), int(round((r.x + r.w - 4 - area.x) * s))
+    y0, y1 = int(round((r.y + 3 - area.y) * s)), int(round((r.y + r.h / 2 - 4 - area.y) * s))
+    patch = top[max(0, y0):y1, max(0, x0):x1]
+    return patch.size > 0 and float(np.percentile(patch, 75)) < _BRIGHT * level
+
+
 def _paper_white(top: Image, places: list[tuple[int, int]]) -> float:
     """The grey level of card paper: the white around the codes read (the brightest mat pixels if none)."""
     if not places:
@@ -268,12 +303,17 @@ def _glared(top: Image, paper: float, row: int, col: int) -> bool:
 _MATCH_PX_PER_MM = 2.0
 #: ... how far (mm) from its place a card may lie, and what counts as a clear match: the best
 #: correlation at least `_MATCH_MIN`, and ahead of every other card's by `_MATCH_MARGIN`
-_MATCH_SEARCH = 5.0
+_MATCH_SEARCH = 6.0
 _MATCH_MIN = 0.65
 _MATCH_MARGIN = 0.1
+#: codes read within this distance (mm) of a place say how far its code lies from where the mat's
+#: homography puts it
+_SHIFT_RADIUS = 120.0
 #: below this best correlation nothing like a code lies there (the tops of the two cards below
 #: score up to about 0.4 on the camera model's photos)
 _MATCH_NOTHING = 0.45
+#: the blur taken out of a code area before the second match (mm)
+_HIGH_PASS_MM = 3.0
 
 
 @functools.lru_cache(maxsize=1)
@@ -293,12 +333,14 @@ def _templates() -> tuple[tuple[int, ...], NDArray[Any]]:
     return ids, np.stack(out).astype(np.float32)
 
 
-def _match_code(gray: Image, cal: Calibration, row: int, col: int) -> Card | None | bool:
-    """The card whose code the place's code area clearly shows; False when no code lies there;
-    None when something like a code lies there but no card's clearly."""
+def _match_code(gray: Image, cal: Calibration, row: int, col: int,
+                shift: tuple[float, float] = (0.0, 0.0)) -> Card | None | bool:
+    """The card whose code the place's code area (moved by ``shift`` mm) clearly shows; False when no
+    code lies there; None when something like a code lies there but no card's clearly."""
     ids, templates = _templates()
     s = _MATCH_PX_PER_MM
     cx, cy = code_centre(row, col)
+    cx, cy = cx + shift[0], cy + shift[1]
     half = CODE_SIZE / 2 + 2.0 + _MATCH_SEARCH
     n = int(round(2 * half * s))
     src = np.array([[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half], [cx - half, cy + half]],
@@ -307,14 +349,29 @@ def _match_code(gray: Image, cal: Calibration, row: int, col: int) -> Card | Non
     dst = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
     patch = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(img_pts, dst), (n, n),
                                 flags=cv2.INTER_AREA).astype(np.float32)
-    scores = [float(cv2.minMaxLoc(cv2.matchTemplate(patch, t, cv2.TM_CCOEFF_NORMED))[1]) for t in templates]
-    order = np.argsort(scores)[::-1]
-    best, second = scores[order[0]], scores[order[1]]
-    if best < _MATCH_NOTHING:
-        return False
-    if best < _MATCH_MIN or best - second < _MATCH_MARGIN:
-        return None
-    return card_of_id(ids[order[0]])
+    # glare and shadow add a smooth ramp of light over the code: when the code does not match clearly as
+    # it is, it is matched again with the ramp taken out (the image less its blur)
+    best_any = 0.0
+    for img, temps in ((patch, templates), (_high_pass(patch), _high_pass_templates())):
+        scores = [float(cv2.minMaxLoc(cv2.matchTemplate(img, t, cv2.TM_CCOEFF_NORMED))[1]) for t in temps]
+        order = np.argsort(scores)[::-1]
+        best, second = scores[order[0]], scores[order[1]]
+        if best >= _MATCH_MIN and best - second >= _MATCH_MARGIN:
+            return card_of_id(ids[order[0]])
+        if best_any == 0.0 and best < _MATCH_NOTHING:
+            return False  # nothing like a code lies there
+        best_any = max(best_any, best)
+    return None
+
+
+def _high_pass(img: NDArray[Any]) -> NDArray[Any]:
+    """The image less its blur over about a code cell (`_HIGH_PASS_MM`): smooth light ramps removed."""
+    return np.asarray(img - cv2.GaussianBlur(img, (0, 0), _HIGH_PASS_MM * _MATCH_PX_PER_MM), np.float32)
+
+
+@functools.lru_cache(maxsize=1)
+def _high_pass_templates() -> NDArray[Any]:
+    return np.stack([_high_pass(t) for t in _templates()[1]])
 
 
 def _singles_by_match(gray: Image, cal: Calibration) -> list[float]:
@@ -357,23 +414,27 @@ class Recognizer:
         markers = find_markers(gray, self.config)
         t1 = time.perf_counter()
         robust = 0.0
-        mat_ids = set(self.config.table.markers.marker_ids)
-        if len(mat_ids & {m.id for m in markers}) < len(mat_ids):
+        cal = self._calibrate(markers)
+        if cal is None:
             markers = self._merge(markers, find_markers(gray, self.config, robust=True))
             robust += time.perf_counter() - t1
         t2 = time.perf_counter()
-        cal = mat_homography(markers, self.config)
+        if cal is None:
+            cal = mat_homography(markers, self.config)
         t3 = time.perf_counter()
         reading = _read_cards(markers, cal)
         top = _pyramid_top_down(gray, cal)
         paper = _paper_white(top, list(reading.pyramid))
-        for row, col in self._suspects(top, reading):
-            found = _match_code(gray, cal, row, col)
+        level = float(np.median(top))
+        for row, col in self._candidates(top, level, reading):
+            found = _match_code(gray, cal, row, col, _local_shift(reading, row, col))
             if isinstance(found, Card):
                 reading.pyramid[row, col] = found
+            elif _empty(top, level, reading, row, col):
+                continue
             elif found is None:
                 reading.problem(Unrecognised(_place_name(row, col), "a card whose code cannot be read", row, col))
-            elif _glared(top, paper, row, col) and self._supported(reading, row, col):
+            elif _glared(top, paper, row, col):
                 reading.problem(Unrecognised(_place_name(row, col), "glare on the place: a code may lie under it",
                                              row, col))
         if len(reading.shown) > 1:
@@ -395,6 +456,14 @@ class Recognizer:
         times = StageTimes((t1 - t0) * ms, (t3 - t2) * ms, (t4 - t3) * ms, robust * ms)
         return Result(view, cal, markers, times)
 
+    def _calibrate(self, markers: tuple[Marker, ...]) -> Calibration | None:
+        """The mat's calibration from the fast search's markers; None when they do not fix the mat (the
+        slow search then runs over the whole frame)."""
+        try:
+            return mat_homography(markers, self.config)
+        except NoMatError:
+            return None
+
     @staticmethod
     def _merge(first: tuple[Marker, ...], more: tuple[Marker, ...]) -> tuple[Marker, ...]:
         """``first`` and the markers of ``more`` that lie apart from all of them (no id twice at one place)."""
@@ -406,20 +475,35 @@ class Recognizer:
         return tuple(out)
 
     @staticmethod
-    def _supported(reading: _Reading, row: int, col: int) -> bool:
-        """True when a card could lie at the place: beside a base card, or on two cards seen (read or not)."""
-        seen = set(reading.pyramid) | {(u.row, u.col) for u in reading.problems.values()}
-        if row == 0:
-            return (0, col - 1) in seen or (0, col + 1) in seen
-        return (row - 1, col) in seen and (row - 1, col + 1) in seen
-
-    @staticmethod
-    def _suspects(top: Image, reading: _Reading) -> list[tuple[int, int]]:
-        """Pyramid places with no card read whose code area is brighter than the mat (a card lies over it)."""
-        taken = set(reading.pyramid) | {(u.row, u.col) for u in reading.problems.values()}
-        level = float(np.median(top))
-        return [(r, c) for r in range(ROWS) for c in COLUMNS
-                if MAT.in_place(r, c) and (r, c) not in taken and _bright(top, level, r, c)]
+    def _candidates(top: Image, level: float, reading: _Reading) -> list[tuple[int, int]]:
+        """Pyramid places with no card read where a card could lie, bottom row first: the start spot, beside
+        a base card seen, or on two cards seen (read, held or found here), whose code area is brighter than the mat."""
+        seen = set(reading.pyramid) | {(u.row, u.col) for u in reading.problems.values() if u.row is not None}
+        # the start Elephant's spot always holds a card
+        out: list[tuple[int, int]] = []
+        for row in range(ROWS):
+            if row == 0:
+                grown = True
+                while grown:  # the base grows from the cards seen, one place at a time
+                    grown = False
+                    for col in COLUMNS:
+                        place = (0, col)
+                        if place in seen or place in out or not (col == 0 or (0, col - 1) in seen or (0, col + 1) in seen):
+                            continue
+                        out.append(place)
+                        if _bright(top, level, 0, col):
+                            seen.add(place)
+                            grown = True
+                continue
+            for col in COLUMNS:
+                place = (row, col)
+                if place in seen or not MAT.in_place(row, col):
+                    continue
+                if (row - 1, col) in seen and (row - 1, col + 1) in seen:
+                    out.append(place)
+                    if _bright(top, level, row, col):
+                        seen.add(place)
+        return [p for p in out if _bright(top, level, *p)]
 
 
 def annotate(frame: Image, result: Result) -> Image:

@@ -7,6 +7,8 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from firmware.flohcati import FlohcatiTable, best_takes, teaching_text
@@ -21,7 +23,9 @@ from firmware.table import adapter
 from hardware.errors import UnknownBackend
 from scorer.core import TableError
 from scorer.flohcati import Action, Flea, Flohcati, Phase, Turn, bust_probability
+from vision.flohcati.layout import CODE_CENTRE, row_slot
 from vision.flohcati.pipeline import Recognizer
+from vision.flohcati.scene import TableLayout
 
 GOLDEN = Path(__file__).parent / "golden"
 GAME = Flohcati()
@@ -126,3 +130,60 @@ def test_the_hands_laid_open_are_read_only_when_they_agree_with_the_tracked_ones
         {"final_hands": {"Ann": ["red-5", "grey-7"], "Ben": ["blue-1"]}}
     assert table.reveal(state, shown("red-4 grey-7", "blue-1"), ["Ann", "Ben"], {}) is None  # the red 5 is missing
     assert table.reveal(state, shown("red-5", "blue-1"), ["Ann", "Ben"], {}) is None  # one card short
+
+
+def _photo(camera: SimulatedCamera, layout: TableLayout, glare: tuple[float, float] | None = None) -> np.ndarray:  # type: ignore[type-arg]
+    """A frame of ``layout`` from a camera exposed for the table (paper is not white-out), with a lamp's
+    reflection, brighter than the paper, over table point ``glare``."""
+    frame = camera.render(layout).astype(np.float32) * 0.85
+    if glare is not None:
+        (u, v), = cv2.perspectiveTransform(np.array([[glare]], np.float64), camera._homography)[0]
+        light = np.zeros(frame.shape[:2], np.float32)
+        cv2.circle(light, (int(u), int(v)), int(0.03 * frame.shape[1]), 1.0, -1)
+        light = cv2.GaussianBlur(light, (0, 0), 4)[:, :, None]
+        frame = frame * (1 - light) + 255 * light
+    return np.asarray(frame, np.uint8)
+
+
+def test_a_row_card_lost_to_glare_is_held_never_taken(tmp_path: Path) -> None:
+    """A row card whose code glare washes out for several frames is unrecognised (the referee asks); once
+    it really leaves the row (the mat shows there), the take is recorded."""
+    players = ["Ann", "Ben"]
+    sim = SimulatedTable(players, seed=5)
+    camera = SimulatedCamera(SimulatedTable(players, seed=5), size=(960, 720))
+    table = FlohcatiTable()
+    with Journal.open(tmp_path / "j.db") as journal:
+        referee = Referee.new_game(journal, players, table=table)
+        layout = None
+        for step in sim.steps():  # the first turns, straight from the simulation's layouts
+            if step.button is not None:
+                referee.press(step.button)
+            elif step.layout is not None and not step.moving:
+                referee.see(step.layout.sight(2))
+                layout = step.layout
+            if len(referee.state.display) >= 3 and referee.state.phase is Phase.TURNING and not step.moving:
+                break
+        assert layout is not None and layout.row == referee.state.display
+        moves = len(journal.export()["moves"])
+        recognizer, stabiliser = Recognizer(), Stabiliser[object](3)
+        stabiliser.reset(layout.sight(2))
+
+        def show(frame: np.ndarray, times: int = 4) -> None:  # type: ignore[type-arg]
+            for _ in range(times):
+                stable = stabiliser.push(table.sighting(recognizer.recognize(frame).view, players))
+                if stable is not None:
+                    referee.see(stable)
+
+        show(_photo(camera, layout))
+        assert referee.mode is Mode.PLAYING and len(journal.export()["moves"]) == moves
+        last = layout.row[-1]
+        x, y = row_slot(len(layout.row) - 1)
+        glared = _photo(camera, layout, (x + CODE_CENTRE[0], y + CODE_CENTRE[1]))
+        assert last not in {c.card for c in Recognizer().recognize(glared).view.cards}  # the code is unreadable
+        show(glared, 6)
+        assert referee.mode is Mode.QUESTION and "could not be read" in referee.hint
+        assert len(journal.export()["moves"]) == moves
+        taken = replace(layout, row=layout.row[:-1])
+        show(_photo(camera, taken))
+        assert referee.mode is Mode.PLAYING, referee.hint
+        assert last not in referee.state.display and len(journal.export()["moves"]) == moves + 1
