@@ -242,11 +242,12 @@ class CarnivalTable(TableAdapter[CarnivalState, Move]):
 
     def simulated_night(self, players: Sequence[str], parts: int, seed: int,
                         illegal_every: int | None = None) -> SimulatedNight:
-        """Random keen players, filmed by the simulated overhead camera (no illegal attempts yet)."""
+        """Random keen players, filmed by the simulated overhead camera; every ``illegal_every`` moves a player
+        first takes a foundation with too small a number or walks a guest where it may not go."""
         from firmware.grand_carnival.simcamera import SimulatedCamera
         from firmware.grand_carnival.tablesim import SimulatedTable
 
-        return TableNight(SimulatedTable(list(players), seed=seed), SimulatedCamera)
+        return TableNight(SimulatedTable(list(players), seed=seed, illegal_every=illegal_every), SimulatedCamera)
 
     def open_simulated(self, arg: str) -> FrameSource:
         """``simulated:seats=N,seed=S,still_frames=F``."""

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hardware.buttons import ButtonEvent, Gesture, Pad
 from scorer.grand_carnival import GrandCarnival
-from scorer.grand_carnival.model import CarnivalState, Foundation, Move, Pass
+from scorer.grand_carnival.components import cells_of
+from scorer.grand_carnival.model import NUMBERS, TENT, Build, CarnivalState, Foundation, Move, Pass, Walk
+from scorer.grand_carnival.observe import infer_move, market_of
 from vision.grand_carnival.scene import MarketScene, WagonScene
 
 __all__ = ["Scene", "SimulatedTable", "Step", "table_tricks"]
@@ -43,6 +45,8 @@ class Step:
     scene: Scene | None = None
     button: ButtonEvent | None = None
     truth: str | None = None
+    #: the scene shows an illegal attempt the referee must catch
+    expect_illegal: bool = False
 
 
 @dataclass
@@ -51,12 +55,15 @@ class SimulatedTable:
 
     players: Sequence[str]
     seed: int = 0
+    #: every this many moves, a player first tries an illegal action (then puts the pieces back)
+    illegal_every: int | None = None
     game: GrandCarnival = field(default_factory=GrandCarnival)
     record: dict[str, object] = field(init=False)
     illegal_attempts: int = field(default=0, init=False)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
+        self._illegal_rng = random.Random(self.seed + 1)
         dealt = self.game.new_state(list(self.players), self.rng)
         yard = dealt.railyard
         self.state: CarnivalState = self.game.setup(list(self.players), table_tricks(self.game), yard.stacks,
@@ -77,12 +84,48 @@ class SimulatedTable:
         moves: list[str] = self.record["moves"]  # type: ignore[assignment]
         yield Step(self.scene(self.state))
         while not self.game.is_over(self.state):
-            move = self._choose(self.state)
-            text = self.game.format_move(self.state, move)
-            self.state, _ = self.game.apply_unchecked(self.state, move)
+            before = self.state
+            move = self._choose(before)
+            text = self.game.format_move(before, move)
+            self.state, _ = self.game.apply_unchecked(before, move)
             moves.append(text)
+            if self.illegal_every and len(moves) % self.illegal_every == 0:
+                wrong = self._illegal(before, move)
+                if wrong is not None:
+                    self.illegal_attempts += 1
+                    yield Step(self.scene(wrong), expect_illegal=True)
+                    yield Step(self.scene(before))
             yield Step(self.scene(self.state), truth=text)
         yield Step(button=ButtonEvent(Gesture.PRESS, pad=Pad.MODE))
+
+    def _illegal(self, state: CarnivalState, move: Move) -> CarnivalState | None:
+        """The table after an illegal variant of ``move`` that the referee can see and must refuse (None: none).
+
+        A foundation or an attraction with an action number that does not allow it, or a guest walked where
+        it may not go; the referee sees the open tiles refilled face down only through the camera, so a
+        variant counts only when the rules refuse it without them.
+        """
+        public = self.game.public_view(state)
+        blind = replace(public, railyard=replace(public.railyard, open=(None,) * len(public.railyard.open)))
+        board = state.boards[move.seat]
+        variants: list[Move] = []
+        if isinstance(move, Foundation | Build):
+            variants = [replace(move, number=n) for n in NUMBERS if n not in board.numbers and n != move.number]
+        elif isinstance(move, Walk):
+            free = board.walkways & ~board.guests & ~board.barkers
+            variants = [replace(move, end=e, barker=None) for e in [*cells_of(free), TENT] if e != move.end]
+        self._illegal_rng.shuffle(variants)
+        for wrong in variants:
+            if not self.game.check(blind, wrong).is_illegal:
+                continue
+            try:
+                after, _ = self.game.apply_unchecked(state, wrong)
+            except Exception:  # noqa: BLE001 - a variant the engine cannot even lay out is not tried
+                continue
+            seen = infer_move(public, tuple(market_of(b) for b in after.boards), self.game.catalog)
+            if seen.move == wrong:
+                return after
+        return None
 
     def _choose(self, state: CarnivalState) -> Move:
         """A keen player: any legal action, a pass only when nothing else is possible."""

@@ -201,3 +201,25 @@ def test_a_short_night_is_refereed_through_the_camera(tmp_path: Path) -> None:
         moves = referee.live.moves()
         assert len(moves) == 3 and moves == sim.record["moves"][:3]  # type: ignore[index]
         assert referee.mode is Mode.PLAYING and referee.central().turn == "Turn: Ben"
+
+
+def test_every_illegal_attempt_is_refused_and_the_game_still_agrees(tmp_path: Path) -> None:
+    """A whole night with an illegal attempt every third move, seen by a perfect camera, through the referee."""
+    sim = SimulatedTable(PLAYERS, seed=4, illegal_every=3)
+    with Journal.open(tmp_path / "j.db") as journal:
+        referee = Referee.new_game(journal, PLAYERS, table=fresh())
+        refused = 0
+        for step in sim.steps():
+            if step.scene is None:
+                continue
+            wagon = step.scene.wagon.open
+            logged = len(referee.log)
+            referee.see(Sighting(tuple(market_of(m.board) for m in step.scene.markets), wagon))
+            if step.expect_illegal:
+                assert referee.mode is Mode.ILLEGAL and referee.log[logged].startswith("illegal ")
+                refused += 1
+            else:
+                assert referee.mode in (Mode.PLAYING, Mode.PART_OVER), referee.hint
+        assert refused == sim.illegal_attempts > 3
+        assert referee.live.moves() == sim.record["moves"]
+        assert referee.mode is Mode.PART_OVER
