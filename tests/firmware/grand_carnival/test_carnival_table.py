@@ -223,3 +223,11 @@ def test_every_illegal_attempt_is_refused_and_the_game_still_agrees(tmp_path: Pa
         assert refused == sim.illegal_attempts > 3
         assert referee.live.moves() == sim.record["moves"]
         assert referee.mode is Mode.PART_OVER
+
+
+def test_the_demo_refuses_a_table_the_game_cannot_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware.cli import main
+
+    assert main(["demo", "--game", "grand-carnival", "--seats", "5", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "The Grand Carnival is for 1 to 4 players, not 5" in err and err.count("\n") == 1
