@@ -258,8 +258,9 @@ def demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
     _check_counts(args, table)
     if args.illegal_every is not None and args.illegal_every < 2:
         raise RunError("--illegal-every must be at least 2")
-    players = list(DEFAULT_NAMES[: args.seats]) if 1 <= args.seats <= len(DEFAULT_NAMES) else \
-        [f"P{i + 1}" for i in range(max(args.seats, 0))]
+    seats = args.seats if args.seats is not None else table.demo_seats
+    players = list(DEFAULT_NAMES[:seats]) if 1 <= seats <= len(DEFAULT_NAMES) else \
+        [f"P{i + 1}" for i in range(max(seats, 0))]
     table.check_players(players)
     parts = args.hands if args.hands is not None else (4 if table.part_word else 1)
     folder = Path(args.out)
@@ -406,7 +407,7 @@ def add_commands(sub: Any) -> None:
 
     p = sub.add_parser("demo", help="a simulated game night, refereed through the camera (about a minute)")
     p.add_argument("--game", default="bigtop", help=f"the game ({games}; default bigtop)")
-    p.add_argument("--seats", type=int, default=4, help="players at the table (default 4)")
+    p.add_argument("--seats", type=int, help="players at the table (default 4; The Grand Carnival 2)")
     p.add_argument("--hands", type=int, help="hands to play, in games played in hands (default 4)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("--illegal-every", type=int, metavar="K",

@@ -19,10 +19,10 @@ Adding a game at the table means writing its adapter and registering it in
 
 >>> adapter("bigtop").game.info.title
 'Big Top'
->>> adapter("grand-carnival")  # doctest: +ELLIPSIS
+>>> adapter("carcassonne")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-firmware.table.NoTableAdapter: The Grand Carnival cannot be refereed at the table yet; games that can: bigtop, ...
+firmware.table.NoTableAdapter: Carcassonne cannot be refereed at the table yet; games that can: bigtop, ...
 """
 
 from __future__ import annotations
@@ -157,6 +157,8 @@ class TableAdapter(ABC, Generic[S, M]):
     name: ClassVar[str]
     #: what players call one part of the game ("hand"), or "" for games played in one go
     part_word: ClassVar[str] = ""
+    #: players at ``ringside demo``'s table when ``--seats`` is not given
+    demo_seats: ClassVar[int] = 4
     @property
     @abstractmethod
     def game(self) -> Game[S, M]:
@@ -336,6 +338,7 @@ _MODULES: dict[str, str] = {
     "fantan": "firmware.bigtop",
     "flohcati": "firmware.flohcati",
     "circus-grandioso": "firmware.grandioso",
+    "grand-carnival": "firmware.grand_carnival",
 }
 
 _ADAPTERS: dict[str, TableAdapter[Any, Any]] = {}

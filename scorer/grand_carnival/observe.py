@@ -175,17 +175,25 @@ def _foundation(state: CarnivalState, seat: int, number: int, parcels: list[int]
     from scorer.grand_carnival.rules import apply_move, check_move
 
     sources = [str(k + 2) for k, t in enumerate(yard.open) if t == tile] + ["1a", "1b"]
-    for src in sources:
-        for discard in (False, True):
-            move = Foundation(seat, number, src, tile, parcel, discard)
-            if check_move(state, move, catalog).is_illegal:
-                continue
+    # the table's convention: the lowest open space showing the pattern, else a face-down stack; the open tiles
+    # thrown away last (their refill, unseen by the engine, matches any row). A take from an open space that
+    # the number does not reach is returned for the referee to judge before it is explained as a discard.
+    opens = [Foundation(seat, number, src, tile, parcel) for src in sources[:-2]]
+    stacks = [Foundation(seat, number, src, tile, parcel) for src in ("1a", "1b")]
+    legal = [m for m in opens + stacks if not check_move(state, m, catalog).is_illegal]
+    tries = legal + [m for m in opens if m not in legal] + [
+        d for d in (Foundation(seat, number, src, tile, parcel, True) for src in ("1a", "1b"))
+        if not check_move(state, d, catalog).is_illegal]
+    for move in tries:
+        try:
             after, _ = apply_move(state, move, catalog)
-            shown = after.railyard.open
-            # a space the engine cannot see (a tile refilled from a face-down stack) matches any tile
-            if all((seen_tile is None) if k >= len(shown) else (shown[k] is None or shown[k] == seen_tile)
-                   for k, seen_tile in enumerate(railyard[:4])):
-                return Inference(InferenceKind.MOVE, move)
+        except (ValueError, IndexError):
+            continue
+        shown = after.railyard.open
+        # a space the engine cannot see (a tile refilled from a face-down stack) matches any tile
+        if all((seen_tile is None) if k >= len(shown) else (shown[k] is None or shown[k] == seen_tile)
+               for k, seen_tile in enumerate(railyard[:4])):
+            return Inference(InferenceKind.MOVE, move)
     return Inference(InferenceKind.MOVE, guess)
 
 

@@ -29,14 +29,14 @@ def test_a_game_without_an_adapter_is_one_sentence_naming_those_that_have_one() 
     with pytest.raises(NoTableAdapter) as err:
         adapter(WITHOUT_ADAPTER)
     message = str(err.value)
-    assert "The Grand Carnival cannot be refereed at the table yet" in message
+    assert "Carcassonne cannot be refereed at the table yet" in message
     assert all(name in message for name in adapter_names()) and "\n" not in message
     with pytest.raises(UnknownGame, match="unknown game 'chess'"):
         adapter("chess")
 
 
 #: a game whose rules exist but that has no table adapter yet (update when it gets one)
-WITHOUT_ADAPTER = "grand-carnival"
+WITHOUT_ADAPTER = "carcassonne"
 
 
 def test_config_refuses_a_game_the_table_cannot_referee() -> None:
