@@ -15,6 +15,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
+from firmware.simtable import TableStep
 from hardware.buttons import ButtonEvent, Gesture, Pad
 from scorer.grand_carnival import GrandCarnival
 from scorer.grand_carnival.components import cells_of
@@ -38,15 +39,8 @@ class Scene:
     wagon: WagonScene
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One thing that happens at the table: a scene to look at, or a button gesture; ``truth`` the move."""
-
-    scene: Scene | None = None
-    button: ButtonEvent | None = None
-    truth: str | None = None
-    #: the scene shows an illegal attempt the referee must catch
-    expect_illegal: bool = False
+#: one thing that happens at the table (`firmware.simtable.TableStep`)
+Step = TableStep[Scene]
 
 
 @dataclass

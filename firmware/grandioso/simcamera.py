@@ -12,65 +12,32 @@ step ``read()`` raises `EndOfFrames`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
-import numpy as np
-
-from firmware.grandioso.tablesim import SimulatedTable, Step
+from firmware.grandioso.tablesim import SimulatedTable
+from firmware.simtable import SteppedCamera
 from firmware.table import simulated_options
-from hardware.buttons import Sink
-from hardware.camera import BaseFrameSource, Frame
-from hardware.errors import EndOfFrames
+from hardware.camera import Frame
 from scorer.core import DEFAULT_NAMES
 from vision.grandioso.scene import Scene, frame
 
 __all__ = ["SimulatedCamera", "open_simulated"]
 
 
-class SimulatedCamera(BaseFrameSource):
+class SimulatedCamera(SteppedCamera[Scene]):
     """The frames of a simulated game night, step by step (see the module docstring).
 
     :raises ValueError: for ``still_frames`` below 1.
     """
 
     def __init__(self, table: SimulatedTable, still_frames: int = 4) -> None:
-        if still_frames < 1:
-            raise ValueError(f"still_frames must be 1 or more, not {still_frames}")
-        super().__init__(f"simulated:seats={len(table.players)},seed={table.seed}")
+        super().__init__(f"simulated:seats={len(table.players)},seed={table.seed}", table.steps(), still_frames,
+                         [table.seed, 3])
         self.table = table
-        self.still_frames = still_frames
-        self._steps: Iterator[Step] = table.steps()
-        self._sink: Sink | None = None
-        self._image: Frame | None = None
-        self._scene: Scene | None = None
-        self._left = 0
-        self._rng = np.random.default_rng([table.seed, 3])
 
-    def attach_buttons(self, sink: Sink) -> None:
-        """Send the table's button gestures to ``sink`` (called inside ``read()``, before the next frame)."""
-        self._sink = sink
-
-    def _read(self) -> Frame:
-        while self._left == 0:
-            step = next(self._steps, None)
-            if step is None:
-                raise EndOfFrames("the simulated game night is over")
-            if step.button is not None:
-                if self._sink is not None:
-                    self._sink(step.button)
-                continue
-            assert step.scene is not None
-            if step.scene != self._scene:
-                self._scene = step.scene
-                self._image = frame(step.scene)
-            self._left = self.still_frames
-        self._left -= 1
-        assert self._image is not None
-        noise = self._rng.normal(0.0, 1.5, self._image.shape)
-        return np.clip(self._image + noise, 0, 255).astype(np.uint8)
-
-    def _release(self) -> None:
-        pass
+    def render(self, scene: Scene) -> Frame:
+        """The plain overhead frame of ``scene``."""
+        return frame(scene)
 
 
 def open_simulated(arg: str, players: Sequence[str] | None = None) -> SimulatedCamera:

@@ -15,6 +15,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
+from firmware.simtable import TableStep
 from hardware.buttons import ButtonEvent, Gesture, Pad
 from scorer.grandioso import Card, Draw, Exchange, Grandioso, GrandiosoMove, GrandiosoState, LayDown, Pass, Phase, Place
 from vision.grandioso.layout import MAT, SINGLE_INSET, SINGLE_PITCH
@@ -26,15 +27,8 @@ __all__ = ["ROW_PLACES", "SimulatedTable", "Step"]
 ROW_PLACES = int((MAT.singles.w - SINGLE_INSET) // SINGLE_PITCH)
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One thing that happens at the table: a scene to look at, or a button gesture; ``truth`` the move."""
-
-    scene: Scene | None = None
-    button: ButtonEvent | None = None
-    truth: str | None = None
-    #: the scene shows an illegal attempt the referee must catch
-    expect_illegal: bool = False
+#: one thing that happens at the table (`firmware.simtable.TableStep`)
+Step = TableStep[Scene]
 
 
 @dataclass
