@@ -340,6 +340,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``ringside``; returns the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
     try:
+        if words and words[0] == "print" and "--enroll" in words[1:]:
+            from firmware.enroll_table import cmd_print_enroll
+
+            return cmd_print_enroll(words[1:])
         if words and words[0] in VISION_COMMANDS:
             # Handed over whole, so that options may come before the game name and --help works.
             return _run_vision(words[0], words[1:])

@@ -174,16 +174,32 @@ def _valid_name(name: str) -> bool:
     return bool(name) and name not in (".", "..") and all(c.isalnum() or c in "-_." for c in name)
 
 
-def cmd_enroll(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """``ringside enroll GAME --from DIR --name NAME [--out DIR] [--replace]``."""
-    from vision.enroll import DeckError, deck_home, save_deck
+def deck_folder(args: argparse.Namespace) -> Path:
+    """The folder ``enroll`` writes: ``--out``, or the deck's name under the user's data folder.
 
-    stream = sys.stdout if out is None else out
+    :raises EnrollError: for a game with nothing to enrol or a name that is not a plain word.
+    """
+    from vision.enroll import deck_home
+
     if args.game not in ENROLLABLE:
         raise EnrollError(f"{args.game} has no components to enrol: choose {', '.join(ENROLLABLE)}")
     if not _valid_name(args.name):
         raise EnrollError(f"--name {args.name!r}: use letters, digits, '-', '_' and '.' only")
-    folder = Path(args.out) if args.out else deck_home() / args.name
+    return Path(args.out) if args.out else deck_home() / args.name
+
+
+def cmd_enroll(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """``ringside enroll GAME (--from DIR | --camera SRC) --name NAME [--out DIR] [--replace]``."""
+    from vision.enroll import DeckError, save_deck
+
+    stream = sys.stdout if out is None else out
+    if (args.source is None) == (getattr(args, "camera", None) is None):
+        raise EnrollError("give --from DIR (photos) or --camera SRC (at the table), one of them")
+    folder = deck_folder(args)
+    if args.camera is not None:
+        from firmware.enroll_table import cmd_enroll_camera
+
+        return cmd_enroll_camera(args, stream)
     if folder.exists() and not args.replace and not (folder.is_dir() and not any(folder.iterdir())):
         raise EnrollError(f"{folder} already exists (choose another --name, or --replace it)")
     started = time.perf_counter()
@@ -214,6 +230,10 @@ def cmd_decks(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"no decks enrolled in {deck_home()} (ringside enroll GAME --from DIR --name NAME)", file=stream)
         return 0
     for d in decks:
+        if "enrolling" in d:
+            print(f"{d['name']:<16} {d.get('game', '?'):<12} being enrolled at the table: {d['enrolling']}",
+                  file=stream)
+            continue
         if "error" in d:
             print(f"{d['name']:<16} {d['error']}", file=stream)
             continue
@@ -226,10 +246,12 @@ def cmd_decks(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def call(args: argparse.Namespace) -> int:
+        from hardware.errors import HardwareError
+
         try:
             return func(args)
-        except EnrollError as exc:
-            print(f"ringside: {exc}", file=sys.stderr)
+        except (EnrollError, HardwareError) as exc:
+            print(f"ringside {args.command}: {exc}", file=sys.stderr)
             return 2
 
     return call
@@ -239,8 +261,17 @@ def add_commands(sub: Any) -> None:
     """Add ``enroll`` and ``decks`` to the ``ringside`` sub-command parser ``sub``."""
     p = sub.add_parser("enroll", help="teach Ringside your own deck from photos of its components")
     p.add_argument("game", help=", ".join(ENROLLABLE))
-    p.add_argument("--from", dest="source", required=True, metavar="DIR",
+    p.add_argument("--from", dest="source", metavar="DIR",
                    help="one folder per component, named as in the game's records, holding its photos")
+    p.add_argument("--camera", metavar="SRC",
+                   help="enrol at the table on the printed sheet (ringside print GAME --enroll): picamera2, "
+                        "opencv:N, images:DIR or simulated[:seed=1,level=easy,stop=N]")
+    p.add_argument("--photos", type=int, default=2, help="--camera: photos of each component (default 2)")
+    p.add_argument("--components", metavar="LIST",
+                   help="--camera: enrol only these components (comma-separated; default all of the game's)")
+    p.add_argument("--config", help="--camera: the TOML configuration (panel and buttons)")
+    p.add_argument("--display", help="--camera: ssd1306, sh1106, ssd1309, emulator or dummy")
+    p.add_argument("--buttons", help="--camera: gpio, mock or keyboard (default: the configuration's)")
     p.add_argument("--name", required=True, help="the deck's name (letters, digits, - _ .)")
     p.add_argument("--out", metavar="DIR", help="write the deck to this folder (default: the user's data "
                                                 "folder, ~/.local/share/ringside/decks/NAME)")

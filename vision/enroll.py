@@ -925,6 +925,16 @@ def list_decks(home: Path | None = None) -> list[dict[str, Any]]:
     if not root.is_dir():
         return out
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        progress = folder / "enrolling" / "progress.json"
+        if not (folder / CARD_FILE).exists() and progress.is_file():
+            try:  # an enrolment at the table in progress (firmware.enroll_table)
+                data = json.loads(progress.read_text(encoding="utf-8"))
+                done = sum(min(int(v), int(data["photos"])) for v in data["done"].values())
+                out.append({"name": folder.name, "game": data["game"], "path": str(folder),
+                            "enrolling": f"{done} of {len(data['labels']) * int(data['photos'])} photos"})
+                continue
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                pass
         try:
             card = json.loads((folder / CARD_FILE).read_text(encoding="utf-8"))
             if not isinstance(card, dict):
