@@ -380,7 +380,7 @@ class SimulatedSheetCamera:
     name = "simulated enrolment"
 
     def __init__(self, layout: Any, art: Art, seed: int = 1, level: str = "easy",
-                 size: tuple[int, int] = (1280, 960), stop_after: int | None = None,
+                 size: tuple[int, int] = (960, 720), stop_after: int | None = None,
                  on_laid: Callable[[], None] | None = None) -> None:
         self.layout = layout
         self.art = art
