@@ -295,12 +295,17 @@ def perceiver_for(table: Any, deck: str | None) -> Any:
     from firmware.runner import RunError
     from vision.bigtop.pipeline import Recognizer
     from vision.enroll import DeckError, load_deck, resolve_deck
+    from vision.grandioso.pipeline import Recognizer as GrandiosoRecognizer
 
-    if not isinstance(perceiver, Recognizer):
+    if isinstance(perceiver, Recognizer):
+        game = "bigtop"
+    elif isinstance(perceiver, GrandiosoRecognizer):
+        game = "grandioso"
+    else:
         raise RunError(f"--deck: the {table.game.name} recogniser cannot read an enrolled deck yet "
-                       "(the Big Top one can)")
+                       "(Big Top's and Circus Grandioso's can)")
     try:
-        perceiver.classifier = load_deck(resolve_deck(deck), "bigtop")
+        perceiver.classifier = load_deck(resolve_deck(deck), game)
     except DeckError as exc:
         raise RunError(str(exc)) from None
     return perceiver

@@ -118,8 +118,10 @@ def test_recognize_deck_errors(tmp_path: Path, home: Path, capsys: pytest.Captur
     image = tmp_path / "table.png"
     cv2.imwrite(str(image), photo(None, 1))
     one_line_error(*run(capsys, "recognize", str(image), "--deck", "nothing"), "no such deck")
+    one_line_error(*run(capsys, "recognize", str(image), "--game", "flohcati", "--deck", "nothing"),
+                   "flohcati", "cannot read an enrolled deck")
     one_line_error(*run(capsys, "recognize", str(image), "--game", "carcassonne", "--deck", "nothing"),
-                   "carcassonne", "cannot read an enrolled deck")
+                   "no such deck")
 
 
 CALM = SceneSettings(tilt_deg=(5.0, 12.0), yaw_deg=(-6.0, 6.0), brightness=(0.85, 1.0), warmth=(0.0, 0.08),

@@ -20,7 +20,7 @@ import models
 from vision import ModelFileError
 from vision.carcassonne.dataset import CROP
 
-__all__ = ["DEFAULT_MODEL", "TileClassifier", "cut_crops"]
+__all__ = ["DEFAULT_MODEL", "DeckTileClassifier", "TileClassifier", "cut_crops"]
 
 DEFAULT_MODEL = models.path("carcassonne_tiles.onnx")
 
@@ -82,4 +82,50 @@ class TileClassifier:
             return np.zeros((0, len(self.labels)), np.float32), np.zeros((0, 4, 3), np.float32)
         x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
         probs, edges = self.session.run(["probs", "edges"], {"crops": x})
+        return probs, edges
+
+
+class DeckTileClassifier:
+    """The shipped tile model with an enrolled deck naming the tiles (``ringside recognize carcassonne --deck``).
+
+    An edition's tile art the model reads poorly is enrolled as a deck (tile letters as
+    labels, every quarter turn of each photo). For each cell the deck names the tile
+    when it is sure; the model still says whether the cell holds a tile at all and
+    what each side shows (city, road, field), and of the named tile's turns the one
+    whose printed sides agree best with those is taken. Where the deck is unsure
+    the model's own reading stands, so the board is settled exactly as before.
+    """
+
+    def __init__(self, deck: Any, model: TileClassifier) -> None:
+        from vision.carcassonne.labels import parse_label
+
+        self.deck = deck
+        self.model = model
+        self.labels = model.labels
+        self._by_tile: dict[str, list[int]] = {}
+        for j, lab in enumerate(self.labels):
+            parsed = parse_label(lab)
+            if parsed is not None:
+                self._by_tile.setdefault(parsed[0], []).append(j)
+
+    def run(self, crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+        """As `TileClassifier.run`, with the deck's sure names put in the class probabilities."""
+        from scorer.carcassonne.catalog import rotated
+        from vision.carcassonne.dataset import EDGE_INDEX
+        from vision.carcassonne.labels import parse_label
+
+        probs, edges = self.model.run(crops)
+        probs = probs.copy()
+        for i, rec in enumerate(self.deck.classify(crops, 0.0)):
+            cols = self._by_tile.get(rec.label or "")
+            if not cols:
+                continue
+            fit = np.empty(len(cols))
+            for k, j in enumerate(cols):
+                name, rot = parse_label(self.labels[j])  # type: ignore[misc]
+                sides = [EDGE_INDEX[e.value] for e in rotated(name, rot).edges]
+                fit[k] = float(np.prod([edges[i, s, sides[s]] for s in range(4)]))
+            row = np.zeros(len(self.labels), np.float32)
+            row[cols] = (fit + 1e-6) / float((fit + 1e-6).sum())
+            probs[i] = row
         return probs, edges

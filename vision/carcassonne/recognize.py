@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorer.carcassonne.catalog import BIG_TOP_TILES, box, rotated
-from vision.carcassonne.classifier import TileClassifier, cut_crops
+from vision.carcassonne.classifier import DeckTileClassifier, TileClassifier, cut_crops
 from vision.carcassonne.dataset import EDGE_INDEX
 from vision.carcassonne.features import anchor
 from vision.carcassonne.figures import FIGURE_COLOURS, FigureReading, find_figures
@@ -241,7 +241,8 @@ def _mismatches(pos: list[tuple[int, int]], choice: list[int]) -> tuple[int, lis
     return pairs, bad
 
 
-def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier, threshold: float = THRESHOLD) -> BoardReading:
+def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | DeckTileClassifier,
+               threshold: float = THRESHOLD) -> BoardReading:
     """Classify the grid's cells in ``photo`` and settle the board (see the module text).
 
     Only the largest group of touching tile cells is the board; tile-like cells apart
@@ -321,7 +322,7 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier, thre
     return BoardReading(tuple(tiles), tuple(unsure), (), corners, tuple(conflicts))
 
 
-def recognize(photo: NDArray[Any], classifier: TileClassifier, threshold: float = THRESHOLD) -> BoardReading:
+def recognize(photo: NDArray[Any], classifier: TileClassifier | DeckTileClassifier, threshold: float = THRESHOLD) -> BoardReading:
     """Every tile in a photo of a board (BGR).
 
     :raises vision.carcassonne.grid.NoBoardError: when no board or grid is in view.

@@ -21,15 +21,17 @@ def print_sheets(out: Path, dpi: float) -> str:
     return write_sheets(out, dpi, write_pdf, write_pngs)
 
 
-def recognize(frame: Image, model: Path | None, annotate: bool) -> tuple[dict[str, Any], str, Image | None]:
+def recognize(frame: Image, model: Path | None, annotate: bool,
+              classifier: Any = None) -> tuple[dict[str, Any], str, Image | None]:
     """What the camera sees in ``frame``: the view as JSON, in words, and (when asked) the annotated frame.
 
-    ``model`` is not used: the cards carry codes, read without a trained model.
+    ``model`` is not used: the cards carry codes, read without a trained model. ``classifier``:
+    an enrolled deck that names a card lying on a place whose code cannot be read.
 
     :raises VisionError: when the mat cannot be found.
     """
     from vision.grandioso.pipeline import Recognizer
     from vision.grandioso.pipeline import annotate as draw
 
-    result = Recognizer().recognize(frame)
+    result = Recognizer(classifier=classifier).recognize(frame)
     return result.view.to_json(), result.view.describe(), draw(frame, result) if annotate else None

@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from scorer.core import UnknownComponent
 from scorer.grandioso.pyramid import ROWS, Card
 from vision import NoMatError
 from vision.calibrate import Calibration, Marker, find_markers, mat_homography
@@ -398,11 +399,38 @@ def _singles_by_match(gray: Image, cal: Calibration) -> list[float]:
 class Recognizer:
     """Frame -> `GrandiosoView` (keeps nothing between frames but its configuration)."""
 
-    def __init__(self, config: VisionConfig = CONFIG) -> None:
+    def __init__(self, config: VisionConfig = CONFIG, classifier: Any = None) -> None:
         self.config = config
+        #: an enrolled deck's reader (`vision.classify.CropReader`): names a card whose code cannot be read
+        self.classifier = classifier
 
     def reset(self) -> None:
         """Nothing is cached between frames."""
+
+    def _read_face(self, frame: Image, cal: Calibration, row: int, col: int) -> Card | None:
+        """The card at a place by its art (an enrolled deck), when the deck is sure of it; None otherwise.
+
+        The face field is cut from the frame where the layout puts the card; in the pyramid
+        the card above may cover its upper half, so the deck is often unsure there, and an
+        unsure card stays unrecognised.
+        """
+        r = MAT.card_rect(row, col)
+        inset = CARD.margin + CARD.frame
+        box = np.array([[r.x + inset, r.y + inset], [r.x + r.w - inset, r.y + inset],
+                        [r.x + r.w - inset, r.y + r.h - inset], [r.x + inset, r.y + r.h - inset]], np.float64)
+        corners = cv2.perspectiveTransform(box[None], cal.table_to_image)[0].astype(np.float32)
+        w, h = getattr(self.classifier, "crop_size", (40, 56))
+        dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+        colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        crop = cv2.warpPerspective(colour, cv2.getPerspectiveTransform(corners, dst), (w, h),
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        rec = self.classifier.classify(crop[None], 0.0)[0]
+        if rec.label is None:
+            return None
+        try:
+            return Card.parse(rec.label)
+        except UnknownComponent:
+            return None
 
     def recognize(self, frame: Image) -> Result:
         """The view of one frame.
@@ -433,6 +461,10 @@ class Recognizer:
             elif _empty(top, level, reading, row, col):
                 continue
             elif found is None:
+                by_art = self._read_face(frame, cal, row, col) if self.classifier is not None else None
+                if by_art is not None:
+                    reading.pyramid[row, col] = by_art
+                    continue
                 reading.problem(Unrecognised(_place_name(row, col), "a card whose code cannot be read", row, col))
             elif _glared(top, paper, row, col):
                 reading.problem(Unrecognised(_place_name(row, col), "glare on the place: a code may lie under it",
