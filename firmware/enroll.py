@@ -295,15 +295,18 @@ def perceiver_for(table: Any, deck: str | None) -> Any:
     from firmware.runner import RunError
     from vision.bigtop.pipeline import Recognizer
     from vision.enroll import DeckError, load_deck, resolve_deck
+    from vision.flohcati.pipeline import Recognizer as FlohcatiRecognizer
     from vision.grandioso.pipeline import Recognizer as GrandiosoRecognizer
 
     if isinstance(perceiver, Recognizer):
         game = "bigtop"
     elif isinstance(perceiver, GrandiosoRecognizer):
         game = "grandioso"
+    elif isinstance(perceiver, FlohcatiRecognizer):
+        game = "flohcati"
     else:
         raise RunError(f"--deck: the {table.game.name} recogniser cannot read an enrolled deck yet "
-                       "(Big Top's and Circus Grandioso's can)")
+                       "(Big Top's, Circus Grandioso's and Circus Flohcati's can)")
     try:
         perceiver.classifier = load_deck(resolve_deck(deck), game)
     except DeckError as exc:

@@ -118,8 +118,8 @@ def test_recognize_deck_errors(tmp_path: Path, home: Path, capsys: pytest.Captur
     image = tmp_path / "table.png"
     cv2.imwrite(str(image), photo(None, 1))
     one_line_error(*run(capsys, "recognize", str(image), "--deck", "nothing"), "no such deck")
-    one_line_error(*run(capsys, "recognize", str(image), "--game", "flohcati", "--deck", "nothing"),
-                   "flohcati", "cannot read an enrolled deck")
+    one_line_error(*run(capsys, "recognize", str(image), "--game", "grand-carnival", "--deck", "nothing"),
+                   "grand-carnival", "cannot read an enrolled deck")
     one_line_error(*run(capsys, "recognize", str(image), "--game", "carcassonne", "--deck", "nothing"),
                    "no such deck")
 

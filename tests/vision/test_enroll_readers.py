@@ -1,4 +1,4 @@
-"""Enrolled decks in the Grandioso and Carcassonne recognisers: the deck's reader is called and its sure names used."""
+"""Enrolled decks in the Grandioso, Flohcati and Carcassonne recognisers: the deck's reader is called and its sure names used."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
+from scorer.flohcati import Action, Colour
 from scorer.grandioso.pyramid import Card, Pyramid
+from vision.camera_model import photograph as photograph_table
 from vision.carcassonne.board import draw_board, random_layout
 from vision.carcassonne.camera import LEVELS, photograph
 from vision.carcassonne.classifier import DEFAULT_MODEL, DeckTileClassifier, TileClassifier
@@ -14,6 +16,9 @@ from vision.carcassonne.labels import parse_label
 from vision.carcassonne.recognize import recognize as read_board
 from vision.carcassonne.render import render_tile
 from vision.classify import Recognition, Verdict
+from vision.flohcati.layout import CODE_CENTRE, CODE_SIZE, Area, request_slot
+from vision.flohcati.pipeline import Recognizer as FlohcatiRecognizer
+from vision.flohcati.scene import REGION, TableLayout, render
 from vision.grandioso.layout import code_centre
 from vision.grandioso.pipeline import Recognizer
 from vision.grandioso.scene import CONTENT_REGION, Scene, frame
@@ -94,3 +99,26 @@ def test_carcassonne_board_read_with_a_deck_calls_it_for_every_cell(tiles: TileC
     assert len(reader.seen) >= len(layout)
     assert [(t.x, t.y, t.tile, t.rotation) for t in with_deck.tiles] == [(t.x, t.y, t.tile, t.rotation)
                                                                           for t in plain.tiles]
+
+
+def _request_without_code() -> np.ndarray:
+    """A Flohcati table with one Request card whose code's middle is blank (a code square that decodes as nothing)."""
+    layout = TableLayout(request=(Colour.PINK, False), zones=((), ()))
+    s = 2.5
+    image, origin = render(layout, s)
+    x, y = request_slot(Colour.PINK)
+    px, py = (x + CODE_CENTRE[0] - origin[0]) * s, (y + CODE_CENTRE[1] - origin[1]) * s
+    half = CODE_SIZE * 0.3 * s
+    cv2.rectangle(image, (int(px - half), int(py - half)), (int(px + half), int(py + half)), (255, 255, 255), -1)
+    return photograph_table(image, s, origin, REGION, "easy", seed=3).image
+
+
+@pytest.mark.parametrize(("label", "read"), [("request-attraction", True), (None, False), ("red-9", False)])
+def test_flohcati_asks_the_deck_for_a_card_whose_code_is_not_read(label: str | None, read: bool) -> None:
+    reader = Reader(label)
+    view = FlohcatiRecognizer(classifier=reader).recognize(_request_without_code()).view
+    assert len(reader.seen) == 1 and reader.seen[0].shape == (56, 40, 3)
+    assert [c.card for c in view.cards] == ([Action.REQUEST] if read else [])
+    assert bool(view.unreadable) == (not read)
+    if read:
+        assert view.cards[0].area is Area.REQUEST

@@ -21,15 +21,17 @@ def print_sheets(out: Path, dpi: float) -> str:
     return write_sheets(out, dpi, write_pdf, write_pngs)
 
 
-def recognize(frame: Image, model: Path | None, annotate: bool) -> tuple[dict[str, Any], str, Image | None]:
+def recognize(frame: Image, model: Path | None, annotate: bool,
+              classifier: Any = None) -> tuple[dict[str, Any], str, Image | None]:
     """What the camera sees in ``frame``: the view as JSON, in words, and (when asked) the annotated frame.
 
     Circus Flohcati reads the codes printed on its cards: it needs no model (``model`` is ignored).
+    ``classifier``: an enrolled deck that reads a card whose code square is seen but not decoded.
 
     :raises VisionError: when the mat cannot be found.
     """
     from vision.flohcati.pipeline import Recognizer
     from vision.flohcati.pipeline import annotate as draw
 
-    result = Recognizer().recognize(frame)
+    result = Recognizer(classifier=classifier).recognize(frame)
     return result.view.to_json(), result.view.describe(), draw(frame, result) if annotate else None

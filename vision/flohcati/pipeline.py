@@ -219,8 +219,10 @@ def _retry_detector(window: int) -> cv2.aruco.ArucoDetector:
 class Recognizer:
     """Frame -> `Recognition`. Keeps the mat's calibration between frames (`reset` forgets it)."""
 
-    def __init__(self, config: VisionConfig = CONFIG) -> None:
+    def __init__(self, config: VisionConfig = CONFIG, classifier: Any = None) -> None:
         self.config = config
+        #: an enrolled deck's reader (`vision.classify.CropReader`): reads a card whose code is not read
+        self.classifier = classifier
         self.calibrator = Calibrator(config)
         self._detectors: dict[tuple[int, float], cv2.aruco.ArucoDetector] = {}
         self._retries: dict[int, cv2.aruco.ArucoDetector] = {}
@@ -298,6 +300,44 @@ class Recognizer:
                     read.append((float(cx), float(cy)))
         return tuple(out)
 
+    def _read_faces(self, frame: Image, view: FlohcatiView, to_table: NDArray[Any]) -> FlohcatiView:
+        """The view with each card whose code could not be read named by the enrolled deck, where it is sure.
+
+        The card is taken to lie as the layout lays cards (upright, its code in its top-left
+        corner); its face field is cut from the frame there. A card fanned under another shows
+        only its corner: the deck is then unsure and the card stays unreadable.
+        """
+        from scorer.core import UnknownComponent
+        from scorer.flohcati.cards import parse_card
+        from vision.flohcati.layout import CARD, CODE_CENTRE
+
+        w, h = getattr(self.classifier, "crop_size", (40, 56))
+        colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        to_image = np.linalg.inv(to_table)
+        inset = CARD.margin + CARD.frame
+        crops = []
+        for x, y, _ in view.unreadable:
+            left, top = x - CODE_CENTRE[0], y - CODE_CENTRE[1]
+            box = np.array([[left + inset, top + inset], [left + CARD.width - inset, top + inset],
+                            [left + CARD.width - inset, top + CARD.height - inset],
+                            [left + inset, top + CARD.height - inset]], np.float64)
+            corners = cv2.perspectiveTransform(box[None], to_image)[0].astype(np.float32)
+            m = cv2.getPerspectiveTransform(corners, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
+            crops.append(cv2.warpPerspective(colour, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+        cards = list(view.cards)
+        left_over = []
+        for (x, y, text), rec in zip(view.unreadable, self.classifier.classify(np.stack(crops), 0.0)):
+            try:
+                card = parse_card(rec.label) if rec.label is not None else None
+            except UnknownComponent:
+                card = None
+            if card is None:
+                left_over.append((x, y, text))
+                continue
+            area, seat = zone_of(x, y)
+            cards.append(SeenCard(card, x, y, 0.0, area, seat))
+        return FlohcatiView(tuple(cards), tuple(left_over))
+
     def _detector(self, window: int, min_perimeter: float) -> cv2.aruco.ArucoDetector:
         key = (window, min_perimeter)
         detector = self._detectors.get(key)
@@ -345,7 +385,10 @@ class Recognizer:
         quads = [np.asarray(r, np.float64).reshape(4, 2) for r in rejected]
         markers += self._read_again(gray, markers, quads, to_table)
         t2 = time.perf_counter()
-        view = self._hold_row(gray, read_view(markers, quads, to_table), to_table)
+        view = read_view(markers, quads, to_table)
+        if self.classifier is not None and view.unreadable:
+            view = self._read_faces(frame, view, to_table)
+        view = self._hold_row(gray, view, to_table)
         t3 = time.perf_counter()
         return Recognition(view, markers, to_table,
                            StageTimes(1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2)))

@@ -410,9 +410,11 @@ class Recognizer:
     def _read_face(self, frame: Image, cal: Calibration, row: int, col: int) -> Card | None:
         """The card at a place by its art (an enrolled deck), when the deck is sure of it; None otherwise.
 
-        The face field is cut from the frame where the layout puts the card; in the pyramid
-        the card above may cover its upper half, so the deck is often unsure there, and an
-        unsure card stays unrecognised.
+        Asked only where a card lies (the place is brighter than the mat and not empty) but
+        no code is read: a published card has none. The face field is cut from the frame
+        where the layout puts the card. A card is read whole when it is laid (nothing lies
+        on it yet); once the next row covers its upper half the deck is often unsure, and
+        an unsure card is reported unrecognised as before.
         """
         r = MAT.card_rect(row, col)
         inset = CARD.margin + CARD.frame
@@ -460,11 +462,9 @@ class Recognizer:
                 reading.pyramid[row, col] = found
             elif _empty(top, level, reading, row, col):
                 continue
+            elif self.classifier is not None and (by_art := self._read_face(frame, cal, row, col)) is not None:
+                reading.pyramid[row, col] = by_art
             elif found is None:
-                by_art = self._read_face(frame, cal, row, col) if self.classifier is not None else None
-                if by_art is not None:
-                    reading.pyramid[row, col] = by_art
-                    continue
                 reading.problem(Unrecognised(_place_name(row, col), "a card whose code cannot be read", row, col))
             elif _glared(top, paper, row, col):
                 reading.problem(Unrecognised(_place_name(row, col), "glare on the place: a code may lie under it",
