@@ -152,13 +152,15 @@ def test_recognize_and_run_with_a_deck(tmp_path: Path, home: Path, capsys: pytes
     dark = {st["suit"]: st["top_dark"] for st in view["tableau"]}
     assert light["clowns"] == "clowns-L3" and dark["sideshow"] is None
     assert any(u["zone"].get("suit") == "sideshow" for u in view["unrecognised"])
-    # run and demo take the deck for Big Top, refuse it for a recogniser that reads codes
+    # run and demo take the deck for Big Top; a deck of another game is refused
     from firmware.enroll import perceiver_for
     from firmware.runner import RunError
     from firmware.table import adapter
 
     assert perceiver_for(adapter("bigtop"), "fam").classifier.name == "fam"
-    with pytest.raises(RunError, match="flohcati recogniser cannot read"):
+    with pytest.raises(RunError, match="deck fam is for bigtop, not flohcati"):
         perceiver_for(adapter("flohcati"), "fam")
+    with pytest.raises(RunError, match="deck fam is for bigtop, not grandioso"):
+        perceiver_for(adapter("circus-grandioso"), "fam")
     with pytest.raises(RunError, match="no such deck"):
         perceiver_for(adapter("bigtop"), "other")
