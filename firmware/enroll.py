@@ -26,8 +26,8 @@ __all__ = ["ENROLLABLE", "GameDeckSpec", "add_commands", "cmd_decks", "cmd_enrol
 
 #: The photo files an enrolment folder may hold (other files, such as notes, are skipped).
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
-#: The games whose components can be enrolled (Grand Carnival's recogniser does not exist yet).
-ENROLLABLE = ("bigtop", "carcassonne", "flohcati", "grandioso")
+#: The games whose components can be enrolled.
+ENROLLABLE = ("bigtop", "carcassonne", "flohcati", "grand-carnival", "grandioso")
 
 
 class EnrollError(Exception):
@@ -80,6 +80,14 @@ def spec_of(game: str) -> GameDeckSpec:
         gshape = ComponentShape(GCARD.width, GCARD.height, GCARD.margin + GCARD.frame)
         return GameDeckSpec(game, tuple(c.notation for c in Card), lambda name: gshape, (40, 56),
                             "an animal (elephant, rhino, ... seal) or clown")
+    if game == "grand-carnival":
+        from scorer.grand_carnival.components import CATALOG
+        from vision.grand_carnival.layout import FIELD
+
+        parcel = ComponentShape(2 * FIELD, 2 * FIELD, 0.0, turns=1)
+        return GameDeckSpec(game, tuple(CATALOG.foundations), lambda name: parcel, (48, 48),
+                            "a foundation tile by its pattern, top row then bottom row, / written - "
+                            "(ws-ss: walkway, site / site, site), photographed with its hammers up")
     if game == "carcassonne":
         from vision.carcassonne.dataset import CROP
         from vision.carcassonne.labels import TILE_NAMES
@@ -88,6 +96,11 @@ def spec_of(game: str) -> GameDeckSpec:
         return GameDeckSpec(game, TILE_NAMES, lambda name: tile, (CROP, CROP),
                             "a tile letter such as D (base game A to X, Under the Big Top tiles by their names)")
     raise EnrollError(f"{game} has no components to enrol: choose {', '.join(ENROLLABLE)}")
+
+
+def folder_name(label: str) -> str:
+    """The folder of a component's photos: its name, with ``-`` for ``/`` (Grand Carnival ``ws/ss``: ``ws-ss``)."""
+    return label.replace("/", "-")
 
 
 def _photos_of(source: Path, spec: GameDeckSpec) -> dict[str, list[Path]]:
@@ -100,7 +113,7 @@ def _photos_of(source: Path, spec: GameDeckSpec) -> dict[str, list[Path]]:
     if not source.is_dir():
         raise EnrollError(f"{source} is not a folder")
     known = set(spec.names)
-    lower = {n.lower(): n for n in spec.names}
+    lower = {folder_name(n).lower(): n for n in spec.names} | {n.lower(): n for n in spec.names}
     out: dict[str, list[Path]] = {}
     try:
         entries = sorted(source.iterdir())
@@ -304,9 +317,10 @@ def perceiver_for(table: Any, deck: str | None) -> Any:
         game = "grandioso"
     elif isinstance(perceiver, FlohcatiRecognizer):
         game = "flohcati"
+    elif table.game.name == "grand-carnival":
+        game = "grand-carnival"
     else:
-        raise RunError(f"--deck: the {table.game.name} recogniser cannot read an enrolled deck yet "
-                       "(Big Top's, Circus Grandioso's and Circus Flohcati's can)")
+        raise RunError(f"--deck: the {table.game.name} recogniser cannot read an enrolled deck")
     try:
         perceiver.classifier = load_deck(resolve_deck(deck), game)
     except DeckError as exc:

@@ -36,7 +36,7 @@ from typing import Any, TextIO
 import numpy as np
 from numpy.typing import NDArray
 
-from firmware.enroll import EnrollError, GameDeckSpec
+from firmware.enroll import EnrollError, GameDeckSpec, folder_name
 from hardware.buttons import ButtonEvent, Gesture, Pad
 
 __all__ = [
@@ -169,7 +169,7 @@ class EnrolmentProgress:
 
     def photo_path(self, label: str, photo: int) -> Path:
         """Where photo ``photo`` (from 0) of ``label`` is kept."""
-        return self.photos_dir / label / f"{photo + 1}.png"
+        return self.photos_dir / folder_name(label) / f"{photo + 1}.png"
 
     def add(self, r: Round, crops: Sequence[NDArray[Any]]) -> None:
         """Keep the space photos of round ``r`` (one per label, in order), then record the round."""
@@ -212,9 +212,9 @@ class EnrolmentProgress:
             n = min(self.count(label), self.photos)
             if n == 0:
                 continue
-            (staged / label).mkdir()
+            (staged / folder_name(label)).mkdir()
             for p in range(n):
-                os.link(self.photo_path(label, p), staged / label / f"{p + 1}.png")
+                os.link(self.photo_path(label, p), staged / folder_name(label) / f"{p + 1}.png")
         return staged
 
 

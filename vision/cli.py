@@ -168,7 +168,7 @@ def cmd_recognize(argv: list[str]) -> int:
 
 
 #: The games whose recogniser reads cards with an enrolled deck (``--deck``).
-DECK_GAMES = ("bigtop", "carcassonne", "flohcati", "grandioso")
+DECK_GAMES = ("bigtop", "carcassonne", "flohcati", "grand-carnival", "grandioso")
 
 
 def _deck(text: str, game: str, model: Path | None) -> object:

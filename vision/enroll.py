@@ -94,8 +94,9 @@ class ComponentShape:
     ``width`` x ``height`` (mm) is the outline (a card's short side is its width);
     ``inset`` (mm) is the border between the outline and the face field that the
     table recogniser crops. ``round`` components are discs of diameter ``width``.
-    ``turns``: how the recogniser may see the face: 2 (upright or upside down: cards),
-    4 (any quarter turn: square tiles) or 0 (any angle: round tokens).
+    ``turns``: how the recogniser may see the face: 1 (upright only: tiles laid one way, and
+    photographed so), 2 (upright or upside down: cards), 4 (any quarter turn: square tiles)
+    or 0 (any angle: round tokens).
     """
 
     width: float
@@ -453,7 +454,7 @@ def variations(photo: Image, outline: FloatArray, shape: ComponentShape, crop_si
         angles = [float(a) for a in np.linspace(0, 360, 8, endpoint=False)]
         turns: list[tuple[int, float]] = [(0, a) for a in angles]
     else:
-        turns = [(t, 0.0) for t in ((0, 2) if shape.turns == 2 else (0, 1, 2, 3))]
+        turns = [(t, 0.0) for t in {1: (0,), 2: (0, 2)}.get(shape.turns, (0, 1, 2, 3))]
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     out = np.empty((len(turns) * count, h, w, 3), np.uint8)
     k = 0

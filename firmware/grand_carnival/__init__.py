@@ -95,6 +95,15 @@ class _Perceiver:
 
         self._recognizer = Recognizer()
 
+    @property
+    def classifier(self) -> Any:
+        """The enrolled deck that names the foundation tiles (None: colours alone)."""
+        return self._recognizer.classifier
+
+    @classifier.setter
+    def classifier(self, reader: Any) -> None:
+        self._recognizer.classifier = reader
+
     def recognize(self, frame: Any) -> Any:
         result = self._recognizer.recognize(frame)
         return _Seen(result, result.times)

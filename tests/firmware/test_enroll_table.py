@@ -193,3 +193,16 @@ def test_print_enroll_sheet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert code == 0 and (tmp_path / "s.pdf").read_bytes().startswith(b"%PDF")
     code, out, err = run(capsys, "print", "bigtop", "--enroll", "--out", str(tmp_path / "no" / "s.pdf"))
     assert code == 2 and err.count("\n") == 1 and "no such folder" in err
+
+
+def test_grand_carnival_tiles_are_kept_in_folders_named_with_a_dash(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    progress = EnrolmentProgress(tmp_path / "deck", "grand-carnival", "ours", ("ws/ss",), 1)
+    assert progress.photo_path("ws/ss", 0).parent.name == "ws-ss"
+    spec = spec_of("grand-carnival")
+    assert "ws/ss" in spec.names and spec.shape_of("ws/ss").turns == 1
+    assert len(sheet_for(spec).spaces) >= 6
+    bad = tmp_path / "photos" / "ws-sx"
+    bad.mkdir(parents=True)
+    code, out, err = run(capsys, "enroll", "grand-carnival", "--from", str(tmp_path / "photos"), "--name", "gc")
+    assert code == 2 and "not a grand-carnival component name" in err and "ws-ss" in err

@@ -1,4 +1,4 @@
-"""Enrolled decks in the Grandioso, Flohcati and Carcassonne recognisers: the deck's reader is called and its sure names used."""
+"""Enrolled decks in the Grandioso, Flohcati, Grand Carnival and Carcassonne recognisers: the deck's reader is called and its sure names used."""
 
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ import numpy as np
 import pytest
 
 from scorer.flohcati import Action, Colour
+from scorer.grand_carnival.codec import board_from_parts
+from scorer.grand_carnival.components import CATALOG
+from scorer.grand_carnival.model import TrickStatus
 from scorer.grandioso.pyramid import Card, Pyramid
 from vision.camera_model import photograph as photograph_table
 from vision.carcassonne.board import draw_board, random_layout
@@ -19,6 +22,9 @@ from vision.classify import Recognition, Verdict
 from vision.flohcati.layout import CODE_CENTRE, CODE_SIZE, Area, request_slot
 from vision.flohcati.pipeline import Recognizer as FlohcatiRecognizer
 from vision.flohcati.scene import REGION, TableLayout, render
+from vision.grand_carnival.pipeline import Recognizer as CarnivalRecognizer
+from vision.grand_carnival.scene import MarketScene
+from vision.grand_carnival.scene import frame as carnival_frame
 from vision.grandioso.layout import code_centre
 from vision.grandioso.pipeline import Recognizer
 from vision.grandioso.scene import CONTENT_REGION, Scene, frame
@@ -122,3 +128,19 @@ def test_flohcati_asks_the_deck_for_a_card_whose_code_is_not_read(label: str | N
     assert bool(view.unreadable) == (not read)
     if read:
         assert view.cards[0].area is Area.REQUEST
+
+
+def _carnival_frame() -> np.ndarray:
+    """A market whose top four parcels hold the ``ww/ss`` tile and the other twelve are empty."""
+    board = board_from_parts(("ww/ss",) * 4 + (None,) * 12, (), 0, (True, False), 0, 0, frozenset(),
+                             (TrickStatus.OPEN,) * 3, CATALOG)
+    return carnival_frame([MarketScene(board, 0, 7)], 1280)
+
+
+@pytest.mark.parametrize(("label", "top"), [("ws/ws", "wswswsws"), (None, "wwwwwwww"), ("ws-ws", "wwwwwwww")])
+def test_grand_carnival_asks_the_deck_for_every_tiled_parcel(label: str | None, top: str) -> None:
+    reader = Reader(label, (48, 48))
+    view = CarnivalRecognizer(classifier=reader).recognize(_carnival_frame()).views[0]
+    assert len(reader.seen) == 4 and all(c.shape == (48, 48, 3) for c in reader.seen)  # the empty parcels: not asked
+    assert view.market[0] == top and view.market[1] == ("wswswsws" if label == "ws/ws" else "ssssssss")
+    assert view.market[2:] == ("........",) * 6 and view.unrecognised == ()

@@ -35,18 +35,20 @@ def print_sheets(out: Path, dpi: float) -> str:
     return f"wrote {len(files)} A4 pages, {files[0].name} to {files[-1].name}; {note}"
 
 
-def recognize(frame: Image, model: Path | None, annotate: bool) -> tuple[dict[str, Any], str, Image | None]:
+def recognize(frame: Image, model: Path | None, annotate: bool,
+              classifier: Any = None) -> tuple[dict[str, Any], str, Image | None]:
     """What the camera sees in ``frame``: every market board's view (and the wagon row's) as JSON, in words,
     and (when asked) annotated.
 
     ``model`` is not used: the pieces are read by their printed colours, without a trained model.
+    ``classifier``: an enrolled deck that names the foundation tiles by their art where it is sure.
 
     :raises VisionError: when no market board can be found.
     """
     from vision.grand_carnival.pipeline import Recognizer
     from vision.grand_carnival.pipeline import annotate as draw
 
-    result = Recognizer().recognize(frame)
+    result = Recognizer(classifier=classifier).recognize(frame)
     data = {"game": "grand-carnival", "boards": [v.to_json() for v in result.views],
             "railyard": None if result.railyard is None else result.railyard.to_json()}
     text = "\n".join([v.describe() for v in result.views]

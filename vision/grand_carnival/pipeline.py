@@ -414,7 +414,8 @@ class _Board:
     """The readings of one rectified board."""
 
     def __init__(self, rect: NDArray[Any], coef: NDArray[Any], catalog: Catalog,
-                 size: tuple[float, float] = (BOARD.width, BOARD.height)) -> None:
+                 size: tuple[float, float] = (BOARD.width, BOARD.height), classifier: Any = None) -> None:
+        self.classifier = classifier
         self.rect = rect
         self.coef = coef
         self.catalog = catalog
@@ -493,14 +494,53 @@ def _shape_of(cells: list[int], catalog: Catalog) -> tuple[str | None, str]:
     return None, f"{len(cells)} attraction fields in a shape the box has not"
 
 
+def _tiles_by_art(rb: _Board, ring: list[str | None]) -> dict[int, str]:
+    """The foundation tile (its pattern) of each parcel an enrolled deck is sure of, by parcel.
+
+    Asked for every parcel that is not plainly empty; the parcel is cut from the rectified
+    board, upright (tiles are never turned). A piece lying on the tile hides part of it:
+    the deck is then unsure and the colours read the parcel as before.
+    """
+    n = _px(FIELD)
+    x0, y0 = _px(BOARD.grid_x), _px(BOARD.grid_y)
+    asked: list[int] = []
+    crops = []
+    w, h = getattr(rb.classifier, "crop_size", (48, 48))
+    for parcel in range(16):
+        cells = parcel_cells(parcel)
+        if all(ring[c] == "empty" for c in cells):
+            continue
+        r, c = divmod(cells[0], 8)
+        crop = rb.rect[y0 + r * n:y0 + (r + 2) * n, x0 + c * n:x0 + (c + 2) * n]
+        if crop.shape[:2] != (2 * n, 2 * n):
+            continue
+        asked.append(parcel)
+        crops.append(cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA))
+    if not asked:
+        return {}
+    out: dict[int, str] = {}
+    for parcel, rec in zip(asked, rb.classifier.classify(np.stack(crops), 0.0)):
+        if rec.label is not None and rec.label in rb.catalog.foundations:
+            out[parcel] = rec.label
+    return out
+
+
 def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
     ring, mids = _read_fields(rb)
     chars = ["?"] * 64
+    by_art = _tiles_by_art(rb, ring) if rb.classifier is not None else {}
     # parcels: empty (with its hammer) or one of the box's tiles
     for parcel in range(16):
         cells = parcel_cells(parcel)
         kinds = [ring[c] for c in cells]
         where = f"the parcel at {cell_name(cells[0])}"
+        if parcel in by_art:
+            pattern = by_art[parcel].replace("/", "")
+            for c, letter in zip(cells, pattern):
+                chars[c] = letter
+                if ring[c] in (None, "empty"):  # the tile's own colours, not the print's
+                    ring[c] = "walkway" if letter == "w" else "site"
+            continue
         if any(k is None for k in kinds):
             bad = [cell_name(c) for c, k in zip(cells, kinds) if k is None]
             rb.problem(where, f"the colour of {', '.join(bad)} is unclear (glare, a shadow, a hand?)")
@@ -753,9 +793,11 @@ def _read_wagon(frame: Image, pose: BoardPose, catalog: Catalog) -> RailyardView
 class Recognizer:
     """Frame -> a `MarketView` per board in view (keeps nothing between frames but its configuration)."""
 
-    def __init__(self, config: VisionConfig = CONFIG, catalog: Catalog = CATALOG) -> None:
+    def __init__(self, config: VisionConfig = CONFIG, catalog: Catalog = CATALOG, classifier: Any = None) -> None:
         self.config = config
         self.catalog = catalog
+        #: an enrolled deck's reader (`vision.classify.CropReader`): names the foundation tiles by their art
+        self.classifier = classifier
 
     def reset(self) -> None:
         """Nothing is cached between frames."""
@@ -827,7 +869,7 @@ class Recognizer:
         if fit is None:
             return MarketView(pose.seat, unknown, (), (None, None), None, None, None,
                               (Unrecognised("the board", "its paper cannot be seen well enough to judge colours"),))
-        rb = _Board(rect, fit[0], self.catalog)
+        rb = _Board(rect, fit[0], self.catalog, classifier=self.classifier)
         market, attractions = _read_market(rb)
         entrances, tent, numbers, tricks = _read_places(rb, pose.seat)
         return MarketView(pose.seat, tuple(market), tuple(attractions), entrances, tent, numbers, tricks,
