@@ -1,4 +1,4 @@
-"""Enrolled decks in the Grandioso, Flohcati, Grand Carnival and Carcassonne recognisers: the deck's reader is called and its sure names used."""
+"""Enrolled decks in the code- and colour-reading recognisers and Carcassonne: the reader is called, its sure names used."""
 
 from __future__ import annotations
 
