@@ -535,8 +535,11 @@ def cmd_enroll_camera(args: argparse.Namespace, out: TextIO | None = None) -> in
     if not 1 <= args.photos <= 5:
         raise EnrollError(f"--photos must be 1 to 5, not {args.photos}")
     labels = _labels(spec, args.components)
+    display = args.display
+    if display is None and args.camera.strip().lower().startswith("simulated"):
+        display = "dummy"  # a simulated enrolment on a desktop: the console says what the panel shows
     try:
-        config = with_overrides(load_config(args.config), display=args.display, buttons=args.buttons)
+        config = with_overrides(load_config(args.config), display=display, buttons=args.buttons)
     except ConfigError as exc:
         raise EnrollError(str(exc)) from None
     layout = sheet_for(spec)
