@@ -665,23 +665,43 @@ class Deck:
     crop_size: tuple[int, int]
     card: dict[str, Any] = field(default_factory=dict)
     path: Path | None = None
+    #: which of its label's photos each prototype comes from (0, 1, ...); None: one photo each
+    photo_of: NDArray[np.int32] | None = None
 
     def distances(self, crops: Image) -> tuple[NDArray[np.int32], FloatArray, FloatArray]:
         """For each crop: the nearest label's index, its distance and the next label's distance."""
         if len(crops) == 0:
             return np.zeros(0, np.int32), np.zeros(0), np.zeros(0)
-        d = self.project(describe(crops))
-        protos = self.prototypes.astype(np.float32)
-        sq = (d * d).sum(1)[:, None] + (protos * protos).sum(1)[None, :] - 2.0 * d @ protos.T
-        dist = np.sqrt(np.maximum(sq, 0.0))
-        per_label = np.full((len(crops), len(self.labels)), np.inf, np.float32)
-        np.minimum.at(per_label.T, self.owners, dist.T)  # per label: its nearest prototype
+        per_label = self.label_distances(self.project(describe(crops)))
         order = np.argsort(per_label, axis=1)
         best = order[:, 0].astype(np.int32)
         rows = np.arange(len(crops))
         d1 = per_label[rows, best]
         d2 = per_label[rows, order[:, 1]] if len(self.labels) > 1 else np.full(len(crops), np.inf)
         return best, d1.astype(np.float64), np.asarray(d2, np.float64)
+
+    def label_distances(self, points: FloatArray) -> FloatArray:
+        """``(N, labels)``: for each point of the deck's space, its distance to each label.
+
+        A label's distance is the mean, over the label's photos, of the distance to the
+        nearest prototype of that photo's variations: a crop must look like every photo
+        of its component, not like one odd variation of one photo.
+        """
+        protos = self.prototypes.astype(np.float32)
+        d = points.astype(np.float32)
+        sq = (d * d).sum(1)[:, None] + (protos * protos).sum(1)[None, :] - 2.0 * d @ protos.T
+        dist = np.sqrt(np.maximum(sq, 0.0))
+        n, labels = len(d), len(self.labels)
+        photos = 1 if self.photo_of is None or not len(self.photo_of) else int(self.photo_of.max()) + 1
+        key = self.owners * photos + (0 if photos == 1 or self.photo_of is None else self.photo_of)
+        per_key = np.full((n, labels * photos), np.inf, np.float32)
+        np.minimum.at(per_key.T, key, dist.T)
+        by_photo = per_key.reshape(n, labels, photos)
+        seen = np.isfinite(by_photo)
+        counts = seen.sum(axis=2)
+        total = np.where(seen, by_photo, 0.0).sum(axis=2)
+        out: FloatArray = np.where(counts > 0, total / np.maximum(counts, 1), np.inf).astype(np.float32)
+        return out
 
     def project(self, descriptors: FloatArray) -> FloatArray:
         """Descriptors ``(N, D)`` in the deck's space ``(N, K)``."""
@@ -725,9 +745,10 @@ def enrol_photo(photo: Image, label: str, path: Path, shape: ComponentShape, cro
     return EnrolledView(label, path, describe(crops), crops[::count])
 
 
-#: The match tests, as multiples of the deck's own spread (see `_thresholds`).
+#: The match tests, as multiples of the deck's own spread (see `_thresholds` and `_cross_photo_bound`).
 DISTANCE_FACTOR = 3.2
-MAX_RATIO = 0.8
+CROSS_PHOTO_FACTOR = 1.5
+MAX_RATIO = 0.88
 
 
 def _thresholds(descriptors: FloatArray, owners: NDArray[np.int32]) -> float:
@@ -754,6 +775,34 @@ def _thresholds(descriptors: FloatArray, owners: NDArray[np.int32]) -> float:
     return bound
 
 
+def _cross_photo_bound(deck: Deck, plain: NDArray[np.intp]) -> float | None:
+    """The distance bound of a deck whose components have two or more photos; None when none has.
+
+    How far each photo's plain views lie from the label's other photos (the mean, over
+    those photos, of the nearest prototype of each): the spread of one component seen in
+    two photos. The bound is `CROSS_PHOTO_FACTOR` times its 99th percentile. Measured on
+    ``benchmarks/bench_enroll.py``'s tuning tables, it keeps out foreign cards and clutter
+    that the spread of variations alone let in.
+    """
+    if deck.photo_of is None or not len(plain) or int(deck.photo_of.max()) == 0:
+        return None
+    if len(deck.prototypes) < 4 * deck.prototypes.shape[1]:
+        return None  # so few prototypes that the discriminant fits them too closely to measure a spread
+    own, photo = deck.owners[plain], deck.photo_of[plain]
+    out: list[float] = []
+    for i in range(len(plain)):
+        others = [deck.prototypes[(deck.owners == own[i]) & (deck.photo_of == p)]
+                  for p in range(int(deck.photo_of.max()) + 1) if p != photo[i]]
+        others = [o for o in others if len(o)]
+        if not others:
+            continue
+        x = deck.prototypes[plain[i]]
+        out.append(float(np.mean([np.sqrt(((o - x) ** 2).sum(axis=1)).min() for o in others])))
+    if not out:
+        return None
+    return float(np.percentile(out, 99) * CROSS_PHOTO_FACTOR)
+
+
 def build_deck(game: str, name: str, views: Sequence[EnrolledView], crop_size: tuple[int, int],
                labels: Sequence[str] | None = None) -> Deck:
     """A deck from enrolled views; its card tells the held-back accuracy.
@@ -770,18 +819,27 @@ def build_deck(game: str, name: str, views: Sequence[EnrolledView], crop_size: t
         by_label.setdefault(v.label, []).append(v)
     held = {id(vs[-1]) for vs in by_label.values() if len(vs) >= 2}
 
-    def assemble(chosen: Iterable[EnrolledView]) -> tuple[FloatArray, NDArray[np.int32]]:
+    def make(chosen: Iterable[EnrolledView]) -> Deck:
         chosen = list(chosen)
         desc = np.concatenate([v.descriptors for v in chosen]).astype(np.float32)
         owners = np.concatenate([np.full(len(v.descriptors), index[v.label], np.int32) for v in chosen])
-        return desc, owners
-
-    def make(chosen: Iterable[EnrolledView]) -> Deck:
-        desc, owners = assemble(chosen)
+        number: dict[str, int] = {}
+        photo_of: list[NDArray[np.int32]] = []
+        plain: list[int] = []
+        start = 0
+        for v in chosen:
+            k = number[v.label] = number.get(v.label, -1) + 1
+            photo_of.append(np.full(len(v.descriptors), k, np.int32))
+            step = max(1, len(v.descriptors) // max(len(v.plain), 1))
+            plain.extend(range(start, start + len(v.descriptors), step))
+            start += len(v.descriptors)
         mean, proj = discriminant(desc, owners)
         protos = (desc - mean) @ proj
-        return Deck(game, name, names, protos, owners, mean, proj, _thresholds(protos, owners), MAX_RATIO,
-                    crop_size)
+        deck = Deck(game, name, names, protos, owners, mean, proj, 0.0, MAX_RATIO, crop_size,
+                    photo_of=np.concatenate(photo_of))
+        bound = _cross_photo_bound(deck, np.asarray(plain, np.intp))
+        deck.max_distance = bound if bound is not None else _thresholds(protos, owners)
+        return deck
 
     deck = make(views)
     right = wrong = tested = 0
@@ -860,6 +918,8 @@ def save_deck(deck: Deck, folder: Path, replace: bool = False) -> Path:
     try:
         np.savez_compressed(tmp / PROTOTYPES_FILE, prototypes=deck.prototypes.astype(np.float32),
                             owners=deck.owners.astype(np.int32), mean=deck.mean.astype(np.float32),
+                            photo_of=(deck.photo_of if deck.photo_of is not None
+                                      else np.zeros(len(deck.owners))).astype(np.int32),
                             projection=deck.projection.astype(np.float32))
         (tmp / LABELS_FILE).write_text("\n".join(deck.labels) + "\n", encoding="utf-8")
         (tmp / CARD_FILE).write_text(json.dumps(deck.card, indent=1) + "\n", encoding="utf-8")
@@ -893,6 +953,7 @@ def load_deck(folder: Path, game: str | None = None) -> Deck:
         with np.load(folder / PROTOTYPES_FILE) as data:
             protos = np.asarray(data["prototypes"], np.float32)
             owners = np.asarray(data["owners"], np.int32)
+            photo_of = np.asarray(data["photo_of"], np.int32) if "photo_of" in data else None
             mean = np.asarray(data["mean"], np.float32)
             proj = np.asarray(data["projection"], np.float32)
     except (OSError, ValueError, KeyError) as exc:
@@ -904,11 +965,13 @@ def load_deck(folder: Path, game: str | None = None) -> Deck:
     if (len(owners) != len(protos) or (len(owners) and (owners.min() < 0 or owners.max() >= len(labels)))
             or proj.ndim != 2 or mean.shape != (proj.shape[0],) or protos.shape[1:] != (proj.shape[1],)):
         raise DeckError(f"{folder} is not a complete deck: its prototypes and labels disagree")
+    if photo_of is not None and len(photo_of) != len(owners):
+        raise DeckError(f"{folder} is not a complete deck: its prototypes and photos disagree")
     if card.get("embedding") != default_embedder().digest:
         raise DeckError(f"{folder} was enrolled with another shipped model: enrol it again")
     w, h = card.get("crop_size", (40, 56))
     return Deck(str(card.get("game")), str(card.get("name", folder.name)), labels, protos, owners, mean, proj,
-                float(card["max_distance"]), float(card["max_ratio"]), (int(w), int(h)), card, folder)
+                float(card["max_distance"]), float(card["max_ratio"]), (int(w), int(h)), card, folder, photo_of)
 
 
 def resolve_deck(text: str, environ: Mapping[str, str] | None = None) -> Path:
