@@ -113,6 +113,9 @@ def test_save_load_round_trip_and_errors(tmp_path: Path) -> None:
     assert not [p for p in folder.parent.iterdir() if p.name.startswith(".")]  # no temporary left
     again = load_deck(folder, "bigtop")
     assert again.labels == LABELS
+    assert again.photo_of is not None and np.array_equal(again.photo_of, deck.photo_of)
+    two = save_deck(small_deck(2)[0], tmp_path / "decks" / "two")
+    assert set(load_deck(two).photo_of.tolist()) == {0, 1}  # type: ignore[union-attr]
     assert [r.label for r in again.classify(plains[0])] == [r.label for r in deck.classify(plains[0])]
     with pytest.raises(DeckError, match="already exists"):
         save_deck(deck, folder)
@@ -136,3 +139,15 @@ def test_deck_home_and_names() -> None:
     assert deck_home({"HOME": "/h"}) == Path("/h/.local/share/ringside/decks")
     assert resolve_deck("family", {"XDG_DATA_HOME": "/x"}) == Path("/x/ringside/decks/family")
     assert resolve_deck("./family", {"XDG_DATA_HOME": "/x"}) == Path("./family")
+
+
+def test_a_label_is_as_near_as_the_mean_of_its_photos() -> None:
+    # label 0 has two photos: one prototype each at distance 1 and 3 from the origin; label 1 one photo at 2.5
+    protos = np.array([[1.0, 0.0], [0.0, 3.0], [0.0, -2.5]], np.float32)
+    deck = Deck("bigtop", "t", ("a", "b"), protos, np.array([0, 0, 1], np.int32), np.zeros(2, np.float32),
+                np.eye(2, dtype=np.float32), 10.0, 0.9, (40, 56), photo_of=np.array([0, 1, 0], np.int32))
+    per = deck.label_distances(np.zeros((1, 2), np.float32))
+    assert per[0].tolist() == pytest.approx([2.0, 2.5])  # the nearest single prototype (1.0) would have been "a"
+    one = Deck("bigtop", "t", ("a", "b"), protos, np.array([0, 0, 1], np.int32), np.zeros(2, np.float32),
+               np.eye(2, dtype=np.float32), 10.0, 0.9, (40, 56))
+    assert one.label_distances(np.zeros((1, 2), np.float32))[0].tolist() == pytest.approx([1.0, 2.5])
