@@ -114,7 +114,7 @@ def test_save_load_round_trip_and_errors(tmp_path: Path) -> None:
     again = load_deck(folder, "bigtop")
     assert again.labels == LABELS
     assert again.photo_of is not None and np.array_equal(again.photo_of, deck.photo_of)
-    two = save_deck(small_deck(2)[0], tmp_path / "decks" / "two")
+    two = save_deck(small_deck(2)[0], tmp_path / "elsewhere" / "two")
     assert set(load_deck(two).photo_of.tolist()) == {0, 1}  # type: ignore[union-attr]
     assert [r.label for r in again.classify(plains[0])] == [r.label for r in deck.classify(plains[0])]
     with pytest.raises(DeckError, match="already exists"):
