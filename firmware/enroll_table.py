@@ -257,10 +257,7 @@ class GuidedEnrolment:
         from vision.enroll_sheet import locate_sheet, space_crops
 
         frame = self.camera.read()
-        for _ in range(self.flush_frames):  # a real camera may hand out frames taken before OK
-            more = getattr(self.camera, "fresh", None)
-            if more is not None and not more():
-                break
+        for _ in range(self.flush_frames):  # a live camera may hand out frames taken before OK
             frame = self.camera.read()
         try:
             calibration = locate_sheet(frame, self.layout)
@@ -587,7 +584,7 @@ def cmd_enroll_camera(args: argparse.Namespace, out: TextIO | None = None) -> in
                   "captured", file=stream)
         session = GuidedEnrolment(spec, layout, progress, camera, show,
                                   lambda text: print(text, file=stream, flush=True),
-                                  flush_frames=0 if simulated else 2)
+                                  flush_frames=2 if args.camera.split(":")[0].lower() in ("picamera2", "opencv") else 0)
         print(f"enrolment sheet: ringside print {args.game} --enroll --out sheet.pdf; "
               f"{len(layout.spaces)} spaces, {len(session.rounds)} rounds", file=stream)
         try:

@@ -6,6 +6,7 @@ import json
 import queue
 from pathlib import Path
 
+import numpy as np
 import pytest
 from gpiozero import Device  # type: ignore[import-untyped]
 
@@ -206,3 +207,24 @@ def test_grand_carnival_tiles_are_kept_in_folders_named_with_a_dash(tmp_path: Pa
     bad.mkdir(parents=True)
     code, out, err = run(capsys, "enroll", "grand-carnival", "--from", str(tmp_path / "photos"), "--name", "gc")
     assert code == 2 and "not a grand-carnival component name" in err and "ws-ss" in err
+
+
+def test_an_image_folder_camera_and_typed_keys(tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    import cv2
+
+    layout = sheet_for(spec_of("bigtop"))
+    camera = SimulatedSheetCamera(layout, art_for("bigtop"), seed=6, size=(800, 600))
+    camera.prompted(["clowns-L2"], 0)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "01.png"), camera.read())
+    cv2.imwrite(str(frames / "02.png"), np.zeros((60, 80, 3), np.uint8))  # would be the second photo: never read
+    monkeypatch.setattr("sys.stdin", io.StringIO("ok\nm\n"))  # OK, then MODE: stop
+    code, out, err = run(capsys, "enroll", "bigtop", "--name", "fam", "--camera", f"images:{frames}",
+                         "--buttons", "keyboard", "--display", "dummy", "--components", "clowns-L2")
+    assert (code, err) == (0, "")
+    assert "round 1: kept 1 photos" in out and "stopped with 1 of 2 photos" in out
+    assert (home / "fam" / "enrolling" / "photos" / "clowns-L2" / "1.png").is_file()
