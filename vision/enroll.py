@@ -748,7 +748,7 @@ def enrol_photo(photo: Image, label: str, path: Path, shape: ComponentShape, cro
 #: The match tests, as multiples of the deck's own spread (see `_thresholds` and `_cross_photo_bound`).
 DISTANCE_FACTOR = 3.2
 CROSS_PHOTO_FACTOR = 1.5
-MAX_RATIO = 0.85
+MAX_RATIO = 0.88
 
 
 def _thresholds(descriptors: FloatArray, owners: NDArray[np.int32]) -> float:
