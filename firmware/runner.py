@@ -394,7 +394,7 @@ def add_commands(sub: Any) -> None:
                    help="serve the read-only scoreboard page (PORT alone: this machine only; another host "
                         "needs the access token printed at start)")
     p.add_argument("--deck", metavar="NAME|DIR",
-                   help="read the cards with an enrolled deck (ringside enroll; Big Top) instead of the shipped model")
+                   help="read the components with an enrolled deck (ringside enroll) where the recogniser reads art")
     p.set_defaults(func=_guarded(run))
 
     p = sub.add_parser("export", help="write the journal's game as a game record (RECORDS.md)")
@@ -417,5 +417,5 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--web-hold", type=float, default=0.0, metavar="SECONDS",
                    help="keep the page up this long after the demo ends (default 0)")
     p.add_argument("--deck", metavar="NAME|DIR",
-                   help="read the cards with an enrolled deck (ringside enroll; Big Top) instead of the shipped model")
+                   help="read the components with an enrolled deck (ringside enroll) where the recogniser reads art")
     p.set_defaults(func=_guarded(demo))

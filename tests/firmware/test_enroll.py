@@ -162,5 +162,7 @@ def test_recognize_and_run_with_a_deck(tmp_path: Path, home: Path, capsys: pytes
         perceiver_for(adapter("flohcati"), "fam")
     with pytest.raises(RunError, match="deck fam is for bigtop, not grandioso"):
         perceiver_for(adapter("circus-grandioso"), "fam")
+    with pytest.raises(RunError, match="deck fam is for bigtop, not grand-carnival"):
+        perceiver_for(adapter("grand-carnival"), "fam")
     with pytest.raises(RunError, match="no such deck"):
         perceiver_for(adapter("bigtop"), "other")
