@@ -154,7 +154,7 @@ def test_dependencies_point_one_way(package: str, forbidden: tuple[str, ...]) ->
     assert not bad, bad
 
 
-CORE_VISION = ("__init__", "calibrate", "camera_model", "classify", "config", "detect", "enroll", "geometry", "images",
+CORE_VISION = ("__init__", "calibrate", "camera_model", "classify", "config", "detect", "enroll", "enroll_sheet", "geometry", "images",
                "sheets")
 
 
