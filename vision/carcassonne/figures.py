@@ -168,50 +168,89 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
         return []
     stack = np.stack(cuts).astype(np.float32)
     ref = np.asarray(reference if reference is not None else (235, 235, 235), np.float32)
-    gain = ref / np.maximum(np.percentile(stack.reshape(-1, 3)[::5], 99, axis=0), 1.0)
+    gain = (ref / np.maximum(np.percentile(stack.reshape(-1, 3)[::5], 99, axis=0), 1.0)).astype(np.float32)
     out: list[FigureReading] = []
     area_cell = float(_CUT * _CUT)
-    # all tiles at once: one tall image through the colour conversion, distances as squares
-    bal = np.clip(stack * gain, 0, 255).astype(np.uint8).reshape(-1, _CUT, 3)
-    labs = cv2.cvtColor(bal, cv2.COLOR_BGR2Lab).astype(np.float32).reshape(-1, 3)
-    sq = (labs * labs).sum(axis=1, keepdims=True) - 2.0 * labs @ _LABS.T + (_LABS * _LABS).sum(axis=1)
-    nearest_all = sq.argmin(axis=1).reshape(len(kept), _CUT, _CUT)
-    dmin_all = np.sqrt(np.maximum(sq.min(axis=1), 0.0)).reshape(len(kept), _CUT, _CUT)
-    for t, d_min, nearest in zip(kept, dmin_all, nearest_all, strict=True):
-        near = d_min < _FAR
-        special = CATALOG[t.tile].special
-        for k, colour in enumerate(_NAMES):
-            mask = (near & (nearest == k)).astype(np.uint8)
-            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-            if mask.sum() < 0.02 * area_cell:
+    # all tiles at once: one tall image through the colour conversion, then each figure colour's distance
+    # over whole channel planes (a running nearest colour), never a pixels x colours table
+    np.multiply(stack, gain, out=stack)
+    bal = np.minimum(stack, 255, out=stack).astype(np.uint8).reshape(-1, _CUT, 3)
+    planes = np.ascontiguousarray(cv2.cvtColor(bal, cv2.COLOR_BGR2Lab).reshape(-1, 3).T, dtype=np.float32)
+    size = planes.shape[1]
+    best_sq = np.full(size, np.inf, np.float32)
+    nearest_flat = np.zeros(size, np.uint8)
+    sq, part = np.empty(size, np.float32), np.empty(size, np.float32)
+    closer = np.empty(size, np.uint8)
+    for k, ref_lab in enumerate(_LABS.tolist()):
+        np.subtract(planes[0], ref_lab[0], out=sq)
+        np.multiply(sq, sq, out=sq)
+        for c in (1, 2):
+            np.subtract(planes[c], ref_lab[c], out=part)
+            np.multiply(part, part, out=part)
+            sq += part
+        np.less(sq, best_sq, out=closer)
+        # nearest = k where closer (arithmetic: a masked store is slow on a random mask)
+        nearest_flat -= nearest_flat * closer
+        nearest_flat += closer * np.uint8(k)
+        np.minimum(best_sq, sq, out=best_sq)
+    nearest_all = nearest_flat.reshape(len(kept), _CUT, _CUT)
+    dmin_all = np.sqrt(best_sq).reshape(len(kept), _CUT, _CUT)
+    n_tiles = len(kept)
+    near_all = dmin_all < _FAR
+    # the tiles one below the other with a spacer row between: the erosion sees 1 there (as at an
+    # image's border) and the dilation 0, so each tile is opened as on its own and no blob crosses
+    row = _CUT + 1
+    kernel = np.ones((3, 3), np.uint8)
+    tall_d = np.zeros((n_tiles, row, _CUT), np.float32)
+    tall_d[:, :_CUT] = dmin_all
+    for k, colour in enumerate(_NAMES):
+        each = near_all & (nearest_all == k)
+        if not (each.reshape(n_tiles, -1).sum(axis=1) >= 0.02 * area_cell).any():
+            continue
+        tall = np.ones((n_tiles, row, _CUT), np.uint8)
+        tall[:, :_CUT] = each
+        eroded = cv2.erode(tall.reshape(-1, _CUT), kernel)
+        eroded.reshape(n_tiles, row, _CUT)[:, _CUT] = 0
+        mask = cv2.dilate(eroded, kernel)
+        mask.reshape(n_tiles, row, _CUT)[:, _CUT] = 0
+        n, lab_img, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        if n <= 1:
+            continue
+        areas = stats[:, cv2.CC_STAT_AREA]
+        ws, hs = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
+        share = areas / area_cell
+        shaped = ((share >= 0.02) & (share <= 0.4) & (areas / np.maximum(1, ws * hs) >= 0.3)
+                  & (np.minimum(ws, hs) >= 0.1 * _CUT))
+        shaped[0] = False
+        if not shaped.any():
+            continue
+        dist_sum = np.bincount(lab_img.ravel(), weights=tall_d.ravel(), minlength=n)
+        for j in np.flatnonzero(shaped):
+            area = stats[j, cv2.CC_STAT_AREA] / area_cell
+            w, h = stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT]
+            i = int(stats[j, cv2.CC_STAT_TOP]) // row
+            t = kept[i]
+            special = CATALOG[t.tile].special
+            u, v = cents[j, 0] / _CUT, (cents[j, 1] - i * row) / _CUT
+            conf = float(np.clip(1.0 - dist_sum[j] / stats[j, cv2.CC_STAT_AREA] / _FAR, 0.0, 1.0))
+            if conf < MIN_CONFIDENCE:
                 continue
-            n, lab_img, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-            for j in range(1, n):
-                area = stats[j, cv2.CC_STAT_AREA] / area_cell
-                w, h = stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT]
-                solid = stats[j, cv2.CC_STAT_AREA] / max(1, w * h)
-                if area < 0.02 or area > 0.4 or solid < 0.3 or min(w, h) < 0.1 * _CUT:
-                    continue
-                u, v = cents[j] / _CUT
-                conf = float(np.clip(1.0 - d_min[lab_img == j].mean() / _FAR, 0.0, 1.0))
-                if conf < MIN_CONFIDENCE:
-                    continue
-                if colour == "big-top":
-                    if special is Special.CIRCUS and area > 0.1:
-                        out.append(FigureReading(t.x, t.y, "big-top", "", "circus", conf))
-                    continue
-                if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2:
-                    # a stack of one colour shows as one blob: its height tells how many
-                    count = int(np.clip(round((h / _CUT - _SIZE["acrobat"]) / _STEP) + 1, 1, 3))
-                    out.extend(FigureReading(t.x, t.y, "acrobat", colour, "acrobats", conf) for _ in range(count))
-                    continue
-                feature = spot_at(t.tile, t.rotation, float(u), float(v))
-                if feature is None or feature in ("circus", "acrobats"):
-                    continue
-                # the ringmaster stands taller than a meeple: its longer side tells them apart
-                tall = (max(w, h) + 2) / _CUT
-                kind = "ringmaster" if tall > 0.5 * (_SIZE["meeple"] + _SIZE["ringmaster"]) else "meeple"
-                out.append(FigureReading(t.x, t.y, kind, colour, feature, conf))
+            if colour == "big-top":
+                if special is Special.CIRCUS and area > 0.1:
+                    out.append(FigureReading(t.x, t.y, "big-top", "", "circus", conf))
+                continue
+            if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2:
+                # a stack of one colour shows as one blob: its height tells how many
+                count = int(np.clip(round((h / _CUT - _SIZE["acrobat"]) / _STEP) + 1, 1, 3))
+                out.extend(FigureReading(t.x, t.y, "acrobat", colour, "acrobats", conf) for _ in range(count))
+                continue
+            feature = spot_at(t.tile, t.rotation, float(u), float(v))
+            if feature is None or feature in ("circus", "acrobats"):
+                continue
+            # the ringmaster stands taller than a meeple: its longer side tells them apart
+            tall_side = (max(w, h) + 2) / _CUT
+            kind = "ringmaster" if tall_side > 0.5 * (_SIZE["meeple"] + _SIZE["ringmaster"]) else "meeple"
+            out.append(FigureReading(t.x, t.y, kind, colour, feature, conf))
     out.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
     return out
 

@@ -59,12 +59,17 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3), lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
     med = np.median(ring, axis=0)
     spread = np.median(np.abs(ring - med), axis=0)
-    d = np.sqrt((((lab - med) / (spread * 3 + 6)) ** 2 * [0.3, 1, 1]).sum(axis=2))
+    # distance from the table's colour in units of its spread, lightness counting 0.3
+    k2 = (np.array([0.3, 1.0, 1.0]) / (spread.astype(np.float64) * 3 + 6) ** 2).astype(np.float32)
+    diff = lab - med.astype(np.float32)
+    d2 = cv2.transform(diff * diff, k2.reshape(1, 3))
     # glare on the table: lighter than the table and no more colourful
-    chroma = np.hypot(lab[:, :, 1] - 128, lab[:, :, 2] - 128)
+    a, bb = lab[:, :, 1] - 128, lab[:, :, 2] - 128
+    chroma2 = a * a + bb * bb
     table_chroma = float(np.hypot(med[1] - 128, med[2] - 128))
-    glare = (lab[:, :, 0] > med[0] + 20) & (chroma < 0.6 * table_chroma + 3) & (chroma < 20)
-    mask = ((d > 1.6) & ~glare).astype(np.uint8)
+    limit = min(0.6 * table_chroma + 3, 20.0)
+    glare = (lab[:, :, 0] > med[0] + 20) & (chroma2 < limit * limit)
+    mask = ((d2 > 1.6**2) & ~glare).astype(np.uint8)
     k = max(3, int(min(h, w) * 0.012)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
@@ -106,13 +111,13 @@ def _directions(gray: NDArray[Any], mask: NDArray[Any]) -> tuple[float, float] |
 
     The first is the one nearer the photo's horizontal.
     """
-    g = gray.astype(np.float32)
-    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.hypot(gx, gy) * (cv2.dilate(mask, np.ones((7, 7), np.uint8)) > 0)
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    near = cv2.dilate(mask, np.ones((7, 7), np.uint8)) > 0
+    mag, ang = cv2.cartToPolar(gx[near], gy[near], angleInDegrees=True)
     # an edge's direction is across its gradient
-    ang = (np.degrees(np.arctan2(gy, gx)) + 90) % 180
-    hist = np.bincount((ang.ravel() // 1).astype(int) % 180, weights=mag.ravel(), minlength=180)
+    bins = (ang.ravel().astype(np.int32) + 90) % 180
+    hist = np.bincount(bins, weights=mag.ravel(), minlength=180)
     smooth = np.convolve(np.r_[hist[-4:], hist, hist[:4]], np.ones(5), "same")[4:-4]
     p1 = int(np.argmax(smooth))
     dist = np.abs(((np.arange(180) - p1) + 90) % 180 - 90)
@@ -379,6 +384,13 @@ def find_grid(photo: NDArray[Any]) -> Grid:
     return Grid(tuple(moved), to_photo)
 
 
+def _apply(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:
+    """``pts`` (..., 2) mapped through the homography ``h``."""
+    p = pts @ h[:, :2].T + h[:, 2]
+    out: NDArray[Any] = p[..., :2] / p[..., 2:3]
+    return out
+
+
 def _refine(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray[Any], rounds: int = 2) -> NDArray[Any] | None:
     """Fit the grid to the seams actually seen: a homography from grid units to ``gray``'s pixels.
 
@@ -388,40 +400,49 @@ def _refine(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray[An
     """
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
     h, w = g.shape
-    seams = [((x + 1, y), 0) for x, y in cells if (x + 1, y) in cells] + [((x, y + 1), 1) for x, y in cells if (x, y + 1) in cells]
-    if len(seams) < 6:
+    vertical = [(x + 1, y) for x, y in cells if (x + 1, y) in cells]
+    horizontal = [(x, y + 1) for x, y in cells if (x, y + 1) in cells]
+    if len(vertical) + len(horizontal) < 6:
         return None
     ts = np.array([0.2, 0.4, 0.6, 0.8])
     offs = np.linspace(-0.25, 0.25, 21)
+    # every probe: (seams x 4 points, 21 offsets across the seam, 2) in grid units
+    probes = []
+    if vertical:
+        v = np.asarray(vertical, np.float64)
+        px = v[:, 0, None, None] + offs[None, None, :] + 0 * ts[None, :, None]
+        py = v[:, 1, None, None] + ts[None, :, None] + 0 * offs[None, None, :]
+        probes.append(np.stack([px, py], axis=-1).reshape(-1, len(offs), 2))
+    if horizontal:
+        hz = np.asarray(horizontal, np.float64)
+        px = hz[:, 0, None, None] + ts[None, :, None] + 0 * offs[None, None, :]
+        py = hz[:, 1, None, None] + offs[None, None, :] + 0 * ts[None, :, None]
+        probes.append(np.stack([px, py], axis=-1).reshape(-1, len(offs), 2))
+    pts = np.concatenate(probes)
+    centre = pts[:, len(offs) // 2]
     current = to_work
     for _ in range(rounds):
-        src: list[tuple[float, float]] = []
-        dst: list[tuple[float, float]] = []
-        for (x, y), vertical_line in seams:
-            for t in ts:
-                if vertical_line == 0:  # the seam x = const, from (x, y) to (x, y + 1)
-                    pts = np.c_[x + offs, np.full_like(offs, y + t)]
-                else:
-                    pts = np.c_[np.full_like(offs, x + t), y + offs]
-                img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), current).reshape(-1, 2)
-                xi, yi = img[:, 0], img[:, 1]
-                if xi.min() < 1 or yi.min() < 1 or xi.max() > w - 2 or yi.max() > h - 2:
-                    continue
-                vals = g[np.round(yi).astype(int), np.round(xi).astype(int)]
-                step = np.abs(np.diff(vals))
-                # a seam is a step or a thin line: the larger of the edge strength and the line's depth
-                line = np.abs(vals[1:-1] - 0.5 * (vals[:-2] + vals[2:]))
-                score = np.maximum(step[:-1], line)
-                k = int(np.argmax(score))
-                if score[k] < 4.0:
-                    continue
-                src.append((float(pts[10, 0]), float(pts[10, 1])))
-                dst.append((float(0.5 * (img[k, 0] + img[k + 1, 0])), float(0.5 * (img[k, 1] + img[k + 1, 1]))))
+        img = _apply(current, pts)
+        xi, yi = img[..., 0], img[..., 1]
+        inside = (xi.min(axis=1) >= 1) & (yi.min(axis=1) >= 1) & (xi.max(axis=1) <= w - 2) & (yi.max(axis=1) <= h - 2)
+        img, src = img[inside], centre[inside]
+        if not len(img):
+            return None if current is to_work else current
+        vals = g[np.round(img[..., 1]).astype(np.intp), np.round(img[..., 0]).astype(np.intp)]
+        step = np.abs(np.diff(vals, axis=1))
+        # a seam is a step or a thin line: the larger of the edge strength and the line's depth
+        line = np.abs(vals[:, 1:-1] - 0.5 * (vals[:, :-2] + vals[:, 2:]))
+        score = np.maximum(step[:, :-1], line)
+        k = np.argmax(score, axis=1)
+        rows = np.arange(len(k))
+        good = score[rows, k] >= 4.0
+        dst = 0.5 * (img[rows, k] + img[rows, k + 1])
+        src, dst = src[good], dst[good]
         if len(src) < 12:
             return None if current is to_work else current
-        cell_px = float(np.linalg.norm(cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[1.0, 0.0]]]), current)[1, 0]
-                                       - cv2.perspectiveTransform(np.array([[[0.0, 0.0]], [[1.0, 0.0]]]), current)[0, 0]))
-        found, inliers = cv2.findHomography(np.array(src), np.array(dst), cv2.RANSAC, max(1.5, 0.06 * cell_px))
+        ends = _apply(current, np.array([[0.0, 0.0], [1.0, 0.0]]))
+        cell_px = float(np.linalg.norm(ends[1] - ends[0]))
+        found, inliers = cv2.findHomography(src, dst, cv2.RANSAC, max(1.5, 0.06 * cell_px))
         if found is None or inliers is None or inliers.sum() < 0.4 * len(src):
             return None if current is to_work else current
         current = found

@@ -49,6 +49,10 @@ NO_BOARD_CONFIDENCE = 0.5
 LONE_TILE = 0.97
 #: on a board of up to this many squares, two neighbours that disagree or one doubtful square make it no board
 SMALL_BOARD = 4
+#: a tile with an edge twin (another type with the same edges, such as the same city with or without a
+#: pennant: its neighbours and the box cannot tell them apart) is accepted only when the twins together
+#: hold less than this share of its answer; else it is unrecognised
+TWIN_DOUBT = 0.1
 
 _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
@@ -124,6 +128,17 @@ def _edge_codes() -> NDArray[Any]:
 _EDGES = _edge_codes()
 
 
+def _twins() -> NDArray[Any]:
+    """``(pairs, pairs)`` true where two pairs are different types with the same edges in the same places."""
+    same = (_EDGES[:, None, :] == _EDGES[None, :, :]).all(axis=2)
+    names = np.array([n for n, _ in _PAIRS])
+    out: NDArray[Any] = same & (names[:, None] != names[None, :])
+    return out
+
+
+_TWINS = _twins()
+
+
 def _prior(expansion: bool) -> NDArray[Any]:
     """Log prior of each pair: how many of that tile the box holds (trained on equal shares)."""
     counts = box(expansion)
@@ -144,12 +159,13 @@ def _pair_scores(probs: NDArray[Any], edges: NDArray[Any], labels: Sequence[str]
     return out
 
 
-def _settle(cells: list[tuple[int, int]], scores: NDArray[Any], caps: dict[str, int]) -> tuple[list[int], list[float]]:
+def _settle(cells: list[tuple[int, int]], scores: NDArray[Any],
+            caps: dict[str, int]) -> tuple[list[int], list[float], list[float]]:
     """Board-wide choice of one pair per cell: own score, matching neighbours, box counts.
 
     Iterated conditional modes over each cell's best candidates, then the box's
     caps enforced by moving the cheapest surplus tiles to their next choice.
-    Returns the chosen pair index and its confidence per cell.
+    Returns the chosen pair index, its confidence and the share its edge twins hold, per cell.
     """
     n = len(cells)
     cands = np.argsort(-scores, axis=1)[:, :CANDIDATES]
@@ -194,11 +210,15 @@ def _settle(cells: list[tuple[int, int]], scores: NDArray[Any], caps: dict[str, 
         _, i, p = min(moves)
         choice[i] = p
     conf: list[float] = []
+    twin: list[float] = []
     for i in range(n):
         vals = np.array([local(i, int(p)) for p in cands[i]])
         mine = local(i, int(choice[i]))
-        conf.append(float(1.0 / np.exp(vals - mine).sum()))
-    return [int(c) for c in choice], conf
+        share = np.exp(vals - mine)
+        total = share.sum()
+        conf.append(float(1.0 / total))
+        twin.append(float(share[_TWINS[choice[i], cands[i]]].sum() / total))
+    return [int(c) for c in choice], conf, twin
 
 
 def _components(pos: list[tuple[int, int]]) -> list[list[int]]:
@@ -273,7 +293,7 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     caps = box(expansion)
     scores = _pair_scores(probs[keep], edges[keep], classifier.labels, expansion)
     pos = [(cells[i].x, cells[i].y) for i in keep]
-    choice, conf = _settle(pos, scores, caps)
+    choice, conf, twin = _settle(pos, scores, caps)
     pairs, bad = _mismatches(pos, choice)
     if len(keep) == 1 and (conf[0] < LONE_TILE or any(edges[keep[0]].argmax(axis=1) != _EDGES[choice[0]])):
         raise NoBoardError(f"no board in the photo: one tile-like square, no sure tile ({conf[0]:.2f})")
@@ -305,6 +325,9 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
         name, rot = _PAIRS[choice[k]]
         x, y = cells[i].x - x0, cells[i].y - y0
         corners[(x, y)] = cells[i].corners
+        if twin[k] >= TWIN_DOUBT and len(keep) > 1:
+            # only the tile's own picture tells it from its twin, and that picture is not sure enough
+            doubtful.add(k)
         if conf[k] >= threshold and k not in doubtful:
             tiles.append(TileReading(x, y, name, rot, conf[k]))
         else:

@@ -8,9 +8,11 @@ import pytest
 from scorer.carcassonne.catalog import BASE_TILES, BIG_TOP_TILES, CATALOG, Edge, box, rotated
 from vision.carcassonne.board import draw_board, random_layout
 from vision.carcassonne.camera import LEVELS, photograph
-from vision.carcassonne.dataset import build_bank, make_crops
+from vision.carcassonne.classifier import TileClassifier
+from vision.carcassonne.dataset import EDGE_INDEX, build_bank, make_crops
+from vision.carcassonne.grid import Cell, Grid
 from vision.carcassonne.labels import NONE, TILE_LABELS, TILE_NAMES, canonical_rotation, label, parse_label
-from vision.carcassonne.recognize import _PAIRS, _components, _mismatches, _settle
+from vision.carcassonne.recognize import _EDGES, _PAIRS, _TWINS, BoardReading, _components, _mismatches, _settle, read_cells
 from vision.carcassonne.render import STYLES, render_tile
 
 
@@ -105,13 +107,13 @@ def test_settle_fixes_an_edge_mismatch_and_respects_the_box() -> None:
     scores[2, _index("D", 0)] = 0.0
     scores[1, _index("E", 0)] = -0.5
     scores[1, _index("U", 0)] = -1.5
-    choice, conf = _settle(cells, scores, box(False))
+    choice, conf, _ = _settle(cells, scores, box(False))
     assert _PAIRS[choice[1]] == ("U", 0)
     # only one C in the box: of two cells that both look like C, the less sure one moves on
     scores = np.full((2, len(_PAIRS)), -20.0)
     scores[:, _index("C", 0)] = [-0.1, -0.4]
     scores[1, _index("R", 0)] = -1.0
-    choice, conf = _settle([(0, 0), (5, 5)], scores, box(False))
+    choice, conf, _ = _settle([(0, 0), (5, 5)], scores, box(False))
     assert [_PAIRS[c][0] for c in choice] == ["C", "R"]
     assert 0 < conf[1] <= 1
 
@@ -147,3 +149,54 @@ def test_training_crops_can_carry_figures() -> None:
     plain, _, _ = make_crops(bank, 60, np.random.default_rng(4))
     dressed, _, _ = make_crops(bank, 60, np.random.default_rng(4), figure_share=1.0)
     assert bluish(dressed) > 4 * bluish(plain) + 20
+
+
+class _FixedClassifier(TileClassifier):
+    """A classifier that answers fixed probabilities, one row per cell in order."""
+
+    def __init__(self, probs: np.ndarray, edges: np.ndarray) -> None:
+        self.labels = TILE_LABELS
+        self._probs, self._edges = probs, edges
+
+    def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self._probs, self._edges
+
+
+def _twin_row(p_first: float) -> BoardReading:
+    """Five cells in a row: B, B, a city north and south (F with a pennant or G without, at p_first : 1 - p_first), B, B."""
+    city_ns = [EDGE_INDEX["city"], EDGE_INDEX["field"], EDGE_INDEX["city"], EDGE_INDEX["field"]]
+    f_pair = next(p for p in _PAIRS if p[0] == "F" and list(_EDGES[_PAIRS.index(p)]) == city_ns)
+    g_pair = next(p for p in _PAIRS if p[0] == "G" and list(_EDGES[_PAIRS.index(p)]) == city_ns)
+    index = {lab: i for i, lab in enumerate(TILE_LABELS)}
+    probs = np.zeros((5, len(TILE_LABELS)), np.float32)
+    edges = np.full((5, 4, 3), 0.01, np.float32)
+    for k in range(5):
+        if k == 2:
+            probs[k, index[label(*f_pair)]] = p_first
+            probs[k, index[label(*g_pair)]] = 1 - p_first
+            sides = city_ns
+        else:
+            probs[k, index[label("B", 0)]] = 1.0
+            sides = [EDGE_INDEX["field"]] * 4
+        edges[k, range(4), sides] = 0.98
+    cells = tuple(Cell(k, 0, np.array([[10 + 20 * k, 10], [30 + 20 * k, 10], [30 + 20 * k, 30], [10 + 20 * k, 30]], np.float32), 1.0)
+                  for k in range(5))
+    return read_cells(np.zeros((40, 120, 3), np.uint8), Grid(cells, np.eye(3)), _FixedClassifier(probs, edges))
+
+
+def test_twins_are_types_with_the_same_edges() -> None:
+    f = _PAIRS.index(next(p for p in _PAIRS if p[0] == "F"))
+    same = [q for q in range(len(_PAIRS)) if _TWINS[f, q]]
+    assert same and all(_PAIRS[q][0] != "F" and list(_EDGES[q]) == list(_EDGES[f]) for q in same)
+    m = _PAIRS.index(("M", 0))
+    assert any(_PAIRS[q][0] == "N" for q in np.flatnonzero(_TWINS[m]))
+    assert not _TWINS[m, m] and not _TWINS[_PAIRS.index(("A", 0)), _PAIRS.index(("B", 0))]
+
+
+def test_a_tile_torn_between_pennant_twins_is_unrecognised() -> None:
+    """Neither the neighbours nor the box can tell F from G: only a sure picture is accepted."""
+    torn = _twin_row(0.7)
+    assert len(torn.tiles) == 4 and [(u.x, u.best) for u in torn.unrecognised] == [(2, "F")]
+    sure = _twin_row(0.999)
+    assert len(sure.tiles) == 5 and not sure.unrecognised
+    assert sure.tiles[2].tile == "F"
