@@ -94,8 +94,8 @@ _GLARE_GAIN = (0.7, 1.2)
 _GLARE_FIT = 0.1
 _GLARE_OTHER = 0.2
 _GLARE_NEGATIVE = 0.05
-#: a field is read as an empty parcel only when its ring's darkest tenth is at least the first share
-#: of the empty colour's lightness and its brightest tenth at most the second
+#: a field is read as an empty parcel by the first reading alone when its ring's darkest tenth is at
+#: least the first share of the empty colour's lightness and its brightest tenth at most the second
 _EMPTY_EVEN = (0.85, 1.1)
 #: a hammer: the darkest fifth of the parcel's middle below this share of the paper
 _HAMMER_DARK = 0.5
@@ -361,13 +361,12 @@ def _glare_classes(colours: NDArray[Any], allowed: tuple[str, ...]) -> list[str 
         g = (lin @ grey - e * (a @ grey)) / np.sqrt(3)
         ok = (e >= _GLARE_GAIN[0]) & (e <= _GLARE_GAIN[1]) & (g >= -_GLARE_NEGATIVE)
         fits[ok, j] = res[ok]
-    out: list[str | None] = []
-    for row in fits:
-        order = np.argsort(row)
-        best = row[order[0]]
-        other = row[order[1]] if len(row) > 1 else np.inf
-        out.append(allowed[int(order[0])] if best < _GLARE_FIT and other >= _GLARE_OTHER else None)
-    return out
+    order = np.argsort(fits, axis=1)
+    rows = np.arange(len(fits))
+    best = fits[rows, order[:, 0]]
+    other = fits[rows, order[:, 1]] if len(allowed) > 1 else np.full(len(fits), np.inf)
+    ok = (best < _GLARE_FIT) & (other >= _GLARE_OTHER)
+    return [allowed[int(order[i, 0])] if ok[i] else None for i in range(len(fits))]
 
 
 def _figure_on(pixels: NDArray[Any]) -> bool | None:
@@ -524,13 +523,18 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any]]:
     whites = np.maximum(_design(centres) @ rb.coef, 1.0)
     rings /= whites
     mids /= whites
-    ring_class = _classify_many(rings, ("empty", "walkway", "site", "attraction"), glare=True)
+    kinds = ("empty", "walkway", "site", "attraction")
+    ring_class = _classify_many(rings, kinds, glare=True)
     # the empty parcel's colour is light: a tile washed out by glare, or half in a shadow, comes near
-    # it, so a field is read empty only when its ring is as light as the empty colour all over
+    # it, so a field whose ring is not as light as the empty colour all over is read empty only when
+    # the reading allowing for glare finds the empty colour too
     light = np.percentile(ring_px.mean(axis=2), (10, 90), axis=1) / whites.mean(axis=1)  # (2, 64)
     empty_light = float(np.mean(EMPTY)) / 255.0
     uneven = (light[0] < _EMPTY_EVEN[0] * empty_light) | (light[1] > _EMPTY_EVEN[1] * empty_light)
-    ring_class = [None if k == "empty" and uneven[c] else k for c, k in enumerate(ring_class)]
+    if any(k == "empty" and uneven[c] for c, k in enumerate(ring_class)):
+        under_glare = _glare_classes(rings, kinds)
+        ring_class = [None if k == "empty" and uneven[c] and under_glare[c] != "empty" else k
+                      for c, k in enumerate(ring_class)]
     return ring_class, mids
 
 
