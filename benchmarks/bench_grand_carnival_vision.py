@@ -16,8 +16,13 @@ model at each level and frame size, and recognised. Printed per level and size:
 * held: places reported unrecognised that the hand does not cover;
 * ms per frame on one thread (median and 90th percentile).
 
+With ``--why``, each scene not usable is listed after its row: the places held
+away from the hand or read wrong (or the board not located), then the
+recogniser's reasons. ``--seed-base`` starts another range of scenes, to check
+that figures were not tuned to the default one.
+
 Usage: python benchmarks/bench_grand_carnival_vision.py [--scenes 20] [--levels easy,medium,hard]
-       [--sizes 1280x960,2304x1296]
+       [--sizes 1280x960,2304x1296] [--seed-base 770000000] [--why]
 """
 
 from __future__ import annotations

@@ -94,6 +94,8 @@ _GLARE_GAIN = (0.7, 1.2)
 _GLARE_FIT = 0.1
 _GLARE_OTHER = 0.2
 _GLARE_NEGATIVE = 0.05
+#: the grey axis (unit length)
+_GREY = np.full(3, 1 / np.sqrt(3))
 #: a field is read as an empty parcel by the first reading alone when its ring's darkest tenth is at
 #: least the first share of the empty colour's lightness and its brightest tenth at most the second
 _EMPTY_EVEN = (0.85, 1.1)
@@ -330,10 +332,16 @@ def _classify_many(colours: NDArray[Any], allowed: tuple[str, ...], light_weight
     return [b if a is None else a if b in (a, None) else None for a, b in zip(first, second)]
 
 
-@functools.lru_cache(maxsize=1)
-def _linear_prototypes() -> dict[str, NDArray[Any]]:
-    """Each class's colour in linear light (the print's sRGB-like values to the power 2.2)."""
-    return {k: (np.array(v, np.float64) / 255.0) ** 2.2 for k, v in _CLASSES.items()}
+@functools.lru_cache(maxsize=16)
+def _glare_parts(allowed: tuple[str, ...]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """Of each class among ``allowed``, in linear light (the print's values to the power 2.2): its colour's
+    part off the grey axis (K, 3), that part's squared length (K,), its grey part (K,), and whether it
+    has a colour of its own to find under glare (K,)."""
+    albedo = (np.array([_CLASSES[k] for k in allowed], np.float64) / 255.0) ** 2.2
+    grey = albedo @ _GREY
+    part = albedo - grey[:, None] * _GREY
+    size = np.einsum("kc,kc->k", part, part)
+    return part, np.maximum(size, 1e-9), grey, size >= 1e-4
 
 
 def _glare_classes(colours: NDArray[Any], allowed: tuple[str, ...]) -> list[str | None]:
@@ -345,22 +353,15 @@ def _glare_classes(colours: NDArray[Any], allowed: tuple[str, ...]) -> list[str 
     class fits when that part matches its own with ``e`` in `_GLARE_GAIN` and adds no negative glare.
     A class is taken when it fits within `_GLARE_FIT` and every other is off by `_GLARE_OTHER`.
     """
-    protos = _linear_prototypes()
-    grey = np.full(3, 1 / np.sqrt(3))
+    part, size, albedo_grey, coloured = _glare_parts(allowed)
     lin = np.clip(np.asarray(colours, np.float64), 0.0, None) ** 2.2  # (N, 3)
-    lin_part = lin - (lin @ grey)[:, None] * grey
-    fits = np.full((len(lin), len(allowed)), np.inf)
-    for j, k in enumerate(allowed):
-        a = protos[k]
-        part = a - (a @ grey) * grey
-        size = float(part @ part)
-        if size < 1e-4:  # a grey class has no colour of its own to find under glare
-            continue
-        e = lin_part @ part / size
-        res = np.linalg.norm(lin_part - e[:, None] * part, axis=1) / np.sqrt(size)
-        g = (lin @ grey - e * (a @ grey)) / np.sqrt(3)
-        ok = (e >= _GLARE_GAIN[0]) & (e <= _GLARE_GAIN[1]) & (g >= -_GLARE_NEGATIVE)
-        fits[ok, j] = res[ok]
+    lin_grey = lin @ _GREY
+    lin_part = lin - lin_grey[:, None] * _GREY
+    e = lin_part @ part.T / size  # (N, K)
+    res = np.linalg.norm(lin_part[:, None, :] - e[:, :, None] * part[None], axis=2) / np.sqrt(size)
+    g = (lin_grey[:, None] - e * albedo_grey) / np.sqrt(3)
+    ok = (e >= _GLARE_GAIN[0]) & (e <= _GLARE_GAIN[1]) & (g >= -_GLARE_NEGATIVE) & coloured
+    fits = np.where(ok, res, np.inf)
     order = np.argsort(fits, axis=1)
     rows = np.arange(len(fits))
     best = fits[rows, order[:, 0]]
@@ -377,14 +378,13 @@ def _figure_on(pixels: NDArray[Any]) -> bool | None:
     all over (its brighter quarter between the print's strokes), and no part of it darker or brighter
     than paper can be (a figure half in view, glare, which could hide a figure).
     """
-    colour = np.median(pixels, axis=0)
+    # one pass for every percentile: the colour's median and brighter quarter, the lightness's tenths
+    stats = np.percentile(np.column_stack([pixels, pixels.mean(axis=1)]), (10, 50, 75, 90), axis=0)
+    colour, paper, low, high = stats[1, :3], stats[2, :3], float(stats[0, 3]), float(stats[3, 3])
     if float(colour.max()) <= _GLARE and _classify(colour, ("figure",)) == "figure":
         return True
     if _glare_classes(colour[None], ("figure",))[0] == "figure":
         return True
-    paper = np.percentile(pixels, 75, axis=0)
-    light = pixels.mean(axis=1)
-    low, high = np.percentile(light, (10, 90))
     if float(colour.max()) > _GLARE or float(paper.max()) > _GLARE or low < _PAPER_LOW or high > _PAPER_HIGH:
         return None
     bright = float(paper.min()) > _PAPER
@@ -743,14 +743,14 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
         return rb.colour(x + w / 2, y + h / 2, _MIDDLE_RADIUS + 0.5)
 
     entrances: list[bool | None] = []
-    for number, cell in enumerate(rb.catalog.entrance_cells, start=1):
-        k = _classify(middle(b.entrance_rect(cell % 8)), ("walkway", "guest"), glare=True)
+    colours = np.array([middle(b.entrance_rect(cell % 8)) for cell in rb.catalog.entrance_cells])
+    for number, k in enumerate(_classify_many(colours, ("walkway", "guest"), glare=True), start=1):
         if k is None:
             rb.problem(f"in{number}", "the entrance is unclear")
         entrances.append(None if k is None else k == "guest")
     tent: int | None = 0
-    for place in range(TENT_PLACES):
-        k = _classify(middle(b.tent_rect(place)), ("tent", "guest"), glare=True)
+    colours = np.array([middle(b.tent_rect(place)) for place in range(TENT_PLACES)])
+    for place, k in enumerate(_classify_many(colours, ("tent", "guest"), glare=True)):
         if k is None:
             rb.problem(f"tent place {place + 1}", "the place is unclear")
             tent = None
