@@ -7,7 +7,10 @@ paper's white measured around the board's edges (a smooth fit, so white balance,
 exposure and vignetting divide out), then every place read by its colours: the
 ring of each field (its corners, which pieces lying on it leave free) says
 empty parcel, walkway, construction site or attraction; its middle says what
-lies on it (a guest, a barker, a ticket). The dark double outline between two
+lies on it (a guest, a barker, a ticket). A second reading allows for glare
+(`_glare_classes`: grey light added, the print's own colour left): it takes a
+colour the first finds unclear, and a colour the two disagree on is held. A
+parcel partly hidden keeps its clear fields. The dark double outline between two
 attraction fields says they are two pieces; a piece's fields must form one of
 the box's shapes. The tent's places, the entrances, the action numbers and the
 trick places are read the same way.
