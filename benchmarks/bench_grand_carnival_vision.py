@@ -16,8 +16,13 @@ model at each level and frame size, and recognised. Printed per level and size:
 * held: places reported unrecognised that the hand does not cover;
 * ms per frame on one thread (median and 90th percentile).
 
+With ``--why``, each scene not usable is listed after its row: the places held
+away from the hand or read wrong (or the board not located), then the
+recogniser's reasons. ``--seed-base`` starts another range of scenes, to check
+that figures were not tuned to the default one.
+
 Usage: python benchmarks/bench_grand_carnival_vision.py [--scenes 20] [--levels easy,medium,hard]
-       [--sizes 1280x960,2304x1296]
+       [--sizes 1280x960,2304x1296] [--seed-base 770000000] [--why]
 """
 
 from __future__ import annotations
@@ -33,10 +38,10 @@ import cv2
 import numpy as np
 
 from scorer.grand_carnival import GrandCarnival
-from scorer.grand_carnival.components import cells_of
+from scorer.grand_carnival.components import cell_name, cells_of
 from scorer.grand_carnival.model import Board, TrickStatus
 from vision.camera_model import Photo, photograph
-from vision.grand_carnival.layout import BOARD, TENT_PLACES, TRICK_PLACES
+from vision.grand_carnival.layout import BOARD, TENT_PLACES, TRICK_PLACES, board_marker_ids
 from vision.grand_carnival.pipeline import MarketView, NoBoardError, Recognizer
 from vision.grand_carnival.scene import MarketScene, content_region, render_top_down
 
@@ -92,19 +97,28 @@ def _hidden(photo: Photo, ox: float, oy: float, x: float, y: float) -> bool:
     return False
 
 
-def judge(view: MarketView | None, scene: MarketScene, photo: Photo) -> dict[str, int]:
-    """Counts of places right, wrong, held and held under the hand for one frame."""
+def judge(view: MarketView | None, scene: MarketScene, photo: Photo,
+          causes: list[str] | None = None) -> dict[str, int]:
+    """Counts of places right, wrong, held and held under the hand for one frame.
+
+    ``causes``: when given, a line is appended for each place held away from the hand or read wrong.
+    """
     board = scene.board
     out = {"places": 0, "right": 0, "wrong": 0, "held": 0, "hand_held": 0}
 
-    def place(read: object, truth: object, *spots: tuple[float, float]) -> None:
+    def place(read: object, truth: object, *spots: tuple[float, float], name: str = "") -> None:
         out["places"] += 1
         if read is None or read == "?":
-            out["hand_held" if any(_hidden(photo, 0.0, 0.0, x, y) for x, y in spots) else "held"] += 1
+            hidden = any(_hidden(photo, 0.0, 0.0, x, y) for x, y in spots)
+            out["hand_held" if hidden else "held"] += 1
+            if not hidden and causes is not None:
+                causes.append(f"held {name}")
         elif read == truth:
             out["right"] += 1
         else:
             out["wrong"] += 1
+            if causes is not None:
+                causes.append(f"WRONG {name}: read {read}, is {truth}")
 
     def centre(rect: tuple[float, float, float, float]) -> tuple[float, float]:
         return rect[0] + rect[2] / 2, rect[1] + rect[3] / 2
@@ -112,7 +126,7 @@ def judge(view: MarketView | None, scene: MarketScene, photo: Photo) -> dict[str
     truth = truth_market(board)
     for c in range(64):
         read = None if view is None else "".join(view.market)[c]
-        place(read, truth[c], centre(BOARD.field_rect(c)))
+        place(read, truth[c], centre(BOARD.field_rect(c)), name=cell_name(c))
     truth_pieces = {(a.shape, a.mask, a.tickets) for a in board.attractions}
     read_pieces = set() if view is None else set(view.attractions)
     for piece in truth_pieces:
@@ -121,15 +135,23 @@ def judge(view: MarketView | None, scene: MarketScene, photo: Photo) -> dict[str
         if piece in read_pieces:
             out["right"] += 1
         elif view is None or any("".join(view.market)[i] == "?" for i in cells_of(piece[1])):
-            out["hand_held" if _hidden(photo, 0.0, 0.0, *centre(BOARD.field_rect(first))) else "held"] += 1
+            hidden = _hidden(photo, 0.0, 0.0, *centre(BOARD.field_rect(first)))
+            out["hand_held" if hidden else "held"] += 1
+            if not hidden and causes is not None:
+                causes.append(f"held attraction at {cell_name(first)}")
     out["wrong"] += len(read_pieces - truth_pieces)
+    if causes is not None:
+        causes += [f"WRONG attraction {p[0]} at {cell_name((p[1] & -p[1]).bit_length() - 1)}"
+                   for p in read_pieces - truth_pieces]
     for k, cell in enumerate(scene.catalog.entrance_cells):
-        place(None if view is None else view.entrances[k], board.entrances[k], centre(BOARD.entrance_rect(cell % 8)))
+        place(None if view is None else view.entrances[k], board.entrances[k], centre(BOARD.entrance_rect(cell % 8)),
+              name=f"in{k + 1}")
     place(None if view is None else view.tent, min(board.tent, TENT_PLACES),
-          *(centre(BOARD.tent_rect(p)) for p in range(TENT_PLACES)))
-    place(None if view is None else view.numbers, board.numbers, *(BOARD.number_spot(n) for n in range(1, 6)))
+          *(centre(BOARD.tent_rect(p)) for p in range(TENT_PLACES)), name="tent")
+    place(None if view is None else view.numbers, board.numbers, *(BOARD.number_spot(n) for n in range(1, 6)),
+          name="numbers")
     place(None if view is None else view.tricks, min(board.tricks_learned, TRICK_PLACES),
-          *(centre(BOARD.trick_rect(p)) for p in range(TRICK_PLACES)))
+          *(centre(BOARD.trick_rect(p)) for p in range(TRICK_PLACES)), name="tricks")
     return out
 
 
@@ -139,6 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=20)
     ap.add_argument("--levels", default="easy,medium,hard")
     ap.add_argument("--sizes", default="1280x960,2304x1296")
+    ap.add_argument("--seed-base", type=int, default=SEED_BASE,
+                    help="the first scene's seed (another range checks that figures are not tuned to these scenes)")
+    ap.add_argument("--why", action="store_true",
+                    help="after each row, every scene not usable: what was held (and the recogniser's reason) or read wrong")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     recognizer = Recognizer()
@@ -151,33 +177,45 @@ def main(argv: list[str] | None = None) -> int:
         s = max(6.0, 1.3 * w / (region[2] - region[0]))
         for level in args.levels.split(","):
             full = usable = places = right = wrong = held = lost = 0
+            lines: list[str] = []
             times: list[float] = []
             for k in range(args.scenes):
-                scene = random_market(SEED_BASE + k)
+                seed = args.seed_base + k
+                scene = random_market(seed)
                 canvas = render_top_down([scene], s, region)
-                photo = photograph(canvas, s, region[:2], region, level, SEED_BASE + k, size=(w, h))
+                photo = photograph(canvas, s, region[:2], region, level, seed, size=(w, h))
                 t0 = time.perf_counter()
                 try:
                     result = recognizer.recognize(photo.image)
                     views = [v for v in result.views if v.seat == scene.seat]
                     view = views[0] if views else None
-                except NoBoardError:
-                    view = None
+                    seen = sum(1 for m in result.markers if m.id in board_marker_ids(scene.seat))
+                except NoBoardError as e:
+                    view, seen = None, e.markers_seen
                 times.append((time.perf_counter() - t0) * 1000)
                 lost += view is None
-                counts = judge(view, scene, photo)
+                causes: list[str] = []
+                counts = judge(view, scene, photo, causes)
                 places += counts["places"]
                 right += counts["right"]
                 wrong += counts["wrong"]
                 held += counts["held"]
                 full += counts["right"] == counts["places"]
-                usable += counts["wrong"] == 0 and counts["held"] == 0 and view is not None
+                ok = counts["wrong"] == 0 and counts["held"] == 0 and view is not None
+                usable += ok
+                if args.why and not ok:
+                    reasons = [] if view is None else [f"{u.where}: {u.why}" for u in view.unrecognised]
+                    lines.append(f"  scene {seed}: " + (
+                        f"board not located ({seen} of its markers seen)" if view is None else "; ".join(causes)))
+                    lines += [f"      {r}" for r in reasons]
             times.sort()
             p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
             n = args.scenes
             print(f"| {level} | {w}x{h} | {100 * full / n:.0f}% | {100 * usable / n:.0f}% | "
                   f"{100 * right / max(places, 1):.1f}% | {wrong} | {held} | {lost} | "
                   f"{statistics.median(times):.0f} ({p90:.0f}) |", flush=True)
+            for line in lines:
+                print(line, flush=True)
     return 0
 
 

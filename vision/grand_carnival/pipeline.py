@@ -7,7 +7,10 @@ paper's white measured around the board's edges (a smooth fit, so white balance,
 exposure and vignetting divide out), then every place read by its colours: the
 ring of each field (its corners, which pieces lying on it leave free) says
 empty parcel, walkway, construction site or attraction; its middle says what
-lies on it (a guest, a barker, a ticket). The dark double outline between two
+lies on it (a guest, a barker, a ticket). A second reading allows for glare
+(`_glare_classes`: grey light added, the print's own colour left): it takes a
+colour the first finds unclear, and a colour the two disagree on is held. A
+parcel partly hidden keeps its clear fields. The dark double outline between two
 attraction fields says they are two pieces; a piece's fields must form one of
 the box's shapes. The tent's places, the entrances, the action numbers and the
 trick places are read the same way.
@@ -81,8 +84,24 @@ _MARGIN = 0.05
 #: above `_PAPER` of the paper's white)
 _NEUTRAL = 0.12
 _PAPER = 0.75
+#: a box with no figure: the lightness of its darkest tenth at least `_PAPER_LOW` of the paper's
+#: white, of its brightest tenth at most `_PAPER_HIGH` (brighter is glare, which may hide a figure)
+_PAPER_LOW = 0.8
+_PAPER_HIGH = 1.04
 #: a colour brighter than the paper by this much is glare
 _GLARE = 1.12
+#: reading under glare (`_glare_classes`): the share of the light the paper's white measures that a
+#: colour may keep (a soft shadow, the white fit's error), how far its own colour may be off and
+#: how far any other class's must be (shares of each class's colour), and the negative glare allowed
+_GLARE_GAIN = (0.7, 1.2)
+_GLARE_FIT = 0.1
+_GLARE_OTHER = 0.2
+_GLARE_NEGATIVE = 0.05
+#: the grey axis (unit length)
+_GREY = np.full(3, 1 / np.sqrt(3))
+#: a field is read as an empty parcel by the first reading alone when its ring's darkest tenth is at
+#: least the first share of the empty colour's lightness and its brightest tenth at most the second
+_EMPTY_EVEN = (0.85, 1.1)
 #: a hammer: the darkest fifth of the parcel's middle below this share of the paper
 _HAMMER_DARK = 0.5
 #: two attraction fields are one piece when the edge between them stays this bright (share of
@@ -286,12 +305,18 @@ def _prototypes() -> dict[str, NDArray[Any]]:
     return {k: _features(np.array(v, np.float64) / 255.0) for k, v in _CLASSES.items()}
 
 
-def _classify(colour: NDArray[Any], allowed: tuple[str, ...], light_weight: float = 0.35) -> str | None:
-    """The class of a paper-normalised colour among ``allowed``, or None when not clearly one."""
-    return _classify_many(colour[None], allowed, light_weight)[0]
+def _classify(colour: NDArray[Any], allowed: tuple[str, ...], light_weight: float = 0.35,
+              glare: bool = False) -> str | None:
+    """The class of a paper-normalised colour among ``allowed``, or None when not clearly one.
+
+    ``glare``: a second reading that allows for glare (`_glare_classes`) takes a colour the first
+    finds unclear, and one that the first reads as one class and the second clearly as another is unclear.
+    """
+    return _classify_many(colour[None], allowed, light_weight, glare)[0]
 
 
-def _classify_many(colours: NDArray[Any], allowed: tuple[str, ...], light_weight: float = 0.35) -> list[str | None]:
+def _classify_many(colours: NDArray[Any], allowed: tuple[str, ...], light_weight: float = 0.35,
+                   glare: bool = False) -> list[str | None]:
     """`_classify` of each row of ``colours`` (N, 3)."""
     protos = _prototypes()
     table = np.stack([protos[k] for k in allowed])  # (K, 4)
@@ -303,19 +328,68 @@ def _classify_many(colours: NDArray[Any], allowed: tuple[str, ...], light_weight
     ok = (best <= _MAX_DISTANCE) & (colours.max(axis=1) <= _GLARE)
     if len(allowed) > 1:
         ok &= d[np.arange(len(d)), order[:, 1]] - best >= _MARGIN
-    return [allowed[int(order[i, 0])] if ok[i] else None for i in range(len(colours))]
+    first = [allowed[int(order[i, 0])] if ok[i] else None for i in range(len(colours))]
+    if not glare:
+        return first
+    second = _glare_classes(colours, allowed)
+    return [b if a is None else a if b in (a, None) else None for a, b in zip(first, second)]
 
 
-def _figure_on(colour: NDArray[Any], paper: NDArray[Any]) -> bool | None:
-    """Whether a figure stands on a printed box (white with a dark digit): None when unclear.
+@functools.lru_cache(maxsize=16)
+def _glare_parts(allowed: tuple[str, ...]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """Of each class among ``allowed``, in linear light (the print's values to the power 2.2): its colour's
+    part off the grey axis (K, 3), that part's squared length (K,), its grey part (K,), and whether it
+    has a colour of its own to find under glare (K,)."""
+    albedo = (np.array([_CLASSES[k] for k in allowed], np.float64) / 255.0) ** 2.2
+    grey = albedo @ _GREY
+    part = albedo - grey[:, None] * _GREY
+    size = np.einsum("kc,kc->k", part, part)
+    return part, np.maximum(size, 1e-9), grey, size >= 1e-4
 
-    ``colour``: the median of the box's middle; ``paper``: its brighter quarter, which
-    shows the box's white paper between the digit's strokes when no figure stands there.
+
+def _glare_classes(colours: NDArray[Any], allowed: tuple[str, ...]) -> list[str | None]:
+    """The class of each paper-normalised colour (N, 3) allowing for glare, or None when not clearly one.
+
+    Glare adds grey light, which the lens and paper do not colour: in linear light a colour under
+    glare is ``e * albedo + g * (1, 1, 1)`` with g >= 0 and e near 1 (what the paper's white left of
+    the light). Taking out the grey part leaves ``e`` times the albedo's own, whatever the glare: a
+    class fits when that part matches its own with ``e`` in `_GLARE_GAIN` and adds no negative glare.
+    A class is taken when it fits within `_GLARE_FIT` and every other is off by `_GLARE_OTHER`.
     """
-    if float(colour.max()) > _GLARE or float(paper.max()) > _GLARE:
-        return None
-    if _classify(colour, ("figure",)) == "figure":
+    part, size, albedo_grey, coloured = _glare_parts(allowed)
+    lin = np.clip(np.asarray(colours, np.float64), 0.0, None) ** 2.2  # (N, 3)
+    lin_grey = lin @ _GREY
+    lin_part = lin - lin_grey[:, None] * _GREY
+    e = lin_part @ part.T / size  # (N, K)
+    res = np.linalg.norm(lin_part[:, None, :] - e[:, :, None] * part[None], axis=2) / np.sqrt(size)
+    g = (lin_grey[:, None] - e * albedo_grey) / np.sqrt(3)
+    ok = (e >= _GLARE_GAIN[0]) & (e <= _GLARE_GAIN[1]) & (g >= -_GLARE_NEGATIVE) & coloured
+    fits = np.where(ok, res, np.inf)
+    order = np.argsort(fits, axis=1)
+    rows = np.arange(len(fits))
+    best = fits[rows, order[:, 0]]
+    other = fits[rows, order[:, 1]] if len(allowed) > 1 else np.full(len(fits), np.inf)
+    ok = (best < _GLARE_FIT) & (other >= _GLARE_OTHER)
+    return [allowed[int(order[i, 0])] if ok[i] else None for i in range(len(fits))]
+
+
+def _figure_on(pixels: NDArray[Any]) -> bool | None:
+    """Whether a figure stands on a printed box (white with a dark digit or ring): None when unclear.
+
+    ``pixels``: the paper-normalised colours (N, 3) of the box's middle. A figure: their median
+    is the figure's colour (also under glare, `_glare_classes`). No figure: the box's white paper
+    all over (its brighter quarter between the print's strokes), and no part of it darker or brighter
+    than paper can be (a figure half in view, glare, which could hide a figure).
+    """
+    # one pass for every percentile: the colour's median and brighter quarter, the lightness's tenths
+    stats = np.percentile(np.column_stack([pixels, pixels.mean(axis=1)]), (10, 50, 75, 90), axis=0)
+    colour, paper, low, high = stats[1, :3], stats[2, :3], float(stats[0, 3]), float(stats[3, 3])
+    if float(colour.max()) <= _GLARE and _classify(colour, ("figure",)) == "figure":
         return True
+    if _glare_classes(colour[None], ("figure",))[0] == "figure":
+        return True
+    if float(colour.max()) > _GLARE or float(paper.max()) > _GLARE or low < _PAPER_LOW or high > _PAPER_HIGH:
+        return None
     bright = float(paper.min()) > _PAPER
     return False if bright and float(paper.max() - paper.min()) < _NEUTRAL else None
 
@@ -426,6 +500,10 @@ class _Board:
         out: NDArray[Any] = np.maximum((_design(np.array([[x, y]]), self.size) @ self.coef)[0], 1.0)
         return out
 
+    def pixels(self, x: float, y: float, radius: float) -> NDArray[Any]:
+        """The paper-normalised colours (N, 3) within ``radius`` mm of board point (x, y)."""
+        return np.asarray(_disc(self.rect, x, y, radius) / self.white(x, y))
+
     def colour(self, x: float, y: float, radius: float, percentile: float = 50.0) -> NDArray[Any]:
         px = _disc(self.rect, x, y, radius)
         return np.asarray(np.percentile(px, percentile, axis=0) / self.white(x, y))
@@ -442,13 +520,25 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any]]:
     grid = rb.rect[y0:y0 + 8 * n, x0:x0 + 8 * n]
     cells = grid.reshape(8, n, 8, n, 3).transpose(0, 2, 1, 3, 4).reshape(64, n, n, 3)
     ring_mask, mid_mask = _field_masks()
-    rings = np.median(cells[:, ring_mask], axis=1)
+    ring_px = cells[:, ring_mask]
+    rings = np.median(ring_px, axis=1)
     mids = np.median(cells[:, mid_mask], axis=1)
     centres = np.array([[b.grid_x + (c % 8 + 0.5) * FIELD, b.grid_y + (c // 8 + 0.5) * FIELD] for c in range(64)])
     whites = np.maximum(_design(centres) @ rb.coef, 1.0)
     rings /= whites
     mids /= whites
-    ring_class = _classify_many(rings, ("empty", "walkway", "site", "attraction"))
+    kinds = ("empty", "walkway", "site", "attraction")
+    ring_class = _classify_many(rings, kinds, glare=True)
+    # the empty parcel's colour is light: a tile washed out by glare, or half in a shadow, comes near
+    # it, so a field whose ring is not as light as the empty colour all over is read empty only when
+    # the reading allowing for glare finds the empty colour too
+    light = np.percentile(ring_px.mean(axis=2), (10, 90), axis=1) / whites.mean(axis=1)  # (2, 64)
+    empty_light = float(np.mean(EMPTY)) / 255.0
+    uneven = (light[0] < _EMPTY_EVEN[0] * empty_light) | (light[1] > _EMPTY_EVEN[1] * empty_light)
+    if any(k == "empty" and uneven[c] for c, k in enumerate(ring_class)):
+        under_glare = _glare_classes(rings, kinds)
+        ring_class = [None if k == "empty" and uneven[c] and under_glare[c] != "empty" else k
+                      for c, k in enumerate(ring_class)]
     return ring_class, mids
 
 
@@ -525,6 +615,35 @@ def _tiles_by_art(rb: _Board, ring: list[str | None]) -> dict[int, str]:
     return out
 
 
+def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str]) -> None:
+    """The fields of a parcel partly unclear (a hand, glare) that can still be read on their own.
+
+    A tile covers all four fields of its parcel, so fields that clearly show the empty parcel
+    (its hammer in view) are empty, and fields that clearly show a tile's walkway or site are
+    that, when some tile of the box has them there; the unclear fields stay unread. A parcel
+    showing both, or a tile no tile of the box matches, stays unread as a whole.
+    """
+    known = [k for k in kinds if k is not None]
+    if not known:
+        return
+    cells = parcel_cells(parcel)
+    if all(k == "empty" for k in known):
+        if not _hammer(rb, parcel):
+            return
+        for c, k in zip(cells, kinds):
+            if k is not None:
+                chars[c] = "."
+        return
+    if "empty" in known:
+        return
+    seen = ["w" if k == "walkway" else "s" if k is not None else "?" for k in kinds]
+    if not any(all(s in ("?", t) for s, t in zip(seen, tile.replace("/", ""))) for tile in rb.catalog.foundations):
+        return
+    for c, s in zip(cells, seen):
+        if s != "?":
+            chars[c] = s
+
+
 def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
     ring, mids = _read_fields(rb)
     chars = ["?"] * 64
@@ -544,6 +663,7 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
         if any(k is None for k in kinds):
             bad = [cell_name(c) for c, k in zip(cells, kinds) if k is None]
             rb.problem(where, f"the colour of {', '.join(bad)} is unclear (glare, a shadow, a hand?)")
+            _read_part(rb, parcel, kinds, chars)
             continue
         if all(k == "empty" for k in kinds):
             if _hammer(rb, parcel):
@@ -565,9 +685,9 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
     # what lies on each field
     attraction_cells: list[int] = []
     tickets: set[int] = set()
-    on_walkway = _classify_many(mids, ("walkway", "guest", "barker"))
-    on_site = _classify_many(mids, ("site", "guest"))
-    on_attraction = _classify_many(mids, ("attraction", "ticket"))
+    on_walkway = _classify_many(mids, ("walkway", "guest", "barker"), glare=True)
+    on_site = _classify_many(mids, ("site", "guest"), glare=True)
+    on_attraction = _classify_many(mids, ("attraction", "ticket"), glare=True)
     for c in range(64):
         if chars[c] == "?" or chars[c] == ".":
             continue
@@ -661,23 +781,19 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
     """The entrances, the tent, the action numbers and the trick places."""
     b = BOARD
 
-    def middle(rect: tuple[float, float, float, float], percentile: float = 50.0) -> NDArray[Any]:
+    def middle(rect: tuple[float, float, float, float]) -> NDArray[Any]:
         x, y, w, h = rect
-        return rb.colour(x + w / 2, y + h / 2, _MIDDLE_RADIUS + 0.5, percentile)
-
-    def spot(number: int, percentile: float = 50.0) -> NDArray[Any]:
-        x, y = b.number_spot(number)
-        return rb.colour(x, y, _MIDDLE_RADIUS + 0.5, percentile)
+        return rb.colour(x + w / 2, y + h / 2, _MIDDLE_RADIUS + 0.5)
 
     entrances: list[bool | None] = []
-    for number, cell in enumerate(rb.catalog.entrance_cells, start=1):
-        k = _classify(middle(b.entrance_rect(cell % 8)), ("walkway", "guest"))
+    colours = np.array([middle(b.entrance_rect(cell % 8)) for cell in rb.catalog.entrance_cells])
+    for number, k in enumerate(_classify_many(colours, ("walkway", "guest"), glare=True), start=1):
         if k is None:
             rb.problem(f"in{number}", "the entrance is unclear")
         entrances.append(None if k is None else k == "guest")
     tent: int | None = 0
-    for place in range(TENT_PLACES):
-        k = _classify(middle(b.tent_rect(place)), ("tent", "guest"))
+    colours = np.array([middle(b.tent_rect(place)) for place in range(TENT_PLACES)])
+    for place, k in enumerate(_classify_many(colours, ("tent", "guest"), glare=True)):
         if k is None:
             rb.problem(f"tent place {place + 1}", "the place is unclear")
             tent = None
@@ -685,7 +801,8 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
             tent += 1
     numbers: set[int] | None = set()
     for number in range(1, 6):
-        on = _figure_on(spot(number), spot(number, 75.0))
+        x, y = b.number_spot(number)
+        on = _figure_on(rb.pixels(x, y, _MIDDLE_RADIUS + 0.5))
         if on is None:
             rb.problem(f"number {number}", "cannot tell whether a figure stands on it")
             numbers = None
@@ -693,7 +810,8 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
             numbers.add(number)
     tricks: int | None = 0
     for place in range(TRICK_PLACES):
-        on = _figure_on(middle(b.trick_rect(place)), middle(b.trick_rect(place), 75.0))
+        x, y, w, h = b.trick_rect(place)
+        on = _figure_on(rb.pixels(x + w / 2, y + h / 2, _MIDDLE_RADIUS + 0.5))
         if on is None:
             rb.problem(f"trick place {place + 1}", "cannot tell whether a figure stands on it")
             tricks = None
