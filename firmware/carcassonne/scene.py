@@ -61,14 +61,15 @@ class SceneRenderer:
         self.table = table_patch(height, width, rng, avoid_fields=True)
         # the hint zone is marked on the table with a light frame
         cv2.rectangle(self.table, (self.hint_x + 4, 4), (width - 5, height - 5), (235, 235, 235), 2)
-        self._pictures: dict[tuple[int, int, str, int], tuple[NDArray[Any], NDArray[Any]]] = {}
+        self._pictures: dict[tuple[int, int, str, int], tuple[int, int, NDArray[Any], NDArray[Any], NDArray[Any]]] = {}
+        self._board: tuple[tuple[tuple[int, int, str, int], ...], NDArray[Any]] | None = None
 
     def corner(self, x: int, y: int) -> tuple[float, float]:
         """The pixel position of square (x, y)'s north-west corner."""
         return self.origin[0] + x * self.cell, self.origin[1] + y * self.cell
 
-    def _tile(self, x: int, y: int, name: str, rotation: int) -> tuple[NDArray[Any], NDArray[Any]]:
-        """The warped picture and mask of one laid tile (drawn once)."""
+    def _tile(self, x: int, y: int, name: str, rotation: int) -> tuple[int, int, NDArray[Any], NDArray[Any], NDArray[Any]]:
+        """One laid tile, drawn once: where its patch starts (x, y), the picture, its mask and its shadow."""
         key = (x, y, name, rotation)
         found = self._pictures.get(key)
         if found is not None:
@@ -80,31 +81,53 @@ class SceneRenderer:
         gap = rng.uniform(0.005, 0.02) * c
         m = cv2.getRotationMatrix2D((c / 2, c / 2), float(rng.normal(0, 0.6)), (c - 2 * gap) / c)
         cx, cy = self.corner(x, y)
-        m[0, 2] += cx + rng.normal(0, 0.008 * c)
-        m[1, 2] += cy + rng.normal(0, 0.008 * c)
-        w, h = self.size
-        mask = cv2.warpAffine(np.full((c, c), 255, np.uint8), m, (w, h))
-        warped = cv2.warpAffine(pic, m, (w, h))
-        self._pictures[key] = (warped, mask)
-        return warped, mask
+        pad = max(4, c // 8)
+        px, py = int(cx) - pad, int(cy) - pad
+        m[0, 2] += cx - px + rng.normal(0, 0.008 * c)
+        m[1, 2] += cy - py + rng.normal(0, 0.008 * c)
+        side = c + 2 * pad
+        mask = cv2.warpAffine(np.full((c, c), 255, np.uint8), m, (side, side))
+        warped = cv2.warpAffine(pic, m, (side, side))
+        shadow = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), max(1.0, c / 60))
+        found = (px, py, warped, mask > 127, shadow)
+        self._pictures[key] = found
+        return found
+
+    def _tiles(self, tiles: tuple[tuple[int, int, str, int], ...]) -> NDArray[Any]:
+        """The table with ``tiles`` laid (the last board drawn is kept: the next scene mostly has the same tiles)."""
+        if self._board is not None and self._board[0] == tiles:
+            return self._board[1]
+        h, w = self.table.shape[:2]
+        shade = np.zeros((h, w), np.float32)
+        pictures = [self._tile(x, y, n, r) for x, y, n, r in tiles]
+        for px, py, _, _, shadow in pictures:
+            region = shade[max(0, py):py + shadow.shape[0], max(0, px):px + shadow.shape[1]]
+            part = shadow[max(0, -py):max(0, -py) + region.shape[0], max(0, -px):max(0, -px) + region.shape[1]]
+            np.maximum(region, part, out=region)
+        img = (self.table * (1 - 0.35 / 255.0 * shade[:, :, None])).astype(np.uint8)
+        for px, py, warped, mask, _ in pictures:
+            region = img[max(0, py):py + mask.shape[0], max(0, px):px + mask.shape[1]]
+            sel = mask[max(0, -py):max(0, -py) + region.shape[0], max(0, -px):max(0, -px) + region.shape[1]]
+            region[sel] = warped[max(0, -py):max(0, -py) + region.shape[0], max(0, -px):max(0, -px) + region.shape[1]][sel]
+        self._board = (tiles, img)
+        return img
 
     def render(self, scene: Scene) -> NDArray[Any]:
         """The noiseless overhead frame of ``scene`` (BGR)."""
-        img = self.table.copy()
-        shade = np.zeros(img.shape[:2], np.float32)
-        pictures = [self._tile(x, y, n, r) for x, y, n, r in scene.tiles]
-        for _, mask in pictures:
-            shade = np.maximum(shade, mask.astype(np.float32))
-        shade = cv2.GaussianBlur(shade, (0, 0), max(1.0, self.cell / 60))
-        img = (img.astype(np.float32) * (1 - 0.35 * shade[:, :, None] / 255.0)).astype(np.uint8)
-        for warped, mask in pictures:
-            sel = mask > 127
-            img[sel] = warped[sel]
+        img = self._tiles(scene.tiles).copy()
         tiles = {(x, y): (n, r) for x, y, n, r in scene.tiles}
+        c = self.cell
         for fig in scene.figures:
-            # each figure drawn from its own seed, so that it looks the same in every frame
+            # each figure drawn from its own seed, so that it looks the same in every frame; on a cut around
+            # its tile, as drawing one figure blends its shadow over the whole picture it is given
             rng = np.random.default_rng([self.seed, fig.x + 1000, fig.y + 1000, len(fig.figure), fig.count])
-            img = draw_figures(img, tiles, [fig], self.corner, float(self.cell), rng)
+            ox, oy = self.corner(fig.x, fig.y)
+            x0, y0 = max(0, int(ox - c)), max(0, int(oy - c))
+            x1, y1 = min(img.shape[1], int(ox + 2 * c)), min(img.shape[0], int(oy + 2 * c))
+            part = img[y0:y1, x0:x1]
+            img[y0:y1, x0:x1] = draw_figures(part, tiles, [fig], lambda x, y: (self.corner(x, y)[0] - x0,
+                                                                               self.corner(x, y)[1] - y0),
+                                             float(c), rng)
         if scene.hint is not None:
             self._hint(img, scene.hint)
         return img

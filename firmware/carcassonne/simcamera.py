@@ -13,10 +13,14 @@ tile to its last.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from firmware.carcassonne.scene import Scene, SceneRenderer, bounds_of
 from firmware.carcassonne.tablesim import SimulatedTable
-from firmware.simtable import SteppedCamera
+from firmware.simtable import NOISE_SIGMA, SteppedCamera
 from firmware.table import simulated_options
 from hardware.camera import Frame
 from scorer.core import DEFAULT_NAMES
@@ -36,10 +40,20 @@ class SimulatedCamera(SteppedCamera[Scene]):
         self.renderer = SceneRenderer(bounds_of(cells), cell, style, table.seed)
         super().__init__(f"simulated:seats={len(table.players)},seed={table.seed}", steps, still_frames, [table.seed, 11])
         self.table = table
+        self._bank: NDArray[Any] | None = None
+        self._turn = 0
 
     def render(self, scene: Scene) -> Frame:
         """The plain overhead frame of ``scene``."""
         return self.renderer.render(scene)
+
+    def add_noise(self, image: Frame) -> Frame:
+        """``image`` with sensor noise taken in turn from a bank of four noise pictures (one per frame is slow)."""
+        if self._bank is None or self._bank.shape[1:] != image.shape:
+            self._bank = np.round(self._rng.normal(0.0, NOISE_SIGMA, (4, *image.shape))).astype(np.int16)
+        self._turn = (self._turn + 1) % len(self._bank)
+        out: Frame = np.clip(image.astype(np.int16) + self._bank[self._turn], 0, 255).astype(np.uint8)
+        return out
 
 
 def open_simulated(arg: str, players: Sequence[str] | None = None) -> SimulatedCamera:

@@ -141,7 +141,8 @@ def _square(mask: NDArray[Any], min_area: float) -> NDArray[Any] | None:
     (cx, cy), (w, h), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
     if min(w, h) < 0.8 * max(w, h) or area < 0.85 * w * h:
         return None
-    pts = cv2.boxPoints(((cx, cy), (w, h), angle))
+    # the contour runs through the outer pixels' centres: the outline lies half a pixel further out
+    pts = cv2.boxPoints(((cx, cy), (w + 1, h + 1), angle))
     # order: north-west first (smallest x + y), then clockwise (on screen)
     start = int(np.argmin(pts.sum(axis=1)))
     pts = np.roll(pts, -start, axis=0)
@@ -184,6 +185,7 @@ class LiveRecognizer:
         self._cells: dict[tuple[int, int], tuple[str, int, bool]] = {}
         self._figures: dict[tuple[int, int], tuple[tuple[int, int, str, str, str], ...]] = {}
         self._fitted_at = 0
+        self._zone: tuple[NDArray[Any], str | None] | None = None
 
     # -- the grid -------------------------------------------------------------------------
 
@@ -301,8 +303,19 @@ class LiveRecognizer:
         return LiveReading(tiles, unsure, figures, hint, times)
 
     def _hint(self, frame: NDArray[Any], x0: int) -> str | None:
-        """The type of the tile in the hint zone, `UNSURE` for something that is no sure tile, None when empty."""
+        """The type of the tile in the hint zone, `UNSURE` for something that is no sure tile, None when empty
+        (read again only when the zone changed)."""
         zone = frame[:, x0:]
+        small = zone[::4, ::4]
+        if self._zone is not None and self._zone[0].shape == small.shape:
+            moved = (np.abs(small.astype(np.int16) - self._zone[0].astype(np.int16)).max(axis=2) > _PIXEL_CHANGE).mean()
+            if moved <= _CELL_CHANGE:
+                return self._zone[1]
+        found = self._read_hint(zone)
+        self._zone = (small, found)
+        return found
+
+    def _read_hint(self, zone: NDArray[Any]) -> str | None:
         b = max(2, int(0.04 * zone.shape[1]))
         ring = np.concatenate([zone[:b].reshape(-1, 3), zone[-b:].reshape(-1, 3), zone[:, -b:].reshape(-1, 3)])
         assert self.to_photo is not None
