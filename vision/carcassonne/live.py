@@ -127,34 +127,28 @@ def _table_mask(img: NDArray[Any], ring: NDArray[Any], k: int = 0) -> NDArray[An
 
 
 def _square(mask: NDArray[Any], min_area: float) -> NDArray[Any] | None:
-    """The corners (NW, NE, SE, SW) of the largest blob of ``mask`` when it is a square, else None."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-    if n <= 1:
+    """The corners (NW, NE, SE, SW) of the one blob of ``mask`` that is a square of at least ``min_area``, else None."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    found = []
+    for k in range(1, n):
+        area = float(stats[k, cv2.CC_STAT_AREA])
+        if area < min_area:
+            continue
+        contours, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        (cx, cy), (w, h), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+        if min(w, h) < 0.8 * max(w, h) or area < 0.85 * w * h:
+            continue
+        # the contour runs through the outer pixels' centres: the outline lies half a pixel further out
+        found.append(cv2.boxPoints(((cx, cy), (w + 1, h + 1), angle)))
+    if len(found) != 1:
         return None
-    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    area = float(stats[k, cv2.CC_STAT_AREA])
-    if area < min_area:
-        return None
-    contours, _ = cv2.findContours(_blob(mask, k), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return None
-    (cx, cy), (w, h), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
-    if min(w, h) < 0.8 * max(w, h) or area < 0.85 * w * h:
-        return None
-    # the contour runs through the outer pixels' centres: the outline lies half a pixel further out
-    pts = cv2.boxPoints(((cx, cy), (w + 1, h + 1), angle))
+    pts = found[0]
     # order: north-west first (smallest x + y), then clockwise (on screen)
     start = int(np.argmin(pts.sum(axis=1)))
     pts = np.roll(pts, -start, axis=0)
     if np.cross(pts[1] - pts[0], pts[3] - pts[0]) < 0:
         pts = pts[[0, 3, 2, 1]]
     out: NDArray[Any] = pts.astype(np.float32)
-    return out
-
-
-def _blob(mask: NDArray[Any], k: int) -> NDArray[Any]:
-    _, labels = cv2.connectedComponents(mask)
-    out: NDArray[Any] = (labels == k).astype(np.uint8)
     return out
 
 
@@ -185,6 +179,8 @@ class LiveRecognizer:
         self._cells: dict[tuple[int, int], tuple[str, int, bool]] = {}
         self._figures: dict[tuple[int, int], tuple[tuple[int, int, str, str, str], ...]] = {}
         self._fitted_at = 0
+        #: where to look while no tile is known (the first tile's cell, or the grid finder's cells)
+        self._seeds: list[tuple[int, int]] = [(0, 0)]
         self._zone: tuple[NDArray[Any], str | None] | None = None
 
     # -- the grid -------------------------------------------------------------------------
@@ -205,20 +201,19 @@ class LiveRecognizer:
 
         :raises NoBoardError: when neither finds one.
         """
-        small = 1.0
         img = board
         ring = np.concatenate([img[:4].reshape(-1, 3), img[-4:].reshape(-1, 3), img[:, :4].reshape(-1, 3),
                                img[:, -4:].reshape(-1, 3)])
         mask = _table_mask(img, ring)
-        n = cv2.connectedComponents(mask)[0] - 1
-        square = _square(mask, 0.0005 * mask.size) if n == 1 else None
+        square = _square(mask, 0.0005 * mask.size)
         if square is not None:
             unit = np.array([[-_GAP, -_GAP], [1 + _GAP, -_GAP], [1 + _GAP, 1 + _GAP], [-_GAP, 1 + _GAP]], np.float32)
-            h = cv2.getPerspectiveTransform(unit, square / small)
+            h = cv2.getPerspectiveTransform(unit, square)
             self.to_photo = h
             return
         grid = find_grid(board)
         self.to_photo = np.asarray(grid.to_photo, np.float64)
+        self._seeds = [(c.x, c.y) for c in grid.cells]
 
     def _refit(self, board: NDArray[Any]) -> None:
         """Fit the grid to the seams between the tiles read so far (`vision.carcassonne.grid`'s seam search)."""
@@ -248,7 +243,7 @@ class LiveRecognizer:
             self._refit(board)
         h_img, w_img = frame.shape[:2]
         candidates = set(self._cells)
-        for x, y in list(self._cells) or [(0, 0)]:
+        for x, y in list(self._cells) or self._seeds:
             candidates.update({(x, y), (x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)})
         cells, corners = [], []
         for x, y in sorted(candidates):
