@@ -38,7 +38,7 @@ from firmware.table import Inference, Perceiver, Seen, SimulatedNight, TableAdap
 from hardware.camera import FrameSource
 from scorer.carcassonne import Carcassonne, Discard, Placement
 from scorer.carcassonne.catalog import CATALOG, EXPANSION, START_TILE, Special
-from scorer.carcassonne.engine import all_tokens, apply_move, initial_state
+from scorer.carcassonne.engine import all_tokens, apply_move, figure_options, initial_state
 from scorer.carcassonne.model import Animal, Move, State
 from scorer.carcassonne.observe import COLORS, InferenceKind, SeenBoard, figures_of, infer_move
 from scorer.core import Event
@@ -83,9 +83,10 @@ class _Seen:
 
 
 def where_it_fits(state: State, tile: str, best: int = BEST) -> list[tuple[tuple[int, int], list[int], int]]:
-    """The squares where ``tile`` fits, best first: (square, its rotations, points the seat to move scores at once).
+    """The squares where ``tile`` fits, best first: (square, its rotations, points the seat to move can score at once).
 
-    Best: most points at once (a road or city the tile completes for the player), then most neighbours.
+    Best: most points at once (a road or city the tile completes for the player, a figure put on it if need be),
+    then most neighbours.
     """
     seat = state.turn % len(state.players)
     places: dict[tuple[int, int], list[int]] = {}
@@ -96,8 +97,9 @@ def where_it_fits(state: State, tile: str, best: int = BEST) -> list[tuple[tuple
     for pos, rotations in places.items():
         gain = 0
         for rotation in rotations:
-            after, _ = apply_move(state, Placement(tile, pos, rotation))
-            gain = max(gain, after.scores[seat] - state.scores[seat])
+            for option in figure_options(state, tile, pos, rotation):
+                after, _ = apply_move(state, option)
+                gain = max(gain, after.scores[seat] - state.scores[seat])
         around = sum((pos[0] + dx, pos[1] + dy) in state.tiles for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)))
         ranked.append((-gain, -around, pos, rotations, gain))
     ranked.sort()

@@ -29,7 +29,7 @@ from scorer.carcassonne.model import Spot, State
 from scorer.carcassonne.observe import COLORS, SeenBoard, figures_of, infer_move, same_look
 from vision.carcassonne.figures import PlacedFigure
 
-__all__ = ["SimulatedTable", "Step", "record_header", "scene_of"]
+__all__ = ["SimulatedTable", "Step", "laid_scene", "record_header", "scene_of"]
 
 #: one thing that happens at the table (`firmware.simtable.TableStep`)
 Step = TableStep[Scene]
@@ -57,6 +57,23 @@ def scene_of(tiles: dict[tuple[int, int], tuple[str, int]], figures: Counter[tup
     if big_top is not None:
         placed.append(PlacedFigure(big_top[0], big_top[1], "big-top", "", "circus"))
     return Scene(tuple((x, y, n, r) for (x, y), (n, r) in tiles.items()), tuple(placed), hint)
+
+
+def laid_scene(before: State, move: Placement) -> Scene:
+    """The table just after ``move`` is laid, before anything scored is taken back."""
+    tiles = dict(before.tiles)
+    tiles[move.at] = (move.tile, move.rotation)
+    figures = figures_of(before)
+    seat = before.turn % len(before.players)
+    color = COLORS[seat]
+    if move.figure is Figure.ACROBAT and move.target is not None:
+        figures[(move.target[0], move.target[1], "acrobat", color, "acrobats")] += 1
+    elif move.figure is not None and move.spot is not None:
+        figures[(move.at[0], move.at[1], move.figure.value, color, str(move.spot))] += 1
+    if move.score_pyramid is not None:
+        for key in [f for f in figures if f[:2] == move.score_pyramid and f[2] == "acrobat"]:
+            del figures[key]
+    return scene_of(tiles, figures, None if before.big_top is None else before.big_top[0])
 
 
 @dataclass
@@ -88,22 +105,6 @@ class SimulatedTable:
         """The table as ``state`` lays it out."""
         return scene_of(dict(state.tiles), figures_of(state), None if state.big_top is None else state.big_top[0], hint)
 
-    def _laid(self, before: State, move: Placement) -> Scene:
-        """The table just after ``move`` is laid, before anything scored is taken back."""
-        tiles = dict(before.tiles)
-        tiles[move.at] = (move.tile, move.rotation)
-        figures = figures_of(before)
-        seat = before.turn % len(before.players)
-        color = COLORS[seat]
-        if move.figure is Figure.ACROBAT and move.target is not None:
-            figures[(move.target[0], move.target[1], "acrobat", color, "acrobats")] += 1
-        elif move.figure is not None and move.spot is not None:
-            figures[(move.at[0], move.at[1], move.figure.value, color, str(move.spot))] += 1
-        if move.score_pyramid is not None:
-            for key in [f for f in figures if f[:2] == move.score_pyramid and f[2] == "acrobat"]:
-                del figures[key]
-        return scene_of(tiles, figures, None if before.big_top is None else before.big_top[0])
-
     def steps(self) -> Iterator[Step]:
         """The game's steps; ``record`` holds the moves played so far."""
         moves: list[dict[str, Any]] = self.record["moves"]
@@ -126,7 +127,7 @@ class SimulatedTable:
                     yield Step(self.scene(before))
             self.state, _ = self.game.apply_unchecked(before, move)
             moves.append(move_to_json(move))
-            yield Step(self._laid(before, move), truth=self.game.plain_move(move))
+            yield Step(laid_scene(before, move), truth=self.game.plain_move(move))
             yield Step(self.scene(self.state))
             for tile in self.state.discarded[len(before.discarded):]:
                 moves.append(move_to_json(Discard(tile)))
@@ -162,7 +163,7 @@ class SimulatedTable:
             check = self.game.check(state, wrong)
             if not check.is_illegal:
                 continue
-            shown = self._laid(state, wrong)
+            shown = laid_scene(state, wrong)
             board = SeenBoard(shown.tiles, tuple(sorted((f.x, f.y, f.figure, f.color, f.feature)
                                                         for f in shown.figures for _ in range(f.count))))
             if infer_move(state, board).move == wrong:

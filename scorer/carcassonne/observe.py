@@ -12,7 +12,7 @@ said in a sentence (the referee then asks instead of guessing).
 The table's conventions: seat 1 plays the first colour of ``colors``, seat 2
 the second, and so on. A figure standing on a feature the state has scored
 is waiting to be taken back and is not looked at; likewise the acrobats of a
-pyramid just scored. To score a complete pyramid, take it down and lay the
+pyramid just scored; figures on what the new tile completes may already be gone. To score a complete pyramid, take it down and lay the
 tile (in either order). A tile read unsure is never guessed.
 
 >>> from scorer.carcassonne import Carcassonne
@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorer.carcassonne.catalog import CATALOG, HALVES, SIDES, Kind, rotated
+from scorer.carcassonne.engine import apply_move
 from scorer.carcassonne.model import Figure, Placement, Pos, Spot, State
 
 __all__ = ["COLORS", "Inference", "InferenceKind", "SeenBoard", "board_of", "figures_of", "infer_move", "same_look"]
@@ -214,9 +215,7 @@ def infer_move(state: State, seen: SeenBoard) -> Inference:
             return _why(f"The acrobats at {_xy((x, y))} do not match the game; put them back as they were.")
     others_seen = Counter({f: c for f, c in seen_figs.items() if f[2] != "acrobat"})
     others_want = Counter({f: c for f, c in expected.items() if f[2] != "acrobat"})
-    for fig in sorted((others_want - others_seen).elements()):
-        owner = state.players[colors.index(fig[3])] if fig[3] in colors[: len(state.players)] else fig[3]
-        return _why(f"{owner}'s {fig[2]} on the {fig[4]} at {_xy((fig[0], fig[1]))} is gone; put it back.")
+    missing = others_want - others_seen
     for fig in sorted((others_seen - others_want).elements()):
         pos = (fig[0], fig[1])
         if placed is not None and pos == placed[0]:
@@ -226,6 +225,16 @@ def infer_move(state: State, seen: SeenBoard) -> Inference:
         if state.features[state.seg_feature[(pos[0], pos[1], index)]].completed:
             continue  # on a feature already scored: waiting to be taken back
         return _why(f"A {fig[3]} {fig[2]} appeared on the {fig[4]} at {_xy(pos)}; a figure goes on the tile just laid.")
+    if missing and placed is not None:
+        # figures on what the new tile completes go back at once
+        try:
+            after, _ = apply_move(state, Placement(placed[1], placed[0], placed[2]))
+            missing -= Counter({f: c for f, c in expected.items() if f[2] != "acrobat"}) - figures_of(after, colors)
+        except (KeyError, ValueError, IndexError):
+            pass
+    for fig in sorted(missing.elements()):
+        owner = state.players[colors.index(fig[3])] if fig[3] in colors[: len(state.players)] else fig[3]
+        return _why(f"{owner}'s {fig[2]} on the {fig[4]} at {_xy((fig[0], fig[1]))} is gone; put it back.")
     if placed is None:
         if new_figs:
             fig = new_figs[0]
