@@ -39,6 +39,8 @@ class TableStep(Generic[S]):
     truth: str | None = None
     #: the scene shows an illegal attempt the referee must catch
     expect_illegal: bool = False
+    #: frames the scene lasts (None: the camera's ``still_frames``); fewer than the referee waits for is a glimpse
+    frames: int | None = None
 
 
 class SteppedCamera(BaseFrameSource, Generic[S]):
@@ -80,7 +82,7 @@ class SteppedCamera(BaseFrameSource, Generic[S]):
             if step.scene != self._scene:
                 self._scene = step.scene
                 self._image = self.render(step.scene)
-            self._left = self.still_frames
+            self._left = step.frames or self.still_frames
         self._left -= 1
         assert self._image is not None
         return self.add_noise(self._image)

@@ -5,7 +5,8 @@ ground truth, kept in ``record`` in the RECORDS.md form) and yields what the
 table shows (`firmware.carcassonne.scene.Scene`): the tile and its figure as
 laid, then the board once the figures of what was scored are taken back. A
 tile that fits nowhere is shown in the hint zone and set aside with the
-seat's button; now and then a player shows the drawn tile and holds the
+seat's button. A figure comes a moment after its tile (the camera glimpses the
+bare tile for two frames, too few to judge). Now and then a player shows the drawn tile and holds the
 button for the hint. At the end, the MODE press that asks for the final
 scores. Every ``illegal_every`` turns a player first lays a tile whose edges
 do not match, or a meeple on an occupied feature, then puts it right.
@@ -127,6 +128,9 @@ class SimulatedTable:
                     yield Step(self.scene(before))
             self.state, _ = self.game.apply_unchecked(before, move)
             moves.append(move_to_json(move))
+            if move.figure is not None:
+                # the tile is laid first, its figure a moment later: the camera glimpses the bare tile
+                yield Step(laid_scene(before, Placement(move.tile, move.at, move.rotation)), frames=2)
             yield Step(laid_scene(before, move), truth=self.game.plain_move(move))
             yield Step(self.scene(self.state))
             for tile in self.state.discarded[len(before.discarded):]:

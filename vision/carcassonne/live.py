@@ -20,7 +20,9 @@ best reading is below `THRESHOLD` is unsure (kept with its best guess, never
 reported as a tile). Neighbours are not used to settle a cell: at the table the
 rules engine knows every tile already laid, and a new tile whose edges do not
 match its neighbours is an illegal placement to report, not a misreading to
-explain away.
+explain away. A cell read as a sure tile keeps its reading until it is seen
+empty: what changes on a laid tile is a figure put on or taken off, and the
+tile is best read bare (a figure can hide a road).
 
 The hint zone is a fixed strip at the right edge of the frame (``hint_share`` of
 its width, marked on the table); the board must stay out of it. A tile shown
@@ -279,6 +281,8 @@ class LiveRecognizer:
                 if probs[j, none_col] >= 0.5:
                     self._cells.pop(cell, None)
                     continue
+                if cell in self._cells and self._cells[cell][2]:
+                    continue  # a laid tile does not change: what changed on it is a figure
                 name, rot = _PAIRS[int(best[j])]
                 self._cells[cell] = (name, rot, float(p[j, best[j]]) >= THRESHOLD)
         t2 = time.perf_counter()
