@@ -96,7 +96,8 @@ class SceneRenderer:
     def _tiles(self, tiles: tuple[tuple[int, int, str, int], ...]) -> NDArray[Any]:
         """The table with ``tiles`` laid (the last board drawn is kept: the next scene mostly has the same tiles)."""
         if self._board is not None and self._board[0] == tiles:
-            return self._board[1]
+            kept: NDArray[Any] = self._board[1]
+            return kept
         h, w = self.table.shape[:2]
         shade = np.zeros((h, w), np.float32)
         pictures = [self._tile(x, y, n, r) for x, y, n, r in tiles]
@@ -104,7 +105,7 @@ class SceneRenderer:
             region = shade[max(0, py):py + shadow.shape[0], max(0, px):px + shadow.shape[1]]
             part = shadow[max(0, -py):max(0, -py) + region.shape[0], max(0, -px):max(0, -px) + region.shape[1]]
             np.maximum(region, part, out=region)
-        img = (self.table * (1 - 0.35 / 255.0 * shade[:, :, None])).astype(np.uint8)
+        img: NDArray[Any] = (self.table * (1 - 0.35 / 255.0 * shade[:, :, None])).astype(np.uint8)
         for px, py, warped, mask, _ in pictures:
             region = img[max(0, py):py + mask.shape[0], max(0, px):px + mask.shape[1]]
             sel = mask[max(0, -py):max(0, -py) + region.shape[0], max(0, -px):max(0, -px) + region.shape[1]]
@@ -125,9 +126,11 @@ class SceneRenderer:
             x0, y0 = max(0, int(ox - c)), max(0, int(oy - c))
             x1, y1 = min(img.shape[1], int(ox + 2 * c)), min(img.shape[0], int(oy + 2 * c))
             part = img[y0:y1, x0:x1]
-            img[y0:y1, x0:x1] = draw_figures(part, tiles, [fig], lambda x, y: (self.corner(x, y)[0] - x0,
-                                                                               self.corner(x, y)[1] - y0),
-                                             float(c), rng)
+            def corner(x: int, y: int, x0: int = x0, y0: int = y0) -> tuple[float, float]:
+                cx, cy = self.corner(x, y)
+                return cx - x0, cy - y0
+
+            img[y0:y1, x0:x1] = draw_figures(part, tiles, [fig], corner, float(c), rng)
         if scene.hint is not None:
             self._hint(img, scene.hint)
         return img

@@ -148,7 +148,8 @@ def _square(mask: NDArray[Any], min_area: float) -> NDArray[Any] | None:
     # order: north-west first (smallest x + y), then clockwise (on screen)
     start = int(np.argmin(pts.sum(axis=1)))
     pts = np.roll(pts, -start, axis=0)
-    if np.cross(pts[1] - pts[0], pts[3] - pts[0]) < 0:
+    a, b = pts[1] - pts[0], pts[3] - pts[0]
+    if a[0] * b[1] - a[1] * b[0] < 0:
         pts = pts[[0, 3, 2, 1]]
     out: NDArray[Any] = pts.astype(np.float32)
     return out
