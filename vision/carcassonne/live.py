@@ -182,6 +182,7 @@ class LiveRecognizer:
         self._cells: dict[tuple[int, int], tuple[str, int, bool]] = {}
         self._figures: dict[tuple[int, int], tuple[tuple[int, int, str, str, str], ...]] = {}
         self._fitted_at = 0
+        self._recheck = False
         #: where to look while no tile is known (the first tile's cell, or the grid finder's cells)
         self._seeds: list[tuple[int, int]] = [(0, 0)]
         self._zone: tuple[NDArray[Any], str | None] | None = None
@@ -225,7 +226,8 @@ class LiveRecognizer:
         fitted = refine_seams(gray, set(self._cells), self.to_photo)
         if fitted is not None:
             self.to_photo = np.asarray(fitted, np.float64)
-            self._cuts.clear()  # cut again along the fitted grid, without reading again
+            self._cuts.clear()  # cut again along the fitted grid, without reading the tiles again
+            self._recheck = True  # ... but look for figures again: one may have come meanwhile
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -287,8 +289,11 @@ class LiveRecognizer:
                 name, rot = _PAIRS[int(best[j])]
                 self._cells[cell] = (name, rot, float(p[j, best[j]]) >= THRESHOLD)
         t2 = time.perf_counter()
-        if changed:
+        recheck = [cells[k] for k in range(len(cells)) if self._recheck and k not in changed]
+        self._recheck = False
+        if changed or recheck:
             fresh = [cells[k] for k in changed if cells[k] in self._cells and self._cells[cells[k]][2]]
+            fresh += [c for c in recheck if c in self._cells and self._cells[c][2]]
             readings = [TileReading(x, y, *self._cells[(x, y)][:2], 1.0) for x, y in fresh]
             found = find_figures(board, readings, {(x, y): _corners(self.to_photo, x, y) for x, y in fresh})
             for x, y in fresh:
