@@ -12,7 +12,11 @@ said in a sentence (the referee then asks instead of guessing).
 The table's conventions: seat 1 plays the first colour of ``colors``, seat 2
 the second, and so on. A figure standing on a feature the state has scored
 is waiting to be taken back and is not looked at; likewise the acrobats of a
-pyramid just scored; figures on what the new tile completes may already be gone. To score a complete pyramid, take it down and lay the
+pyramid just scored. A meeple or ringmaster the camera no longer sees is taken to
+be still there (figures leave the board only when scored), and a standing one
+is compared by its square, colour and feature, not by its size; a new figure
+read as a second ringmaster is a meeple (each player owns one ringmaster),
+and a new meeple of a player who has none left is the ringmaster. To score a complete pyramid, take it down and lay the
 tile (in either order). A tile read unsure is never guessed.
 
 >>> from scorer.carcassonne import Carcassonne
@@ -33,7 +37,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorer.carcassonne.catalog import CATALOG, HALVES, SIDES, Kind, rotated
-from scorer.carcassonne.engine import apply_move
 from scorer.carcassonne.model import Figure, Placement, Pos, Spot, State
 
 __all__ = ["COLORS", "Inference", "InferenceKind", "SeenBoard", "board_of", "figures_of", "infer_move", "same_look"]
@@ -213,28 +216,23 @@ def infer_move(state: State, seen: SeenBoard) -> Inference:
             new_figs.extend((got - want).elements())
         else:
             return _why(f"The acrobats at {_xy((x, y))} do not match the game; put them back as they were.")
-    others_seen = Counter({f: c for f, c in seen_figs.items() if f[2] != "acrobat"})
-    others_want = Counter({f: c for f, c in expected.items() if f[2] != "acrobat"})
-    missing = others_want - others_seen
+    # meeples and ringmasters standing on the board: compared by square, colour and feature (the state knows which
+    # is which; a figure seen again may be sized differently); one not seen is still there (figures leave when scored)
+    kinds = {_follower(f): f[2] for f in seen_figs if f[2] != "acrobat"}
+    others_seen = Counter({_follower(f): c for f, c in seen_figs.items() if f[2] != "acrobat"})
+    others_want = Counter({_follower(f): c for f, c in expected.items() if f[2] != "acrobat"})
+    standing = {(f[0], f[1], f[3]) for f in others_want}
     for fig in sorted((others_seen - others_want).elements()):
         pos = (fig[0], fig[1])
         if placed is not None and pos == placed[0]:
-            new_figs.append(fig)
+            new_figs.append((fig[0], fig[1], kinds[fig], fig[3], fig[4]))
             continue
         index = rotated(*tiles[pos]).spots[fig[4]]
         if state.features[state.seg_feature[(pos[0], pos[1], index)]].completed:
             continue  # on a feature already scored: waiting to be taken back
-        return _why(f"A {fig[3]} {fig[2]} appeared on the {fig[4]} at {_xy(pos)}; a figure goes on the tile just laid.")
-    if missing and placed is not None:
-        # figures on what the new tile completes go back at once
-        try:
-            after, _ = apply_move(state, Placement(placed[1], placed[0], placed[2]))
-            missing -= Counter({f: c for f, c in expected.items() if f[2] != "acrobat"}) - figures_of(after, colors)
-        except (KeyError, ValueError, IndexError):
-            pass
-    for fig in sorted(missing.elements()):
-        owner = state.players[colors.index(fig[3])] if fig[3] in colors[: len(state.players)] else fig[3]
-        return _why(f"{owner}'s {fig[2]} on the {fig[4]} at {_xy((fig[0], fig[1]))} is gone; put it back.")
+        if (pos[0], pos[1], fig[3]) in standing:
+            continue  # a standing figure seen on another feature of its tile
+        return _why(f"A {fig[3]} {kinds[fig]} appeared on the {fig[4]} at {_xy(pos)}; a figure goes on the tile just laid.")
     if placed is None:
         if new_figs:
             fig = new_figs[0]
@@ -251,9 +249,19 @@ def infer_move(state: State, seen: SeenBoard) -> Inference:
     if figure == "acrobat":
         return Inference(InferenceKind.MOVE, Placement(tile, pos, rotation, Figure.ACROBAT, target=(x, y),
                                                        score_pyramid=pyramid))
+    # each player owns one ringmaster: with it on the board the new figure is a meeple; with no meeple left, it
+    if figure == "ringmaster" and not state.ringmasters[seat]:
+        figure = "meeple"
+    elif figure == "meeple" and state.meeples[seat] == 0 and state.ringmasters[seat]:
+        figure = "ringmaster"
     kind, _, edge = spot.partition(":")
     return Inference(InferenceKind.MOVE, Placement(tile, pos, rotation, Figure(figure), Spot(Kind(kind), edge),
                                                    score_pyramid=pyramid))
+
+
+def _follower(fig: SeenFigure) -> SeenFigure:
+    """A meeple or ringmaster as the board compares it: square, colour and feature."""
+    return (fig[0], fig[1], "follower", fig[3], fig[4])
 
 
 def _xy(pos: Pos) -> str:

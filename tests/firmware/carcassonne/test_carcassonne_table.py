@@ -247,3 +247,17 @@ def test_random_turns_of_a_random_game_are_found_back() -> None:
             assert found.seen is Seen.MOVE and found.move is not None
             assert GAME.apply_unchecked(state, found.move)[0].scores == after.scores
             state = after
+
+
+def test_a_second_ringmaster_is_read_as_a_meeple_and_an_unseen_figure_stays() -> None:
+    """Each player owns one ringmaster: with Ann's on the board, a new red figure read as one is a meeple."""
+    state = start()
+    ring = Placement("V", (1, 0), 90, Figure.RINGMASTER, Spot(Kind.ROAD, "N"))
+    state, _ = GAME.apply_unchecked(state, ring)
+    state, _ = GAME.apply_unchecked(state, Placement("U", (-1, 0), 90))  # Ben
+    assert not state.ringmasters[0]
+    # the camera misses Ann's ringmaster at 1,0 and sizes her new figure wrongly
+    board = board_of(state)
+    tiles = tuple(sorted(board.tiles + ((0, -1, "E", 180),)))
+    found = TABLE.infer(state, Sighting(SeenBoard(tiles, ((0, -1, "ringmaster", "red", "city:S"),))))
+    assert found.move == Placement("E", (0, -1), 180, Figure.MEEPLE, Spot(Kind.CITY, "S"))
