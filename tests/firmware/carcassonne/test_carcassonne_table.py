@@ -254,7 +254,7 @@ def test_a_second_ringmaster_is_read_as_a_meeple_and_an_unseen_figure_stays() ->
     state = start()
     ring = Placement("V", (1, 0), 90, Figure.RINGMASTER, Spot(Kind.ROAD, "N"))
     state, _ = GAME.apply_unchecked(state, ring)
-    state, _ = GAME.apply_unchecked(state, Placement("U", (-1, 0), 90))  # Ben
+    state, _ = GAME.apply_unchecked(state, Placement("U", (-1, 0), 0))  # Ben
     assert not state.ringmasters[0]
     # the camera misses Ann's ringmaster at 1,0 and sizes her new figure wrongly
     board = board_of(state)
