@@ -156,8 +156,10 @@ class CarcassonneTable(TableAdapter[State, Move]):
         return _Perceiver(model)
 
     def sighting(self, view: Any, players: Sequence[str]) -> Sighting | None:
-        """The board and the hint zone, as read."""
-        return Sighting(SeenBoard(view.tiles, view.figures, view.unsure, COLORS), view.hint)
+        """The board and the hint zone, as read (figures of colours nobody at the table plays are left out)."""
+        colours = set(COLORS[: len(players)]) | {""}
+        figures = tuple(f for f in view.figures if f[3] in colours)
+        return Sighting(SeenBoard(view.tiles, figures, view.unsure, COLORS), view.hint)
 
     def infer(self, state: State, sighting: Any) -> Inference:
         """The new tile and figure (`scorer.carcassonne.observe`), nothing, or why no single turn explains the view."""

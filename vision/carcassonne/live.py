@@ -38,14 +38,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorer.carcassonne.catalog import box, rotated
+from scorer.carcassonne.catalog import CATALOG, Special, box, rotated
 from vision.carcassonne.classifier import TileClassifier, cut_crops
 from vision.carcassonne.dataset import CROP, EDGE_INDEX
-from vision.carcassonne.figures import find_figures
+from vision.carcassonne.features import spot_at
+from vision.carcassonne.figures import FIGURE_COLOURS
 from vision.carcassonne.grid import _refine as refine_seams
 from vision.carcassonne.grid import find_grid
 from vision.carcassonne.labels import NONE, ROTATIONS, TILE_NAMES, canonical_rotation, label
-from vision.carcassonne.recognize import TileReading
 
 __all__ = ["HINT_SHARE", "UNSURE", "LiveReading", "LiveRecognizer", "LiveTimes"]
 
@@ -61,6 +61,16 @@ UNSURE = "?"
 _PIXEL_CHANGE = 30
 #: a cut with more than this share of changed pixels is read again
 _CELL_CHANGE = 0.004
+#: pixels a cell on the top-down view in which figures are looked for
+_CELL = 64
+#: figure sizes as a share of the tile side (as `vision.carcassonne.figures` draws them), an acrobat's step in a stack
+_SIZES = {"meeple": 0.30, "ringmaster": 0.38, "acrobat": 0.22}
+_STACK_STEP = 0.1
+#: a pixel this far (Lab) from every figure colour is no figure
+_FAR = 34.0
+_COLOUR_NAMES = tuple(FIGURE_COLOURS)
+_LABS = np.stack([cv2.cvtColor(np.array([[FIGURE_COLOURS[n]]], np.uint8), cv2.COLOR_BGR2Lab).reshape(3).astype(np.float32)
+                  for n in _COLOUR_NAMES])
 #: the share of the tile side that the gap between two laid tiles takes, on each side
 _GAP = 0.0125
 
@@ -180,7 +190,7 @@ class LiveRecognizer:
         self.to_photo: NDArray[Any] | None = None
         self._cuts: dict[tuple[int, int], NDArray[Any]] = {}
         self._cells: dict[tuple[int, int], tuple[str, int, bool]] = {}
-        self._figures: dict[tuple[int, int], tuple[tuple[int, int, str, str, str], ...]] = {}
+        self._figures: tuple[tuple[int, int, str, str, str], ...] = ()
         self._fitted_at = 0
         self._recheck = False
         #: where to look while no tile is known (the first tile's cell, or the grid finder's cells)
@@ -280,7 +290,6 @@ class LiveRecognizer:
             for j, k in enumerate(changed):
                 cell = cells[k]
                 self._cuts[cell] = cuts[k]
-                self._figures.pop(cell, None)
                 if probs[j, none_col] >= 0.5:
                     self._cells.pop(cell, None)
                     continue
@@ -289,23 +298,68 @@ class LiveRecognizer:
                 name, rot = _PAIRS[int(best[j])]
                 self._cells[cell] = (name, rot, float(p[j, best[j]]) >= THRESHOLD)
         t2 = time.perf_counter()
-        recheck = [cells[k] for k in range(len(cells)) if self._recheck and k not in changed]
-        self._recheck = False
-        if changed or recheck:
-            fresh = [cells[k] for k in changed if cells[k] in self._cells and self._cells[cells[k]][2]]
-            fresh += [c for c in recheck if c in self._cells and self._cells[c][2]]
-            readings = [TileReading(x, y, *self._cells[(x, y)][:2], 1.0) for x, y in fresh]
-            found = find_figures(board, readings, {(x, y): _corners(self.to_photo, x, y) for x, y in fresh})
-            for x, y in fresh:
-                self._figures[(x, y)] = tuple((f.x, f.y, f.figure, f.color, f.feature) for f in found
-                                              if (f.x, f.y) == (x, y))
+        if changed or self._recheck:
+            self._recheck = False
+            self._figures = self._board_figures(board)
         hint = self._hint(frame, hint_x) if hint_x < w_img else None
         t3 = time.perf_counter()
         tiles = tuple(sorted((x, y, n, r) for (x, y), (n, r, sure) in self._cells.items() if sure))
         unsure = tuple(sorted((x, y, n, r) for (x, y), (n, r, sure) in self._cells.items() if not sure))
-        figures = tuple(sorted(f for figs in self._figures.values() for f in figs))
+        figures = self._figures
         times = LiveTimes(1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2))
         return LiveReading(tiles, unsure, figures, hint, times)
+
+    def _board_figures(self, board: NDArray[Any]) -> tuple[tuple[int, int, str, str, str], ...]:
+        """Every figure on the board: the board seen from above at `_CELL` pixels a cell, figure colours grouped into
+        blobs, each blob on the tile and feature under its centre (a figure near an edge is seen whole, once)."""
+        sure = {c: (n, r) for c, (n, r, ok) in self._cells.items() if ok}
+        if not sure or self.to_photo is None:
+            return ()
+        xs, ys = [x for x, _ in sure], [y for _, y in sure]
+        x0, y0 = min(xs), min(ys)
+        nx, ny = max(xs) - x0 + 1, max(ys) - y0 + 1
+        to_canvas = np.array([[1 / _CELL, 0, x0], [0, 1 / _CELL, y0], [0, 0, 1]], np.float64)
+        canvas = cv2.warpPerspective(board, self.to_photo @ to_canvas, (nx * _CELL, ny * _CELL),
+                                     flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+        # the board's colours balanced as the figure colours were drawn against (undoes the camera's white balance)
+        gain = 235.0 / np.maximum(np.percentile(canvas.reshape(-1, 3)[::5], 99, axis=0), 1.0)
+        canvas = np.clip(canvas * gain, 0, 255).astype(np.uint8)
+        lab = cv2.cvtColor(canvas, cv2.COLOR_BGR2Lab).astype(np.float32).reshape(-1, 3)
+        sq = (lab * lab).sum(axis=1, keepdims=True) - 2.0 * lab @ _LABS.T + (_LABS * _LABS).sum(axis=1)
+        nearest = sq.argmin(axis=1).reshape(canvas.shape[:2])
+        near = (np.sqrt(np.maximum(sq.min(axis=1), 0.0)) < _FAR).reshape(canvas.shape[:2])
+        area_cell = float(_CELL * _CELL)
+        out: list[tuple[int, int, str, str, str]] = []
+        for k, colour in enumerate(_COLOUR_NAMES):
+            mask = cv2.morphologyEx((near & (nearest == k)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+            for j in range(1, n):
+                area = stats[j, cv2.CC_STAT_AREA] / area_cell
+                w, h = int(stats[j, cv2.CC_STAT_WIDTH]), int(stats[j, cv2.CC_STAT_HEIGHT])
+                if area < 0.02 or area > 0.4 or stats[j, cv2.CC_STAT_AREA] < 0.3 * w * h or min(w, h) < 0.1 * _CELL:
+                    continue
+                cx, cy = cents[j] / _CELL
+                cell = (x0 + int(cx), y0 + int(cy))
+                if cell not in sure:
+                    continue
+                name, rot = sure[cell]
+                u, v = float(cx % 1.0), float(cy % 1.0)
+                special = CATALOG[name].special
+                if colour == "big-top":
+                    if special is Special.CIRCUS and area > 0.1:
+                        out.append((*cell, "big-top", "", "circus"))
+                    continue
+                if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2:
+                    count = int(np.clip(round((h / _CELL - _SIZES["acrobat"]) / _STACK_STEP) + 1, 1, 3))
+                    out.extend((*cell, "acrobat", colour, "acrobats") for _ in range(count))
+                    continue
+                feature = spot_at(name, rot, u, v)
+                if feature is None or feature in ("circus", "acrobats"):
+                    continue
+                tall = (max(w, h) + 2) / _CELL
+                kind = "ringmaster" if tall > 0.5 * (_SIZES["meeple"] + _SIZES["ringmaster"]) else "meeple"
+                out.append((*cell, kind, colour, feature))
+        return tuple(sorted(out))
 
     def _hint(self, frame: NDArray[Any], x0: int) -> str | None:
         """The type of the tile in the hint zone, `UNSURE` for something that is no sure tile, None when empty
