@@ -68,6 +68,8 @@ _SIZES = {"meeple": 0.30, "ringmaster": 0.38, "acrobat": 0.22}
 _STACK_STEP = 0.1
 #: a pixel this far (Lab) from every figure colour is no figure
 _FAR = 34.0
+#: a blob whose colour is on average further than this from its figure colour (0 far .. 1 exact) is no figure
+_MIN_CONFIDENCE = 0.4
 _COLOUR_NAMES = tuple(FIGURE_COLOURS)
 _LABS = np.stack([cv2.cvtColor(np.array([[FIGURE_COLOURS[n]]], np.uint8), cv2.COLOR_BGR2Lab).reshape(3).astype(np.float32)
                   for n in _COLOUR_NAMES])
@@ -327,17 +329,21 @@ class LiveRecognizer:
         lab = cv2.cvtColor(canvas, cv2.COLOR_BGR2Lab).astype(np.float32).reshape(-1, 3)
         sq = (lab * lab).sum(axis=1, keepdims=True) - 2.0 * lab @ _LABS.T + (_LABS * _LABS).sum(axis=1)
         nearest = sq.argmin(axis=1).reshape(canvas.shape[:2])
-        near = (np.sqrt(np.maximum(sq.min(axis=1), 0.0)) < _FAR).reshape(canvas.shape[:2])
+        dist = np.sqrt(np.maximum(sq.min(axis=1), 0.0)).reshape(canvas.shape[:2])
+        near = dist < _FAR
         area_cell = float(_CELL * _CELL)
         out: list[tuple[int, int, str, str, str]] = []
         for k, colour in enumerate(_COLOUR_NAMES):
             mask = cv2.morphologyEx((near & (nearest == k)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-            n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+            n, blobs, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
             for j in range(1, n):
                 area = stats[j, cv2.CC_STAT_AREA] / area_cell
                 w, h = int(stats[j, cv2.CC_STAT_WIDTH]), int(stats[j, cv2.CC_STAT_HEIGHT])
                 if area < 0.02 or area > 0.4 or stats[j, cv2.CC_STAT_AREA] < 0.3 * w * h or min(w, h) < 0.1 * _CELL:
                     continue
+                x, y = int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP])
+                if 1.0 - float(dist[y:y + h, x:x + w][blobs[y:y + h, x:x + w] == j].mean()) / _FAR < _MIN_CONFIDENCE:
+                    continue  # on average too far from its colour: tile art, not a figure
                 cx, cy = cents[j] / _CELL
                 cell = (x0 + int(cx), y0 + int(cy))
                 if cell not in sure:
