@@ -643,7 +643,7 @@ class LiveGame(Generic[S, M]):
         ).fetchall():
             part: dict[str, Any] = json.loads(header)
             final = part.pop("final_hands", None)
-            part["moves"] = [notation for _, notation, _ in self._active(int(part_id))]
+            part["moves"] = self._record_moves(int(part_id))
             if final is not None:
                 part["final_hands"] = final
             parts.append(part)
@@ -654,6 +654,19 @@ class LiveGame(Generic[S, M]):
         else:
             record["hands"] = parts
         return record
+
+    def _record_moves(self, part_id: int) -> list[Any]:
+        """The record entries of the part's standing moves: their notation, or what the game's records hold."""
+        active = self._active(part_id)
+        if type(self.game).record_entry is Game.record_entry:
+            return [notation for _, notation, _ in active]
+        start = self._db.execute("SELECT start_state FROM parts WHERE id = ?", (part_id,)).fetchone()[0]
+        state = self._load(start, "the state a part starts from")
+        out = []
+        for _, notation, after in active:
+            out.append(self.game.record_entry(state, self.game.parse_move(state, notation)))
+            state = self._load(after, "the state after a move")
+        return out
 
     def check_consistency(self) -> None:
         """Check that the stored current state is the state of the last standing entry.

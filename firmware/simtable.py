@@ -39,6 +39,8 @@ class TableStep(Generic[S]):
     truth: str | None = None
     #: the scene shows an illegal attempt the referee must catch
     expect_illegal: bool = False
+    #: frames the scene lasts (None: the camera's ``still_frames``); fewer than the referee waits for is a glimpse
+    frames: int | None = None
 
 
 class SteppedCamera(BaseFrameSource, Generic[S]):
@@ -80,11 +82,15 @@ class SteppedCamera(BaseFrameSource, Generic[S]):
             if step.scene != self._scene:
                 self._scene = step.scene
                 self._image = self.render(step.scene)
-            self._left = self.still_frames
+            self._left = step.frames or self.still_frames
         self._left -= 1
         assert self._image is not None
-        noise = self._rng.normal(0.0, NOISE_SIGMA, self._image.shape)
-        return np.clip(self._image + noise, 0, 255).astype(np.uint8)
+        return self.add_noise(self._image)
+
+    def add_noise(self, image: Frame) -> Frame:
+        """``image`` with sensor noise (`NOISE_SIGMA`); a game with large frames may draw it faster."""
+        noise = self._rng.normal(0.0, NOISE_SIGMA, image.shape)
+        return np.clip(image + noise, 0, 255).astype(np.uint8)
 
     def _release(self) -> None:
         pass

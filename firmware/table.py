@@ -19,10 +19,10 @@ Adding a game at the table means writing its adapter and registering it in
 
 >>> adapter("bigtop").game.info.title
 'Big Top'
->>> adapter("carcassonne")  # doctest: +ELLIPSIS
+>>> adapter("chess")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-firmware.table.NoTableAdapter: Carcassonne cannot be refereed at the table yet; games that can: bigtop, ...
+scorer.core.UnknownGame: unknown game 'chess'; games that can be refereed at the table: bigtop, carcassonne, ...
 """
 
 from __future__ import annotations
@@ -339,6 +339,7 @@ _MODULES: dict[str, str] = {
     "flohcati": "firmware.flohcati",
     "circus-grandioso": "firmware.grandioso",
     "grand-carnival": "firmware.grand_carnival",
+    "carcassonne": "firmware.carcassonne",
 }
 
 _ADAPTERS: dict[str, TableAdapter[Any, Any]] = {}

@@ -320,6 +320,11 @@ class Game(ABC, Generic[S, M]):
     def format_move(self, state: S, move: M) -> str:
         """Write a move in the game's notation (`parse_move` reads it back)."""
 
+    def record_entry(self, state: S, move: M) -> Any:
+        """A move as an entry of a record's ``"moves"`` (``state`` is the state before it): its notation,
+        unless the game's records write moves otherwise (Carcassonne: JSON objects)."""
+        return self.format_move(state, move)
+
     @abstractmethod
     def state_to_json(self, state: S) -> dict[str, Any]:
         """The state as a JSON-compatible dict."""

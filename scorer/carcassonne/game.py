@@ -442,6 +442,10 @@ class Carcassonne(Game[State, Move]):
         plain = self.plain_move(move)
         return plain if seat is None else f"{state.players[seat]} {plain}"
 
+    def record_entry(self, state: State, move: Move) -> dict[str, Any]:
+        """A move as a record entry: the JSON object of RECORDS.md."""
+        return move_to_json(move)
+
     def plain_move(self, move: Move) -> str:
         """A move in the notation without the mover's name (``"V@1,0r90 meeple road:N"``)."""
         if isinstance(move, Discard):

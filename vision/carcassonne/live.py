@@ -1,0 +1,399 @@
+"""Frame after frame of one Carcassonne game from a fixed camera: the board read incrementally, and the hint zone.
+
+A live referee sees the same board grow by one tile a turn. `LiveRecognizer`
+finds the grid once and keeps it (the camera and the laid tiles do not move),
+and then reads only what changed: each frame it cuts the cells that hold a
+tile and their neighbours, compares each cut with the one it read last time,
+and classifies only the cells that changed (a tile laid, a figure put on or
+taken off). The rest is kept from the previous frame. A full 92-tile board
+thus costs one classification of a few cells a turn instead of all of them.
+
+The grid: from the start tile alone (one square on the table: its outline is
+the first cell, corrected for the small gap between laid tiles), refined by the
+seams between the tiles read (the seam search of `vision.carcassonne.grid`) each time the board grows;
+the seam-based grid finder (`vision.carcassonne.grid.find_grid`) when the first view shows more than one tile.
+Cells are numbered from the first tile seen (x right, y down).
+
+Each cell is read on its own: every (type, rotation) of the catalog is scored
+by the classifier's class and edge heads and the box's counts; a cell whose
+best reading is below `THRESHOLD` is unsure (kept with its best guess, never
+reported as a tile). Neighbours are not used to settle a cell: at the table the
+rules engine knows every tile already laid, and a new tile whose edges do not
+match its neighbours is an illegal placement to report, not a misreading to
+explain away. A cell read as a sure tile keeps its reading until it is seen
+empty: what changes on a laid tile is a figure put on or taken off, and the
+tile is best read bare (a figure can hide a road).
+
+The hint zone is a fixed strip at the right edge of the frame (``hint_share`` of
+its width, marked on the table); the board must stay out of it. A tile shown
+there is read for its type only (a player asks where it fits).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from scorer.carcassonne.catalog import CATALOG, Special, box, rotated
+from vision.carcassonne.classifier import TileClassifier, cut_crops
+from vision.carcassonne.dataset import CROP, EDGE_INDEX
+from vision.carcassonne.features import spot_at
+from vision.carcassonne.figures import FIGURE_COLOURS
+from vision.carcassonne.grid import _refine as refine_seams
+from vision.carcassonne.grid import find_grid
+from vision.carcassonne.labels import NONE, ROTATIONS, TILE_NAMES, canonical_rotation, label
+
+__all__ = ["HINT_SHARE", "UNSURE", "LiveReading", "LiveRecognizer", "LiveTimes"]
+
+#: the default share of the frame's width, at its right edge, that is the hint zone
+HINT_SHARE = 0.2
+#: a cell below this confidence is unsure
+THRESHOLD = 0.6
+#: weight of the edge head's evidence against the class head's
+EDGE_WEIGHT = 2.0
+#: the hint zone's reading when something lies there that is no sure tile
+UNSURE = "?"
+#: a pixel whose colour moved by more than this (any channel) has changed
+_PIXEL_CHANGE = 30
+#: a cut with more than this share of changed pixels is read again
+_CELL_CHANGE = 0.004
+#: pixels a cell on the top-down view in which figures are looked for
+_CELL = 64
+#: figure sizes as a share of the tile side (as `vision.carcassonne.figures` draws them), an acrobat's step in a stack
+_SIZES = {"meeple": 0.30, "ringmaster": 0.38, "acrobat": 0.22}
+_STACK_STEP = 0.1
+#: a pixel this far (Lab) from every figure colour is no figure
+_FAR = 34.0
+#: a blob whose colour is on average further than this from its figure colour (0 far .. 1 exact) is no figure
+_MIN_CONFIDENCE = 0.4
+_COLOUR_NAMES = tuple(FIGURE_COLOURS)
+_LABS = np.stack([cv2.cvtColor(np.array([[FIGURE_COLOURS[n]]], np.uint8), cv2.COLOR_BGR2Lab).reshape(3).astype(np.float32)
+                  for n in _COLOUR_NAMES])
+#: the share of the tile side that the gap between two laid tiles takes, on each side
+_GAP = 0.0125
+
+
+@dataclass(frozen=True, slots=True)
+class LiveTimes:
+    """Milliseconds spent on one frame: cutting and comparing cells, classifying the changed ones, figures."""
+
+    crops: float = 0.0
+    classify: float = 0.0
+    view: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class LiveReading:
+    """One frame's reading: tiles (x, y, type, rotation), unsure cells (x, y, best guess, rotation),
+    figures (x, y, figure, colour, feature) and the hint zone (a type, `UNSURE`, or None when empty).
+
+    Confidences are left out: two frames of the same table read the same.
+    """
+
+    tiles: tuple[tuple[int, int, str, int], ...]
+    unsure: tuple[tuple[int, int, str, int], ...] = ()
+    figures: tuple[tuple[int, int, str, str, str], ...] = ()
+    hint: str | None = None
+    times: LiveTimes = field(default_factory=LiveTimes, compare=False)
+
+
+_PAIRS: tuple[tuple[str, int], ...] = tuple((n, r) for n in TILE_NAMES for r in ROTATIONS if canonical_rotation(n, r) == r)
+_EDGES = np.array([[EDGE_INDEX[e.value] for e in rotated(n, r).edges] for n, r in _PAIRS], np.int64)
+_TYPE_OF = np.array([TILE_NAMES.index(n) for n, _ in _PAIRS])
+
+
+def _pair_scores(probs: NDArray[Any], edges: NDArray[Any], labels: tuple[str, ...], expansion: bool) -> NDArray[Any]:
+    """``(N, pairs)`` log-scores of every distinct (type, rotation): class head, edge head, box counts."""
+    index = {lab: i for i, lab in enumerate(labels)}
+    cols = np.array([index[label(n, r)] for n, r in _PAIRS])
+    counts = box(expansion)
+    prior = np.array([np.log(counts.get(n, 0) + 1e-3) for n, _ in _PAIRS])
+    out: NDArray[Any] = np.log(np.clip(probs[:, cols], 1e-9, 1.0)) + prior
+    loge = np.log(np.clip(edges, 1e-6, 1.0))
+    for side in range(4):
+        out = out + EDGE_WEIGHT * loge[:, side, :][:, _EDGES[:, side]]
+    return out
+
+
+def _softmax(scores: NDArray[Any]) -> NDArray[Any]:
+    e = np.exp(scores - scores.max(axis=1, keepdims=True))
+    out: NDArray[Any] = e / e.sum(axis=1, keepdims=True)
+    return out
+
+
+def _table_mask(img: NDArray[Any], ring: NDArray[Any], k: int = 0) -> NDArray[Any]:
+    """Pixels of ``img`` that differ from the table colours in ``ring`` (N x 3 BGR samples), without things
+    thinner than ``k`` pixels (default: 1.2 % of the image's side)."""
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
+    ring_lab = cv2.cvtColor(ring.reshape(-1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+    med = np.median(ring_lab, axis=0)
+    spread = np.median(np.abs(ring_lab - med), axis=0)
+    d = np.sqrt((((lab - med) / (spread * 3 + 6)) ** 2 * [0.3, 1, 1]).sum(axis=2))
+    mask = (d > 1.6).astype(np.uint8)
+    k = max(3, k or int(min(img.shape[:2]) * 0.012)) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    out: NDArray[Any] = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    return out
+
+
+def _square(mask: NDArray[Any], min_area: float) -> NDArray[Any] | None:
+    """The corners (NW, NE, SE, SW) of the one blob of ``mask`` that is a square of at least ``min_area``, else None."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    found = []
+    for k in range(1, n):
+        area = float(stats[k, cv2.CC_STAT_AREA])
+        if area < min_area:
+            continue
+        contours, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        (cx, cy), (w, h), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+        if min(w, h) < 0.8 * max(w, h) or area < 0.85 * w * h:
+            continue
+        # the contour runs through the outer pixels' centres: the outline lies half a pixel further out
+        found.append(cv2.boxPoints(((cx, cy), (w + 1, h + 1), angle)))
+    if len(found) != 1:
+        return None
+    pts = found[0]
+    # order: north-west first (smallest x + y), then clockwise (on screen)
+    start = int(np.argmin(pts.sum(axis=1)))
+    pts = np.roll(pts, -start, axis=0)
+    a, b = pts[1] - pts[0], pts[3] - pts[0]
+    if a[0] * b[1] - a[1] * b[0] < 0:
+        pts = pts[[0, 3, 2, 1]]
+    out: NDArray[Any] = pts.astype(np.float32)
+    return out
+
+
+def _corners(h: NDArray[Any], x: int, y: int) -> NDArray[Any]:
+    pts = np.array([[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]], np.float64).reshape(-1, 1, 2)
+    out: NDArray[Any] = cv2.perspectiveTransform(pts, h).reshape(-1, 2).astype(np.float32)
+    return out
+
+
+class LiveRecognizer:
+    """Reads the frames of one game from a fixed camera (see the module text).
+
+    :param classifier: the tile classifier (`vision.carcassonne.classifier.TileClassifier`).
+    :param expansion: the game uses Under the Big Top (its tiles are possible readings).
+    :param hint_share: the share of the frame's width, at its right edge, that is the hint zone (0: none).
+    """
+
+    def __init__(self, classifier: TileClassifier, expansion: bool = True, hint_share: float = HINT_SHARE) -> None:
+        self.classifier = classifier
+        self.expansion = expansion
+        self.hint_share = hint_share
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the grid and every cell read (a new game, or the camera was moved)."""
+        self.to_photo: NDArray[Any] | None = None
+        self._cuts: dict[tuple[int, int], NDArray[Any]] = {}
+        self._cells: dict[tuple[int, int], tuple[str, int, bool]] = {}
+        self._figures: tuple[tuple[int, int, str, str, str], ...] = ()
+        self._fitted_at = 0
+        self._recheck = False
+        #: where to look while no tile is known (the first tile's cell, or the grid finder's cells)
+        self._seeds: list[tuple[int, int]] = [(0, 0)]
+        self._zone: tuple[NDArray[Any], str | None] | None = None
+
+    # -- the grid -------------------------------------------------------------------------
+
+    def _board_part(self, frame: NDArray[Any]) -> tuple[NDArray[Any], int]:
+        """The frame with the hint zone painted over in the table's colour, and where the zone starts."""
+        w = frame.shape[1]
+        x0 = int(round(w * (1 - self.hint_share))) if self.hint_share > 0 else w
+        if x0 >= w:
+            return frame, w
+        out = frame.copy()
+        ring = np.concatenate([frame[:6, :x0].reshape(-1, 3), frame[-6:, :x0].reshape(-1, 3), frame[:, :6].reshape(-1, 3)])
+        out[:, x0:] = np.median(ring, axis=0).astype(np.uint8)
+        return out, x0
+
+    def _start(self, board: NDArray[Any]) -> None:
+        """Find the grid: from one lone tile's outline, or the seam-based grid finder.
+
+        :raises NoBoardError: when neither finds one.
+        """
+        img = board
+        ring = np.concatenate([img[:4].reshape(-1, 3), img[-4:].reshape(-1, 3), img[:, :4].reshape(-1, 3),
+                               img[:, -4:].reshape(-1, 3)])
+        mask = _table_mask(img, ring)
+        square = _square(mask, 0.0005 * mask.size)
+        if square is not None:
+            unit = np.array([[-_GAP, -_GAP], [1 + _GAP, -_GAP], [1 + _GAP, 1 + _GAP], [-_GAP, 1 + _GAP]], np.float32)
+            h = cv2.getPerspectiveTransform(unit, square)
+            self.to_photo = h
+            return
+        grid = find_grid(board)
+        self.to_photo = np.asarray(grid.to_photo, np.float64)
+        self._seeds = [(c.x, c.y) for c in grid.cells]
+
+    def _refit(self, board: NDArray[Any]) -> None:
+        """Fit the grid to the seams between the tiles read so far (`vision.carcassonne.grid`'s seam search)."""
+        assert self.to_photo is not None
+        gray = cv2.cvtColor(board, cv2.COLOR_BGR2GRAY)
+        fitted = refine_seams(gray, set(self._cells), self.to_photo)
+        if fitted is not None:
+            self.to_photo = np.asarray(fitted, np.float64)
+            self._cuts.clear()  # cut again along the fitted grid, without reading the tiles again
+            self._recheck = True  # ... but look for figures again: one may have come meanwhile
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def recognize(self, frame: NDArray[Any]) -> LiveReading:
+        """Read ``frame`` (BGR), re-reading only the cells that changed since the last frame.
+
+        :raises NoBoardError: when no grid has been found yet and none is in view.
+        """
+        import time
+
+        t0 = time.perf_counter()
+        board, hint_x = self._board_part(frame)
+        if self.to_photo is None:
+            self._start(board)
+        assert self.to_photo is not None
+        if len(self._cells) != self._fitted_at and len(self._cells) >= 3:
+            self._fitted_at = len(self._cells)
+            self._refit(board)
+        h_img, w_img = frame.shape[:2]
+        candidates = set(self._cells)
+        for x, y in list(self._cells) or self._seeds:
+            candidates.update({(x, y), (x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)})
+        cells, corners = [], []
+        for x, y in sorted(candidates):
+            c = _corners(self.to_photo, x, y)
+            if c[:, 0].min() < 0 or c[:, 1].min() < 0 or c[:, 0].max() > hint_x or c[:, 1].max() > h_img:
+                continue
+            cells.append((x, y))
+            corners.append(c)
+        cuts = cut_crops(board, corners) if corners else np.zeros((0, CROP, CROP, 3), np.uint8)
+        changed = []
+        for k, cell in enumerate(cells):
+            old = self._cuts.get(cell)
+            if old is None:
+                if cell in self._cells:  # cut again after the grid was fitted: read already
+                    self._cuts[cell] = cuts[k]
+                else:
+                    changed.append(k)
+                continue
+            moved = (np.abs(cuts[k].astype(np.int16) - old.astype(np.int16)).max(axis=2) > _PIXEL_CHANGE).mean()
+            if moved > _CELL_CHANGE:
+                changed.append(k)
+        t1 = time.perf_counter()
+        if changed:
+            probs, edges = self.classifier.run(cuts[changed])
+            none_col = self.classifier.labels.index(NONE)
+            scores = _pair_scores(probs, edges, self.classifier.labels, self.expansion)
+            p = _softmax(scores)
+            best = p.argmax(axis=1)
+            for j, k in enumerate(changed):
+                cell = cells[k]
+                self._cuts[cell] = cuts[k]
+                if probs[j, none_col] >= 0.5:
+                    self._cells.pop(cell, None)
+                    continue
+                if cell in self._cells and self._cells[cell][2]:
+                    continue  # a laid tile does not change: what changed on it is a figure
+                name, rot = _PAIRS[int(best[j])]
+                self._cells[cell] = (name, rot, float(p[j, best[j]]) >= THRESHOLD)
+        t2 = time.perf_counter()
+        if changed or self._recheck:
+            self._recheck = False
+            self._figures = self._board_figures(board)
+        hint = self._hint(frame, hint_x) if hint_x < w_img else None
+        t3 = time.perf_counter()
+        tiles = tuple(sorted((x, y, n, r) for (x, y), (n, r, sure) in self._cells.items() if sure))
+        unsure = tuple(sorted((x, y, n, r) for (x, y), (n, r, sure) in self._cells.items() if not sure))
+        figures = self._figures
+        times = LiveTimes(1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2))
+        return LiveReading(tiles, unsure, figures, hint, times)
+
+    def _board_figures(self, board: NDArray[Any]) -> tuple[tuple[int, int, str, str, str], ...]:
+        """Every figure on the board: the board seen from above at `_CELL` pixels a cell, figure colours grouped into
+        blobs, each blob on the tile and feature under its centre (a figure near an edge is seen whole, once)."""
+        sure = {c: (n, r) for c, (n, r, ok) in self._cells.items() if ok}
+        if not sure or self.to_photo is None:
+            return ()
+        xs, ys = [x for x, _ in sure], [y for _, y in sure]
+        x0, y0 = min(xs), min(ys)
+        nx, ny = max(xs) - x0 + 1, max(ys) - y0 + 1
+        to_canvas = np.array([[1 / _CELL, 0, x0], [0, 1 / _CELL, y0], [0, 0, 1]], np.float64)
+        canvas = cv2.warpPerspective(board, self.to_photo @ to_canvas, (nx * _CELL, ny * _CELL),
+                                     flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+        # the board's colours balanced as the figure colours were drawn against (undoes the camera's white balance)
+        gain = 235.0 / np.maximum(np.percentile(canvas.reshape(-1, 3)[::5], 99, axis=0), 1.0)
+        canvas = np.clip(canvas * gain, 0, 255).astype(np.uint8)
+        lab = cv2.cvtColor(canvas, cv2.COLOR_BGR2Lab).astype(np.float32).reshape(-1, 3)
+        sq = (lab * lab).sum(axis=1, keepdims=True) - 2.0 * lab @ _LABS.T + (_LABS * _LABS).sum(axis=1)
+        nearest = sq.argmin(axis=1).reshape(canvas.shape[:2])
+        dist = np.sqrt(np.maximum(sq.min(axis=1), 0.0)).reshape(canvas.shape[:2])
+        near = dist < _FAR
+        area_cell = float(_CELL * _CELL)
+        out: list[tuple[int, int, str, str, str]] = []
+        for k, colour in enumerate(_COLOUR_NAMES):
+            mask = cv2.morphologyEx((near & (nearest == k)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            n, blobs, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+            for j in range(1, n):
+                area = stats[j, cv2.CC_STAT_AREA] / area_cell
+                w, h = int(stats[j, cv2.CC_STAT_WIDTH]), int(stats[j, cv2.CC_STAT_HEIGHT])
+                if area < 0.02 or area > 0.4 or stats[j, cv2.CC_STAT_AREA] < 0.3 * w * h or min(w, h) < 0.1 * _CELL:
+                    continue
+                x, y = int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP])
+                if 1.0 - float(dist[y:y + h, x:x + w][blobs[y:y + h, x:x + w] == j].mean()) / _FAR < _MIN_CONFIDENCE:
+                    continue  # on average too far from its colour: tile art, not a figure
+                cx, cy = cents[j] / _CELL
+                cell = (x0 + int(cx), y0 + int(cy))
+                if cell not in sure:
+                    continue
+                name, rot = sure[cell]
+                u, v = float(cx % 1.0), float(cy % 1.0)
+                special = CATALOG[name].special
+                if colour == "big-top":
+                    if special is Special.CIRCUS and area > 0.1:
+                        out.append((*cell, "big-top", "", "circus"))
+                    continue
+                if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2:
+                    count = int(np.clip(round((h / _CELL - _SIZES["acrobat"]) / _STACK_STEP) + 1, 1, 3))
+                    out.extend((*cell, "acrobat", colour, "acrobats") for _ in range(count))
+                    continue
+                feature = spot_at(name, rot, u, v)
+                if feature is None or feature in ("circus", "acrobats"):
+                    continue
+                tall = (max(w, h) + 2) / _CELL
+                kind = "ringmaster" if tall > 0.5 * (_SIZES["meeple"] + _SIZES["ringmaster"]) else "meeple"
+                out.append((*cell, kind, colour, feature))
+        return tuple(sorted(out))
+
+    def _hint(self, frame: NDArray[Any], x0: int) -> str | None:
+        """The type of the tile in the hint zone, `UNSURE` for something that is no sure tile, None when empty
+        (read again only when the zone changed)."""
+        zone = frame[:, x0:]
+        small = zone[::4, ::4]
+        if self._zone is not None and self._zone[0].shape == small.shape:
+            moved = (np.abs(small.astype(np.int16) - self._zone[0].astype(np.int16)).max(axis=2) > _PIXEL_CHANGE).mean()
+            if moved <= _CELL_CHANGE:
+                return self._zone[1]
+        found = self._read_hint(zone)
+        self._zone = (small, found)
+        return found
+
+    def _read_hint(self, zone: NDArray[Any]) -> str | None:
+        b = max(2, int(0.04 * zone.shape[1]))
+        ring = np.concatenate([zone[:b].reshape(-1, 3), zone[-b:].reshape(-1, 3), zone[:, -b:].reshape(-1, 3)])
+        assert self.to_photo is not None
+        side = float(np.linalg.norm(_corners(self.to_photo, 0, 0)[1] - _corners(self.to_photo, 0, 0)[0]))
+        # the zone's marked outline and other thin things are no tile
+        mask = _table_mask(zone, ring, int(side / 8))
+        if mask.sum() < 0.3 * side * side:
+            return None
+        square = _square(mask, 0.5 * side * side)
+        if square is None:
+            return UNSURE
+        probs, edges = self.classifier.run(cut_crops(zone, [square]))
+        p = _softmax(_pair_scores(probs, edges, self.classifier.labels, self.expansion))[0]
+        by_type = np.bincount(_TYPE_OF, weights=p, minlength=len(TILE_NAMES))
+        k = int(by_type.argmax())
+        return TILE_NAMES[k] if by_type[k] >= THRESHOLD else UNSURE
