@@ -80,10 +80,11 @@ class Recognizer:
     Successive frames are taken to show the same table: once the markers were found, the
     next frames are searched for them only where they were (`MarkerTracker`). Every tableau
     pile and chart space that no detection identified is read from where the layout puts it,
-    and one still unread that is not plain is reported unrecognised, not empty
-    (`vision.bigtop.places`). An identified token is read a second time with the camera's
-    colour cast taken out (`vision.bigtop.balance`) and stays identified only when both agree; live, a place's crop whose best guess is the card last identified
-    there counts from `REMEMBERED_CONFIDENCE`. Call `reset` before a frame of another table to
+    and one still unread that is not plain (or washed out by glare with no card under it) is
+    reported unrecognised, not empty (`vision.bigtop.places`); live, a place's crop whose best
+    guess is the card last identified there counts from `REMEMBERED_CONFIDENCE`. An identified
+    token is read a second time with the camera's colour cast taken out
+    (`vision.bigtop.balance`) and stays identified only when both looks agree. Call `reset` before a frame of another table to
     search it in full at once.
 
     :raises ModelFileError: when the model file cannot be loaded.

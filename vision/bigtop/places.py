@@ -3,7 +3,9 @@
 Once the mat and the charts are calibrated, the layout says exactly where each tableau
 pile and each chart's called-card space is (`layout_places`). A place no detection
 identified is tested for the plain print (`looks_plain`: no fine detail outside its
-printed name, and the name legible); a place that is not plain is read from a crop
+printed name, and the name legible), or for the print washed out by a glare spot
+(`looks_washed`: bright all over, and no card's frame line on any side that the glare
+leaves readable, wherever a card could lie); a place that is not plain is read from a crop
 fitted where the layout puts it (`fit_card`: the card's rim and frame line searched a
 few millimetres and degrees around the printed place), so a card the free detector
 missed (glare, blur at the frame's edge, a dark corner) is still identified. A place
@@ -30,7 +32,7 @@ from vision.bigtop.tableview import Area, Reason, TableView, Unrecognised, Zone
 from vision.calibrate import ChartPose, Rectified
 from vision.detect import Detection
 
-__all__ = ["LayoutPlace", "PlaceMemory", "fit_card", "layout_places", "looks_plain", "place_features"]
+__all__ = ["LayoutPlace", "PlaceMemory", "fit_card", "layout_places", "looks_plain", "looks_washed", "place_features"]
 
 #: a plain place: its fine detail (the grey image less its smooth shading, 3rd to 97th percentile,
 #: over the median grey) below this, ...
@@ -114,6 +116,90 @@ def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDAr
     return detail < PLAIN_CONTRAST and text >= max(TEXT_CONTRAST, TEXT_OVER_PLAIN * detail)
 
 
+#: a place washed out by glare: at least this share of its tested parts at or over this grey level, ...
+GLARE_LEVEL = 250
+GLARE_SHARE = 0.3
+#: ... the rest bright too (their 5th percentile at least this grey level: no card's face, no hand), ...
+GLARE_FLOOR = 200
+#: ... and at every pose a card could lie in (`FIT_SHIFT_MM`, `FIT_ANGLES`), at least this many of the
+#: card's sides readable (half their rim and frame-line points below `GLARE_LEVEL`), none of which shows
+#: a frame line this much darker than the rim (relatively)
+WASHED_SIDES = 1
+WASHED_FRAME_CONTRAST = 0.03
+#: frame-line points this close (mm) to the place's printed outline, or past it, are left out of that test
+OUTLINE_MM = 2.0
+
+
+def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> bool:
+    """True when a glare spot washed out the place's print and no card lies under it.
+
+    The place must be plain (`place_features` below `PLAIN_CONTRAST`), in good part saturated
+    (`GLARE_SHARE`) and bright everywhere else (`GLARE_FLOOR`); then for every pose a card may
+    have on the place, the sides of its outline that the glare leaves readable are tested for
+    its dark frame line inside the white rim: at least `WASHED_SIDES` must be readable, and none
+    may show the frame line (`WASHED_FRAME_CONTRAST`). A card whose outline the glare hides
+    all but one side is never taken for an empty place.
+    """
+    detail, _ = place_features(image, rect, place.plain_mm)
+    if not detail < PLAIN_CONTRAST:
+        return False
+    org = np.array(rect.origin)
+    s = rect.px_per_mm
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round((p - org) * s).astype(np.int32) for p in place.plain_mm], 1)
+    inside = image[mask.astype(bool)]
+    if inside.size < 20 or float(np.mean(inside >= GLARE_LEVEL)) < GLARE_SHARE:
+        return False
+    if float(np.percentile(inside, 5)) < GLARE_FLOOR:
+        return False
+    evidence, readable = _frame_evidence(image, rect, place)
+    return evidence < WASHED_FRAME_CONTRAST and readable >= WASHED_SIDES
+
+
+def _frame_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> tuple[float, int]:
+    """Over every pose a card may have on ``place``: the most a readable side of its outline shows a frame
+    line (contrast, as `fit_card`'s score), and the fewest sides readable at any one pose (-inf, 0 when
+    the place is not wholly in the image)."""
+    org = np.array(rect.origin)
+    s = rect.px_per_mm
+    centre = (np.array(place.centre) - org) * s
+    reach = float(np.hypot(CARD.width, CARD.height)) / 2 * s + FIT_SHIFT_MM * s + 2
+    h, w = image.shape[:2]
+    if centre[0] - reach < 0 or centre[1] - reach < 0 or centre[0] + reach > w or centre[1] + reach > h:
+        return float("-inf"), 0
+    x0, y0 = int(centre[0] - reach), int(centre[1] - reach)
+    roi = cv2.blur(image[y0:int(centre[1] + reach) + 1, x0:int(centre[0] + reach) + 1], (3, 3)).astype(np.float32)
+    local = centre - (x0, y0)
+    r = int(np.ceil(FIT_SHIFT_MM * s))
+    shifts = np.array([(dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)], np.float64)
+    rh, rw = roi.shape
+    half = np.array(place.size) / 2
+    evidence, fewest = float("-inf"), 4
+    for da in FIT_ANGLES:
+        rot = _rot(-da) @ place.rotation
+        readable = np.zeros(len(shifts), np.int64)
+        for rim_side, frame_side in zip(_RIM_SIDES, _FRAME_SIDES):
+            vals = []
+            for pts in (rim_side, frame_side):
+                p = np.rint((pts @ rot.T * s + local)[None] + shifts[:, None]).astype(np.int64)
+                vals.append(roi[np.clip(p[..., 1], 0, rh - 1), np.clip(p[..., 0], 0, rw - 1)])
+            rim, frame = vals
+            # where the frame line would lie on or past the place's printed outline, that line (or the next
+            # place's) could pass for it
+            q = np.abs(((frame_side @ rot.T * s)[None] + shifts[:, None]) @ place.rotation / s)
+            on_outline = (q[..., 0] > half[0] - OUTLINE_MM) | (q[..., 1] > half[1] - OUTLINE_MM)
+            rim_ok, frame_ok = rim < GLARE_LEVEL, (frame < GLARE_LEVEL) & ~on_outline
+            ok = (rim_ok.mean(axis=1) >= 0.5) & (frame_ok.mean(axis=1) >= 0.5)
+            rim_mean = np.where(rim_ok, rim, 0).sum(axis=1) / np.maximum(rim_ok.sum(axis=1), 1)
+            frame_mean = np.where(frame_ok, frame, 0).sum(axis=1) / np.maximum(frame_ok.sum(axis=1), 1)
+            contrast = (rim_mean - frame_mean) / (rim_mean + 4.0)
+            if bool(ok.any()):
+                evidence = max(evidence, float(contrast[ok].max()))
+            readable += ok
+        fewest = min(fewest, int(readable.min()))
+    return evidence, fewest
+
+
 def _key(z: Zone) -> tuple[Any, ...]:
     return (z.area, z.seat, z.suit, z.pile, z.space)
 
@@ -131,6 +217,8 @@ class LayoutPlace:
     angle: float
     #: the place's own frame (mat or chart mm) -> table mm, linear part (a rotation)
     rotation: NDArray[Any]
+    #: the printed outline's width and height (mm)
+    size: tuple[float, float] = (0.0, 0.0)
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -146,7 +234,7 @@ def layout_places(charts: Mapping[int, ChartPose]) -> list[LayoutPlace]:
         for pile in Pile:
             r = MAT.slot(suit, pile)
             out.append(LayoutPlace(Zone(Area.TABLEAU, suit=suit, pile=pile), _place_polygon(r, Area.TABLEAU),
-                                   _text_band(r, Area.TABLEAU), r.centre, 0.0, eye))
+                                   _text_band(r, Area.TABLEAU), r.centre, 0.0, eye, (r.w, r.h)))
     for seat, pose in sorted(charts.items()):
         m = pose.chart_to_table
         lin = m[:2, :2] / max(float(np.sqrt(abs(np.linalg.det(m[:2, :2])))), 1e-9)
@@ -156,7 +244,7 @@ def layout_places(charts: Mapping[int, ChartPose]) -> list[LayoutPlace]:
             text = [p @ m[:2, :2].T + m[:2, 2] for p in _text_band(r, Area.CHART_SPACE)]
             c = m[:2, :2] @ np.array(r.centre) + m[:2, 2]
             out.append(LayoutPlace(Zone(Area.CHART_SPACE, seat=seat, space=sp), polys, text,
-                                   (float(c[0]), float(c[1])), pose.angle, lin))
+                                   (float(c[0]), float(c[1])), pose.angle, lin, (r.w, r.h)))
     return out
 
 
@@ -173,9 +261,19 @@ def _band(w: float, h: float, step: float = 1.5, corner: float = 4.0) -> NDArray
                            np.stack([np.full_like(ys, -w / 2), ys], 1), np.stack([np.full_like(ys, w / 2), ys], 1)])
 
 
+def _band_sides(w: float, h: float, step: float = 1.5, corner: float = 4.0) -> list[NDArray[Any]]:
+    """`_band`'s points, side by side: top, bottom, left, right."""
+    xs = np.arange(-w / 2 + corner, w / 2 - corner + 1e-9, step)
+    ys = np.arange(-h / 2 + corner, h / 2 - corner + 1e-9, step)
+    return [np.stack([xs, np.full_like(xs, -h / 2)], 1), np.stack([xs, np.full_like(xs, h / 2)], 1),
+            np.stack([np.full_like(ys, -w / 2), ys], 1), np.stack([np.full_like(ys, w / 2), ys], 1)]
+
+
 #: the middle of a card's white rim, and of its dark frame line (mm from the card's centre)
 _RIM = _band(CARD.width - CARD.margin, CARD.height - CARD.margin)
 _FRAME = _band(CARD.width - 2 * CARD.margin - CARD.frame, CARD.height - 2 * CARD.margin - CARD.frame)
+_RIM_SIDES = _band_sides(CARD.width - CARD.margin, CARD.height - CARD.margin)
+_FRAME_SIDES = _band_sides(CARD.width - 2 * CARD.margin - CARD.frame, CARD.height - 2 * CARD.margin - CARD.frame)
 
 
 def _rot(deg: float) -> NDArray[Any]:
@@ -267,7 +365,7 @@ class PlaceMemory:
             seen = self._plain.get(place.key)
             if seen is not None and int(np.abs(seen[0] - thumb).max()) <= THUMB_SAME:
                 return seen[1]
-        plain = looks_plain(img, rect, place.plain_mm, place.text_mm)
+        plain = looks_plain(img, rect, place.plain_mm, place.text_mm) or looks_washed(img, rect, place)
         if thumb is not None:
             self._plain[place.key] = (thumb, plain)
         return plain
