@@ -35,6 +35,8 @@ SATURATED = 250
 DARKER = 0.7
 #: gains are kept within this factor of 1 (a measure gone wrong must not repaint the crops)
 MAX_GAIN = 1.35
+#: no second look while every gain is this close to 1 (no cast to take out: the crops would not change)
+MIN_CAST = 0.03
 
 
 @functools.lru_cache(maxsize=1)
@@ -92,12 +94,12 @@ def second_look(reader: CropReader, crops: NDArray[Any], detections: Sequence[De
 
     The token stays identified (at the mean of the two confidences) only when the second look
     names the same token and that mean reaches ``threshold``; else it becomes unsure.
-    Other recognitions are returned as they are.
+    Other recognitions, and all when every gain is within `MIN_CAST` of 1, are returned as they are.
     """
     out = list(recognitions)
     todo = [i for i, (d, r) in enumerate(zip(detections, recognitions))
             if d.kind is Kind.TOKEN and r.verdict is Verdict.IDENTIFIED]
-    if not todo:
+    if not todo or float(np.max(np.abs(np.asarray(gains) - 1.0))) < MIN_CAST:
         return out
     again = reader.classify(balanced(crops[todo], gains), threshold)
     for i, r2 in zip(todo, again):

@@ -115,5 +115,13 @@ def test_second_look_refuses_a_token_whose_mean_confidence_falls_below_the_thres
     crops = np.full((1, 8, 6, 3), 128, np.uint8)
     first = [Recognition(Verdict.IDENTIFIED, "token-5", 0.92)]
     reader = _Scripted([Recognition(Verdict.UNSURE, "token-5", 0.5)])
-    out = second_look(reader, crops, [_det(Kind.TOKEN)], first, np.ones(3), 0.9)
+    out = second_look(reader, crops, [_det(Kind.TOKEN)], first, np.array([1.05, 1.0, 0.95]), 0.9)
     assert out[0].verdict is Verdict.UNSURE and out[0].confidence == pytest.approx(0.71)
+
+
+def test_no_second_look_without_a_colour_cast() -> None:
+    crops = np.full((1, 8, 6, 3), 128, np.uint8)
+    first = [Recognition(Verdict.IDENTIFIED, "token-5", 0.92)]
+    reader = _Scripted([Recognition(Verdict.UNSURE, "token-5", 0.5)])
+    assert second_look(reader, crops, [_det(Kind.TOKEN)], first, np.array([1.01, 1.0, 0.99]), 0.9) == first
+    assert not reader.seen
