@@ -3,7 +3,7 @@
 The printed mat, Organizing Charts, cards and tokens (`layout`, `faces`,
 `printing`), their labels (`labels`), the scene renderer used to train and
 test (`scene`, `dataset`, `train`), and the frame -> `TableView` recogniser
-(`pipeline`, `tableview`, `places`). It builds on the game-agnostic vision
+(`pipeline`, `tableview`, `places`, `balance`). It builds on the game-agnostic vision
 core (`vision.calibrate`, `vision.detect`, `vision.classify`).
 
 >>> CONFIG.table.markers.width

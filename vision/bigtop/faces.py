@@ -49,6 +49,8 @@ SUIT_COLOURS: dict[Suit, Colour] = {
 INK: Colour = (35, 30, 30)
 WHITE: Colour = (255, 255, 255)
 POSTER_GREY: Colour = (140, 140, 140)
+#: the mat's paper (BGR)
+MAT_PAPER: Colour = (225, 238, 245)
 TOKEN_COLOURS: dict[int, Colour] = {
     10: (120, 200, 235),
     7: (200, 200, 120),
@@ -286,7 +288,7 @@ def render_mat(px_per_mm: float, version: int = SHEET_VERSION) -> Image:
     ``version``: the printed sheet version (1: the corner markers only).
     """
     s = px_per_mm
-    img = np.full((_mm(MAT.height, s), _mm(MAT.width, s), 3), (225, 238, 245), np.uint8)
+    img = np.full((_mm(MAT.height, s), _mm(MAT.width, s), 3), MAT_PAPER, np.uint8)
     for k, mid in enumerate(MAT.marker_ids[:4] if version < 2 else MAT.marker_ids):
         _paste_marker(img, mid, MAT.marker_corners(k), s)
     for suit in Suit:

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
+from vision.bigtop.balance import paper_gains, second_look
 from vision.bigtop.labels import NONE, Kind, kind_of
 from vision.bigtop.places import PlaceMemory, fit_card
 from vision.bigtop.tableview import TableView, Zone, build_table_view, zone_of
@@ -79,9 +80,11 @@ class Recognizer:
     Successive frames are taken to show the same table: once the markers were found, the
     next frames are searched for them only where they were (`MarkerTracker`). Every tableau
     pile and chart space that no detection identified is read from where the layout puts it,
-    and one still unread that is not plain is reported unrecognised, not empty
-    (`vision.bigtop.places`); live, a place's crop whose best guess is the card last identified
-    there counts from `REMEMBERED_CONFIDENCE`. Call `reset` before a frame of another table to
+    and one still unread that is not plain (or washed out by glare with no card under it) is
+    reported unrecognised, not empty (`vision.bigtop.places`); live, a place's crop whose best
+    guess is the card last identified there counts from `REMEMBERED_CONFIDENCE`. An identified
+    token is read a second time with the camera's colour cast taken out
+    (`vision.bigtop.balance`) and stays identified only when both looks agree. Call `reset` before a frame of another table to
     search it in full at once.
 
     :raises ModelFileError: when the model file cannot be loaded.
@@ -109,7 +112,8 @@ class Recognizer:
 
         :raises NoMatError: when too few of the mat's markers are in view.
         """
-        if frame.ndim == 2:
+        colour = frame.ndim == 3
+        if not colour:
             frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         cfg = self.config
         t0 = time.perf_counter()
@@ -126,6 +130,9 @@ class Recognizer:
         crops = warp_crops(frame, dets, cfg, rect.rect_to_frame)
         t5 = time.perf_counter()
         recs = [_of_its_shape(d, r) for d, r in zip(dets, self.classifier.classify(crops, cfg.confidence_threshold))]
+        if colour and any(d.kind is Kind.TOKEN for d in dets):
+            recs = second_look(self.classifier, crops, dets, recs, paper_gains(frame, cal.table_to_image),
+                               cfg.confidence_threshold)
         t6 = time.perf_counter()
         items = [(d.kind, rect.to_table(*d.centre), d.angle, r) for d, r in zip(dets, recs)]
         if cal is not self._last_calibration:

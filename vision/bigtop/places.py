@@ -3,7 +3,9 @@
 Once the mat and the charts are calibrated, the layout says exactly where each tableau
 pile and each chart's called-card space is (`layout_places`). A place no detection
 identified is tested for the plain print (`looks_plain`: no fine detail outside its
-printed name, and the name legible); a place that is not plain is read from a crop
+printed name, and the name legible), or for the print washed out by a glare spot
+(`looks_washed`: bright all over, and no card's frame line on any side that the glare
+leaves readable, wherever a card could lie); a place that is not plain is read from a crop
 fitted where the layout puts it (`fit_card`: the card's rim and frame line searched a
 few millimetres and degrees around the printed place), so a card the free detector
 missed (glare, blur at the frame's edge, a dark corner) is still identified. A place
@@ -15,6 +17,7 @@ reading the pile as empty: a hand, a glare spot or a mug over a place is never e
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -24,13 +27,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorer.bigtop.cards import Suit
+from vision.bigtop.faces import render_chart, render_mat
 from vision.bigtop.labels import Kind
 from vision.bigtop.layout import CARD, CHART, MAT, Pile, Rect, Space
 from vision.bigtop.tableview import Area, Reason, TableView, Unrecognised, Zone
 from vision.calibrate import ChartPose, Rectified
 from vision.detect import Detection
 
-__all__ = ["LayoutPlace", "PlaceMemory", "fit_card", "layout_places", "looks_plain", "place_features"]
+__all__ = ["LayoutPlace", "PlaceMemory", "fit_card", "layout_places", "looks_plain", "looks_washed", "place_features"]
 
 #: a plain place: its fine detail (the grey image less its smooth shading, 3rd to 97th percentile,
 #: over the median grey) below this, ...
@@ -114,6 +118,109 @@ def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDAr
     return detail < PLAIN_CONTRAST and text >= max(TEXT_CONTRAST, TEXT_OVER_PLAIN * detail)
 
 
+#: a place washed out by glare: at least this share of its tested parts at or over this grey level, ...
+GLARE_LEVEL = 250
+GLARE_SHARE = 0.3
+#: ... the rest bright too (their 5th percentile at least this grey level: no card's face, no hand), ...
+GLARE_FLOOR = 200
+#: ... and at every pose a card could lie in (`FIT_SHIFT_MM`, `FIT_ANGLES`), at least this many of the
+#: card's sides readable, none of which shows a frame line this much darker than both the rim and the
+#: face beside it (relatively, beyond what the clean print shows there)
+WASHED_SIDES = 1
+WASHED_FRAME_CONTRAST = 0.03
+#: a side is readable where half its rim, frame-line and face points are below this grey level: nearer
+#: saturation a blurred frame line's contrast is squeezed to next to nothing
+READABLE_LEVEL = 240
+
+
+@functools.lru_cache(maxsize=8)
+def _sheet_grey(sheet: int, px_per_mm: float) -> NDArray[Any]:
+    """The clean printed mat (``sheet`` -1) or seat ``sheet``'s chart, grey, at ``px_per_mm`` (as `fit_card` samples)."""
+    img = render_mat(px_per_mm) if sheet < 0 else render_chart(sheet, px_per_mm)
+    out: NDArray[Any] = cv2.blur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (3, 3)).astype(np.float32)
+    return out
+
+
+def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> bool:
+    """True when a glare spot washed out the place's print and no card lies under it.
+
+    The place must be plain (`place_features` below `PLAIN_CONTRAST`), in good part saturated
+    (`GLARE_SHARE`) and bright everywhere else (`GLARE_FLOOR`); then for every pose a card may
+    have on the place, the sides of its outline that the glare leaves readable (`READABLE_LEVEL`)
+    are tested for its dark frame line between the white rim and the face: at every pose at least
+    `WASHED_SIDES` must be readable, and none may show the frame line (`WASHED_FRAME_CONTRAST`).
+    A card whose whole outline the glare hides at some pose is never taken for an empty place.
+    """
+    detail, _ = place_features(image, rect, place.plain_mm)
+    if not detail < PLAIN_CONTRAST:
+        return False
+    org = np.array(rect.origin)
+    s = rect.px_per_mm
+    polys = [np.round((p - org) * s).astype(np.int32) for p in place.plain_mm]
+    allp = np.concatenate(polys)
+    x0, y0 = np.maximum(allp.min(axis=0), 0)
+    x1, y1 = np.minimum(allp.max(axis=0) + 1, (image.shape[1], image.shape[0]))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return False
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [p - (x0, y0) for p in polys], 1)
+    inside = image[y0:y1, x0:x1][mask.astype(bool)]
+    if inside.size < 20 or float(np.mean(inside >= GLARE_LEVEL)) < GLARE_SHARE:
+        return False
+    if float(np.percentile(inside, 5)) < GLARE_FLOOR:
+        return False
+    evidence, readable = _frame_evidence(image, rect, place)
+    return evidence < WASHED_FRAME_CONTRAST and readable >= WASHED_SIDES
+
+
+def _frame_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> tuple[float, int]:
+    """Over every pose a card may have on ``place``: the most a readable side of its outline shows a frame
+    line: darker than both the rim outside it and the face inside it, relatively, less what the clean
+    printed sheet shows there (the place's own outline), and the fewest sides readable at any one pose
+    (-inf, 0 when the place is not wholly in the image)."""
+    org = np.array(rect.origin)
+    s = rect.px_per_mm
+    centre = (np.array(place.centre) - org) * s
+    reach = float(np.hypot(CARD.width, CARD.height)) / 2 * s + FIT_SHIFT_MM * s + 2
+    h, w = image.shape[:2]
+    if centre[0] - reach < 0 or centre[1] - reach < 0 or centre[0] + reach > w or centre[1] + reach > h:
+        return float("-inf"), 0
+    x0, y0 = int(centre[0] - reach), int(centre[1] - reach)
+    roi = cv2.blur(image[y0:int(centre[1] + reach) + 1, x0:int(centre[0] + reach) + 1], (3, 3)).astype(np.float32)
+    local = centre - (x0, y0)
+    r = int(np.ceil(FIT_SHIFT_MM * s))
+    shifts = np.array([(dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)], np.float64)
+    rh, rw = roi.shape
+    sheet = _sheet_grey(place.sheet, s)
+    sh, sw = sheet.shape
+    at = np.array(place.sheet_centre) * s
+    evidence, fewest = float("-inf"), 4
+    for da in FIT_ANGLES:
+        rot = _rot(-da) @ place.rotation
+        readable = np.zeros(len(shifts), np.int64)
+        for bands in zip(_RIM_SIDES, _FRAME_SIDES, _INNER_SIDES):
+            seen, printed = [], []
+            for pts in bands:
+                v = (pts @ rot.T * s)[None] + shifts[:, None]
+                p = np.rint(v + local).astype(np.int64)
+                seen.append(roi[np.clip(p[..., 1], 0, rh - 1), np.clip(p[..., 0], 0, rw - 1)])
+                q = np.rint(v @ place.rotation + at).astype(np.int64)  # the same points on the printed sheet
+                printed.append(sheet[np.clip(q[..., 1], 0, sh - 1), np.clip(q[..., 0], 0, sw - 1)].mean(axis=1))
+            usable = [b < READABLE_LEVEL for b in seen]
+            ok = np.all([u.mean(axis=1) >= 0.5 for u in usable], axis=0)
+            rim, frame, inner = (np.where(u, b, 0).sum(axis=1) / np.maximum(u.sum(axis=1), 1)
+                                 for b, u in zip(seen, usable))
+            # a frame line is darker than both the rim outside it and the face inside it (a glare spot's
+            # falloff is not); the print's own lines (the place's outline) count only beyond what they show clean
+            expected = (np.minimum(printed[0], printed[2]) - printed[1]) / (printed[0] + 4.0)
+            contrast = (np.minimum(rim, inner) - frame) / (rim + 4.0) - np.maximum(expected, 0.0)
+            if bool(ok.any()):
+                evidence = max(evidence, float(contrast[ok].max()))
+            readable += ok
+        fewest = min(fewest, int(readable.min()))
+    return evidence, fewest
+
+
 def _key(z: Zone) -> tuple[Any, ...]:
     return (z.area, z.seat, z.suit, z.pile, z.space)
 
@@ -131,6 +238,10 @@ class LayoutPlace:
     angle: float
     #: the place's own frame (mat or chart mm) -> table mm, linear part (a rotation)
     rotation: NDArray[Any]
+    #: the sheet the place is printed on (the mat: -1, else the chart's seat) and the place's centre
+    #: in that sheet's own mm frame
+    sheet: int = -1
+    sheet_centre: tuple[float, float] = (0.0, 0.0)
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -146,7 +257,7 @@ def layout_places(charts: Mapping[int, ChartPose]) -> list[LayoutPlace]:
         for pile in Pile:
             r = MAT.slot(suit, pile)
             out.append(LayoutPlace(Zone(Area.TABLEAU, suit=suit, pile=pile), _place_polygon(r, Area.TABLEAU),
-                                   _text_band(r, Area.TABLEAU), r.centre, 0.0, eye))
+                                   _text_band(r, Area.TABLEAU), r.centre, 0.0, eye, -1, r.centre))
     for seat, pose in sorted(charts.items()):
         m = pose.chart_to_table
         lin = m[:2, :2] / max(float(np.sqrt(abs(np.linalg.det(m[:2, :2])))), 1e-9)
@@ -156,7 +267,7 @@ def layout_places(charts: Mapping[int, ChartPose]) -> list[LayoutPlace]:
             text = [p @ m[:2, :2].T + m[:2, 2] for p in _text_band(r, Area.CHART_SPACE)]
             c = m[:2, :2] @ np.array(r.centre) + m[:2, 2]
             out.append(LayoutPlace(Zone(Area.CHART_SPACE, seat=seat, space=sp), polys, text,
-                                   (float(c[0]), float(c[1])), pose.angle, lin))
+                                   (float(c[0]), float(c[1])), pose.angle, lin, seat, r.centre))
     return out
 
 
@@ -173,9 +284,21 @@ def _band(w: float, h: float, step: float = 1.5, corner: float = 4.0) -> NDArray
                            np.stack([np.full_like(ys, -w / 2), ys], 1), np.stack([np.full_like(ys, w / 2), ys], 1)])
 
 
+def _band_sides(w: float, h: float, step: float = 1.5, corner: float = 4.0) -> list[NDArray[Any]]:
+    """`_band`'s points, side by side: top, bottom, left, right."""
+    xs = np.arange(-w / 2 + corner, w / 2 - corner + 1e-9, step)
+    ys = np.arange(-h / 2 + corner, h / 2 - corner + 1e-9, step)
+    return [np.stack([xs, np.full_like(xs, -h / 2)], 1), np.stack([xs, np.full_like(xs, h / 2)], 1),
+            np.stack([np.full_like(ys, -w / 2), ys], 1), np.stack([np.full_like(ys, w / 2), ys], 1)]
+
+
 #: the middle of a card's white rim, and of its dark frame line (mm from the card's centre)
 _RIM = _band(CARD.width - CARD.margin, CARD.height - CARD.margin)
 _FRAME = _band(CARD.width - 2 * CARD.margin - CARD.frame, CARD.height - 2 * CARD.margin - CARD.frame)
+_RIM_SIDES = _band_sides(CARD.width - CARD.margin, CARD.height - CARD.margin)
+_FRAME_SIDES = _band_sides(CARD.width - 2 * CARD.margin - CARD.frame, CARD.height - 2 * CARD.margin - CARD.frame)
+#: ... and of the face field just inside the frame line, as far inside it as the rim is outside
+_INNER_SIDES = _band_sides(CARD.width - 2 * CARD.margin - 3 * CARD.frame, CARD.height - 2 * CARD.margin - 3 * CARD.frame)
 
 
 def _rot(deg: float) -> NDArray[Any]:
@@ -267,7 +390,7 @@ class PlaceMemory:
             seen = self._plain.get(place.key)
             if seen is not None and int(np.abs(seen[0] - thumb).max()) <= THUMB_SAME:
                 return seen[1]
-        plain = looks_plain(img, rect, place.plain_mm, place.text_mm)
+        plain = looks_plain(img, rect, place.plain_mm, place.text_mm) or looks_washed(img, rect, place)
         if thumb is not None:
             self._plain[place.key] = (thumb, plain)
         return plain

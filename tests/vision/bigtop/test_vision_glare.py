@@ -1,0 +1,74 @@
+"""A chart space whose print a glare spot washed out reads empty when no card lies there, never when one does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from vision.bigtop import DEFAULT_MODEL
+from vision.bigtop.layout import CHART, Space
+from vision.bigtop.pipeline import Recognizer
+from vision.bigtop.scene import Placement, SceneSettings, chart_pose, chart_to_table, render_scene
+from vision.bigtop.tableview import Area, TableView
+
+CALM = SceneSettings(tilt_deg=(5.0, 12.0), yaw_deg=(-6.0, 6.0), brightness=(0.85, 1.0), warmth=(0.0, 0.08),
+                     blur_sigma=(0.2, 0.5), noise_sigma=(1.0, 3.0), jpeg_quality=(85, 95),
+                     shadow_probability=0.0, glare_probability=0.0, hands=(0, 0), clutter=(0, 0))
+SEAT = 0
+SPACE = Space.D1
+
+
+def _space_centre() -> tuple[float, float]:
+    r = CHART.space(SPACE)
+    return chart_to_table(chart_pose(SEAT), *r.centre)
+
+
+def _table(card: str | None) -> tuple[NDArray[Any], NDArray[Any]]:
+    x, y = _space_centre()
+    placements = [] if card is None else [Placement(card, x, y, chart_pose(SEAT)[2])]
+    scene = render_scene(np.random.default_rng(8), seats=[SEAT, 3], settings=CALM, placements=placements)
+    return scene.image, scene.table_to_image
+
+
+def _glare(image: NDArray[Any], to_image: NDArray[Any], radius_mm: float) -> NDArray[Any]:
+    """A specular spot over the space: white, saturating in its middle, with a soft edge."""
+    x, y = _space_centre()
+    pts = cv2.perspectiveTransform(np.array([[[x, y], [x + radius_mm, y]]], np.float64), to_image)[0]
+    radius = float(np.linalg.norm(pts[1] - pts[0]))
+    spot = np.zeros(image.shape[:2], np.float32)
+    cv2.circle(spot, (int(round(pts[0][0])), int(round(pts[0][1]))), int(round(radius)), 1.0, -1, cv2.LINE_AA)
+    spot = cv2.GaussianBlur(spot, (0, 0), 0.25 * radius)
+    out = image.astype(np.float32) + 2.0 * 255 * spot[:, :, None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _space_state(view: TableView) -> tuple[object, bool]:
+    chart = next(c for c in view.charts if c.seat == SEAT)
+    held = any(u.zone.area is Area.CHART_SPACE and u.zone.seat == SEAT and u.zone.space is SPACE
+               for u in view.unrecognised)
+    return chart.card_on(SPACE), held
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer(DEFAULT_MODEL)
+
+
+def test_an_empty_space_under_glare_reads_empty(recognizer: Recognizer) -> None:
+    image, to_image = _table(None)
+    recognizer.reset()
+    assert _space_state(recognizer.recognize(image).view) == (None, False)
+    recognizer.reset()
+    assert _space_state(recognizer.recognize(_glare(image, to_image, 25.0)).view) == (None, False)
+
+
+def test_a_card_under_glare_is_never_read_as_an_empty_space(recognizer: Recognizer) -> None:
+    image, to_image = _table("clowns-L3")
+    for radius in (15.0, 22.0, 25.0, 30.0, 40.0):
+        recognizer.reset()
+        card, held = _space_state(recognizer.recognize(_glare(image, to_image, radius)).view)
+        assert held or (card is not None and card.notation() == "clowns-L3")
