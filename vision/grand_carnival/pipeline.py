@@ -9,8 +9,8 @@ ring of each field (its corners, which pieces lying on it leave free) says
 empty parcel, walkway, construction site or attraction; its middle says what
 lies on it (a guest, a barker, a ticket). A second reading allows for glare
 (`_glare_classes`: grey light added, the print's own colour left): it takes a
-colour the first finds unclear, and a colour the two disagree on is held. A
-parcel partly hidden keeps its clear fields. The dark double outline between two
+colour the first finds unclear, and a colour the two disagree on is held; a
+parcel any of whose fields is unclear is held whole. The dark double outline between two
 attraction fields says they are two pieces; a piece's fields must form one of
 the box's shapes. The tent's places, the entrances, the action numbers and the
 trick places are read the same way.
@@ -316,8 +316,12 @@ def _classify(colour: NDArray[Any], allowed: tuple[str, ...], light_weight: floa
 
 
 def _classify_many(colours: NDArray[Any], allowed: tuple[str, ...], light_weight: float = 0.35,
-                   glare: bool = False) -> list[str | None]:
-    """`_classify` of each row of ``colours`` (N, 3)."""
+                   glare: bool = False, fill: bool = True) -> list[str | None]:
+    """`_classify` of each row of ``colours`` (N, 3).
+
+    ``fill=False``: the reading allowing for glare only holds a colour it clearly reads as another
+    class, it never supplies one the first reading finds unclear.
+    """
     protos = _prototypes()
     table = np.stack([protos[k] for k in allowed])  # (K, 4)
     f = _features(colours)  # (N, 4)
@@ -332,7 +336,7 @@ def _classify_many(colours: NDArray[Any], allowed: tuple[str, ...], light_weight
     if not glare:
         return first
     second = _glare_classes(colours, allowed)
-    return [b if a is None else a if b in (a, None) else None for a, b in zip(first, second)]
+    return [(b if fill else None) if a is None else a if b in (a, None) else None for a, b in zip(first, second)]
 
 
 @functools.lru_cache(maxsize=16)
@@ -528,7 +532,9 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any]]:
     rings /= whites
     mids /= whites
     kinds = ("empty", "walkway", "site", "attraction")
-    ring_class = _classify_many(rings, kinds, glare=True)
+    # a field's kind decides the parcel's tile: a colour only the reading allowing for glare finds
+    # let glare-tinted sites through as walkways on hard frames, so that reading only holds here
+    ring_class = _classify_many(rings, kinds, glare=True, fill=False)
     # the empty parcel's colour is light: a tile washed out by glare, or half in a shadow, comes near
     # it, so a field whose ring is not as light as the empty colour all over is read empty only when
     # the reading allowing for glare finds the empty colour too
@@ -615,35 +621,6 @@ def _tiles_by_art(rb: _Board, ring: list[str | None]) -> dict[int, str]:
     return out
 
 
-def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str]) -> None:
-    """The fields of a parcel partly unclear (a hand, glare) that can still be read on their own.
-
-    A tile covers all four fields of its parcel, so fields that clearly show the empty parcel
-    (its hammer in view) are empty, and fields that clearly show a tile's walkway or site are
-    that, when some tile of the box has them there; the unclear fields stay unread. A parcel
-    showing both, or a tile no tile of the box matches, stays unread as a whole.
-    """
-    known = [k for k in kinds if k is not None]
-    if not known:
-        return
-    cells = parcel_cells(parcel)
-    if all(k == "empty" for k in known):
-        if not _hammer(rb, parcel):
-            return
-        for c, k in zip(cells, kinds):
-            if k is not None:
-                chars[c] = "."
-        return
-    if "empty" in known:
-        return
-    seen = ["w" if k == "walkway" else "s" if k is not None else "?" for k in kinds]
-    if not any(all(s in ("?", t) for s, t in zip(seen, tile.replace("/", ""))) for tile in rb.catalog.foundations):
-        return
-    for c, s in zip(cells, seen):
-        if s != "?":
-            chars[c] = s
-
-
 def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
     ring, mids = _read_fields(rb)
     chars = ["?"] * 64
@@ -663,7 +640,6 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
         if any(k is None for k in kinds):
             bad = [cell_name(c) for c, k in zip(cells, kinds) if k is None]
             rb.problem(where, f"the colour of {', '.join(bad)} is unclear (glare, a shadow, a hand?)")
-            _read_part(rb, parcel, kinds, chars)
             continue
         if all(k == "empty" for k in kinds):
             if _hammer(rb, parcel):

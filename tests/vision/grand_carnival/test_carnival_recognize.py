@@ -207,15 +207,16 @@ def test_a_covered_wagon_slot_is_held() -> None:
 
 
 @pytest.mark.parametrize(("cell", "parcel"), [(0, (0, 1, 8, 9)), (16, (16, 17, 24, 25))], ids=["tile", "empty"])
-def test_a_hand_over_one_field_holds_that_field_only(cell: int, parcel: tuple[int, ...]) -> None:
+def test_a_hand_over_one_field_holds_its_parcel_never_a_guess(cell: int, parcel: tuple[int, ...]) -> None:
+    # The clear fields of a partly hidden parcel are not read on their own: on hard
+    # 2304x1296 frames that let glare-tinted fields through as the wrong colour.
     board = hand_made(())
     image = frame([MarketScene(board, 0, 7)], WIDTH)
     x, y, _, _ = BOARD.field_rect(cell)
     patch_board(image, x + 2, y + 2, FIELD - 4, FIELD - 4, (120, 160, 200))
     view = Recognizer().recognize(image).views[0]
     text, truth = "".join(view.market), "".join(truth_market(board))
-    assert text[cell] == "?"
-    assert [text[c] for c in parcel[1:]] == [truth[c] for c in parcel[1:]]
+    assert [text[c] for c in parcel] == ["?"] * 4
     assert all(text[c] in ("?", truth[c]) for c in range(64))
     assert any(cell_name(parcel[0]) in u.where for u in view.unrecognised)
 
