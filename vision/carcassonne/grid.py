@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from vision import VisionError
 
-__all__ = ["Cell", "Grid", "NoBoardError", "find_grid"]
+__all__ = ["Cell", "Grid", "NoBoardError", "find_grid", "refine_seams"]
 
 WORK = 640
 CANVAS = 640
@@ -372,7 +372,7 @@ def find_grid(photo: NDArray[Any]) -> Grid:
             cells.append(Cell(i, j, corners.astype(np.float32), cover))
     if not cells:
         raise NoBoardError("no tile grid in the photo: the board's cells could not be placed")
-    refined = _refine(gray, {(c.x, c.y) for c in cells}, np.diag([scale, scale, 1]) @ to_photo)
+    refined = refine_seams(gray, {(c.x, c.y) for c in cells}, np.diag([scale, scale, 1]) @ to_photo)
     if refined is None:
         return Grid(tuple(cells), to_photo)
     to_photo = np.diag([1 / scale, 1 / scale, 1]) @ refined
@@ -391,7 +391,7 @@ def _apply(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
-def _refine(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray[Any], rounds: int = 2) -> NDArray[Any] | None:
+def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray[Any], rounds: int = 2) -> NDArray[Any] | None:
     """Fit the grid to the seams actually seen: a homography from grid units to ``gray``'s pixels.
 
     Along every seam between two candidate cells, a few points are searched across the

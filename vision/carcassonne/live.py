@@ -43,8 +43,7 @@ from vision.carcassonne.classifier import TileClassifier, cut_crops
 from vision.carcassonne.dataset import CROP, EDGE_INDEX
 from vision.carcassonne.features import spot_at
 from vision.carcassonne.figures import FIGURE_COLOURS
-from vision.carcassonne.grid import _refine as refine_seams
-from vision.carcassonne.grid import find_grid
+from vision.carcassonne.grid import find_grid, refine_seams
 from vision.carcassonne.labels import NONE, ROTATIONS, TILE_NAMES, canonical_rotation, label
 
 __all__ = ["HINT_SHARE", "UNSURE", "LiveReading", "LiveRecognizer", "LiveTimes"]
