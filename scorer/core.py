@@ -44,6 +44,8 @@ __all__ = [
     "GameInfo",
     "HiddenInformation",
     "IllegalMove",
+    "Inference",
+    "InferenceKind",
     "MalformedMove",
     "NotYourTurn",
     "Outcome",
@@ -230,6 +232,32 @@ class ReplayReport:
 
 S = TypeVar("S")
 M = TypeVar("M")
+
+
+class InferenceKind(enum.Enum):
+    """How a camera view relates to the last accepted state (the games' ``observe`` modules)."""
+
+    #: the table still shows the accepted state
+    UNCHANGED = "unchanged"
+    #: exactly one move explains the view
+    MOVE = "move"
+    #: nothing, or more than one thing, explains the view
+    UNEXPLAINED = "unexplained"
+
+
+# no slots: a slotted frozen generic dataclass breaks when built through its alias (Inference[Move](...))
+@dataclass(frozen=True)
+class Inference(Generic[M]):
+    """What a change on the table amounts to: a kind, the move for MOVE, a sentence otherwise."""
+
+    kind: InferenceKind
+    move: M | None = None
+    message: str = ""
+
+    @classmethod
+    def unexplained(cls, message: str) -> Inference[M]:
+        """No move, or more than one, explains the view: ``message`` says why."""
+        return cls(InferenceKind.UNEXPLAINED, message=message)
 
 
 class Game(ABC, Generic[S, M]):

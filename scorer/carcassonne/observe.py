@@ -31,13 +31,14 @@ True
 
 from __future__ import annotations
 
-import enum
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scorer import core
 from scorer.carcassonne.catalog import CATALOG, HALVES, SIDES, Kind, rotated
 from scorer.carcassonne.model import Figure, Placement, Pos, Spot, State
+from scorer.core import InferenceKind
 
 __all__ = ["COLORS", "Inference", "InferenceKind", "SeenBoard", "board_of", "figures_of", "infer_move", "same_look"]
 
@@ -60,25 +61,12 @@ class SeenBoard:
     colors: tuple[str, ...] = COLORS
 
 
-class InferenceKind(enum.Enum):
-    """What a change on the table amounts to."""
-
-    UNCHANGED = "unchanged"
-    MOVE = "move"
-    UNEXPLAINED = "unexplained"
-
-
-@dataclass(frozen=True, slots=True)
-class Inference:
-    """The turn found (kind MOVE), or why none (kind UNEXPLAINED, ``message``)."""
-
-    kind: InferenceKind
-    move: Placement | None = None
-    message: str = ""
+#: the answer of `infer_move`
+Inference = core.Inference[Placement]
 
 
 def _why(message: str) -> Inference:
-    return Inference(InferenceKind.UNEXPLAINED, message=message)
+    return Inference.unexplained(message)
 
 
 def _look(name: str, rotation: int) -> tuple[object, ...]:

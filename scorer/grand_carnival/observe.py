@@ -31,9 +31,10 @@ True
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
+from scorer import core
+from scorer.core import InferenceKind
 from scorer.grand_carnival.components import Catalog, cell_name, cells_of
 from scorer.grand_carnival.model import ENTRANCES, NUMBERS, TENT, Board, Build, CarnivalState, Foundation, Move, Pass, Walk
 
@@ -64,25 +65,12 @@ def market_of(board: Board) -> SeenMarket:
                       board.guests, board.barkers, board.entrances, board.tent, board.numbers)
 
 
-class InferenceKind(enum.Enum):
-    """What a change on the table amounts to."""
-
-    UNCHANGED = "unchanged"
-    MOVE = "move"
-    UNEXPLAINED = "unexplained"
-
-
-@dataclass(frozen=True, slots=True)
-class Inference:
-    """The move found (kind MOVE), or why none (kind UNEXPLAINED, ``message``)."""
-
-    kind: InferenceKind
-    move: Move | None = None
-    message: str = ""
+#: the answer of `infer_move`
+Inference = core.Inference[Move]
 
 
 def _unexplained(message: str) -> Inference:
-    return Inference(InferenceKind.UNEXPLAINED, message=message)
+    return Inference.unexplained(message)
 
 
 def _same(seen: SeenMarket, board: Board) -> bool:

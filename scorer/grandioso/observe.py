@@ -29,9 +29,10 @@ Place(card=<Card.ELEPHANT: 0>, row=0, col=1)
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
+from scorer import core
+from scorer.core import InferenceKind
 from scorer.grandioso.model import Draw, Exchange, GrandiosoMove, GrandiosoState, LayDown, Phase, Place
 from scorer.grandioso.pyramid import Card, article
 
@@ -59,28 +60,12 @@ def snapshot(state: GrandiosoState, shown: Card | None = None) -> TableSnapshot:
     return TableSnapshot(cells, tuple(range(1, len(state.singles) + 1)), shown)
 
 
-class InferenceKind(enum.Enum):
-    """How a camera view relates to the last accepted state."""
-
-    #: the table still shows the accepted state (the singles row closed up or not)
-    UNCHANGED = "unchanged"
-    #: exactly one move explains the view
-    MOVE = "move"
-    #: nothing, or more than one thing, explains the view
-    UNEXPLAINED = "unexplained"
-
-
-@dataclass(frozen=True, slots=True)
-class Inference:
-    """The answer of `infer_move`: a kind, the move for MOVE, a sentence otherwise."""
-
-    kind: InferenceKind
-    move: GrandiosoMove | None = None
-    message: str = ""
+#: the answer of `infer_move`
+Inference = core.Inference[GrandiosoMove]
 
 
 def _unexplained(message: str) -> Inference:
-    return Inference(InferenceKind.UNEXPLAINED, message=message)
+    return Inference.unexplained(message)
 
 
 def _gap(places: tuple[int, ...], count: int) -> int | None:
