@@ -287,11 +287,21 @@ class TableAdapter(ABC, Generic[S, M]):
         """
 
     def differences(self, record: Mapping[str, Any], truth: Mapping[str, Any]) -> list[str]:
-        """How the referee's record differs from the simulation's ground truth (empty: they agree)."""
+        """How the referee's record differs from the simulation's ground truth (empty: they agree).
+
+        By default: the first move that differs, the scores and the winners. A game whose record
+        holds what the table cannot show (a hidden card) compares less.
+        """
         problems: list[str] = []
-        got, want = self.game.replay(record).data, self.game.replay(truth).data
-        if got.get("scores") != want.get("scores"):
-            problems.append(f"scores differ: referee {got.get('scores')}, truth {want.get('scores')}")
+        got, want = list(record.get("moves", [])), list(truth.get("moves", []))
+        if got != want:
+            k = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+            problems.append(f"move {k + 1} differs: referee {got[k] if k < len(got) else 'nothing'!r}, "
+                            f"truth {want[k] if k < len(want) else 'nothing'!r}")
+        a, b = self.game.replay(record).data, self.game.replay(truth).data
+        for what in ("scores", "winners"):
+            if a.get(what) != b.get(what):
+                problems.append(f"{what} differ: referee {a.get(what)}, truth {b.get(what)}")
         return problems
 
 

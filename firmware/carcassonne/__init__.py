@@ -261,17 +261,3 @@ class CarcassonneTable(TableAdapter[State, Move]):
         camera = open_simulated(arg)
         self.next_tokens = [Animal(a) for a in camera.table.record["animal_tokens"]]
         return camera
-
-    def differences(self, record: Mapping[str, Any], truth: Mapping[str, Any]) -> list[str]:
-        """Every move, the scores and the winners."""
-        problems: list[str] = []
-        got, want = list(record.get("moves", [])), list(truth.get("moves", []))
-        if got != want:
-            k = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
-            problems.append(f"move {k + 1} differs: referee {got[k] if k < len(got) else 'nothing'!r}, "
-                            f"truth {want[k] if k < len(want) else 'nothing'!r}")
-        a, b = self.game.replay(record).data, self.game.replay(truth).data
-        for what in ("scores", "winners"):
-            if a.get(what) != b.get(what):
-                problems.append(f"{what} differ: referee {a.get(what)}, truth {b.get(what)}")
-        return problems

@@ -264,20 +264,6 @@ class CarnivalTable(TableAdapter[CarnivalState, Move]):
 
         return open_simulated(arg)
 
-    def differences(self, record: Mapping[str, Any], truth: Mapping[str, Any]) -> list[str]:
-        """Every move, the scores and the winners."""
-        problems: list[str] = []
-        got, want = list(record.get("moves", [])), list(truth.get("moves", []))
-        if got != want:
-            k = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
-            problems.append(f"move {k + 1} differs: referee {got[k] if k < len(got) else 'nothing'!r}, "
-                            f"truth {want[k] if k < len(want) else 'nothing'!r}")
-        a, b = self.game.replay(record).data, self.game.replay(truth).data
-        for what in ("scores", "winners"):
-            if a.get(what) != b.get(what):
-                problems.append(f"{what} differ: referee {a.get(what)}, truth {b.get(what)}")
-        return problems
-
 
 def _agrees(known: tuple[str | None, ...], seen: tuple[str | None, ...]) -> bool:
     """True when the wagon row seen shows every open tile the state knows, on its space."""
