@@ -98,6 +98,9 @@ class Tally:
     ms: list[float] = field(default_factory=list)
     ms_shipped: list[float] = field(default_factory=list)
     wrongs: list[str] = field(default_factory=list)
+    #: components not read right, by cause (``--why``)
+    causes: dict[str, int] = field(default_factory=dict)
+    why: list[str] = field(default_factory=list)
 
 
 def main() -> int:
@@ -111,6 +114,8 @@ def main() -> int:
     ap.add_argument("--seed-base", type=int, default=SCENE_SEEDS)
     ap.add_argument("--dump", type=Path, default=None,
                     help="write every detection's nearest label and distances here (JSON), to study the tests")
+    ap.add_argument("--why", action="store_true",
+                    help="list every component not read right and every wrong one, with its cause")
     ap.add_argument("--compare", action="store_true",
                     help="also time the shipped model on the same photos (ms per frame, same machine)")
     args = ap.parse_args()
@@ -173,6 +178,7 @@ def main() -> int:
             t.scenes += 1
             hidden = {id(x): max(x.occluded, _hidden_in_photo(x, photo)) for x in td.truth}
             found: set[int] = set()
+            seen: dict[int, list[str]] = {}
             best, d1, d2 = deck.distances(result.crops)
             if dump is not None:
                 crops_out.extend(result.crops)
@@ -183,12 +189,18 @@ def main() -> int:
                     dump.append({"level": lv, "seed": seed, "truth": truth.label if truth else None,
                                  "best": deck.labels[int(b)], "d1": float(a), "d2": float(c),
                                  "hidden": hidden[id(truth)] if truth else None})
+                tests = (f"nearest {deck.labels[int(b)]} d1 {a:.2f}/{deck.max_distance:.2f} "
+                         f"ratio {a / max(c, 1e-9):.3f}/{deck.max_ratio:.2f}")
+                if truth is not None:
+                    seen.setdefault(id(truth), []).append(
+                        f"{'accepted' if r.label else 'unsure'} {d.kind.name.lower()} "
+                        f"({'right' if deck.labels[int(b)] == truth.label else 'WRONG'} {tests})")
                 if r.label is None:
                     t.unsure += 1
                     continue
                 if truth is None or truth.label != r.label:
                     t.wrong += 1
-                    t.wrongs.append(f"{lv} seed {seed}: {r.label} for {truth.label if truth else 'nothing'}")
+                    t.wrongs.append(f"{lv} seed {seed}: {r.label} for {truth.label if truth else 'nothing'} ({tests})")
                     continue
                 found.add(id(truth))
             for x in td.truth:
@@ -196,6 +208,13 @@ def main() -> int:
                     continue
                 t.components += 1
                 t.right += id(x) in found
+                if id(x) not in found:
+                    looks = seen.get(id(x), [])
+                    cause = ("not detected" if not looks else "unsure, nearest right" if all(
+                        "(right" in s and s.startswith("unsure") for s in looks) else "unsure/wrong, nearest wrong")
+                    t.causes[cause] = t.causes.get(cause, 0) + 1
+                    t.why.append(f"{lv} seed {seed}: {x.label} at ({x.x:.0f}, {x.y:.0f}) hidden "
+                                 f"{hidden[id(x)]:.3f}: {'; '.join(looks) or 'not detected'}")
     print(f"Midway deck ({len(labels)} components: 52 cards, back, 5 tokens), {args.photos} photo(s) each, "
           f"{args.enrol_level} camera")
     print(f"enrolment: {enrol_cpu:.1f} s CPU, {enrol_wall:.1f} s wall on one core "
@@ -217,6 +236,11 @@ def main() -> int:
         np.save(args.dump.with_suffix(".crops.npy"), np.asarray(crops_out, np.uint8))
     for line in [w for t in tallies.values() for w in t.wrongs][:20]:
         print("  wrong:", line)
+    if args.why:
+        for lv, t in tallies.items():
+            print(f"{lv}: not right by cause: " + ", ".join(f"{k} {v}" for k, v in sorted(t.causes.items())))
+            for line in t.why:
+                print("  ", line)
     return 0
 
 

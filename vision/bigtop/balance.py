@@ -6,7 +6,8 @@ can tint a grey token pink. The mat's paper has a known printed colour: `paper_g
 measures the cast on it (the median colour of points of blank paper spread over the mat)
 and gives the per-channel gains that take it out, and `second_look` reads each identified
 token's crop again with those gains; the token stays identified only when both looks
-name it and their mean confidence still reaches the threshold (else it is unsure).
+name it and their mean confidence still reaches the threshold, or the reader identifies the
+balanced crop as well (else it is unsure).
 """
 
 from __future__ import annotations
@@ -93,7 +94,8 @@ def second_look(reader: CropReader, crops: NDArray[Any], detections: Sequence[De
     """``recognitions`` with every identified token read again from its colour-balanced crop.
 
     The token stays identified (at the mean of the two confidences) only when the second look
-    names the same token and that mean reaches ``threshold``; else it becomes unsure.
+    names the same token and either that mean reaches ``threshold`` or the reader identifies the
+    balanced crop too (an enrolled deck, whose confidence is not a probability); else it becomes unsure.
     Other recognitions, and all when every gain is within `MIN_CAST` of 1, are returned as they are.
     """
     out = list(recognitions)
@@ -105,6 +107,7 @@ def second_look(reader: CropReader, crops: NDArray[Any], detections: Sequence[De
     for i, r2 in zip(todo, again):
         r = out[i]
         mean = (r.confidence + r2.confidence) / 2 if r2.best == r.best else r.confidence / 2
-        out[i] = Recognition(Verdict.IDENTIFIED if r2.best == r.best and mean >= threshold else Verdict.UNSURE,
-                             r.best, mean)
+        # an enrolled deck's confidence is on another scale than the model's: its own verdict counts
+        keep = r2.best == r.best and (mean >= threshold or r2.verdict is Verdict.IDENTIFIED)
+        out[i] = Recognition(Verdict.IDENTIFIED if keep else Verdict.UNSURE, r.best, mean)
     return out

@@ -119,6 +119,16 @@ def test_second_look_refuses_a_token_whose_mean_confidence_falls_below_the_thres
     assert out[0].verdict is Verdict.UNSURE and out[0].confidence == pytest.approx(0.71)
 
 
+def test_second_look_keeps_a_token_an_enrolled_deck_identifies_in_both_looks() -> None:
+    # a deck's confidence (1 - its distance ratio) stays well below the model's threshold
+    crops = np.full((2, 8, 6, 3), 128, np.uint8)
+    first = [Recognition(Verdict.IDENTIFIED, "token-back", 0.5), Recognition(Verdict.IDENTIFIED, "token-5", 0.3)]
+    reader = _Scripted([Recognition(Verdict.IDENTIFIED, "token-back", 0.45), Recognition(Verdict.UNSURE, "token-5", 0.1)])
+    out = second_look(reader, crops, [_det(Kind.TOKEN), _det(Kind.TOKEN)], first, np.array([1.1, 1.0, 0.9]), 0.9)
+    assert out[0].verdict is Verdict.IDENTIFIED and out[0].best == "token-back"
+    assert out[1].verdict is Verdict.UNSURE and out[1].best == "token-5"
+
+
 def test_no_second_look_without_a_colour_cast() -> None:
     crops = np.full((1, 8, 6, 3), 128, np.uint8)
     first = [Recognition(Verdict.IDENTIFIED, "token-5", 0.92)]
