@@ -17,6 +17,7 @@ from vision.bigtop.scene import paste, table_texture
 from vision.camera_model import photograph
 from vision.classify import Verdict
 from vision.enroll import (
+    DEGRADED,
     ComponentShape,
     Deck,
     DeckError,
@@ -28,6 +29,7 @@ from vision.enroll import (
     load_deck,
     resolve_deck,
     save_deck,
+    sharpness,
 )
 
 SHAPE = ComponentShape(CARD.width, CARD.height, CARD.margin + CARD.frame)
@@ -114,6 +116,7 @@ def test_save_load_round_trip_and_errors(tmp_path: Path) -> None:
     again = load_deck(folder, "bigtop")
     assert again.labels == LABELS
     assert again.photo_of is not None and np.array_equal(again.photo_of, deck.photo_of)
+    assert deck.sharpness is not None and again.sharpness == pytest.approx(deck.sharpness)
     two = save_deck(small_deck(2)[0], tmp_path / "elsewhere" / "two")
     assert set(load_deck(two).photo_of.tolist()) == {0, 1}  # type: ignore[union-attr]
     assert [r.label for r in again.classify(plains[0])] == [r.label for r in deck.classify(plains[0])]
@@ -151,3 +154,64 @@ def test_a_label_is_as_near_as_the_mean_of_its_photos() -> None:
     one = Deck("bigtop", "t", ("a", "b"), protos, np.array([0, 0, 1], np.int32), np.zeros(2, np.float32),
                np.eye(2, dtype=np.float32), 10.0, 0.9, (40, 56))
     assert one.label_distances(np.zeros((1, 2), np.float32))[0].tolist() == pytest.approx([1.0, 2.5])
+
+
+def _blob_crops(offsets: list[float], size: tuple[int, int] = (40, 56)) -> np.ndarray:
+    """Crops each holding one bright square, its centre ``offset`` pixels right of the crop's."""
+    w, h = size
+    out = np.full((len(offsets), h, w, 3), 40, np.uint8)
+    for i, dx in enumerate(offsets):
+        x = int(round(w / 2 + dx))
+        out[i, h // 2 - 5:h // 2 + 5, x - 5:x + 5] = 220
+    return out
+
+
+def _centroid(crops: np.ndarray) -> np.ndarray:
+    """A stand-in descriptor: where a crop's bright pixels lie, in pixels from its centre."""
+    out = []
+    for c in crops:
+        ys, xs = np.nonzero(c[:, :, 0] > 128)
+        out.append([xs.mean() + 0.5 - c.shape[1] / 2, ys.mean() + 0.5 - c.shape[0] / 2])
+    return np.asarray(out, np.float32)
+
+
+def _two_label_deck() -> Deck:
+    # label "a": the square centred; "b": 8 px to the right. A match must lie within 1 px.
+    protos = np.array([[0.0, 0.0], [8.0, 0.0]], np.float32)
+    return Deck("bigtop", "t", ("a", "b"), protos, np.array([0, 1], np.int32), np.zeros(2, np.float32),
+                np.eye(2, dtype=np.float32), 1.0, 0.88, (40, 56))
+
+
+def test_a_crop_cut_a_little_off_is_read_after_realigning_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("vision.enroll.describe", _centroid)
+    deck = _two_label_deck()
+    # 2 px off (5% of the width): too far for the plain test, read as "a" once moved back
+    recs = deck.classify(_blob_crops([0.0, 2.0, -2.0]))
+    assert [r.label for r in recs] == ["a", "a", "a"]
+    # halfway between the two labels: moved either way it looks like both, so it stays unsure
+    assert deck.classify(_blob_crops([4.0]))[0].verdict is Verdict.UNSURE
+
+
+def test_a_crop_too_blurred_to_tell_look_alikes_apart_is_held_unsure(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("vision.enroll.describe", lambda crops: np.zeros((len(crops), 2), np.float32))
+    deck = _two_label_deck()  # every crop lies exactly on "a"'s prototype
+    sharp = _blob_crops([0.0])
+    blurred = cv2.GaussianBlur(sharp[0], (0, 0), 3.0)[None]
+    deck.sharpness = float(sharpness(sharp)[0])
+    assert sharpness(blurred)[0] < DEGRADED * deck.sharpness
+    assert deck.classify(sharp)[0].label == "a"
+    assert deck.classify(blurred)[0].verdict is Verdict.UNSURE
+    deck.sharpness = None  # a deck without the measure (or none of its views) keeps the distance tests only
+    assert deck.classify(blurred)[0].label == "a"
+
+
+def test_sharpness_falls_with_blur_not_with_exposure() -> None:
+    image, _ = card_photo("clowns-D3", 5)
+    view = enrol_photo(image, "clowns-D3", Path("x.jpg"), SHAPE, CONFIG.crop_size, np.random.default_rng(1), count=1)
+    assert view is not None
+    crop = view.plain[:1]
+    dim = (crop.astype(np.float32) * 0.5).astype(np.uint8)
+    soft = cv2.GaussianBlur(crop[0], (0, 0), 2.0)[None]
+    s, s_dim, s_soft = float(sharpness(crop)[0]), float(sharpness(dim)[0]), float(sharpness(soft)[0])
+    assert abs(s_dim / s - 1) < 0.25
+    assert s_soft < 0.5 * s
