@@ -18,7 +18,8 @@ near enough (a distance bound learnt from the deck's own prototypes) and clearly
 nearer than the nearest prototype of any other label (a ratio test). A crop that
 fails is looked at again shifted and scaled by a few per cent (the table's outline
 may be a little off), under stricter tests and only to confirm the same label; a crop
-far blurrier than the enrolled views is never accepted. Otherwise it is reported unsure.
+far blurrier than the enrolled views, or with far less print (a hand, bare table, glare),
+is never accepted, nor a match near both its limits at once. Otherwise it is reported unsure.
 `Deck.classify` has the interface of `vision.classify.Classifier`, so a recogniser takes
 a deck in place of its shipped model.
 
@@ -61,6 +62,7 @@ __all__ = [
     "build_deck",
     "deck_home",
     "describe",
+    "detail",
     "enrol_photo",
     "find_component",
     "list_decks",
@@ -680,6 +682,8 @@ class Deck:
     photo_of: NDArray[np.int32] | None = None
     #: the median `sharpness` of the enrolled plain views; a crop far blurrier is held unsure (None: no test)
     sharpness: float | None = None
+    #: the median `detail` of the enrolled plain views; a crop with far less print is held unsure
+    detail: float | None = None
 
     def distances(self, crops: Image) -> tuple[NDArray[np.int32], FloatArray, FloatArray]:
         """For each crop: the nearest label's index, its distance and the next label's distance."""
@@ -727,8 +731,9 @@ class Deck:
         A crop the plain tests leave unsure is moved a little (`SEARCH_MOVES`); each label's
         distance is then its least over the moves, and the crop is identified only when the
         nearest label is the plain look's, within `SEARCH_DISTANCE` times the bound and under
-        the stricter `SEARCH_RATIO`. A crop far blurrier than the enrolled views (`DEGRADED`)
-        is unsure whatever its distances.
+        the stricter `SEARCH_RATIO`. A plain match near both its limits (`BOTH_LIMITS`), and a
+        crop far blurrier than the enrolled views (`DEGRADED`) or with far less print (`FLAT`),
+        is unsure.
 
         ``threshold`` is accepted for the `vision.classify.Classifier` interface and unused:
         a deck's own tests decide. The confidence shown is 1 - d1/d2 (0 when unsure).
@@ -736,7 +741,7 @@ class Deck:
         if len(crops) == 0:
             return []
         plain = self.label_distances(self.project(describe(crops)))
-        best, ok, ratio = _nearest(plain, self.max_distance, self.max_ratio)
+        best, ok, ratio = _nearest(plain, self.max_distance, self.max_ratio, BOTH_LIMITS)
         # a crop the plain test leaves unsure is looked at again, slightly shifted and scaled (the table
         # recogniser's outline may be off by a few per cent), under a stricter ratio test
         todo = np.flatnonzero(~ok)
@@ -749,6 +754,8 @@ class Deck:
             best[todo], ok[todo], ratio[todo] = best2, ok2, ratio2
         if self.sharpness is not None:
             ok &= sharpness(crops) >= DEGRADED * self.sharpness
+        if self.detail is not None:
+            ok &= detail(crops) >= FLAT * self.detail
         out: list[Recognition] = []
         for k, good, r in zip(best, ok, ratio):
             conf = float(max(0.0, 1.0 - r))
@@ -756,15 +763,23 @@ class Deck:
         return out
 
 
-def _nearest(per_label: FloatArray, max_distance: float, max_ratio: float,
+def _nearest(per_label: FloatArray, max_distance: float, max_ratio: float, both: float = math.inf,
              ) -> tuple[NDArray[np.intp], NDArray[np.bool_], FloatArray]:
-    """For each row of label distances: the nearest label, whether it passes both tests, and the ratio."""
+    """For each row of label distances: the nearest label, whether it passes the tests, and the ratio.
+
+    The tests: the distance within ``max_distance``, the ratio within ``max_ratio``, and the two as
+    shares of their limits adding up to at most ``both``.
+    """
     order = np.argsort(per_label, axis=1)
     rows = np.arange(len(per_label))
     d1 = per_label[rows, order[:, 0]].astype(np.float64)
     d2 = (per_label[rows, order[:, 1]] if per_label.shape[1] > 1 else np.full(len(rows), np.inf)).astype(np.float64)
     ratio = np.where(d2 > 0, d1 / np.where(d2 > 0, d2, 1.0), 1.0)
-    return order[:, 0].astype(np.intp), (d1 <= max_distance) & (ratio <= max_ratio), ratio
+    near = d1 / max(max_distance, 1e-9)
+    close = ratio / max(max_ratio, 1e-9)
+    # near both limits at once is not near enough: a blurred look-alike, a hand taken for a card
+    ok = (near <= 1.0) & (close <= 1.0) & (near + close <= both)
+    return order[:, 0].astype(np.intp), ok, ratio
 
 
 def _realigned(crops: Image) -> Image:
@@ -775,6 +790,20 @@ def _realigned(crops: Image) -> Image:
         m = np.array([[scale, 0, dx * w + (1 - scale) * w / 2], [0, scale, dy * w + (1 - scale) * h / 2]], np.float32)
         for j, c in enumerate(crops):
             out[i, j] = cv2.warpAffine(c, m, (int(w), int(h)), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def detail(crops: Image) -> FloatArray:
+    """``(N,)``: how much print each ``(N, H, W, 3)`` crop shows: the mean absolute Laplacian of its
+    lightly smoothed grey image over its mean brightness.
+
+    A bare patch of table, a hand or a glare spot shows almost none (the smoothing takes out the
+    sensor noise); any printed face shows some. Exposure does not change it.
+    """
+    out = np.empty(len(crops), np.float64)
+    for i, c in enumerate(crops):
+        g = cv2.GaussianBlur(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 0.7)
+        out[i] = float(np.abs(cv2.Laplacian(g, cv2.CV_32F)).mean()) / (float(g.mean()) + 10.0)
     return out
 
 
@@ -828,6 +857,12 @@ SEARCH_RATIO = 0.8
 #: A crop less sharp than this share of the enrolled views' median `sharpness` is held unsure: on the
 #: tuning tables nearly every crop whose nearest label was wrong lay below it, and few read right.
 DEGRADED = 0.2
+#: A crop with less print than this share of the enrolled views' median `detail` is held unsure.
+FLAT = 0.08
+#: A match whose distance and ratio, each as a share of its limit, add up to more than this is held
+#: unsure: each alone may pass, but not both nearly at their limits (a blurred pip card read as the
+#: next pip count; a hand taken for a card of its colour).
+BOTH_LIMITS = 1.75
 
 
 def _thresholds(descriptors: FloatArray, owners: NDArray[np.int32]) -> float:
@@ -915,9 +950,11 @@ def build_deck(game: str, name: str, views: Sequence[EnrolledView], crop_size: t
         mean, proj = discriminant(desc, owners)
         protos = (desc - mean) @ proj
         views_seen = [v.plain for v in chosen if len(v.plain)]
-        sharp = float(np.median(sharpness(np.concatenate(views_seen)))) if views_seen else None
+        seen = np.concatenate(views_seen) if views_seen else None
         deck = Deck(game, name, names, protos, owners, mean, proj, 0.0, MAX_RATIO, crop_size,
-                    photo_of=np.concatenate(photo_of), sharpness=sharp)
+                    photo_of=np.concatenate(photo_of),
+                    sharpness=float(np.median(sharpness(seen))) if seen is not None else None,
+                    detail=float(np.median(detail(seen))) if seen is not None else None)
         bound = _cross_photo_bound(deck, np.asarray(plain, np.intp))
         deck.max_distance = bound if bound is not None else _thresholds(protos, owners)
         return deck
@@ -946,6 +983,7 @@ def build_deck(game: str, name: str, views: Sequence[EnrolledView], crop_size: t
         "max_distance": deck.max_distance,
         "max_ratio": deck.max_ratio,
         "sharpness": deck.sharpness,
+        "detail": deck.detail,
         "crop_size": list(crop_size),
         "descriptor_version": DESCRIPTOR_VERSION,
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -1054,7 +1092,8 @@ def load_deck(folder: Path, game: str | None = None) -> Deck:
     w, h = card.get("crop_size", (40, 56))
     return Deck(str(card.get("game")), str(card.get("name", folder.name)), labels, protos, owners, mean, proj,
                 float(card["max_distance"]), float(card["max_ratio"]), (int(w), int(h)), card, folder, photo_of,
-                float(card["sharpness"]) if card.get("sharpness") is not None else None)
+                float(card["sharpness"]) if card.get("sharpness") is not None else None,
+                float(card["detail"]) if card.get("detail") is not None else None)
 
 
 def resolve_deck(text: str, environ: Mapping[str, str] | None = None) -> Path:

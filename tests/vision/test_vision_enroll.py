@@ -18,11 +18,13 @@ from vision.camera_model import photograph
 from vision.classify import Verdict
 from vision.enroll import (
     DEGRADED,
+    FLAT,
     ComponentShape,
     Deck,
     DeckError,
     build_deck,
     deck_home,
+    detail,
     enrol_photo,
     find_component,
     list_decks,
@@ -117,6 +119,7 @@ def test_save_load_round_trip_and_errors(tmp_path: Path) -> None:
     assert again.labels == LABELS
     assert again.photo_of is not None and np.array_equal(again.photo_of, deck.photo_of)
     assert deck.sharpness is not None and again.sharpness == pytest.approx(deck.sharpness)
+    assert deck.detail is not None and again.detail == pytest.approx(deck.detail)
     two = save_deck(small_deck(2)[0], tmp_path / "elsewhere" / "two")
     assert set(load_deck(two).photo_of.tolist()) == {0, 1}  # type: ignore[union-attr]
     assert [r.label for r in again.classify(plains[0])] == [r.label for r in deck.classify(plains[0])]
@@ -215,3 +218,36 @@ def test_sharpness_falls_with_blur_not_with_exposure() -> None:
     s, s_dim, s_soft = float(sharpness(crop)[0]), float(sharpness(dim)[0]), float(sharpness(soft)[0])
     assert abs(s_dim / s - 1) < 0.25
     assert s_soft < 0.5 * s
+
+
+def test_a_crop_with_no_print_is_held_unsure(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("vision.enroll.describe", lambda crops: np.zeros((len(crops), 2), np.float32))
+    deck = _two_label_deck()  # every crop lies exactly on "a"'s prototype
+    image, _ = card_photo("sideshow-D1", 6)
+    view = enrol_photo(image, "sideshow-D1", Path("x.jpg"), SHAPE, CONFIG.crop_size, np.random.default_rng(1), count=1)
+    assert view is not None
+    printed = view.plain[:1]
+    # a hand or a bare patch of table: one colour, softly shaded, with an easy camera's sensor noise
+    h, w = printed.shape[1:3]
+    shade = np.linspace(0.9, 1.1, h)[:, None, None] * np.array([120.0, 150.0, 200.0])
+    noise = np.random.default_rng(3).normal(0.0, 1.5, (h, w, 3))
+    flat = np.clip(shade + noise, 0, 255).astype(np.uint8)[None]
+    deck.detail = float(detail(printed)[0])
+    assert detail(flat)[0] < FLAT * deck.detail
+    assert deck.classify(printed)[0].label == "a"
+    assert deck.classify(flat)[0].verdict is Verdict.UNSURE
+
+
+def test_a_match_near_both_of_its_limits_is_held_unsure(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a crop's grey level sets where it lies: level 10 x k is at (k / 10, 0)
+    monkeypatch.setattr("vision.enroll.describe",
+                        lambda crops: np.stack([crops[:, 0, 0, 0] / 100.0, np.zeros(len(crops))], 1).astype(np.float32))
+    protos = np.array([[0.0, 0.0], [2.1, 0.0]], np.float32)
+    deck = Deck("bigtop", "t", ("a", "b"), protos, np.array([0, 1], np.int32), np.zeros(2, np.float32),
+                np.eye(2, dtype=np.float32), 1.0, 0.88, (40, 56))
+    crops = np.zeros((2, 56, 40, 3), np.uint8)
+    crops[0] = 50  # distance 0.5 of the bound 1.0, ratio 0.31
+    crops[1] = 95  # distance 0.95 and ratio 0.83: each within its limit, but both nearly at it
+    recs = deck.classify(crops)
+    assert recs[0].label == "a"
+    assert recs[1].verdict is Verdict.UNSURE and recs[1].best == "a"
