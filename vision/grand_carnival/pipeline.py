@@ -9,10 +9,12 @@ ring of each field (its corners, which pieces lying on it leave free) says
 empty parcel, walkway, construction site or attraction; its middle says what
 lies on it (a guest, a barker, a ticket). A second reading allows for glare
 (`_glare_classes`: grey light added, the print's own colour left): it takes a
-colour the first finds unclear, and a colour the two disagree on is held; a
-parcel any of whose fields is unclear is held whole. The dark double outline between two
-attraction fields says they are two pieces; a piece's fields must form one of
-the box's shapes. The tent's places, the entrances, the action numbers and the
+colour the first finds unclear, and a colour the two disagree on is held.
+Pixels glare saturated are left out of a field's colour (they keep none of their
+own). A parcel partly hidden keeps its clear fields when they fit a tile of the
+box. The dark double outline between two attraction fields says they are two
+pieces; a piece's fields must form one of the box's shapes, and a piece not
+wholly in view is held while its clear fields still read as sites. The tent's places, the entrances, the action numbers and the
 trick places are read the same way.
 
 Unsure means unrecognised, never a guess: a colour that is not clearly one of
@@ -90,6 +92,10 @@ _PAPER_LOW = 0.8
 _PAPER_HIGH = 1.04
 #: a colour brighter than the paper by this much is glare
 _GLARE = 1.12
+#: a pixel with a channel this bright (of 255) is clipped: glare saturated it; a field's ring with more
+#: than this share of its pixels clipped is unclear
+_CLIPPED = 248
+_MAX_CLIPPED = 0.6
 #: reading under glare (`_glare_classes`): the share of the light the paper's white measures that a
 #: colour may keep (a soft shadow, the white fit's error), how far its own colour may be off and
 #: how far any other class's must be (shares of each class's colour), and the negative glare allowed
@@ -516,6 +522,14 @@ class _Board:
         self.problems.append(Unrecognised(where, why))
 
 
+def _median_of_unclipped(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray[Any]:
+    """Per-channel median (N, 3) of each row of ``pixels`` (N, M, 3) over the pixels not ``clipped`` (N, M);
+    over all of them where every pixel is clipped."""
+    values = pixels.astype(np.float64)
+    values[clipped & ~clipped.all(axis=1, keepdims=True)] = np.nan
+    return np.asarray(np.nanmedian(values, axis=1))
+
+
 def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any]]:
     """Each field's ring class and middle colour (paper-normalised), row 8 first."""
     b = BOARD
@@ -525,16 +539,21 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any]]:
     cells = grid.reshape(8, n, 8, n, 3).transpose(0, 2, 1, 3, 4).reshape(64, n, n, 3)
     ring_mask, mid_mask = _field_masks()
     ring_px = cells[:, ring_mask]
-    rings = np.median(ring_px, axis=1)
+    # pixels glare saturated keep no colour of their own (each channel clipped where the white
+    # balance left it), so a ring's colour is the median of the rest, and a ring mostly saturated is unclear
+    clipped = ring_px.max(axis=2) >= _CLIPPED
+    rings = _median_of_unclipped(ring_px, clipped)
+    saturated = clipped.mean(axis=1) > _MAX_CLIPPED
     mids = np.median(cells[:, mid_mask], axis=1)
     centres = np.array([[b.grid_x + (c % 8 + 0.5) * FIELD, b.grid_y + (c // 8 + 0.5) * FIELD] for c in range(64)])
     whites = np.maximum(_design(centres) @ rb.coef, 1.0)
     rings /= whites
     mids /= whites
     kinds = ("empty", "walkway", "site", "attraction")
-    # a field's kind decides the parcel's tile: a colour only the reading allowing for glare finds
-    # let glare-tinted sites through as walkways on hard frames, so that reading only holds here
-    ring_class = _classify_many(rings, kinds, glare=True, fill=False)
+    # the reading allowing for glare, on the unsaturated pixels only (saturated ones let glare-tinted
+    # sites through as walkways), supplies a colour the first finds unclear
+    ring_class = _classify_many(rings, kinds, glare=True)
+    ring_class = [None if saturated[c] else k for c, k in enumerate(ring_class)]
     # the empty parcel's colour is light: a tile washed out by glare, or half in a shadow, comes near
     # it, so a field whose ring is not as light as the empty colour all over is read empty only when
     # the reading allowing for glare finds the empty colour too
@@ -621,6 +640,35 @@ def _tiles_by_art(rb: _Board, ring: list[str | None]) -> dict[int, str]:
     return out
 
 
+def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str]) -> None:
+    """The fields of a parcel partly unclear (a hand, glare) that can still be read on their own.
+
+    A tile covers all four fields of its parcel, so fields that clearly show the empty parcel
+    (its hammer in view) are empty, and fields that clearly show a tile's walkway or site are
+    that, when some tile of the box has them there; the unclear fields stay unread. A parcel
+    showing both, or a tile no tile of the box matches, stays unread as a whole.
+    """
+    known = [k for k in kinds if k is not None]
+    if not known:
+        return
+    cells = parcel_cells(parcel)
+    if all(k == "empty" for k in known):
+        if not _hammer(rb, parcel):
+            return
+        for c, k in zip(cells, kinds):
+            if k is not None:
+                chars[c] = "."
+        return
+    if "empty" in known:
+        return
+    seen = ["w" if k == "walkway" else "s" if k is not None else "?" for k in kinds]
+    if not any(all(s in ("?", t) for s, t in zip(seen, tile.replace("/", ""))) for tile in rb.catalog.foundations):
+        return
+    for c, s in zip(cells, seen):
+        if s != "?":
+            chars[c] = s
+
+
 def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
     ring, mids = _read_fields(rb)
     chars = ["?"] * 64
@@ -640,6 +688,7 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
         if any(k is None for k in kinds):
             bad = [cell_name(c) for c, k in zip(cells, kinds) if k is None]
             rb.problem(where, f"the colour of {', '.join(bad)} is unclear (glare, a shadow, a hand?)")
+            _read_part(rb, parcel, kinds, chars)
             continue
         if all(k == "empty" for k in kinds):
             if _hammer(rb, parcel):
@@ -723,14 +772,12 @@ def _attractions(rb: _Board, cells: list[int], tickets: set[int], chars: list[st
     out: list[tuple[str, int, int]] = []
     for group in groups.values():
         group.sort()
+        # fields clearly under an attraction are sites whichever piece covers them: a piece not
+        # wholly in view, or whose outline is unclear, is held, its clear fields are still read
         if unsure & set(group) or any(chars[c] == "?" for c in group):
-            for c in group:
-                chars[c] = "?"
             continue
         if any(_runs_on(rb, c, chars) for c in group):
             rb.problem(cell_name(group[0]), "the attraction may reach onto a field that cannot be read")
-            for c in group:
-                chars[c] = "?"
             continue
         shape, why = _shape_of(group, rb.catalog)
         if shape is None:

@@ -207,18 +207,57 @@ def test_a_covered_wagon_slot_is_held() -> None:
 
 
 @pytest.mark.parametrize(("cell", "parcel"), [(0, (0, 1, 8, 9)), (16, (16, 17, 24, 25))], ids=["tile", "empty"])
-def test_a_hand_over_one_field_holds_its_parcel_never_a_guess(cell: int, parcel: tuple[int, ...]) -> None:
-    # The clear fields of a partly hidden parcel are not read on their own: on hard
-    # 2304x1296 frames that let glare-tinted fields through as the wrong colour.
+def test_a_hand_over_one_field_holds_that_field_and_reads_the_rest_of_its_parcel(
+        cell: int, parcel: tuple[int, ...]) -> None:
     board = hand_made(())
     image = frame([MarketScene(board, 0, 7)], WIDTH)
     x, y, _, _ = BOARD.field_rect(cell)
     patch_board(image, x + 2, y + 2, FIELD - 4, FIELD - 4, (120, 160, 200))
     view = Recognizer().recognize(image).views[0]
     text, truth = "".join(view.market), "".join(truth_market(board))
-    assert [text[c] for c in parcel] == ["?"] * 4
+    assert text[cell] == "?"
+    assert [text[c] for c in parcel if c != cell] == [truth[c] for c in parcel if c != cell]
     assert all(text[c] in ("?", truth[c]) for c in range(64))
     assert any(cell_name(parcel[0]) in u.where for u in view.unrecognised)
+
+
+def test_a_parcel_showing_both_a_tile_and_the_empty_parcel_is_held_whole() -> None:
+    board = hand_made(())
+    image = frame([MarketScene(board, 0, 7)], WIDTH)
+    # a8 hidden, b8 painted the empty parcel's colour: a tile cannot lie half on its parcel
+    for cell, colour in ((0, (120, 160, 200)), (1, EMPTY)):
+        x, y, _, _ = BOARD.field_rect(cell)
+        patch_board(image, x + 1, y + 1, FIELD - 2, FIELD - 2, colour)
+    text = "".join(Recognizer().recognize(image).views[0].market)
+    assert [text[c] for c in (0, 1, 8, 9)] == ["?"] * 4
+
+
+def test_glare_saturating_part_of_a_field_leaves_the_rest_to_read() -> None:
+    board = hand_made(())
+    image = frame([MarketScene(board, 0, 7)], WIDTH)
+    truth = "".join(truth_market(board))
+    for cell in (1, 10):  # a walkway and a site: their left 40 % blown out white
+        x, y, _, _ = BOARD.field_rect(cell)
+        patch_board(image, x + 1, y + 1, 0.4 * FIELD, FIELD - 2, (255, 255, 255))
+    # a field blown out all over is held
+    x, y, _, _ = BOARD.field_rect(4)
+    patch_board(image, x + 1, y + 1, FIELD - 2, FIELD - 2, (255, 255, 255))
+    text = "".join(Recognizer().recognize(image).views[0].market)
+    assert (text[1], text[10], text[4]) == (truth[1], truth[10], "?")
+    assert all(text[c] in ("?", truth[c]) for c in range(64))
+
+
+def test_an_attraction_partly_hidden_is_held_and_its_clear_fields_read_as_sites() -> None:
+    piece = Attraction("I2", fields("a7", "b7"), 0)
+    board = hand_made((piece,))
+    image = frame([MarketScene(board, 0, 7)], WIDTH)
+    x, y, _, _ = BOARD.field_rect(parse_cell("b7") or 0)
+    patch_board(image, x + 2, y + 2, FIELD - 4, FIELD - 4, (120, 160, 200))
+    view = Recognizer().recognize(image).views[0]
+    text = "".join(view.market)
+    assert view.attractions == ()
+    assert (text[parse_cell("a7") or 0], text[parse_cell("b7") or 0]) == ("s", "?")
+    assert any(u.where == "a7" for u in view.unrecognised)
 
 
 def under_glare(bgr: tuple[int, int, int], glare: float, light: float = 1.0) -> np.ndarray:
