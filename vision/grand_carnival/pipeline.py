@@ -95,7 +95,14 @@ _GLARE = 1.12
 #: a pixel with a channel this bright (of 255) is clipped: glare saturated it; a field's ring with more
 #: than this share of its pixels clipped is unclear
 _CLIPPED = 248
-_MAX_CLIPPED = 0.6
+_MAX_CLIPPED = 0.8
+_MAX_CLIPPED_MIDDLE = 0.8
+_SATURATED_LIGHT = 0.85
+#: a guest near a place read empty (`_guest_near`): within this radius (mm), this close to the guest's
+#: colour (chromaticity), on this share of the pixels
+_NEAR_RADIUS = 6.5
+_NEAR_DISTANCE = 0.1
+_NEAR_SHARE = 0.05
 #: reading under glare (`_glare_classes`): the share of the light the paper's white measures that a
 #: colour may keep (a soft shadow, the white fit's error), how far its own colour may be off and
 #: how far any other class's must be (shares of each class's colour), and the negative glare allowed
@@ -522,6 +529,15 @@ class _Board:
         self.problems.append(Unrecognised(where, why))
 
 
+def _glare_clipped(pixels: NDArray[Any], whites: NDArray[Any]) -> NDArray[Any]:
+    """Which of the pixels (N, M, 3) of N places glare saturated (N, M): a channel clipped, and the pixel
+    as light as `_SATURATED_LIGHT` of the place's paper white (N, 3) or more. (A bright print clips
+    a channel without glare, a ticket's red for one, and its other channels keep its colour.)"""
+    light = pixels.astype(np.float64).mean(axis=2) / whites.mean(axis=1, keepdims=True)
+    out: NDArray[Any] = (pixels.max(axis=2) >= _CLIPPED) & (light >= _SATURATED_LIGHT)
+    return out
+
+
 def _median_of_unclipped(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray[Any]:
     """Per-channel median (N, 3) of each row of ``pixels`` (N, M, 3) over the pixels not ``clipped`` (N, M);
     over all of them where every pixel is clipped."""
@@ -539,16 +555,18 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any]]:
     cells = grid.reshape(8, n, 8, n, 3).transpose(0, 2, 1, 3, 4).reshape(64, n, n, 3)
     ring_mask, mid_mask = _field_masks()
     ring_px = cells[:, ring_mask]
-    # pixels glare saturated keep no colour of their own (each channel clipped where the white
-    # balance left it), so a ring's colour is the median of the rest, and a ring mostly saturated is unclear
-    clipped = ring_px.max(axis=2) >= _CLIPPED
-    rings = _median_of_unclipped(ring_px, clipped)
-    saturated = clipped.mean(axis=1) > _MAX_CLIPPED
-    mids = np.median(cells[:, mid_mask], axis=1)
+    mid_px = cells[:, mid_mask]
     centres = np.array([[b.grid_x + (c % 8 + 0.5) * FIELD, b.grid_y + (c // 8 + 0.5) * FIELD] for c in range(64)])
     whites = np.maximum(_design(centres) @ rb.coef, 1.0)
-    rings /= whites
-    mids /= whites
+    # pixels glare saturated keep no colour of their own (their channels clipped where the white balance
+    # left them), so a place's colour is the median of the rest, and a place mostly saturated is unclear
+    clipped = _glare_clipped(ring_px, whites)
+    mid_clipped = _glare_clipped(mid_px, whites)
+    rings = _median_of_unclipped(ring_px, clipped) / whites
+    mids = _median_of_unclipped(mid_px, mid_clipped) / whites
+    saturated = clipped.mean(axis=1) > _MAX_CLIPPED
+    # (the glare colour is no class's: a piece's and the paper's alike)
+    mids[mid_clipped.mean(axis=1) > _MAX_CLIPPED_MIDDLE] = _GLARE + 1.0
     kinds = ("empty", "walkway", "site", "attraction")
     # the reading allowing for glare, on the unsaturated pixels only (saturated ones let glare-tinted
     # sites through as walkways), supplies a colour the first finds unclear
@@ -799,6 +817,18 @@ def _runs_on(rb: _Board, cell: int, chars: list[str]) -> bool:
     return False
 
 
+def _guest_near(rb: _Board, rect: tuple[float, float, float, float]) -> bool:
+    """True when a guest's colour shows near the middle of a place read empty: within a guest's
+    reach of it (`_NEAR_RADIUS`), on at least `_NEAR_SHARE` of the pixels. Where the board's
+    position is off by a few millimetres (a corner marker hidden, the lens's barrel), a guest
+    lying there shows beside the middle read, not in it."""
+    x, y, w, h = rect
+    px = rb.pixels(x + w / 2, y + h / 2, _NEAR_RADIUS)
+    guest = _prototypes()["guest"]
+    near = np.linalg.norm(_features(px)[:, :3] - guest[None, :3], axis=1) < _NEAR_DISTANCE
+    return float(near.mean()) >= _NEAR_SHARE
+
+
 def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | None], int | None,
                                                       frozenset[int] | None, int | None]:
     """The entrances, the tent, the action numbers and the trick places."""
@@ -810,13 +840,18 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
 
     entrances: list[bool | None] = []
     colours = np.array([middle(b.entrance_rect(cell % 8)) for cell in rb.catalog.entrance_cells])
-    for number, k in enumerate(_classify_many(colours, ("walkway", "guest"), glare=True), start=1):
+    for number, (cell, k) in enumerate(zip(rb.catalog.entrance_cells,
+                                           _classify_many(colours, ("walkway", "guest"), glare=True)), start=1):
+        if k == "walkway" and _guest_near(rb, b.entrance_rect(cell % 8)):
+            k = None
         if k is None:
             rb.problem(f"in{number}", "the entrance is unclear")
         entrances.append(None if k is None else k == "guest")
     tent: int | None = 0
     colours = np.array([middle(b.tent_rect(place)) for place in range(TENT_PLACES)])
     for place, k in enumerate(_classify_many(colours, ("tent", "guest"), glare=True)):
+        if k == "tent" and _guest_near(rb, b.tent_rect(place)):
+            k = None
         if k is None:
             rb.problem(f"tent place {place + 1}", "the place is unclear")
             tent = None

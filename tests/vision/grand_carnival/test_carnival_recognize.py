@@ -19,8 +19,16 @@ from scorer.grand_carnival.model import Attraction, Board, TrickStatus
 from scorer.grand_carnival.scoring import score_board
 from vision.cli import RECOGNISABLE, cmd_recognize
 from vision.grand_carnival.layout import BOARD, FIELD, WAGON
-from vision.grand_carnival.pipeline import MarketView, NoBoardError, Recognizer, _classify, _figure_on, _glare_classes
-from vision.grand_carnival.printing import ATTRACTION, EMPTY, FIGURE, SITE, WALKWAY
+from vision.grand_carnival.pipeline import (
+    MarketView,
+    NoBoardError,
+    Recognizer,
+    _classify,
+    _figure_on,
+    _glare_classes,
+    _glare_clipped,
+)
+from vision.grand_carnival.printing import ATTRACTION, EMPTY, FIGURE, GUEST, SITE, WALKWAY
 from vision.grand_carnival.scene import (
     MarketScene,
     WagonScene,
@@ -304,3 +312,28 @@ def test_a_figure_under_glare_or_half_in_view_is_never_read_as_absent() -> None:
     for share in (0.2, 0.35, 0.5):
         assert _figure_on(spot(FIGURE, 0.0, share)) in (True, None)
     assert _figure_on(spot(FIGURE, 0.3)) is True
+
+
+@pytest.mark.parametrize("place", ["entrance", "tent"])
+def test_a_guest_beside_the_middle_of_a_place_is_never_read_as_none(place: str) -> None:
+    # where the board's position is off by a few mm (a corner marker hidden), a guest shows beside
+    # the middle the place is read at
+    board = hand_made(())
+    image = frame([MarketScene(board, 0, None)], WIDTH)
+    x, y, w, h = BOARD.entrance_rect(CATALOG.entrance_cells[1] % 8) if place == "entrance" else BOARD.tent_rect(5)
+    x0, y0, x1, _ = content_region(1)
+    s = WIDTH / (x1 - x0)
+    centre = (int((x + w / 2 + 5.0 - x0) * s), int((y + h / 2 - y0) * s))
+    cv2.circle(image, centre, int(4.5 * s), GUEST, -1)
+    view = Recognizer().recognize(image).views[0]
+    if place == "entrance":
+        assert view.entrances == (True, None)
+    else:
+        assert view.tent is None
+    assert any(u.where in ("in2", "tent place 6") for u in view.unrecognised)
+
+
+def test_pixels_glare_saturated_are_told_from_a_bright_print_clipping_one_channel() -> None:
+    white = np.full((1, 3), 230.0)
+    pixels = np.array([[[255, 255, 255], [250, 252, 240], [20, 210, 255], [120, 255, 110], [200, 200, 200]]], np.uint8)
+    assert _glare_clipped(pixels, white).tolist() == [[True, True, False, False, False]]
