@@ -14,7 +14,9 @@ Pixels glare saturated are left out of a field's colour (they keep none of their
 own). A parcel partly hidden keeps its clear fields when they fit a tile of the
 box. The dark double outline between two attraction fields says they are two
 pieces; a piece's fields must form one of the box's shapes, and a piece not
-wholly in view is held while its clear fields still read as sites. The tent's places, the entrances, the action numbers and the
+wholly in view is held while its clear fields still read as sites. A middle
+neither reading is sure of holds nothing when it differs from its ring by grey
+light alone and no piece's colour shows beside it (`_bare`, `_guest_near`). The tent's places, the entrances, the action numbers and the
 trick places are read the same way.
 
 Unsure means unrecognised, never a guess: a colour that is not clearly one of
@@ -103,6 +105,8 @@ _SATURATED_LIGHT = 0.85
 _NEAR_RADIUS = 6.5
 _NEAR_DISTANCE = 0.1
 _NEAR_SHARE = 0.05
+#: a field's middle and ring differ by less than this off the grey axis (linear light) when nothing lies on it
+_BARE = 0.2
 #: reading under glare (`_glare_classes`): the share of the light the paper's white measures that a
 #: colour may keep (a soft shadow, the white fit's error), how far its own colour may be off and
 #: how far any other class's must be (shares of each class's colour), and the negative glare allowed
@@ -546,8 +550,8 @@ def _median_of_unclipped(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray
     return np.asarray(np.nanmedian(values, axis=1))
 
 
-def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any]]:
-    """Each field's ring class and middle colour (paper-normalised), row 8 first."""
+def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[Any]]:
+    """Each field's ring class, middle colour and ring colour (paper-normalised), row 8 first."""
     b = BOARD
     n = _px(FIELD)
     x0, y0 = _px(b.grid_x), _px(b.grid_y)
@@ -568,9 +572,10 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any]]:
     # (the glare colour is no class's: a piece's and the paper's alike)
     mids[mid_clipped.mean(axis=1) > _MAX_CLIPPED_MIDDLE] = _GLARE + 1.0
     kinds = ("empty", "walkway", "site", "attraction")
-    # the reading allowing for glare, on the unsaturated pixels only (saturated ones let glare-tinted
-    # sites through as walkways), supplies a colour the first finds unclear
-    ring_class = _classify_many(rings, kinds, glare=True)
+    # a field's kind decides the parcel's tile: a colour only the reading allowing for glare finds let
+    # glare-tinted fields through as another kind on hard frames (the white balance tints the glare),
+    # so that reading only holds here
+    ring_class = _classify_many(rings, kinds, glare=True, fill=False)
     ring_class = [None if saturated[c] else k for c, k in enumerate(ring_class)]
     # the empty parcel's colour is light: a tile washed out by glare, or half in a shadow, comes near
     # it, so a field whose ring is not as light as the empty colour all over is read empty only when
@@ -582,7 +587,7 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any]]:
         under_glare = _glare_classes(rings, kinds)
         ring_class = [None if k == "empty" and uneven[c] and under_glare[c] != "empty" else k
                       for c, k in enumerate(ring_class)]
-    return ring_class, mids
+    return ring_class, mids, rings
 
 
 def _hammer(rb: _Board, parcel: int) -> bool:
@@ -688,7 +693,7 @@ def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str
 
 
 def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
-    ring, mids = _read_fields(rb)
+    ring, mids, rings = _read_fields(rb)
     chars = ["?"] * 64
     by_art = _tiles_by_art(rb, ring) if rb.classifier is not None else {}
     # parcels: empty (with its hammer) or one of the box's tiles
@@ -731,11 +736,18 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
     on_walkway = _classify_many(mids, ("walkway", "guest", "barker"), glare=True)
     on_site = _classify_many(mids, ("site", "guest"), glare=True)
     on_attraction = _classify_many(mids, ("attraction", "ticket"), glare=True)
+    near = {"walkway": ("guest", "barker"), "site": ("guest",), "attraction": ("ticket",)}
     for c in range(64):
         if chars[c] == "?" or chars[c] == ".":
             continue
         kind = ring[c]
         where = cell_name(c)
+        # a middle neither reading is sure of, that shows the field's own colour under the same glare
+        # and no piece's colour beside it, holds nothing
+        if kind in near and _bare(rings[c], mids[c]) and not _guest_near(rb, BOARD.field_rect(c), near[kind]):
+            on_walkway[c] = on_walkway[c] or "walkway"
+            on_site[c] = on_site[c] or "site"
+            on_attraction[c] = on_attraction[c] or "attraction"
         if kind == "walkway":
             mid = on_walkway[c]
             if mid is None:
@@ -817,16 +829,27 @@ def _runs_on(rb: _Board, cell: int, chars: list[str]) -> bool:
     return False
 
 
-def _guest_near(rb: _Board, rect: tuple[float, float, float, float]) -> bool:
-    """True when a guest's colour shows near the middle of a place read empty: within a guest's
-    reach of it (`_NEAR_RADIUS`), on at least `_NEAR_SHARE` of the pixels. Where the board's
-    position is off by a few millimetres (a corner marker hidden, the lens's barrel), a guest
-    lying there shows beside the middle read, not in it."""
+def _guest_near(rb: _Board, rect: tuple[float, float, float, float], pieces: tuple[str, ...] = ("guest",)) -> bool:
+    """True when a piece's colour (a guest's, or one of ``pieces``) shows near the middle of a place read
+    empty: within a piece's reach of it (`_NEAR_RADIUS`), on at least `_NEAR_SHARE` of the pixels. Where
+    the board's position is off by a few millimetres (a corner marker hidden, the lens's barrel), a
+    piece lying there shows beside the middle read, not in it."""
     x, y, w, h = rect
-    px = rb.pixels(x + w / 2, y + h / 2, _NEAR_RADIUS)
-    guest = _prototypes()["guest"]
-    near = np.linalg.norm(_features(px)[:, :3] - guest[None, :3], axis=1) < _NEAR_DISTANCE
-    return float(near.mean()) >= _NEAR_SHARE
+    f = _features(rb.pixels(x + w / 2, y + h / 2, _NEAR_RADIUS))[:, :3]
+    protos = _prototypes()
+    return any(float((np.linalg.norm(f - protos[k][None, :3], axis=1) < _NEAR_DISTANCE).mean()) >= _NEAR_SHARE
+               for k in pieces)
+
+
+def _bare(ring: NDArray[Any], middle: NDArray[Any]) -> bool:
+    """True when a field's middle shows its ring's own colour: nothing lies on it.
+
+    Glare adds grey light to both (`_glare_classes`), so their difference in linear light keeps no
+    more than a grey part where nothing lies on the field; a piece on it leaves its own colour's
+    difference from the field's, far off the grey axis (`_BARE`).
+    """
+    d = np.clip(middle, 0.0, None) ** 2.2 - np.clip(ring, 0.0, None) ** 2.2
+    return bool(np.linalg.norm(d - (d @ _GREY) * _GREY) < _BARE)
 
 
 def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | None], int | None,

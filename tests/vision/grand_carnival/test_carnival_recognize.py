@@ -23,12 +23,13 @@ from vision.grand_carnival.pipeline import (
     MarketView,
     NoBoardError,
     Recognizer,
+    _bare,
     _classify,
     _figure_on,
     _glare_classes,
     _glare_clipped,
 )
-from vision.grand_carnival.printing import ATTRACTION, EMPTY, FIGURE, GUEST, SITE, WALKWAY
+from vision.grand_carnival.printing import ATTRACTION, BARKER, EMPTY, FIGURE, GUEST, SITE, TICKET, WALKWAY
 from vision.grand_carnival.scene import (
     MarketScene,
     WagonScene,
@@ -337,3 +338,23 @@ def test_pixels_glare_saturated_are_told_from_a_bright_print_clipping_one_channe
     white = np.full((1, 3), 230.0)
     pixels = np.array([[[255, 255, 255], [250, 252, 240], [20, 210, 255], [120, 255, 110], [200, 200, 200]]], np.uint8)
     assert _glare_clipped(pixels, white).tolist() == [[True, True, False, False, False]]
+
+
+def test_a_middle_under_the_same_glare_as_its_ring_is_bare_a_piece_never() -> None:
+    # glare tinted by the white balance, as on a hard frame: the difference of middle and ring stays grey
+    def lit(bgr: tuple[int, int, int], glare: float) -> np.ndarray:
+        return np.asarray((light_of(bgr) + glare * np.array([1.2, 1.0, 0.8])) ** (1 / 2.2))
+
+    # the pieces each field may hold
+    for field, pieces in ((WALKWAY, (GUEST, BARKER)), (SITE, (GUEST,)), (ATTRACTION, (TICKET,))):
+        for ring_glare, middle_glare in ((0.0, 0.0), (0.3, 0.35), (0.6, 0.5)):
+            assert _bare(lit(field, ring_glare), lit(field, middle_glare))
+            for piece in pieces:
+                for light in (0.6, 1.0):  # a piece in a hand's shadow
+                    middle = (light * light_of(piece) + middle_glare * np.array([1.2, 1.0, 0.8])) ** (1 / 2.2)
+                    assert not _bare(lit(field, ring_glare), middle)
+
+
+def light_of(bgr: tuple[int, int, int]) -> np.ndarray:
+    """A printed colour in linear light, as the paper's white normalises it."""
+    return np.asarray((np.array(bgr, np.float64) / 255.0) ** 2.2)
