@@ -441,7 +441,7 @@ def _disc(img: NDArray[Any], cx: float, cy: float, radius: float) -> NDArray[Any
     return out
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=256)
 def _disc_index(points: tuple[tuple[float, float], ...], radius: float,
                 shape: tuple[int, ...]) -> tuple[NDArray[Any], NDArray[Any]]:
     """Row and column indices (N, K) of the pixels within ``radius`` mm of each point, in an image of ``shape``."""
@@ -537,17 +537,21 @@ def _glare_clipped(pixels: NDArray[Any], whites: NDArray[Any]) -> NDArray[Any]:
     """Which of the pixels (N, M, 3) of N places glare saturated (N, M): a channel clipped, and the pixel
     as light as `_SATURATED_LIGHT` of the place's paper white (N, 3) or more. (A bright print clips
     a channel without glare, a ticket's red for one, and its other channels keep its colour.)"""
-    light = pixels.astype(np.float64).mean(axis=2) / whites.mean(axis=1, keepdims=True)
-    out: NDArray[Any] = (pixels.max(axis=2) >= _CLIPPED) & (light >= _SATURATED_LIGHT)
+    out: NDArray[Any] = pixels.max(axis=2) >= _CLIPPED
+    rows, cols = np.nonzero(out)  # few pixels: their lightness alone
+    light = pixels[rows, cols].astype(np.float64).mean(axis=1) / whites.mean(axis=1)[rows]
+    out[rows, cols] = light >= _SATURATED_LIGHT
     return out
 
 
 def _median_of_unclipped(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray[Any]:
     """Per-channel median (N, 3) of each row of ``pixels`` (N, M, 3) over the pixels not ``clipped`` (N, M);
     over all of them where every pixel is clipped."""
-    values = pixels.astype(np.float64)
-    values[clipped & ~clipped.all(axis=1, keepdims=True)] = np.nan
-    return np.asarray(np.nanmedian(values, axis=1))
+    out = np.median(pixels, axis=1).astype(np.float64)
+    # rows with some pixels clipped only (most have none): one by one, far faster than a NaN median of all
+    for i in np.flatnonzero(clipped.any(axis=1) & ~clipped.all(axis=1)):
+        out[i] = np.median(pixels[i][~clipped[i]], axis=0)
+    return out
 
 
 def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[Any]]:
@@ -737,6 +741,7 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
     on_site = _classify_many(mids, ("site", "guest"), glare=True)
     on_attraction = _classify_many(mids, ("attraction", "ticket"), glare=True)
     near = {"walkway": ("guest", "barker"), "site": ("guest",), "attraction": ("ticket",)}
+    readings = {"walkway": on_walkway, "site": on_site, "attraction": on_attraction}
     for c in range(64):
         if chars[c] == "?" or chars[c] == ".":
             continue
@@ -744,10 +749,9 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
         where = cell_name(c)
         # a middle neither reading is sure of, that shows the field's own colour under the same glare
         # and no piece's colour beside it, holds nothing
-        if kind in near and _bare(rings[c], mids[c]) and not _guest_near(rb, BOARD.field_rect(c), near[kind]):
-            on_walkway[c] = on_walkway[c] or "walkway"
-            on_site[c] = on_site[c] or "site"
-            on_attraction[c] = on_attraction[c] or "attraction"
+        if (kind in near and readings[kind][c] is None and _bare(rings[c], mids[c])
+                and not _guest_near(rb, BOARD.field_rect(c), near[kind])):
+            readings[kind][c] = kind
         if kind == "walkway":
             mid = on_walkway[c]
             if mid is None:
