@@ -547,7 +547,7 @@ def _glare_clipped(pixels: NDArray[Any], whites: NDArray[Any]) -> NDArray[Any]:
 def _median_of_unclipped(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray[Any]:
     """Per-channel median (N, 3) of each row of ``pixels`` (N, M, 3) over the pixels not ``clipped`` (N, M);
     over all of them where every pixel is clipped."""
-    out = np.median(pixels, axis=1).astype(np.float64)
+    out: NDArray[Any] = np.median(pixels, axis=1).astype(np.float64)
     # rows with some pixels clipped only (most have none): one by one, far faster than a NaN median of all
     for i in np.flatnonzero(clipped.any(axis=1) & ~clipped.all(axis=1)):
         out[i] = np.median(pixels[i][~clipped[i]], axis=0)
