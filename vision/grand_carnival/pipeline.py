@@ -9,10 +9,14 @@ ring of each field (its corners, which pieces lying on it leave free) says
 empty parcel, walkway, construction site or attraction; its middle says what
 lies on it (a guest, a barker, a ticket). A second reading allows for glare
 (`_glare_classes`: grey light added, the print's own colour left): it takes a
-colour the first finds unclear, and a colour the two disagree on is held; a
-parcel any of whose fields is unclear is held whole. The dark double outline between two
-attraction fields says they are two pieces; a piece's fields must form one of
-the box's shapes. The tent's places, the entrances, the action numbers and the
+colour the first finds unclear, and a colour the two disagree on is held.
+Pixels glare saturated are left out of a field's colour (they keep none of their
+own). A parcel partly hidden keeps its clear fields when they fit a tile of the
+box. The dark double outline between two attraction fields says they are two
+pieces; a piece's fields must form one of the box's shapes, and a piece not
+wholly in view is held while its clear fields still read as sites. A middle
+neither reading is sure of holds nothing when it differs from its ring by grey
+light alone and no piece's colour shows beside it (`_bare`, `_guest_near`). The tent's places, the entrances, the action numbers and the
 trick places are read the same way.
 
 Unsure means unrecognised, never a guess: a colour that is not clearly one of
@@ -90,6 +94,19 @@ _PAPER_LOW = 0.8
 _PAPER_HIGH = 1.04
 #: a colour brighter than the paper by this much is glare
 _GLARE = 1.12
+#: a pixel with a channel this bright (of 255) is clipped: glare saturated it; a field's ring with more
+#: than this share of its pixels clipped is unclear
+_CLIPPED = 248
+_MAX_CLIPPED = 0.8
+_MAX_CLIPPED_MIDDLE = 0.8
+_SATURATED_LIGHT = 0.85
+#: a guest near a place read empty (`_guest_near`): within this radius (mm), this close to the guest's
+#: colour (chromaticity), on this share of the pixels
+_NEAR_RADIUS = 6.5
+_NEAR_DISTANCE = 0.1
+_NEAR_SHARE = 0.05
+#: a field's middle and ring differ by less than this off the grey axis (linear light) when nothing lies on it
+_BARE = 0.2
 #: reading under glare (`_glare_classes`): the share of the light the paper's white measures that a
 #: colour may keep (a soft shadow, the white fit's error), how far its own colour may be off and
 #: how far any other class's must be (shares of each class's colour), and the negative glare allowed
@@ -424,7 +441,7 @@ def _disc(img: NDArray[Any], cx: float, cy: float, radius: float) -> NDArray[Any
     return out
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=256)
 def _disc_index(points: tuple[tuple[float, float], ...], radius: float,
                 shape: tuple[int, ...]) -> tuple[NDArray[Any], NDArray[Any]]:
     """Row and column indices (N, K) of the pixels within ``radius`` mm of each point, in an image of ``shape``."""
@@ -516,8 +533,29 @@ class _Board:
         self.problems.append(Unrecognised(where, why))
 
 
-def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any]]:
-    """Each field's ring class and middle colour (paper-normalised), row 8 first."""
+def _glare_clipped(pixels: NDArray[Any], whites: NDArray[Any]) -> NDArray[Any]:
+    """Which of the pixels (N, M, 3) of N places glare saturated (N, M): a channel clipped, and the pixel
+    as light as `_SATURATED_LIGHT` of the place's paper white (N, 3) or more. (A bright print clips
+    a channel without glare, a ticket's red for one, and its other channels keep its colour.)"""
+    out: NDArray[Any] = pixels.max(axis=2) >= _CLIPPED
+    rows, cols = np.nonzero(out)  # few pixels: their lightness alone
+    light = pixels[rows, cols].astype(np.float64).mean(axis=1) / whites.mean(axis=1)[rows]
+    out[rows, cols] = light >= _SATURATED_LIGHT
+    return out
+
+
+def _median_of_unclipped(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray[Any]:
+    """Per-channel median (N, 3) of each row of ``pixels`` (N, M, 3) over the pixels not ``clipped`` (N, M);
+    over all of them where every pixel is clipped."""
+    out: NDArray[Any] = np.median(pixels, axis=1).astype(np.float64)
+    # rows with some pixels clipped only (most have none): one by one, far faster than a NaN median of all
+    for i in np.flatnonzero(clipped.any(axis=1) & ~clipped.all(axis=1)):
+        out[i] = np.median(pixels[i][~clipped[i]], axis=0)
+    return out
+
+
+def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[Any]]:
+    """Each field's ring class, middle colour and ring colour (paper-normalised), row 8 first."""
     b = BOARD
     n = _px(FIELD)
     x0, y0 = _px(b.grid_x), _px(b.grid_y)
@@ -525,16 +563,24 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any]]:
     cells = grid.reshape(8, n, 8, n, 3).transpose(0, 2, 1, 3, 4).reshape(64, n, n, 3)
     ring_mask, mid_mask = _field_masks()
     ring_px = cells[:, ring_mask]
-    rings = np.median(ring_px, axis=1)
-    mids = np.median(cells[:, mid_mask], axis=1)
+    mid_px = cells[:, mid_mask]
     centres = np.array([[b.grid_x + (c % 8 + 0.5) * FIELD, b.grid_y + (c // 8 + 0.5) * FIELD] for c in range(64)])
     whites = np.maximum(_design(centres) @ rb.coef, 1.0)
-    rings /= whites
-    mids /= whites
+    # pixels glare saturated keep no colour of their own (their channels clipped where the white balance
+    # left them), so a place's colour is the median of the rest, and a place mostly saturated is unclear
+    clipped = _glare_clipped(ring_px, whites)
+    mid_clipped = _glare_clipped(mid_px, whites)
+    rings = _median_of_unclipped(ring_px, clipped) / whites
+    mids = _median_of_unclipped(mid_px, mid_clipped) / whites
+    saturated = clipped.mean(axis=1) > _MAX_CLIPPED
+    # (the glare colour is no class's: a piece's and the paper's alike)
+    mids[mid_clipped.mean(axis=1) > _MAX_CLIPPED_MIDDLE] = _GLARE + 1.0
     kinds = ("empty", "walkway", "site", "attraction")
-    # a field's kind decides the parcel's tile: a colour only the reading allowing for glare finds
-    # let glare-tinted sites through as walkways on hard frames, so that reading only holds here
+    # a field's kind decides the parcel's tile: a colour only the reading allowing for glare finds let
+    # glare-tinted fields through as another kind on hard frames (the white balance tints the glare),
+    # so that reading only holds here
     ring_class = _classify_many(rings, kinds, glare=True, fill=False)
+    ring_class = [None if saturated[c] else k for c, k in enumerate(ring_class)]
     # the empty parcel's colour is light: a tile washed out by glare, or half in a shadow, comes near
     # it, so a field whose ring is not as light as the empty colour all over is read empty only when
     # the reading allowing for glare finds the empty colour too
@@ -545,7 +591,7 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any]]:
         under_glare = _glare_classes(rings, kinds)
         ring_class = [None if k == "empty" and uneven[c] and under_glare[c] != "empty" else k
                       for c, k in enumerate(ring_class)]
-    return ring_class, mids
+    return ring_class, mids, rings
 
 
 def _hammer(rb: _Board, parcel: int) -> bool:
@@ -621,8 +667,37 @@ def _tiles_by_art(rb: _Board, ring: list[str | None]) -> dict[int, str]:
     return out
 
 
+def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str]) -> None:
+    """The fields of a parcel partly unclear (a hand, glare) that can still be read on their own.
+
+    A tile covers all four fields of its parcel, so fields that clearly show the empty parcel
+    (its hammer in view) are empty, and fields that clearly show a tile's walkway or site are
+    that, when some tile of the box has them there; the unclear fields stay unread. A parcel
+    showing both, or a tile no tile of the box matches, stays unread as a whole.
+    """
+    known = [k for k in kinds if k is not None]
+    if not known:
+        return
+    cells = parcel_cells(parcel)
+    if all(k == "empty" for k in known):
+        if not _hammer(rb, parcel):
+            return
+        for c, k in zip(cells, kinds):
+            if k is not None:
+                chars[c] = "."
+        return
+    if "empty" in known:
+        return
+    seen = ["w" if k == "walkway" else "s" if k is not None else "?" for k in kinds]
+    if not any(all(s in ("?", t) for s, t in zip(seen, tile.replace("/", ""))) for tile in rb.catalog.foundations):
+        return
+    for c, s in zip(cells, seen):
+        if s != "?":
+            chars[c] = s
+
+
 def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
-    ring, mids = _read_fields(rb)
+    ring, mids, rings = _read_fields(rb)
     chars = ["?"] * 64
     by_art = _tiles_by_art(rb, ring) if rb.classifier is not None else {}
     # parcels: empty (with its hammer) or one of the box's tiles
@@ -640,6 +715,7 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
         if any(k is None for k in kinds):
             bad = [cell_name(c) for c, k in zip(cells, kinds) if k is None]
             rb.problem(where, f"the colour of {', '.join(bad)} is unclear (glare, a shadow, a hand?)")
+            _read_part(rb, parcel, kinds, chars)
             continue
         if all(k == "empty" for k in kinds):
             if _hammer(rb, parcel):
@@ -664,11 +740,18 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
     on_walkway = _classify_many(mids, ("walkway", "guest", "barker"), glare=True)
     on_site = _classify_many(mids, ("site", "guest"), glare=True)
     on_attraction = _classify_many(mids, ("attraction", "ticket"), glare=True)
+    near = {"walkway": ("guest", "barker"), "site": ("guest",), "attraction": ("ticket",)}
+    readings = {"walkway": on_walkway, "site": on_site, "attraction": on_attraction}
     for c in range(64):
         if chars[c] == "?" or chars[c] == ".":
             continue
         kind = ring[c]
         where = cell_name(c)
+        # a middle neither reading is sure of, that shows the field's own colour under the same glare
+        # and no piece's colour beside it, holds nothing
+        if (kind in near and readings[kind][c] is None and _bare(rings[c], mids[c])
+                and not _guest_near(rb, BOARD.field_rect(c), near[kind])):
+            readings[kind][c] = kind
         if kind == "walkway":
             mid = on_walkway[c]
             if mid is None:
@@ -723,14 +806,12 @@ def _attractions(rb: _Board, cells: list[int], tickets: set[int], chars: list[st
     out: list[tuple[str, int, int]] = []
     for group in groups.values():
         group.sort()
+        # fields clearly under an attraction are sites whichever piece covers them: a piece not
+        # wholly in view, or whose outline is unclear, is held, its clear fields are still read
         if unsure & set(group) or any(chars[c] == "?" for c in group):
-            for c in group:
-                chars[c] = "?"
             continue
         if any(_runs_on(rb, c, chars) for c in group):
             rb.problem(cell_name(group[0]), "the attraction may reach onto a field that cannot be read")
-            for c in group:
-                chars[c] = "?"
             continue
         shape, why = _shape_of(group, rb.catalog)
         if shape is None:
@@ -752,6 +833,29 @@ def _runs_on(rb: _Board, cell: int, chars: list[str]) -> bool:
     return False
 
 
+def _guest_near(rb: _Board, rect: tuple[float, float, float, float], pieces: tuple[str, ...] = ("guest",)) -> bool:
+    """True when a piece's colour (a guest's, or one of ``pieces``) shows near the middle of a place read
+    empty: within a piece's reach of it (`_NEAR_RADIUS`), on at least `_NEAR_SHARE` of the pixels. Where
+    the board's position is off by a few millimetres (a corner marker hidden, the lens's barrel), a
+    piece lying there shows beside the middle read, not in it."""
+    x, y, w, h = rect
+    f = _features(rb.pixels(x + w / 2, y + h / 2, _NEAR_RADIUS))[:, :3]
+    protos = _prototypes()
+    return any(float((np.linalg.norm(f - protos[k][None, :3], axis=1) < _NEAR_DISTANCE).mean()) >= _NEAR_SHARE
+               for k in pieces)
+
+
+def _bare(ring: NDArray[Any], middle: NDArray[Any]) -> bool:
+    """True when a field's middle shows its ring's own colour: nothing lies on it.
+
+    Glare adds grey light to both (`_glare_classes`), so their difference in linear light keeps no
+    more than a grey part where nothing lies on the field; a piece on it leaves its own colour's
+    difference from the field's, far off the grey axis (`_BARE`).
+    """
+    d = np.clip(middle, 0.0, None) ** 2.2 - np.clip(ring, 0.0, None) ** 2.2
+    return bool(np.linalg.norm(d - (d @ _GREY) * _GREY) < _BARE)
+
+
 def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | None], int | None,
                                                       frozenset[int] | None, int | None]:
     """The entrances, the tent, the action numbers and the trick places."""
@@ -763,13 +867,18 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
 
     entrances: list[bool | None] = []
     colours = np.array([middle(b.entrance_rect(cell % 8)) for cell in rb.catalog.entrance_cells])
-    for number, k in enumerate(_classify_many(colours, ("walkway", "guest"), glare=True), start=1):
+    for number, (cell, k) in enumerate(zip(rb.catalog.entrance_cells,
+                                           _classify_many(colours, ("walkway", "guest"), glare=True)), start=1):
+        if k == "walkway" and _guest_near(rb, b.entrance_rect(cell % 8)):
+            k = None
         if k is None:
             rb.problem(f"in{number}", "the entrance is unclear")
         entrances.append(None if k is None else k == "guest")
     tent: int | None = 0
     colours = np.array([middle(b.tent_rect(place)) for place in range(TENT_PLACES)])
     for place, k in enumerate(_classify_many(colours, ("tent", "guest"), glare=True)):
+        if k == "tent" and _guest_near(rb, b.tent_rect(place)):
+            k = None
         if k is None:
             rb.problem(f"tent place {place + 1}", "the place is unclear")
             tent = None
