@@ -142,6 +142,12 @@ def _detector(config: VisionConfig, window: int, scale: float = 1.0, robust: boo
 
 
 _DETECTORS: dict[tuple[int, int, int, bool], cv2.aruco.ArucoDetector] = {}
+#: the slow path's unsharp mask: the grey image less its blur (this fraction of the frame's longer side),
+#: this many times over. Blur of a few cells' width (defocus and motion, worst at the Pi's wide frame,
+#: where markers are smaller relative to the frame) rounds a marker's cells into one grey blob that one
+#: times over leaves undecodable; three times restores the cells' contrast
+_SHARPEN_SIGMA = 0.0016
+_SHARPEN_AMOUNT = 3.0
 #: region sizes are rounded up to a multiple of this for the detector cache
 _REGION_STEP = 16
 
@@ -165,8 +171,8 @@ def find_markers(gray: Image, config: VisionConfig,
     if det is None:
         det = _DETECTORS[key] = _detector(config, window, side / region if region else 1.0, robust)
     if robust:
-        soft = cv2.GaussianBlur(gray, (0, 0), max(1.0, 0.0016 * side))
-        gray = cv2.addWeighted(gray, 2.0, soft, -1.0, 0)
+        soft = cv2.GaussianBlur(gray, (0, 0), max(1.0, _SHARPEN_SIGMA * side))
+        gray = cv2.addWeighted(gray, 1.0 + _SHARPEN_AMOUNT, soft, -_SHARPEN_AMOUNT, 0)
     corners, ids, _ = det.detectMarkers(gray)
     if ids is None:
         return ()

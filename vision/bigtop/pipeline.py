@@ -13,11 +13,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.bigtop.cards import Card, Shade
 from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
 from vision.bigtop.balance import paper_gains, second_look
 from vision.bigtop.labels import NONE, Kind, kind_of
+from vision.bigtop.layout import Pile
 from vision.bigtop.places import PlaceMemory, fit_card
-from vision.bigtop.tableview import TableView, Zone, build_table_view, zone_of
+from vision.bigtop.tableview import Area, TableView, Zone, build_table_view, zone_of
 from vision.calibrate import (
     Calibration,
     Calibrator,
@@ -34,7 +36,7 @@ from vision.detect import Detection, find_components, warp_crops
 from vision.geometry import Image
 from vision.images import MAX_IMAGE_PIXELS, load_image
 
-__all__ = ["MAX_IMAGE_PIXELS", "Recognizer", "Result", "StageTimes", "annotate", "load_image"]
+__all__ = ["MAX_IMAGE_PIXELS", "Recognizer", "Result", "StageTimes", "annotate", "can_lie_on", "load_image"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +175,7 @@ class Recognizer:
         changed = False
         for place, d, r in zip(todo, fits, recs):
             k = place.key
-            card = r.best != NONE and kind_of(r.best) is Kind.CARD
+            card = r.best != NONE and kind_of(r.best) is Kind.CARD and can_lie_on(r.best, place.zone)
             ok = card and r.verdict is Verdict.IDENTIFIED
             if (card and not ok and self.places.held.get(k) == r.best
                     and r.confidence >= REMEMBERED_CONFIDENCE):
@@ -198,6 +200,27 @@ class Recognizer:
     def annotate(self, frame: Image, result: Result) -> Image:
         """`annotate` a frame with one of this recogniser's results."""
         return annotate(frame, result)
+
+
+def can_lie_on(label: str, zone: Zone) -> bool:
+    """True when the card ``label`` may lie on the place ``zone`` in play: a tableau pile holds its
+    suit's cards of its own shade (the Poster pile the Poster), a chart space any card but a Poster
+    (a Poster is never called). A place's crop read as a card that cannot lie there (a hand over a
+    card's number reads as a Poster's) is not taken as read; a free detection keeps its label, so the
+    referee still sees a card misplaced in play.
+    """
+    try:
+        card = Card.parse(label)
+    except ValueError:
+        return False
+    if zone.area is Area.TABLEAU:
+        return card.suit is zone.suit and zone.pile is _PILE_OF_SHADE[card.shade]
+    if zone.area is Area.CHART_SPACE:
+        return not card.is_poster
+    return False
+
+
+_PILE_OF_SHADE = {Shade.POSTER: Pile.POSTER, Shade.LIGHT: Pile.LIGHT, Shade.DARK: Pile.DARK}
 
 
 def _of_its_shape(detection: Detection, recognition: Recognition) -> Recognition:

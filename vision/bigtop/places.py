@@ -3,7 +3,7 @@
 Once the mat and the charts are calibrated, the layout says exactly where each tableau
 pile and each chart's called-card space is (`layout_places`). A place no detection
 identified is tested for the plain print (`looks_plain`: no fine detail outside its
-printed name, and the name legible), or for the print washed out by a glare spot
+printed name, and the name legible, where the clean print has it: `print_match`), or for the print washed out by a glare spot
 (`looks_washed`: bright all over, and no card's frame line on any side that the glare
 leaves readable, wherever a card could lie); a place that is not plain is read from a crop
 fitted where the layout puts it (`fit_card`: the card's rim and frame line searched a
@@ -34,7 +34,8 @@ from vision.bigtop.tableview import Area, Reason, TableView, Unrecognised, Zone
 from vision.calibrate import ChartPose, Rectified
 from vision.detect import Detection
 
-__all__ = ["LayoutPlace", "PlaceMemory", "fit_card", "layout_places", "looks_plain", "looks_washed", "place_features"]
+__all__ = ["LayoutPlace", "PlaceMemory", "fit_card", "layout_places", "looks_plain", "looks_washed", "place_features",
+           "print_match"]
 
 #: a plain place: its fine detail (the grey image less its smooth shading, 3rd to 97th percentile,
 #: over the median grey) below this, ...
@@ -171,6 +172,65 @@ def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> bo
         return False
     evidence, readable = _frame_evidence(image, rect, place)
     return evidence < WASHED_FRAME_CONTRAST and readable >= WASHED_SIDES
+
+
+#: the printed name must match the clean print's within this shift (mm): the calibration's error
+PRINT_SHIFT_MM = 3.0
+#: ... by at least this normalised correlation of their fine detail (a hand's or a card's edge across the
+#: band shows fine detail too, but not the name where it is printed); a pile's name is small and faint, no
+#: more than a dark smudge through the camera's blur, a chart space's value is large
+PRINT_MATCH = {Area.TABLEAU: 0.5, Area.CHART_SPACE: 0.15}
+#: both compared blurred this much (px): the camera's blur and the rectification's resampling
+PRINT_BLUR_PX = 2.0
+
+
+def print_match(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> float:
+    """How well the band of ``place``'s printed name matches the clean print there: the best normalised
+    correlation of their fine detail (blurred by `PRINT_BLUR_PX`, less the smooth shading as
+    `place_features` takes it) within `PRINT_SHIFT_MM`; -1 when the band is not wholly in the image."""
+    s = rect.px_per_mm
+    r = _place_rect(place)
+    half = _TEXT_HALF_MM[place.zone.area]
+    pad = PRINT_SHIFT_MM
+    # the band and a margin around it, in the sheet's own mm frame
+    bx0, bx1 = r.x + _BORDER_MM, r.x + r.w - _BORDER_MM
+    by0, by1 = r.y + r.h / 2 - half, r.y + r.h / 2 + half
+    sigma = SHADING_MM * s
+    margin = pad + 2 * SHADING_MM
+    wx0, wy0 = bx0 - margin, by0 - margin
+    size = (int(round((bx1 - bx0 + 2 * margin) * s)), int(round((by1 - by0 + 2 * margin) * s)))
+    # sheet window px -> rectified px
+    rot = place.rotation
+    shift = ((np.array(place.centre) - np.array(rect.origin)) - rot @ (np.array(place.sheet_centre) - (wx0, wy0))) * s
+    m = np.hstack([rot, shift[:, None]]).astype(np.float64)
+    corners = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float64) @ rot.T + shift
+    h, w = image.shape[:2]
+    if corners.min() < 0 or corners[:, 0].max() > w - 1 or corners[:, 1].max() > h - 1:
+        return -1.0
+    seen = cv2.warpAffine(image, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).astype(np.float32)
+    edge = int(np.ceil(margin * s))
+    sheet = cv2.copyMakeBorder(_sheet_grey(place.sheet, s), edge, edge, edge, edge, cv2.BORDER_REPLICATE)
+    ox, oy = int(round(wx0 * s)) + edge, int(round(wy0 * s)) + edge
+    clean = sheet[oy:oy + size[1], ox:ox + size[0]]
+    fine_seen = cv2.GaussianBlur(seen, (0, 0), PRINT_BLUR_PX) - cv2.GaussianBlur(seen, (0, 0), sigma)
+    fine_clean = cv2.GaussianBlur(clean, (0, 0), PRINT_BLUR_PX) - cv2.GaussianBlur(clean, (0, 0), sigma)
+    k = int(round(margin * s))
+    p = int(round(pad * s))
+    tpl = fine_clean[k:size[1] - k, k:size[0] - k]
+    area = fine_seen[k - p:size[1] - k + p, k - p:size[0] - k + p]
+    if tpl.size < 20 or float(tpl.std()) < 1e-3:
+        return -1.0
+    return float(cv2.matchTemplate(area, tpl, cv2.TM_CCOEFF_NORMED).max())
+
+
+def _place_rect(place: LayoutPlace) -> Rect:
+    """The place's printed rectangle on its own sheet (mm)."""
+    z = place.zone
+    if z.area is Area.TABLEAU and z.suit is not None and z.pile is not None:
+        return MAT.slot(z.suit, z.pile)
+    if z.space is not None:
+        return CHART.space(z.space)
+    raise ValueError(f"not a place: {z}")
 
 
 def _frame_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> tuple[float, int]:
@@ -390,7 +450,9 @@ class PlaceMemory:
             seen = self._plain.get(place.key)
             if seen is not None and int(np.abs(seen[0] - thumb).max()) <= THUMB_SAME:
                 return seen[1]
-        plain = looks_plain(img, rect, place.plain_mm, place.text_mm) or looks_washed(img, rect, place)
+        printed = looks_plain(img, rect, place.plain_mm, place.text_mm) and (
+            print_match(img, rect, place) >= PRINT_MATCH[place.zone.area])
+        plain = printed or looks_washed(img, rect, place)
         if thumb is not None:
             self._plain[place.key] = (thumb, plain)
         return plain

@@ -9,10 +9,11 @@ import pytest
 from firmware.bigtop.sighting import sighting_from_view
 from scorer.bigtop.cards import Suit
 from vision.bigtop import DEFAULT_MODEL, pipeline
-from vision.bigtop.layout import CARD, MAT, Pile
+from vision.bigtop.layout import CARD, MAT, Pile, Space
 from vision.bigtop.pipeline import Recognizer
 from vision.bigtop.scene import Placement, SceneSettings, render_scene
-from vision.bigtop.tableview import Area, Reason
+from vision.bigtop.tableview import Area, Reason, Zone
+from vision.classify import Recognition, Verdict
 
 CALM = SceneSettings(tilt_deg=(5.0, 12.0), yaw_deg=(-6.0, 6.0), brightness=(0.85, 1.0), warmth=(0.0, 0.08),
                      blur_sigma=(0.2, 0.5), noise_sigma=(1.0, 3.0), jpeg_quality=(85, 95),
@@ -107,3 +108,63 @@ def test_a_card_the_detector_misses_is_read_where_the_layout_puts_it(recognizer:
     clowns = next(t for t in again.view.tableau if t.suit is Suit.CLOWNS)
     assert clowns.top_light is not None and clowns.top_light.notation() == "clowns-L3"
     assert [t.poster for t in again.view.tableau] == [t.poster for t in rec.view.tableau]
+
+
+def _finger_gap_across_light_pile(image: np.ndarray, table_to_image: np.ndarray) -> np.ndarray:
+    """`_hand_over_light_pile` with the shadow of a gap between two fingers across the pile's middle,
+    where its printed name is: fine detail in the name's band, but not the name's letters."""
+    out = _hand_over_light_pile(image, table_to_image)
+    x, y = MAT.slot(Suit.CLOWNS, Pile.LIGHT).centre
+    w = CARD.width / 2 + 8
+    t = 0.3 * w  # a little slanted, as fingers lie
+    line = cv2.perspectiveTransform(np.array([[[x - w, y - t], [x + w, y + t]]], np.float64), table_to_image)[0]
+    a, b = np.round(line).astype(np.int32)
+    cv2.line(out, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), (60, 80, 120), 3, cv2.LINE_AA)
+    return out
+
+
+def test_a_covered_pile_is_held_when_an_edge_crosses_where_its_name_is_printed(recognizer: Recognizer) -> None:
+    image, to_image = _table(True)
+    recognizer.reset()
+    view = recognizer.recognize(_finger_gap_across_light_pile(image, to_image)).view
+    unread = [(u.zone.suit, u.zone.pile) for u in view.unrecognised if u.reason is Reason.UNREADABLE]
+    assert unread == [(Suit.CLOWNS, Pile.LIGHT)]
+
+
+class _ReadsEverythingAs:
+    """A classifier that reads every crop as one card, confidently."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    def classify(self, crops: np.ndarray, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.IDENTIFIED, self.label, 0.999) for _ in crops]
+
+
+def test_a_place_read_as_a_card_that_cannot_lie_there_is_held(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a hand over a card's number reads as its suit's Poster: read where the layout puts a light
+    # pile or a chart space, a Poster cannot lie there, so the place is held, never read as one
+    image, _ = _table(True)
+    monkeypatch.setattr(pipeline, "find_components", lambda *a, **k: [])
+    rec = Recognizer(DEFAULT_MODEL, classifier=_ReadsEverythingAs("clowns-P"))
+    view = rec.recognize(image).view
+    clowns = next(t for t in view.tableau if t.suit is Suit.CLOWNS)
+    assert clowns.poster and clowns.top_light is None
+    held = {(u.zone.suit, u.zone.pile) for u in view.unrecognised if u.zone.area is Area.TABLEAU}
+    assert (Suit.CLOWNS, Pile.LIGHT) in held
+    assert [c.label for c in view.components] == ["clowns-P"]
+
+
+@pytest.mark.parametrize(("label", "zone", "fits"), [
+    ("clowns-P", Zone(Area.TABLEAU, suit=Suit.CLOWNS, pile=Pile.POSTER), True),
+    ("clowns-L3", Zone(Area.TABLEAU, suit=Suit.CLOWNS, pile=Pile.LIGHT), True),
+    ("clowns-D2", Zone(Area.TABLEAU, suit=Suit.CLOWNS, pile=Pile.DARK), True),
+    ("clowns-P", Zone(Area.TABLEAU, suit=Suit.CLOWNS, pile=Pile.LIGHT), False),
+    ("clowns-L3", Zone(Area.TABLEAU, suit=Suit.CLOWNS, pile=Pile.DARK), False),
+    ("animals-L3", Zone(Area.TABLEAU, suit=Suit.CLOWNS, pile=Pile.LIGHT), False),
+    ("animals-D5", Zone(Area.CHART_SPACE, seat=1, space=Space.D2), True),
+    ("animals-P", Zone(Area.CHART_SPACE, seat=1, space=Space.D2), False),
+    ("back", Zone(Area.CHART_SPACE, seat=1, space=Space.D2), False),
+])
+def test_which_cards_can_lie_on_a_place(label: str, zone: Zone, fits: bool) -> None:
+    assert pipeline.can_lie_on(label, zone) is fits
