@@ -40,7 +40,7 @@ from numpy.typing import NDArray
 
 from scorer.carcassonne.catalog import CATALOG, Special, box, rotated
 from vision.carcassonne.classifier import TileClassifier, cut_crops
-from vision.carcassonne.dataset import CROP, EDGE_INDEX
+from vision.carcassonne.dataset import EDGE_INDEX
 from vision.carcassonne.features import spot_at
 from vision.carcassonne.figures import FIGURE_COLOURS
 from vision.carcassonne.grid import find_grid, refine_seams
@@ -65,6 +65,10 @@ _CELL = 64
 #: figure sizes as a share of the tile side (as `vision.carcassonne.figures` draws them), an acrobat's step in a stack
 _SIZES = {"meeple": 0.30, "ringmaster": 0.38, "acrobat": 0.22}
 _STACK_STEP = 0.1
+#: the smallest blob (share of a cell) and its narrowest side (share of the cell's side) that is a figure; smaller
+#: on the acrobat space, where an acrobat (the smallest figure) may stand half hidden by the figure beside it
+_MIN_AREA, _MIN_SIDE = 0.012, 0.1
+_MIN_ACROBAT, _MIN_ACROBAT_SIDE = 0.005, 0.07
 #: a pixel this far (Lab) from every figure colour is no figure
 _FAR = 34.0
 #: a blob whose colour is on average further than this from its figure colour (0 far .. 1 exact) is no figure
@@ -172,6 +176,45 @@ def _corners(h: NDArray[Any], x: int, y: int) -> NDArray[Any]:
     return out
 
 
+def _inset(x: int, y: int) -> NDArray[Any]:
+    """Where a tile laid on cell (x, y) has its corners, in grid units: the cell less the gap around the tile."""
+    g = _GAP
+    out: NDArray[Any] = np.array([[x + g, y + g], [x + 1 - g, y + g], [x + 1 - g, y + 1 - g], [x + g, y + 1 - g]],
+                                 np.float64)
+    return out
+
+
+def _cell_from_outline(outline: NDArray[Any]) -> NDArray[Any]:
+    """The corners of the cell of a tile whose own outline is ``outline`` (NW, NE, SE, SW): the outline and its gap."""
+    h = cv2.getPerspectiveTransform(_inset(0, 0).astype(np.float32), np.asarray(outline, np.float32))
+    return _corners(h, 0, 0)
+
+
+#: the board must span this many cells both ways before the grid is fitted with perspective (a plain affine map before)
+_PERSPECTIVE_SPAN = 3
+
+
+def _fit_outlines(outlines: dict[tuple[int, int], NDArray[Any]]) -> NDArray[Any]:
+    """The grid (grid units -> photo pixels) that best fits the laid tiles' own outlines.
+
+    An affine map while the board is small (a perspective fitted to a few tiles side by side extrapolates wildly),
+    a homography through every outline corner once the board spans `_PERSPECTIVE_SPAN` cells both ways.
+    """
+    cells = sorted(outlines)
+    src = np.concatenate([_inset(x, y) for x, y in cells])
+    dst = np.concatenate([np.asarray(outlines[c], np.float64) for c in cells])
+    xs, ys = [x for x, _ in cells], [y for _, y in cells]
+    if max(xs) - min(xs) + 1 >= _PERSPECTIVE_SPAN and max(ys) - min(ys) + 1 >= _PERSPECTIVE_SPAN:
+        side = float(np.mean(np.linalg.norm(dst[1::4] - dst[0::4], axis=1)))
+        found, _ = cv2.findHomography(src, dst, cv2.RANSAC, max(1.0, 0.03 * side))
+        if found is not None:
+            out: NDArray[Any] = np.asarray(found, np.float64)
+            return out
+    a = np.concatenate([src, np.ones((len(src), 1))], axis=1)
+    m, *_ = np.linalg.lstsq(a, dst, rcond=None)
+    return np.vstack([m.T, [0.0, 0.0, 1.0]])
+
+
 class LiveRecognizer:
     """Reads the frames of one game from a fixed camera (see the module text).
 
@@ -189,14 +232,19 @@ class LiveRecognizer:
     def reset(self) -> None:
         """Forget the grid and every cell read (a new game, or the camera was moved)."""
         self.to_photo: NDArray[Any] | None = None
-        self._cuts: dict[tuple[int, int], NDArray[Any]] = {}
+        #: the board part of the frame last read: what the next frame is compared with
+        self._ref: NDArray[Any] | None = None
         self._cells: dict[tuple[int, int], tuple[str, int, bool]] = {}
+        #: each laid tile's own outline (NW, NE, SE, SW in photo pixels), measured when it was laid
+        self._outlines: dict[tuple[int, int], NDArray[Any]] = {}
+        #: the candidate cells read at least once
+        self._read: set[tuple[int, int]] = set()
         self._figures: tuple[tuple[int, int, str, str, str], ...] = ()
         self._fitted_at = 0
-        self._recheck = False
         #: where to look while no tile is known (the first tile's cell, or the grid finder's cells)
         self._seeds: list[tuple[int, int]] = [(0, 0)]
         self._zone: tuple[NDArray[Any], str | None] | None = None
+        self._last: LiveReading | None = None
 
     # -- the grid -------------------------------------------------------------------------
 
@@ -222,28 +270,81 @@ class LiveRecognizer:
         mask = _table_mask(img, ring)
         square = _square(mask, 0.0005 * mask.size)
         if square is not None:
-            unit = np.array([[-_GAP, -_GAP], [1 + _GAP, -_GAP], [1 + _GAP, 1 + _GAP], [-_GAP, 1 + _GAP]], np.float32)
-            h = cv2.getPerspectiveTransform(unit, square)
-            self.to_photo = h
+            self._outlines[(0, 0)] = square
+            self.to_photo = _fit_outlines(self._outlines)
             return
         grid = find_grid(board)
         self.to_photo = np.asarray(grid.to_photo, np.float64)
         self._seeds = [(c.x, c.y) for c in grid.cells]
 
-    def _refit(self, board: NDArray[Any]) -> None:
-        """Fit the grid to the seams between the tiles read so far (`vision.carcassonne.grid`'s seam search)."""
+    def _outline(self, board: NDArray[Any], cell: tuple[int, int]) -> NDArray[Any] | None:
+        """The outline (NW, NE, SE, SW) of the tile just laid on ``cell``: the one tile-sized square that changed
+        against the last frame read, around where the grid puts the cell; None when the change is no such square."""
         assert self.to_photo is not None
+        if self._ref is None:
+            return None
+        grid = _corners(self.to_photo, *cell)
+        side = float(np.mean(np.linalg.norm(grid - np.roll(grid, 1, axis=0), axis=1)))
+        h, w = board.shape[:2]
+        x0, y0 = (np.floor(grid.min(axis=0) - 0.4 * side)).astype(int)
+        x1, y1 = (np.ceil(grid.max(axis=0) + 0.4 * side)).astype(int)
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        if x1 - x0 < side or y1 - y0 < side:
+            return None
+        diff = cv2.absdiff(board[y0:y1, x0:x1], self._ref[y0:y1, x0:x1]).max(axis=2)
+        mask = (diff > _PIXEL_CHANGE).astype(np.uint8)
+        k = max(3, int(0.06 * side)) | 1
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+        square = _square(mask, 0.6 * side * side)
+        if square is None:
+            return None
+        square = square + np.array([x0, y0], np.float32)
+        found = float(np.mean(np.linalg.norm(square - np.roll(square, 1, axis=0), axis=1)))
+        if not 0.88 * side <= found <= 1.1 * side:
+            return None
+        if np.linalg.norm(square.mean(axis=0) - grid.mean(axis=0)) > 0.3 * side:
+            return None
+        # the grid's corner order: the roll of the outline's corners nearest to the cell's
+        roll = min(range(4), key=lambda r: float(np.linalg.norm(np.roll(square, -r, axis=0) - grid)))
+        out: NDArray[Any] = np.roll(square, -roll, axis=0)
+        return out
+
+    def _refit(self, board: NDArray[Any]) -> None:
+        """Fit the grid to the tiles read so far: to their own outlines where most were measured as they were laid,
+        else to the seams between them (`vision.carcassonne.grid`'s seam search)."""
+        assert self.to_photo is not None
+        if 2 * len(self._outlines) >= len(self._cells):
+            self.to_photo = _fit_outlines(self._outlines)
+            return
         gray = cv2.cvtColor(board, cv2.COLOR_BGR2GRAY)
         fitted = refine_seams(gray, set(self._cells), self.to_photo)
         if fitted is not None:
             self.to_photo = np.asarray(fitted, np.float64)
-            self._cuts.clear()  # cut again along the fitted grid, without reading the tiles again
-            self._recheck = True  # ... but look for figures again: one may have come meanwhile
 
     # -- reading ----------------------------------------------------------------------------
 
+    def _changed_cells(self, board: NDArray[Any], cells: list[tuple[int, int]]) -> set[tuple[int, int]]:
+        """The ``cells`` in which more than `_CELL_CHANGE` of the pixels changed against the last frame read
+        (every second pixel compared)."""
+        assert self.to_photo is not None
+        if self._ref is None or self._ref.shape != board.shape:
+            return set(cells)
+        moved = cv2.absdiff(board[::2, ::2], self._ref[::2, ::2]).max(axis=2) > _PIXEL_CHANGE
+        ys, xs = np.nonzero(moved)
+        if not len(xs):
+            return set()
+        pts = np.stack([xs * 2.0 + 0.5, ys * 2.0 + 0.5], axis=1).reshape(-1, 1, 2)
+        grid = cv2.perspectiveTransform(pts, np.linalg.inv(self.to_photo)).reshape(-1, 2)
+        counts: dict[tuple[int, int], int] = {}
+        for gx, gy in np.floor(grid).astype(int):
+            counts[(int(gx), int(gy))] = counts.get((int(gx), int(gy)), 0) + 1
+        c = _corners(self.to_photo, 0, 0)
+        area = 0.5 * abs(float(np.cross(c[2] - c[0], c[3] - c[1])))  # a cell's pixels
+        return {cell for cell in cells if 4 * counts.get(cell, 0) > _CELL_CHANGE * area}
+
     def recognize(self, frame: NDArray[Any]) -> LiveReading:
-        """Read ``frame`` (BGR), re-reading only the cells that changed since the last frame.
+        """Read ``frame`` (BGR), re-reading only the cells that changed since the last frame read, and the unsure ones.
 
         :raises NoBoardError: when no grid has been found yet and none is in view.
         """
@@ -254,61 +355,65 @@ class LiveRecognizer:
         if self.to_photo is None:
             self._start(board)
         assert self.to_photo is not None
-        if len(self._cells) != self._fitted_at and len(self._cells) >= 3:
-            self._fitted_at = len(self._cells)
-            self._refit(board)
         h_img, w_img = frame.shape[:2]
         candidates = set(self._cells)
         for x, y in list(self._cells) or self._seeds:
             candidates.update({(x, y), (x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)})
-        cells, corners = [], []
+        cells: list[tuple[int, int]] = []
         for x, y in sorted(candidates):
             c = _corners(self.to_photo, x, y)
             if c[:, 0].min() < 0 or c[:, 1].min() < 0 or c[:, 0].max() > hint_x or c[:, 1].max() > h_img:
                 continue
             cells.append((x, y))
-            corners.append(c)
-        cuts = cut_crops(board, corners) if corners else np.zeros((0, CROP, CROP, 3), np.uint8)
-        changed = []
-        for k, cell in enumerate(cells):
-            old = self._cuts.get(cell)
-            if old is None:
-                if cell in self._cells:  # cut again after the grid was fitted: read already
-                    self._cuts[cell] = cuts[k]
-                else:
-                    changed.append(k)
-                continue
-            moved = (np.abs(cuts[k].astype(np.int16) - old.astype(np.int16)).max(axis=2) > _PIXEL_CHANGE).mean()
-            if moved > _CELL_CHANGE:
-                changed.append(k)
+        changed = self._changed_cells(board, cells)
+        # besides what changed: cells never read (new neighbours) and unsure ones (read again until sure)
+        todo = [cell for cell in cells if cell in changed or cell not in self._read
+                or (cell in self._cells and not self._cells[cell][2])]
+        corners, outlines = [], {}
+        for cell in todo:
+            outline = self._outline(board, cell) if cell in changed and cell not in self._cells else None
+            if outline is not None:
+                outlines[cell] = outline
+                corners.append(_cell_from_outline(outline))
+            else:
+                corners.append(_corners(self.to_photo, *cell))
         t1 = time.perf_counter()
-        if changed:
-            probs, edges = self.classifier.run(cuts[changed])
+        grown = False
+        if todo:
+            cuts = cut_crops(board, corners)
+            probs, edges = self.classifier.run(cuts)
             none_col = self.classifier.labels.index(NONE)
-            scores = _pair_scores(probs, edges, self.classifier.labels, self.expansion)
-            p = _softmax(scores)
+            p = _softmax(_pair_scores(probs, edges, self.classifier.labels, self.expansion))
             best = p.argmax(axis=1)
-            for j, k in enumerate(changed):
-                cell = cells[k]
-                self._cuts[cell] = cuts[k]
+            for j, cell in enumerate(todo):
+                self._read.add(cell)
                 if probs[j, none_col] >= 0.5:
-                    self._cells.pop(cell, None)
+                    if self._cells.pop(cell, None) is not None:
+                        self._outlines.pop(cell, None)
                     continue
                 if cell in self._cells and self._cells[cell][2]:
                     continue  # a laid tile does not change: what changed on it is a figure
                 name, rot = _PAIRS[int(best[j])]
-                self._cells[cell] = (name, rot, float(p[j, best[j]]) >= THRESHOLD)
+                sure = float(p[j, best[j]]) >= THRESHOLD
+                self._cells[cell] = (name, rot, sure)
+                if sure and cell in outlines:
+                    self._outlines[cell] = outlines[cell]
+                    grown = True
+        if grown or (len(self._cells) != self._fitted_at and len(self._cells) >= 3 and not self._outlines):
+            self._fitted_at = len(self._cells)
+            self._refit(board)
         t2 = time.perf_counter()
-        if changed or self._recheck:
-            self._recheck = False
+        if changed or self._last is None:
             self._figures = self._board_figures(board)
+        if changed or self._ref is None:
+            self._ref = board
         hint = self._hint(frame, hint_x) if hint_x < w_img else None
         t3 = time.perf_counter()
         tiles = tuple(sorted((x, y, n, r) for (x, y), (n, r, sure) in self._cells.items() if sure))
         unsure = tuple(sorted((x, y, n, r) for (x, y), (n, r, sure) in self._cells.items() if not sure))
-        figures = self._figures
         times = LiveTimes(1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2))
-        return LiveReading(tiles, unsure, figures, hint, times)
+        self._last = LiveReading(tiles, unsure, self._figures, hint, times)
+        return self._last
 
     def _board_figures(self, board: NDArray[Any]) -> tuple[tuple[int, int, str, str, str], ...]:
         """Every figure on the board: the board seen from above at `_CELL` pixels a cell, figure colours grouped into
@@ -332,17 +437,17 @@ class LiveRecognizer:
         near = dist < _FAR
         area_cell = float(_CELL * _CELL)
         out: list[tuple[int, int, str, str, str]] = []
+        # figures taken (colour, bounding box on the canvas); acrobats that show too little of themselves to be sure
+        seen: list[tuple[str, int, int, int, int]] = []
+        hidden: list[tuple[list[tuple[int, int, str, str, str]], tuple[str, int, int, int, int]]] = []
         for k, colour in enumerate(_COLOUR_NAMES):
             mask = cv2.morphologyEx((near & (nearest == k)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
             n, blobs, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
             for j in range(1, n):
                 area = stats[j, cv2.CC_STAT_AREA] / area_cell
                 w, h = int(stats[j, cv2.CC_STAT_WIDTH]), int(stats[j, cv2.CC_STAT_HEIGHT])
-                if area < 0.02 or area > 0.4 or stats[j, cv2.CC_STAT_AREA] < 0.3 * w * h or min(w, h) < 0.1 * _CELL:
+                if area > 0.4 or stats[j, cv2.CC_STAT_AREA] < 0.3 * w * h:
                     continue
-                x, y = int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP])
-                if 1.0 - float(dist[y:y + h, x:x + w][blobs[y:y + h, x:x + w] == j].mean()) / _FAR < _MIN_CONFIDENCE:
-                    continue  # on average too far from its colour: tile art, not a figure
                 cx, cy = cents[j] / _CELL
                 cell = (x0 + int(cx), y0 + int(cy))
                 if cell not in sure:
@@ -350,20 +455,42 @@ class LiveRecognizer:
                 name, rot = sure[cell]
                 u, v = float(cx % 1.0), float(cy % 1.0)
                 special = CATALOG[name].special
+                on_acrobats = special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2
+                whole = area >= _MIN_AREA and min(w, h) >= _MIN_SIDE * _CELL
+                if not whole and not (on_acrobats and area >= _MIN_ACROBAT and min(w, h) >= _MIN_ACROBAT_SIDE * _CELL):
+                    continue
+                x, y = int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP])
+                if 1.0 - float(dist[y:y + h, x:x + w][blobs[y:y + h, x:x + w] == j].mean()) / _FAR < _MIN_CONFIDENCE:
+                    continue  # on average too far from its colour: tile art, not a figure
                 if colour == "big-top":
                     if special is Special.CIRCUS and area > 0.1:
                         out.append((*cell, "big-top", "", "circus"))
+                        seen.append((colour, x, y, w, h))
                     continue
-                if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2:
+                if on_acrobats:
                     count = int(np.clip(round((h / _CELL - _SIZES["acrobat"]) / _STACK_STEP) + 1, 1, 3))
-                    out.extend((*cell, "acrobat", colour, "acrobats") for _ in range(count))
+                    stack = [(*cell, "acrobat", colour, "acrobats")] * count
+                    if whole:
+                        out.extend(stack)
+                        seen.append((colour, x, y, w, h))
+                    else:
+                        hidden.append((stack, (colour, x, y, w, h)))
                     continue
+                if not whole:
+                    continue
+                seen.append((colour, x, y, w, h))
                 feature = spot_at(name, rot, u, v)
                 if feature is None or feature in ("circus", "acrobats"):
                     continue
                 tall = (max(w, h) + 2) / _CELL
                 kind = "ringmaster" if tall > 0.5 * (_SIZES["meeple"] + _SIZES["ringmaster"]) else "meeple"
                 out.append((*cell, kind, colour, feature))
+        # an acrobat too small to be a whole one is taken only where another figure hides the rest of it (the art of
+        # the acrobat space has small coloured dots of its own)
+        for stack, (colour, x, y, w, h) in hidden:
+            if any(c != colour and x - 2 <= bx + bw and bx - 2 <= x + w and y - 2 <= by + bh and by - 2 <= y + h
+                   for c, bx, by, bw, bh in seen):
+                out.extend(stack)
         return tuple(sorted(out))
 
     def _hint(self, frame: NDArray[Any], x0: int) -> str | None:
