@@ -2,27 +2,40 @@
 
 A live referee sees the same board grow by one tile a turn. `LiveRecognizer`
 finds the grid once and keeps it (the camera and the laid tiles do not move),
-and then reads only what changed: each frame it cuts the cells that hold a
-tile and their neighbours, compares each cut with the one it read last time,
-and classifies only the cells that changed (a tile laid, a figure put on or
-taken off). The rest is kept from the previous frame. A full 92-tile board
-thus costs one classification of a few cells a turn instead of all of them.
+and then reads only what changed: each frame is compared with the last one read
+(every second pixel), the changed pixels are mapped to their cells, and only
+the cells where enough changed are classified (a tile laid, a figure put on or
+taken off), with the cells never read yet (new neighbours of the board) and
+those still unsure. A still frame costs one comparison; a full 92-tile board
+costs a few cells a turn instead of all of them.
 
 The grid: from the start tile alone (one square on the table: its outline is
-the first cell, corrected for the small gap between laid tiles), refined by the
-seams between the tiles read (the seam search of `vision.carcassonne.grid`) each time the board grows;
-the seam-based grid finder (`vision.carcassonne.grid.find_grid`) when the first view shows more than one tile.
-Cells are numbered from the first tile seen (x right, y down).
+the first cell, corrected for the small gap between laid tiles), then fitted to
+every tile's own outline, measured when the tile is laid (the one tile-sized
+square that changed against the frame before): an affine map while the board is
+small, a homography once it spans three cells both ways. A tile's own outline
+also cuts it for the classifier, so a tile is read where it lies even where
+the grid is a pixel or two off. The seam-based grid finder
+(`vision.carcassonne.grid.find_grid`) serves when the first view shows more
+than one tile, and its seam search refits the grid while most tiles' outlines
+are unknown. Cells are numbered from the first tile seen (x right, y down).
 
 Each cell is read on its own: every (type, rotation) of the catalog is scored
 by the classifier's class and edge heads and the box's counts; a cell whose
 best reading is below `THRESHOLD` is unsure (kept with its best guess, never
-reported as a tile). Neighbours are not used to settle a cell: at the table the
+reported as a tile) and read again on every frame until it reads sure.
+Neighbours are not used to settle a cell: at the table the
 rules engine knows every tile already laid, and a new tile whose edges do not
 match its neighbours is an illegal placement to report, not a misreading to
-explain away. A cell read as a sure tile keeps its reading until it is seen
-empty: what changes on a laid tile is a figure put on or taken off, and the
-tile is best read bare (a figure can hide a road).
+explain away. A cell read as a sure tile keeps its reading until most of it
+changed (the tile taken away or swapped): what changes on a laid tile is a
+figure put on or taken off, and the tile is best read bare (a figure can hide
+a road, and the classifier may take a tile under a figure for no tile at all).
+
+Figures are found on the whole board seen from above (blobs of a figure colour,
+each on the feature under its centre); on the acrobat space a smaller blob is
+an acrobat (half hidden by the figure beside it) when it is longer than the
+round dots of the space's art.
 
 The hint zone is a fixed strip at the right edge of the frame (``hint_share`` of
 its width, marked on the table); the board must stay out of it. A tile shown
@@ -58,17 +71,20 @@ EDGE_WEIGHT = 2.0
 UNSURE = "?"
 #: a pixel whose colour moved by more than this (any channel) has changed
 _PIXEL_CHANGE = 30
-#: a cut with more than this share of changed pixels is read again
+#: a cell with more than this share of changed pixels is read again
 _CELL_CHANGE = 0.004
+#: a laid tile of which more than this share changed was taken away (a figure, even the Big Top, covers less)
+_TILE_GONE = 0.5
 #: pixels a cell on the top-down view in which figures are looked for
 _CELL = 64
 #: figure sizes as a share of the tile side (as `vision.carcassonne.figures` draws them), an acrobat's step in a stack
 _SIZES = {"meeple": 0.30, "ringmaster": 0.38, "acrobat": 0.22}
 _STACK_STEP = 0.1
-#: the smallest blob (share of a cell) and its narrowest side (share of the cell's side) that is a figure; smaller
-#: on the acrobat space, where an acrobat (the smallest figure) may stand half hidden by the figure beside it
+#: the smallest blob (share of a cell) and its narrowest side (share of the cell's side) that is a figure
 _MIN_AREA, _MIN_SIDE = 0.012, 0.1
-_MIN_ACROBAT, _MIN_ACROBAT_SIDE = 0.005, 0.07
+#: on the acrobat space: the smallest blob that is an acrobat (the smallest figure, often half hidden by the figure
+#: beside it), whose longest side must reach `_MIN_SIDE` (the space's art has small round dots of player colours)
+_MIN_ACROBAT = 0.007
 #: a pixel this far (Lab) from every figure colour is no figure
 _FAR = 34.0
 #: a blob whose colour is on average further than this from its figure colour (0 far .. 1 exact) is no figure
@@ -120,6 +136,22 @@ def _pair_scores(probs: NDArray[Any], edges: NDArray[Any], labels: tuple[str, ..
     for side in range(4):
         out = out + EDGE_WEIGHT * loge[:, side, :][:, _EDGES[:, side]]
     return out
+
+
+def _balanced(canvas: NDArray[Any]) -> NDArray[Any]:
+    """``canvas`` with its colours balanced as the figure colours were drawn against (undoes the camera's white
+    balance): its brightest pixels (the top percent by brightness: roads, white art) made a neutral light grey."""
+    pixels = canvas.reshape(-1, 3)[::5].astype(np.float32)
+    bright = pixels.sum(axis=1)
+    white = pixels[bright >= np.percentile(bright, 99)].mean(axis=0)
+    gain = 235.0 / np.maximum(white, 1.0)
+    out: NDArray[Any] = np.clip(canvas * gain, 0, 255).astype(np.uint8)
+    return out
+
+
+def _changed_share(a: NDArray[Any], b: NDArray[Any]) -> float:
+    """The share of the pixels of two cuts of one cell that differ by more than `_PIXEL_CHANGE` in some channel."""
+    return float((cv2.absdiff(a, b).max(axis=2) > _PIXEL_CHANGE).mean())
 
 
 def _softmax(scores: NDArray[Any]) -> NDArray[Any]:
@@ -239,6 +271,8 @@ class LiveRecognizer:
         self._outlines: dict[tuple[int, int], NDArray[Any]] = {}
         #: the candidate cells read at least once
         self._read: set[tuple[int, int]] = set()
+        #: each sure tile's cut as it was read (bare, as a rule): what a figure on it changes is little of it
+        self._bare: dict[tuple[int, int], NDArray[Any]] = {}
         self._figures: tuple[tuple[int, int, str, str, str], ...] = ()
         self._fitted_at = 0
         #: where to look while no tile is known (the first tile's cell, or the grid finder's cells)
@@ -324,6 +358,20 @@ class LiveRecognizer:
 
     # -- reading ----------------------------------------------------------------------------
 
+    def _cell_corners(self, cell: tuple[int, int]) -> NDArray[Any]:
+        """Where ``cell`` lies in the photo: around its tile's own outline when that was measured, else on the grid."""
+        outline = self._outlines.get(cell)
+        if outline is not None:
+            return _cell_from_outline(outline)
+        assert self.to_photo is not None
+        return _corners(self.to_photo, *cell)
+
+    def _forget(self, cell: tuple[int, int]) -> None:
+        """``cell`` was seen empty (or its tile taken away): read it afresh when something lies there again."""
+        self._cells.pop(cell, None)
+        self._outlines.pop(cell, None)
+        self._bare.pop(cell, None)
+
     def _changed_cells(self, board: NDArray[Any], cells: list[tuple[int, int]]) -> set[tuple[int, int]]:
         """The ``cells`` in which more than `_CELL_CHANGE` of the pixels changed against the last frame read
         (every second pixel compared)."""
@@ -340,7 +388,8 @@ class LiveRecognizer:
         for gx, gy in np.floor(grid).astype(int):
             counts[(int(gx), int(gy))] = counts.get((int(gx), int(gy)), 0) + 1
         c = _corners(self.to_photo, 0, 0)
-        area = 0.5 * abs(float(np.cross(c[2] - c[0], c[3] - c[1])))  # a cell's pixels
+        d1, d2 = c[2] - c[0], c[3] - c[1]
+        area = 0.5 * abs(float(d1[0] * d2[1] - d1[1] * d2[0]))  # a cell's pixels
         return {cell for cell in cells if 4 * counts.get(cell, 0) > _CELL_CHANGE * area}
 
     def recognize(self, frame: NDArray[Any]) -> LiveReading:
@@ -366,9 +415,15 @@ class LiveRecognizer:
                 continue
             cells.append((x, y))
         changed = self._changed_cells(board, cells)
-        # besides what changed: cells never read (new neighbours) and unsure ones (read again until sure)
-        todo = [cell for cell in cells if cell in changed or cell not in self._read
-                or (cell in self._cells and not self._cells[cell][2])]
+        # a laid tile whose cell changed: a figure put on or taken off, unless most of the tile changed (taken away)
+        laid = [cell for cell in cells if cell in changed and cell in self._bare]
+        if laid:
+            for cell, cut in zip(laid, cut_crops(board, [self._cell_corners(cell) for cell in laid])):
+                if _changed_share(cut, self._bare[cell]) > _TILE_GONE:
+                    self._forget(cell)
+        # to classify: what changed where no tile is sure, cells never read (new neighbours), unsure ones (until sure)
+        todo = [cell for cell in cells if cell not in self._bare
+                and (cell in changed or cell not in self._read or cell in self._cells)]
         corners, outlines = [], {}
         for cell in todo:
             outline = self._outline(board, cell) if cell in changed and cell not in self._cells else None
@@ -388,17 +443,17 @@ class LiveRecognizer:
             for j, cell in enumerate(todo):
                 self._read.add(cell)
                 if probs[j, none_col] >= 0.5:
-                    if self._cells.pop(cell, None) is not None:
-                        self._outlines.pop(cell, None)
+                    self._forget(cell)
                     continue
-                if cell in self._cells and self._cells[cell][2]:
-                    continue  # a laid tile does not change: what changed on it is a figure
                 name, rot = _PAIRS[int(best[j])]
                 sure = float(p[j, best[j]]) >= THRESHOLD
                 self._cells[cell] = (name, rot, sure)
-                if sure and cell in outlines:
-                    self._outlines[cell] = outlines[cell]
-                    grown = True
+                if sure:
+                    if cell in outlines:
+                        self._outlines[cell] = outlines[cell]
+                        grown = True
+                    self._bare[cell] = cuts[j] if cell not in self._outlines or cell in outlines else \
+                        cut_crops(board, [self._cell_corners(cell)])[0]
         if grown or (len(self._cells) != self._fitted_at and len(self._cells) >= 3 and not self._outlines):
             self._fitted_at = len(self._cells)
             self._refit(board)
@@ -427,9 +482,7 @@ class LiveRecognizer:
         to_canvas = np.array([[1 / _CELL, 0, x0], [0, 1 / _CELL, y0], [0, 0, 1]], np.float64)
         canvas = cv2.warpPerspective(board, self.to_photo @ to_canvas, (nx * _CELL, ny * _CELL),
                                      flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
-        # the board's colours balanced as the figure colours were drawn against (undoes the camera's white balance)
-        gain = 235.0 / np.maximum(np.percentile(canvas.reshape(-1, 3)[::5], 99, axis=0), 1.0)
-        canvas = np.clip(canvas * gain, 0, 255).astype(np.uint8)
+        canvas = _balanced(canvas)
         lab = cv2.cvtColor(canvas, cv2.COLOR_BGR2Lab).astype(np.float32).reshape(-1, 3)
         sq = (lab * lab).sum(axis=1, keepdims=True) - 2.0 * lab @ _LABS.T + (_LABS * _LABS).sum(axis=1)
         nearest = sq.argmin(axis=1).reshape(canvas.shape[:2])
@@ -437,9 +490,6 @@ class LiveRecognizer:
         near = dist < _FAR
         area_cell = float(_CELL * _CELL)
         out: list[tuple[int, int, str, str, str]] = []
-        # figures taken (colour, bounding box on the canvas); acrobats that show too little of themselves to be sure
-        seen: list[tuple[str, int, int, int, int]] = []
-        hidden: list[tuple[list[tuple[int, int, str, str, str]], tuple[str, int, int, int, int]]] = []
         for k, colour in enumerate(_COLOUR_NAMES):
             mask = cv2.morphologyEx((near & (nearest == k)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
             n, blobs, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -456,8 +506,10 @@ class LiveRecognizer:
                 u, v = float(cx % 1.0), float(cy % 1.0)
                 special = CATALOG[name].special
                 on_acrobats = special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2
-                whole = area >= _MIN_AREA and min(w, h) >= _MIN_SIDE * _CELL
-                if not whole and not (on_acrobats and area >= _MIN_ACROBAT and min(w, h) >= _MIN_ACROBAT_SIDE * _CELL):
+                if on_acrobats:
+                    if area < _MIN_ACROBAT or max(w, h) < _MIN_SIDE * _CELL:
+                        continue
+                elif area < _MIN_AREA or min(w, h) < _MIN_SIDE * _CELL:
                     continue
                 x, y = int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP])
                 if 1.0 - float(dist[y:y + h, x:x + w][blobs[y:y + h, x:x + w] == j].mean()) / _FAR < _MIN_CONFIDENCE:
@@ -465,32 +517,17 @@ class LiveRecognizer:
                 if colour == "big-top":
                     if special is Special.CIRCUS and area > 0.1:
                         out.append((*cell, "big-top", "", "circus"))
-                        seen.append((colour, x, y, w, h))
                     continue
                 if on_acrobats:
                     count = int(np.clip(round((h / _CELL - _SIZES["acrobat"]) / _STACK_STEP) + 1, 1, 3))
-                    stack = [(*cell, "acrobat", colour, "acrobats")] * count
-                    if whole:
-                        out.extend(stack)
-                        seen.append((colour, x, y, w, h))
-                    else:
-                        hidden.append((stack, (colour, x, y, w, h)))
+                    out.extend((*cell, "acrobat", colour, "acrobats") for _ in range(count))
                     continue
-                if not whole:
-                    continue
-                seen.append((colour, x, y, w, h))
                 feature = spot_at(name, rot, u, v)
                 if feature is None or feature in ("circus", "acrobats"):
                     continue
                 tall = (max(w, h) + 2) / _CELL
                 kind = "ringmaster" if tall > 0.5 * (_SIZES["meeple"] + _SIZES["ringmaster"]) else "meeple"
                 out.append((*cell, kind, colour, feature))
-        # an acrobat too small to be a whole one is taken only where another figure hides the rest of it (the art of
-        # the acrobat space has small coloured dots of its own)
-        for stack, (colour, x, y, w, h) in hidden:
-            if any(c != colour and x - 2 <= bx + bw and bx - 2 <= x + w and y - 2 <= by + bh and by - 2 <= y + h
-                   for c, bx, by, bw, bh in seen):
-                out.extend(stack)
         return tuple(sorted(out))
 
     def _hint(self, frame: NDArray[Any], x0: int) -> str | None:
