@@ -138,14 +138,14 @@ def _pair_scores(probs: NDArray[Any], edges: NDArray[Any], labels: tuple[str, ..
     return out
 
 
-def _balanced(canvas: NDArray[Any]) -> NDArray[Any]:
-    """``canvas`` with its colours balanced as the figure colours were drawn against (undoes the camera's white
-    balance): its brightest pixels (the top percent by brightness: roads, white art) made a neutral light grey."""
-    pixels = canvas.reshape(-1, 3)[::5].astype(np.float32)
+def _white_gain(pixels: NDArray[Any]) -> NDArray[Any]:
+    """The gain per channel that balances a board's colours as the figure colours were drawn against (undoes the
+    camera's white balance): its brightest pixels (``pixels``, N x 3; the top percent by brightness: roads, white
+    art) made a neutral light grey."""
+    pixels = pixels.reshape(-1, 3).astype(np.float32)
     bright = pixels.sum(axis=1)
     white = pixels[bright >= np.percentile(bright, 99)].mean(axis=0)
-    gain = 235.0 / np.maximum(white, 1.0)
-    out: NDArray[Any] = np.clip(canvas * gain, 0, 255).astype(np.uint8)
+    out: NDArray[Any] = 235.0 / np.maximum(white, 1.0)
     return out
 
 
@@ -274,6 +274,8 @@ class LiveRecognizer:
         #: each sure tile's cut as it was read (bare, as a rule): what a figure on it changes is little of it
         self._bare: dict[tuple[int, int], NDArray[Any]] = {}
         self._figures: tuple[tuple[int, int, str, str, str], ...] = ()
+        #: the colour balance of the figures' search (`_white_gain`), found again as the board grows
+        self._gain: NDArray[Any] | None = None
         self._fitted_at = 0
         #: where to look while no tile is known (the first tile's cell, or the grid finder's cells)
         self._seeds: list[tuple[int, int]] = [(0, 0)]
@@ -283,15 +285,10 @@ class LiveRecognizer:
     # -- the grid -------------------------------------------------------------------------
 
     def _board_part(self, frame: NDArray[Any]) -> tuple[NDArray[Any], int]:
-        """The frame with the hint zone painted over in the table's colour, and where the zone starts."""
+        """The frame left of the hint zone (a view, not a copy), and where the zone starts."""
         w = frame.shape[1]
         x0 = int(round(w * (1 - self.hint_share))) if self.hint_share > 0 else w
-        if x0 >= w:
-            return frame, w
-        out = frame.copy()
-        ring = np.concatenate([frame[:6, :x0].reshape(-1, 3), frame[-6:, :x0].reshape(-1, 3), frame[:, :6].reshape(-1, 3)])
-        out[:, x0:] = np.median(ring, axis=0).astype(np.uint8)
-        return out, x0
+        return frame[:, :x0], min(x0, w)
 
     def _start(self, board: NDArray[Any]) -> None:
         """Find the grid: from one lone tile's outline, or the seam-based grid finder.
@@ -458,10 +455,14 @@ class LiveRecognizer:
             self._fitted_at = len(self._cells)
             self._refit(board)
         t2 = time.perf_counter()
-        if changed or self._last is None:
+        if grown:
+            self._gain = None
+        if self._last is None:
             self._figures = self._board_figures(board)
+        elif changed:
+            self._figures = self._board_figures(board, changed)
         if changed or self._ref is None:
-            self._ref = board
+            self._ref = board.copy()  # the camera may fill the same buffer again
         hint = self._hint(frame, hint_x) if hint_x < w_img else None
         t3 = time.perf_counter()
         tiles = tuple(sorted((x, y, n, r) for (x, y), (n, r, sure) in self._cells.items() if sure))
@@ -470,26 +471,49 @@ class LiveRecognizer:
         self._last = LiveReading(tiles, unsure, self._figures, hint, times)
         return self._last
 
-    def _board_figures(self, board: NDArray[Any]) -> tuple[tuple[int, int, str, str, str], ...]:
-        """Every figure on the board: the board seen from above at `_CELL` pixels a cell, figure colours grouped into
-        blobs, each blob on the tile and feature under its centre (a figure near an edge is seen whole, once)."""
+    def _board_figures(self, board: NDArray[Any], only: set[tuple[int, int]] | None = None,
+                       ) -> tuple[tuple[int, int, str, str, str], ...]:
+        """The figures on the board: the board seen from above at `_CELL` pixels a cell, figure colours grouped into
+        blobs, each blob on the tile and feature under its centre (a figure near an edge is seen whole, once).
+
+        ``only``: look again on these cells only (and the cells around them, for figures that reach over their
+        edges), keeping the other cells' figures from the last time.
+        """
         sure = {c: (n, r) for c, (n, r, ok) in self._cells.items() if ok}
         if not sure or self.to_photo is None:
             return ()
+        kept: list[tuple[int, int, str, str, str]] = []
         xs, ys = [x for x, _ in sure], [y for _, y in sure]
+        if self._gain is None or only is None:
+            self._gain = self._board_gain(board, min(xs), min(ys), max(xs), max(ys))
+        if only is not None:
+            kept = [f for f in self._figures if (f[0], f[1]) not in only and (f[0], f[1]) in sure]
+            focus = [c for c in only if c in sure]
+            if not focus:
+                return tuple(sorted(kept))
+            lo_x, lo_y = min(xs), min(ys)
+            hi_x, hi_y = max(xs), max(ys)
+            xs = [max(lo_x, min(x for x, _ in focus) - 1), min(hi_x, max(x for x, _ in focus) + 1)]
+            ys = [max(lo_y, min(y for _, y in focus) - 1), min(hi_y, max(y for _, y in focus) + 1)]
         x0, y0 = min(xs), min(ys)
         nx, ny = max(xs) - x0 + 1, max(ys) - y0 + 1
         to_canvas = np.array([[1 / _CELL, 0, x0], [0, 1 / _CELL, y0], [0, 0, 1]], np.float64)
         canvas = cv2.warpPerspective(board, self.to_photo @ to_canvas, (nx * _CELL, ny * _CELL),
                                      flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
-        canvas = _balanced(canvas)
+        canvas = np.clip(canvas * self._gain, 0, 255).astype(np.uint8)
         lab = cv2.cvtColor(canvas, cv2.COLOR_BGR2Lab).astype(np.float32).reshape(-1, 3)
         sq = (lab * lab).sum(axis=1, keepdims=True) - 2.0 * lab @ _LABS.T + (_LABS * _LABS).sum(axis=1)
         nearest = sq.argmin(axis=1).reshape(canvas.shape[:2])
         dist = np.sqrt(np.maximum(sq.min(axis=1), 0.0)).reshape(canvas.shape[:2])
-        near = dist < _FAR
+        # only on the tiles: the table around them may have a figure's colour, and a figure at a tile's edge would
+        # run into it
+        on_tiles = np.zeros((ny, nx), bool)
+        for x, y in sure:
+            if 0 <= x - x0 < nx and 0 <= y - y0 < ny:
+                on_tiles[y - y0, x - x0] = True
+        near = (dist < _FAR) & np.repeat(np.repeat(on_tiles, _CELL, axis=0), _CELL, axis=1)
         area_cell = float(_CELL * _CELL)
-        out: list[tuple[int, int, str, str, str]] = []
+        out = kept
         for k, colour in enumerate(_COLOUR_NAMES):
             mask = cv2.morphologyEx((near & (nearest == k)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
             n, blobs, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -500,7 +524,7 @@ class LiveRecognizer:
                     continue
                 cx, cy = cents[j] / _CELL
                 cell = (x0 + int(cx), y0 + int(cy))
-                if cell not in sure:
+                if cell not in sure or only is not None and cell not in only:
                     continue
                 name, rot = sure[cell]
                 u, v = float(cx % 1.0), float(cy % 1.0)
@@ -529,6 +553,13 @@ class LiveRecognizer:
                 kind = "ringmaster" if tall > 0.5 * (_SIZES["meeple"] + _SIZES["ringmaster"]) else "meeple"
                 out.append((*cell, kind, colour, feature))
         return tuple(sorted(out))
+
+    def _board_gain(self, board: NDArray[Any], x0: int, y0: int, x1: int, y1: int) -> NDArray[Any]:
+        """`_white_gain` of the part of ``board`` that cells (x0, y0) to (x1, y1) cover (every fourth pixel)."""
+        assert self.to_photo is not None
+        pts = np.concatenate([_corners(self.to_photo, x0, y0), _corners(self.to_photo, x1, y1)])
+        (a, b), (c, d) = np.clip(pts.min(axis=0), 0, None).astype(int), pts.max(axis=0).astype(int) + 1
+        return _white_gain(board[b:d:4, a:c:4])
 
     def _hint(self, frame: NDArray[Any], x0: int) -> str | None:
         """The type of the tile in the hint zone, `UNSURE` for something that is no sure tile, None when empty
