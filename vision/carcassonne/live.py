@@ -82,6 +82,9 @@ _SIZES = {"meeple": 0.30, "ringmaster": 0.38, "acrobat": 0.22}
 _STACK_STEP = 0.1
 #: the smallest blob (share of a cell) and its narrowest side (share of the cell's side) that is a figure
 _MIN_AREA, _MIN_SIDE = 0.012, 0.1
+#: a figure's outline fills at most this share of its box (a solid square of a player colour is tile art: the roof
+#: at a crossroads)
+_MAX_FILL = 0.85
 #: on the acrobat space: the smallest blob that is an acrobat (the smallest figure, often half hidden by the figure
 #: beside it), whose longest side must reach `_MIN_SIDE` (the space's art has small round dots of player colours)
 _MIN_ACROBAT = 0.007
@@ -533,7 +536,7 @@ class LiveRecognizer:
                 if on_acrobats:
                     if area < _MIN_ACROBAT or max(w, h) < _MIN_SIDE * _CELL:
                         continue
-                elif area < _MIN_AREA or min(w, h) < _MIN_SIDE * _CELL:
+                elif area < _MIN_AREA or min(w, h) < _MIN_SIDE * _CELL or stats[j, cv2.CC_STAT_AREA] > _MAX_FILL * w * h:
                     continue
                 x, y = int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP])
                 if 1.0 - float(dist[y:y + h, x:x + w][blobs[y:y + h, x:x + w] == j].mean()) / _FAR < _MIN_CONFIDENCE:

@@ -78,11 +78,15 @@ def test_a_ringmaster_beside_a_half_hidden_acrobat(classifier: TileClassifier) -
     assert reading.figures == ((1, 0, "acrobat", "blue", "acrobats"), (1, 0, "ringmaster", "red", "road:S"))
 
 
-def test_the_acrobat_space_art_is_no_acrobat(classifier: TileClassifier) -> None:
-    """The acrobat space's small coloured dots are not read as acrobats, on any acrobat tile."""
-    renderer = SceneRenderer(BOUNDS, 56, "classic", SEED)
-    tiles = [(0, 0, "D", 0), (1, 0, "ffrr.acrobats", 0), (1, 1, "rfrf.acrobats", 90), (0, 1, "ffff.acrobats", 0),
-             (-1, 1, "rrrf.acrobats", 180), (-1, 0, "ffrf.acrobats", 270)]
+@pytest.mark.parametrize(("seed", "tiles"), [
+    (1, [(0, 0, "D", 0), (1, 0, "ffrr.acrobats", 0), (1, 1, "rfrf.acrobats", 90), (0, 1, "ffff.acrobats", 0),
+         (-1, 1, "rrrf.acrobats", 180), (-1, 0, "ffrf.acrobats", 270)]),
+    (4, [(0, 0, "D", 0), (0, 1, "X", 0), (0, 2, "W", 180), (1, 2, "L", 90), (-1, 2, "L", 270)]),
+], ids=["acrobat spaces", "crossroads"])
+def test_the_tile_art_is_no_figure(classifier: TileClassifier, seed: int, tiles: list[tuple[int, int, str, int]]) -> None:
+    """The acrobat space's small coloured dots are no acrobats, the roof square at a crossroads no meeple
+    (the art of the demo's games of seeds 1 and 4)."""
+    renderer = SceneRenderer(BOUNDS, 56, "classic", seed)
     recognizer = LiveRecognizer(classifier)
     reading = read_all(recognizer, frames(renderer, [Scene(tuple(tiles[:k])) for k in range(1, len(tiles) + 1)]))
     assert len(reading.tiles) == len(tiles)
