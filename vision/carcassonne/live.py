@@ -2,27 +2,40 @@
 
 A live referee sees the same board grow by one tile a turn. `LiveRecognizer`
 finds the grid once and keeps it (the camera and the laid tiles do not move),
-and then reads only what changed: each frame it cuts the cells that hold a
-tile and their neighbours, compares each cut with the one it read last time,
-and classifies only the cells that changed (a tile laid, a figure put on or
-taken off). The rest is kept from the previous frame. A full 92-tile board
-thus costs one classification of a few cells a turn instead of all of them.
+and then reads only what changed: each frame is compared with the last one read
+(every second pixel), the changed pixels are mapped to their cells, and only
+the cells where enough changed are classified (a tile laid, a figure put on or
+taken off), with the cells never read yet (new neighbours of the board) and
+those still unsure. A still frame costs one comparison; a full 92-tile board
+costs a few cells a turn instead of all of them.
 
 The grid: from the start tile alone (one square on the table: its outline is
-the first cell, corrected for the small gap between laid tiles), refined by the
-seams between the tiles read (the seam search of `vision.carcassonne.grid`) each time the board grows;
-the seam-based grid finder (`vision.carcassonne.grid.find_grid`) when the first view shows more than one tile.
-Cells are numbered from the first tile seen (x right, y down).
+the first cell, corrected for the small gap between laid tiles), then fitted to
+every tile's own outline, measured when the tile is laid (the one tile-sized
+square that changed against the frame before): an affine map while the board is
+small, a homography once it spans three cells both ways. A tile's own outline
+also cuts it for the classifier, so a tile is read where it lies even where
+the grid is a pixel or two off. The seam-based grid finder
+(`vision.carcassonne.grid.find_grid`) serves when the first view shows more
+than one tile, and its seam search refits the grid while most tiles' outlines
+are unknown. Cells are numbered from the first tile seen (x right, y down).
 
 Each cell is read on its own: every (type, rotation) of the catalog is scored
 by the classifier's class and edge heads and the box's counts; a cell whose
 best reading is below `THRESHOLD` is unsure (kept with its best guess, never
-reported as a tile). Neighbours are not used to settle a cell: at the table the
+reported as a tile) and read again on every frame until it reads sure.
+Neighbours are not used to settle a cell: at the table the
 rules engine knows every tile already laid, and a new tile whose edges do not
 match its neighbours is an illegal placement to report, not a misreading to
-explain away. A cell read as a sure tile keeps its reading until it is seen
-empty: what changes on a laid tile is a figure put on or taken off, and the
-tile is best read bare (a figure can hide a road).
+explain away. A cell read as a sure tile keeps its reading until most of it
+changed (the tile taken away or swapped): what changes on a laid tile is a
+figure put on or taken off, and the tile is best read bare (a figure can hide
+a road, and the classifier may take a tile under a figure for no tile at all).
+
+Figures are found on the whole board seen from above (blobs of a figure colour,
+each on the feature under its centre); on the acrobat space a smaller blob is
+an acrobat (half hidden by the figure beside it) when it is longer than the
+round dots of the space's art.
 
 The hint zone is a fixed strip at the right edge of the frame (``hint_share`` of
 its width, marked on the table); the board must stay out of it. A tile shown
@@ -40,7 +53,7 @@ from numpy.typing import NDArray
 
 from scorer.carcassonne.catalog import CATALOG, Special, box, rotated
 from vision.carcassonne.classifier import TileClassifier, cut_crops
-from vision.carcassonne.dataset import CROP, EDGE_INDEX
+from vision.carcassonne.dataset import EDGE_INDEX
 from vision.carcassonne.features import spot_at
 from vision.carcassonne.figures import FIGURE_COLOURS
 from vision.carcassonne.grid import find_grid, refine_seams
@@ -58,13 +71,23 @@ EDGE_WEIGHT = 2.0
 UNSURE = "?"
 #: a pixel whose colour moved by more than this (any channel) has changed
 _PIXEL_CHANGE = 30
-#: a cut with more than this share of changed pixels is read again
+#: a cell with more than this share of changed pixels is read again
 _CELL_CHANGE = 0.004
+#: a laid tile of which more than this share changed was taken away (a figure, even the Big Top, covers less)
+_TILE_GONE = 0.5
 #: pixels a cell on the top-down view in which figures are looked for
 _CELL = 64
 #: figure sizes as a share of the tile side (as `vision.carcassonne.figures` draws them), an acrobat's step in a stack
 _SIZES = {"meeple": 0.30, "ringmaster": 0.38, "acrobat": 0.22}
 _STACK_STEP = 0.1
+#: the smallest blob (share of a cell) and its narrowest side (share of the cell's side) that is a figure
+_MIN_AREA, _MIN_SIDE = 0.012, 0.1
+#: a figure's outline fills at most this share of its box (a solid square of a player colour is tile art: the roof
+#: at a crossroads)
+_MAX_FILL = 0.85
+#: on the acrobat space: the smallest blob that is an acrobat (the smallest figure, often half hidden by the figure
+#: beside it), whose longest side must reach `_MIN_SIDE` (the space's art has small round dots of player colours)
+_MIN_ACROBAT = 0.007
 #: a pixel this far (Lab) from every figure colour is no figure
 _FAR = 34.0
 #: a blob whose colour is on average further than this from its figure colour (0 far .. 1 exact) is no figure
@@ -116,6 +139,22 @@ def _pair_scores(probs: NDArray[Any], edges: NDArray[Any], labels: tuple[str, ..
     for side in range(4):
         out = out + EDGE_WEIGHT * loge[:, side, :][:, _EDGES[:, side]]
     return out
+
+
+def _white_gain(pixels: NDArray[Any]) -> NDArray[Any]:
+    """The gain per channel that balances a board's colours as the figure colours were drawn against (undoes the
+    camera's white balance): its brightest pixels (``pixels``, N x 3; the top percent by brightness: roads, white
+    art) made a neutral light grey."""
+    pixels = pixels.reshape(-1, 3).astype(np.float32)
+    bright = pixels.sum(axis=1)
+    white = pixels[bright >= np.percentile(bright, 99)].mean(axis=0)
+    out: NDArray[Any] = 235.0 / np.maximum(white, 1.0)
+    return out
+
+
+def _changed_share(a: NDArray[Any], b: NDArray[Any]) -> float:
+    """The share of the pixels of two cuts of one cell that differ by more than `_PIXEL_CHANGE` in some channel."""
+    return float((cv2.absdiff(a, b).max(axis=2) > _PIXEL_CHANGE).mean())
 
 
 def _softmax(scores: NDArray[Any]) -> NDArray[Any]:
@@ -172,6 +211,45 @@ def _corners(h: NDArray[Any], x: int, y: int) -> NDArray[Any]:
     return out
 
 
+def _inset(x: int, y: int) -> NDArray[Any]:
+    """Where a tile laid on cell (x, y) has its corners, in grid units: the cell less the gap around the tile."""
+    g = _GAP
+    out: NDArray[Any] = np.array([[x + g, y + g], [x + 1 - g, y + g], [x + 1 - g, y + 1 - g], [x + g, y + 1 - g]],
+                                 np.float64)
+    return out
+
+
+def _cell_from_outline(outline: NDArray[Any]) -> NDArray[Any]:
+    """The corners of the cell of a tile whose own outline is ``outline`` (NW, NE, SE, SW): the outline and its gap."""
+    h = cv2.getPerspectiveTransform(_inset(0, 0).astype(np.float32), np.asarray(outline, np.float32))
+    return _corners(h, 0, 0)
+
+
+#: the board must span this many cells both ways before the grid is fitted with perspective (a plain affine map before)
+_PERSPECTIVE_SPAN = 3
+
+
+def _fit_outlines(outlines: dict[tuple[int, int], NDArray[Any]]) -> NDArray[Any]:
+    """The grid (grid units -> photo pixels) that best fits the laid tiles' own outlines.
+
+    An affine map while the board is small (a perspective fitted to a few tiles side by side extrapolates wildly),
+    a homography through every outline corner once the board spans `_PERSPECTIVE_SPAN` cells both ways.
+    """
+    cells = sorted(outlines)
+    src = np.concatenate([_inset(x, y) for x, y in cells])
+    dst = np.concatenate([np.asarray(outlines[c], np.float64) for c in cells])
+    xs, ys = [x for x, _ in cells], [y for _, y in cells]
+    if max(xs) - min(xs) + 1 >= _PERSPECTIVE_SPAN and max(ys) - min(ys) + 1 >= _PERSPECTIVE_SPAN:
+        side = float(np.mean(np.linalg.norm(dst[1::4] - dst[0::4], axis=1)))
+        found, _ = cv2.findHomography(src, dst, cv2.RANSAC, max(1.0, 0.03 * side))
+        if found is not None:
+            out: NDArray[Any] = np.asarray(found, np.float64)
+            return out
+    a = np.concatenate([src, np.ones((len(src), 1))], axis=1)
+    m, *_ = np.linalg.lstsq(a, dst, rcond=None)
+    return np.vstack([m.T, [0.0, 0.0, 1.0]])
+
+
 class LiveRecognizer:
     """Reads the frames of one game from a fixed camera (see the module text).
 
@@ -189,27 +267,31 @@ class LiveRecognizer:
     def reset(self) -> None:
         """Forget the grid and every cell read (a new game, or the camera was moved)."""
         self.to_photo: NDArray[Any] | None = None
-        self._cuts: dict[tuple[int, int], NDArray[Any]] = {}
+        #: the board part of the frame last read: what the next frame is compared with
+        self._ref: NDArray[Any] | None = None
         self._cells: dict[tuple[int, int], tuple[str, int, bool]] = {}
+        #: each laid tile's own outline (NW, NE, SE, SW in photo pixels), measured when it was laid
+        self._outlines: dict[tuple[int, int], NDArray[Any]] = {}
+        #: the candidate cells read at least once
+        self._read: set[tuple[int, int]] = set()
+        #: each sure tile's cut as it was read (bare, as a rule): what a figure on it changes is little of it
+        self._bare: dict[tuple[int, int], NDArray[Any]] = {}
         self._figures: tuple[tuple[int, int, str, str, str], ...] = ()
+        #: the colour balance of the figures' search (`_white_gain`), found again as the board grows
+        self._gain: NDArray[Any] | None = None
         self._fitted_at = 0
-        self._recheck = False
         #: where to look while no tile is known (the first tile's cell, or the grid finder's cells)
         self._seeds: list[tuple[int, int]] = [(0, 0)]
         self._zone: tuple[NDArray[Any], str | None] | None = None
+        self._last: LiveReading | None = None
 
     # -- the grid -------------------------------------------------------------------------
 
     def _board_part(self, frame: NDArray[Any]) -> tuple[NDArray[Any], int]:
-        """The frame with the hint zone painted over in the table's colour, and where the zone starts."""
+        """The frame left of the hint zone (a view, not a copy), and where the zone starts."""
         w = frame.shape[1]
         x0 = int(round(w * (1 - self.hint_share))) if self.hint_share > 0 else w
-        if x0 >= w:
-            return frame, w
-        out = frame.copy()
-        ring = np.concatenate([frame[:6, :x0].reshape(-1, 3), frame[-6:, :x0].reshape(-1, 3), frame[:, :6].reshape(-1, 3)])
-        out[:, x0:] = np.median(ring, axis=0).astype(np.uint8)
-        return out, x0
+        return frame[:, :x0], min(x0, w)
 
     def _start(self, board: NDArray[Any]) -> None:
         """Find the grid: from one lone tile's outline, or the seam-based grid finder.
@@ -222,28 +304,96 @@ class LiveRecognizer:
         mask = _table_mask(img, ring)
         square = _square(mask, 0.0005 * mask.size)
         if square is not None:
-            unit = np.array([[-_GAP, -_GAP], [1 + _GAP, -_GAP], [1 + _GAP, 1 + _GAP], [-_GAP, 1 + _GAP]], np.float32)
-            h = cv2.getPerspectiveTransform(unit, square)
-            self.to_photo = h
+            self._outlines[(0, 0)] = square
+            self.to_photo = _fit_outlines(self._outlines)
             return
         grid = find_grid(board)
         self.to_photo = np.asarray(grid.to_photo, np.float64)
         self._seeds = [(c.x, c.y) for c in grid.cells]
 
-    def _refit(self, board: NDArray[Any]) -> None:
-        """Fit the grid to the seams between the tiles read so far (`vision.carcassonne.grid`'s seam search)."""
+    def _outline(self, board: NDArray[Any], cell: tuple[int, int]) -> NDArray[Any] | None:
+        """The outline (NW, NE, SE, SW) of the tile just laid on ``cell``: the one tile-sized square that changed
+        against the last frame read, around where the grid puts the cell; None when the change is no such square."""
         assert self.to_photo is not None
+        if self._ref is None:
+            return None
+        grid = _corners(self.to_photo, *cell)
+        side = float(np.mean(np.linalg.norm(grid - np.roll(grid, 1, axis=0), axis=1)))
+        h, w = board.shape[:2]
+        x0, y0 = (np.floor(grid.min(axis=0) - 0.4 * side)).astype(int)
+        x1, y1 = (np.ceil(grid.max(axis=0) + 0.4 * side)).astype(int)
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        if x1 - x0 < side or y1 - y0 < side:
+            return None
+        diff = cv2.absdiff(board[y0:y1, x0:x1], self._ref[y0:y1, x0:x1]).max(axis=2)
+        mask = (diff > _PIXEL_CHANGE).astype(np.uint8)
+        k = max(3, int(0.06 * side)) | 1
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+        square = _square(mask, 0.6 * side * side)
+        if square is None:
+            return None
+        square = square + np.array([x0, y0], np.float32)
+        found = float(np.mean(np.linalg.norm(square - np.roll(square, 1, axis=0), axis=1)))
+        if not 0.88 * side <= found <= 1.1 * side:
+            return None
+        if np.linalg.norm(square.mean(axis=0) - grid.mean(axis=0)) > 0.3 * side:
+            return None
+        # the grid's corner order: the roll of the outline's corners nearest to the cell's
+        roll = min(range(4), key=lambda r: float(np.linalg.norm(np.roll(square, -r, axis=0) - grid)))
+        out: NDArray[Any] = np.roll(square, -roll, axis=0)
+        return out
+
+    def _refit(self, board: NDArray[Any]) -> None:
+        """Fit the grid to the tiles read so far: to their own outlines where most were measured as they were laid,
+        else to the seams between them (`vision.carcassonne.grid`'s seam search)."""
+        assert self.to_photo is not None
+        if 2 * len(self._outlines) >= len(self._cells):
+            self.to_photo = _fit_outlines(self._outlines)
+            return
         gray = cv2.cvtColor(board, cv2.COLOR_BGR2GRAY)
         fitted = refine_seams(gray, set(self._cells), self.to_photo)
         if fitted is not None:
             self.to_photo = np.asarray(fitted, np.float64)
-            self._cuts.clear()  # cut again along the fitted grid, without reading the tiles again
-            self._recheck = True  # ... but look for figures again: one may have come meanwhile
 
     # -- reading ----------------------------------------------------------------------------
 
+    def _cell_corners(self, cell: tuple[int, int]) -> NDArray[Any]:
+        """Where ``cell`` lies in the photo: around its tile's own outline when that was measured, else on the grid."""
+        outline = self._outlines.get(cell)
+        if outline is not None:
+            return _cell_from_outline(outline)
+        assert self.to_photo is not None
+        return _corners(self.to_photo, *cell)
+
+    def _forget(self, cell: tuple[int, int]) -> None:
+        """``cell`` was seen empty (or its tile taken away): read it afresh when something lies there again."""
+        self._cells.pop(cell, None)
+        self._outlines.pop(cell, None)
+        self._bare.pop(cell, None)
+
+    def _changed_cells(self, board: NDArray[Any], cells: list[tuple[int, int]]) -> set[tuple[int, int]]:
+        """The ``cells`` in which more than `_CELL_CHANGE` of the pixels changed against the last frame read
+        (every second pixel compared)."""
+        assert self.to_photo is not None
+        if self._ref is None or self._ref.shape != board.shape:
+            return set(cells)
+        moved = cv2.absdiff(board[::2, ::2], self._ref[::2, ::2]).max(axis=2) > _PIXEL_CHANGE
+        ys, xs = np.nonzero(moved)
+        if not len(xs):
+            return set()
+        pts = np.stack([xs * 2.0 + 0.5, ys * 2.0 + 0.5], axis=1).reshape(-1, 1, 2)
+        grid = cv2.perspectiveTransform(pts, np.linalg.inv(self.to_photo)).reshape(-1, 2)
+        counts: dict[tuple[int, int], int] = {}
+        for gx, gy in np.floor(grid).astype(int):
+            counts[(int(gx), int(gy))] = counts.get((int(gx), int(gy)), 0) + 1
+        c = _corners(self.to_photo, 0, 0)
+        d1, d2 = c[2] - c[0], c[3] - c[1]
+        area = 0.5 * abs(float(d1[0] * d2[1] - d1[1] * d2[0]))  # a cell's pixels
+        return {cell for cell in cells if 4 * counts.get(cell, 0) > _CELL_CHANGE * area}
+
     def recognize(self, frame: NDArray[Any]) -> LiveReading:
-        """Read ``frame`` (BGR), re-reading only the cells that changed since the last frame.
+        """Read ``frame`` (BGR), re-reading only the cells that changed since the last frame read, and the unsure ones.
 
         :raises NoBoardError: when no grid has been found yet and none is in view.
         """
@@ -254,107 +404,148 @@ class LiveRecognizer:
         if self.to_photo is None:
             self._start(board)
         assert self.to_photo is not None
-        if len(self._cells) != self._fitted_at and len(self._cells) >= 3:
-            self._fitted_at = len(self._cells)
-            self._refit(board)
         h_img, w_img = frame.shape[:2]
         candidates = set(self._cells)
         for x, y in list(self._cells) or self._seeds:
             candidates.update({(x, y), (x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)})
-        cells, corners = [], []
+        cells: list[tuple[int, int]] = []
         for x, y in sorted(candidates):
             c = _corners(self.to_photo, x, y)
             if c[:, 0].min() < 0 or c[:, 1].min() < 0 or c[:, 0].max() > hint_x or c[:, 1].max() > h_img:
                 continue
             cells.append((x, y))
-            corners.append(c)
-        cuts = cut_crops(board, corners) if corners else np.zeros((0, CROP, CROP, 3), np.uint8)
-        changed = []
-        for k, cell in enumerate(cells):
-            old = self._cuts.get(cell)
-            if old is None:
-                if cell in self._cells:  # cut again after the grid was fitted: read already
-                    self._cuts[cell] = cuts[k]
-                else:
-                    changed.append(k)
-                continue
-            moved = (np.abs(cuts[k].astype(np.int16) - old.astype(np.int16)).max(axis=2) > _PIXEL_CHANGE).mean()
-            if moved > _CELL_CHANGE:
-                changed.append(k)
+        changed = self._changed_cells(board, cells)
+        # a laid tile whose cell changed: a figure put on or taken off, unless most of the tile changed (taken away)
+        laid = [cell for cell in cells if cell in changed and cell in self._bare]
+        if laid:
+            for cell, cut in zip(laid, cut_crops(board, [self._cell_corners(cell) for cell in laid])):
+                if _changed_share(cut, self._bare[cell]) > _TILE_GONE:
+                    self._forget(cell)
+        # to classify: what changed where no tile is sure, cells never read (new neighbours), unsure ones (until sure)
+        todo = [cell for cell in cells if cell not in self._bare
+                and (cell in changed or cell not in self._read or cell in self._cells)]
+        corners, outlines = [], {}
+        for cell in todo:
+            outline = self._outline(board, cell) if cell in changed and cell not in self._cells else None
+            if outline is not None:
+                outlines[cell] = outline
+                corners.append(_cell_from_outline(outline))
+            else:
+                corners.append(_corners(self.to_photo, *cell))
         t1 = time.perf_counter()
-        if changed:
-            probs, edges = self.classifier.run(cuts[changed])
+        grown = False
+        if todo:
+            cuts = cut_crops(board, corners)
+            probs, edges = self.classifier.run(cuts)
             none_col = self.classifier.labels.index(NONE)
-            scores = _pair_scores(probs, edges, self.classifier.labels, self.expansion)
-            p = _softmax(scores)
+            p = _softmax(_pair_scores(probs, edges, self.classifier.labels, self.expansion))
             best = p.argmax(axis=1)
-            for j, k in enumerate(changed):
-                cell = cells[k]
-                self._cuts[cell] = cuts[k]
+            for j, cell in enumerate(todo):
+                self._read.add(cell)
                 if probs[j, none_col] >= 0.5:
-                    self._cells.pop(cell, None)
+                    self._forget(cell)
                     continue
-                if cell in self._cells and self._cells[cell][2]:
-                    continue  # a laid tile does not change: what changed on it is a figure
                 name, rot = _PAIRS[int(best[j])]
-                self._cells[cell] = (name, rot, float(p[j, best[j]]) >= THRESHOLD)
+                sure = float(p[j, best[j]]) >= THRESHOLD
+                self._cells[cell] = (name, rot, sure)
+                if sure:
+                    if cell in outlines:
+                        self._outlines[cell] = outlines[cell]
+                        grown = True
+                    self._bare[cell] = cuts[j] if cell not in self._outlines or cell in outlines else \
+                        cut_crops(board, [self._cell_corners(cell)])[0]
+        if grown or (len(self._cells) != self._fitted_at and len(self._cells) >= 3 and not self._outlines):
+            self._fitted_at = len(self._cells)
+            self._refit(board)
         t2 = time.perf_counter()
-        if changed or self._recheck:
-            self._recheck = False
+        if grown:
+            self._gain = None
+        if self._last is None:
             self._figures = self._board_figures(board)
+        elif changed:
+            self._figures = self._board_figures(board, changed)
+        if changed or self._ref is None:
+            self._ref = board.copy()  # the camera may fill the same buffer again
         hint = self._hint(frame, hint_x) if hint_x < w_img else None
         t3 = time.perf_counter()
         tiles = tuple(sorted((x, y, n, r) for (x, y), (n, r, sure) in self._cells.items() if sure))
         unsure = tuple(sorted((x, y, n, r) for (x, y), (n, r, sure) in self._cells.items() if not sure))
-        figures = self._figures
         times = LiveTimes(1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2))
-        return LiveReading(tiles, unsure, figures, hint, times)
+        self._last = LiveReading(tiles, unsure, self._figures, hint, times)
+        return self._last
 
-    def _board_figures(self, board: NDArray[Any]) -> tuple[tuple[int, int, str, str, str], ...]:
-        """Every figure on the board: the board seen from above at `_CELL` pixels a cell, figure colours grouped into
-        blobs, each blob on the tile and feature under its centre (a figure near an edge is seen whole, once)."""
+    def _board_figures(self, board: NDArray[Any], only: set[tuple[int, int]] | None = None,
+                       ) -> tuple[tuple[int, int, str, str, str], ...]:
+        """The figures on the board: the board seen from above at `_CELL` pixels a cell, figure colours grouped into
+        blobs, each blob on the tile and feature under its centre (a figure near an edge is seen whole, once).
+
+        ``only``: look again on these cells only (and the cells around them, for figures that reach over their
+        edges), keeping the other cells' figures from the last time.
+        """
         sure = {c: (n, r) for c, (n, r, ok) in self._cells.items() if ok}
         if not sure or self.to_photo is None:
             return ()
+        kept: list[tuple[int, int, str, str, str]] = []
         xs, ys = [x for x, _ in sure], [y for _, y in sure]
+        if self._gain is None or only is None:
+            self._gain = self._board_gain(board, min(xs), min(ys), max(xs), max(ys))
+        if only is not None:
+            kept = [f for f in self._figures if (f[0], f[1]) not in only and (f[0], f[1]) in sure]
+            focus = [c for c in only if c in sure]
+            if not focus:
+                return tuple(sorted(kept))
+            lo_x, lo_y = min(xs), min(ys)
+            hi_x, hi_y = max(xs), max(ys)
+            xs = [max(lo_x, min(x for x, _ in focus) - 1), min(hi_x, max(x for x, _ in focus) + 1)]
+            ys = [max(lo_y, min(y for _, y in focus) - 1), min(hi_y, max(y for _, y in focus) + 1)]
         x0, y0 = min(xs), min(ys)
         nx, ny = max(xs) - x0 + 1, max(ys) - y0 + 1
         to_canvas = np.array([[1 / _CELL, 0, x0], [0, 1 / _CELL, y0], [0, 0, 1]], np.float64)
         canvas = cv2.warpPerspective(board, self.to_photo @ to_canvas, (nx * _CELL, ny * _CELL),
                                      flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
-        # the board's colours balanced as the figure colours were drawn against (undoes the camera's white balance)
-        gain = 235.0 / np.maximum(np.percentile(canvas.reshape(-1, 3)[::5], 99, axis=0), 1.0)
-        canvas = np.clip(canvas * gain, 0, 255).astype(np.uint8)
+        canvas = np.clip(canvas * self._gain, 0, 255).astype(np.uint8)
         lab = cv2.cvtColor(canvas, cv2.COLOR_BGR2Lab).astype(np.float32).reshape(-1, 3)
         sq = (lab * lab).sum(axis=1, keepdims=True) - 2.0 * lab @ _LABS.T + (_LABS * _LABS).sum(axis=1)
         nearest = sq.argmin(axis=1).reshape(canvas.shape[:2])
         dist = np.sqrt(np.maximum(sq.min(axis=1), 0.0)).reshape(canvas.shape[:2])
-        near = dist < _FAR
+        # only on the tiles: the table around them may have a figure's colour, and a figure at a tile's edge would
+        # run into it
+        on_tiles = np.zeros((ny, nx), bool)
+        for x, y in sure:
+            if 0 <= x - x0 < nx and 0 <= y - y0 < ny:
+                on_tiles[y - y0, x - x0] = True
+        near = (dist < _FAR) & np.repeat(np.repeat(on_tiles, _CELL, axis=0), _CELL, axis=1)
         area_cell = float(_CELL * _CELL)
-        out: list[tuple[int, int, str, str, str]] = []
+        out = kept
         for k, colour in enumerate(_COLOUR_NAMES):
             mask = cv2.morphologyEx((near & (nearest == k)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
             n, blobs, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
             for j in range(1, n):
                 area = stats[j, cv2.CC_STAT_AREA] / area_cell
                 w, h = int(stats[j, cv2.CC_STAT_WIDTH]), int(stats[j, cv2.CC_STAT_HEIGHT])
-                if area < 0.02 or area > 0.4 or stats[j, cv2.CC_STAT_AREA] < 0.3 * w * h or min(w, h) < 0.1 * _CELL:
+                if area > 0.4 or stats[j, cv2.CC_STAT_AREA] < 0.3 * w * h:
                     continue
-                x, y = int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP])
-                if 1.0 - float(dist[y:y + h, x:x + w][blobs[y:y + h, x:x + w] == j].mean()) / _FAR < _MIN_CONFIDENCE:
-                    continue  # on average too far from its colour: tile art, not a figure
                 cx, cy = cents[j] / _CELL
                 cell = (x0 + int(cx), y0 + int(cy))
-                if cell not in sure:
+                if cell not in sure or only is not None and cell not in only:
                     continue
                 name, rot = sure[cell]
                 u, v = float(cx % 1.0), float(cy % 1.0)
                 special = CATALOG[name].special
+                on_acrobats = special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2
+                if on_acrobats:
+                    if area < _MIN_ACROBAT or max(w, h) < _MIN_SIDE * _CELL:
+                        continue
+                elif area < _MIN_AREA or min(w, h) < _MIN_SIDE * _CELL or stats[j, cv2.CC_STAT_AREA] > _MAX_FILL * w * h:
+                    continue
+                x, y = int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP])
+                if 1.0 - float(dist[y:y + h, x:x + w][blobs[y:y + h, x:x + w] == j].mean()) / _FAR < _MIN_CONFIDENCE:
+                    continue  # on average too far from its colour: tile art, not a figure
                 if colour == "big-top":
                     if special is Special.CIRCUS and area > 0.1:
                         out.append((*cell, "big-top", "", "circus"))
                     continue
-                if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2:
+                if on_acrobats:
                     count = int(np.clip(round((h / _CELL - _SIZES["acrobat"]) / _STACK_STEP) + 1, 1, 3))
                     out.extend((*cell, "acrobat", colour, "acrobats") for _ in range(count))
                     continue
@@ -365,6 +556,13 @@ class LiveRecognizer:
                 kind = "ringmaster" if tall > 0.5 * (_SIZES["meeple"] + _SIZES["ringmaster"]) else "meeple"
                 out.append((*cell, kind, colour, feature))
         return tuple(sorted(out))
+
+    def _board_gain(self, board: NDArray[Any], x0: int, y0: int, x1: int, y1: int) -> NDArray[Any]:
+        """`_white_gain` of the part of ``board`` that cells (x0, y0) to (x1, y1) cover (every fourth pixel)."""
+        assert self.to_photo is not None
+        pts = np.concatenate([_corners(self.to_photo, x0, y0), _corners(self.to_photo, x1, y1)])
+        (a, b), (c, d) = np.clip(pts.min(axis=0), 0, None).astype(int), pts.max(axis=0).astype(int) + 1
+        return _white_gain(board[b:d:4, a:c:4])
 
     def _hint(self, frame: NDArray[Any], x0: int) -> str | None:
         """The type of the tile in the hint zone, `UNSURE` for something that is no sure tile, None when empty

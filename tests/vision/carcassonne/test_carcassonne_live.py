@@ -1,0 +1,148 @@
+"""The live recogniser over frames of a growing board: the grid stays on the tiles as the board grows, a tile is
+read where it lies, an unsure tile is read again, a figure on a laid tile leaves the tile as read, acrobats."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from firmware.carcassonne.scene import Scene, SceneRenderer
+from scorer.carcassonne.observe import same_look
+from vision.carcassonne.classifier import DEFAULT_MODEL, TileClassifier
+from vision.carcassonne.figures import PlacedFigure
+from vision.carcassonne.labels import NONE
+from vision.carcassonne.live import LiveReading, LiveRecognizer, _corners
+
+#: a table and tile art of the demo's first game (seed 1: each tile's picture is drawn from the seed and its square)
+BOUNDS, SEED = (-2, -2, 4, 3), 1
+#: the first tiles of that game, in the order they were laid
+FIRST = [(0, 0, "D", 0), (1, 0, "ffrr.acrobats", 0), (2, 0, "R", 90), (0, 1, "B", 0), (1, -1, "D", 0),
+         (0, 2, "ffrr.acrobats", 270), (-1, 1, "U", 90), (1, 2, "W", 90), (3, 0, "J", 270), (2, 1, "Q", 270)]
+
+
+@pytest.fixture(scope="module")
+def classifier() -> TileClassifier:
+    return TileClassifier(DEFAULT_MODEL)
+
+
+def frames(renderer: SceneRenderer, scenes: Sequence[Scene], each: int = 1) -> list[NDArray[Any]]:
+    """``each`` frames of every scene, with sensor noise."""
+    rng = np.random.default_rng(5)
+    out = []
+    for scene in scenes:
+        image = renderer.render(scene)
+        out += [np.clip(image + rng.normal(0, 1.5, image.shape), 0, 255).astype(np.uint8) for _ in range(each)]
+    return out
+
+
+def read_all(recognizer: LiveRecognizer, shown: list[NDArray[Any]]) -> LiveReading:
+    reading = None
+    for frame in shown:
+        reading = recognizer.recognize(frame)
+    assert reading is not None
+    return reading
+
+
+def test_the_grid_stays_on_the_tiles_and_every_new_tile_is_read_right(classifier: TileClassifier) -> None:
+    """Tile after tile, the grid stays within two pixels of the cells (56 px) and each new tile reads right.
+
+    (The grid once drifted by half a cell as the board grew, and W read as L, J as a circus tile.)
+    """
+    renderer = SceneRenderer(BOUNDS, 56, "classic", SEED)
+    recognizer = LiveRecognizer(classifier)
+    for k in range(1, len(FIRST) + 1):
+        reading = read_all(recognizer, frames(renderer, [Scene(tuple(FIRST[:k]))]))
+        read = {(x, y): (n, r) for x, y, n, r in reading.tiles}
+        assert set(read) == {(x, y) for x, y, _, _ in FIRST[:k]} and not reading.unsure
+        for x, y, name, rotation in FIRST[:k]:
+            assert same_look(read[(x, y)], (name, rotation)), (x, y, read[(x, y)], name, rotation)
+            assert recognizer.to_photo is not None
+            true = np.array([renderer.corner(x + dx, y + dy) for dx, dy in ((0, 0), (1, 0), (1, 1), (0, 1))])
+            assert np.abs(_corners(recognizer.to_photo, x, y) - true).max() < 2.5
+
+
+def test_a_ringmaster_beside_a_half_hidden_acrobat(classifier: TileClassifier) -> None:
+    """The demo's first turns: a ringmaster on the acrobat tile's road, then an acrobat that it half hides."""
+    renderer = SceneRenderer(BOUNDS, 56, "classic", SEED)
+    tiles = tuple(FIRST[:2])
+    ring = PlacedFigure(1, 0, "ringmaster", "red", "road:S")
+    acrobat = PlacedFigure(1, 0, "acrobat", "blue", "acrobats")
+    recognizer = LiveRecognizer(classifier)
+    shown = frames(renderer, [Scene(tiles[:1]), Scene(tiles), Scene(tiles, (ring,))])
+    assert read_all(recognizer, shown).figures == ((1, 0, "ringmaster", "red", "road:S"),)
+    reading = read_all(recognizer, frames(renderer, [Scene(tiles, (acrobat, ring))]))
+    assert reading.figures == ((1, 0, "acrobat", "blue", "acrobats"), (1, 0, "ringmaster", "red", "road:S"))
+
+
+@pytest.mark.parametrize(("seed", "tiles"), [
+    (1, [(0, 0, "D", 0), (1, 0, "ffrr.acrobats", 0), (1, 1, "rfrf.acrobats", 90), (0, 1, "ffff.acrobats", 0),
+         (-1, 1, "rrrf.acrobats", 180), (-1, 0, "ffrf.acrobats", 270)]),
+    (4, [(0, 0, "D", 0), (0, 1, "X", 0), (0, 2, "W", 180), (1, 2, "L", 90), (-1, 2, "L", 270)]),
+], ids=["acrobat spaces", "crossroads"])
+def test_the_tile_art_is_no_figure(classifier: TileClassifier, seed: int, tiles: list[tuple[int, int, str, int]]) -> None:
+    """The acrobat space's small coloured dots are no acrobats, the roof square at a crossroads no meeple
+    (the art of the demo's games of seeds 1 and 4)."""
+    renderer = SceneRenderer(BOUNDS, 56, "classic", seed)
+    recognizer = LiveRecognizer(classifier)
+    reading = read_all(recognizer, frames(renderer, [Scene(tuple(tiles[:k])) for k in range(1, len(tiles) + 1)]))
+    assert len(reading.tiles) == len(tiles)
+    assert reading.figures == ()
+
+
+class _Scripted:
+    """The tile classifier with a script: call k reads as the real one ("real"), every tile as unsure ("doubt"),
+    or everything as no tile ("none"); after the script, as its last entry."""
+
+    def __init__(self, real: TileClassifier, script: Sequence[str]) -> None:
+        self.real = real
+        self.labels = real.labels
+        self.script = list(script)
+        self.calls = 0
+
+    def run(self, crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+        probs, edges = self.real.run(crops)
+        entry = self.script[min(self.calls, len(self.script) - 1)]
+        self.calls += 1
+        none = self.labels.index(NONE)
+        if entry == "doubt":
+            tiles = probs[:, none] < 0.5
+            probs[tiles] = 1.0 / len(self.labels)
+            edges[tiles] = 1.0 / 3
+        elif entry == "none":
+            probs[:] = 0.0
+            probs[:, none] = 1.0
+        return probs, edges
+
+
+def _lone_start(figures: tuple[PlacedFigure, ...] = ()) -> tuple[SceneRenderer, Scene]:
+    return SceneRenderer((-2, -2, 2, 2), 56, "classic", 3), Scene(((0, 0, "D", 0),), figures)
+
+
+def test_an_unsure_tile_is_read_again_on_the_next_frame_until_sure(classifier: TileClassifier) -> None:
+    """The same still frame twice: unsure at first, read again (not kept unsure for good) and then sure."""
+    renderer, scene = _lone_start()
+    scripted = _Scripted(classifier, ["doubt", "real"])
+    recognizer = LiveRecognizer(scripted)  # type: ignore[arg-type]
+    image = renderer.render(scene)
+    first = recognizer.recognize(image)
+    assert first.tiles == () and len(first.unsure) == 1
+    assert recognizer.recognize(image).tiles == ((0, 0, "D", 0),)
+
+
+def test_a_figure_on_a_laid_tile_leaves_the_tile_as_read_and_a_tile_taken_away_is_gone(
+        classifier: TileClassifier) -> None:
+    """A meeple put on the start tile changes a little of it: the tile is not read again (a classifier may take a
+    tile under a figure for no tile); the tile taken away, the cell is empty."""
+    renderer, bare = _lone_start()
+    meeple = (PlacedFigure(0, 0, "meeple", "red", "city:N"),)
+    scripted = _Scripted(classifier, ["real", "none"])
+    recognizer = LiveRecognizer(scripted)  # type: ignore[arg-type]
+    assert recognizer.recognize(renderer.render(bare)).tiles == ((0, 0, "D", 0),)
+    with_meeple = recognizer.recognize(renderer.render(Scene(bare.tiles, meeple)))
+    assert with_meeple.tiles == ((0, 0, "D", 0),) and with_meeple.figures == ((0, 0, "meeple", "red", "city:N"),)
+    empty = recognizer.recognize(renderer.render(Scene(())))
+    assert empty.tiles == () and empty.unsure == ()
