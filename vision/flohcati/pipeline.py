@@ -1,7 +1,9 @@
 """Circus Flohcati's recogniser: one camera frame -> the cards on the mat, by zone (a `FlohcatiView`).
 
 Stages: the mat's markers (the vision core's fast search; the slow one only
-when the fast one does not fix the mat) and its homography (`vision.calibrate`);
+when the fast one does not fix the mat; when neither decodes enough of them, the
+undecoded squares matched against the dictionary's codes, blurred, a mat
+marker taken only with a clear lead) and its homography (`vision.calibrate`);
 then the cards' codes, searched with several threshold windows in the part of
 the frame where the mat lies, enlarged where they are small; each card code's
 centre and side in table millimetres, its zone
@@ -235,6 +237,9 @@ _MATCH_MIN = 0.85
 _MATCH_MARGIN = 0.05
 #: ... and when no more than this share of the code's pixels is saturated
 _MATCH_GLARED = 0.01
+#: a mat marker is matched when no card's code could be (the mat is fixed by it): a stricter lead
+_MAT_MATCH_MIN = 0.85
+_MAT_MATCH_MARGIN = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,14 +259,18 @@ def _unit(rows: NDArray[Any]) -> NDArray[Any]:
     return np.asarray(rows / np.maximum(np.linalg.norm(rows, axis=-1, keepdims=True), 1e-6), np.float32)
 
 
-@functools.lru_cache(maxsize=1)
 def _code_templates() -> _CodeTemplates:
+    return _templates(tuple(sorted(i for i in range(100) if is_card_id(i))))
+
+
+@functools.lru_cache(maxsize=2)
+def _templates(ids: tuple[int, ...]) -> _CodeTemplates:
+    """The templates of the codes ``ids`` (their side `CODE_SIZE` at `_MATCH_PX_PER_MM`)."""
     s = _MATCH_PX_PER_MM
     n = int(round(CODE_SIZE * s))
     pad = int(round(_MATCH_SURROUND * s))
     size = n + 2 * pad
     dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
-    ids = tuple(sorted(i for i in range(100) if is_card_id(i)))
     sharp = []
     for i in ids:
         t = np.full((size, size), 255.0, np.float32)
@@ -312,7 +321,17 @@ def match_code(gray: Image, to_table: NDArray[Any], x: float, y: float, turn: fl
     to_mm = np.array([[ca, -sa, x - ca * c + sa * c], [sa, ca, y - sa * c - ca * c], [0, 0, 1]], np.float64)
     patch = cv2.warpPerspective(gray, np.linalg.inv(to_table) @ to_mm, (big, big),
                                 flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
-    patch = np.asarray(patch, np.float32)
+    found, quarter, best, lead = _match_patch(np.asarray(patch, np.float32), t)
+    turned = math.degrees(a) + 90.0 * quarter
+    if found is None or best < _MATCH_MIN or lead < _MATCH_MARGIN or quarter not in allowed:
+        return CodeMatch(None, turned, best, lead)
+    return CodeMatch(found, turned, best, lead)
+
+
+def _match_patch(patch: NDArray[Any], t: _CodeTemplates) -> tuple[int | None, int, float, float]:
+    """The code of ``t`` that best matches the middle of ``patch`` (None when glare saturates part of it),
+    its quarter turn, its correlation and its lead over any other code's in any turn."""
+    big = patch.shape[0]
     # the code's frame places it and says how blurred it is
     fits = [cv2.minMaxLoc(cv2.matchTemplate(patch, f, cv2.TM_CCOEFF_NORMED)) for f in t.frames]
     k = int(np.argmax([f[1] for f in fits]))
@@ -328,9 +347,51 @@ def match_code(gray: Image, to_table: NDArray[Any], x: float, y: float, turn: fl
     quarter = int(np.argmax(scores[order[0]]))
     # glare that saturates part of the code may hide its dark cells: a code under it is not named
     glared = float(np.mean(cells[len(windows) // 2] >= _SATURATED)) > _MATCH_GLARED
-    if glared or best < _MATCH_MIN or best - second < _MATCH_MARGIN or quarter not in allowed:
-        return CodeMatch(None, math.degrees(a) + 90.0 * quarter, best, best - second)
-    return CodeMatch(t.ids[order[0]], math.degrees(a) + 90.0 * quarter, best, best - second)
+    return (None if glared else t.ids[order[0]]), quarter, best, best - second
+
+
+def _mat_by_matching(gray: Image, seen: Sequence[Marker], mat_ids: Sequence[int]) -> tuple[Marker, ...]:
+    """The mat's markers among the squares the tolerant detector found but could not decode (blur smears
+    their cells): each is compared with every code of the dictionary, blurred, and taken as a mat marker
+    only when one of the mat's matches it clearly ahead of every other code."""
+    side = max(gray.shape[:2])
+    window = max(3, int(round(0.0102 * side)) | 1)
+    soft = cv2.GaussianBlur(gray, (0, 0), max(1.0, 0.0016 * side))
+    _, _, rejected = _mat_detector(window).detectMarkers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0))
+    t = _templates(tuple(range(100)))
+    s = _MATCH_PX_PER_MM
+    margin = int(round(_MATCH_SEARCH * s))
+    pad = (t.size - int(round(CODE_SIZE * s))) // 2 + margin
+    n = t.size + 2 * margin
+    inner = np.array([[pad, pad], [n - pad, pad], [n - pad, n - pad], [pad, n - pad]], np.float32)
+    out: list[Marker] = []
+    for r in rejected:
+        quad = np.asarray(r, np.float64).reshape(4, 2)
+        if cv2.contourArea(quad.astype(np.float32), oriented=True) < 0:
+            quad = quad[::-1].copy()  # clockwise, as the detector's markers
+        centre = quad.mean(0)
+        if any(float(np.hypot(*(m.corners.mean(0) - centre))) < 20.0 for m in list(seen) + out):
+            continue
+        to_patch = cv2.getPerspectiveTransform(quad.astype(np.float32), inner)
+        patch = np.asarray(cv2.warpPerspective(gray, to_patch, (n, n), flags=cv2.INTER_LINEAR,
+                                               borderMode=cv2.BORDER_REPLICATE), np.float32)
+        found, quarter, best, lead = _match_patch(patch, t)
+        if found is not None and found in mat_ids and best >= _MAT_MATCH_MIN and lead >= _MAT_MATCH_MARGIN:
+            # the marker's own top-left corner lies where its turn took it
+            out.append(Marker(int(found), np.array([quad[(j + quarter) % 4] for j in range(4)], np.float64)))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4)
+def _mat_detector(window: int) -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.minMarkerPerimeterRate = 0.02
+    params.adaptiveThreshWinSizeMin = max(3, window // 2 | 1)
+    params.adaptiveThreshWinSizeMax = 3 * window
+    params.adaptiveThreshWinSizeStep = max(2, window // 2)
+    params.adaptiveThreshConstant = 5
+    params.polygonalApproxAccuracyRate = 0.05
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), params)
 
 
 class Recognizer:
@@ -491,7 +552,12 @@ class Recognizer:
             calibration = self.calibrator.update(mat)
         except NoMatError:
             mat = tuple(m for m in find_layout_markers(gray, self.config) if not is_card_id(m.id))
-            calibration = self.calibrator.update(mat)
+            try:
+                calibration = self.calibrator.update(mat)
+            except NoMatError:
+                # too few of the mat's markers decoded: the ones blur smeared are matched
+                mat += _mat_by_matching(gray, mat, [i for i in MAT.marker_ids if all(m.id != i for m in mat)])
+                calibration = self.calibrator.update(mat)
         t1 = time.perf_counter()
         to_table = calibration.image_to_table
         # the cards' codes: only where the mat lies, enlarged when they are small there (a camera far
