@@ -21,7 +21,7 @@ Printed per level:
   machine inflates less), cold recogniser.
 
 Usage: python benchmarks/bench_flohcati_vision.py [--scenes 60] [--levels easy,medium,hard]
-       [--size 1280x960] [--seed-base 970000000]
+       [--size 1280x960] [--seed-base 970000000] [--why]
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ import cv2
 import numpy as np
 
 from firmware.flohcati.tablesim import SimulatedTable
-from scorer.flohcati.cards import DeckCard
+from scorer.flohcati.cards import DeckCard, card_name
 from vision import NoMatError
 from vision.camera_model import photograph
 from vision.flohcati.layout import CODE_CENTRE, CODE_SIZE, Area, zone_of
@@ -95,7 +95,8 @@ def _covered(photo: Any, quad_mm: np.ndarray) -> bool:  # type: ignore[type-arg]
     return bool(np.any((mask > 0) & (photo.hand_mask > 0)))
 
 
-def judge(layout: TableLayout, seats: int, seed: int, level: str, size: tuple[int, int], tally: Tally) -> None:
+def judge(layout: TableLayout, seats: int, seed: int, level: str, size: tuple[int, int], tally: Tally) -> list[str]:
+    """Read one scene into ``tally``; the reasons it is not usable (none when it is)."""
     items = placements(layout, seed)
     canvas, origin = render(items, PX_PER_MM)
     photo = photograph(canvas, PX_PER_MM, origin, REGION, level, seed, size=size)
@@ -114,7 +115,7 @@ def judge(layout: TableLayout, seats: int, seed: int, level: str, size: tuple[in
         result = recognizer.recognize(photo.image)
     except NoMatError:
         tally.no_mat += 1
-        return
+        return ["mat not found"]
     finally:
         tally.ms.append(1000 * (time.perf_counter() - t0))
         tally.cpu_ms.append(1000 * (time.process_time() - c0))
@@ -125,27 +126,39 @@ def judge(layout: TableLayout, seats: int, seed: int, level: str, size: tuple[in
     # each card read is matched with the nearest card of the scene of the same kind in the same zone
     unmatched = list(range(len(truth)))
     wrong = 0
+    wrong_cards = []
     for c in view.cards:
         same = [i for i in unmatched if (truth[i][0], truth[i][1], truth[i][2]) == (c.card, c.area, c.seat)
                 and abs(truth[i][4] - c.x) < 15.0]
         if not same:
             wrong += 1
+            wrong_cards.append(c)
             continue
         unmatched.remove(min(same, key=lambda i: abs(truth[i][4] - c.x)))
     tally.wrong += wrong
+    why = [f"wrong: {card_name(c.card)} read in the {c.area.value} at x={c.x:.0f}" for c in wrong_cards]
     tally.codes_right += len(truth) - len(unmatched)
     missing_visible = [i for i in unmatched if not truth[i][3]]
-    tally.held += sum(1 for i in missing_visible if any(abs(truth[i][4] - x) < 15.0 for x, _, _ in view.unreadable))
+    for i in missing_visible:
+        held = any(abs(truth[i][4] - x) < 15.0 for x, _, _ in view.unreadable)
+        tally.held += held
+        why.append(f"{'held' if held else 'missed'}: {card_name(truth[i][0])} in the {truth[i][1].value}"
+                   f"{'' if truth[i][2] is None else f' {truth[i][2] + 1}'} at x={truth[i][4]:.0f}")
     row_truth = [t[0] for t in sorted((t for t in truth if t[1] is Area.ROW), key=lambda t: t[4])]
     row_got = [c.card for c in view.in_area(Area.ROW)]
     row_ok = row_got == [c for c in row_truth if c in row_got]
     # a flag is needless when no card of the scene that was left unread lies there
-    needless = sum(1 for x, _, _ in view.unreadable if not any(abs(truth[i][4] - x) < 15.0 for i in unmatched))
+    needless_at = [(x, y) for x, y, _ in view.unreadable if not any(abs(truth[i][4] - x) < 15.0 for i in unmatched)]
+    needless = len(needless_at)
     tally.needless += needless
+    why += [f"needless question at ({x:.0f}, {y:.0f})" for x, y in needless_at]
+    if not row_ok:
+        why.append("row out of order: " + " ".join(card_name(c) for c in row_got))
     exact = not wrong and not unmatched and row_ok and not view.unreadable
     tally.correct += exact
     tally.usable += not wrong and not missing_visible and row_ok and needless == 0
     _ = seats
+    return why
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", default="easy,medium,hard")
     parser.add_argument("--size", default="1280x960")
     parser.add_argument("--seed-base", type=int, default=970_000_000)
+    parser.add_argument("--why", action="store_true", help="print why each scene that is not usable is not")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     w, h = (int(v) for v in args.size.lower().split("x"))
@@ -164,7 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     for level in args.levels.split(","):
         tally = Tally()
         for layout, seats, seed in layouts:
-            judge(layout, seats, seed, level, (w, h), tally)
+            why = judge(layout, seats, seed, level, (w, h), tally)
+            if args.why and why:
+                print(f"  {level} seed {seed}: " + "; ".join(why), flush=True)
         n = max(1, tally.scenes)
         print(f"{level:<8} {100 * tally.correct / n:>7.0f}% {100 * tally.usable / n:>6.0f}% {tally.no_mat:>7} "
               f"{100 * tally.codes_right / max(1, tally.codes):>11.1f}% {tally.with_hand_over_card:>13} "

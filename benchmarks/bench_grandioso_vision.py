@@ -18,7 +18,7 @@ every level, and recognised (a new table each frame). Printed per level:
   process's CPU time, which a loaded machine inflates less).
 
 Usage: python benchmarks/bench_grandioso_vision.py [--scenes 60] [--levels easy,medium,hard]
-       [--size 1280x960]
+       [--size 1280x960] [--seed-base 880000000] [--why]
 """
 
 from __future__ import annotations
@@ -78,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=60)
     ap.add_argument("--levels", default="easy,medium,hard")
     ap.add_argument("--size", default="1280x960")
+    ap.add_argument("--seed-base", type=int, default=SEED_BASE)
+    ap.add_argument("--why", action="store_true", help="print why each table that is not usable is not")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     size = tuple(int(v) for v in args.size.lower().split("x"))
@@ -90,9 +92,10 @@ def main(argv: list[str] | None = None) -> int:
         times: list[float] = []
         cpu: list[float] = []
         for k in range(args.scenes):
-            scene, truth = random_table(SEED_BASE + k)
+            seed = args.seed_base + k
+            scene, truth = random_table(seed)
             canvas = render_top_down(scene, CANVAS_PX_PER_MM)
-            photo = photograph(canvas, CANVAS_PX_PER_MM, CONTENT_REGION[:2], CONTENT_REGION, level, SEED_BASE + k,
+            photo = photograph(canvas, CANVAS_PX_PER_MM, CONTENT_REGION[:2], CONTENT_REGION, level, seed,
                                size=(size[0], size[1]))
             t0, c0 = time.perf_counter(), time.process_time()
             try:
@@ -102,29 +105,36 @@ def main(argv: list[str] | None = None) -> int:
                 cpu.append((time.process_time() - c0) * 1000)
                 nomat += 1
                 total += len(truth)
+                if args.why:
+                    print(f"  {level} seed {seed}: mat not found", flush=True)
                 continue
             times.append((time.perf_counter() - t0) * 1000)
             cpu.append((time.process_time() - c0) * 1000)
             covered = {p for p in truth if _hidden(photo, *code_centre(*p))}
-            ok = True
             total += len(truth)
+            why = []
             for place, card in view.pyramid.items():
                 if truth.get(place) is card:
                     right += 1
                 else:
                     wrong += 1
-                    ok = False
-            held_here = {(u.row, u.col) for u in view.unrecognised if u.row is not None}
-            needless = {p for p in held_here if p not in covered}
+                    why.append(f"wrong: {card.label} read at {place}, "
+                               f"{'empty' if place not in truth else truth[place].label} there")
+            held_at = {(u.row, u.col): u.why for u in view.unrecognised if u.row is not None}
+            needless = {p for p in held_at if p not in covered}
             held += len(needless)
-            missing = set(truth) - set(view.pyramid)
-            if needless or missing - covered or any(u.row is None for u in view.unrecognised):
-                ok = False
+            missing = set(truth) - set(view.pyramid) - covered
+            why += [f"held: {truth[p].label if p in truth else 'empty place'} at {p} ({held_at[p]})"
+                    for p in sorted(needless, key=str)]
+            why += [f"missed: {truth[p].label} at {p}" for p in sorted(missing - set(held_at))]
+            why += [f"unrecognised: {u.where}: {u.why}" for u in view.unrecognised if u.row is None]
             singles_hidden = any(_hidden(photo, *single_centre(i)) for i in range(scene.singles)) or \
                 _hidden(photo, MAT.singles.x + MAT.singles.w / 2, MAT.singles.y + MAT.singles.h / 2)
             if view.singles != scene.singles and not singles_hidden:
-                ok = False
-            usable += ok
+                why.append(f"singles: {view.singles} read, {scene.singles} lie")
+            usable += not why
+            if args.why and why:
+                print(f"  {level} seed {seed}: " + "; ".join(why), flush=True)
         n = args.scenes
         print(f"{level:8} {100 * usable / n:7.1f}% {right:6}/{total:<6} {100 * right / max(1, total):5.1f}% "
               f"{wrong:3} {held:5} {nomat:7} {statistics.median(times):10.0f} "

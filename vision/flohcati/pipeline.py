@@ -1,13 +1,18 @@
 """Circus Flohcati's recogniser: one camera frame -> the cards on the mat, by zone (a `FlohcatiView`).
 
 Stages: the mat's markers (the vision core's fast search; the slow one only
-when the fast one does not fix the mat) and its homography (`vision.calibrate`);
+when the fast one does not fix the mat; when neither decodes enough of them, the
+undecoded squares matched against the dictionary's codes, blurred, a mat
+marker taken only with a clear lead) and its homography (`vision.calibrate`);
 then the cards' codes, searched with several threshold windows in the part of
 the frame where the mat lies, enlarged where they are small; each card code's
 centre and side in table millimetres, its zone
-(`vision.flohcati.layout.zone_of`). Decoding a code is exact; a code the
-detector found as a square of a card code's size but could not decode, inside
-a zone where cards belong, is reported as unrecognised, never guessed.
+(`vision.flohcati.layout.zone_of`). A square of a card code's size that the
+detector found but could not decode, inside a zone where cards belong, is cut
+out, enlarged and read again; when blur has smeared its cells together
+(`match_code`) it is compared with every card's code, blurred, and named only
+when one code matches it clearly better than any other in any turn and no
+glare lies on it. Otherwise it is reported as unrecognised, never guessed.
 
 Between frames the recogniser remembers the row: a row card no longer read is
 reported unrecognised (held) unless the table shows that it left: it is read
@@ -20,6 +25,7 @@ never taken for a card taken from the row.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Sequence
@@ -49,7 +55,8 @@ from vision.flohcati.layout import (
 )
 from vision.geometry import Image
 
-__all__ = ["CONFIG", "FlohcatiView", "Recognition", "Recognizer", "SeenCard", "StageTimes", "annotate"]
+__all__ = ["CONFIG", "CodeMatch", "FlohcatiView", "Recognition", "Recognizer", "SeenCard", "StageTimes", "annotate",
+           "match_code"]
 
 CONFIG = VisionConfig(table=GEOMETRY)
 
@@ -216,6 +223,177 @@ def _retry_detector(window: int) -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), params)
 
 
+#: The close reading of a code square the detector found but could not decode (blur smears its cells
+#: into one another): the square is seen from straight above at `_MATCH_PX_PER_MM`, with this much (mm)
+#: of the white around the code, found within `_MATCH_SEARCH` mm of where the square lies, and compared
+#: with every card's code blurred as much as each of `_MATCH_BLURS` (mm).
+_MATCH_PX_PER_MM = 1.5
+_MATCH_SURROUND = 1.5
+_MATCH_SEARCH = 2.0
+_MATCH_BLURS = (0.5, 1.0, 1.5, 2.0)
+#: ... a card is named when its code's correlation is at least `_MATCH_MIN` and ahead of any other code's,
+#: in any turn, by `_MATCH_MARGIN`
+_MATCH_MIN = 0.85
+_MATCH_MARGIN = 0.05
+#: ... and when no more than this share of the code's pixels is saturated
+_MATCH_GLARED = 0.01
+#: a mat marker is matched when no card's code could be (the mat is fixed by it): a stricter lead
+_MAT_MATCH_MIN = 0.85
+_MAT_MATCH_MARGIN = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class _CodeTemplates:
+    """Every card's code in each of its four turns (rows: id-major, then turn 0, 90, 180, 270 degrees
+    clockwise), zero-mean and of unit norm, per blur; and the code's frame alone (cells grey) per blur."""
+
+    ids: tuple[int, ...]
+    size: int
+    inner: slice
+    codes: tuple[NDArray[Any], ...]
+    frames: tuple[NDArray[Any], ...]
+
+
+def _unit(rows: NDArray[Any]) -> NDArray[Any]:
+    rows = rows - rows.mean(axis=-1, keepdims=True)
+    return np.asarray(rows / np.maximum(np.linalg.norm(rows, axis=-1, keepdims=True), 1e-6), np.float32)
+
+
+def _code_templates() -> _CodeTemplates:
+    return _templates(tuple(sorted(i for i in range(100) if is_card_id(i))))
+
+
+@functools.lru_cache(maxsize=2)
+def _templates(ids: tuple[int, ...]) -> _CodeTemplates:
+    """The templates of the codes ``ids`` (their side `CODE_SIZE` at `_MATCH_PX_PER_MM`)."""
+    s = _MATCH_PX_PER_MM
+    n = int(round(CODE_SIZE * s))
+    pad = int(round(_MATCH_SURROUND * s))
+    size = n + 2 * pad
+    dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
+    sharp = []
+    for i in ids:
+        t = np.full((size, size), 255.0, np.float32)
+        t[pad:pad + n, pad:pad + n] = cv2.aruco.generateImageMarker(dictionary, i, n)
+        sharp += [np.rot90(t, -k) for k in range(4)]
+    frame = np.full((size, size), 255.0, np.float32)
+    frame[pad:pad + n, pad:pad + n] = 0.0
+    cell = n / 6
+    frame[pad + int(round(cell)):pad + n - int(round(cell)), pad + int(round(cell)):pad + n - int(round(cell))] = 128.0
+    # the cells are compared, not the frame and the white around them (the same in every code)
+    inner = slice(pad + int(round(cell)), pad + n - int(round(cell)))
+    codes, frames = [], []
+    for blur in _MATCH_BLURS:
+        def soft(img: NDArray[Any], sigma: float = blur * s) -> NDArray[Any]:
+            return np.asarray(cv2.GaussianBlur(img, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE), np.float32)
+
+        codes.append(_unit(np.stack([soft(t)[inner, inner].ravel() for t in sharp])))
+        frames.append(soft(frame))
+    return _CodeTemplates(ids, size, inner, tuple(codes), tuple(frames))
+
+
+@dataclass(frozen=True, slots=True)
+class CodeMatch:
+    """What `match_code` found: the card's code id (None when no card's code clearly lies there), the code's
+    turn (degrees, clockwise, as the codes the detector reads), the best correlation and its lead over
+    any other code's in any turn."""
+
+    id: int | None
+    turn: float
+    score: float
+    lead: float
+
+
+def match_code(gray: Image, to_table: NDArray[Any], x: float, y: float, turn: float,
+               allowed: tuple[int, ...] = (0,)) -> CodeMatch:
+    """The card code that clearly lies at table point (x, y), its sides turned ``turn`` degrees (mod 90).
+
+    Each card's code is matched in its four turns; ``allowed``: the quarter turns (0..3,
+    clockwise) a card may lie in there: a code matched in another turn is not taken.
+    """
+    t = _code_templates()
+    s = _MATCH_PX_PER_MM
+    big = t.size + 2 * int(round(_MATCH_SEARCH * s))
+    a = math.radians(((turn + 45.0) % 90.0) - 45.0)
+    ca, sa = math.cos(a) / s, math.sin(a) / s
+    c = (big - 1) / 2
+    # patch pixel -> table mm (turned with the code) -> image pixel
+    to_mm = np.array([[ca, -sa, x - ca * c + sa * c], [sa, ca, y - sa * c - ca * c], [0, 0, 1]], np.float64)
+    patch = cv2.warpPerspective(gray, np.linalg.inv(to_table) @ to_mm, (big, big),
+                                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    found, quarter, best, lead = _match_patch(np.asarray(patch, np.float32), t)
+    turned = math.degrees(a) + 90.0 * quarter
+    if found is None or best < _MATCH_MIN or lead < _MATCH_MARGIN or quarter not in allowed:
+        return CodeMatch(None, turned, best, lead)
+    return CodeMatch(found, turned, best, lead)
+
+
+def _match_patch(patch: NDArray[Any], t: _CodeTemplates) -> tuple[int | None, int, float, float]:
+    """The code of ``t`` that best matches the middle of ``patch`` (None when glare saturates part of it),
+    its quarter turn, its correlation and its lead over any other code's in any turn."""
+    big = patch.shape[0]
+    # the code's frame places it and says how blurred it is
+    fits = [cv2.minMaxLoc(cv2.matchTemplate(patch, f, cv2.TM_CCOEFF_NORMED)) for f in t.frames]
+    k = int(np.argmax([f[1] for f in fits]))
+    bx, by = fits[k][3]
+    windows = [patch[y0:y0 + t.size, x0:x0 + t.size][t.inner, t.inner].ravel()
+               for y0 in range(max(0, by - 1), min(big - t.size, by + 1) + 1)
+               for x0 in range(max(0, bx - 1), min(big - t.size, bx + 1) + 1)]
+    cells = np.stack(windows)
+    scores = (t.codes[k] @ _unit(cells).T).max(axis=1).reshape(len(t.ids), 4)
+    per_id = scores.max(axis=1)
+    order = np.argsort(per_id)[::-1]
+    best, second = float(per_id[order[0]]), float(per_id[order[1]])
+    quarter = int(np.argmax(scores[order[0]]))
+    # glare that saturates part of the code may hide its dark cells: a code under it is not named
+    glared = float(np.mean(cells[len(windows) // 2] >= _SATURATED)) > _MATCH_GLARED
+    return (None if glared else t.ids[order[0]]), quarter, best, best - second
+
+
+def _mat_by_matching(gray: Image, seen: Sequence[Marker], mat_ids: Sequence[int]) -> tuple[Marker, ...]:
+    """The mat's markers among the squares the tolerant detector found but could not decode (blur smears
+    their cells): each is compared with every code of the dictionary, blurred, and taken as a mat marker
+    only when one of the mat's matches it clearly ahead of every other code."""
+    side = max(gray.shape[:2])
+    window = max(3, int(round(0.0102 * side)) | 1)
+    soft = cv2.GaussianBlur(gray, (0, 0), max(1.0, 0.0016 * side))
+    _, _, rejected = _mat_detector(window).detectMarkers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0))
+    t = _templates(tuple(range(100)))
+    s = _MATCH_PX_PER_MM
+    margin = int(round(_MATCH_SEARCH * s))
+    pad = (t.size - int(round(CODE_SIZE * s))) // 2 + margin
+    n = t.size + 2 * margin
+    inner = np.array([[pad, pad], [n - pad, pad], [n - pad, n - pad], [pad, n - pad]], np.float32)
+    out: list[Marker] = []
+    for r in rejected:
+        quad = np.asarray(r, np.float64).reshape(4, 2)
+        if cv2.contourArea(quad.astype(np.float32), oriented=True) < 0:
+            quad = quad[::-1].copy()  # clockwise, as the detector's markers
+        centre = quad.mean(0)
+        if any(float(np.hypot(*(m.corners.mean(0) - centre))) < 20.0 for m in list(seen) + out):
+            continue
+        to_patch = cv2.getPerspectiveTransform(quad.astype(np.float32), inner)
+        patch = np.asarray(cv2.warpPerspective(gray, to_patch, (n, n), flags=cv2.INTER_LINEAR,
+                                               borderMode=cv2.BORDER_REPLICATE), np.float32)
+        found, quarter, best, lead = _match_patch(patch, t)
+        if found is not None and found in mat_ids and best >= _MAT_MATCH_MIN and lead >= _MAT_MATCH_MARGIN:
+            # the marker's own top-left corner lies where its turn took it
+            out.append(Marker(int(found), np.array([quad[(j + quarter) % 4] for j in range(4)], np.float64)))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4)
+def _mat_detector(window: int) -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.minMarkerPerimeterRate = 0.02
+    params.adaptiveThreshWinSizeMin = max(3, window // 2 | 1)
+    params.adaptiveThreshWinSizeMax = 3 * window
+    params.adaptiveThreshWinSizeStep = max(2, window // 2)
+    params.adaptiveThreshConstant = 5
+    params.polygonalApproxAccuracyRate = 0.05
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), params)
+
+
 class Recognizer:
     """Frame -> `Recognition`. Keeps the mat's calibration between frames (`reset` forgets it)."""
 
@@ -290,14 +468,28 @@ class Recognizer:
             if retry is None:
                 retry = self._retries[window] = _retry_detector(window)
             corners, ids, _ = retry.detectMarkers(big)
-            if ids is None:
-                continue
-            for c, i in zip(corners, ids.ravel()):
+            got = False
+            for c, i in zip(corners, () if ids is None else ids.ravel()):
                 if is_card_id(int(i)):
                     pts = np.asarray(c, np.float64).reshape(4, 2) / f + (x0, y0)
                     out.append(Marker(int(i), pts))
                     cx, cy = _to_table(pts, to_table).mean(0)
                     read.append((float(cx), float(cy)))
+                    got = True
+            if got:
+                continue
+            # the code's cells smeared together: matched against every card's code, blurred
+            area = zone_of(found[0], found[1])[0]
+            match = match_code(gray, to_table, found[0], found[1], found[3], (0, 1) if area is Area.REQUEST else (0,))
+            if match.id is not None:
+                # the square the code fills, in the image, its corners in the detector's order
+                h = CODE_SIZE / 2
+                a = math.radians(match.turn)
+                ca, sa = math.cos(a), math.sin(a)
+                square = np.array([[found[0] + ca * u - sa * v, found[1] + sa * u + ca * v]
+                                   for u, v in ((-h, -h), (h, -h), (h, h), (-h, h))], np.float64)
+                out.append(Marker(match.id, _to_table(square, np.linalg.inv(to_table))))
+                read.append((found[0], found[1]))
         return tuple(out)
 
     def _read_faces(self, frame: Image, view: FlohcatiView, to_table: NDArray[Any]) -> FlohcatiView:
@@ -360,7 +552,12 @@ class Recognizer:
             calibration = self.calibrator.update(mat)
         except NoMatError:
             mat = tuple(m for m in find_layout_markers(gray, self.config) if not is_card_id(m.id))
-            calibration = self.calibrator.update(mat)
+            try:
+                calibration = self.calibrator.update(mat)
+            except NoMatError:
+                # too few of the mat's markers decoded: the ones blur smeared are matched
+                mat += _mat_by_matching(gray, mat, [i for i in MAT.marker_ids if all(m.id != i for m in mat)])
+                calibration = self.calibrator.update(mat)
         t1 = time.perf_counter()
         to_table = calibration.image_to_table
         # the cards' codes: only where the mat lies, enlarged when they are small there (a camera far

@@ -11,7 +11,9 @@ does not fit a card lying on a pyramid place is reported. Every place where a
 card could lie (the start spot, beside a base card, on two cards) and that
 shows no code read is looked at closely, at the place the layout says, moved
 by as much as the codes read nearby lie off (the lens's barrel distortion): a
-card's code is matched there as it is and with smooth glare taken out; a place
+card's code is matched there as it is, with smooth glare taken out, and, when
+neither names a card clearly, against every code blurred (a blurred lens or a
+moving camera smears the code's cells past the sharp templates); a place
 whose upper half shows the mat holds no card; a code-like thing that matches no
 card clearly, or glare over the place, is reported unrecognised. The fast
 marker search runs first; the slow, tolerant one searches the whole frame only
@@ -313,6 +315,12 @@ _SHIFT_RADIUS = 120.0
 #: below this best correlation nothing like a code lies there (the tops of the two cards below
 #: score up to about 0.4 on the camera model's photos)
 _MATCH_NOTHING = 0.45
+#: the blurs (mm) of the codes a code area is matched against when it matches no card clearly
+_MATCH_BLURS = (0.8, 1.3, 1.8)
+#: ... where a clear match is a best correlation of at least `_BLURRED_MIN`, ahead of every other
+#: card's by `_BLURRED_MARGIN` (the codes differ in at least five cells)
+_BLURRED_MIN = 0.6
+_BLURRED_MARGIN = 0.1
 #: the blur taken out of a code area before the second match (mm)
 _HIGH_PASS_MM = 3.0
 
@@ -362,7 +370,21 @@ def _match_code(gray: Image, cal: Calibration, row: int, col: int,
         if best_any == 0.0 and best < _MATCH_NOTHING:
             return False  # nothing like a code lies there
         best_any = max(best_any, best)
+    # a code blurred more than the templates (a lens out of focus, a moving camera): matched against
+    # every code blurred as much as each of `_MATCH_BLURS`, the best blur for each code
+    scores = np.max([[float(cv2.minMaxLoc(cv2.matchTemplate(patch, t, cv2.TM_CCOEFF_NORMED))[1]) for t in blurred]
+                     for blurred in _blurred_templates()], axis=0)
+    order = np.argsort(scores)[::-1]
+    if scores[order[0]] >= _BLURRED_MIN and scores[order[0]] - scores[order[1]] >= _BLURRED_MARGIN:
+        return card_of_id(ids[order[0]])
     return None
+
+
+@functools.lru_cache(maxsize=1)
+def _blurred_templates() -> tuple[NDArray[Any], ...]:
+    """The code templates blurred as much as each of `_MATCH_BLURS` (mm)."""
+    return tuple(np.stack([cv2.GaussianBlur(t, (0, 0), blur * _MATCH_PX_PER_MM, borderType=cv2.BORDER_REPLICATE)
+                           for t in _templates()[1]]) for blur in _MATCH_BLURS)
 
 
 def _high_pass(img: NDArray[Any]) -> NDArray[Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -13,9 +14,9 @@ from scorer.grandioso.pyramid import Card, Pyramid
 from vision import NoMatError
 from vision.camera_model import photograph
 from vision.cli import cmd_recognize
-from vision.grandioso.faces import render_card
-from vision.grandioso.layout import MAT
-from vision.grandioso.pipeline import Recognizer
+from vision.grandioso.faces import marker_image, render_card
+from vision.grandioso.layout import CARD_IDS, CODE_SIZE, MAT, code_centre
+from vision.grandioso.pipeline import Recognizer, _match_code
 from vision.grandioso.scene import CONTENT_REGION, Scene, _paste, frame, render_top_down
 
 
@@ -124,3 +125,30 @@ def test_recognize_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert out.exists()
     assert cmd_recognize([str(photo), "--game", "grandioso"]) == 0
     assert "row 3: 0:Camel" in capsys.readouterr().out
+
+
+def _blurred_code(card: Card | None, blur_mm: float) -> tuple[np.ndarray, SimpleNamespace]:  # type: ignore[type-arg]
+    """A grey image at 2 px/mm of the code area of place (0, 0), the code blurred ``blur_mm``, and its calibration."""
+    s = 2.0
+    cx, cy = code_centre(0, 0)
+    img = np.full((120, 120), 210, np.uint8)
+    if card is not None:
+        n = int(CODE_SIZE * s)
+        img[60 - n // 2:60 + n // 2, 60 - n // 2:60 + n // 2] = np.where(marker_image(CARD_IDS[card], n) > 0, 210, 40)
+    img = cv2.GaussianBlur(img, (0, 0), blur_mm * s)
+    to_image = np.array([[s, 0, 60 - cx * s], [0, s, 60 - cy * s], [0, 0, 1]], np.float64)
+    return img, SimpleNamespace(table_to_image=to_image)
+
+
+@pytest.mark.parametrize("card", [Card.ELEPHANT, Card.CLOWN, Card.CAMEL])
+def test_a_code_blurred_past_the_templates_is_read_by_the_blurred_ones(card: Card) -> None:
+    img, cal = _blurred_code(card, 3.0)  # the sharp templates match no card clearly at this blur
+    assert _match_code(img, cal, 0, 0) is card  # type: ignore[arg-type]
+
+
+def test_a_blurred_square_that_is_no_code_is_not_named() -> None:
+    img, cal = _blurred_code(None, 2.0)
+    n = int(CODE_SIZE * 2.0)
+    cv2.rectangle(img, (60 - n // 2, 60 - n // 2), (60 + n // 2, 60 + n // 2), 40, 8)
+    img = cv2.GaussianBlur(img, (0, 0), 4.0)
+    assert not isinstance(_match_code(img, cal, 0, 0), Card)  # type: ignore[arg-type]
