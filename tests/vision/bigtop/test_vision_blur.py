@@ -1,0 +1,39 @@
+"""A card identified from a blurred crop needs more confidence (`vision.bigtop.pipeline.allowing_for_blur`)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scorer.bigtop.cards import Card
+from vision.bigtop import DEFAULT_CONFIG
+from vision.bigtop.faces import render_card, render_token
+from vision.bigtop.pipeline import BLURRED, BLURRED_CONFIDENCE, allowing_for_blur, fine_detail
+from vision.classify import Recognition, Verdict
+
+
+def _crop(face: np.ndarray, blur: float) -> np.ndarray:
+    w, h = DEFAULT_CONFIG.crop_size
+    c = cv2.resize(face[..., :3], (w, h), interpolation=cv2.INTER_AREA)
+    return c if blur == 0 else cv2.GaussianBlur(c, (0, 0), blur)
+
+
+def test_blurred_card_below_the_raised_confidence_is_unsure() -> None:
+    face, _ = render_card(Card.parse("performers-D5"), 4.0)
+    # as the hard camera level's defocus leaves a card of a 2304x1296 frame: its pip count reads as another
+    crops = np.stack([_crop(face, 0.0), _crop(face, 2.2), _crop(face, 2.2)])
+    assert fine_detail(crops[:1])[0] > 3 * BLURRED > 3 * fine_detail(crops[1:2])[0]
+    recs = [Recognition(Verdict.IDENTIFIED, "performers-D3", 0.93),
+            Recognition(Verdict.IDENTIFIED, "performers-D3", 0.93),
+            Recognition(Verdict.IDENTIFIED, "performers-D5", BLURRED_CONFIDENCE + 0.01)]
+    out = allowing_for_blur(crops, recs)
+    assert [r.verdict for r in out] == [Verdict.IDENTIFIED, Verdict.UNSURE, Verdict.IDENTIFIED]
+    assert [(r.best, r.confidence) for r in out] == [(r.best, r.confidence) for r in recs]
+
+
+def test_blur_rule_leaves_tokens_and_unsure_crops_alone() -> None:
+    token, _ = render_token(3, 4.0)
+    card, _ = render_card(Card.parse("clowns-L2"), 4.0)
+    crops = np.stack([_crop(token, 2.5), _crop(card, 2.5)])
+    recs = [Recognition(Verdict.IDENTIFIED, "token-3", 0.92), Recognition(Verdict.UNSURE, "clowns-L2", 0.5)]
+    assert allowing_for_blur(crops, recs) == recs
