@@ -146,3 +146,28 @@ def test_a_figure_on_a_laid_tile_leaves_the_tile_as_read_and_a_tile_taken_away_i
     assert with_meeple.tiles == ((0, 0, "D", 0),) and with_meeple.figures == ((0, 0, "meeple", "red", "city:N"),)
     empty = recognizer.recognize(renderer.render(Scene(())))
     assert empty.tiles == () and empty.unsure == ()
+
+
+@pytest.mark.parametrize("stack", [("red", "blue"), ("blue", "red")])
+def test_an_acrobat_on_one_of_another_colour_is_seen_with_the_one_it_hides(classifier: TileClassifier,
+                                                                           stack: tuple[str, str]) -> None:
+    """A stack of two colours: the newer acrobat on top hides most of the older one; both are read."""
+    renderer = SceneRenderer(BOUNDS, 56, "classic", SEED)
+    tiles = tuple(FIRST[:2])
+    lower, upper = stack
+    figures = (PlacedFigure(1, 0, "acrobat", lower, "acrobats", 1, 0, 1), PlacedFigure(1, 0, "acrobat", upper, "acrobats", 1, 1, 0))
+    recognizer = LiveRecognizer(classifier)
+    read_all(recognizer, frames(renderer, [Scene(tiles[:1]), Scene(tiles)]))
+    reading = read_all(recognizer, frames(renderer, [Scene(tiles, figures)]))
+    assert reading.figures == tuple(sorted((1, 0, "acrobat", c, "acrobats") for c in stack))
+
+
+@pytest.mark.parametrize("colour", ["red", "blue", "green", "yellow", "black"])
+def test_a_lone_acrobat_is_one_acrobat(classifier: TileClassifier, colour: str) -> None:
+    """The top acrobat's shadow and outline, and the space's art, are no acrobats under it."""
+    renderer = SceneRenderer(BOUNDS, 56, "classic", SEED)
+    tiles = tuple(FIRST[:2])
+    recognizer = LiveRecognizer(classifier)
+    read_all(recognizer, frames(renderer, [Scene(tiles[:1]), Scene(tiles)]))
+    reading = read_all(recognizer, frames(renderer, [Scene(tiles, (PlacedFigure(1, 0, "acrobat", colour, "acrobats"),))]))
+    assert reading.figures == ((1, 0, "acrobat", colour, "acrobats"),)
