@@ -98,6 +98,8 @@ _MIN_CONFIDENCE = 0.4
 #: pixels of another player colour just below an acrobat blob (within `_FAR`) that are an acrobat under it in the
 #: stack (black and grey are left out: the top figure's shadow and outline are dark)
 _UNDER_PIXELS = 8
+#: the most a channel's gain of the colour balance may differ from the mean gain (a share of it)
+_GAIN_SPREAD = 0.05
 _COLOUR_NAMES = tuple(FIGURE_COLOURS)
 _LABS = np.stack([cv2.cvtColor(np.array([[FIGURE_COLOURS[n]]], np.uint8), cv2.COLOR_BGR2Lab).reshape(3).astype(np.float32)
                   for n in _COLOUR_NAMES])
@@ -150,11 +152,14 @@ def _pair_scores(probs: NDArray[Any], edges: NDArray[Any], labels: tuple[str, ..
 def _white_gain(pixels: NDArray[Any]) -> NDArray[Any]:
     """The gain per channel that balances a board's colours as the figure colours were drawn against (undoes the
     camera's white balance): its brightest pixels (``pixels``, N x 3; the top percent by brightness: roads, white
-    art) made a neutral light grey."""
+    art) made a neutral light grey, no channel's gain more than `_GAIN_SPREAD` from their mean."""
     pixels = pixels.reshape(-1, 3).astype(np.float32)
     bright = pixels.sum(axis=1)
     white = pixels[bright >= np.percentile(bright, 99)].mean(axis=0)
-    out: NDArray[Any] = 235.0 / np.maximum(white, 1.0)
+    gain = 235.0 / np.maximum(white, 1.0)
+    # the brightest pixels of a small board take on the table's tone: each channel kept near the mean gain, so
+    # that a few tiles on a coloured table never push that colour up out of reach of the figure colours
+    out: NDArray[Any] = np.clip(gain, gain.mean() * (1 - _GAIN_SPREAD), gain.mean() * (1 + _GAIN_SPREAD))
     return out
 
 
@@ -612,8 +617,9 @@ def _stacked_under(found: Sequence[tuple[int, int, str, str, str]],
                    ) -> list[tuple[int, int, str, str, str]]:
     """The acrobats hidden under others in a stack: for each acrobat blob (its cell, colour, and the ``near`` and
     ``nearest`` colour maps just below it), each other player colour (not black or grey) with `_UNDER_PIXELS` there is one
-    acrobat of that colour, unless one of that colour was found on the cell already."""
-    seen = {(f[0], f[1], f[3]) for f in found if f[2] == "acrobat"}
+    acrobat of that colour, unless a figure of that colour was found on the cell already."""
+    # a colour already on the cell, on the acrobat space or beside it (a ringmaster on the road reaches under it)
+    seen = {(f[0], f[1], f[3]) for f in found}
     out: list[tuple[int, int, str, str, str]] = []
     for cell, colour, near, nearest in under:
         for k, other in enumerate(_COLOUR_NAMES):

@@ -15,7 +15,7 @@ from scorer.carcassonne.observe import same_look
 from vision.carcassonne.classifier import DEFAULT_MODEL, TileClassifier
 from vision.carcassonne.figures import PlacedFigure
 from vision.carcassonne.labels import NONE
-from vision.carcassonne.live import LiveReading, LiveRecognizer, _corners
+from vision.carcassonne.live import _GAIN_SPREAD, LiveReading, LiveRecognizer, _corners, _white_gain
 
 #: a table and tile art of the demo's first game (seed 1: each tile's picture is drawn from the seed and its square)
 BOUNDS, SEED = (-2, -2, 4, 3), 1
@@ -171,3 +171,14 @@ def test_a_lone_acrobat_is_one_acrobat(classifier: TileClassifier, colour: str) 
     read_all(recognizer, frames(renderer, [Scene(tiles[:1]), Scene(tiles)]))
     reading = read_all(recognizer, frames(renderer, [Scene(tiles, (PlacedFigure(1, 0, "acrobat", colour, "acrobats"),))]))
     assert reading.figures == ((1, 0, "acrobat", colour, "acrobats"),)
+
+
+def test_the_colour_balance_of_a_board_on_a_blue_table_keeps_its_channels_near_each_other() -> None:
+    """The brightest pixels of a few tiles on a blue table are short of blue: the balance brightens them all about
+    alike, never blue by a quarter more than red (which put a blue meeple out of reach of the player colours)."""
+    rng = np.random.default_rng(2)
+    pixels = np.clip(rng.normal((120, 130, 125), 30, (4000, 3)), 0, 255)
+    pixels[:60] = (188, 226, 228)  # the white road paint, toned by the table
+    gain = _white_gain(pixels)
+    assert gain.min() > 1.0 and gain.max() / gain.min() <= (1 + _GAIN_SPREAD) / (1 - _GAIN_SPREAD) + 1e-6
+    assert gain[0] == gain.max()  # the balance still leans the right way
