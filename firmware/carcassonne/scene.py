@@ -119,9 +119,11 @@ class SceneRenderer:
         tiles = {(x, y): (n, r) for x, y, n, r in scene.tiles}
         c = self.cell
         for fig in scene.figures:
-            # each figure drawn from its own seed, so that it looks the same in every frame; on a cut around
-            # its tile, as drawing one figure blends its shadow over the whole picture it is given
-            rng = np.random.default_rng([self.seed, fig.x + 1000, fig.y + 1000, len(fig.figure), fig.count])
+            # each figure drawn from its own seed, so that it looks the same in every frame (the parts of one
+            # acrobat stack from the same seed, so that they stand on one spot); on a cut around its tile, as
+            # drawing one figure blends its shadow over the whole picture it is given
+            height = fig.below + fig.count + fig.above
+            rng = np.random.default_rng([self.seed, fig.x + 1000, fig.y + 1000, len(fig.figure), height])
             ox, oy = self.corner(fig.x, fig.y)
             x0, y0 = max(0, int(ox - c)), max(0, int(oy - c))
             x1, y1 = min(img.shape[1], int(ox + 2 * c)), min(img.shape[0], int(oy + 2 * c))

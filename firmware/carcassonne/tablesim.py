@@ -51,10 +51,24 @@ def record_header(state: State) -> dict[str, Any]:
 
 def scene_of(tiles: dict[tuple[int, int], tuple[str, int]], figures: Counter[tuple[int, int, str, str, str]],
              big_top: tuple[int, int] | None, hint: str | None = None) -> Scene:
-    """The scene of a board: its tiles, its figures (acrobats of one colour stacked) and the Big Top."""
-    placed = [PlacedFigure(x, y, fig, color, spot, count if fig == "acrobat" else 1)
-              for (x, y, fig, color, spot), count in sorted(figures.items())
-              for _ in range(1 if fig == "acrobat" else count)]
+    """The scene of a board: its tiles, its figures and the Big Top.
+
+    The acrobats of a cell make one stack, its colours in the order ``figures`` first holds them (the order the
+    stack was built: the newest colour on top), those of one colour together.
+    """
+    placed = [PlacedFigure(x, y, fig, color, spot)
+              for (x, y, fig, color, spot), count in sorted(figures.items()) if fig != "acrobat"
+              for _ in range(count)]
+    stacks: dict[tuple[int, int], list[tuple[str, int]]] = {}
+    for (x, y, fig, color, _), count in figures.items():
+        if fig == "acrobat" and count > 0:
+            stacks.setdefault((x, y), []).append((color, count))
+    for (x, y), parts in sorted(stacks.items()):
+        height = sum(count for _, count in parts)
+        below = 0
+        for color, count in parts:
+            placed.append(PlacedFigure(x, y, "acrobat", color, "acrobats", count, below, height - below - count))
+            below += count
     if big_top is not None:
         placed.append(PlacedFigure(big_top[0], big_top[1], "big-top", "", "circus"))
     return Scene(tuple((x, y, n, r) for (x, y), (n, r) in tiles.items()), tuple(placed), hint)

@@ -57,7 +57,8 @@ _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98,
 class PlacedFigure:
     """A figure on a layout: the tile's cell, the figure, its colour (empty for the Big Top), its feature.
 
-    ``count`` is the height of an acrobat stack (1 to 3 figures of the same colour).
+    ``count`` is the height of an acrobat stack (1 to 3 figures of the same colour); ``below`` and ``above``
+    the acrobats of other colours under and over them in the same stack (drawn by other `PlacedFigure`\\ s).
     """
 
     x: int
@@ -66,6 +67,8 @@ class PlacedFigure:
     color: str
     feature: str
     count: int = 1
+    below: int = 0
+    above: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +135,9 @@ def draw_figures(image: NDArray[Any], tiles: dict[tuple[int, int], tuple[str, in
         cx = ox + u * cell + rng.normal(0, 0.02 * cell)
         cy = oy + v * cell + rng.normal(0, 0.02 * cell)
         # a stack of acrobats, seen from above at a slant: each one a step higher than the one it stands on
-        for k in range(f.count):
-            _paint(out, _poly(cx, cy - (k - (f.count - 1) / 2) * _STEP * cell, size, angle), colour, cell)
+        height = f.below + f.count + f.above
+        for k in range(f.below, f.below + f.count):
+            _paint(out, _poly(cx, cy - (k - (height - 1) / 2) * _STEP * cell, size, angle), colour, cell)
     return out
 
 

@@ -35,7 +35,9 @@ a road, and the classifier may take a tile under a figure for no tile at all).
 Figures are found on the whole board seen from above (blobs of a figure colour,
 each on the feature under its centre); on the acrobat space a smaller blob is
 an acrobat (half hidden by the figure beside it) when it is longer than the
-round dots of the space's art.
+round dots of the space's art. In a stack of acrobats of several colours the
+top one hides most of those below: a player colour other than the top's just
+below the top blob is one more acrobat of that colour.
 
 The hint zone is a fixed strip at the right edge of the frame (``hint_share`` of
 its width, marked on the table); the board must stay out of it. A tile shown
@@ -44,6 +46,7 @@ there is read for its type only (a player asks where it fits).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,6 +95,11 @@ _MIN_ACROBAT = 0.007
 _FAR = 34.0
 #: a blob whose colour is on average further than this from its figure colour (0 far .. 1 exact) is no figure
 _MIN_CONFIDENCE = 0.4
+#: pixels of another player colour just below an acrobat blob (within `_FAR`) that are an acrobat under it in the
+#: stack (black and grey are left out: the top figure's shadow and outline are dark)
+_UNDER_PIXELS = 8
+#: the most a channel's gain of the colour balance may differ from the mean gain (a share of it)
+_GAIN_SPREAD = 0.05
 _COLOUR_NAMES = tuple(FIGURE_COLOURS)
 _LABS = np.stack([cv2.cvtColor(np.array([[FIGURE_COLOURS[n]]], np.uint8), cv2.COLOR_BGR2Lab).reshape(3).astype(np.float32)
                   for n in _COLOUR_NAMES])
@@ -144,11 +152,14 @@ def _pair_scores(probs: NDArray[Any], edges: NDArray[Any], labels: tuple[str, ..
 def _white_gain(pixels: NDArray[Any]) -> NDArray[Any]:
     """The gain per channel that balances a board's colours as the figure colours were drawn against (undoes the
     camera's white balance): its brightest pixels (``pixels``, N x 3; the top percent by brightness: roads, white
-    art) made a neutral light grey."""
+    art) made a neutral light grey, no channel's gain more than `_GAIN_SPREAD` from their mean."""
     pixels = pixels.reshape(-1, 3).astype(np.float32)
     bright = pixels.sum(axis=1)
     white = pixels[bright >= np.percentile(bright, 99)].mean(axis=0)
-    out: NDArray[Any] = 235.0 / np.maximum(white, 1.0)
+    gain = 235.0 / np.maximum(white, 1.0)
+    # the brightest pixels of a small board take on the table's tone: each channel kept near the mean gain, so
+    # that a few tiles on a coloured table never push that colour up out of reach of the figure colours
+    out: NDArray[Any] = np.clip(gain, gain.mean() * (1 - _GAIN_SPREAD), gain.mean() * (1 + _GAIN_SPREAD))
     return out
 
 
@@ -517,6 +528,8 @@ class LiveRecognizer:
         near = (dist < _FAR) & np.repeat(np.repeat(on_tiles, _CELL, axis=0), _CELL, axis=1)
         area_cell = float(_CELL * _CELL)
         out = kept
+        #: each acrobat blob's cell and colour, and the figure colours just below it
+        under: list[tuple[tuple[int, int], str, NDArray[Any], NDArray[Any]]] = []
         for k, colour in enumerate(_COLOUR_NAMES):
             mask = cv2.morphologyEx((near & (nearest == k)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
             n, blobs, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -548,6 +561,8 @@ class LiveRecognizer:
                 if on_acrobats:
                     count = int(np.clip(round((h / _CELL - _SIZES["acrobat"]) / _STACK_STEP) + 1, 1, 3))
                     out.extend((*cell, "acrobat", colour, "acrobats") for _ in range(count))
+                    band = (slice(y + h // 2, y + h + int(2 * _STACK_STEP * _CELL) + 2), slice(max(0, x - 2), x + w + 2))
+                    under.append((cell, colour, near[band], nearest[band]))
                     continue
                 feature = spot_at(name, rot, u, v)
                 if feature is None or feature in ("circus", "acrobats"):
@@ -555,6 +570,7 @@ class LiveRecognizer:
                 tall = (max(w, h) + 2) / _CELL
                 kind = "ringmaster" if tall > 0.5 * (_SIZES["meeple"] + _SIZES["ringmaster"]) else "meeple"
                 out.append((*cell, kind, colour, feature))
+        out.extend(_stacked_under(out, under))
         return tuple(sorted(out))
 
     def _board_gain(self, board: NDArray[Any], x0: int, y0: int, x1: int, y1: int) -> NDArray[Any]:
@@ -594,3 +610,22 @@ class LiveRecognizer:
         by_type = np.bincount(_TYPE_OF, weights=p, minlength=len(TILE_NAMES))
         k = int(by_type.argmax())
         return TILE_NAMES[k] if by_type[k] >= THRESHOLD else UNSURE
+
+
+def _stacked_under(found: Sequence[tuple[int, int, str, str, str]],
+                   under: Sequence[tuple[tuple[int, int], str, NDArray[Any], NDArray[Any]]],
+                   ) -> list[tuple[int, int, str, str, str]]:
+    """The acrobats hidden under others in a stack: for each acrobat blob (its cell, colour, and the ``near`` and
+    ``nearest`` colour maps just below it), each other player colour (not black or grey) with `_UNDER_PIXELS` there is one
+    acrobat of that colour, unless a figure of that colour was found on the cell already."""
+    # a colour already on the cell, on the acrobat space or beside it (a ringmaster on the road reaches under it)
+    seen = {(f[0], f[1], f[3]) for f in found}
+    out: list[tuple[int, int, str, str, str]] = []
+    for cell, colour, near, nearest in under:
+        for k, other in enumerate(_COLOUR_NAMES):
+            if other in (colour, "black", "grey", "big-top") or (*cell, other) in seen:
+                continue
+            if int((near & (nearest == k)).sum()) >= _UNDER_PIXELS:
+                seen.add((*cell, other))
+                out.append((*cell, "acrobat", other, "acrobats"))
+    return out

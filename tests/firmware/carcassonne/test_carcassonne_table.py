@@ -4,6 +4,7 @@ the panels (golden PNGs) and a short night through the camera."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from firmware.app import RefereeLoop
 from firmware.carcassonne import CarcassonneTable, Sighting, where_it_fits
 from firmware.carcassonne.screens import SeatView, central_view, render_seat, seat_view
 from firmware.carcassonne.simcamera import SimulatedCamera, open_simulated
-from firmware.carcassonne.tablesim import SimulatedTable, laid_scene
+from firmware.carcassonne.tablesim import SimulatedTable, laid_scene, scene_of
 from firmware.journal import Journal
 from firmware.referee import Mode, Referee
 from firmware.screens import render_central, render_image
@@ -261,3 +262,14 @@ def test_a_second_ringmaster_is_read_as_a_meeple_and_an_unseen_figure_stays() ->
     tiles = tuple(sorted(board.tiles + ((0, -1, "E", 180),)))
     found = TABLE.infer(state, Sighting(SeenBoard(tiles, ((0, -1, "ringmaster", "red", "city:S"),))))
     assert found.move == Placement("E", (0, -1), 180, Figure.MEEPLE, Spot(Kind.CITY, "S"))
+
+
+def test_a_stack_of_acrobats_is_drawn_in_the_order_it_was_built() -> None:
+    """The newest acrobat stands on top, whatever its colour's name (a blue one put on a red one is drawn over it)."""
+    built = ["red", "red", "blue"]
+    figures: Counter[tuple[int, int, str, str, str]] = Counter()
+    for colour in built:
+        figures[(1, 0, "acrobat", colour, "acrobats")] += 1
+    scene = scene_of({(0, 0): ("D", 0), (1, 0): ("ffrr.acrobats", 0)}, figures, None)
+    stack = [(f.color, f.count, f.below, f.above) for f in scene.figures]
+    assert stack == [("red", 2, 0, 1), ("blue", 1, 2, 0)]

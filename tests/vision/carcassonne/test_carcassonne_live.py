@@ -15,7 +15,7 @@ from scorer.carcassonne.observe import same_look
 from vision.carcassonne.classifier import DEFAULT_MODEL, TileClassifier
 from vision.carcassonne.figures import PlacedFigure
 from vision.carcassonne.labels import NONE
-from vision.carcassonne.live import LiveReading, LiveRecognizer, _corners
+from vision.carcassonne.live import _GAIN_SPREAD, LiveReading, LiveRecognizer, _corners, _white_gain
 
 #: a table and tile art of the demo's first game (seed 1: each tile's picture is drawn from the seed and its square)
 BOUNDS, SEED = (-2, -2, 4, 3), 1
@@ -146,3 +146,39 @@ def test_a_figure_on_a_laid_tile_leaves_the_tile_as_read_and_a_tile_taken_away_i
     assert with_meeple.tiles == ((0, 0, "D", 0),) and with_meeple.figures == ((0, 0, "meeple", "red", "city:N"),)
     empty = recognizer.recognize(renderer.render(Scene(())))
     assert empty.tiles == () and empty.unsure == ()
+
+
+@pytest.mark.parametrize("stack", [("red", "blue"), ("blue", "red")])
+def test_an_acrobat_on_one_of_another_colour_is_seen_with_the_one_it_hides(classifier: TileClassifier,
+                                                                           stack: tuple[str, str]) -> None:
+    """A stack of two colours: the newer acrobat on top hides most of the older one; both are read."""
+    renderer = SceneRenderer(BOUNDS, 56, "classic", SEED)
+    tiles = tuple(FIRST[:2])
+    lower, upper = stack
+    figures = (PlacedFigure(1, 0, "acrobat", lower, "acrobats", 1, 0, 1), PlacedFigure(1, 0, "acrobat", upper, "acrobats", 1, 1, 0))
+    recognizer = LiveRecognizer(classifier)
+    read_all(recognizer, frames(renderer, [Scene(tiles[:1]), Scene(tiles)]))
+    reading = read_all(recognizer, frames(renderer, [Scene(tiles, figures)]))
+    assert reading.figures == tuple(sorted((1, 0, "acrobat", c, "acrobats") for c in stack))
+
+
+@pytest.mark.parametrize("colour", ["red", "blue", "green", "yellow", "black"])
+def test_a_lone_acrobat_is_one_acrobat(classifier: TileClassifier, colour: str) -> None:
+    """The top acrobat's shadow and outline, and the space's art, are no acrobats under it."""
+    renderer = SceneRenderer(BOUNDS, 56, "classic", SEED)
+    tiles = tuple(FIRST[:2])
+    recognizer = LiveRecognizer(classifier)
+    read_all(recognizer, frames(renderer, [Scene(tiles[:1]), Scene(tiles)]))
+    reading = read_all(recognizer, frames(renderer, [Scene(tiles, (PlacedFigure(1, 0, "acrobat", colour, "acrobats"),))]))
+    assert reading.figures == ((1, 0, "acrobat", colour, "acrobats"),)
+
+
+def test_the_colour_balance_of_a_board_on_a_blue_table_keeps_its_channels_near_each_other() -> None:
+    """The brightest pixels of a few tiles on a blue table are short of blue: the balance brightens them all about
+    alike, never blue by a quarter more than red (which put a blue meeple out of reach of the player colours)."""
+    rng = np.random.default_rng(2)
+    pixels = np.clip(rng.normal((120, 130, 125), 30, (4000, 3)), 0, 255)
+    pixels[:60] = (188, 226, 228)  # the white road paint, toned by the table
+    gain = _white_gain(pixels)
+    assert gain.min() > 1.0 and gain.max() / gain.min() <= (1 + _GAIN_SPREAD) / (1 - _GAIN_SPREAD) + 1e-6
+    assert gain[0] == gain.max()  # the balance still leans the right way
