@@ -119,8 +119,15 @@ _GREY = np.full(3, 1 / np.sqrt(3))
 #: a field is read as an empty parcel by the first reading alone when its ring's darkest tenth is at
 #: least the first share of the empty colour's lightness and its brightest tenth at most the second
 _EMPTY_EVEN = (0.85, 1.1)
-#: a hammer: the darkest fifth of the parcel's middle below this share of the paper
+#: a place glare lit unevenly is read from the band of its unsaturated pixels' lightness between these
+#: percentiles (`_least_glare`), when at least this share of its pixels is unsaturated
+_LEAST_GLARE = (5.0, 35.0)
+_LEAST_GLARE_KEPT = 0.2
+#: a hammer: the darkest tenth of the parcel's middle below this share of the paper; the middle is a disc
+#: this far (mm) above the parcel's centre, of this radius (mm): the whole head, on a board placed a few
+#: mm off (the lens's barrel), and not only its thin, blurred handle
 _HAMMER_DARK = 0.5
+_HAMMER_AT = (2.0, 4.5)
 #: two attraction fields are one piece when the edge between them stays this bright (share of
 #: the fields' colour), two pieces when it drops below `_SPLIT`
 _JOINED = 0.8
@@ -323,21 +330,22 @@ def _prototypes() -> dict[str, NDArray[Any]]:
 
 
 def _classify(colour: NDArray[Any], allowed: tuple[str, ...], light_weight: float = 0.35,
-              glare: bool = False) -> str | None:
+              glare: bool = False, tint: NDArray[Any] | None = None) -> str | None:
     """The class of a paper-normalised colour among ``allowed``, or None when not clearly one.
 
     ``glare``: a second reading that allows for glare (`_glare_classes`) takes a colour the first
     finds unclear, and one that the first reads as one class and the second clearly as another is unclear.
     """
-    return _classify_many(colour[None], allowed, light_weight, glare)[0]
+    return _classify_many(colour[None], allowed, light_weight, glare, tint=tint)[0]
 
 
 def _classify_many(colours: NDArray[Any], allowed: tuple[str, ...], light_weight: float = 0.35,
-                   glare: bool = False, fill: bool = True) -> list[str | None]:
+                   glare: bool = False, fill: bool = True, tint: NDArray[Any] | None = None) -> list[str | None]:
     """`_classify` of each row of ``colours`` (N, 3).
 
     ``fill=False``: the reading allowing for glare only holds a colour it clearly reads as another
-    class, it never supplies one the first reading finds unclear.
+    class, it never supplies one the first reading finds unclear. ``tint``: the glare's colour where
+    each colour lies (`_glare_tint`), None for grey.
     """
     protos = _prototypes()
     table = np.stack([protos[k] for k in allowed])  # (K, 4)
@@ -352,38 +360,47 @@ def _classify_many(colours: NDArray[Any], allowed: tuple[str, ...], light_weight
     first = [allowed[int(order[i, 0])] if ok[i] else None for i in range(len(colours))]
     if not glare:
         return first
-    second = _glare_classes(colours, allowed)
+    second = _glare_classes(colours, allowed, tint)
     return [(b if fill else None) if a is None else a if b in (a, None) else None for a, b in zip(first, second)]
 
 
-@functools.lru_cache(maxsize=16)
-def _glare_parts(allowed: tuple[str, ...]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
-    """Of each class among ``allowed``, in linear light (the print's values to the power 2.2): its colour's
-    part off the grey axis (K, 3), that part's squared length (K,), its grey part (K,), and whether it
-    has a colour of its own to find under glare (K,)."""
-    albedo = (np.array([_CLASSES[k] for k in allowed], np.float64) / 255.0) ** 2.2
-    grey = albedo @ _GREY
-    part = albedo - grey[:, None] * _GREY
-    size = np.einsum("kc,kc->k", part, part)
-    return part, np.maximum(size, 1e-9), grey, size >= 1e-4
-
-
-def _glare_classes(colours: NDArray[Any], allowed: tuple[str, ...]) -> list[str | None]:
+def _glare_classes(colours: NDArray[Any], allowed: tuple[str, ...],
+                   tint: NDArray[Any] | None = None) -> list[str | None]:
     """The class of each paper-normalised colour (N, 3) allowing for glare, or None when not clearly one.
 
-    Glare adds grey light, which the lens and paper do not colour: in linear light a colour under
-    glare is ``e * albedo + g * (1, 1, 1)`` with g >= 0 and e near 1 (what the paper's white left of
-    the light). Taking out the grey part leaves ``e`` times the albedo's own, whatever the glare: a
-    class fits when that part matches its own with ``e`` in `_GLARE_GAIN` and adds no negative glare.
-    A class is taken when it fits within `_GLARE_FIT` and every other is off by `_GLARE_OTHER`.
+    Glare adds light of its own colour, which the lens and paper do not change: in linear light a
+    colour under glare is ``e * albedo + g * tint`` with g >= 0 and e near 1 (what the paper's white
+    left of the light). Taking out the glare's direction leaves ``e`` times the rest of the albedo,
+    whatever the glare: a class fits when that rest matches its own with ``e`` in `_GLARE_GAIN` and
+    adds no negative glare. A class is taken when it fits within `_GLARE_FIT` and every other is off
+    by `_GLARE_OTHER`. ``tint``: the glare's colour in paper-normalised linear light, (3,) or one per
+    colour (N, 3) (`_glare_tint`); None: grey, a lamp's light the camera's white balance made white.
     """
-    part, size, albedo_grey, coloured = _glare_parts(allowed)
+    if tint is None:
+        return _glare_fit(colours, allowed, _GREY[None])
+    # light the white balance did not make white: read under grey glare and under glare of the tint,
+    # and take a class only where the two readings do not clearly disagree
+    grey = _glare_fit(colours, allowed, _GREY[None])
+    tinted = _glare_fit(colours, allowed, np.asarray(tint, np.float64).reshape(-1, 3))
+    return [a if b in (a, None) else b if a is None else None for a, b in zip(grey, tinted)]
+
+
+def _glare_fit(colours: NDArray[Any], allowed: tuple[str, ...], tint: NDArray[Any]) -> list[str | None]:
+    """`_glare_classes` for glare of the unit direction ``tint`` (1, 3) or (N, 3) in linear light."""
+    albedo = (np.array([_CLASSES[k] for k in allowed], np.float64) / 255.0) ** 2.2  # (K, 3)
+    t = tint / np.linalg.norm(tint, axis=1, keepdims=True)
     lin = np.clip(np.asarray(colours, np.float64), 0.0, None) ** 2.2  # (N, 3)
-    lin_grey = lin @ _GREY
-    lin_part = lin - lin_grey[:, None] * _GREY
-    e = lin_part @ part.T / size  # (N, K)
-    res = np.linalg.norm(lin_part[:, None, :] - e[:, :, None] * part[None], axis=2) / np.sqrt(size)
-    g = (lin_grey[:, None] - e * albedo_grey) / np.sqrt(3)
+    lin_t = np.einsum("nc,nc->n", lin, t)
+    lin_part = lin - lin_t[:, None] * t  # (N, 3)
+    albedo_t = albedo @ t.T  # (K, N') glare's share of each class's colour
+    part = albedo[None, :, :] - albedo_t.T[:, :, None] * t[:, None, :]  # (N or 1, K, 3)
+    part = np.broadcast_to(part, (len(lin), *part.shape[1:]))
+    size = np.einsum("nkc,nkc->nk", part, part)
+    coloured = size >= 1e-4
+    size = np.maximum(size, 1e-9)
+    e = np.einsum("nc,nkc->nk", lin_part, part) / size  # (N, K)
+    res = np.linalg.norm(lin_part[:, None, :] - e[:, :, None] * part, axis=2) / np.sqrt(size)
+    g = (lin_t[:, None] - e * albedo_t.T) / np.sqrt(3)
     ok = (e >= _GLARE_GAIN[0]) & (e <= _GLARE_GAIN[1]) & (g >= -_GLARE_NEGATIVE) & coloured
     fits = np.where(ok, res, np.inf)
     order = np.argsort(fits, axis=1)
@@ -392,6 +409,17 @@ def _glare_classes(colours: NDArray[Any], allowed: tuple[str, ...]) -> list[str 
     other = fits[rows, order[:, 1]] if len(allowed) > 1 else np.full(len(fits), np.inf)
     ok = (best < _GLARE_FIT) & (other >= _GLARE_OTHER)
     return [allowed[int(order[i, 0])] if ok[i] else None for i in range(len(fits))]
+
+
+def _glare_tint(whites: NDArray[Any]) -> NDArray[Any]:
+    """The colour (N, 3), in paper-normalised linear light, of glare where the paper's white is ``whites``
+    (N, 3, 0..255): one over the white's linear light. A lamp's reflection reaches the sensor without
+    the colour cast the paper's white measures (the camera's white balance off, light of another
+    colour), so dividing by the white gives it that cast's opposite."""
+    lin = (np.maximum(np.asarray(whites, np.float64), 1.0) / 255.0) ** 2.2
+    inverse = 1.0 / lin
+    out: NDArray[Any] = inverse / np.linalg.norm(inverse, axis=-1, keepdims=True)
+    return out
 
 
 def _figure_on(pixels: NDArray[Any]) -> bool | None:
@@ -521,6 +549,11 @@ class _Board:
         out: NDArray[Any] = np.maximum((_design(np.array([[x, y]]), self.size) @ self.coef)[0], 1.0)
         return out
 
+    def tint(self, x: float, y: float) -> NDArray[Any]:
+        """The glare's colour at board point (x, y) (`_glare_tint`), (3,)."""
+        out: NDArray[Any] = _glare_tint(self.white(x, y)[None])[0]
+        return out
+
     def pixels(self, x: float, y: float, radius: float) -> NDArray[Any]:
         """The paper-normalised colours (N, 3) within ``radius`` mm of board point (x, y)."""
         return np.asarray(_disc(self.rect, x, y, radius) / self.white(x, y))
@@ -554,6 +587,22 @@ def _median_of_unclipped(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray
     return out
 
 
+def _least_glare(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray[Any] | None:
+    """The colour (3,) of the pixels (M, 3) of one place that glare lit least, or None when too few are left.
+
+    Glare only adds light, and a spot's light falls off across a field: of the pixels glare did
+    not saturate, those in the darker band of lightness (`_LEAST_GLARE`, between the print's
+    darkest strokes and the glare) keep the most of the print's own colour.
+    """
+    kept = pixels[~clipped].astype(np.float64)
+    if len(kept) < _LEAST_GLARE_KEPT * len(pixels) or len(kept) < 8:
+        return None
+    light = kept.mean(axis=1)
+    low, high = np.percentile(light, _LEAST_GLARE)
+    band = kept[(light >= low) & (light <= high)]
+    return np.asarray(np.median(band, axis=0), np.float64)
+
+
 def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[Any]]:
     """Each field's ring class, middle colour and ring colour (paper-normalised), row 8 first."""
     b = BOARD
@@ -579,7 +628,8 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
     # a field's kind decides the parcel's tile: a colour only the reading allowing for glare finds let
     # glare-tinted fields through as another kind on hard frames (the white balance tints the glare),
     # so that reading only holds here
-    ring_class = _classify_many(rings, kinds, glare=True, fill=False)
+    tints = _glare_tint(whites)
+    ring_class = _classify_many(rings, kinds, glare=True, fill=False, tint=tints)
     ring_class = [None if saturated[c] else k for c, k in enumerate(ring_class)]
     # the empty parcel's colour is light: a tile washed out by glare, or half in a shadow, comes near
     # it, so a field whose ring is not as light as the empty colour all over is read empty only when
@@ -588,9 +638,14 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
     empty_light = float(np.mean(EMPTY)) / 255.0
     uneven = (light[0] < _EMPTY_EVEN[0] * empty_light) | (light[1] > _EMPTY_EVEN[1] * empty_light)
     if any(k == "empty" and uneven[c] for c, k in enumerate(ring_class)):
-        under_glare = _glare_classes(rings, kinds)
+        under_glare = _glare_classes(rings, kinds, tints)
         ring_class = [None if k == "empty" and uneven[c] and under_glare[c] != "empty" else k
                       for c, k in enumerate(ring_class)]
+    # a field the whole ring leaves unclear (glare over part of it): its pixels glare lit least
+    for c in [c for c, k in enumerate(ring_class) if k is None]:
+        least = _least_glare(ring_px[c], clipped[c])
+        if least is not None:
+            ring_class[c] = _classify_many((least / whites[c])[None], kinds, glare=True, tint=tints[c])[0]
     return ring_class, mids, rings
 
 
@@ -599,8 +654,8 @@ def _hammer(rb: _Board, parcel: int) -> bool:
     cell = parcel_cells(parcel)[0]
     x, y, _, _ = BOARD.field_rect(cell)
     cx, cy = x + FIELD, y + FIELD
-    px = _disc(rb.rect, cx, cy - 1.5, 3.0).astype(np.float64).mean(axis=1)
-    return bool(len(px)) and float(np.percentile(px, 20)) < _HAMMER_DARK * float(rb.white(cx, cy).mean())
+    px = _disc(rb.rect, cx, cy - _HAMMER_AT[0], _HAMMER_AT[1]).astype(np.float64).mean(axis=1)
+    return bool(len(px)) and float(np.percentile(px, 10)) < _HAMMER_DARK * float(rb.white(cx, cy).mean())
 
 
 def _edge_ratio(rb: _Board, a: int, b_cell: int) -> float:
@@ -670,8 +725,8 @@ def _tiles_by_art(rb: _Board, ring: list[str | None]) -> dict[int, str]:
 def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str]) -> None:
     """The fields of a parcel partly unclear (a hand, glare) that can still be read on their own.
 
-    A tile covers all four fields of its parcel, so fields that clearly show the empty parcel
-    (its hammer in view) are empty, and fields that clearly show a tile's walkway or site are
+    A tile covers all four fields of its parcel, so when the fields that are clear show the empty
+    parcel and its hammer is in view, the parcel is empty; fields that clearly show a tile's walkway or site are
     that, when some tile of the box has them there; the unclear fields stay unread. A parcel
     showing both, or a tile no tile of the box matches, stays unread as a whole.
     """
@@ -680,10 +735,10 @@ def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str
         return
     cells = parcel_cells(parcel)
     if all(k == "empty" for k in known):
-        if not _hammer(rb, parcel):
-            return
-        for c, k in zip(cells, kinds):
-            if k is not None:
+        # a tile covers its whole parcel, and one lying off it would hide the hammer at the parcel's
+        # middle: fields unclear beside clearly empty ones, the hammer in view, are empty too
+        if _hammer(rb, parcel):
+            for c in cells:
                 chars[c] = "."
         return
     if "empty" in known:
@@ -694,6 +749,11 @@ def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str
     for c, s in zip(cells, seen):
         if s != "?":
             chars[c] = s
+
+
+def _centre(rect: tuple[float, float, float, float]) -> tuple[float, float]:
+    x, y, w, h = rect
+    return x + w / 2, y + h / 2
 
 
 def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
@@ -713,9 +773,10 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
                     ring[c] = "walkway" if letter == "w" else "site"
             continue
         if any(k is None for k in kinds):
-            bad = [cell_name(c) for c, k in zip(cells, kinds) if k is None]
-            rb.problem(where, f"the colour of {', '.join(bad)} is unclear (glare, a shadow, a hand?)")
             _read_part(rb, parcel, kinds, chars)
+            bad = [cell_name(c) for c, k in zip(cells, kinds) if k is None and chars[c] == "?"]
+            if bad:
+                rb.problem(where, f"the colour of {', '.join(bad)} is unclear (glare, a shadow, a hand?)")
             continue
         if all(k == "empty" for k in kinds):
             if _hammer(rb, parcel):
@@ -737,9 +798,11 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
     # what lies on each field
     attraction_cells: list[int] = []
     tickets: set[int] = set()
-    on_walkway = _classify_many(mids, ("walkway", "guest", "barker"), glare=True)
-    on_site = _classify_many(mids, ("site", "guest"), glare=True)
-    on_attraction = _classify_many(mids, ("attraction", "ticket"), glare=True)
+    centres = [_centre(BOARD.field_rect(c)) for c in range(64)]
+    tints = np.array([rb.tint(x, y) for x, y in centres])
+    on_walkway = _classify_many(mids, ("walkway", "guest", "barker"), glare=True, tint=tints)
+    on_site = _classify_many(mids, ("site", "guest"), glare=True, tint=tints)
+    on_attraction = _classify_many(mids, ("attraction", "ticket"), glare=True, tint=tints)
     near = {"walkway": ("guest", "barker"), "site": ("guest",), "attraction": ("ticket",)}
     readings = {"walkway": on_walkway, "site": on_site, "attraction": on_attraction}
     for c in range(64):
@@ -866,17 +929,22 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
         return rb.colour(x + w / 2, y + h / 2, _MIDDLE_RADIUS + 0.5)
 
     entrances: list[bool | None] = []
-    colours = np.array([middle(b.entrance_rect(cell % 8)) for cell in rb.catalog.entrance_cells])
+    rects = [b.entrance_rect(cell % 8) for cell in rb.catalog.entrance_cells]
+    colours = np.array([middle(r) for r in rects])
+    tints = np.array([rb.tint(*_centre(r)) for r in rects])
     for number, (cell, k) in enumerate(zip(rb.catalog.entrance_cells,
-                                           _classify_many(colours, ("walkway", "guest"), glare=True)), start=1):
+                                           _classify_many(colours, ("walkway", "guest"), glare=True, tint=tints)),
+                                       start=1):
         if k == "walkway" and _guest_near(rb, b.entrance_rect(cell % 8)):
             k = None
         if k is None:
             rb.problem(f"in{number}", "the entrance is unclear")
         entrances.append(None if k is None else k == "guest")
     tent: int | None = 0
-    colours = np.array([middle(b.tent_rect(place)) for place in range(TENT_PLACES)])
-    for place, k in enumerate(_classify_many(colours, ("tent", "guest"), glare=True)):
+    rects = [b.tent_rect(place) for place in range(TENT_PLACES)]
+    colours = np.array([middle(r) for r in rects])
+    tints = np.array([rb.tint(*_centre(r)) for r in rects])
+    for place, k in enumerate(_classify_many(colours, ("tent", "guest"), glare=True, tint=tints)):
         if k == "tent" and _guest_near(rb, b.tent_rect(place)):
             k = None
         if k is None:

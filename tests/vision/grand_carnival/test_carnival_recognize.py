@@ -215,7 +215,7 @@ def test_a_covered_wagon_slot_is_held() -> None:
     assert railyard.open[0] == "ss/sw" and railyard.open[2:] == ("ww/ws", "sw/ss")
 
 
-@pytest.mark.parametrize(("cell", "parcel"), [(0, (0, 1, 8, 9)), (16, (16, 17, 24, 25))], ids=["tile", "empty"])
+@pytest.mark.parametrize(("cell", "parcel"), [(0, (0, 1, 8, 9))], ids=["tile"])
 def test_a_hand_over_one_field_holds_that_field_and_reads_the_rest_of_its_parcel(
         cell: int, parcel: tuple[int, ...]) -> None:
     board = hand_made(())
@@ -228,6 +228,26 @@ def test_a_hand_over_one_field_holds_that_field_and_reads_the_rest_of_its_parcel
     assert [text[c] for c in parcel if c != cell] == [truth[c] for c in parcel if c != cell]
     assert all(text[c] in ("?", truth[c]) for c in range(64))
     assert any(cell_name(parcel[0]) in u.where for u in view.unrecognised)
+
+
+@pytest.mark.parametrize("hammer_hidden", [False, True], ids=["hammer-in-view", "hammer-hidden"])
+def test_an_empty_parcel_partly_hidden_is_read_whole_only_with_its_hammer_in_view(hammer_hidden: bool) -> None:
+    # a tile covers its whole parcel, and one lying off it would hide the hammer at the parcel's middle
+    board = hand_made(())
+    image = frame([MarketScene(board, 0, 7)], WIDTH)
+    x, y, _, _ = BOARD.field_rect(16)  # a6, of the empty parcel a6 b6 a5 b5
+    grow = 6.0 if hammer_hidden else 0.0
+    patch_board(image, x + 2, y + 2, FIELD - 4 + grow, FIELD - 4 + grow, (120, 160, 200))
+    view = Recognizer().recognize(image).views[0]
+    text = "".join(view.market)
+    if hammer_hidden:
+        assert [text[c] for c in (16, 17, 24, 25)].count("?") >= 1
+        assert any("a6" in u.where for u in view.unrecognised)
+    else:
+        assert [text[c] for c in (16, 17, 24, 25)] == ["."] * 4
+        assert not any("a6" in u.where for u in view.unrecognised)
+    truth = "".join(truth_market(board))
+    assert all(text[c] in ("?", truth[c]) for c in range(64))
 
 
 def test_a_parcel_showing_both_a_tile_and_the_empty_parcel_is_held_whole() -> None:
