@@ -114,6 +114,8 @@ _GLARE_GAIN = (0.7, 1.2)
 _GLARE_FIT = 0.1
 _GLARE_OTHER = 0.2
 _GLARE_NEGATIVE = 0.05
+#: the least glare (linear light) the reading allowing for glare of a tint takes a colour with
+_TINTED_GLARE = 0.03
 #: the grey axis (unit length)
 _GREY = np.full(3, 1 / np.sqrt(3))
 #: a field is read as an empty parcel by the first reading alone when its ring's darkest tenth is at
@@ -123,6 +125,8 @@ _EMPTY_EVEN = (0.85, 1.1)
 #: percentiles (`_least_glare`), when at least this share of its pixels is unsaturated
 _LEAST_GLARE = (5.0, 35.0)
 _LEAST_GLARE_KEPT = 0.2
+#: ... and when glare saturated some of its pixels, or its brightest tenth is this much lighter than that band
+_LEAST_GLARE_UNEVEN = 1.15
 #: a hammer: the darkest tenth of the parcel's middle below this share of the paper; the middle is a disc
 #: this far (mm) above the parcel's centre, of this radius (mm): the whole head, on a board placed a few
 #: mm off (the lens's barrel), and not only its thin, blurred handle
@@ -381,12 +385,15 @@ def _glare_classes(colours: NDArray[Any], allowed: tuple[str, ...],
     # light the white balance did not make white: read under grey glare and under glare of the tint,
     # and take a class only where the two readings do not clearly disagree
     grey = _glare_fit(colours, allowed, _GREY[None])
-    tinted = _glare_fit(colours, allowed, np.asarray(tint, np.float64).reshape(-1, 3))
+    # (without glare both readings are one: the tinted one only explains colours that glare lights)
+    tinted = _glare_fit(colours, allowed, np.asarray(tint, np.float64).reshape(-1, 3), _TINTED_GLARE)
     return [a if b in (a, None) else b if a is None else None for a, b in zip(grey, tinted)]
 
 
-def _glare_fit(colours: NDArray[Any], allowed: tuple[str, ...], tint: NDArray[Any]) -> list[str | None]:
-    """`_glare_classes` for glare of the unit direction ``tint`` (1, 3) or (N, 3) in linear light."""
+def _glare_fit(colours: NDArray[Any], allowed: tuple[str, ...], tint: NDArray[Any],
+               least: float = -_GLARE_NEGATIVE) -> list[str | None]:
+    """`_glare_classes` for glare of the unit direction ``tint`` (1, 3) or (N, 3) in linear light, at least
+    ``least`` of it."""
     albedo = (np.array([_CLASSES[k] for k in allowed], np.float64) / 255.0) ** 2.2  # (K, 3)
     t = tint / np.linalg.norm(tint, axis=1, keepdims=True)
     lin = np.clip(np.asarray(colours, np.float64), 0.0, None) ** 2.2  # (N, 3)
@@ -401,7 +408,7 @@ def _glare_fit(colours: NDArray[Any], allowed: tuple[str, ...], tint: NDArray[An
     e = np.einsum("nc,nkc->nk", lin_part, part) / size  # (N, K)
     res = np.linalg.norm(lin_part[:, None, :] - e[:, :, None] * part, axis=2) / np.sqrt(size)
     g = (lin_t[:, None] - e * albedo_t.T) / np.sqrt(3)
-    ok = (e >= _GLARE_GAIN[0]) & (e <= _GLARE_GAIN[1]) & (g >= -_GLARE_NEGATIVE) & coloured
+    ok = (e >= _GLARE_GAIN[0]) & (e <= _GLARE_GAIN[1]) & (g >= least) & coloured
     fits = np.where(ok, res, np.inf)
     order = np.argsort(fits, axis=1)
     rows = np.arange(len(fits))
@@ -588,7 +595,8 @@ def _median_of_unclipped(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray
 
 
 def _least_glare(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray[Any] | None:
-    """The colour (3,) of the pixels (M, 3) of one place that glare lit least, or None when too few are left.
+    """The colour (3,) of the pixels (M, 3) of one place that glare lit least, or None when too few are left
+    or the place is lit evenly.
 
     Glare only adds light, and a spot's light falls off across a field: of the pixels glare did
     not saturate, those in the darker band of lightness (`_LEAST_GLARE`, between the print's
@@ -598,13 +606,18 @@ def _least_glare(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray[Any] | 
     if len(kept) < _LEAST_GLARE_KEPT * len(pixels) or len(kept) < 8:
         return None
     light = kept.mean(axis=1)
-    low, high = np.percentile(light, _LEAST_GLARE)
+    low, high, top = np.percentile(light, (*_LEAST_GLARE, 90.0))
+    if not clipped.any() and top < _LEAST_GLARE_UNEVEN * low:
+        return None  # lit evenly: no glare over part of it (a hand, a shadow, a colour of no class)
     band = kept[(light >= low) & (light <= high)]
     return np.asarray(np.median(band, axis=0), np.float64)
 
 
 def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[Any]]:
-    """Each field's ring class, middle colour and ring colour (paper-normalised), row 8 first."""
+    """Each field's ring class, middle colour and ring colour (paper-normalised), row 8 first.
+
+    A ring lit so unevenly that only its pixels glare lit least could be read has no colour (NaN).
+    """
     b = BOARD
     n = _px(FIELD)
     x0, y0 = _px(b.grid_x), _px(b.grid_y)
@@ -646,6 +659,8 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
         least = _least_glare(ring_px[c], clipped[c])
         if least is not None:
             ring_class[c] = _classify_many((least / whites[c])[None], kinds, glare=True, tint=tints[c])[0]
+            # its glare is uneven: no middle is judged bare against the ring's colour (`_bare`)
+            rings[c] = np.nan
     return ring_class, mids, rings
 
 
@@ -812,7 +827,7 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
         where = cell_name(c)
         # a middle neither reading is sure of, that shows the field's own colour under the same glare
         # and no piece's colour beside it, holds nothing
-        if (kind in near and readings[kind][c] is None and _bare(rings[c], mids[c])
+        if (kind in near and readings[kind][c] is None and not np.isnan(rings[c]).any() and _bare(rings[c], mids[c])
                 and not _guest_near(rb, BOARD.field_rect(c), near[kind])):
             readings[kind][c] = kind
         if kind == "walkway":
