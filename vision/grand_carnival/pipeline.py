@@ -813,8 +813,8 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
     # what lies on each field
     attraction_cells: list[int] = []
     tickets: set[int] = set()
-    centres = [_centre(BOARD.field_rect(c)) for c in range(64)]
-    tints = np.array([rb.tint(x, y) for x, y in centres])
+    centres = np.array([_centre(BOARD.field_rect(c)) for c in range(64)])
+    tints = _glare_tint(np.maximum(_design(centres) @ rb.coef, 1.0))
     on_walkway = _classify_many(mids, ("walkway", "guest", "barker"), glare=True, tint=tints)
     on_site = _classify_many(mids, ("site", "guest"), glare=True, tint=tints)
     on_attraction = _classify_many(mids, ("attraction", "ticket"), glare=True, tint=tints)

@@ -28,8 +28,20 @@ from vision.grand_carnival.pipeline import (
     _figure_on,
     _glare_classes,
     _glare_clipped,
+    _glare_tint,
+    _least_glare,
 )
-from vision.grand_carnival.printing import ATTRACTION, BARKER, EMPTY, FIGURE, GUEST, SITE, TICKET, WALKWAY
+from vision.grand_carnival.printing import (
+    ATTRACTION,
+    BARKER,
+    EMPTY,
+    FIGURE,
+    GUEST,
+    SITE,
+    TENT_PLACE,
+    TICKET,
+    WALKWAY,
+)
 from vision.grand_carnival.scene import (
     MarketScene,
     WagonScene,
@@ -378,3 +390,39 @@ def test_a_middle_under_the_same_glare_as_its_ring_is_bare_a_piece_never() -> No
 def light_of(bgr: tuple[int, int, int]) -> np.ndarray:
     """A printed colour in linear light, as the paper's white normalises it."""
     return np.asarray((np.array(bgr, np.float64) / 255.0) ** 2.2)
+
+
+def test_a_field_glare_lights_unevenly_is_read_from_its_pixels_glare_lit_least() -> None:
+    # a walkway's ring: a third of it clean, the rest under glare falling off across it, a little noise
+    rng = np.random.default_rng(5)
+    glare = np.concatenate([np.zeros(100), np.linspace(0.05, 0.9, 200)])
+    lit = light_of(WALKWAY)[None] + glare[:, None] + rng.normal(0, 0.004, (300, 3))
+    pixels = 230.0 * np.clip(lit, 0, None) ** (1 / 2.2)
+    least = _least_glare(pixels, np.zeros(300, bool))
+    assert least is not None
+    assert _classify(least / 230.0, RING, glare=True) == "walkway"
+    assert _classify(np.median(pixels, axis=0) / 230.0, RING) is None  # the median alone: unclear
+    # lit evenly (a hand's skin, a shadow): nothing to take the least-lit pixels from
+    even = 230.0 * np.clip(light_of((120, 160, 200))[None] + rng.normal(0, 0.004, (300, 3)), 0, None) ** (1 / 2.2)
+    assert _least_glare(even, np.zeros(300, bool)) is None
+    # saturated almost all over: too little left to read
+    assert _least_glare(pixels, np.arange(300) >= 30) is None
+
+
+def test_glare_of_the_light_the_white_balance_left_is_allowed_for_and_paper_stays_no_piece() -> None:
+    # the paper's white measured bluish: glare, which the camera did not tint, shows as its opposite
+    white = np.array([[235.0, 200.0, 175.0]])
+    tint = _glare_tint(white)
+    glare_colour = tint[0] / tint[0].mean()
+    for piece, place in ((GUEST, "tent"), (GUEST, "walkway"), (TICKET, "attraction")):
+        allowed = (place, "guest" if piece == GUEST else "ticket")
+        lit = (light_of(piece) + 0.35 * glare_colour) ** (1 / 2.2)
+        assert _glare_classes(lit[None], allowed, tint) == [allowed[1]]
+        bare = (light_of({"tent": TENT_PLACE, "walkway": WALKWAY, "attraction": ATTRACTION}[place])
+                + 0.35 * glare_colour) ** (1 / 2.2)
+        assert _glare_classes(bare[None], allowed, tint) in ([place], [None])
+        # the paper (or glare over it) is no piece
+        paper = (np.full(3, 0.9) + 0.3 * glare_colour) ** (1 / 2.2)
+        assert _glare_classes(paper[None], allowed, tint) == [None]
+    # without glare the tinted reading adds nothing: a colour no class has stays unclear
+    assert _glare_classes(np.array([[0.73, 0.77, 1.08]]), RING, tint) == [None]
