@@ -125,7 +125,7 @@ _EMPTY_EVEN = (0.85, 1.1)
 #: percentiles (`_least_glare`), when at least this share of its pixels is unsaturated
 _LEAST_GLARE = (5.0, 35.0)
 _LEAST_GLARE_KEPT = 0.2
-#: ... and when glare saturated some of its pixels, or its brightest tenth is this much lighter than that band
+#: ... and when glare saturated some of its pixels, or its brightest tenth is this much lighter than the band's top
 _LEAST_GLARE_UNEVEN = 1.15
 #: a hammer: the darkest tenth of the parcel's middle below this share of the paper; the middle is a disc
 #: this far (mm) above the parcel's centre, of this radius (mm): the whole head, on a board placed a few
@@ -607,8 +607,8 @@ def _least_glare(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray[Any] | 
         return None
     light = kept.mean(axis=1)
     low, high, top = np.percentile(light, (*_LEAST_GLARE, 90.0))
-    if not clipped.any() and top < _LEAST_GLARE_UNEVEN * low:
-        return None  # lit evenly: no glare over part of it (a hand, a shadow, a colour of no class)
+    if not clipped.any() and top < _LEAST_GLARE_UNEVEN * high:
+        return None  # no part of it lit brighter: no glare over part of it (a hand, a shadow's edge)
     band = kept[(light >= low) & (light <= high)]
     return np.asarray(np.median(band, axis=0), np.float64)
 
@@ -658,7 +658,8 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
     for c in [c for c, k in enumerate(ring_class) if k is None]:
         least = _least_glare(ring_px[c], clipped[c])
         if least is not None:
-            ring_class[c] = _classify_many((least / whites[c])[None], kinds, glare=True, tint=tints[c])[0]
+            # (grey glare alone: a hand's skin at the edge of a shadow came near a site under glare of a tint)
+            ring_class[c] = _classify_many((least / whites[c])[None], kinds, glare=True)[0]
             # its glare is uneven: no middle is judged bare against the ring's colour (`_bare`)
             rings[c] = np.nan
     return ring_class, mids, rings
