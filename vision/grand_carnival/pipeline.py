@@ -574,12 +574,13 @@ class _Board:
 
 
 def _glare_clipped(pixels: NDArray[Any], whites: NDArray[Any]) -> NDArray[Any]:
-    """Which of the pixels (N, M, 3) of N places glare saturated (N, M): a channel clipped, and the pixel
-    as light as `_SATURATED_LIGHT` of the place's paper white (N, 3) or more. (A bright print clips
-    a channel without glare, a ticket's red for one, and its other channels keep its colour.)"""
+    """Which of the pixels (N, M, 3) of N places glare saturated (N, M): a channel clipped, and every
+    channel as light as `_SATURATED_LIGHT` of the place's paper white (N, 3) or more. (A bright print
+    clips a channel without glare, a ticket's red for one, or the empty parcel's light blue on a frame
+    exposed a little long, and its other channels keep its colour.)"""
     out: NDArray[Any] = pixels.max(axis=2) >= _CLIPPED
-    rows, cols = np.nonzero(out)  # few pixels: their lightness alone
-    light = pixels[rows, cols].astype(np.float64).mean(axis=1) / whites.mean(axis=1)[rows]
+    rows, cols = np.nonzero(out)  # few pixels: their channels alone
+    light = (pixels[rows, cols].astype(np.float64) / whites[rows]).min(axis=1)
     out[rows, cols] = light >= _SATURATED_LIGHT
     return out
 
@@ -613,8 +614,9 @@ def _least_glare(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray[Any] | 
     return np.asarray(np.median(band, axis=0), np.float64)
 
 
-def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[Any]]:
-    """Each field's ring class, middle colour and ring colour (paper-normalised), row 8 first.
+def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """Each field's ring class, middle colour, ring colour and the colour of the middle's pixels glare lit
+    least (`_least_glare`; NaN where there is none), paper-normalised, row 8 first.
 
     A ring lit so unevenly that only its pixels glare lit least could be read has no colour (NaN).
     """
@@ -662,7 +664,12 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
             ring_class[c] = _classify_many((least / whites[c])[None], kinds, glare=True)[0]
             # its glare is uneven: no middle is judged bare against the ring's colour (`_bare`)
             rings[c] = np.nan
-    return ring_class, mids, rings
+    mid_least = np.full((64, 3), np.nan)
+    for c in range(64):
+        least = _least_glare(mid_px[c], mid_clipped[c])
+        if least is not None:
+            mid_least[c] = least / whites[c]
+    return ring_class, mids, rings, mid_least
 
 
 def _hammer(rb: _Board, parcel: int) -> bool:
@@ -675,7 +682,8 @@ def _hammer(rb: _Board, parcel: int) -> bool:
 
 
 def _edge_ratio(rb: _Board, a: int, b_cell: int) -> float:
-    """How bright the middle of the edge between fields ``a`` and ``b_cell`` stays, as a share of their colour."""
+    """How bright the middle of the edge between fields ``a`` and ``b_cell`` stays, as a share of the
+    darker of its two sides (each side's lightest third)."""
     ra, ca = divmod(a, 8)
     rb_, cb = divmod(b_cell, 8)
     bx, by = BOARD.grid_x, BOARD.grid_y
@@ -691,7 +699,10 @@ def _edge_ratio(rb: _Board, a: int, b_cell: int) -> float:
     if patch.size == 0:
         return 0.0
     profile = patch.mean(axis=0) if along_x else patch.mean(axis=1)
-    level = float(np.percentile(profile, 90))
+    # the level of each side, apart: glare falling off across the edge lights one side more than the
+    # other, and an outline is darker than both
+    third = max(1, len(profile) // 3)
+    level = min(float(profile[:third].max()), float(profile[-third:].max()))
     return float(profile.min()) / max(level, 1.0)
 
 
@@ -773,7 +784,7 @@ def _centre(rect: tuple[float, float, float, float]) -> tuple[float, float]:
 
 
 def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
-    ring, mids, rings = _read_fields(rb)
+    ring, mids, rings, mid_least = _read_fields(rb)
     chars = ["?"] * 64
     by_art = _tiles_by_art(rb, ring) if rb.classifier is not None else {}
     # parcels: empty (with its hammer) or one of the box's tiles
@@ -831,6 +842,9 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
         if (kind in near and readings[kind][c] is None and not np.isnan(rings[c]).any() and _bare(rings[c], mids[c])
                 and not _guest_near(rb, BOARD.field_rect(c), near[kind])):
             readings[kind][c] = kind
+        # a middle glare lights unevenly: its pixels glare lit least
+        if kind in near and readings[kind][c] is None and not np.isnan(mid_least[c]).any():
+            readings[kind][c] = _classify_many(mid_least[c][None], (kind, *near[kind]), glare=True, tint=tints[c])[0]
         if kind == "walkway":
             mid = on_walkway[c]
             if mid is None:

@@ -20,16 +20,21 @@ from scorer.grand_carnival.scoring import score_board
 from vision.cli import RECOGNISABLE, cmd_recognize
 from vision.grand_carnival.layout import BOARD, FIELD, WAGON
 from vision.grand_carnival.pipeline import (
+    _JOINED,
+    _SPLIT,
     MarketView,
     NoBoardError,
     Recognizer,
     _bare,
+    _Board,
     _classify,
+    _edge_ratio,
     _figure_on,
     _glare_classes,
     _glare_clipped,
     _glare_tint,
     _least_glare,
+    _px,
 )
 from vision.grand_carnival.printing import (
     ATTRACTION,
@@ -426,3 +431,26 @@ def test_glare_of_the_light_the_white_balance_left_is_allowed_for_and_paper_stay
         assert _glare_classes(paper[None], allowed, tint) == [None]
     # without glare the tinted reading adds nothing: a colour no class has stays unclear
     assert _glare_classes(np.array([[0.73, 0.77, 1.08]]), RING, tint) == [None]
+
+
+def test_an_empty_parcel_exposed_a_little_long_is_no_glare() -> None:
+    # its light blue clips, its other channels stay below the paper's
+    white = np.full((1, 3), 250.0)
+    pixels = np.array([[[255, 225, 205], [255, 255, 252]]], np.uint8)
+    assert _glare_clipped(pixels, white).tolist() == [[False, True]]
+
+
+def test_glare_falling_off_across_one_attraction_is_no_outline() -> None:
+    rect = np.full((_px(BOARD.height), _px(BOARD.width), 3), 255, np.uint8)
+    x0, y0 = _px(BOARD.grid_x), _px(BOARD.grid_y)
+    n = _px(FIELD)
+    # fields a8 and a7 of one piece: glare bright over a8, falling off steeply across the edge to a7's colour
+    fall = np.full(2 * n, 140.0)
+    fall[:n - _px(3.0)] = 250.0
+    fall[n - _px(3.0):n + _px(1.0)] = np.linspace(250.0, 140.0, _px(4.0))
+    rect[y0:y0 + 2 * n, x0:x0 + n] = fall.astype(np.uint8)[:, None, None]
+    board = _Board(rect, np.zeros((6, 3)), CATALOG)
+    assert _edge_ratio(board, 0, 8) >= _JOINED
+    # two pieces: their outlines, a dark band across the edge, whatever the glare
+    rect[y0 + n - 4:y0 + n + 4, x0:x0 + n] = 30
+    assert _edge_ratio(board, 0, 8) < _SPLIT
