@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -614,9 +615,10 @@ def _least_glare(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray[Any] | 
     return np.asarray(np.median(band, axis=0), np.float64)
 
 
-def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[Any], NDArray[Any]]:
-    """Each field's ring class, middle colour, ring colour and the colour of the middle's pixels glare lit
-    least (`_least_glare`; NaN where there is none), paper-normalised, row 8 first.
+def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[Any],
+                                      Callable[[int], NDArray[Any] | None]]:
+    """Each field's ring class, middle colour and ring colour, paper-normalised, row 8 first; and a
+    function giving the colour of a field's middle from its pixels glare lit least (`_least_glare`).
 
     A ring lit so unevenly that only its pixels glare lit least could be read has no colour (NaN).
     """
@@ -664,12 +666,12 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
             ring_class[c] = _classify_many((least / whites[c])[None], kinds, glare=True)[0]
             # its glare is uneven: no middle is judged bare against the ring's colour (`_bare`)
             rings[c] = np.nan
-    mid_least = np.full((64, 3), np.nan)
-    for c in range(64):
+
+    def least_middle(c: int) -> NDArray[Any] | None:
         least = _least_glare(mid_px[c], mid_clipped[c])
-        if least is not None:
-            mid_least[c] = least / whites[c]
-    return ring_class, mids, rings, mid_least
+        return None if least is None else np.asarray(least / whites[c])
+
+    return ring_class, mids, rings, least_middle
 
 
 def _hammer(rb: _Board, parcel: int) -> bool:
@@ -784,7 +786,7 @@ def _centre(rect: tuple[float, float, float, float]) -> tuple[float, float]:
 
 
 def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
-    ring, mids, rings, mid_least = _read_fields(rb)
+    ring, mids, rings, least_middle = _read_fields(rb)
     chars = ["?"] * 64
     by_art = _tiles_by_art(rb, ring) if rb.classifier is not None else {}
     # parcels: empty (with its hammer) or one of the box's tiles
@@ -843,8 +845,10 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
                 and not _guest_near(rb, BOARD.field_rect(c), near[kind])):
             readings[kind][c] = kind
         # a middle glare lights unevenly: its pixels glare lit least
-        if kind in near and readings[kind][c] is None and not np.isnan(mid_least[c]).any():
-            readings[kind][c] = _classify_many(mid_least[c][None], (kind, *near[kind]), glare=True, tint=tints[c])[0]
+        if kind is not None and kind in near and readings[kind][c] is None:
+            least = least_middle(c)
+            if least is not None:
+                readings[kind][c] = _classify_many(least[None], (kind, *near[kind]), glare=True, tint=tints[c])[0]
         if kind == "walkway":
             mid = on_walkway[c]
             if mid is None:
