@@ -17,7 +17,9 @@ moving camera smears the code's cells past the sharp templates); a place
 whose upper half shows the mat holds no card; a code-like thing that matches no
 card clearly, or glare over the place, is reported unrecognised. The fast
 marker search runs first; the slow, tolerant one searches the whole frame only
-when the fast one's markers do not fix the mat.
+when the fast one's markers do not fix the mat, and when neither decodes enough
+of them, the undecoded squares are matched against the dictionary's codes,
+blurred (`vision.codematch`), a mat marker taken only with a clear lead.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from scorer.core import UnknownComponent
 from scorer.grandioso.pyramid import ROWS, Card
 from vision import NoMatError
 from vision.calibrate import Calibration, Marker, find_markers, mat_homography
+from vision.codematch import mat_markers_by_matching
 from vision.config import VisionConfig
 from vision.geometry import Image
 from vision.grandioso import CONFIG
@@ -472,7 +475,15 @@ class Recognizer:
             robust += time.perf_counter() - t1
         t2 = time.perf_counter()
         if cal is None:
-            cal = mat_homography(markers, self.config)
+            try:
+                cal = mat_homography(markers, self.config)
+            except NoMatError:
+                # too few of the mat's markers decoded: the ones blur smeared are matched
+                t = time.perf_counter()
+                mat = tuple(m for m in markers if m.id in MAT.marker_ids)
+                markers += mat_markers_by_matching(gray, self.config, mat)
+                robust += time.perf_counter() - t
+                cal = mat_homography(markers, self.config)
         t3 = time.perf_counter()
         reading = _read_cards(markers, cal)
         top = _pyramid_top_down(gray, cal)
