@@ -421,6 +421,93 @@ def _singles_by_match(gray: Image, cal: Calibration) -> list[float]:
     return sorted(row.x + (f + half) / s for f in found)
 
 
+#: the close look at each place of the singles row that no back's code was read on: resolution (px/mm),
+#: how far (mm) a card may lie off its place, and the mat's width (mm) around the card in the template
+_PLACE_PX_PER_MM = 1.0
+_PLACE_SEARCH = 5.0
+_PLACE_SURROUND = 3.0
+#: a pixel this bright is glare (saturated), and this many mm around it are not compared either
+_PLACE_SATURATED = 245.0
+_PLACE_GLARE_RIM = 2.0
+#: a card lies on a place whose unglared share (at least `_PLACE_MIN_SHARE`) correlates with a card back
+#: on the mat by at least `_PLACE_CARD`; none where it correlates by at most `_PLACE_NONE`; otherwise the
+#: place is unsure (the unglared tops of a face-down card score 0.45 and more on the camera model's photos,
+#: the bare mat, glared or not, at most 0.1)
+_PLACE_MIN_SHARE = 0.2
+_PLACE_CARD = 0.4
+_PLACE_NONE = 0.2
+
+
+@functools.lru_cache(maxsize=1)
+def _back_on_mat() -> NDArray[Any]:
+    """A card back lying on the singles row, with `_PLACE_SURROUND` mm of the row around it, at `_PLACE_PX_PER_MM`."""
+    from vision.grandioso.faces import SINGLES_BGR, render_back
+
+    fine = 4.0
+    img, alpha = render_back(fine)
+    a = alpha.astype(np.float32)[:, :, None] / 255.0
+    card = img.astype(np.float32) * a + np.array(SINGLES_BGR, np.float32) * (1.0 - a)
+    pad = int(round(_PLACE_SURROUND * fine))
+    card = cv2.copyMakeBorder(card, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=SINGLES_BGR)
+    grey = cv2.cvtColor(card.astype(np.uint8), cv2.COLOR_BGR2GRAY)
+    size = (int(round(grey.shape[1] * _PLACE_PX_PER_MM / fine)), int(round(grey.shape[0] * _PLACE_PX_PER_MM / fine)))
+    return np.asarray(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), np.float32)
+
+
+def _masked_ncc(image: NDArray[Any], valid: NDArray[Any], template: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The normalised correlation of ``template`` at every offset in ``image``, over the pixels ``valid``
+    only, and the share of the template's pixels compared there."""
+    m = valid.astype(np.float32)
+    im = image * m
+    ones = np.ones_like(template)
+
+    def corr(a: NDArray[Any], b: NDArray[Any]) -> NDArray[Any]:
+        return np.asarray(cv2.matchTemplate(a, b, cv2.TM_CCORR), np.float64)
+
+    n = np.maximum(corr(m, ones), 1.0)
+    s_i, s_t = corr(im, ones), corr(m, template)
+    cov = corr(im, template) - s_i * s_t / n
+    var_i = corr(im * image, ones) - s_i * s_i / n
+    var_t = corr(m, template * template) - s_t * s_t / n
+    return cov / np.sqrt(np.maximum(var_i * var_t, 1e-6)), n / template.size
+
+
+def _singles_by_place(gray: Image, cal: Calibration, known: list[float]) -> tuple[list[float], list[int]]:
+    """The x (mm) of the cards lying on the singles row's places that no x of ``known`` lies on, and the
+    places (from 1) that are unsure (glare over most of them, or a correlation between a card's and the mat's).
+
+    Each place is compared whole with a card back lying on the row, over its pixels that no glare saturates:
+    the card's paper, frame and pattern against the dark row show through glare that hides its code.
+    """
+    t = _back_on_mat()
+    s = _PLACE_PX_PER_MM
+    half_w, half_h = t.shape[1] / 2 / s + _PLACE_SEARCH, t.shape[0] / 2 / s + _PLACE_SEARCH
+    rim = np.ones((2 * int(round(_PLACE_GLARE_RIM * s)) + 1,) * 2, np.uint8)
+    places = int((MAT.singles.w - SINGLE_INSET) // SINGLE_PITCH)
+    first = MAT.singles.x + SINGLE_INSET + CARD.width / 2
+    cy = MAT.singles.y + MAT.singles.h / 2
+    found: list[float] = []
+    unsure: list[int] = []
+    for k in range(places):
+        cx = first + k * SINGLE_PITCH
+        if any(abs(x - cx) < SINGLE_PITCH / 2 for x in known):
+            continue
+        to_patch = np.array([[s, 0, -(cx - half_w) * s], [0, s, -(cy - half_h) * s], [0, 0, 1]], np.float64)
+        size = (int(round(2 * half_w * s)), int(round(2 * half_h * s)))
+        patch = np.asarray(cv2.warpPerspective(gray, to_patch @ cal.image_to_table, size, flags=cv2.INTER_AREA,
+                                               borderMode=cv2.BORDER_REPLICATE), np.float32)
+        glare = cv2.dilate((patch >= _PLACE_SATURATED).astype(np.uint8), rim)
+        ncc, share = _masked_ncc(patch, glare == 0, t)
+        ncc = np.where(share >= _PLACE_MIN_SHARE, ncc, -1.0)
+        best = float(ncc.max())
+        if best >= _PLACE_CARD:
+            _, bx = np.unravel_index(int(np.argmax(ncc)), ncc.shape)
+            found.append(cx - _PLACE_SEARCH + bx / s)
+        elif best > _PLACE_NONE or float(share.max()) < _PLACE_MIN_SHARE:
+            unsure.append(k + 1)
+    return found, unsure
+
+
 class Recognizer:
     """Frame -> `GrandiosoView` (keeps nothing between frames but its configuration)."""
 
@@ -507,6 +594,11 @@ class Recognizer:
         by_match = _singles_by_match(gray, cal)
         if len(by_match) > len(reading.singles):
             reading.singles = by_match
+        by_place, unsure = _singles_by_place(gray, cal, reading.singles)
+        reading.singles += by_place
+        if unsure:
+            reading.problem(Unrecognised("the singles row", "place " + ", ".join(map(str, unsure))
+                                         + " unclear (glare?): a face-down single may lie there"))
         t4 = time.perf_counter()
         view = GrandiosoView(
             pyramid=reading.pyramid,

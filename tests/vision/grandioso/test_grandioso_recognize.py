@@ -152,3 +152,49 @@ def test_a_blurred_square_that_is_no_code_is_not_named() -> None:
     cv2.rectangle(img, (60 - n // 2, 60 - n // 2), (60 + n // 2, 60 + n // 2), 40, 8)
     img = cv2.GaussianBlur(img, (0, 0), 4.0)
     assert not isinstance(_match_code(img, cal, 0, 0), Card)  # type: ignore[arg-type]
+
+
+def test_a_mat_blurred_past_the_marker_decoder_is_found_by_matching(recognizer: Recognizer) -> None:
+    from vision.calibrate import find_markers
+    from vision.grandioso import CONFIG
+
+    p = Pyramid.start().with_card(0, 1, Card.ELEPHANT)
+    sharp = frame(Scene(p, singles=2, jitter=1))
+    blurred = cv2.GaussianBlur(sharp, (0, 0), 5.0)
+    gray = cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY)
+    decoded = {m.id for m in find_markers(gray, CONFIG) + find_markers(gray, CONFIG, robust=True)}
+    assert len(decoded & set(MAT.marker_ids)) < CONFIG.min_mat_markers  # no decoder fixes the mat
+    result = recognizer.recognize(blurred)
+    truth = recognizer.recognize(sharp).calibration
+    corners = np.array([[[0.0, 0.0], [MAT.width, 0.0], [MAT.width, MAT.height], [0.0, MAT.height]]])
+    assert np.allclose(cv2.perspectiveTransform(corners, result.calibration.table_to_image),
+                       cv2.perspectiveTransform(corners, truth.table_to_image), atol=3.0)
+    assert all(_truth(p).get(place) is card for place, card in result.view.pyramid.items())
+
+
+def _glare(img: np.ndarray, x: float, y: float, radius_mm: float) -> np.ndarray:  # type: ignore[type-arg]
+    """The frame with a saturated disc centred on table point (x, y)."""
+    s = img.shape[1] / (CONTENT_REGION[2] - CONTENT_REGION[0])
+    out = img.copy()
+    centre = (int(round((x - CONTENT_REGION[0]) * s)), int(round((y - CONTENT_REGION[1]) * s)))
+    cv2.circle(out, centre, int(round(radius_mm * s)), (255, 255, 255), -1)
+    return out
+
+
+def test_a_single_whose_code_glare_hides_is_counted(recognizer: Recognizer) -> None:
+    from vision.grandioso.scene import single_centre
+
+    img = frame(Scene(Pyramid.start(), singles=4, stack=False, jitter=2))
+    view = recognizer.recognize(_glare(img, *single_centre(1), 17.0)).view
+    assert view.singles == 4 and view.single_places == (1, 2, 3, 4) and not view.unrecognised
+
+
+def test_glare_over_an_empty_place_of_the_singles_row(recognizer: Recognizer) -> None:
+    from vision.grandioso.scene import single_centre
+
+    img = frame(Scene(Pyramid.start(), singles=3, stack=False, jitter=2))
+    partly = recognizer.recognize(_glare(img, *single_centre(5), 17.0)).view
+    assert partly.singles == 3 and not partly.unrecognised  # the bare row shows around the glare
+    x, y = single_centre(5)
+    whole = recognizer.recognize(_glare(img, x, y, 45.0)).view
+    assert whole.singles == 3 and [u.where for u in whole.unrecognised] == ["the singles row"]
