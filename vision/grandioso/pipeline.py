@@ -429,13 +429,15 @@ _PLACE_SURROUND = 3.0
 #: a pixel this bright is glare (saturated), and this many mm around it are not compared either
 _PLACE_SATURATED = 245.0
 _PLACE_GLARE_RIM = 2.0
-#: a card lies on a place whose unglared share (at least `_PLACE_MIN_SHARE`) correlates with a card back
-#: on the mat by at least `_PLACE_CARD`; none where it correlates by at most `_PLACE_NONE`; otherwise the
-#: place is unsure (the unglared tops of a face-down card score 0.45 and more on the camera model's photos,
-#: the bare mat, glared or not, at most 0.1)
+#: a place shows the bare row when its unglared share (at least `_PLACE_MIN_SHARE`) correlates with a card
+#: back lying there below `_PLACE_NONE`, and below `_PLACE_NONE_FINE` once both are rid of what is smoother
+#: than `_PLACE_FINE_MM` (glare's fringe is smooth). On the camera model's photos a card back partly under
+#: glare scores at least 0.6 and 0.4, the bare row beside glare at most 0.36 and 0.23; but a spot of glare
+#: the size of a card can score as a card: a card is never taken from this comparison alone.
 _PLACE_MIN_SHARE = 0.2
-_PLACE_CARD = 0.4
-_PLACE_NONE = 0.2
+_PLACE_NONE = 0.45
+_PLACE_NONE_FINE = 0.3
+_PLACE_FINE_MM = 3.0
 
 
 @functools.lru_cache(maxsize=1)
@@ -472,21 +474,30 @@ def _masked_ncc(image: NDArray[Any], valid: NDArray[Any], template: NDArray[Any]
     return cov / np.sqrt(np.maximum(var_i * var_t, 1e-6)), n / template.size
 
 
-def _singles_by_place(gray: Image, cal: Calibration, known: list[float]) -> tuple[list[float], list[int]]:
-    """The x (mm) of the cards lying on the singles row's places that no x of ``known`` lies on, and the
-    places (from 1) that are unsure (glare over most of them, or a correlation between a card's and the mat's).
+def _fine(image: NDArray[Any], valid: NDArray[Any]) -> NDArray[Any]:
+    """The pixels ``valid`` of ``image`` less their own blur over `_PLACE_FINE_MM` (smooth light taken out);
+    the others 0."""
+    m = valid.astype(np.float32)
+    sigma = _PLACE_FINE_MM * _PLACE_PX_PER_MM
+    smooth = cv2.GaussianBlur(image * m, (0, 0), sigma) / np.maximum(cv2.GaussianBlur(m, (0, 0), sigma), 1e-3)
+    return np.asarray((image - smooth) * m, np.float32)
+
+
+def _unsure_singles(gray: Image, cal: Calibration, known: list[float]) -> list[int]:
+    """The places (from 1) of the singles row that no x (mm) of ``known`` lies on and that do not clearly show
+    the bare row: a card whose code glare or blur hides may lie there.
 
     Each place is compared whole with a card back lying on the row, over its pixels that no glare saturates:
-    the card's paper, frame and pattern against the dark row show through glare that hides its code.
+    a card's paper, frame and pattern against the dark row show through glare that hides its code.
     """
     t = _back_on_mat()
+    fine_t = _fine(t, np.ones(t.shape, bool))
     s = _PLACE_PX_PER_MM
     half_w, half_h = t.shape[1] / 2 / s + _PLACE_SEARCH, t.shape[0] / 2 / s + _PLACE_SEARCH
     rim = np.ones((2 * int(round(_PLACE_GLARE_RIM * s)) + 1,) * 2, np.uint8)
     places = int((MAT.singles.w - SINGLE_INSET) // SINGLE_PITCH)
     first = MAT.singles.x + SINGLE_INSET + CARD.width / 2
     cy = MAT.singles.y + MAT.singles.h / 2
-    found: list[float] = []
     unsure: list[int] = []
     for k in range(places):
         cx = first + k * SINGLE_PITCH
@@ -496,16 +507,14 @@ def _singles_by_place(gray: Image, cal: Calibration, known: list[float]) -> tupl
         size = (int(round(2 * half_w * s)), int(round(2 * half_h * s)))
         patch = np.asarray(cv2.warpPerspective(gray, to_patch @ cal.image_to_table, size, flags=cv2.INTER_AREA,
                                                borderMode=cv2.BORDER_REPLICATE), np.float32)
-        glare = cv2.dilate((patch >= _PLACE_SATURATED).astype(np.uint8), rim)
-        ncc, share = _masked_ncc(patch, glare == 0, t)
-        ncc = np.where(share >= _PLACE_MIN_SHARE, ncc, -1.0)
-        best = float(ncc.max())
-        if best >= _PLACE_CARD:
-            _, bx = np.unravel_index(int(np.argmax(ncc)), ncc.shape)
-            found.append(cx - _PLACE_SEARCH + bx / s)
-        elif best > _PLACE_NONE or float(share.max()) < _PLACE_MIN_SHARE:
+        valid = cv2.dilate((patch >= _PLACE_SATURATED).astype(np.uint8), rim) == 0
+        ncc, share = _masked_ncc(patch, valid, t)
+        fine, _ = _masked_ncc(_fine(patch, valid), valid, fine_t)
+        enough = share >= _PLACE_MIN_SHARE
+        ncc, fine = np.where(enough, ncc, -1.0), np.where(enough, fine, -1.0)
+        if not enough.any() or float(ncc.max()) >= _PLACE_NONE or float(fine.max()) >= _PLACE_NONE_FINE:
             unsure.append(k + 1)
-    return found, unsure
+    return unsure
 
 
 class Recognizer:
@@ -594,8 +603,7 @@ class Recognizer:
         by_match = _singles_by_match(gray, cal)
         if len(by_match) > len(reading.singles):
             reading.singles = by_match
-        by_place, unsure = _singles_by_place(gray, cal, reading.singles)
-        reading.singles += by_place
+        unsure = _unsure_singles(gray, cal, reading.singles)
         if unsure:
             reading.problem(Unrecognised("the singles row", "place " + ", ".join(map(str, unsure))
                                          + " unclear (glare?): a face-down single may lie there"))

@@ -173,28 +173,32 @@ def test_a_mat_blurred_past_the_marker_decoder_is_found_by_matching(recognizer: 
 
 
 def _glare(img: np.ndarray, x: float, y: float, radius_mm: float) -> np.ndarray:  # type: ignore[type-arg]
-    """The frame with a saturated disc centred on table point (x, y)."""
+    """The frame, exposed so that card paper is not saturated, with a spot of glare centred on table point (x, y):
+    light falling off smoothly, saturating within about ``radius_mm``."""
     s = img.shape[1] / (CONTENT_REGION[2] - CONTENT_REGION[0])
-    out = img.copy()
-    centre = (int(round((x - CONTENT_REGION[0]) * s)), int(round((y - CONTENT_REGION[1]) * s)))
-    cv2.circle(out, centre, int(round(radius_mm * s)), (255, 255, 255), -1)
-    return out
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    d2 = (xx - (x - CONTENT_REGION[0]) * s) ** 2 + (yy - (y - CONTENT_REGION[1]) * s) ** 2
+    light = 400.0 * np.exp(-d2 / (2 * (radius_mm * s / 1.2) ** 2))
+    return np.clip(img * 0.8 + light[:, :, None], 0, 255).astype(np.uint8)
 
 
-def test_a_single_whose_code_glare_hides_is_counted(recognizer: Recognizer) -> None:
+def test_a_single_whose_code_glare_hides_is_unrecognised_never_left_out(recognizer: Recognizer) -> None:
     from vision.grandioso.scene import single_centre
 
     img = frame(Scene(Pyramid.start(), singles=4, stack=False, jitter=2))
     view = recognizer.recognize(_glare(img, *single_centre(1), 17.0)).view
-    assert view.singles == 4 and view.single_places == (1, 2, 3, 4) and not view.unrecognised
+    assert view.single_places == (1, 3, 4)
+    assert [(u.where, u.why.split(" unclear")[0]) for u in view.unrecognised] == [("the singles row", "place 2")]
 
 
 def test_glare_over_an_empty_place_of_the_singles_row(recognizer: Recognizer) -> None:
     from vision.grandioso.scene import single_centre
 
     img = frame(Scene(Pyramid.start(), singles=3, stack=False, jitter=2))
-    partly = recognizer.recognize(_glare(img, *single_centre(5), 17.0)).view
-    assert partly.singles == 3 and not partly.unrecognised  # the bare row shows around the glare
     x, y = single_centre(5)
-    whole = recognizer.recognize(_glare(img, x, y, 45.0)).view
-    assert whole.singles == 3 and [u.where for u in whole.unrecognised] == ["the singles row"]
+    small = recognizer.recognize(_glare(img, x, y + 25.0, 8.0)).view
+    assert small.singles == 3 and not small.unrecognised  # the bare row shows around the glare
+    for radius in (17.0, 45.0):  # a spot the size of a card, or larger: unsure, never a card
+        view = recognizer.recognize(_glare(img, x, y, radius)).view
+        assert view.singles == 3 and [u.where for u in view.unrecognised] == ["the singles row"]
