@@ -437,6 +437,18 @@ _PLACE_GLARE_RIM = 2.0
 _PLACE_MIN_SHARE = 0.2
 _PLACE_NONE = 0.45
 _PLACE_NONE_FINE = 0.3
+#: a card lies on a place that correlates with a card back by at least `_PLACE_CARD` (`_PLACE_CARD_FINE`
+#: rid of smooth light) and whose back's code and white square, where no glare saturates them (at least
+#: `_CODE_MIN_SHARE` of them), correlate with the back's by at least `_CODE_MIN` at `_MATCH_PX_PER_MM`:
+#: on the camera model's photos a back's code partly under glare scores 0.6 and more, the bare row (glared
+#: or not) and spots of glare at most 0.3
+_PLACE_CARD = 0.5
+_PLACE_CARD_FINE = 0.35
+_CODE_MIN = 0.55
+_CODE_MIN_SHARE = 0.2
+#: the back's code is compared with this much (mm) of its white square around it, and not this near (mm) glare
+_CODE_SURROUND = 4.0
+_CODE_GLARE_RIM = 1.0
 _PLACE_FINE_MM = 3.0
 
 
@@ -483,12 +495,47 @@ def _fine(image: NDArray[Any], valid: NDArray[Any]) -> NDArray[Any]:
     return np.asarray((image - smooth) * m, np.float32)
 
 
-def _unsure_singles(gray: Image, cal: Calibration, known: list[float]) -> list[int]:
-    """The places (from 1) of the singles row that no x (mm) of ``known`` lies on and that do not clearly show
-    the bare row: a card whose code glare or blur hides may lie there.
+@functools.lru_cache(maxsize=1)
+def _back_code() -> NDArray[Any]:
+    """The back's code and `_CODE_SURROUND` mm of its white square around it, at `_MATCH_PX_PER_MM`, blurred as
+    the code templates are."""
+    from vision.grandioso.faces import render_back
+
+    fine = 4.0
+    img, _ = render_back(fine)
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape
+    half = int(round((CODE_SIZE / 2 + _CODE_SURROUND) * fine))
+    grey = grey[h // 2 - half:h // 2 + half, w // 2 - half:w // 2 + half]
+    s = _MATCH_PX_PER_MM / fine
+    small = cv2.resize(grey, None, fx=s, fy=s, interpolation=cv2.INTER_AREA).astype(np.float32)
+    return np.asarray(cv2.GaussianBlur(small, (0, 0), 1.0), np.float32)
+
+
+def _back_code_score(gray: Image, cal: Calibration, cx: float, cy: float) -> tuple[float, float]:
+    """The best correlation (within `_PLACE_SEARCH` mm of table point (cx, cy)) of the back's code with the frame,
+    over the pixels that no glare saturates, at least `_CODE_MIN_SHARE` of them; its x (mm) there."""
+    t = _back_code()
+    s = _MATCH_PX_PER_MM
+    half = t.shape[1] / 2 / s + _PLACE_SEARCH
+    n = int(round(2 * half * s))
+    to_patch = np.array([[s, 0, -(cx - half) * s], [0, s, -(cy - half) * s], [0, 0, 1]], np.float64)
+    patch = np.asarray(cv2.warpPerspective(gray, to_patch @ cal.image_to_table, (n, n), flags=cv2.INTER_AREA,
+                                           borderMode=cv2.BORDER_REPLICATE), np.float32)
+    rim = np.ones((2 * int(round(_CODE_GLARE_RIM * s)) + 1,) * 2, np.uint8)
+    ncc, share = _masked_ncc(patch, cv2.dilate((patch >= _PLACE_SATURATED).astype(np.uint8), rim) == 0, t)
+    ncc = np.where(share >= _CODE_MIN_SHARE, ncc, -1.0)
+    _, bx = np.unravel_index(int(np.argmax(ncc)), ncc.shape)
+    return float(ncc.max()), cx - _PLACE_SEARCH + bx / s
+
+
+def _singles_by_place(gray: Image, cal: Calibration, known: list[float]) -> tuple[list[float], list[int]]:
+    """The x (mm) of the cards on the singles row's places that no x of ``known`` lies on, whose code glare
+    partly hides; and the places (from 1) that are unsure: they do not clearly show the bare row.
 
     Each place is compared whole with a card back lying on the row, over its pixels that no glare saturates:
-    a card's paper, frame and pattern against the dark row show through glare that hides its code.
+    a card's paper, frame and pattern against the dark row show through glare. A card is taken only when the
+    unglared part of its back's code matches too (a spot of glare the size of a card can look like a card).
     """
     t = _back_on_mat()
     fine_t = _fine(t, np.ones(t.shape, bool))
@@ -498,6 +545,7 @@ def _unsure_singles(gray: Image, cal: Calibration, known: list[float]) -> list[i
     places = int((MAT.singles.w - SINGLE_INSET) // SINGLE_PITCH)
     first = MAT.singles.x + SINGLE_INSET + CARD.width / 2
     cy = MAT.singles.y + MAT.singles.h / 2
+    found: list[float] = []
     unsure: list[int] = []
     for k in range(places):
         cx = first + k * SINGLE_PITCH
@@ -512,9 +560,14 @@ def _unsure_singles(gray: Image, cal: Calibration, known: list[float]) -> list[i
         fine, _ = _masked_ncc(_fine(patch, valid), valid, fine_t)
         enough = share >= _PLACE_MIN_SHARE
         ncc, fine = np.where(enough, ncc, -1.0), np.where(enough, fine, -1.0)
+        if float(ncc.max()) >= _PLACE_CARD and float(fine.max()) >= _PLACE_CARD_FINE:
+            code, x = _back_code_score(gray, cal, cx, cy)
+            if code >= _CODE_MIN:
+                found.append(x)
+                continue
         if not enough.any() or float(ncc.max()) >= _PLACE_NONE or float(fine.max()) >= _PLACE_NONE_FINE:
             unsure.append(k + 1)
-    return unsure
+    return found, unsure
 
 
 class Recognizer:
@@ -603,7 +656,8 @@ class Recognizer:
         by_match = _singles_by_match(gray, cal)
         if len(by_match) > len(reading.singles):
             reading.singles = by_match
-        unsure = _unsure_singles(gray, cal, reading.singles)
+        by_place, unsure = _singles_by_place(gray, cal, reading.singles)
+        reading.singles += by_place
         if unsure:
             reading.problem(Unrecognised("the singles row", "place " + ", ".join(map(str, unsure))
                                          + " unclear (glare?): a face-down single may lie there"))

@@ -202,3 +202,12 @@ def test_glare_over_an_empty_place_of_the_singles_row(recognizer: Recognizer) ->
     for radius in (17.0, 45.0):  # a spot the size of a card, or larger: unsure, never a card
         view = recognizer.recognize(_glare(img, x, y, radius)).view
         assert view.singles == 3 and [u.where for u in view.unrecognised] == ["the singles row"]
+
+
+def test_a_single_whose_code_glare_partly_hides_is_counted(recognizer: Recognizer) -> None:
+    from vision.grandioso.scene import single_centre
+
+    img = frame(Scene(Pyramid.start(), singles=4, stack=False, jitter=2))
+    x, y = single_centre(1)
+    view = recognizer.recognize(_glare(img, x + 8.0, y - 8.0, 12.0)).view  # too much for its code to be read
+    assert view.singles == 4 and view.single_places == (1, 2, 3, 4) and not view.unrecognised
