@@ -20,6 +20,13 @@ marker search runs first; the slow, tolerant one searches the whole frame only
 when the fast one's markers do not fix the mat, and when neither decodes enough
 of them, the undecoded squares are matched against the dictionary's codes,
 blurred (`vision.codematch`), a mat marker taken only with a clear lead.
+
+The singles row: each card back whose code is read or matched counts; every
+other numbered place is compared whole with a card back over its pixels that
+glare does not saturate. A place that clearly shows the bare row is empty; a
+card back partly under glare counts when its unglared part and the unglared
+part of its code both match a back; any other place (glare over most of it) is
+reported unrecognised, never counted nor left out.
 """
 
 from __future__ import annotations
@@ -437,6 +444,7 @@ _PLACE_GLARE_RIM = 2.0
 _PLACE_MIN_SHARE = 0.2
 _PLACE_NONE = 0.45
 _PLACE_NONE_FINE = 0.3
+_PLACE_FINE_MM = 3.0
 #: a card lies on a place that correlates with a card back by at least `_PLACE_CARD` (`_PLACE_CARD_FINE`
 #: rid of smooth light) and whose back's code and white square, where no glare saturates them (at least
 #: `_CODE_MIN_SHARE` of them), correlate with the back's by at least `_CODE_MIN` at `_MATCH_PX_PER_MM`:
@@ -449,7 +457,6 @@ _CODE_MIN_SHARE = 0.2
 #: the back's code is compared with this much (mm) of its white square around it, and not this near (mm) glare
 _CODE_SURROUND = 4.0
 _CODE_GLARE_RIM = 1.0
-_PLACE_FINE_MM = 3.0
 
 
 @functools.lru_cache(maxsize=1)
