@@ -9,7 +9,7 @@ every level, and recognised (a new table each frame). Printed per level:
 * usable by the referee: mat found, every pyramid card read right, no card read
   where none lies, no place held needlessly, the singles counted right; a card
   whose code the hand covers may instead be missing or reported unrecognised,
-  and the singles count is not judged when the hand lies over the singles row;
+  and the singles row (its count, or a place reported unclear) is not judged when the hand lies over it;
 * cards right: pyramid cards read right, of all pyramid cards;
 * wrong cards accepted (goal 0): a place read as another card, or a card read
   where none lies;
@@ -127,9 +127,10 @@ def main(argv: list[str] | None = None) -> int:
             why += [f"held: {truth[p].label if p in truth else 'empty place'} at {p} ({held_at[p]})"
                     for p in sorted(needless, key=str)]
             why += [f"missed: {truth[p].label} at {p}" for p in sorted(missing - set(held_at))]
-            why += [f"unrecognised: {u.where}: {u.why}" for u in view.unrecognised if u.row is None]
             singles_hidden = any(_hidden(photo, *single_centre(i)) for i in range(scene.singles)) or \
                 _hidden(photo, MAT.singles.x + MAT.singles.w / 2, MAT.singles.y + MAT.singles.h / 2)
+            why += [f"unrecognised: {u.where}: {u.why}" for u in view.unrecognised
+                    if u.row is None and not (singles_hidden and u.where == "the singles row")]
             if view.singles != scene.singles and not singles_hidden:
                 why.append(f"singles: {view.singles} read, {scene.singles} lie")
             usable += not why

@@ -25,7 +25,6 @@ never taken for a card taken from the row.
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 from collections.abc import Sequence
@@ -40,6 +39,7 @@ from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name
 from scorer.flohcati.observe import TableSight
 from vision import NoMatError
 from vision.calibrate import Calibrator, Marker, find_layout_markers, find_markers
+from vision.codematch import CodeTemplates, code_templates, mat_markers_by_matching, match_patch
 from vision.config import VisionConfig
 from vision.flohcati.layout import (
     ARUCO_DICTIONARY,
@@ -237,59 +237,14 @@ _MATCH_MIN = 0.85
 _MATCH_MARGIN = 0.05
 #: ... and when no more than this share of the code's pixels is saturated
 _MATCH_GLARED = 0.01
-#: a mat marker is matched when no card's code could be (the mat is fixed by it): a stricter lead
-_MAT_MATCH_MIN = 0.85
-_MAT_MATCH_MARGIN = 0.1
 
 
-@dataclass(frozen=True, slots=True)
-class _CodeTemplates:
-    """Every card's code in each of its four turns (rows: id-major, then turn 0, 90, 180, 270 degrees
-    clockwise), zero-mean and of unit norm, per blur; and the code's frame alone (cells grey) per blur."""
-
-    ids: tuple[int, ...]
-    size: int
-    inner: slice
-    codes: tuple[NDArray[Any], ...]
-    frames: tuple[NDArray[Any], ...]
-
-
-def _unit(rows: NDArray[Any]) -> NDArray[Any]:
-    rows = rows - rows.mean(axis=-1, keepdims=True)
-    return np.asarray(rows / np.maximum(np.linalg.norm(rows, axis=-1, keepdims=True), 1e-6), np.float32)
-
-
-def _code_templates() -> _CodeTemplates:
-    return _templates(tuple(sorted(i for i in range(100) if is_card_id(i))))
-
-
-@functools.lru_cache(maxsize=2)
-def _templates(ids: tuple[int, ...]) -> _CodeTemplates:
-    """The templates of the codes ``ids`` (their side `CODE_SIZE` at `_MATCH_PX_PER_MM`)."""
+def _code_templates() -> CodeTemplates:
+    """Every card's code (its side `CODE_SIZE` at `_MATCH_PX_PER_MM`), blurred as much as each of `_MATCH_BLURS`."""
     s = _MATCH_PX_PER_MM
-    n = int(round(CODE_SIZE * s))
-    pad = int(round(_MATCH_SURROUND * s))
-    size = n + 2 * pad
-    dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
-    sharp = []
-    for i in ids:
-        t = np.full((size, size), 255.0, np.float32)
-        t[pad:pad + n, pad:pad + n] = cv2.aruco.generateImageMarker(dictionary, i, n)
-        sharp += [np.rot90(t, -k) for k in range(4)]
-    frame = np.full((size, size), 255.0, np.float32)
-    frame[pad:pad + n, pad:pad + n] = 0.0
-    cell = n / 6
-    frame[pad + int(round(cell)):pad + n - int(round(cell)), pad + int(round(cell)):pad + n - int(round(cell))] = 128.0
-    # the cells are compared, not the frame and the white around them (the same in every code)
-    inner = slice(pad + int(round(cell)), pad + n - int(round(cell)))
-    codes, frames = [], []
-    for blur in _MATCH_BLURS:
-        def soft(img: NDArray[Any], sigma: float = blur * s) -> NDArray[Any]:
-            return np.asarray(cv2.GaussianBlur(img, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE), np.float32)
-
-        codes.append(_unit(np.stack([soft(t)[inner, inner].ravel() for t in sharp])))
-        frames.append(soft(frame))
-    return _CodeTemplates(ids, size, inner, tuple(codes), tuple(frames))
+    return code_templates(ARUCO_DICTIONARY, tuple(sorted(i for i in range(100) if is_card_id(i))),
+                          int(round(CODE_SIZE * s)), int(round(_MATCH_SURROUND * s)),
+                          tuple(b * s for b in _MATCH_BLURS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,77 +276,11 @@ def match_code(gray: Image, to_table: NDArray[Any], x: float, y: float, turn: fl
     to_mm = np.array([[ca, -sa, x - ca * c + sa * c], [sa, ca, y - sa * c - ca * c], [0, 0, 1]], np.float64)
     patch = cv2.warpPerspective(gray, np.linalg.inv(to_table) @ to_mm, (big, big),
                                 flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
-    found, quarter, best, lead = _match_patch(np.asarray(patch, np.float32), t)
-    turned = math.degrees(a) + 90.0 * quarter
-    if found is None or best < _MATCH_MIN or lead < _MATCH_MARGIN or quarter not in allowed:
-        return CodeMatch(None, turned, best, lead)
-    return CodeMatch(found, turned, best, lead)
-
-
-def _match_patch(patch: NDArray[Any], t: _CodeTemplates) -> tuple[int | None, int, float, float]:
-    """The code of ``t`` that best matches the middle of ``patch`` (None when glare saturates part of it),
-    its quarter turn, its correlation and its lead over any other code's in any turn."""
-    big = patch.shape[0]
-    # the code's frame places it and says how blurred it is
-    fits = [cv2.minMaxLoc(cv2.matchTemplate(patch, f, cv2.TM_CCOEFF_NORMED)) for f in t.frames]
-    k = int(np.argmax([f[1] for f in fits]))
-    bx, by = fits[k][3]
-    windows = [patch[y0:y0 + t.size, x0:x0 + t.size][t.inner, t.inner].ravel()
-               for y0 in range(max(0, by - 1), min(big - t.size, by + 1) + 1)
-               for x0 in range(max(0, bx - 1), min(big - t.size, bx + 1) + 1)]
-    cells = np.stack(windows)
-    scores = (t.codes[k] @ _unit(cells).T).max(axis=1).reshape(len(t.ids), 4)
-    per_id = scores.max(axis=1)
-    order = np.argsort(per_id)[::-1]
-    best, second = float(per_id[order[0]]), float(per_id[order[1]])
-    quarter = int(np.argmax(scores[order[0]]))
-    # glare that saturates part of the code may hide its dark cells: a code under it is not named
-    glared = float(np.mean(cells[len(windows) // 2] >= _SATURATED)) > _MATCH_GLARED
-    return (None if glared else t.ids[order[0]]), quarter, best, best - second
-
-
-def _mat_by_matching(gray: Image, seen: Sequence[Marker], mat_ids: Sequence[int]) -> tuple[Marker, ...]:
-    """The mat's markers among the squares the tolerant detector found but could not decode (blur smears
-    their cells): each is compared with every code of the dictionary, blurred, and taken as a mat marker
-    only when one of the mat's matches it clearly ahead of every other code."""
-    side = max(gray.shape[:2])
-    window = max(3, int(round(0.0102 * side)) | 1)
-    soft = cv2.GaussianBlur(gray, (0, 0), max(1.0, 0.0016 * side))
-    _, _, rejected = _mat_detector(window).detectMarkers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0))
-    t = _templates(tuple(range(100)))
-    s = _MATCH_PX_PER_MM
-    margin = int(round(_MATCH_SEARCH * s))
-    pad = (t.size - int(round(CODE_SIZE * s))) // 2 + margin
-    n = t.size + 2 * margin
-    inner = np.array([[pad, pad], [n - pad, pad], [n - pad, n - pad], [pad, n - pad]], np.float32)
-    out: list[Marker] = []
-    for r in rejected:
-        quad = np.asarray(r, np.float64).reshape(4, 2)
-        if cv2.contourArea(quad.astype(np.float32), oriented=True) < 0:
-            quad = quad[::-1].copy()  # clockwise, as the detector's markers
-        centre = quad.mean(0)
-        if any(float(np.hypot(*(m.corners.mean(0) - centre))) < 20.0 for m in list(seen) + out):
-            continue
-        to_patch = cv2.getPerspectiveTransform(quad.astype(np.float32), inner)
-        patch = np.asarray(cv2.warpPerspective(gray, to_patch, (n, n), flags=cv2.INTER_LINEAR,
-                                               borderMode=cv2.BORDER_REPLICATE), np.float32)
-        found, quarter, best, lead = _match_patch(patch, t)
-        if found is not None and found in mat_ids and best >= _MAT_MATCH_MIN and lead >= _MAT_MATCH_MARGIN:
-            # the marker's own top-left corner lies where its turn took it
-            out.append(Marker(int(found), np.array([quad[(j + quarter) % 4] for j in range(4)], np.float64)))
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=4)
-def _mat_detector(window: int) -> cv2.aruco.ArucoDetector:
-    params = cv2.aruco.DetectorParameters()
-    params.minMarkerPerimeterRate = 0.02
-    params.adaptiveThreshWinSizeMin = max(3, window // 2 | 1)
-    params.adaptiveThreshWinSizeMax = 3 * window
-    params.adaptiveThreshWinSizeStep = max(2, window // 2)
-    params.adaptiveThreshConstant = 5
-    params.polygonalApproxAccuracyRate = 0.05
-    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), params)
+    found = match_patch(np.asarray(patch, np.float32), t, _SATURATED, _MATCH_GLARED)
+    turned = math.degrees(a) + 90.0 * found.quarter
+    if found.id is None or found.score < _MATCH_MIN or found.lead < _MATCH_MARGIN or found.quarter not in allowed:
+        return CodeMatch(None, turned, found.score, found.lead)
+    return CodeMatch(found.id, turned, found.score, found.lead)
 
 
 class Recognizer:
@@ -556,7 +445,7 @@ class Recognizer:
                 calibration = self.calibrator.update(mat)
             except NoMatError:
                 # too few of the mat's markers decoded: the ones blur smeared are matched
-                mat += _mat_by_matching(gray, mat, [i for i in MAT.marker_ids if all(m.id != i for m in mat)])
+                mat += mat_markers_by_matching(gray, self.config, mat)
                 calibration = self.calibrator.update(mat)
         t1 = time.perf_counter()
         to_table = calibration.image_to_table

@@ -30,6 +30,7 @@ from vision.grandioso.layout import (
 __all__ = [
     "COLOURS",
     "MAT_BGR",
+    "SINGLES_BGR",
     "marker_image",
     "render_back",
     "render_card",
@@ -48,7 +49,7 @@ COLOURS: dict[Card, tuple[int, int, int]] = {
 #: The mat: background, pyramid area, singles row.
 MAT_BGR = (205, 225, 238)
 _PYRAMID_BGR = (58, 40, 112)
-_SINGLES_BGR = (60, 90, 50)
+SINGLES_BGR = (60, 90, 50)
 _INK = (30, 30, 30)
 _FONT = cv2.FONT_HERSHEY_SIMPLEX
 
@@ -176,7 +177,7 @@ def _draw_mat(img: Image, s: float, x0: float, y0: float) -> None:
     cv2.rectangle(img, p(start.x - 1, start.y - 1), p(start.x + start.w + 1, start.y + start.h + 1),
                   (120, 200, 240), line * 2)
     sx = MAT.singles
-    cv2.rectangle(img, p(sx.x, sx.y), p(sx.x + sx.w, sx.y + sx.h), _SINGLES_BGR, -1)
+    cv2.rectangle(img, p(sx.x, sx.y), p(sx.x + sx.w, sx.y + sx.h), SINGLES_BGR, -1)
     for k in range(int((sx.w - SINGLE_INSET) // SINGLE_PITCH)):
         left = sx.x + SINGLE_INSET + k * SINGLE_PITCH
         top = sx.y + (sx.h - CARD.height) / 2

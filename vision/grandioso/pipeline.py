@@ -17,7 +17,16 @@ moving camera smears the code's cells past the sharp templates); a place
 whose upper half shows the mat holds no card; a code-like thing that matches no
 card clearly, or glare over the place, is reported unrecognised. The fast
 marker search runs first; the slow, tolerant one searches the whole frame only
-when the fast one's markers do not fix the mat.
+when the fast one's markers do not fix the mat, and when neither decodes enough
+of them, the undecoded squares are matched against the dictionary's codes,
+blurred (`vision.codematch`), a mat marker taken only with a clear lead.
+
+The singles row: each card back whose code is read or matched counts; every
+other numbered place is compared whole with a card back over its pixels that
+glare does not saturate. A place that clearly shows the bare row is empty; a
+card back partly under glare counts when its unglared part and the unglared
+part of its code both match a back; any other place (glare over most of it) is
+reported unrecognised, never counted nor left out.
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ from scorer.core import UnknownComponent
 from scorer.grandioso.pyramid import ROWS, Card
 from vision import NoMatError
 from vision.calibrate import Calibration, Marker, find_markers, mat_homography
+from vision.codematch import mat_markers_by_matching
 from vision.config import VisionConfig
 from vision.geometry import Image
 from vision.grandioso import CONFIG
@@ -418,6 +428,155 @@ def _singles_by_match(gray: Image, cal: Calibration) -> list[float]:
     return sorted(row.x + (f + half) / s for f in found)
 
 
+#: the close look at each place of the singles row that no back's code was read on: resolution (px/mm),
+#: how far (mm) a card may lie off its place, and the mat's width (mm) around the card in the template
+_PLACE_PX_PER_MM = 1.0
+_PLACE_SEARCH = 5.0
+_PLACE_SURROUND = 3.0
+#: a pixel this bright is glare (saturated), and this many mm around it are not compared either
+_PLACE_SATURATED = 245.0
+_PLACE_GLARE_RIM = 2.0
+#: a place shows the bare row when its unglared share (at least `_PLACE_MIN_SHARE`) correlates with a card
+#: back lying there below `_PLACE_NONE`, and below `_PLACE_NONE_FINE` once both are rid of what is smoother
+#: than `_PLACE_FINE_MM` (glare's fringe is smooth). On the camera model's photos a card back partly under
+#: glare scores at least 0.6 and 0.4, the bare row beside glare at most 0.36 and 0.23; but a spot of glare
+#: the size of a card can score as a card: a card is never taken from this comparison alone.
+_PLACE_MIN_SHARE = 0.2
+_PLACE_NONE = 0.45
+_PLACE_NONE_FINE = 0.3
+_PLACE_FINE_MM = 3.0
+#: a card lies on a place that correlates with a card back by at least `_PLACE_CARD` (`_PLACE_CARD_FINE`
+#: rid of smooth light) and whose back's code and white square, where no glare saturates them (at least
+#: `_CODE_MIN_SHARE` of them), correlate with the back's by at least `_CODE_MIN` at `_MATCH_PX_PER_MM`:
+#: on the camera model's photos a back's code partly under glare scores 0.6 and more, the bare row (glared
+#: or not) and spots of glare at most 0.3
+_PLACE_CARD = 0.5
+_PLACE_CARD_FINE = 0.35
+_CODE_MIN = 0.55
+_CODE_MIN_SHARE = 0.2
+#: the back's code is compared with this much (mm) of its white square around it, and not this near (mm) glare
+_CODE_SURROUND = 4.0
+_CODE_GLARE_RIM = 1.0
+
+
+@functools.lru_cache(maxsize=1)
+def _back_on_mat() -> NDArray[Any]:
+    """A card back lying on the singles row, with `_PLACE_SURROUND` mm of the row around it, at `_PLACE_PX_PER_MM`."""
+    from vision.grandioso.faces import SINGLES_BGR, render_back
+
+    fine = 4.0
+    img, alpha = render_back(fine)
+    a = alpha.astype(np.float32)[:, :, None] / 255.0
+    card = img.astype(np.float32) * a + np.array(SINGLES_BGR, np.float32) * (1.0 - a)
+    pad = int(round(_PLACE_SURROUND * fine))
+    card = cv2.copyMakeBorder(card, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=SINGLES_BGR)
+    grey = cv2.cvtColor(card.astype(np.uint8), cv2.COLOR_BGR2GRAY)
+    size = (int(round(grey.shape[1] * _PLACE_PX_PER_MM / fine)), int(round(grey.shape[0] * _PLACE_PX_PER_MM / fine)))
+    return np.asarray(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), np.float32)
+
+
+def _masked_ncc(image: NDArray[Any], valid: NDArray[Any], template: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The normalised correlation of ``template`` at every offset in ``image``, over the pixels ``valid``
+    only, and the share of the template's pixels compared there."""
+    m = valid.astype(np.float32)
+    im = image * m
+    ones = np.ones_like(template)
+
+    def corr(a: NDArray[Any], b: NDArray[Any]) -> NDArray[Any]:
+        return np.asarray(cv2.matchTemplate(a, b, cv2.TM_CCORR), np.float64)
+
+    n = np.maximum(corr(m, ones), 1.0)
+    s_i, s_t = corr(im, ones), corr(m, template)
+    cov = corr(im, template) - s_i * s_t / n
+    var_i = corr(im * image, ones) - s_i * s_i / n
+    var_t = corr(m, template * template) - s_t * s_t / n
+    return cov / np.sqrt(np.maximum(var_i * var_t, 1e-6)), n / template.size
+
+
+def _fine(image: NDArray[Any], valid: NDArray[Any]) -> NDArray[Any]:
+    """The pixels ``valid`` of ``image`` less their own blur over `_PLACE_FINE_MM` (smooth light taken out);
+    the others 0."""
+    m = valid.astype(np.float32)
+    sigma = _PLACE_FINE_MM * _PLACE_PX_PER_MM
+    smooth = cv2.GaussianBlur(image * m, (0, 0), sigma) / np.maximum(cv2.GaussianBlur(m, (0, 0), sigma), 1e-3)
+    return np.asarray((image - smooth) * m, np.float32)
+
+
+@functools.lru_cache(maxsize=1)
+def _back_code() -> NDArray[Any]:
+    """The back's code and `_CODE_SURROUND` mm of its white square around it, at `_MATCH_PX_PER_MM`, blurred as
+    the code templates are."""
+    from vision.grandioso.faces import render_back
+
+    fine = 4.0
+    img, _ = render_back(fine)
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape
+    half = int(round((CODE_SIZE / 2 + _CODE_SURROUND) * fine))
+    grey = grey[h // 2 - half:h // 2 + half, w // 2 - half:w // 2 + half]
+    s = _MATCH_PX_PER_MM / fine
+    small = cv2.resize(grey, None, fx=s, fy=s, interpolation=cv2.INTER_AREA).astype(np.float32)
+    return np.asarray(cv2.GaussianBlur(small, (0, 0), 1.0), np.float32)
+
+
+def _back_code_score(gray: Image, cal: Calibration, cx: float, cy: float) -> tuple[float, float]:
+    """The best correlation (within `_PLACE_SEARCH` mm of table point (cx, cy)) of the back's code with the frame,
+    over the pixels that no glare saturates, at least `_CODE_MIN_SHARE` of them; its x (mm) there."""
+    t = _back_code()
+    s = _MATCH_PX_PER_MM
+    half = t.shape[1] / 2 / s + _PLACE_SEARCH
+    n = int(round(2 * half * s))
+    to_patch = np.array([[s, 0, -(cx - half) * s], [0, s, -(cy - half) * s], [0, 0, 1]], np.float64)
+    patch = np.asarray(cv2.warpPerspective(gray, to_patch @ cal.image_to_table, (n, n), flags=cv2.INTER_AREA,
+                                           borderMode=cv2.BORDER_REPLICATE), np.float32)
+    rim = np.ones((2 * int(round(_CODE_GLARE_RIM * s)) + 1,) * 2, np.uint8)
+    ncc, share = _masked_ncc(patch, cv2.dilate((patch >= _PLACE_SATURATED).astype(np.uint8), rim) == 0, t)
+    ncc = np.where(share >= _CODE_MIN_SHARE, ncc, -1.0)
+    _, bx = np.unravel_index(int(np.argmax(ncc)), ncc.shape)
+    return float(ncc.max()), cx - _PLACE_SEARCH + bx / s
+
+
+def _singles_by_place(gray: Image, cal: Calibration, known: list[float]) -> tuple[list[float], list[int]]:
+    """The x (mm) of the cards on the singles row's places that no x of ``known`` lies on, whose code glare
+    partly hides; and the places (from 1) that are unsure: they do not clearly show the bare row.
+
+    Each place is compared whole with a card back lying on the row, over its pixels that no glare saturates:
+    a card's paper, frame and pattern against the dark row show through glare. A card is taken only when the
+    unglared part of its back's code matches too (a spot of glare the size of a card can look like a card).
+    """
+    t = _back_on_mat()
+    fine_t = _fine(t, np.ones(t.shape, bool))
+    s = _PLACE_PX_PER_MM
+    half_w, half_h = t.shape[1] / 2 / s + _PLACE_SEARCH, t.shape[0] / 2 / s + _PLACE_SEARCH
+    rim = np.ones((2 * int(round(_PLACE_GLARE_RIM * s)) + 1,) * 2, np.uint8)
+    places = int((MAT.singles.w - SINGLE_INSET) // SINGLE_PITCH)
+    first = MAT.singles.x + SINGLE_INSET + CARD.width / 2
+    cy = MAT.singles.y + MAT.singles.h / 2
+    found: list[float] = []
+    unsure: list[int] = []
+    for k in range(places):
+        cx = first + k * SINGLE_PITCH
+        if any(abs(x - cx) < SINGLE_PITCH / 2 for x in known):
+            continue
+        to_patch = np.array([[s, 0, -(cx - half_w) * s], [0, s, -(cy - half_h) * s], [0, 0, 1]], np.float64)
+        size = (int(round(2 * half_w * s)), int(round(2 * half_h * s)))
+        patch = np.asarray(cv2.warpPerspective(gray, to_patch @ cal.image_to_table, size, flags=cv2.INTER_AREA,
+                                               borderMode=cv2.BORDER_REPLICATE), np.float32)
+        valid = cv2.dilate((patch >= _PLACE_SATURATED).astype(np.uint8), rim) == 0
+        ncc, share = _masked_ncc(patch, valid, t)
+        fine, _ = _masked_ncc(_fine(patch, valid), valid, fine_t)
+        enough = share >= _PLACE_MIN_SHARE
+        ncc, fine = np.where(enough, ncc, -1.0), np.where(enough, fine, -1.0)
+        if float(ncc.max()) >= _PLACE_CARD and float(fine.max()) >= _PLACE_CARD_FINE:
+            code, x = _back_code_score(gray, cal, cx, cy)
+            if code >= _CODE_MIN:
+                found.append(x)
+                continue
+        if not enough.any() or float(ncc.max()) >= _PLACE_NONE or float(fine.max()) >= _PLACE_NONE_FINE:
+            unsure.append(k + 1)
+    return found, unsure
+
+
 class Recognizer:
     """Frame -> `GrandiosoView` (keeps nothing between frames but its configuration)."""
 
@@ -472,7 +631,15 @@ class Recognizer:
             robust += time.perf_counter() - t1
         t2 = time.perf_counter()
         if cal is None:
-            cal = mat_homography(markers, self.config)
+            try:
+                cal = mat_homography(markers, self.config)
+            except NoMatError:
+                # too few of the mat's markers decoded: the ones blur smeared are matched
+                t = time.perf_counter()
+                mat = tuple(m for m in markers if m.id in MAT.marker_ids)
+                markers += mat_markers_by_matching(gray, self.config, mat)
+                robust += time.perf_counter() - t
+                cal = mat_homography(markers, self.config)
         t3 = time.perf_counter()
         reading = _read_cards(markers, cal)
         top = _pyramid_top_down(gray, cal)
@@ -496,6 +663,11 @@ class Recognizer:
         by_match = _singles_by_match(gray, cal)
         if len(by_match) > len(reading.singles):
             reading.singles = by_match
+        by_place, unsure = _singles_by_place(gray, cal, reading.singles)
+        reading.singles += by_place
+        if unsure:
+            reading.problem(Unrecognised("the singles row", "place " + ", ".join(map(str, unsure))
+                                         + " unclear (glare?): a face-down single may lie there"))
         t4 = time.perf_counter()
         view = GrandiosoView(
             pyramid=reading.pyramid,

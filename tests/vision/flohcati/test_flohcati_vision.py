@@ -12,10 +12,11 @@ import pytest
 from scorer.flohcati import DECK, Action, Colour, parse_card
 from vision import NoMatError
 from vision.camera_model import LEVELS, photograph
+from vision.codematch import mat_markers_by_matching
 from vision.flohcati.cli import print_sheets, recognize
 from vision.flohcati.faces import draw_card
 from vision.flohcati.layout import CODE_SIZE, MAT, Area, card_id, card_of_id, is_card_id, request_slot, row_slot, seat_slot, zone_of
-from vision.flohcati.pipeline import Recognizer, _mat_by_matching, match_code
+from vision.flohcati.pipeline import CONFIG, Recognizer, match_code
 from vision.flohcati.scene import REGION, TableLayout, render
 
 
@@ -166,7 +167,7 @@ def test_a_blurred_mat_marker_is_matched_with_its_corners_in_order(marker_id: in
     frame[170:230, 170:230] = np.rot90(np.where(marker > 0, 200, 30).astype(np.uint8), -turn)
     frame = cv2.GaussianBlur(frame, (0, 0), 6.0)
     assert cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_100)).detectMarkers(frame)[1] is None
-    found = _mat_by_matching(frame, [], MAT.marker_ids)
+    found = mat_markers_by_matching(frame, CONFIG)
     assert [m.id for m in found] == [marker_id]
     top_left = [(170, 170), (230, 170), (230, 230), (170, 230)][turn]  # where the turn took the marker's own corner
     assert np.allclose(found[0].corners[0], top_left, atol=4.0)
@@ -176,4 +177,4 @@ def test_a_blurred_card_code_is_never_taken_for_a_mat_marker() -> None:
     frame = np.full((400, 400), 200, np.uint8)
     code = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_100), 50, 60)
     frame[170:230, 170:230] = np.where(code > 0, 200, 30).astype(np.uint8)
-    assert _mat_by_matching(cv2.GaussianBlur(frame, (0, 0), 6.0), [], MAT.marker_ids) == ()
+    assert mat_markers_by_matching(cv2.GaussianBlur(frame, (0, 0), 6.0), CONFIG) == ()

@@ -152,3 +152,62 @@ def test_a_blurred_square_that_is_no_code_is_not_named() -> None:
     cv2.rectangle(img, (60 - n // 2, 60 - n // 2), (60 + n // 2, 60 + n // 2), 40, 8)
     img = cv2.GaussianBlur(img, (0, 0), 4.0)
     assert not isinstance(_match_code(img, cal, 0, 0), Card)  # type: ignore[arg-type]
+
+
+def test_a_mat_blurred_past_the_marker_decoder_is_found_by_matching(recognizer: Recognizer) -> None:
+    from vision.calibrate import find_markers
+    from vision.grandioso import CONFIG
+
+    p = Pyramid.start().with_card(0, 1, Card.ELEPHANT)
+    sharp = frame(Scene(p, singles=2, jitter=1))
+    blurred = cv2.GaussianBlur(sharp, (0, 0), 5.0)
+    gray = cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY)
+    decoded = {m.id for m in find_markers(gray, CONFIG) + find_markers(gray, CONFIG, robust=True)}
+    assert len(decoded & set(MAT.marker_ids)) < CONFIG.min_mat_markers  # no decoder fixes the mat
+    result = recognizer.recognize(blurred)
+    truth = recognizer.recognize(sharp).calibration
+    corners = np.array([[[0.0, 0.0], [MAT.width, 0.0], [MAT.width, MAT.height], [0.0, MAT.height]]])
+    assert np.allclose(cv2.perspectiveTransform(corners, result.calibration.table_to_image),
+                       cv2.perspectiveTransform(corners, truth.table_to_image), atol=3.0)
+    assert all(_truth(p).get(place) is card for place, card in result.view.pyramid.items())
+
+
+def _glare(img: np.ndarray, x: float, y: float, radius_mm: float) -> np.ndarray:  # type: ignore[type-arg]
+    """The frame, exposed so that card paper is not saturated, with a spot of glare centred on table point (x, y):
+    light falling off smoothly, saturating within about ``radius_mm``."""
+    s = img.shape[1] / (CONTENT_REGION[2] - CONTENT_REGION[0])
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    d2 = (xx - (x - CONTENT_REGION[0]) * s) ** 2 + (yy - (y - CONTENT_REGION[1]) * s) ** 2
+    light = 400.0 * np.exp(-d2 / (2 * (radius_mm * s / 1.2) ** 2))
+    return np.clip(img * 0.8 + light[:, :, None], 0, 255).astype(np.uint8)
+
+
+def test_a_single_whose_code_glare_hides_is_unrecognised_never_left_out(recognizer: Recognizer) -> None:
+    from vision.grandioso.scene import single_centre
+
+    img = frame(Scene(Pyramid.start(), singles=4, stack=False, jitter=2))
+    view = recognizer.recognize(_glare(img, *single_centre(1), 17.0)).view
+    assert view.single_places == (1, 3, 4)
+    assert [(u.where, u.why.split(" unclear")[0]) for u in view.unrecognised] == [("the singles row", "place 2")]
+
+
+def test_glare_over_an_empty_place_of_the_singles_row(recognizer: Recognizer) -> None:
+    from vision.grandioso.scene import single_centre
+
+    img = frame(Scene(Pyramid.start(), singles=3, stack=False, jitter=2))
+    x, y = single_centre(5)
+    small = recognizer.recognize(_glare(img, x, y + 25.0, 8.0)).view
+    assert small.singles == 3 and not small.unrecognised  # the bare row shows around the glare
+    for radius in (17.0, 45.0):  # a spot the size of a card, or larger: unsure, never a card
+        view = recognizer.recognize(_glare(img, x, y, radius)).view
+        assert view.singles == 3 and [u.where for u in view.unrecognised] == ["the singles row"]
+
+
+def test_a_single_whose_code_glare_partly_hides_is_counted(recognizer: Recognizer) -> None:
+    from vision.grandioso.scene import single_centre
+
+    img = frame(Scene(Pyramid.start(), singles=4, stack=False, jitter=2))
+    x, y = single_centre(1)
+    view = recognizer.recognize(_glare(img, x + 8.0, y - 8.0, 12.0)).view  # too much for its code to be read
+    assert view.singles == 4 and view.single_places == (1, 2, 3, 4) and not view.unrecognised
