@@ -201,15 +201,42 @@ def _model_photo(board: BoardImage, level: Any, seed: int, size: tuple[int, int]
     """A photo of ``board`` through `vision.camera_model` and the board's quarter turn in it (k, and its angle).
 
     The board is framed with bare table around it, as a player frames a board (one tile
-    is at the photo's centre, not filling it).
+    is at the photo's centre, not filling it). The table goes on beyond the drawn picture
+    (mirrored), so that no edge of the picture shows where a tilted camera sees far.
     """
+    from vision.camera_model import LEVELS as MODEL_LEVELS
+    from vision.camera_model import _pose, _undistort
     from vision.camera_model import photograph as model_photograph
 
     per_mm = board.cell / TILE_MM
     x0, y0, x1, y1 = (v / per_mm for v in board.subject)
     pad = 0.08 * max(x1 - x0, y1 - y0) + 0.3 * TILE_MM
-    photo = model_photograph(board.image, per_mm, (0.0, 0.0), (x0 - pad, y0 - pad, x1 + pad, y1 + pad), level, seed,
-                             size=size, with_hand=False)
+    region = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+    # the camera's pose as the model will draw it: which part of the table the frame sees
+    tag = list(MODEL_LEVELS).index(level.name) if level.name in MODEL_LEVELS else len(MODEL_LEVELS)
+    k_mat, r_mat, centre, k1 = _pose(np.random.default_rng([seed, tag, size[0], size[1]]), level, region, size)
+    w, h = size
+    t = np.linspace(0, 1, 33)
+    u = np.r_[t * w, t * w, np.zeros_like(t), np.full_like(t, w)]
+    v = np.r_[np.zeros_like(t), np.full_like(t, h), t * h, t * h]
+    xu, yu = _undistort((u - k_mat[0, 2]) / k_mat[0, 0], (v - k_mat[1, 2]) / k_mat[1, 1], k1)
+    rays = np.stack([xu, yu, np.ones_like(xu)], axis=-1) @ r_mat
+    depth = -centre[2] / rays[:, 2]
+    seen_x = (centre[0] + depth * rays[:, 0]) * per_mm
+    seen_y = (centre[1] + depth * rays[:, 1]) * per_mm
+    cx0, cy0 = int(np.floor(seen_x.min())) - 16, int(np.floor(seen_y.min())) - 16
+    cx1, cy1 = int(np.ceil(seen_x.max())) + 16, int(np.ceil(seen_y.max())) + 16
+    hh, ww = board.image.shape[:2]
+    canvas = board.image[max(0, cy0):min(hh, cy1), max(0, cx0):min(ww, cx1)]
+    # mirror only bare table: each step reflects a band narrower than the table around the tiles
+    sx0, sy0, sx1, sy1 = board.subject
+    band = int(min(sx0, sy0, ww - sx1, hh - sy1) - 0.1 * board.cell)
+    todo = np.array([max(0, -cy0), max(0, cy1 - hh), max(0, -cx0), max(0, cx1 - ww)])
+    while todo.any():
+        step = np.minimum(todo, band)
+        canvas = np.pad(canvas, ((step[0], step[1]), (step[2], step[3]), (0, 0)), mode="reflect")
+        todo -= step
+    photo = model_photograph(canvas, per_mm, (cx0 / per_mm, cy0 / per_mm), region, level, seed, size=size, with_hand=False)
     mid = np.array([[(x0 + x1) / 2, (y0 + y1) / 2], [(x0 + x1) / 2 + TILE_MM, (y0 + y1) / 2]])
     a, b = photo.to_image(mid)
     angle = float(np.degrees(np.arctan2(b[1] - a[1], b[0] - a[0])))
