@@ -26,7 +26,8 @@ Top tiles). Seeds here are >= 900_000 and never used in training.
    (`vision.camera_model`): its level ``--effects`` gives light, blur, noise, lens and roll,
    while the tilt is drawn from each band of ``--tilts`` (degrees from straight down, up to
    35 and beyond); per band and board size: boards whose tiles are all right, tiles found,
-   typed, typed and turned, wrong tiles accepted (tiles only: grid and cells, no figures).
+   typed, typed and turned, wrong tiles accepted (tiles only: grid and cells, no figures), and
+   "cells": tiles whose cell the grid placed within a fifth of a cell of the truth.
    The truth is turned to the photo's north (a roll of the camera turns the board).
 
 A model trained without an edition's scans (``--sources`` of the training script)
@@ -197,8 +198,10 @@ def bench_boards(clf: TileClassifier, editions: list[str], boards: int, banks: d
               f"{figs_wrong / max(1, figs):14.2%}")
 
 
-def _model_photo(board: BoardImage, level: Any, seed: int, size: tuple[int, int]) -> tuple[NDArray[Any], int, float]:
-    """A photo of ``board`` through `vision.camera_model` and the board's quarter turn in it (k, and its angle).
+def _model_photo(board: BoardImage, level: Any, seed: int,
+                 size: tuple[int, int]) -> tuple[NDArray[Any], int, float, Callable[[NDArray[Any]], NDArray[Any]]]:
+    """A photo of ``board`` through `vision.camera_model`, the board's quarter turn in it (k, and its angle)
+    and the map from the board picture's pixels to the photo's.
 
     The board is framed with bare table around it, as a player frames a board (one tile
     is at the photo's centre, not filling it). The table goes on beyond the drawn picture
@@ -240,7 +243,22 @@ def _model_photo(board: BoardImage, level: Any, seed: int, size: tuple[int, int]
     mid = np.array([[(x0 + x1) / 2, (y0 + y1) / 2], [(x0 + x1) / 2 + TILE_MM, (y0 + y1) / 2]])
     a, b = photo.to_image(mid)
     angle = float(np.degrees(np.arctan2(b[1] - a[1], b[0] - a[0])))
-    return photo.image, int(round(angle / 90)) % 4, angle
+    return photo.image, int(round(angle / 90)) % 4, angle, lambda pts: photo.to_image(np.asarray(pts) / per_mm)
+
+
+def _grid_right(grid: Grid, board: BoardImage, project: Callable[[NDArray[Any]], NDArray[Any]]) -> int:
+    """How many of the board's tiles have a found cell whose corners lie within a fifth of a cell of the true ones."""
+    found = np.array([c.corners for c in grid.cells]).reshape(-1, 4, 2)
+    right = 0
+    for t in board.tiles:
+        true = project(board.cell_corners(t.x, t.y))
+        side = float(np.linalg.norm(true[1] - true[0]))
+        err = np.linalg.norm(found - true[None], axis=2).max(axis=1)
+        # a cell's corners in another order (the board read turned) are the same cell
+        for k in range(1, 4):
+            err = np.minimum(err, np.linalg.norm(np.roll(found, k, axis=1) - true[None], axis=2).max(axis=1))
+        right += bool(len(err)) and float(err.min()) < 0.2 * side
+    return right
 
 
 def _turned(tiles: list[Placed], k: int) -> list[Placed]:
@@ -258,7 +276,7 @@ def bench_tilt(clf: TileClassifier, editions: list[str], per_size: int, sizes: l
     print(f"\n5. Boards by tilt through vision.camera_model ({effects!r} effects, {photo_size[0]}x{photo_size[1]}), "
           f"{per_size} per size, editions in turn")
     print(f"   {'tilt':7s} {'tiles':>5s} {'boards':>6s} {'all right':>9s} {'found':>7s} {'typed':>7s} {'type+rot':>8s} "
-          f"{'wrong acc.':>10s} {'unsure':>7s} {'no grid':>7s} {'s/board':>7s}")
+          f"{'wrong acc.':>10s} {'unsure':>7s} {'no grid':>7s} {'cells':>6s} {'s/board':>7s}")
     grand: Counter[str] = Counter()
     for band, (lo, hi) in enumerate(tilts):
         level = replace(MODEL_LEVELS[effects], name=f"{effects}-tilt", tilt_deg=(lo, hi))
@@ -269,12 +287,14 @@ def bench_tilt(clf: TileClassifier, editions: list[str], per_size: int, sizes: l
             for b in range(per_size):
                 ed = editions[(b + n) % len(editions)]
                 board, layout = _board(ed, n, rng, banks)
-                image, k, angle = _model_photo(board, level, SEED + 80_000 + 100 * band + 7 * n + b, photo_size)
+                image, k, angle, project = _model_photo(board, level, SEED + 80_000 + 100 * band + 7 * n + b, photo_size)
                 tot["boards"] += 1
                 tot["tiles"] += len(layout)
                 t = time.perf_counter()
                 try:
-                    reading = read_cells(image, find_grid(image), clf)
+                    grid = find_grid(image)
+                    tot["cells"] += _grid_right(grid, board, project)
+                    reading = read_cells(image, grid, clf)
                 except NoBoardError:
                     reading = BoardReading(())
                     tot["nogrid"] += 1
@@ -297,7 +317,7 @@ def _tilt_row(band: str, size: str, tot: Counter[str]) -> None:
     n, b = max(1, tot["tiles"]), max(1, tot["boards"])
     print(f"   {band:7s} {size:>5s} {tot['boards']:6d} {tot['right'] / b:9.0%} {tot['found'] / n:7.1%} {tot['typed'] / n:7.1%} "
           f"{tot['turned'] / n:8.1%} {tot['wrong'] / n:10.2%} {tot['unsure'] / n:7.1%} {tot['nogrid']:7d} "
-          f"{tot['ms'] / b / 1000:7.2f}")
+          f"{tot['cells'] / n:6.1%} {tot['ms'] / b / 1000:7.2f}")
 
 
 def bench_no_board(clf: TileClassifier, scenes: int) -> None:
