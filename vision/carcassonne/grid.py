@@ -46,15 +46,10 @@ class Cell:
 
 @dataclass(frozen=True, slots=True)
 class Grid:
-    """The cells found and the homography from grid units (one cell = 1) to photo pixels.
-
-    ``alternatives`` are grids of twice or half the pitch that the photo leaves possible
-    (the seams repeat at half a tile too); a reader of the tiles chooses among them.
-    """
+    """The cells found and the homography from grid units (one cell = 1) to photo pixels."""
 
     cells: tuple[Cell, ...]
     to_photo: NDArray[Any]
-    alternatives: tuple[Grid, ...] = ()
 
 
 def _foreground(img: NDArray[Any]) -> NDArray[Any]:
@@ -357,84 +352,36 @@ def find_grid(photo: NDArray[Any]) -> Grid:
     _, full, top_mask, (px, phx, py, phy) = best
     px, phx = _outline_parity(top_mask, px, phx, axis=1)
     py, phy = _outline_parity(top_mask, py, phy, axis=0)
+    # grid units -> canvas -> photo
     to_canvas = np.array([[px, 0, phx], [0, py, phy], [0, 0, 1]])
-    grid = _lattice_grid(gray, top_mask, full, scale, to_canvas)
-    if grid is None:
-        raise NoBoardError("no tile grid in the photo: the board's cells could not be placed")
-    alternatives: list[Grid] = []
-    fitted = full @ np.diag([scale, scale, 1]) @ grid.to_photo
-    for step in _other_pitches(grid):
-        other = _lattice_grid(gray, top_mask, full, scale, fitted @ step)
-        if other is not None:
-            alternatives.append(other)
-    return Grid(grid.cells, grid.to_photo, tuple(alternatives))
-
-
-def _other_pitches(grid: Grid) -> list[NDArray[Any]]:
-    """Lattices of twice or half the pitch that the board's outline leaves possible, as maps
-    from their grid units to ``grid``'s.
-
-    Tile edges, roads through tile centres and city walls all repeat at the tile pitch or
-    half of it, so the seams alone cannot tell a lattice from its double. The outline can
-    rule some out: a board is whole tiles, so at twice the pitch the cells found must
-    pair into 2x2 blocks that are all board or all table (for one choice of phase), and at
-    the right pitch a cell is either covered or bare, where at twice the true pitch the
-    outline crosses cells.
-    """
-    out: list[NDArray[Any]] = []
-    covered = {(c.x, c.y) for c in grid.cells if c.cover >= 0.5}
-    if len(covered) >= 4 and len(covered) <= 400:
-        for ox in (0, 1):
-            for oy in (0, 1):
-                blocks: dict[tuple[int, int], int] = {}
-                for x, y in covered:
-                    key = ((x - ox) // 2, (y - oy) // 2)
-                    blocks[key] = blocks.get(key, 0) + 1
-                if all(v == 4 for v in blocks.values()):
-                    out.append(np.array([[2.0, 0, ox], [0, 2.0, oy], [0, 0, 1]]))
-    covers = np.array([c.cover for c in grid.cells])
-    if len(covers) and float(np.mean(covers < 0.8)) > 0.2:
-        out.append(np.diag([0.5, 0.5, 1.0]))
-    return out
-
-
-_INNER = np.array([(u, v) for u in (0.2, 0.35, 0.5, 0.65, 0.8) for v in (0.2, 0.35, 0.5, 0.65, 0.8)])
-
-
-def _lattice_grid(gray: NDArray[Any], top_mask: NDArray[Any], full: NDArray[Any], scale: float,
-                  to_canvas: NDArray[Any]) -> Grid | None:
-    """The candidate cells of a lattice (``to_canvas``: grid units -> rectified canvas), fitted to the
-    seams seen; None when no cell is on the board or the lattice is too fine to be tiles."""
     to_photo = np.diag([1 / scale, 1 / scale, 1]) @ np.linalg.inv(full) @ to_canvas
-    edge = np.array([[0, 0], [CANVAS, 0], [CANVAS, CANVAS], [0, CANVAS]], np.float64)
-    span = _apply(np.linalg.inv(to_canvas), edge)
-    if not np.isfinite(span).all():
-        return None
-    lo, hi = np.floor(span.min(axis=0)).astype(int) - 1, np.ceil(span.max(axis=0)).astype(int) + 1
-    if np.prod(hi - lo) > 40_000:
-        return None
-    jj, ii = np.mgrid[lo[1]:hi[1], lo[0]:hi[0]]
-    ij = np.c_[ii.ravel(), jj.ravel()].astype(np.float64)
-    # a cell's cover: the board's share of points spread over its inner part
-    pts = _apply(to_canvas, ij[:, None, :] + _INNER[None, :, :])
-    xi, yi = np.round(pts[..., 0]).astype(np.intp), np.round(pts[..., 1]).astype(np.intp)
-    inside = (xi >= 0) & (yi >= 0) & (xi < CANVAS) & (yi < CANVAS)
-    vals = np.where(inside, top_mask[np.clip(yi, 0, CANVAS - 1), np.clip(xi, 0, CANVAS - 1)], 0)
-    cover = vals.mean(axis=1)
-    keep = cover >= MIN_COVER
-    if not keep.any():
-        return None
-    sides = np.linalg.norm(pts[keep, 4] - pts[keep, 0], axis=1) / 0.6
-    if float(np.median(sides)) < 6:
-        return None
-    refined = refine_seams(gray, {(int(i), int(j)) for i, j in ij[keep]}, np.diag([scale, scale, 1]) @ to_photo)
-    if refined is not None:
-        to_photo = np.diag([1 / scale, 1 / scale, 1]) @ refined
-    cells = []
-    for (i, j), c in zip(ij[keep].astype(int), cover[keep], strict=True):
-        corners = _apply(to_photo, np.array([[i, j], [i + 1, j], [i + 1, j + 1], [i, j + 1]], np.float64))
-        cells.append(Cell(int(i), int(j), corners.astype(np.float32), float(c)))
-    return Grid(tuple(cells), to_photo)
+    cells: list[Cell] = []
+    nx, ny = int(CANVAS // px) + 2, int(CANVAS // py) + 2
+    for j in range(-1, ny):
+        for i in range(-1, nx):
+            x0, y0 = phx + i * px, phy + j * py
+            xa, xb = int(max(0, x0 + 0.2 * px)), int(min(CANVAS, x0 + 0.8 * px))
+            ya, yb = int(max(0, y0 + 0.2 * py)), int(min(CANVAS, y0 + 0.8 * py))
+            if xb <= xa or yb <= ya:
+                continue
+            cover = float(top_mask[ya:yb, xa:xb].mean())
+            if cover < MIN_COVER:
+                continue
+            corners = cv2.perspectiveTransform(np.array([[i, j], [i + 1, j], [i + 1, j + 1], [i, j + 1]], np.float64).reshape(-1, 1, 2),
+                                               to_photo).reshape(-1, 2)
+            cells.append(Cell(i, j, corners.astype(np.float32), cover))
+    if not cells:
+        raise NoBoardError("no tile grid in the photo: the board's cells could not be placed")
+    refined = refine_seams(gray, {(c.x, c.y) for c in cells}, np.diag([scale, scale, 1]) @ to_photo)
+    if refined is None:
+        return Grid(tuple(cells), to_photo)
+    to_photo = np.diag([1 / scale, 1 / scale, 1]) @ refined
+    moved = []
+    for c in cells:
+        corners = cv2.perspectiveTransform(np.array([[c.x, c.y], [c.x + 1, c.y], [c.x + 1, c.y + 1], [c.x, c.y + 1]], np.float64)
+                                           .reshape(-1, 1, 2), to_photo).reshape(-1, 2)
+        moved.append(Cell(c.x, c.y, corners.astype(np.float32), c.cover))
+    return Grid(tuple(moved), to_photo)
 
 
 def _apply(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:

@@ -27,7 +27,7 @@ from vision.carcassonne.figures import FIGURE_COLOURS, FigureReading, find_figur
 from vision.carcassonne.grid import Grid, NoBoardError, find_grid
 from vision.carcassonne.labels import NONE, ROTATIONS, TILE_NAMES, canonical_rotation, label
 
-__all__ = ["BoardReading", "TileReading", "UnsureCell", "annotate", "read_board", "read_cells", "recognize"]
+__all__ = ["BoardReading", "TileReading", "UnsureCell", "annotate", "read_cells", "recognize"]
 
 #: a tile below this confidence is reported as unrecognised
 THRESHOLD = 0.6
@@ -345,51 +345,12 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     return BoardReading(tuple(tiles), tuple(unsure), (), corners, tuple(conflicts))
 
 
-def _quality(reading: BoardReading) -> float:
-    """How much of the photo the reading covers with sure tiles: their area times their confidence,
-    less half the area left unrecognised."""
-    def area(x: int, y: int) -> float:
-        c = reading.corners.get((x, y))
-        return 0.0 if c is None else float(cv2.contourArea(np.asarray(c, np.float32)))
-
-    return (sum(t.confidence * area(t.x, t.y) for t in reading.tiles)
-            - 0.5 * sum(area(u.x, u.y) for u in reading.unrecognised))
-
-
-def read_board(photo: NDArray[Any], classifier: TileClassifier | DeckTileClassifier,
-               threshold: float = THRESHOLD) -> BoardReading:
-    """The tiles of a photo of a board (BGR), without figures: the grid found, its cells read.
-
-    Where the seams leave the tile size in doubt (a lattice and its double both fit, see
-    `vision.carcassonne.grid.Grid.alternatives`), each grid is read and the one whose
-    sure tiles cover most of the board wins; the first grid found wins a tie.
-
-    :raises vision.carcassonne.grid.NoBoardError: when no board or grid is in view.
-    """
-    grid = find_grid(photo)
-    best: tuple[float, BoardReading] | None = None
-    failure: NoBoardError | None = None
-    for candidate in (grid, *grid.alternatives):
-        try:
-            reading = read_cells(photo, candidate, classifier, threshold)
-        except NoBoardError as err:
-            failure = failure or err
-            continue
-        q = _quality(reading)
-        if best is None or q > best[0] * 1.02 + 1e-6:
-            best = (q, reading)
-    if best is None:
-        assert failure is not None
-        raise failure
-    return best[1]
-
-
 def recognize(photo: NDArray[Any], classifier: TileClassifier | DeckTileClassifier, threshold: float = THRESHOLD) -> BoardReading:
     """Every tile in a photo of a board (BGR).
 
     :raises vision.carcassonne.grid.NoBoardError: when no board or grid is in view.
     """
-    reading = read_board(photo, classifier, threshold)
+    reading = read_cells(photo, find_grid(photo), classifier, threshold)
     figures = find_figures(photo, reading.tiles, reading.corners)
     return replace(reading, figures=tuple(figures))
 
