@@ -45,9 +45,6 @@ BIG_TOP_SURE = 0.97
 NO_BOARD_MISMATCH = 0.25
 #: a reading whose median tile confidence is below this is no board
 NO_BOARD_CONFIDENCE = 0.5
-#: a cell the board covers less than this share of (its outline crosses the cell: a grid of the wrong pitch or
-#: phase) is never accepted as a tile, however sure its picture looks
-SURE_COVER = 0.75
 #: a lone tile-like square must be this sure (and its sides read as its type's) to be read as a board of one tile
 LONE_TILE = 0.97
 #: on a board of up to this many squares, two neighbours that disagree or one doubtful square make it no board
@@ -269,8 +266,7 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     """Classify the grid's cells in ``photo`` and settle the board (see the module text).
 
     Only the largest group of touching tile cells is the board; tile-like cells apart
-    from it are listed as unrecognised, and so is a cell the board only partly covers
-    (`SURE_COVER`: the board's outline crosses it, so the grid is off there). Tiles whose edges still disagree with a
+    from it are listed as unrecognised. Tiles whose edges still disagree with a
     neighbour after the settling, or that exceed the box's count, are unrecognised
     and named in ``conflicts``.
 
@@ -331,8 +327,6 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
         corners[(x, y)] = cells[i].corners
         if twin[k] >= TWIN_DOUBT and len(keep) > 1:
             # only the tile's own picture tells it from its twin, and that picture is not sure enough
-            doubtful.add(k)
-        if cells[i].cover < SURE_COVER:
             doubtful.add(k)
         if conf[k] >= threshold and k not in doubtful:
             tiles.append(TileReading(x, y, name, rot, conf[k]))
