@@ -1,6 +1,7 @@
 """Carcassonne tile recognition: accuracy per art edition, whole boards, and time.
 
     python benchmarks/bench_carcassonne_vision.py [--model M] [--editions E,...] [--boards N] [--twin-doubt T] [--quick]
+        [--parts 1,2,3,4,5] [--tilts 0-15,15-25,25-35] [--effects medium] [--per-size N] [--sizes 1,3,...] [--photo WxH]
 
 Every photo comes from the benchmark camera (`vision.carcassonne.camera`, harsher than the
 training augmentations and separate code) at a named level. Boards are legal layouts drawn
@@ -21,6 +22,13 @@ Top tiles). Seeds here are >= 900_000 and never used in training.
    `recognize` and its parts, median and (in brackets) best of the runs.
 4. No board: photos of a Big Top table (another game's cards and charts) through the
    same camera levels; the share refused as "no board" and the tiles wrongly reported.
+5. Boards by tilt and size through the project-wide independent camera model
+   (`vision.camera_model`): its level ``--effects`` gives light, blur, noise, lens and roll,
+   while the tilt is drawn from each band of ``--tilts`` (degrees from straight down, up to
+   35 and beyond); per band and board size: boards whose tiles are all right, tiles found,
+   typed, typed and turned, wrong tiles accepted (tiles only: grid and cells, no figures), and
+   "cells": tiles whose cell the grid placed within a fifth of a cell of the truth.
+   The truth is turned to the photo's north (a roll of the camera turns the board).
 
 A model trained without an edition's scans (``--sources`` of the training script)
 measured on that edition is the honest cross-edition figure.
@@ -32,6 +40,7 @@ import argparse
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +65,8 @@ EDITIONS = ("scan:classic", "scan:newart", "classic", "newart", "bright", "flat"
 CELL = 96
 #: board sizes of part 2 (the base box holds 72 tiles; 92 needs the expansion, so scans stop at 72)
 SIZES = (1, 3, 12, 30, 72, 92)
+#: a tile's side on the table (millimetres)
+TILE_MM = 45.0
 
 
 def _board(source: str, n: int, rng: np.random.Generator, banks: dict[str, Any],
@@ -187,6 +198,128 @@ def bench_boards(clf: TileClassifier, editions: list[str], boards: int, banks: d
               f"{figs_wrong / max(1, figs):14.2%}")
 
 
+def _model_photo(board: BoardImage, level: Any, seed: int,
+                 size: tuple[int, int]) -> tuple[NDArray[Any], int, float, Callable[[NDArray[Any]], NDArray[Any]]]:
+    """A photo of ``board`` through `vision.camera_model`, the board's quarter turn in it (k, and its angle)
+    and the map from the board picture's pixels to the photo's.
+
+    The board is framed with bare table around it, as a player frames a board (one tile
+    is at the photo's centre, not filling it). The table goes on beyond the drawn picture
+    (mirrored), so that no edge of the picture shows where a tilted camera sees far.
+    """
+    from vision.camera_model import LEVELS as MODEL_LEVELS
+    from vision.camera_model import _pose, _undistort
+    from vision.camera_model import photograph as model_photograph
+
+    per_mm = board.cell / TILE_MM
+    x0, y0, x1, y1 = (v / per_mm for v in board.subject)
+    pad = 0.08 * max(x1 - x0, y1 - y0) + 0.3 * TILE_MM
+    region = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+    # the camera's pose as the model will draw it: which part of the table the frame sees
+    tag = list(MODEL_LEVELS).index(level.name) if level.name in MODEL_LEVELS else len(MODEL_LEVELS)
+    k_mat, r_mat, centre, k1 = _pose(np.random.default_rng([seed, tag, size[0], size[1]]), level, region, size)
+    w, h = size
+    t = np.linspace(0, 1, 33)
+    u = np.r_[t * w, t * w, np.zeros_like(t), np.full_like(t, w)]
+    v = np.r_[np.zeros_like(t), np.full_like(t, h), t * h, t * h]
+    xu, yu = _undistort((u - k_mat[0, 2]) / k_mat[0, 0], (v - k_mat[1, 2]) / k_mat[1, 1], k1)
+    rays = np.stack([xu, yu, np.ones_like(xu)], axis=-1) @ r_mat
+    depth = -centre[2] / rays[:, 2]
+    seen_x = (centre[0] + depth * rays[:, 0]) * per_mm
+    seen_y = (centre[1] + depth * rays[:, 1]) * per_mm
+    cx0, cy0 = int(np.floor(seen_x.min())) - 16, int(np.floor(seen_y.min())) - 16
+    cx1, cy1 = int(np.ceil(seen_x.max())) + 16, int(np.ceil(seen_y.max())) + 16
+    hh, ww = board.image.shape[:2]
+    canvas = board.image[max(0, cy0):min(hh, cy1), max(0, cx0):min(ww, cx1)]
+    # mirror only bare table: each step reflects a band narrower than the table around the tiles
+    sx0, sy0, sx1, sy1 = board.subject
+    band = int(min(sx0, sy0, ww - sx1, hh - sy1) - 0.1 * board.cell)
+    todo = np.array([max(0, -cy0), max(0, cy1 - hh), max(0, -cx0), max(0, cx1 - ww)])
+    while todo.any():
+        step = np.minimum(todo, band)
+        canvas = np.pad(canvas, ((step[0], step[1]), (step[2], step[3]), (0, 0)), mode="reflect")
+        todo -= step
+    photo = model_photograph(canvas, per_mm, (cx0 / per_mm, cy0 / per_mm), region, level, seed, size=size, with_hand=False)
+    mid = np.array([[(x0 + x1) / 2, (y0 + y1) / 2], [(x0 + x1) / 2 + TILE_MM, (y0 + y1) / 2]])
+    a, b = photo.to_image(mid)
+    angle = float(np.degrees(np.arctan2(b[1] - a[1], b[0] - a[0])))
+    return photo.image, int(round(angle / 90)) % 4, angle, lambda pts: photo.to_image(np.asarray(pts) / per_mm)
+
+
+def _grid_right(grid: Grid, board: BoardImage, project: Callable[[NDArray[Any]], NDArray[Any]]) -> int:
+    """How many of the board's tiles have a found cell whose corners lie within a fifth of a cell of the true ones."""
+    found = np.array([c.corners for c in grid.cells]).reshape(-1, 4, 2)
+    right = 0
+    for t in board.tiles:
+        true = project(board.cell_corners(t.x, t.y))
+        side = float(np.linalg.norm(true[1] - true[0]))
+        err = np.linalg.norm(found - true[None], axis=2).max(axis=1)
+        # a cell's corners in another order (the board read turned) are the same cell
+        for k in range(1, 4):
+            err = np.minimum(err, np.linalg.norm(np.roll(found, k, axis=1) - true[None], axis=2).max(axis=1))
+        right += bool(len(err)) and float(err.min()) < 0.2 * side
+    return right
+
+
+def _turned(tiles: list[Placed], k: int) -> list[Placed]:
+    """``tiles`` as seen with the board turned ``k`` quarter turns clockwise."""
+    out = tiles
+    for _ in range(k % 4):
+        out = [Placed(-t.y, t.x, t.tile, (t.rotation + 90) % 360) for t in out]
+    return out
+
+
+def bench_tilt(clf: TileClassifier, editions: list[str], per_size: int, sizes: list[int], tilts: list[tuple[float, float]],
+               effects: str, photo_size: tuple[int, int], banks: dict[str, Any]) -> None:
+    from vision.camera_model import LEVELS as MODEL_LEVELS
+
+    print(f"\n5. Boards by tilt through vision.camera_model ({effects!r} effects, {photo_size[0]}x{photo_size[1]}), "
+          f"{per_size} per size, editions in turn")
+    print(f"   {'tilt':7s} {'tiles':>5s} {'boards':>6s} {'all right':>9s} {'found':>7s} {'typed':>7s} {'type+rot':>8s} "
+          f"{'wrong acc.':>10s} {'unsure':>7s} {'no grid':>7s} {'cells':>6s} {'s/board':>7s}")
+    grand: Counter[str] = Counter()
+    for band, (lo, hi) in enumerate(tilts):
+        level = replace(MODEL_LEVELS[effects], name=f"{effects}-tilt", tilt_deg=(lo, hi))
+        band_tot: Counter[str] = Counter()
+        for n in sizes:
+            rng = np.random.default_rng(SEED + 80_000 + 1000 * band + n)
+            tot: Counter[str] = Counter()
+            for b in range(per_size):
+                ed = editions[(b + n) % len(editions)]
+                board, layout = _board(ed, n, rng, banks)
+                image, k, angle, project = _model_photo(board, level, SEED + 80_000 + 100 * band + 7 * n + b, photo_size)
+                tot["boards"] += 1
+                tot["tiles"] += len(layout)
+                t = time.perf_counter()
+                try:
+                    grid = find_grid(image)
+                    tot["cells"] += _grid_right(grid, board, project)
+                    reading = read_cells(image, grid, clf)
+                except NoBoardError:
+                    reading = BoardReading(())
+                    tot["nogrid"] += 1
+                tot["ms"] += int(1000 * (time.perf_counter() - t))
+                # near a diagonal roll either quarter turn is the photo's north
+                turns = [q for q in range(4) if abs((angle - 90 * q + 180) % 360 - 180) < 50] or [k]
+                s = max((_score(reading, _turned(layout, q)) for q in turns), key=lambda r: (r["turned"], r["typed"]))
+                for key in ("found", "typed", "turned", "unsure"):
+                    tot[key] += s[key]
+                tot["wrong"] += s["wrong"] + s["extra"]
+                tot["right"] += s["turned"] == s["tiles"] and s["wrong"] == 0 and s["extra"] == 0 and s["unsure"] == 0
+            _tilt_row(f"{lo:g}-{hi:g}", str(n), tot)
+            band_tot += tot
+        _tilt_row(f"{lo:g}-{hi:g}", "all", band_tot)
+        grand += band_tot
+    _tilt_row("all", "all", grand)
+
+
+def _tilt_row(band: str, size: str, tot: Counter[str]) -> None:
+    n, b = max(1, tot["tiles"]), max(1, tot["boards"])
+    print(f"   {band:7s} {size:>5s} {tot['boards']:6d} {tot['right'] / b:9.0%} {tot['found'] / n:7.1%} {tot['typed'] / n:7.1%} "
+          f"{tot['turned'] / n:8.1%} {tot['wrong'] / n:10.2%} {tot['unsure'] / n:7.1%} {tot['nogrid']:7d} "
+          f"{tot['cells'] / n:6.1%} {tot['ms'] / b / 1000:7.2f}")
+
+
 def bench_no_board(clf: TileClassifier, scenes: int) -> None:
     from vision.bigtop.scene import render_scene
 
@@ -242,6 +375,11 @@ def main() -> int:
     p.add_argument("--level", default="typical", choices=sorted(LEVELS))
     p.add_argument("--parts", default="1,2,3,4")
     p.add_argument("--scenes", type=int, default=20, help="Big Top tables in part 4")
+    p.add_argument("--tilts", default="0-15,15-25,25-35", help="part 5: tilt bands in degrees, LO-HI,...")
+    p.add_argument("--effects", default="medium", help="part 5: the vision.camera_model level giving every effect but the tilt")
+    p.add_argument("--per-size", type=int, default=2, help="part 5: boards per tilt band and board size")
+    p.add_argument("--sizes", default=",".join(map(str, SIZES)), help="part 5: board sizes (tiles)")
+    p.add_argument("--photo", default="2304x1296", help="part 5: photo size WxH")
     p.add_argument("--quick", action="store_true", help="a small run (100 tiles, 6 boards, 1 timing)")
     p.add_argument("--twin-doubt", type=float, default=recognize_module.TWIN_DOUBT,
                    help="share of an answer its edge twins may hold before the tile is unrecognised (1 = never)")
@@ -264,6 +402,10 @@ def main() -> int:
         bench_time(args.model, banks, repeat)
     if "4" in parts:
         bench_no_board(clf, 6 if args.quick else args.scenes)
+    if "5" in parts:
+        tilts = [(float(a), float(b)) for a, b in (band.split("-") for band in args.tilts.split(","))]
+        w, h = (int(v) for v in args.photo.lower().split("x"))
+        bench_tilt(clf, editions, args.per_size, [int(v) for v in args.sizes.split(",")], tilts, args.effects, (w, h), banks)
     return 0
 
 
