@@ -13,6 +13,15 @@ colour histograms or its pooled penultimate layer), projected by a discriminant 
 the deck's own prototypes (`discriminant`: the variations of one component close
 together, the components apart).
 
+Beside the prototypes a deck keeps each photo's plain views (at 24 angles for a disc) as
+templates for a second, independent cue (`TemplateCue`): the crop's correlation with each
+label's templates, after taking the camera's colour cast, shading and glare out of both and
+blurring each template as much as the crop is blurred, the crop shifted a few pixels. The
+embedding tells pip counts apart, the templates suits and shades under blur: a crop is
+recognised as the label nearest by the two together (`Deck.scores`) when it is clearly nearer
+than the next label, correlates well with its own templates and is near it by the embedding
+too. A deck without templates (built by descriptors alone) keeps the tests below.
+
 A crop is recognised as the label of its nearest prototype when that prototype is
 near enough (a distance bound learnt from the deck's own prototypes) and clearly
 nearer than the nearest prototype of any other label (a ratio test). A crop that
@@ -1018,9 +1027,9 @@ BOTH_LIMITS = 1.75
 #: apart that the embedding alone could not). Chosen on the tuning tables (seeds 902,000,000 on).
 TEMPLATE_WEIGHT = 1.5
 CANDIDATES = 12
-FUSED_RATIO = 0.94
+FUSED_RATIO = 0.9
 MIN_TEMPLATE = 0.5
-EMBEDDING_BOUND = 1.6
+EMBEDDING_BOUND = 1.3
 FUSED_DEGRADED = 0.1
 FUSED_FLAT = 0.04
 
