@@ -707,6 +707,12 @@ class Deck:
             self._cue = TemplateCue(self.templates, self.template_owners, len(self.labels))
         return self._cue
 
+    @property
+    def judges_blur(self) -> bool:
+        """True when the deck's own tests tell blurred crops apart (it has templates, blurred to match each
+        crop): a recogniser then leaves its verdicts on blurred crops as they are."""
+        return self.templates is not None
+
     def scores(self, crops: Image) -> tuple[FloatArray, FloatArray | None, FloatArray]:
         """For each crop and label: the distance the tests use, the template correlation (None without
         templates; -1 outside the candidates) and the embedding distance over ``max_distance``.

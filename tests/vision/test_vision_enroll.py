@@ -275,6 +275,7 @@ def test_the_template_cue_reads_a_blurred_photo_under_a_colour_cast() -> None:
     deck, _ = small_deck()
     assert deck.cue is not None and deck.templates is not None
     assert len(deck.templates) == 2 * 2 * len(LABELS)  # two photos of each card, upright and upside down
+    assert deck.judges_blur and not _two_label_deck().judges_blur
     for i, label in enumerate(LABELS):
         image, _ = card_photo(label, 950 + i)
         view = enrol_photo(image, label, Path("x.jpg"), SHAPE, CONFIG.crop_size, np.random.default_rng(1), count=1)
