@@ -14,8 +14,9 @@
    identified correctly), wrong components accepted (any detection), unsure, and ms per
    frame (``--compare``: also the shipped model's, on the same photos).
 
-The thresholds of `vision.enroll` were chosen on tables of seeds 893,000,000 on and
-899,000,000 on; report figures from other seeds (901,000,000 on). ``--why`` lists every
+The thresholds of `vision.enroll` were chosen on tables of seeds 893,000,000 on,
+899,000,000 on and (the template cue and the fused tests) 902,000,000 on; report figures
+from other seeds (901,000,000 on). ``--why`` lists every
 component not read right (not detected, unsure, or its nearest label wrong, with the
 distances) and every wrong one accepted.
 
@@ -192,7 +193,8 @@ def main() -> int:
                                  "best": deck.labels[int(b)], "d1": float(a), "d2": float(c),
                                  "hidden": hidden[id(truth)] if truth else None})
                 tests = (f"nearest {deck.labels[int(b)]} d1 {a:.2f}/{deck.max_distance:.2f} "
-                         f"ratio {a / max(c, 1e-9):.3f}/{deck.max_ratio:.2f}")
+                         f"ratio {a / max(c, 1e-9):.3f}/{deck.max_ratio:.2f}") if deck.templates is None else (
+                    f"nearest {deck.labels[int(b)]} fused {a:.2f} ratio {a / max(c, 1e-9):.3f}/{deck.max_ratio:.2f}")
                 if truth is not None:
                     seen.setdefault(id(truth), []).append(
                         f"{'accepted' if r.label else 'unsure'} {d.kind.name.lower()} "

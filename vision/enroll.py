@@ -13,6 +13,15 @@ colour histograms or its pooled penultimate layer), projected by a discriminant 
 the deck's own prototypes (`discriminant`: the variations of one component close
 together, the components apart).
 
+Beside the prototypes a deck keeps each photo's plain views (at 24 angles for a disc) as
+templates for a second, independent cue (`TemplateCue`): the crop's correlation with each
+label's templates, after taking the camera's colour cast, shading and glare out of both and
+blurring each template as much as the crop is blurred, the crop shifted a few pixels. The
+embedding tells pip counts apart, the templates suits and shades under blur: a crop is
+recognised as the label nearest by the two together (`Deck.scores`) when it is clearly nearer
+than the next label, correlates well with its own templates and is near it by the embedding
+too. A deck without templates (built by descriptors alone) keeps the tests below.
+
 A crop is recognised as the label of its nearest prototype when that prototype is
 near enough (a distance bound learnt from the deck's own prototypes) and clearly
 nearer than the nearest prototype of any other label (a ratio test). A crop that
@@ -77,7 +86,7 @@ FloatArray = NDArray[Any]
 Image = NDArray[Any]
 
 #: Changes whenever `describe` changes: a deck built with another version is refused.
-DESCRIPTOR_VERSION = 3
+DESCRIPTOR_VERSION = 4
 #: Synthetic variations per enrolled view and turn (the first is the view itself).
 VARIATIONS = 16
 #: Photos are searched for their component at most this many pixels across.
@@ -443,8 +452,10 @@ JITTER_CORNER = 0.012
 
 
 def variations(photo: Image, outline: FloatArray, shape: ComponentShape, crop_size: tuple[int, int],
-               rng: np.random.Generator, count: int = VARIATIONS) -> Image:
+               rng: np.random.Generator, count: int = VARIATIONS, angles: int = 8) -> Image:
     """Crops of the face field of the component outlined in ``photo``: every turn, ``count`` each.
+
+    A round component's turns are ``angles`` angles evenly apart.
 
     The first crop of each turn is the plain view; the others add a small shift, scale,
     rotation and perspective warp of the crop, and exposure, white balance, gamma, blur,
@@ -464,8 +475,7 @@ def variations(photo: Image, outline: FloatArray, shape: ComponentShape, crop_si
     else:
         small = photo
     if shape.round:
-        angles = [float(a) for a in np.linspace(0, 360, 8, endpoint=False)]
-        turns: list[tuple[int, float]] = [(0, a) for a in angles]
+        turns: list[tuple[int, float]] = [(0, float(a)) for a in np.linspace(0, 360, angles, endpoint=False)]
     else:
         turns = [(t, 0.0) for t in {1: (0,), 2: (0, 2)}.get(shape.turns, (0, 1, 2, 3))]
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
@@ -684,12 +694,49 @@ class Deck:
     sharpness: float | None = None
     #: the median `detail` of the enrolled plain views; a crop with far less print is held unsure
     detail: float | None = None
+    #: ``(T, H, W, 3)`` uint8 plain views for the template cue (`TemplateCue`) and the label index of
+    #: each; None: the deck matches by descriptors alone
+    templates: Image | None = None
+    template_owners: NDArray[np.int32] | None = None
+    _cue: TemplateCue | None = field(default=None, init=False, repr=False)
+
+    @property
+    def cue(self) -> TemplateCue | None:
+        """The template cue of the deck's templates (built on first use), None without templates."""
+        if self._cue is None and self.templates is not None and self.template_owners is not None:
+            self._cue = TemplateCue(self.templates, self.template_owners, len(self.labels))
+        return self._cue
+
+    @property
+    def judges_blur(self) -> bool:
+        """True when the deck's own tests tell blurred crops apart (it has templates, blurred to match each
+        crop): a recogniser then leaves its verdicts on blurred crops as they are."""
+        return self.templates is not None
+
+    def scores(self, crops: Image) -> tuple[FloatArray, FloatArray | None, FloatArray]:
+        """For each crop and label: the distance the tests use, the template correlation (None without
+        templates; -1 outside the candidates) and the embedding distance over ``max_distance``.
+
+        With templates, the distance is the embedding's plus `TEMPLATE_WEIGHT` times one less the
+        correlation, for the `CANDIDATES` labels nearest by embedding (others: as if uncorrelated).
+        """
+        emb = self.label_distances(self.project(describe(crops)))
+        cue = self.cue
+        if cue is None:
+            return emb, None, emb / max(self.max_distance, 1e-9)
+        near = emb / max(self.max_distance, 1e-9)
+        k = min(CANDIDATES, len(self.labels))
+        candidates = np.zeros(near.shape, bool)
+        np.put_along_axis(candidates, np.argpartition(near, k - 1, axis=1)[:, :k], True, axis=1)
+        tm = cue.scores(crops, candidates)
+        fused: FloatArray = near + TEMPLATE_WEIGHT * (1.0 - tm)
+        return fused, tm, near
 
     def distances(self, crops: Image) -> tuple[NDArray[np.int32], FloatArray, FloatArray]:
         """For each crop: the nearest label's index, its distance and the next label's distance."""
         if len(crops) == 0:
             return np.zeros(0, np.int32), np.zeros(0), np.zeros(0)
-        per_label = self.label_distances(self.project(describe(crops)))
+        per_label = self.scores(crops)[0]
         order = np.argsort(per_label, axis=1)
         best = order[:, 0].astype(np.int32)
         rows = np.arange(len(crops))
@@ -740,6 +787,8 @@ class Deck:
         """
         if len(crops) == 0:
             return []
+        if self.cue is not None:
+            return self._classify_fused(crops)
         plain = self.label_distances(self.project(describe(crops)))
         best, ok, ratio = _nearest(plain, self.max_distance, self.max_ratio, BOTH_LIMITS)
         # a crop the plain test leaves unsure is looked at again, slightly shifted and scaled (the table
@@ -761,6 +810,24 @@ class Deck:
             conf = float(max(0.0, 1.0 - r))
             out.append(Recognition(Verdict.IDENTIFIED if good else Verdict.UNSURE, self.labels[int(k)], conf))
         return out
+
+
+    def _classify_fused(self, crops: Image) -> list[Recognition]:
+        """`classify` with the template cue: the nearest label by the fused distance (`scores`), identified
+        when it passes the ratio test (``max_ratio``), correlates with its templates at least
+        `MIN_TEMPLATE`, lies within `EMBEDDING_BOUND` times the embedding's bound, and the crop is neither
+        far blurrier (`FUSED_DEGRADED`) nor far flatter (`FUSED_FLAT`) than the enrolled views."""
+        fused, tm, near = self.scores(crops)
+        assert tm is not None
+        best, ok, ratio = _nearest(fused, math.inf, self.max_ratio)
+        rows = np.arange(len(crops))
+        ok &= (tm[rows, best] >= MIN_TEMPLATE) & (near[rows, best] <= EMBEDDING_BOUND)
+        if self.sharpness is not None:
+            ok &= sharpness(crops) >= FUSED_DEGRADED * self.sharpness
+        if self.detail is not None:
+            ok &= detail(crops) >= FUSED_FLAT * self.detail
+        return [Recognition(Verdict.IDENTIFIED if good else Verdict.UNSURE, self.labels[int(k)], float(max(0.0, 1.0 - r)))
+                for k, good, r in zip(best, ok, ratio)]
 
 
 def _nearest(per_label: FloatArray, max_distance: float, max_ratio: float, both: float = math.inf,
@@ -820,6 +887,96 @@ def sharpness(crops: Image) -> FloatArray:
     return out
 
 
+#: The template cue (`TemplateCue`): turns of a disc compared, blurs of each template, the high-pass
+#: (pixels) that takes out shading and the smooth part of glare, the weight of the two colour-opponent
+#: channels beside brightness, and the shift searched each way (share of the crop's width). Chosen on
+#: ``benchmarks/bench_enroll.py``'s tuning tables (seeds 902,000,000 on).
+TEMPLATE_ANGLES = 24
+TEMPLATE_BLURS = (0.0, 0.8, 1.3, 2.0, 3.0)
+TEMPLATE_HIGHPASS = 2.5
+TEMPLATE_CHROMA = 2.0
+TEMPLATE_SHIFT = 0.075
+#: A template is blurred at most until its edges are this share as steep as the crop's (`edge_ratio`).
+BLUR_MATCH = 0.9
+
+
+def edge_ratio(images: Image) -> FloatArray:
+    """``(N,)``: how steep the edges of each ``(N, H, W, 3)`` image are: the mean absolute Laplacian of its
+    lightly smoothed grey image over its mean gradient. Blur lowers it; contrast and exposure do not."""
+    out = np.empty(len(images), np.float64)
+    for i, im in enumerate(images):
+        g = im if im.ndim == 2 else cv2.cvtColor(np.clip(im, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+        g = cv2.GaussianBlur(np.asarray(g, np.float32), (0, 0), 0.7)
+        lap = np.abs(cv2.Laplacian(g, cv2.CV_32F))[2:-2, 2:-2].mean()
+        gx, gy = cv2.Sobel(g, cv2.CV_32F, 1, 0) / 8, cv2.Sobel(g, cv2.CV_32F, 0, 1) / 8
+        out[i] = float(lap) / (float(np.hypot(gx, gy)[2:-2, 2:-2].mean()) + 1e-3)
+    return out
+
+
+def _flattened(image: FloatArray) -> FloatArray:
+    """A crop with the camera's colour cast, shading and smooth glare taken out: each channel over its
+    mean, less its `TEMPLATE_HIGHPASS` blur, as brightness and two weighted colour-opponent channels."""
+    y = image / (image.mean(axis=(0, 1), keepdims=True) + 1.0)
+    y = y - cv2.GaussianBlur(y, (0, 0), TEMPLATE_HIGHPASS)
+    b, g, r = y[..., 0], y[..., 1], y[..., 2]
+    out: FloatArray = np.stack([(b + g + r) / 3, TEMPLATE_CHROMA * (r - g) / 2,
+                                TEMPLATE_CHROMA * ((r + g) / 2 - b) / 1.5], axis=-1).astype(np.float32)
+    return out
+
+
+def _unit_rows(x: FloatArray) -> FloatArray:
+    x = x.reshape(len(x), -1)
+    x = x - x.mean(axis=1, keepdims=True)
+    out: FloatArray = (x / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-6)).astype(np.float32)
+    return out
+
+
+class TemplateCue:
+    """A second cue, independent of the embedding: how well a crop correlates with each label's enrolled views.
+
+    Each template (a plain enrolled view, at each turn) is kept at several blurs (`TEMPLATE_BLURS`);
+    a crop is compared with each template at the strongest blur that leaves the template's edges
+    about as steep as the crop's (`BLUR_MATCH`): the same blur as the table camera's, never more (a
+    plain coin matches any disc blurred enough). Both are `_flattened` (colour cast, shading and glare
+    out) and compared by normalised correlation, the crop shifted up to `TEMPLATE_SHIFT` each way.
+    """
+
+    def __init__(self, templates: Image, owners: NDArray[np.int32], labels: int) -> None:
+        n, h, w = templates.shape[:3]
+        self.labels = labels
+        self.owners = np.asarray(owners, np.intp)
+        self.margin = m = max(1, round(TEMPLATE_SHIFT * w))
+        self.window = (h - 2 * m, w - 2 * m)
+        mats, steep = [], []
+        for sigma in TEMPLATE_BLURS:
+            blurred = [cv2.GaussianBlur(t.astype(np.float32), (0, 0), sigma) if sigma > 0 else t.astype(np.float32)
+                       for t in templates]
+            steep.append(edge_ratio(np.asarray(blurred)))
+            mats.append(_unit_rows(np.stack([_flattened(b)[m:h - m, m:w - m] for b in blurred])))
+        #: ``(blurs, templates, D)`` and ``(templates, blurs)``
+        self.matrix = np.stack(mats)
+        self.steepness = np.stack(steep, axis=1)
+
+    def scores(self, crops: Image, candidates: NDArray[np.bool_] | None = None) -> FloatArray:
+        """``(N, labels)``: each crop's best correlation with each label's templates, -1 for labels not
+        among its ``candidates`` (``(N, labels)``; default all)."""
+        out = np.full((len(crops), self.labels), -1.0, np.float32)
+        steep = edge_ratio(crops)
+        wh, ww = self.window
+        blurs = len(TEMPLATE_BLURS)
+        for i, crop in enumerate(crops):
+            todo = np.flatnonzero(candidates[i][self.owners]) if candidates is not None else np.arange(len(self.owners))
+            if not len(todo):
+                continue
+            level = np.clip((self.steepness[todo] >= BLUR_MATCH * steep[i]).sum(axis=1) - 1, 0, blurs - 1)
+            rows = self.matrix[level, todo]
+            flat = _flattened(crop.astype(np.float32))
+            windows = np.lib.stride_tricks.sliding_window_view(flat, (wh, ww, 3)).reshape(-1, wh, ww, 3)
+            best = (_unit_rows(windows) @ rows.T).max(axis=0)
+            np.maximum.at(out[i], self.owners[todo], best)
+        return out
+
+
 @dataclass(frozen=True, slots=True)
 class EnrolledView:
     """One enrolment photo, found and widened: its label, file and descriptors (every variation)."""
@@ -829,6 +986,9 @@ class EnrolledView:
     descriptors: FloatArray
     #: the plain views (one per turn), for the held-back test
     plain: Image
+    #: the plain views at every turn the template cue compares (`TEMPLATE_ANGLES` angles for a disc);
+    #: None: the deck matches by descriptors alone
+    templates: Image | None = None
 
 
 def enrol_photo(photo: Image, label: str, path: Path, shape: ComponentShape, crop_size: tuple[int, int],
@@ -840,7 +1000,9 @@ def enrol_photo(photo: Image, label: str, path: Path, shape: ComponentShape, cro
     if outline is None:
         return None
     crops = variations(photo, outline, shape, crop_size, rng, count)
-    return EnrolledView(label, path, describe(crops), crops[::count])
+    templates = (variations(photo, outline, shape, crop_size, rng, 1, TEMPLATE_ANGLES) if shape.round
+                 else crops[::count])
+    return EnrolledView(label, path, describe(crops), crops[::count], templates)
 
 
 #: The match tests, as multiples of the deck's own spread (see `_thresholds` and `_cross_photo_bound`).
@@ -863,6 +1025,19 @@ FLAT = 0.08
 #: unsure: each alone may pass, but not both nearly at their limits (a blurred pip card read as the
 #: next pip count; a hand taken for a card of its colour).
 BOTH_LIMITS = 1.75
+#: A deck with templates (`TemplateCue`): the fused distance is the embedding's (over its bound) plus
+#: this weight times one less the template correlation, over the embedding's `CANDIDATES` nearest
+#: labels; its nearest label is identified under this ratio to the next, a template correlation of at
+#: least `MIN_TEMPLATE`, the embedding's distance within `EMBEDDING_BOUND` times its bound, and the
+#: blur and print tests at `FUSED_DEGRADED` and `FUSED_FLAT` (the template cue tells blurred crops
+#: apart that the embedding alone could not). Chosen on the tuning tables (seeds 902,000,000 on).
+TEMPLATE_WEIGHT = 1.5
+CANDIDATES = 12
+FUSED_RATIO = 0.9
+MIN_TEMPLATE = 0.5
+EMBEDDING_BOUND = 1.3
+FUSED_DEGRADED = 0.1
+FUSED_FLAT = 0.04
 
 
 def _thresholds(descriptors: FloatArray, owners: NDArray[np.int32]) -> float:
@@ -949,12 +1124,17 @@ def build_deck(game: str, name: str, views: Sequence[EnrolledView], crop_size: t
             start += len(v.descriptors)
         mean, proj = discriminant(desc, owners)
         protos = (desc - mean) @ proj
+        with_templates = all(v.templates is not None for v in chosen)
+        templates = np.concatenate([v.templates for v in chosen if v.templates is not None]) if with_templates else None
+        template_owners = (np.concatenate([np.full(len(v.templates), index[v.label], np.int32)
+                                           for v in chosen if v.templates is not None]) if with_templates else None)
         views_seen = [v.plain for v in chosen if len(v.plain)]
         seen = np.concatenate(views_seen) if views_seen else None
-        deck = Deck(game, name, names, protos, owners, mean, proj, 0.0, MAX_RATIO, crop_size,
-                    photo_of=np.concatenate(photo_of),
+        deck = Deck(game, name, names, protos, owners, mean, proj, 0.0, FUSED_RATIO if with_templates else MAX_RATIO,
+                    crop_size, photo_of=np.concatenate(photo_of),
                     sharpness=float(np.median(sharpness(seen))) if seen is not None else None,
-                    detail=float(np.median(detail(seen))) if seen is not None else None)
+                    detail=float(np.median(detail(seen))) if seen is not None else None,
+                    templates=templates, template_owners=template_owners)
         bound = _cross_photo_bound(deck, np.asarray(plain, np.intp))
         deck.max_distance = bound if bound is not None else _thresholds(protos, owners)
         return deck
@@ -985,6 +1165,7 @@ def build_deck(game: str, name: str, views: Sequence[EnrolledView], crop_size: t
         "sharpness": deck.sharpness,
         "detail": deck.detail,
         "crop_size": list(crop_size),
+        "templates": 0 if deck.templates is None else int(len(deck.templates)),
         "descriptor_version": DESCRIPTOR_VERSION,
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "build_seconds": round(time.perf_counter() - started, 2),
@@ -1036,11 +1217,14 @@ def save_deck(deck: Deck, folder: Path, replace: bool = False) -> Path:
     except OSError as exc:
         raise DeckError(f"cannot write {folder}: {exc.strerror or exc}") from None
     try:
+        arrays: dict[str, FloatArray] = {}
+        if deck.templates is not None and deck.template_owners is not None:
+            arrays = {"templates": deck.templates.astype(np.uint8), "template_owners": deck.template_owners.astype(np.int32)}
         np.savez_compressed(tmp / PROTOTYPES_FILE, prototypes=deck.prototypes.astype(np.float32),
                             owners=deck.owners.astype(np.int32), mean=deck.mean.astype(np.float32),
                             photo_of=(deck.photo_of if deck.photo_of is not None
                                       else np.zeros(len(deck.owners))).astype(np.int32),
-                            projection=deck.projection.astype(np.float32))
+                            projection=deck.projection.astype(np.float32), allow_pickle=False, **arrays)
         (tmp / LABELS_FILE).write_text("\n".join(deck.labels) + "\n", encoding="utf-8")
         (tmp / CARD_FILE).write_text(json.dumps(deck.card, indent=1) + "\n", encoding="utf-8")
         (tmp / README_FILE).write_text(_markdown(deck.card), encoding="utf-8")
@@ -1076,6 +1260,8 @@ def load_deck(folder: Path, game: str | None = None) -> Deck:
             photo_of = np.asarray(data["photo_of"], np.int32) if "photo_of" in data else None
             mean = np.asarray(data["mean"], np.float32)
             proj = np.asarray(data["projection"], np.float32)
+            templates = np.asarray(data["templates"], np.uint8) if "templates" in data else None
+            template_owners = np.asarray(data["template_owners"], np.int32) if "template_owners" in data else None
     except (OSError, ValueError, KeyError) as exc:
         raise DeckError(f"{folder} is not a complete deck: {exc}") from None
     if not isinstance(card, dict) or card.get("descriptor_version") != DESCRIPTOR_VERSION:
@@ -1087,13 +1273,18 @@ def load_deck(folder: Path, game: str | None = None) -> Deck:
         raise DeckError(f"{folder} is not a complete deck: its prototypes and labels disagree")
     if photo_of is not None and len(photo_of) != len(owners):
         raise DeckError(f"{folder} is not a complete deck: its prototypes and photos disagree")
+    if (templates is None) != (template_owners is None) or (
+            templates is not None and template_owners is not None
+            and (templates.ndim != 4 or len(templates) != len(template_owners)
+                 or (len(template_owners) and (template_owners.min() < 0 or template_owners.max() >= len(labels))))):
+        raise DeckError(f"{folder} is not a complete deck: its templates and labels disagree")
     if card.get("embedding") != default_embedder().digest:
         raise DeckError(f"{folder} was enrolled with another shipped model: enrol it again")
     w, h = card.get("crop_size", (40, 56))
     return Deck(str(card.get("game")), str(card.get("name", folder.name)), labels, protos, owners, mean, proj,
                 float(card["max_distance"]), float(card["max_ratio"]), (int(w), int(h)), card, folder, photo_of,
                 float(card["sharpness"]) if card.get("sharpness") is not None else None,
-                float(card["detail"]) if card.get("detail") is not None else None)
+                float(card["detail"]) if card.get("detail") is not None else None, templates, template_owners)
 
 
 def resolve_deck(text: str, environ: Mapping[str, str] | None = None) -> Path:

@@ -19,12 +19,15 @@ from vision.classify import Verdict
 from vision.enroll import (
     DEGRADED,
     FLAT,
+    TEMPLATE_ANGLES,
     ComponentShape,
     Deck,
     DeckError,
+    TemplateCue,
     build_deck,
     deck_home,
     detail,
+    edge_ratio,
     enrol_photo,
     find_component,
     list_decks,
@@ -120,6 +123,9 @@ def test_save_load_round_trip_and_errors(tmp_path: Path) -> None:
     assert again.photo_of is not None and np.array_equal(again.photo_of, deck.photo_of)
     assert deck.sharpness is not None and again.sharpness == pytest.approx(deck.sharpness)
     assert deck.detail is not None and again.detail == pytest.approx(deck.detail)
+    assert deck.templates is not None and again.templates is not None
+    assert np.array_equal(again.templates, deck.templates) and again.cue is not None
+    assert np.array_equal(again.template_owners, deck.template_owners)  # type: ignore[arg-type]
     two = save_deck(small_deck(2)[0], tmp_path / "elsewhere" / "two")
     assert set(load_deck(two).photo_of.tolist()) == {0, 1}  # type: ignore[union-attr]
     assert [r.label for r in again.classify(plains[0])] == [r.label for r in deck.classify(plains[0])]
@@ -251,3 +257,62 @@ def test_a_match_near_both_of_its_limits_is_held_unsure(monkeypatch: pytest.Monk
     recs = deck.classify(crops)
     assert recs[0].label == "a"
     assert recs[1].verdict is Verdict.UNSURE and recs[1].best == "a"
+
+
+def test_edge_ratio_falls_with_blur_not_with_exposure_or_colour_cast() -> None:
+    image, _ = card_photo("clowns-D3", 5)
+    view = enrol_photo(image, "clowns-D3", Path("x.jpg"), SHAPE, CONFIG.crop_size, np.random.default_rng(1), count=1)
+    assert view is not None
+    crop = view.plain[:1].astype(np.float32)
+    cast = np.clip(crop * np.array([0.6, 0.9, 1.2], np.float32), 0, 255)
+    soft = cv2.GaussianBlur(crop[0], (0, 0), 2.0)[None]
+    e, e_cast, e_soft = (float(edge_ratio(x)[0]) for x in (crop, cast, soft))
+    assert abs(e_cast / e - 1) < 0.1
+    assert e_soft < 0.6 * e
+
+
+def test_the_template_cue_reads_a_blurred_photo_under_a_colour_cast() -> None:
+    deck, _ = small_deck()
+    assert deck.cue is not None and deck.templates is not None
+    assert len(deck.templates) == 2 * 2 * len(LABELS)  # two photos of each card, upright and upside down
+    assert deck.judges_blur and not _two_label_deck().judges_blur
+    for i, label in enumerate(LABELS):
+        image, _ = card_photo(label, 950 + i)
+        view = enrol_photo(image, label, Path("x.jpg"), SHAPE, CONFIG.crop_size, np.random.default_rng(1), count=1)
+        assert view is not None
+        # a warm cast, the table camera's blur and a brighter exposure: the template cue still knows it
+        seen = np.clip(cv2.GaussianBlur(view.plain[0].astype(np.float32), (0, 0), 1.5)
+                       * np.array([0.7, 1.0, 1.3], np.float32) + 20, 0, 255).astype(np.uint8)[None]
+        scores = deck.cue.scores(seen)
+        assert LABELS[int(np.argmax(scores[0]))] == label
+        assert deck.classify(seen)[0].best == label
+
+
+def _disc(spokes: bool, blur: float) -> np.ndarray:
+    img = np.full((56, 40, 3), 200, np.uint8)
+    cv2.ellipse(img, (20, 28), (16, 23), 0, 0, 360, (60, 40, 110), 2, cv2.LINE_AA)
+    if spokes:
+        for k in range(6):
+            a = k * np.pi / 3
+            cv2.line(img, (20, 28), (int(20 + 14 * np.cos(a)), int(28 + 20 * np.sin(a))), (60, 40, 110), 2, cv2.LINE_AA)
+    return cv2.GaussianBlur(img, (0, 0), blur) if blur else img
+
+
+def test_a_blurred_crop_is_compared_with_its_template_blurred_as_much(monkeypatch: pytest.MonkeyPatch) -> None:
+    cue = TemplateCue(_disc(True, 0.0)[None], np.zeros(1, np.int32), 1)
+    sharp, blurred = _disc(True, 0.0)[None], _disc(True, 2.0)[None]
+    assert float(cue.scores(sharp)[0, 0]) > 0.99  # a sharp crop: the sharp template
+    matched = float(cue.scores(blurred)[0, 0])
+    monkeypatch.setattr("vision.enroll.BLUR_MATCH", 1e9)  # the template never blurred
+    assert matched > float(cue.scores(blurred)[0, 0]) + 0.1
+    assert matched > 0.85
+
+
+def test_a_round_component_is_compared_at_many_angles() -> None:
+    shape = ComponentShape(30.0, 30.0, 2.0, round=True, turns=0)
+    photo = np.full((300, 300, 3), 90, np.uint8)
+    cv2.circle(photo, (150, 150), 80, (230, 230, 230), -1, cv2.LINE_AA)
+    cv2.putText(photo, "7", (120, 190), cv2.FONT_HERSHEY_SIMPLEX, 3.0, (30, 30, 30), 6, cv2.LINE_AA)
+    view = enrol_photo(photo, "token-7", Path("x.jpg"), shape, (40, 56), np.random.default_rng(0), count=2)
+    assert view is not None and view.templates is not None
+    assert len(view.templates) == TEMPLATE_ANGLES and len(view.plain) == 8

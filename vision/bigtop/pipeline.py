@@ -136,7 +136,7 @@ class Recognizer:
         if colour and any(d.kind is Kind.TOKEN for d in dets):
             recs = second_look(self.classifier, crops, dets, recs, paper_gains(frame, cal.table_to_image),
                                cfg.confidence_threshold)
-        recs = allowing_for_blur(crops, recs)
+        recs = self._allowing_for_blur(crops, recs)
         t6 = time.perf_counter()
         items = [(d.kind, rect.to_table(*d.centre), d.angle, r) for d, r in zip(dets, recs)]
         if cal is not self._last_calibration:
@@ -171,7 +171,7 @@ class Recognizer:
             return self.places.update(view, rect, charts, plain), ([], [], empty)
         fits = [fit_card(rect, p)[0] for p in todo]
         crops = warp_crops(frame, fits, cfg, rect.rect_to_frame)
-        recs = allowing_for_blur(crops, self.classifier.classify(crops, cfg.confidence_threshold))
+        recs = self._allowing_for_blur(crops, self.classifier.classify(crops, cfg.confidence_threshold))
         keys = [_zone_key(zone_of(x, y, charts)) for _, (x, y), _, _ in items]
         accepted: list[Recognition] = []
         changed = False
@@ -198,6 +198,13 @@ class Recognizer:
         if changed:
             view = build_table_view(items, charts, view.mat_markers_seen, view.calibration_error_mm)
         return self.places.update(view, rect, charts, plain), (fits, accepted, crops)
+
+    def _allowing_for_blur(self, crops: Image, recognitions: list[Recognition]) -> list[Recognition]:
+        """`allowing_for_blur`, unless the reader tells blurred crops apart itself (``judges_blur``: an
+        enrolled deck with templates, whose confidence is not a probability)."""
+        if getattr(self.classifier, "judges_blur", False):
+            return list(recognitions)
+        return allowing_for_blur(crops, recognitions)
 
     def annotate(self, frame: Image, result: Result) -> Image:
         """`annotate` a frame with one of this recogniser's results."""

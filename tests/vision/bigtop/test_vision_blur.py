@@ -37,3 +37,25 @@ def test_blur_rule_leaves_tokens_and_unsure_crops_alone() -> None:
     crops = np.stack([_crop(token, 2.5), _crop(card, 2.5)])
     recs = [Recognition(Verdict.IDENTIFIED, "token-3", 0.92), Recognition(Verdict.UNSURE, "clowns-L2", 0.5)]
     assert allowing_for_blur(crops, recs) == recs
+
+
+class _Reader:
+    """A stand-in crop reader, with or without its own blur tests."""
+
+    def __init__(self, judges_blur: bool) -> None:
+        self.judges_blur = judges_blur
+
+    def classify(self, crops: np.ndarray, threshold: float = 0.0) -> list[Recognition]:
+        return [Recognition(Verdict.IDENTIFIED, "performers-D5", 0.5) for _ in crops]
+
+
+def test_a_reader_that_judges_blur_itself_keeps_its_verdicts_on_blurred_crops() -> None:
+    from vision.bigtop.pipeline import Recognizer
+
+    face, _ = render_card(Card.parse("performers-D5"), 4.0)
+    crops = np.stack([_crop(face, 2.2)])
+    assert fine_detail(crops)[0] < BLURRED
+    for judges, verdict in ((True, Verdict.IDENTIFIED), (False, Verdict.UNSURE)):
+        rec = Recognizer(classifier=_Reader(judges))
+        recs = rec.classifier.classify(crops)
+        assert [r.verdict for r in rec._allowing_for_blur(crops, recs)] == [verdict]
