@@ -5,9 +5,10 @@ colour), acrobats (smaller figures on an acrobat space, stacked up to three)
 and the Big Top (a tent on the circus tile). `draw_figures` paints them on a
 board drawn by `vision.carcassonne.board` (the project's own figure drawings);
 `find_figures` looks for them on the tiles of a `BoardReading`: each tile is
-cut square from the photo, its colours balanced against the whole board,
-pixels near a player colour grouped into blobs, and a blob of figure size is a
-figure standing on the feature under its centre (`vision.carcassonne.features`).
+cut square from the photo with a margin of its neighbours, its colours balanced
+against the whole board, pixels near a player colour grouped into blobs, and a
+blob of figure size is a figure standing on the feature under the middle of its
+footprint (`vision.carcassonne.features`), put back whole where the board ends.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from numpy.typing import NDArray
 from scorer.carcassonne.catalog import CATALOG, Special
 from vision.carcassonne.features import anchor, spot_at
 
-__all__ = ["BIG_TOP", "COLORS", "FIGURE_COLOURS", "FigureReading", "PlacedFigure", "draw_figures", "find_figures", "random_figures"]
+__all__ = ["BIG_TOP", "COLORS", "FIGURE_COLOURS", "FigureReading", "PlacedFigure", "clipped_sides", "draw_figures", "find_figures",
+           "footprint_centre", "random_figures"]
 
 #: The six player colours (BGR as the project draws them).
 COLORS: dict[str, tuple[int, int, int]] = {
@@ -46,8 +48,10 @@ _STEP = 0.1
 _FAR = 34.0
 #: a blob whose colour is on average further than this from its figure colour (0 far .. 1 exact) is no figure
 MIN_CONFIDENCE = 0.4
-#: the crop each tile is cut to for the search
+#: the crop each tile is cut to for the search, and the margin of its neighbours cut with it (a figure reaches over
+#: a tile's edge by at most half its size)
 _CUT = 64
+_MARGIN = 14
 #: a meeple's outline in a unit square (head at the top)
 _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98, 0.5], [0.72, 0.52], [0.9, 1.0], [0.6, 1.0],
                     [0.5, 0.78], [0.4, 1.0], [0.1, 1.0], [0.28, 0.52], [0.02, 0.5], [0.02, 0.36], [0.34, 0.24], [0.36, 0.06]])
@@ -141,6 +145,55 @@ def draw_figures(image: NDArray[Any], tiles: dict[tuple[int, int], tuple[str, in
     return out
 
 
+def clipped_sides(blobs: NDArray[Any], label: int, box: tuple[int, int, int, int], seen: NDArray[Any],
+                  ) -> tuple[bool, bool, bool, bool]:
+    """Which sides (west, north, east, south) of blob ``label`` of ``blobs`` (a label image) end where the search
+    ends: a pixel of the blob on that side of its ``box`` (left, top, width, height) is next to a pixel outside
+    ``seen`` (the part of the image where figures were looked for: the tiles, not the table) or the image's edge.
+    A figure that reaches over such an edge is seen cut off there."""
+    x, y, w, h = box
+    rows, cols = seen.shape[:2]
+    own = blobs[y:y + h, x:x + w] == label
+
+    def cut(line: NDArray[Any], outside: NDArray[Any] | None) -> bool:
+        return outside is None or bool((line & ~outside).any())
+
+    west = cut(own[:, 0], seen[y:y + h, x - 1] if x > 0 else None)
+    north = cut(own[0], seen[y - 1, x:x + w] if y > 0 else None)
+    east = cut(own[:, -1], seen[y:y + h, x + w] if x + w < cols else None)
+    south = cut(own[-1], seen[y + h, x:x + w] if y + h < rows else None)
+    return west, north, east, south
+
+
+def footprint_centre(box: tuple[int, int, int, int], clipped: tuple[bool, bool, bool, bool], least: float,
+                     ) -> tuple[float, float]:
+    """The centre of a figure's footprint from its blob's ``box`` (left, top, width, height), in the pixel
+    coordinates in which a pixel's centre is its index.
+
+    A figure is drawn about as wide as it is tall, centred on its spot: the middle of its box, not the centre of
+    its pixels (a meeple's legs pull that down). A side cut off where the search ends (``clipped``, from
+    `clipped_sides`: west, north, east, south) is put back one figure size from the opposite side, the size
+    taken from the side the cut left whole; cut on both axes (at a corner of the board), the size is at least
+    ``least`` (the smallest figure's, in pixels). Cut on both sides of one axis, the middle is all there is.
+    """
+    # the box's outer edges, in the coordinates in which a pixel's centre is its index
+    left, top, right, bottom = box[0] - 0.5, box[1] - 0.5, box[0] + box[2] - 0.5, box[1] + box[3] - 0.5
+    west, north, east, south = clipped
+    size = float(max(box[2], box[3]))
+    if (west or east) and (north or south):
+        size = max(size, least)
+    cx, cy = (left + right) / 2.0, (top + bottom) / 2.0
+    if west and not east:
+        cx = right - size / 2.0
+    elif east and not west:
+        cx = left + size / 2.0
+    if north and not south:
+        cy = bottom - size / 2.0
+    elif south and not north:
+        cy = top + size / 2.0
+    return cx, cy
+
+
 def _lab(colour: tuple[int, int, int]) -> NDArray[Any]:
     px = np.array([[colour]], np.uint8)
     out: NDArray[Any] = cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(3).astype(np.float32)
@@ -152,9 +205,24 @@ _LABS = np.stack([_lab(FIGURE_COLOURS[n]) for n in _NAMES])
 
 
 def _cut(photo: NDArray[Any], corners: NDArray[Any]) -> NDArray[Any]:
-    dst = np.asarray([[0, 0], [_CUT, 0], [_CUT, _CUT], [0, _CUT]], dtype=np.float32)
+    """The tile with ``corners`` cut square, `_CUT` pixels a side, and `_MARGIN` pixels of what lies around it."""
+    dst = np.asarray([[0, 0], [_CUT, 0], [_CUT, _CUT], [0, _CUT]], dtype=np.float32) + _MARGIN
     m = cv2.getPerspectiveTransform(np.asarray(corners, dtype=np.float32), dst)
-    out: NDArray[Any] = cv2.warpPerspective(photo, m, (_CUT, _CUT), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    side = _CUT + 2 * _MARGIN
+    out: NDArray[Any] = cv2.warpPerspective(photo, m, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def _seen(x: int, y: int, cells: Any) -> NDArray[Any]:
+    """Where a cut of the tile on (x, y) shows tiles (a figure may stand there): the tile, and the margin where a
+    neighbouring cell of ``cells`` holds one (not where the table shows)."""
+    side = _CUT + 2 * _MARGIN
+    out = np.zeros((side, side), bool)
+    spans = {-1: slice(0, _MARGIN), 0: slice(_MARGIN, _MARGIN + _CUT), 1: slice(_MARGIN + _CUT, side)}
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if (dx, dy) == (0, 0) or (x + dx, y + dy) in cells:
+                out[spans[dy], spans[dx]] = True
     return out
 
 
@@ -162,23 +230,26 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
                  reference: NDArray[Any] | None = None) -> list[FigureReading]:
     """The figures standing on ``tiles`` (`TileReading`s) in ``photo``; ``corners`` maps each cell to its corners.
 
+    Each tile is searched with a margin of its neighbours (the cells of ``corners``; not the table around the
+    board): a figure reaching over a tile's edge is seen whole, and found on the one tile under its middle.
     ``reference`` is the board's median colour the figure colours were drawn
     against (BGR); the photo's board is scaled to it first, which undoes the
     camera's white balance.
     """
-    cuts = [_cut(photo, corners[(t.x, t.y)]) for t in tiles if (t.x, t.y) in corners]
     kept = [t for t in tiles if (t.x, t.y) in corners]
-    if not cuts:
+    if not kept:
         return []
-    stack = np.stack(cuts).astype(np.float32)
+    side = _CUT + 2 * _MARGIN
+    core = slice(_MARGIN, _MARGIN + _CUT)
+    stack = np.stack([_cut(photo, corners[(t.x, t.y)]) for t in kept]).astype(np.float32)
     ref = np.asarray(reference if reference is not None else (235, 235, 235), np.float32)
-    gain = (ref / np.maximum(np.percentile(stack.reshape(-1, 3)[::5], 99, axis=0), 1.0)).astype(np.float32)
+    gain = (ref / np.maximum(np.percentile(stack[:, core, core].reshape(-1, 3)[::5], 99, axis=0), 1.0)).astype(np.float32)
     out: list[FigureReading] = []
     area_cell = float(_CUT * _CUT)
     # all tiles at once: one tall image through the colour conversion, then each figure colour's distance
     # over whole channel planes (a running nearest colour), never a pixels x colours table
     np.multiply(stack, gain, out=stack)
-    bal = np.minimum(stack, 255, out=stack).astype(np.uint8).reshape(-1, _CUT, 3)
+    bal = np.minimum(stack, 255, out=stack).astype(np.uint8).reshape(-1, side, 3)
     planes = np.ascontiguousarray(cv2.cvtColor(bal, cv2.COLOR_BGR2Lab).reshape(-1, 3).T, dtype=np.float32)
     size = planes.shape[1]
     best_sq = np.full(size, np.inf, np.float32)
@@ -197,26 +268,29 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
         nearest_flat -= nearest_flat * closer
         nearest_flat += closer * np.uint8(k)
         np.minimum(best_sq, sq, out=best_sq)
-    nearest_all = nearest_flat.reshape(len(kept), _CUT, _CUT)
-    dmin_all = np.sqrt(best_sq).reshape(len(kept), _CUT, _CUT)
     n_tiles = len(kept)
-    near_all = dmin_all < _FAR
+    nearest_all = nearest_flat.reshape(n_tiles, side, side)
+    dmin_all = np.sqrt(best_sq).reshape(n_tiles, side, side)
     # the tiles one below the other with a spacer row between: the erosion sees 1 there (as at an
     # image's border) and the dilation 0, so each tile is opened as on its own and no blob crosses
-    row = _CUT + 1
+    row = side + 1
     kernel = np.ones((3, 3), np.uint8)
-    tall_d = np.zeros((n_tiles, row, _CUT), np.float32)
-    tall_d[:, :_CUT] = dmin_all
+    tall_seen = np.zeros((n_tiles, row, side), bool)
+    tall_seen[:, :side] = np.stack([_seen(t.x, t.y, corners) for t in kept])
+    near_all = (dmin_all < _FAR) & tall_seen[:, :side]
+    seen_flat = tall_seen.reshape(-1, side)
+    tall_d = np.zeros((n_tiles, row, side), np.float32)
+    tall_d[:, :side] = dmin_all
     for k, colour in enumerate(_NAMES):
         each = near_all & (nearest_all == k)
         if not (each.reshape(n_tiles, -1).sum(axis=1) >= 0.02 * area_cell).any():
             continue
-        tall = np.ones((n_tiles, row, _CUT), np.uint8)
-        tall[:, :_CUT] = each
-        eroded = cv2.erode(tall.reshape(-1, _CUT), kernel)
-        eroded.reshape(n_tiles, row, _CUT)[:, _CUT] = 0
+        tall = np.ones((n_tiles, row, side), np.uint8)
+        tall[:, :side] = each
+        eroded = cv2.erode(tall.reshape(-1, side), kernel)
+        eroded.reshape(n_tiles, row, side)[:, side] = 0
         mask = cv2.dilate(eroded, kernel)
-        mask.reshape(n_tiles, row, _CUT)[:, _CUT] = 0
+        mask.reshape(n_tiles, row, side)[:, side] = 0
         n, lab_img, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
         if n <= 1:
             continue
@@ -231,11 +305,19 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
         dist_sum = np.bincount(lab_img.ravel(), weights=tall_d.ravel(), minlength=n)
         for j in np.flatnonzero(shaped):
             area = stats[j, cv2.CC_STAT_AREA] / area_cell
-            w, h = stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT]
-            i = int(stats[j, cv2.CC_STAT_TOP]) // row
+            w, h = int(stats[j, cv2.CC_STAT_WIDTH]), int(stats[j, cv2.CC_STAT_HEIGHT])
+            left, top = int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP])
+            i = top // row
             t = kept[i]
+            box = (left, top, w, h)
+            mx, my = footprint_centre(box, clipped_sides(lab_img, int(j), box, seen_flat), _SIZE["meeple"] * _CUT)
+            u, v = (mx - _MARGIN) / _CUT, (my - i * row - _MARGIN) / _CUT
+            # a figure whose middle lies on a neighbouring tile is that tile's (found in its own cut)
+            cell = (t.x + int(np.floor(u)), t.y + int(np.floor(v)))
+            if cell != (t.x, t.y) and cell in corners:
+                continue
+            u, v = float(np.clip(u, 0.0, 1.0)), float(np.clip(v, 0.0, 1.0))
             special = CATALOG[t.tile].special
-            u, v = cents[j, 0] / _CUT, (cents[j, 1] - i * row) / _CUT
             conf = float(np.clip(1.0 - dist_sum[j] / stats[j, cv2.CC_STAT_AREA] / _FAR, 0.0, 1.0))
             if conf < MIN_CONFIDENCE:
                 continue
@@ -248,7 +330,7 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
                 count = int(np.clip(round((h / _CUT - _SIZE["acrobat"]) / _STEP) + 1, 1, 3))
                 out.extend(FigureReading(t.x, t.y, "acrobat", colour, "acrobats", conf) for _ in range(count))
                 continue
-            feature = spot_at(t.tile, t.rotation, float(u), float(v))
+            feature = spot_at(t.tile, t.rotation, u, v)
             if feature is None or feature in ("circus", "acrobats"):
                 continue
             # the ringmaster stands taller than a meeple: its longer side tells them apart

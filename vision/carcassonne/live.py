@@ -58,7 +58,7 @@ from scorer.carcassonne.catalog import CATALOG, Special, box, rotated
 from vision.carcassonne.classifier import TileClassifier, cut_crops
 from vision.carcassonne.dataset import EDGE_INDEX
 from vision.carcassonne.features import spot_at
-from vision.carcassonne.figures import FIGURE_COLOURS
+from vision.carcassonne.figures import FIGURE_COLOURS, clipped_sides, footprint_centre
 from vision.carcassonne.grid import find_grid, refine_seams
 from vision.carcassonne.labels import NONE, ROTATIONS, TILE_NAMES, canonical_rotation, label
 
@@ -520,12 +520,9 @@ class LiveRecognizer:
         nearest = sq.argmin(axis=1).reshape(canvas.shape[:2])
         dist = np.sqrt(np.maximum(sq.min(axis=1), 0.0)).reshape(canvas.shape[:2])
         # only on the tiles: the table around them may have a figure's colour, and a figure at a tile's edge would
-        # run into it
-        on_tiles = np.zeros((ny, nx), bool)
-        for x, y in sure:
-            if 0 <= x - x0 < nx and 0 <= y - y0 < ny:
-                on_tiles[y - y0, x - x0] = True
-        near = (dist < _FAR) & np.repeat(np.repeat(on_tiles, _CELL, axis=0), _CELL, axis=1)
+        # run into it; each tile where it lies (its own outline, not the grid, which may be a few pixels off)
+        on_tiles = self._tiles_on_canvas(sure, to_canvas, (ny * _CELL, nx * _CELL))
+        near = (dist < _FAR) & on_tiles
         area_cell = float(_CELL * _CELL)
         out = kept
         #: each acrobat blob's cell and colour, and the figure colours just below it
@@ -538,12 +535,20 @@ class LiveRecognizer:
                 w, h = int(stats[j, cv2.CC_STAT_WIDTH]), int(stats[j, cv2.CC_STAT_HEIGHT])
                 if area > 0.4 or stats[j, cv2.CC_STAT_AREA] < 0.3 * w * h:
                     continue
-                cx, cy = cents[j] / _CELL
-                cell = (x0 + int(cx), y0 + int(cy))
+                x, y = int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP])
+                # the figure's footprint, put back whole where the tiles end (a figure reaching over the board's
+                # edge is seen cut off there), on the tile under its middle
+                box = (x, y, w, h)
+                mx, my = footprint_centre(box, clipped_sides(blobs, j, box, on_tiles), _SIZES["meeple"] * _CELL)
+                gx, gy = x0 + mx / _CELL, y0 + my / _CELL
+                cell = (int(np.floor(gx)), int(np.floor(gy)))
+                if cell not in sure:
+                    # the middle put back off the tile: the tile that holds the blob's pixels
+                    cell = (x0 + int(cents[j][0] / _CELL), y0 + int(cents[j][1] / _CELL))
                 if cell not in sure or only is not None and cell not in only:
                     continue
                 name, rot = sure[cell]
-                u, v = float(cx % 1.0), float(cy % 1.0)
+                u, v = self._on_tile(cell, gx, gy)
                 special = CATALOG[name].special
                 on_acrobats = special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2
                 if on_acrobats:
@@ -551,7 +556,6 @@ class LiveRecognizer:
                         continue
                 elif area < _MIN_AREA or min(w, h) < _MIN_SIDE * _CELL or stats[j, cv2.CC_STAT_AREA] > _MAX_FILL * w * h:
                     continue
-                x, y = int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP])
                 if 1.0 - float(dist[y:y + h, x:x + w][blobs[y:y + h, x:x + w] == j].mean()) / _FAR < _MIN_CONFIDENCE:
                     continue  # on average too far from its colour: tile art, not a figure
                 if colour == "big-top":
@@ -572,6 +576,36 @@ class LiveRecognizer:
                 out.append((*cell, kind, colour, feature))
         out.extend(_stacked_under(out, under))
         return tuple(sorted(out))
+
+    def _tiles_on_canvas(self, sure: dict[tuple[int, int], tuple[str, int]], to_canvas: NDArray[Any],
+                         shape: tuple[int, int]) -> NDArray[Any]:
+        """The pixels of the top-down canvas (``to_canvas``: its pixels -> grid units) that the ``sure`` tiles cover:
+        each tile's cell around its own outline where that was measured, else the grid's cell."""
+        assert self.to_photo is not None
+        from_photo = np.linalg.inv(self.to_photo @ to_canvas)
+        polygons = []
+        for cell in sure:
+            corners = self._cell_corners(cell).reshape(-1, 1, 2).astype(np.float64)
+            pts = cv2.perspectiveTransform(corners, from_photo).reshape(-1, 2)
+            polygons.append(np.round(pts * 16).astype(np.int32))
+        mask = np.zeros(shape, np.uint8)
+        cv2.fillPoly(mask, polygons, 1, cv2.LINE_8, shift=4)
+        # two tiles' outlines, each measured to a pixel, may leave a hairline between them that would split a figure
+        # standing across the seam
+        out: NDArray[Any] = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)).astype(bool)
+        return out
+
+    def _on_tile(self, cell: tuple[int, int], gx: float, gy: float) -> tuple[float, float]:
+        """Where the point (``gx``, ``gy``) of the grid lies on the tile of ``cell`` (u right, v down, 0..1): on the
+        tile's own outline where that was measured (the grid may be a few pixels off), else on the grid's cell."""
+        outline = self._outlines.get(cell)
+        if outline is None or self.to_photo is None:
+            return float(np.clip(gx - cell[0], 0.0, 1.0)), float(np.clip(gy - cell[1], 0.0, 1.0))
+        photo = cv2.perspectiveTransform(np.array([[[gx, gy]]], np.float64), self.to_photo)
+        unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+        m = cv2.getPerspectiveTransform(_cell_from_outline(outline).astype(np.float32), unit)
+        u, v = cv2.perspectiveTransform(photo, m.astype(np.float64)).reshape(2)
+        return float(np.clip(u, 0.0, 1.0)), float(np.clip(v, 0.0, 1.0))
 
     def _board_gain(self, board: NDArray[Any], x0: int, y0: int, x1: int, y1: int) -> NDArray[Any]:
         """`_white_gain` of the part of ``board`` that cells (x0, y0) to (x1, y1) cover (every fourth pixel)."""
