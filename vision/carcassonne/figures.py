@@ -5,10 +5,11 @@ colour), acrobats (smaller figures on an acrobat space, stacked up to three)
 and the Big Top (a tent on the circus tile). `draw_figures` paints them on a
 board drawn by `vision.carcassonne.board` (the project's own figure drawings);
 `find_figures` looks for them on the tiles of a `BoardReading`: each tile is
-cut square from the photo with a margin of its neighbours, its colours balanced
-against the whole board, pixels near a player colour grouped into blobs, and a
-blob of figure size is a figure standing on the feature under the middle of its
-footprint (`vision.carcassonne.features`), put back whole where the board ends.
+cut square from the photo, its colours balanced against the whole board, the
+cuts laid side by side as on the board, pixels near a player colour grouped
+into blobs, and a blob of figure size is a figure standing on the feature under
+the middle of its footprint (`vision.carcassonne.features`), put back whole
+where the board ends.
 """
 
 from __future__ import annotations
@@ -48,10 +49,8 @@ _STEP = 0.1
 _FAR = 34.0
 #: a blob whose colour is on average further than this from its figure colour (0 far .. 1 exact) is no figure
 MIN_CONFIDENCE = 0.4
-#: the crop each tile is cut to for the search, and the margin of its neighbours cut with it (a figure reaches over
-#: a tile's edge by at most half its size)
+#: the crop each tile is cut to for the search
 _CUT = 64
-_MARGIN = 14
 #: a meeple's outline in a unit square (head at the top)
 _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98, 0.5], [0.72, 0.52], [0.9, 1.0], [0.6, 1.0],
                     [0.5, 0.78], [0.4, 1.0], [0.1, 1.0], [0.28, 0.52], [0.02, 0.5], [0.02, 0.36], [0.34, 0.24], [0.36, 0.06]])
@@ -205,24 +204,9 @@ _LABS = np.stack([_lab(FIGURE_COLOURS[n]) for n in _NAMES])
 
 
 def _cut(photo: NDArray[Any], corners: NDArray[Any]) -> NDArray[Any]:
-    """The tile with ``corners`` cut square, `_CUT` pixels a side, and `_MARGIN` pixels of what lies around it."""
-    dst = np.asarray([[0, 0], [_CUT, 0], [_CUT, _CUT], [0, _CUT]], dtype=np.float32) + _MARGIN
+    dst = np.asarray([[0, 0], [_CUT, 0], [_CUT, _CUT], [0, _CUT]], dtype=np.float32)
     m = cv2.getPerspectiveTransform(np.asarray(corners, dtype=np.float32), dst)
-    side = _CUT + 2 * _MARGIN
-    out: NDArray[Any] = cv2.warpPerspective(photo, m, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-    return out
-
-
-def _seen(x: int, y: int, cells: Any) -> NDArray[Any]:
-    """Where a cut of the tile on (x, y) shows tiles (a figure may stand there): the tile, and the margin where a
-    neighbouring cell of ``cells`` holds one (not where the table shows)."""
-    side = _CUT + 2 * _MARGIN
-    out = np.zeros((side, side), bool)
-    spans = {-1: slice(0, _MARGIN), 0: slice(_MARGIN, _MARGIN + _CUT), 1: slice(_MARGIN + _CUT, side)}
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            if (dx, dy) == (0, 0) or (x + dx, y + dy) in cells:
-                out[spans[dy], spans[dx]] = True
+    out: NDArray[Any] = cv2.warpPerspective(photo, m, (_CUT, _CUT), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     return out
 
 
@@ -230,26 +214,27 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
                  reference: NDArray[Any] | None = None) -> list[FigureReading]:
     """The figures standing on ``tiles`` (`TileReading`s) in ``photo``; ``corners`` maps each cell to its corners.
 
-    Each tile is searched with a margin of its neighbours (the cells of ``corners``; not the table around the
-    board): a figure reaching over a tile's edge is seen whole, and found on the one tile under its middle.
+    The tiles' square cuts are laid side by side as on the board, so that a figure reaching over a tile's edge onto
+    its neighbour is seen whole, and found once, on the tile under its middle; where the board ends (the table's
+    colour may be a figure's) its footprint is put back whole (`footprint_centre`).
     ``reference`` is the board's median colour the figure colours were drawn
     against (BGR); the photo's board is scaled to it first, which undoes the
     camera's white balance.
     """
-    kept = [t for t in tiles if (t.x, t.y) in corners]
-    if not kept:
+    by_cell = {(t.x, t.y): t for t in tiles if (t.x, t.y) in corners}
+    if not by_cell:
         return []
-    side = _CUT + 2 * _MARGIN
-    core = slice(_MARGIN, _MARGIN + _CUT)
-    stack = np.stack([_cut(photo, corners[(t.x, t.y)]) for t in kept]).astype(np.float32)
+    # every cell with a tile is searched (a figure on a reported tile may reach over one that is not)
+    cells = sorted(corners)
+    stack = np.stack([_cut(photo, corners[cell]) for cell in cells]).astype(np.float32)
     ref = np.asarray(reference if reference is not None else (235, 235, 235), np.float32)
-    gain = (ref / np.maximum(np.percentile(stack[:, core, core].reshape(-1, 3)[::5], 99, axis=0), 1.0)).astype(np.float32)
+    gain = (ref / np.maximum(np.percentile(stack.reshape(-1, 3)[::5], 99, axis=0), 1.0)).astype(np.float32)
     out: list[FigureReading] = []
     area_cell = float(_CUT * _CUT)
     # all tiles at once: one tall image through the colour conversion, then each figure colour's distance
     # over whole channel planes (a running nearest colour), never a pixels x colours table
     np.multiply(stack, gain, out=stack)
-    bal = np.minimum(stack, 255, out=stack).astype(np.uint8).reshape(-1, side, 3)
+    bal = np.minimum(stack, 255, out=stack).astype(np.uint8).reshape(-1, _CUT, 3)
     planes = np.ascontiguousarray(cv2.cvtColor(bal, cv2.COLOR_BGR2Lab).reshape(-1, 3).T, dtype=np.float32)
     size = planes.shape[1]
     best_sq = np.full(size, np.inf, np.float32)
@@ -268,29 +253,30 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
         nearest_flat -= nearest_flat * closer
         nearest_flat += closer * np.uint8(k)
         np.minimum(best_sq, sq, out=best_sq)
-    n_tiles = len(kept)
-    nearest_all = nearest_flat.reshape(n_tiles, side, side)
-    dmin_all = np.sqrt(best_sq).reshape(n_tiles, side, side)
-    # the tiles one below the other with a spacer row between: the erosion sees 1 there (as at an
-    # image's border) and the dilation 0, so each tile is opened as on its own and no blob crosses
-    row = side + 1
+    # the cuts laid out as the board: cells with a tile (reported or not: ``corners``) may hold a figure's pixels
+    x0, y0 = min(x for x, _ in corners), min(y for _, y in corners)
+    nx, ny = max(x for x, _ in corners) - x0 + 1, max(y for _, y in corners) - y0 + 1
+    mosaic_d = np.zeros((ny, _CUT, nx, _CUT), np.float32)
+    mosaic_k = np.zeros((ny, _CUT, nx, _CUT), np.uint8)
+    mosaic_near = np.zeros((ny, _CUT, nx, _CUT), bool)
+    dmin_all = np.sqrt(best_sq).reshape(len(cells), _CUT, _CUT)
+    nearest_all = nearest_flat.reshape(len(cells), _CUT, _CUT)
+    seen = np.zeros((ny, nx), bool)
+    for i, (x, y) in enumerate(cells):
+        mosaic_d[y - y0, :, x - x0] = dmin_all[i]
+        mosaic_k[y - y0, :, x - x0] = nearest_all[i]
+        mosaic_near[y - y0, :, x - x0] = dmin_all[i] < _FAR
+        seen[y - y0, x - x0] = True
+    on_tiles = np.repeat(np.repeat(seen, _CUT, axis=0), _CUT, axis=1)
+    dist = mosaic_d.reshape(ny * _CUT, nx * _CUT)
+    nearest = mosaic_k.reshape(ny * _CUT, nx * _CUT)
+    near = mosaic_near.reshape(ny * _CUT, nx * _CUT)
     kernel = np.ones((3, 3), np.uint8)
-    tall_seen = np.zeros((n_tiles, row, side), bool)
-    tall_seen[:, :side] = np.stack([_seen(t.x, t.y, corners) for t in kept])
-    near_all = (dmin_all < _FAR) & tall_seen[:, :side]
-    seen_flat = tall_seen.reshape(-1, side)
-    tall_d = np.zeros((n_tiles, row, side), np.float32)
-    tall_d[:, :side] = dmin_all
     for k, colour in enumerate(_NAMES):
-        each = near_all & (nearest_all == k)
-        if not (each.reshape(n_tiles, -1).sum(axis=1) >= 0.02 * area_cell).any():
+        each = near & (nearest == k)
+        if each.sum() < 0.02 * area_cell:
             continue
-        tall = np.ones((n_tiles, row, side), np.uint8)
-        tall[:, :side] = each
-        eroded = cv2.erode(tall.reshape(-1, side), kernel)
-        eroded.reshape(n_tiles, row, side)[:, side] = 0
-        mask = cv2.dilate(eroded, kernel)
-        mask.reshape(n_tiles, row, side)[:, side] = 0
+        mask = cv2.morphologyEx(each.astype(np.uint8), cv2.MORPH_OPEN, kernel)
         n, lab_img, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
         if n <= 1:
             continue
@@ -302,21 +288,21 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
         shaped[0] = False
         if not shaped.any():
             continue
-        dist_sum = np.bincount(lab_img.ravel(), weights=tall_d.ravel(), minlength=n)
+        dist_sum = np.bincount(lab_img.ravel(), weights=dist.ravel(), minlength=n)
         for j in np.flatnonzero(shaped):
             area = stats[j, cv2.CC_STAT_AREA] / area_cell
             w, h = int(stats[j, cv2.CC_STAT_WIDTH]), int(stats[j, cv2.CC_STAT_HEIGHT])
-            left, top = int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP])
-            i = top // row
-            t = kept[i]
-            box = (left, top, w, h)
-            mx, my = footprint_centre(box, clipped_sides(lab_img, int(j), box, seen_flat), _SIZE["meeple"] * _CUT)
-            u, v = (mx - _MARGIN) / _CUT, (my - i * row - _MARGIN) / _CUT
-            # a figure whose middle lies on a neighbouring tile is that tile's (found in its own cut)
-            cell = (t.x + int(np.floor(u)), t.y + int(np.floor(v)))
-            if cell != (t.x, t.y) and cell in corners:
-                continue
-            u, v = float(np.clip(u, 0.0, 1.0)), float(np.clip(v, 0.0, 1.0))
+            box = (int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP]), w, h)
+            mx, my = footprint_centre(box, clipped_sides(lab_img, int(j), box, on_tiles), _SIZE["meeple"] * _CUT)
+            gx, gy = mx / _CUT, my / _CUT
+            cell = (x0 + int(np.floor(gx)), y0 + int(np.floor(gy)))
+            if cell not in corners:
+                # the middle put back off the board: the tile that holds the blob's pixels
+                cell = (x0 + int(cents[j, 0] / _CUT), y0 + int(cents[j, 1] / _CUT))
+            t = by_cell.get(cell)
+            if t is None:
+                continue  # on a cell whose tile is not reported
+            u, v = float(np.clip(gx - (t.x - x0), 0.0, 1.0)), float(np.clip(gy - (t.y - y0), 0.0, 1.0))
             special = CATALOG[t.tile].special
             conf = float(np.clip(1.0 - dist_sum[j] / stats[j, cv2.CC_STAT_AREA] / _FAR, 0.0, 1.0))
             if conf < MIN_CONFIDENCE:
