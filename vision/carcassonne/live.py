@@ -91,6 +91,8 @@ _MAX_FILL = 0.85
 #: on the acrobat space: the smallest blob that is an acrobat (the smallest figure, often half hidden by the figure
 #: beside it), whose longest side must reach `_MIN_SIDE` (the space's art has small round dots of player colours)
 _MIN_ACROBAT = 0.007
+#: the acrobat space's radius, a share of the tile side (a figure whose middle is within it stands there)
+_ACROBAT_SPACE = 0.3
 #: a pixel this far (Lab) from every figure colour is no figure
 _FAR = 34.0
 #: a blob whose colour is on average further than this from its figure colour (0 far .. 1 exact) is no figure
@@ -527,8 +529,15 @@ class LiveRecognizer:
         out = kept
         #: each acrobat blob's cell and colour, and the figure colours just below it
         under: list[tuple[tuple[int, int], str, NDArray[Any], NDArray[Any]]] = []
+        spaces = self._acrobat_spaces(sure, to_canvas, on_tiles.shape)
         for k, colour in enumerate(_COLOUR_NAMES):
-            mask = cv2.morphologyEx((near & (nearest == k)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            each = (near & (nearest == k)).astype(np.uint8)
+            mask = cv2.morphologyEx(each, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            if spaces is not None:
+                # on an acrobat space the figures are small and their dark outlines cut them in pieces that the
+                # opening would take away: there the pieces are joined instead
+                joined = cv2.morphologyEx(each & spaces, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+                mask = np.where(spaces > 0, joined, mask)
             n, blobs, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
             for j in range(1, n):
                 area = stats[j, cv2.CC_STAT_AREA] / area_cell
@@ -550,7 +559,7 @@ class LiveRecognizer:
                 name, rot = sure[cell]
                 u, v = self._on_tile(cell, gx, gy)
                 special = CATALOG[name].special
-                on_acrobats = special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2
+                on_acrobats = special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < _ACROBAT_SPACE**2
                 if on_acrobats:
                     if area < _MIN_ACROBAT or max(w, h) < _MIN_SIDE * _CELL:
                         continue
@@ -593,6 +602,22 @@ class LiveRecognizer:
         # two tiles' outlines, each measured to a pixel, may leave a hairline between them that would split a figure
         # standing across the seam
         out: NDArray[Any] = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)).astype(bool)
+        return out
+
+    def _acrobat_spaces(self, sure: dict[tuple[int, int], tuple[str, int]], to_canvas: NDArray[Any],
+                        shape: tuple[int, ...]) -> NDArray[Any] | None:
+        """The acrobat spaces of the ``sure`` tiles on the top-down canvas (1 within `_ACROBAT_SPACE` of a tile's
+        middle), None when no tile has one."""
+        assert self.to_photo is not None
+        cells = [cell for cell, (name, _) in sure.items() if CATALOG[name].special is Special.ACROBATS]
+        if not cells:
+            return None
+        from_photo = np.linalg.inv(self.to_photo @ to_canvas)
+        out = np.zeros(shape[:2], np.uint8)
+        for cell in cells:
+            middle = self._cell_corners(cell).astype(np.float64).mean(axis=0).reshape(1, 1, 2)
+            cx, cy = cv2.perspectiveTransform(middle, from_photo).reshape(2)
+            cv2.circle(out, (int(round(cx)), int(round(cy))), int(round(_ACROBAT_SPACE * _CELL)), 1, -1)
         return out
 
     def _on_tile(self, cell: tuple[int, int], gx: float, gy: float) -> tuple[float, float]:

@@ -213,3 +213,18 @@ def test_a_figure_is_placed_on_its_tile_as_the_tile_lies_and_whole_where_the_boa
     recognizer = _read_with_grid_off(renderer, frame, tiles, shift)
     board, _ = recognizer._board_part(frame)
     assert recognizer._board_figures(board) == ((-7, -3, "meeple", "blue", "field:WR"),)
+
+
+def test_an_acrobat_cut_in_pieces_by_its_outline_is_an_acrobat() -> None:
+    """The demo's game of seed 8: a lone red acrobat, turned, on the acrobat space; its dark outline cuts it into
+    pieces each smaller than the space's dots (once missed)."""
+    renderer = SceneRenderer((-9, -7, 4, 4), 56, "classic", 8)
+    tiles = ((0, 0, "D", 0), (0, -1, "N", 180), (0, -2, "ffff.acrobats", 0), (1, 0, "U", 0), (1, 1, "A", 90),
+             (-1, -2, "A", 0))
+    figures = (PlacedFigure(0, -1, "meeple", "red", "field:NL"), PlacedFigure(1, 0, "ringmaster", "red", "field:NL"),
+               PlacedFigure(1, 1, "ringmaster", "blue", "road:W"), PlacedFigure(0, -2, "acrobat", "red", "acrobats"))
+    frame = renderer.render(Scene(tiles, figures))
+    frame = np.clip(frame + np.random.default_rng(5).normal(0, 1.5, frame.shape), 0, 255).astype(np.uint8)
+    recognizer = _read_with_grid_off(renderer, frame, tiles, (0, 0))
+    board, _ = recognizer._board_part(frame)
+    assert (0, -2, "acrobat", "red", "acrobats") in recognizer._board_figures(board)
