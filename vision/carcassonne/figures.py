@@ -51,6 +51,8 @@ _FAR = 34.0
 MIN_CONFIDENCE = 0.4
 #: the crop each tile is cut to for the search
 _CUT = 64
+#: pixels of the crop along each side where the gap between two tiles may show
+_SEAM = 3
 #: a meeple's outline in a unit square (head at the top)
 _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98, 0.5], [0.72, 0.52], [0.9, 1.0], [0.6, 1.0],
                     [0.5, 0.78], [0.4, 1.0], [0.1, 1.0], [0.28, 0.52], [0.02, 0.5], [0.02, 0.36], [0.34, 0.24], [0.36, 0.06]])
@@ -272,11 +274,19 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
     nearest = mosaic_k.reshape(ny * _CUT, nx * _CUT)
     near = mosaic_near.reshape(ny * _CUT, nx * _CUT)
     kernel = np.ones((3, 3), np.uint8)
+    # along the seams between tiles the table shows through the gap: a line that may have a figure's colour (a
+    # purple or blue table), a net that would join figures on different tiles. There a wider opening takes lines
+    # away and keeps the figures standing across (wider than any gap)
+    band = np.zeros(_CUT, bool)
+    band[:_SEAM] = band[-_SEAM:] = True
+    seams = np.tile(band, nx)[None, :] | np.tile(band, ny)[:, None]
+    wide = np.ones((2 * _SEAM + 1, 2 * _SEAM + 1), np.uint8)
     for k, colour in enumerate(_NAMES):
         each = near & (nearest == k)
         if each.sum() < 0.02 * area_cell:
             continue
         mask = cv2.morphologyEx(each.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        mask[seams] = cv2.morphologyEx(mask, cv2.MORPH_OPEN, wide)[seams]
         n, lab_img, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
         if n <= 1:
             continue
