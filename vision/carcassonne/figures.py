@@ -53,6 +53,9 @@ MIN_CONFIDENCE = 0.4
 _CUT = 64
 #: pixels of the crop along each side where the gap between two tiles may show
 _SEAM = 3
+#: the acrobat space's radius (a share of the tile side), and the smallest share of a tile an acrobat shows there
+_ACROBAT_SPACE = 0.3
+_MIN_ACROBAT = 0.007
 #: a meeple's outline in a unit square (head at the top)
 _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98, 0.5], [0.72, 0.52], [0.9, 1.0], [0.6, 1.0],
                     [0.5, 0.78], [0.4, 1.0], [0.1, 1.0], [0.28, 0.52], [0.02, 0.5], [0.02, 0.36], [0.34, 0.24], [0.36, 0.06]])
@@ -281,12 +284,23 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
     band[:_SEAM] = band[-_SEAM:] = True
     seams = np.tile(band, nx)[None, :] | np.tile(band, ny)[:, None]
     wide = np.ones((2 * _SEAM + 1, 2 * _SEAM + 1), np.uint8)
+    # the acrobat spaces: there an acrobat, the smallest figure, often half hidden by the one beside it, is cut in
+    # pieces by its dark outline, which the opening would take away: the pieces are joined instead
+    spaces = np.zeros((ny * _CUT, nx * _CUT), np.uint8)
+    for (x, y), t in by_cell.items():
+        if CATALOG[t.tile].special is Special.ACROBATS:
+            middle = (int(round((x - x0 + 0.5) * _CUT)), int(round((y - y0 + 0.5) * _CUT)))
+            cv2.circle(spaces, middle, int(round(_ACROBAT_SPACE * _CUT)), 1, -1)
+    any_space = bool(spaces.any())
     for k, colour in enumerate(_NAMES):
         each = near & (nearest == k)
         if each.sum() < 0.02 * area_cell:
             continue
         mask = cv2.morphologyEx(each.astype(np.uint8), cv2.MORPH_OPEN, kernel)
         mask[seams] = cv2.morphologyEx(mask, cv2.MORPH_OPEN, wide)[seams]
+        if any_space:
+            joined = cv2.morphologyEx(each.astype(np.uint8) & spaces, cv2.MORPH_CLOSE, kernel)
+            mask = np.where(spaces > 0, joined, mask)
         n, lab_img, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
         if n <= 1:
             continue
@@ -295,6 +309,12 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
         share = areas / area_cell
         shaped = ((share >= 0.02) & (share <= 0.4) & (areas / np.maximum(1, ws * hs) >= 0.3)
                   & (np.minimum(ws, hs) >= 0.1 * _CUT))
+        if any_space:
+            # on an acrobat space: smaller, but longer than the round dots of the space's art
+            cy, cx = np.clip(cents[:, 1].astype(int), 0, ny * _CUT - 1), np.clip(cents[:, 0].astype(int), 0, nx * _CUT - 1)
+            acrobat = ((spaces[cy, cx] > 0) & (share >= _MIN_ACROBAT) & (share <= 0.4)
+                       & (np.maximum(ws, hs) >= 0.1 * _CUT) & (areas / np.maximum(1, ws * hs) >= 0.3))
+            shaped |= acrobat
         shaped[0] = False
         if not shaped.any():
             continue
@@ -321,7 +341,7 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
                 if special is Special.CIRCUS and area > 0.1:
                     out.append(FigureReading(t.x, t.y, "big-top", "", "circus", conf))
                 continue
-            if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2:
+            if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < _ACROBAT_SPACE**2:
                 # a stack of one colour shows as one blob: its height tells how many
                 count = int(np.clip(round((h / _CUT - _SIZE["acrobat"]) / _STEP) + 1, 1, 3))
                 out.extend(FigureReading(t.x, t.y, "acrobat", colour, "acrobats", conf) for _ in range(count))
