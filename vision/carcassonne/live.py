@@ -533,10 +533,12 @@ class LiveRecognizer:
         for k, colour in enumerate(_COLOUR_NAMES):
             each = (near & (nearest == k)).astype(np.uint8)
             mask = cv2.morphologyEx(each, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            opened = mask
             if spaces is not None:
                 # on an acrobat space the figures are small and their dark outlines cut them in pieces that the
                 # opening would take away: there the pieces are joined instead
                 joined = cv2.morphologyEx(each & spaces, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+                opened = mask
                 mask = np.where(spaces > 0, joined, mask)
             n, blobs, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
             for j in range(1, n):
@@ -572,6 +574,12 @@ class LiveRecognizer:
                         out.append((*cell, "big-top", "", "circus"))
                     continue
                 if on_acrobats:
+                    # a stack's height, and where an acrobat it hides would show, from what the opening keeps of it
+                    # (the pieces joined to it reach into the art around it); all of it where the opening keeps none
+                    solid = (blobs[y:y + h, x:x + w] == j) & (opened[y:y + h, x:x + w] > 0)
+                    if solid.any():
+                        rows, cols = np.nonzero(solid)
+                        x, y, w, h = x + int(cols.min()), y + int(rows.min()), int(np.ptp(cols)) + 1, int(np.ptp(rows)) + 1
                     count = int(np.clip(round((h / _CELL - _SIZES["acrobat"]) / _STACK_STEP) + 1, 1, 3))
                     out.extend((*cell, "acrobat", colour, "acrobats") for _ in range(count))
                     band = (slice(y + h // 2, y + h + int(2 * _STACK_STEP * _CELL) + 2), slice(max(0, x - 2), x + w + 2))
