@@ -228,3 +228,14 @@ def test_an_acrobat_cut_in_pieces_by_its_outline_is_an_acrobat() -> None:
     recognizer = _read_with_grid_off(renderer, frame, tiles, (0, 0))
     board, _ = recognizer._board_part(frame)
     assert (0, -2, "acrobat", "red", "acrobats") in recognizer._board_figures(board)
+
+
+def test_the_art_below_a_lone_acrobat_is_no_acrobat_it_hides() -> None:
+    """The demo's game of seed 2: a lone blue acrobat on an acrobat space with red and green art just below it."""
+    renderer = SceneRenderer((-9, -5, 4, 6), 56, "classic", 2)
+    tiles = ((-6, 4, "ffrr.acrobats", 180), (-6, 3, "V", 0))
+    frame = renderer.render(Scene(tiles, (PlacedFigure(-6, 4, "acrobat", "blue", "acrobats"),)))
+    frame = np.clip(frame + np.random.default_rng(5).normal(0, 1.5, frame.shape), 0, 255).astype(np.uint8)
+    recognizer = _read_with_grid_off(renderer, frame, tiles, (0, 0))
+    board, _ = recognizer._board_part(frame)
+    assert recognizer._board_figures(board) == ((-6, 4, "acrobat", "blue", "acrobats"),)
