@@ -51,8 +51,6 @@ _FAR = 34.0
 MIN_CONFIDENCE = 0.4
 #: the crop each tile is cut to for the search
 _CUT = 64
-#: pixels of the crop along each side where the gap between two tiles may show
-_SEAM = 3
 #: the acrobat space's radius (a share of the tile side), and the smallest share of a tile an acrobat shows there
 _ACROBAT_SPACE = 0.3
 _MIN_ACROBAT = 0.007
@@ -277,13 +275,6 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
     nearest = mosaic_k.reshape(ny * _CUT, nx * _CUT)
     near = mosaic_near.reshape(ny * _CUT, nx * _CUT)
     kernel = np.ones((3, 3), np.uint8)
-    # along the seams between tiles the table shows through the gap: a line that may have a figure's colour (a
-    # purple or blue table), a net that would join figures on different tiles. There a wider opening takes lines
-    # away and keeps the figures standing across (wider than any gap)
-    band = np.zeros(_CUT, bool)
-    band[:_SEAM] = band[-_SEAM:] = True
-    seams = np.tile(band, nx)[None, :] | np.tile(band, ny)[:, None]
-    wide = np.ones((2 * _SEAM + 1, 2 * _SEAM + 1), np.uint8)
     # the acrobat spaces: there an acrobat, the smallest figure, often half hidden by the one beside it, is cut in
     # pieces by its dark outline, which the opening would take away: the pieces are joined instead
     spaces = np.zeros((ny * _CUT, nx * _CUT), np.uint8)
@@ -297,7 +288,6 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
         if each.sum() < 0.02 * area_cell:
             continue
         mask = cv2.morphologyEx(each.astype(np.uint8), cv2.MORPH_OPEN, kernel)
-        mask[seams] = cv2.morphologyEx(mask, cv2.MORPH_OPEN, wide)[seams]
         if any_space:
             joined = cv2.morphologyEx(each.astype(np.uint8) & spaces, cv2.MORPH_CLOSE, kernel)
             mask = np.where(spaces > 0, joined, mask)
