@@ -5,9 +5,11 @@ colour), acrobats (smaller figures on an acrobat space, stacked up to three)
 and the Big Top (a tent on the circus tile). `draw_figures` paints them on a
 board drawn by `vision.carcassonne.board` (the project's own figure drawings);
 `find_figures` looks for them on the tiles of a `BoardReading`: each tile is
-cut square from the photo, its colours balanced against the whole board,
-pixels near a player colour grouped into blobs, and a blob of figure size is a
-figure standing on the feature under its centre (`vision.carcassonne.features`).
+cut square from the photo, its colours balanced against the whole board, the
+cuts laid side by side as on the board, pixels near a player colour grouped
+into blobs, and a blob of figure size is a figure standing on the feature under
+the middle of its footprint (`vision.carcassonne.features`), put back whole
+where the board ends.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from numpy.typing import NDArray
 from scorer.carcassonne.catalog import CATALOG, Special
 from vision.carcassonne.features import anchor, spot_at
 
-__all__ = ["BIG_TOP", "COLORS", "FIGURE_COLOURS", "FigureReading", "PlacedFigure", "draw_figures", "find_figures", "random_figures"]
+__all__ = ["BIG_TOP", "COLORS", "FIGURE_COLOURS", "FigureReading", "PlacedFigure", "clipped_sides", "draw_figures", "find_figures",
+           "footprint_centre", "random_figures"]
 
 #: The six player colours (BGR as the project draws them).
 COLORS: dict[str, tuple[int, int, int]] = {
@@ -48,6 +51,9 @@ _FAR = 34.0
 MIN_CONFIDENCE = 0.4
 #: the crop each tile is cut to for the search
 _CUT = 64
+#: the acrobat space's radius (a share of the tile side), and the smallest share of a tile an acrobat shows there
+_ACROBAT_SPACE = 0.3
+_MIN_ACROBAT = 0.007
 #: a meeple's outline in a unit square (head at the top)
 _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98, 0.5], [0.72, 0.52], [0.9, 1.0], [0.6, 1.0],
                     [0.5, 0.78], [0.4, 1.0], [0.1, 1.0], [0.28, 0.52], [0.02, 0.5], [0.02, 0.36], [0.34, 0.24], [0.36, 0.06]])
@@ -141,6 +147,55 @@ def draw_figures(image: NDArray[Any], tiles: dict[tuple[int, int], tuple[str, in
     return out
 
 
+def clipped_sides(blobs: NDArray[Any], label: int, box: tuple[int, int, int, int], seen: NDArray[Any],
+                  ) -> tuple[bool, bool, bool, bool]:
+    """Which sides (west, north, east, south) of blob ``label`` of ``blobs`` (a label image) end where the search
+    ends: a pixel of the blob on that side of its ``box`` (left, top, width, height) is next to a pixel outside
+    ``seen`` (the part of the image where figures were looked for: the tiles, not the table) or the image's edge.
+    A figure that reaches over such an edge is seen cut off there."""
+    x, y, w, h = box
+    rows, cols = seen.shape[:2]
+    own = blobs[y:y + h, x:x + w] == label
+
+    def cut(line: NDArray[Any], outside: NDArray[Any] | None) -> bool:
+        return outside is None or bool((line & ~outside).any())
+
+    west = cut(own[:, 0], seen[y:y + h, x - 1] if x > 0 else None)
+    north = cut(own[0], seen[y - 1, x:x + w] if y > 0 else None)
+    east = cut(own[:, -1], seen[y:y + h, x + w] if x + w < cols else None)
+    south = cut(own[-1], seen[y + h, x:x + w] if y + h < rows else None)
+    return west, north, east, south
+
+
+def footprint_centre(box: tuple[int, int, int, int], clipped: tuple[bool, bool, bool, bool], least: float,
+                     ) -> tuple[float, float]:
+    """The centre of a figure's footprint from its blob's ``box`` (left, top, width, height), in the pixel
+    coordinates in which a pixel's centre is its index.
+
+    A figure is drawn about as wide as it is tall, centred on its spot: the middle of its box, not the centre of
+    its pixels (a meeple's legs pull that down). A side cut off where the search ends (``clipped``, from
+    `clipped_sides`: west, north, east, south) is put back one figure size from the opposite side, the size
+    taken from the side the cut left whole; cut on both axes (at a corner of the board), the size is at least
+    ``least`` (the smallest figure's, in pixels). Cut on both sides of one axis, the middle is all there is.
+    """
+    # the box's outer edges, in the coordinates in which a pixel's centre is its index
+    left, top, right, bottom = box[0] - 0.5, box[1] - 0.5, box[0] + box[2] - 0.5, box[1] + box[3] - 0.5
+    west, north, east, south = clipped
+    size = float(max(box[2], box[3]))
+    if (west or east) and (north or south):
+        size = max(size, least)
+    cx, cy = (left + right) / 2.0, (top + bottom) / 2.0
+    if west and not east:
+        cx = right - size / 2.0
+    elif east and not west:
+        cx = left + size / 2.0
+    if north and not south:
+        cy = bottom - size / 2.0
+    elif south and not north:
+        cy = top + size / 2.0
+    return cx, cy
+
+
 def _lab(colour: tuple[int, int, int]) -> NDArray[Any]:
     px = np.array([[colour]], np.uint8)
     out: NDArray[Any] = cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(3).astype(np.float32)
@@ -162,15 +217,19 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
                  reference: NDArray[Any] | None = None) -> list[FigureReading]:
     """The figures standing on ``tiles`` (`TileReading`s) in ``photo``; ``corners`` maps each cell to its corners.
 
+    The tiles' square cuts are laid side by side as on the board, so that a figure reaching over a tile's edge onto
+    its neighbour is seen whole, and found once, on the tile under its middle; where the board ends (the table's
+    colour may be a figure's) its footprint is put back whole (`footprint_centre`).
     ``reference`` is the board's median colour the figure colours were drawn
     against (BGR); the photo's board is scaled to it first, which undoes the
     camera's white balance.
     """
-    cuts = [_cut(photo, corners[(t.x, t.y)]) for t in tiles if (t.x, t.y) in corners]
-    kept = [t for t in tiles if (t.x, t.y) in corners]
-    if not cuts:
+    by_cell = {(t.x, t.y): t for t in tiles if (t.x, t.y) in corners}
+    if not by_cell:
         return []
-    stack = np.stack(cuts).astype(np.float32)
+    # every cell with a tile is searched (a figure on a reported tile may reach over one that is not)
+    cells = sorted(corners)
+    stack = np.stack([_cut(photo, corners[cell]) for cell in cells]).astype(np.float32)
     ref = np.asarray(reference if reference is not None else (235, 235, 235), np.float32)
     gain = (ref / np.maximum(np.percentile(stack.reshape(-1, 3)[::5], 99, axis=0), 1.0)).astype(np.float32)
     out: list[FigureReading] = []
@@ -197,26 +256,41 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
         nearest_flat -= nearest_flat * closer
         nearest_flat += closer * np.uint8(k)
         np.minimum(best_sq, sq, out=best_sq)
-    nearest_all = nearest_flat.reshape(len(kept), _CUT, _CUT)
-    dmin_all = np.sqrt(best_sq).reshape(len(kept), _CUT, _CUT)
-    n_tiles = len(kept)
-    near_all = dmin_all < _FAR
-    # the tiles one below the other with a spacer row between: the erosion sees 1 there (as at an
-    # image's border) and the dilation 0, so each tile is opened as on its own and no blob crosses
-    row = _CUT + 1
+    # the cuts laid out as the board: cells with a tile (reported or not: ``corners``) may hold a figure's pixels
+    x0, y0 = min(x for x, _ in corners), min(y for _, y in corners)
+    nx, ny = max(x for x, _ in corners) - x0 + 1, max(y for _, y in corners) - y0 + 1
+    mosaic_d = np.zeros((ny, _CUT, nx, _CUT), np.float32)
+    mosaic_k = np.zeros((ny, _CUT, nx, _CUT), np.uint8)
+    mosaic_near = np.zeros((ny, _CUT, nx, _CUT), bool)
+    dmin_all = np.sqrt(best_sq).reshape(len(cells), _CUT, _CUT)
+    nearest_all = nearest_flat.reshape(len(cells), _CUT, _CUT)
+    seen = np.zeros((ny, nx), bool)
+    for i, (x, y) in enumerate(cells):
+        mosaic_d[y - y0, :, x - x0] = dmin_all[i]
+        mosaic_k[y - y0, :, x - x0] = nearest_all[i]
+        mosaic_near[y - y0, :, x - x0] = dmin_all[i] < _FAR
+        seen[y - y0, x - x0] = True
+    on_tiles = np.repeat(np.repeat(seen, _CUT, axis=0), _CUT, axis=1)
+    dist = mosaic_d.reshape(ny * _CUT, nx * _CUT)
+    nearest = mosaic_k.reshape(ny * _CUT, nx * _CUT)
+    near = mosaic_near.reshape(ny * _CUT, nx * _CUT)
     kernel = np.ones((3, 3), np.uint8)
-    tall_d = np.zeros((n_tiles, row, _CUT), np.float32)
-    tall_d[:, :_CUT] = dmin_all
+    # the acrobat spaces: there an acrobat, the smallest figure, often half hidden by the one beside it, is cut in
+    # pieces by its dark outline, which the opening would take away: the pieces are joined instead
+    spaces = np.zeros((ny * _CUT, nx * _CUT), np.uint8)
+    for (x, y), t in by_cell.items():
+        if CATALOG[t.tile].special is Special.ACROBATS:
+            middle = (int(round((x - x0 + 0.5) * _CUT)), int(round((y - y0 + 0.5) * _CUT)))
+            cv2.circle(spaces, middle, int(round(_ACROBAT_SPACE * _CUT)), 1, -1)
+    any_space = bool(spaces.any())
     for k, colour in enumerate(_NAMES):
-        each = near_all & (nearest_all == k)
-        if not (each.reshape(n_tiles, -1).sum(axis=1) >= 0.02 * area_cell).any():
+        each = near & (nearest == k)
+        if each.sum() < 0.02 * area_cell:
             continue
-        tall = np.ones((n_tiles, row, _CUT), np.uint8)
-        tall[:, :_CUT] = each
-        eroded = cv2.erode(tall.reshape(-1, _CUT), kernel)
-        eroded.reshape(n_tiles, row, _CUT)[:, _CUT] = 0
-        mask = cv2.dilate(eroded, kernel)
-        mask.reshape(n_tiles, row, _CUT)[:, _CUT] = 0
+        mask = cv2.morphologyEx(each.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        if any_space:
+            joined = cv2.morphologyEx(each.astype(np.uint8) & spaces, cv2.MORPH_CLOSE, kernel)
+            mask = np.where(spaces > 0, joined, mask)
         n, lab_img, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
         if n <= 1:
             continue
@@ -225,17 +299,31 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
         share = areas / area_cell
         shaped = ((share >= 0.02) & (share <= 0.4) & (areas / np.maximum(1, ws * hs) >= 0.3)
                   & (np.minimum(ws, hs) >= 0.1 * _CUT))
+        if any_space:
+            # on an acrobat space: smaller, but longer than the round dots of the space's art
+            cy, cx = np.clip(cents[:, 1].astype(int), 0, ny * _CUT - 1), np.clip(cents[:, 0].astype(int), 0, nx * _CUT - 1)
+            acrobat = ((spaces[cy, cx] > 0) & (share >= _MIN_ACROBAT) & (share <= 0.4)
+                       & (np.maximum(ws, hs) >= 0.1 * _CUT) & (areas / np.maximum(1, ws * hs) >= 0.3))
+            shaped |= acrobat
         shaped[0] = False
         if not shaped.any():
             continue
-        dist_sum = np.bincount(lab_img.ravel(), weights=tall_d.ravel(), minlength=n)
+        dist_sum = np.bincount(lab_img.ravel(), weights=dist.ravel(), minlength=n)
         for j in np.flatnonzero(shaped):
             area = stats[j, cv2.CC_STAT_AREA] / area_cell
-            w, h = stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT]
-            i = int(stats[j, cv2.CC_STAT_TOP]) // row
-            t = kept[i]
+            w, h = int(stats[j, cv2.CC_STAT_WIDTH]), int(stats[j, cv2.CC_STAT_HEIGHT])
+            box = (int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP]), w, h)
+            mx, my = footprint_centre(box, clipped_sides(lab_img, int(j), box, on_tiles), _SIZE["meeple"] * _CUT)
+            gx, gy = mx / _CUT, my / _CUT
+            cell = (x0 + int(np.floor(gx)), y0 + int(np.floor(gy)))
+            if cell not in corners:
+                # the middle put back off the board: the tile that holds the blob's pixels
+                cell = (x0 + int(cents[j, 0] / _CUT), y0 + int(cents[j, 1] / _CUT))
+            t = by_cell.get(cell)
+            if t is None:
+                continue  # on a cell whose tile is not reported
+            u, v = float(np.clip(gx - (t.x - x0), 0.0, 1.0)), float(np.clip(gy - (t.y - y0), 0.0, 1.0))
             special = CATALOG[t.tile].special
-            u, v = cents[j, 0] / _CUT, (cents[j, 1] - i * row) / _CUT
             conf = float(np.clip(1.0 - dist_sum[j] / stats[j, cv2.CC_STAT_AREA] / _FAR, 0.0, 1.0))
             if conf < MIN_CONFIDENCE:
                 continue
@@ -243,12 +331,12 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
                 if special is Special.CIRCUS and area > 0.1:
                     out.append(FigureReading(t.x, t.y, "big-top", "", "circus", conf))
                 continue
-            if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2:
+            if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < _ACROBAT_SPACE**2:
                 # a stack of one colour shows as one blob: its height tells how many
                 count = int(np.clip(round((h / _CUT - _SIZE["acrobat"]) / _STEP) + 1, 1, 3))
                 out.extend(FigureReading(t.x, t.y, "acrobat", colour, "acrobats", conf) for _ in range(count))
                 continue
-            feature = spot_at(t.tile, t.rotation, float(u), float(v))
+            feature = spot_at(t.tile, t.rotation, u, v)
             if feature is None or feature in ("circus", "acrobats"):
                 continue
             # the ringmaster stands taller than a meeple: its longer side tells them apart

@@ -58,7 +58,7 @@ from scorer.carcassonne.catalog import CATALOG, Special, box, rotated
 from vision.carcassonne.classifier import TileClassifier, cut_crops
 from vision.carcassonne.dataset import EDGE_INDEX
 from vision.carcassonne.features import spot_at
-from vision.carcassonne.figures import FIGURE_COLOURS
+from vision.carcassonne.figures import FIGURE_COLOURS, clipped_sides, footprint_centre
 from vision.carcassonne.grid import find_grid, refine_seams
 from vision.carcassonne.labels import NONE, ROTATIONS, TILE_NAMES, canonical_rotation, label
 
@@ -91,6 +91,8 @@ _MAX_FILL = 0.85
 #: on the acrobat space: the smallest blob that is an acrobat (the smallest figure, often half hidden by the figure
 #: beside it), whose longest side must reach `_MIN_SIDE` (the space's art has small round dots of player colours)
 _MIN_ACROBAT = 0.007
+#: the acrobat space's radius, a share of the tile side (a figure whose middle is within it stands there)
+_ACROBAT_SPACE = 0.3
 #: a pixel this far (Lab) from every figure colour is no figure
 _FAR = 34.0
 #: a blob whose colour is on average further than this from its figure colour (0 far .. 1 exact) is no figure
@@ -520,38 +522,51 @@ class LiveRecognizer:
         nearest = sq.argmin(axis=1).reshape(canvas.shape[:2])
         dist = np.sqrt(np.maximum(sq.min(axis=1), 0.0)).reshape(canvas.shape[:2])
         # only on the tiles: the table around them may have a figure's colour, and a figure at a tile's edge would
-        # run into it
-        on_tiles = np.zeros((ny, nx), bool)
-        for x, y in sure:
-            if 0 <= x - x0 < nx and 0 <= y - y0 < ny:
-                on_tiles[y - y0, x - x0] = True
-        near = (dist < _FAR) & np.repeat(np.repeat(on_tiles, _CELL, axis=0), _CELL, axis=1)
+        # run into it; each tile where it lies (its own outline, not the grid, which may be a few pixels off)
+        on_tiles = self._tiles_on_canvas(sure, to_canvas, (ny * _CELL, nx * _CELL))
+        near = (dist < _FAR) & on_tiles
         area_cell = float(_CELL * _CELL)
         out = kept
         #: each acrobat blob's cell and colour, and the figure colours just below it
         under: list[tuple[tuple[int, int], str, NDArray[Any], NDArray[Any]]] = []
+        spaces = self._acrobat_spaces(sure, to_canvas, on_tiles.shape)
         for k, colour in enumerate(_COLOUR_NAMES):
-            mask = cv2.morphologyEx((near & (nearest == k)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            each = (near & (nearest == k)).astype(np.uint8)
+            mask = cv2.morphologyEx(each, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            opened = mask
+            if spaces is not None:
+                # on an acrobat space the figures are small and their dark outlines cut them in pieces that the
+                # opening would take away: there the pieces are joined instead
+                joined = cv2.morphologyEx(each & spaces, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+                opened = mask
+                mask = np.where(spaces > 0, joined, mask)
             n, blobs, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
             for j in range(1, n):
                 area = stats[j, cv2.CC_STAT_AREA] / area_cell
                 w, h = int(stats[j, cv2.CC_STAT_WIDTH]), int(stats[j, cv2.CC_STAT_HEIGHT])
                 if area > 0.4 or stats[j, cv2.CC_STAT_AREA] < 0.3 * w * h:
                     continue
-                cx, cy = cents[j] / _CELL
-                cell = (x0 + int(cx), y0 + int(cy))
+                x, y = int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP])
+                # the figure's footprint, put back whole where the tiles end (a figure reaching over the board's
+                # edge is seen cut off there), on the tile under its middle
+                box = (x, y, w, h)
+                mx, my = footprint_centre(box, clipped_sides(blobs, j, box, on_tiles), _SIZES["meeple"] * _CELL)
+                gx, gy = x0 + mx / _CELL, y0 + my / _CELL
+                cell = (int(np.floor(gx)), int(np.floor(gy)))
+                if cell not in sure:
+                    # the middle put back off the tile: the tile that holds the blob's pixels
+                    cell = (x0 + int(cents[j][0] / _CELL), y0 + int(cents[j][1] / _CELL))
                 if cell not in sure or only is not None and cell not in only:
                     continue
                 name, rot = sure[cell]
-                u, v = float(cx % 1.0), float(cy % 1.0)
+                u, v = self._on_tile(cell, gx, gy)
                 special = CATALOG[name].special
-                on_acrobats = special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < 0.3**2
+                on_acrobats = special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < _ACROBAT_SPACE**2
                 if on_acrobats:
                     if area < _MIN_ACROBAT or max(w, h) < _MIN_SIDE * _CELL:
                         continue
                 elif area < _MIN_AREA or min(w, h) < _MIN_SIDE * _CELL or stats[j, cv2.CC_STAT_AREA] > _MAX_FILL * w * h:
                     continue
-                x, y = int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP])
                 if 1.0 - float(dist[y:y + h, x:x + w][blobs[y:y + h, x:x + w] == j].mean()) / _FAR < _MIN_CONFIDENCE:
                     continue  # on average too far from its colour: tile art, not a figure
                 if colour == "big-top":
@@ -559,6 +574,12 @@ class LiveRecognizer:
                         out.append((*cell, "big-top", "", "circus"))
                     continue
                 if on_acrobats:
+                    # a stack's height, and where an acrobat it hides would show, from what the opening keeps of it
+                    # (the pieces joined to it reach into the art around it); all of it where the opening keeps none
+                    solid = (blobs[y:y + h, x:x + w] == j) & (opened[y:y + h, x:x + w] > 0)
+                    if solid.any():
+                        rows, cols = np.nonzero(solid)
+                        x, y, w, h = x + int(cols.min()), y + int(rows.min()), int(np.ptp(cols)) + 1, int(np.ptp(rows)) + 1
                     count = int(np.clip(round((h / _CELL - _SIZES["acrobat"]) / _STACK_STEP) + 1, 1, 3))
                     out.extend((*cell, "acrobat", colour, "acrobats") for _ in range(count))
                     band = (slice(y + h // 2, y + h + int(2 * _STACK_STEP * _CELL) + 2), slice(max(0, x - 2), x + w + 2))
@@ -572,6 +593,52 @@ class LiveRecognizer:
                 out.append((*cell, kind, colour, feature))
         out.extend(_stacked_under(out, under))
         return tuple(sorted(out))
+
+    def _tiles_on_canvas(self, sure: dict[tuple[int, int], tuple[str, int]], to_canvas: NDArray[Any],
+                         shape: tuple[int, int]) -> NDArray[Any]:
+        """The pixels of the top-down canvas (``to_canvas``: its pixels -> grid units) that the ``sure`` tiles cover:
+        each tile's cell around its own outline where that was measured, else the grid's cell."""
+        assert self.to_photo is not None
+        from_photo = np.linalg.inv(self.to_photo @ to_canvas)
+        polygons = []
+        for cell in sure:
+            corners = self._cell_corners(cell).reshape(-1, 1, 2).astype(np.float64)
+            pts = cv2.perspectiveTransform(corners, from_photo).reshape(-1, 2)
+            polygons.append(np.round(pts * 16).astype(np.int32))
+        mask = np.zeros(shape, np.uint8)
+        cv2.fillPoly(mask, polygons, 1, cv2.LINE_8, shift=4)
+        # two tiles' outlines, each measured to a pixel, may leave a hairline between them that would split a figure
+        # standing across the seam
+        out: NDArray[Any] = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)).astype(bool)
+        return out
+
+    def _acrobat_spaces(self, sure: dict[tuple[int, int], tuple[str, int]], to_canvas: NDArray[Any],
+                        shape: tuple[int, ...]) -> NDArray[Any] | None:
+        """The acrobat spaces of the ``sure`` tiles on the top-down canvas (1 within `_ACROBAT_SPACE` of a tile's
+        middle), None when no tile has one."""
+        assert self.to_photo is not None
+        cells = [cell for cell, (name, _) in sure.items() if CATALOG[name].special is Special.ACROBATS]
+        if not cells:
+            return None
+        from_photo = np.linalg.inv(self.to_photo @ to_canvas)
+        out = np.zeros(shape[:2], np.uint8)
+        for cell in cells:
+            middle = self._cell_corners(cell).astype(np.float64).mean(axis=0).reshape(1, 1, 2)
+            cx, cy = cv2.perspectiveTransform(middle, from_photo).reshape(2)
+            cv2.circle(out, (int(round(cx)), int(round(cy))), int(round(_ACROBAT_SPACE * _CELL)), 1, -1)
+        return out
+
+    def _on_tile(self, cell: tuple[int, int], gx: float, gy: float) -> tuple[float, float]:
+        """Where the point (``gx``, ``gy``) of the grid lies on the tile of ``cell`` (u right, v down, 0..1): on the
+        tile's own outline where that was measured (the grid may be a few pixels off), else on the grid's cell."""
+        outline = self._outlines.get(cell)
+        if outline is None or self.to_photo is None:
+            return float(np.clip(gx - cell[0], 0.0, 1.0)), float(np.clip(gy - cell[1], 0.0, 1.0))
+        photo = cv2.perspectiveTransform(np.array([[[gx, gy]]], np.float64), self.to_photo)
+        unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+        m = cv2.getPerspectiveTransform(_cell_from_outline(outline).astype(np.float32), unit)
+        u, v = cv2.perspectiveTransform(photo, m.astype(np.float64)).reshape(2)
+        return float(np.clip(u, 0.0, 1.0)), float(np.clip(v, 0.0, 1.0))
 
     def _board_gain(self, board: NDArray[Any], x0: int, y0: int, x1: int, y1: int) -> NDArray[Any]:
         """`_white_gain` of the part of ``board`` that cells (x0, y0) to (x1, y1) cover (every fourth pixel)."""

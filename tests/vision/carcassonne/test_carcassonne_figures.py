@@ -1,28 +1,73 @@
-"""The figure search reads every tile as on its own, however many tiles it searches at once."""
+"""The figure search: every tile read as on its own however many are searched at once, a figure across a seam
+found once, on the tile under its middle, and a figure reaching over the board's edge read where it stands."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
-from vision.carcassonne.figures import COLORS, find_figures
+from vision.carcassonne.figures import COLORS, _paint, _poly, clipped_sides, find_figures, footprint_centre
 from vision.carcassonne.recognize import TileReading
+from vision.carcassonne.render import render_tile
 
 
 def _square(x: float, y: float, side: float) -> np.ndarray:
     return np.array([[x, y], [x + side, y], [x + side, y + side], [x, y + side]], np.float32)
 
 
-def test_a_figure_across_two_cells_is_read_in_each_cell_alone() -> None:
-    # a green table of B tiles (a monastery amid fields); a red disc sits across the seam of two cells
-    # one above the other, a blue one well inside a third cell, white marks fix the colour balance
+def test_a_figure_across_a_seam_is_found_once_on_the_tile_under_its_middle() -> None:
+    # a green table of B tiles (a monastery amid fields); a red disc sits across the seam of two cells one above
+    # the other, most of it on the lower one, a blue one well inside a third cell, white marks fix the colour balance
     photo = np.full((300, 200, 3), (60, 150, 80), np.uint8)
     photo[:, :4] = photo[:, 100:104] = 255
-    cv2.circle(photo, (50, 100), 13, COLORS["red"], -1)
+    cv2.circle(photo, (50, 106), 13, COLORS["red"], -1)
     cv2.circle(photo, (150, 60), 13, COLORS["blue"], -1)
     tiles = [TileReading(0, 0, "B", 0, 1.0), TileReading(0, 1, "B", 0, 1.0), TileReading(1, 0, "B", 0, 1.0)]
     corners = {(0, 0): _square(0, 0, 100), (0, 1): _square(0, 100, 100), (1, 0): _square(100, 0, 100)}
     together = find_figures(photo, tiles, corners)
     alone = sorted((f for t in tiles for f in find_figures(photo, [t], corners)), key=lambda f: (f.y, f.x, f.figure, f.color))
     assert together == alone
-    assert {(f.x, f.y, f.color) for f in together} == {(0, 0, "red"), (0, 1, "red"), (1, 0, "blue")}
+    assert {(f.x, f.y, f.color) for f in together} == {(0, 1, "red"), (1, 0, "blue")}
+
+
+def test_a_meeple_reaching_over_the_board_edge_onto_a_table_of_its_colour_is_on_its_field() -> None:
+    """A blue meeple on the thin field between the city and the road at a circus tile's west edge, near the road, on
+    a blue table: the part over the edge cannot be told from the table, and the centre of the pixels left (pulled
+    down by the meeple's legs, and east by the cut) lies on the road."""
+    cell = 100
+    photo = np.full((3 * cell, 3 * cell, 3), (200, 80, 30), np.uint8)  # a blue table
+    tile = render_tile("crrc.circus", 90, cell, "classic", np.random.default_rng(3))
+    photo[cell:2 * cell, cell:2 * cell] = tile
+    # the meeple's middle at 0.07, 0.41 of the tile (the road begins at 0.42), upright
+    _paint(photo, _poly(cell + 0.07 * cell, cell + 0.41 * cell, 0.3 * cell, 0.0), COLORS["blue"], cell)
+    found = find_figures(photo, [TileReading(0, 0, "crrc.circus", 90, 1.0)], {(0, 0): _square(cell, cell, cell)})
+    assert [(f.x, f.y, f.figure, f.color, f.feature) for f in found] == [(0, 0, "meeple", "blue", "field:WR")]
+
+
+@pytest.mark.parametrize(("left", "right", "cut"), [(0, 99, "none"), (50, 99, "west"), (0, 59, "east")])
+def test_the_footprint_of_a_figure_cut_off_at_a_side_is_put_back_from_the_opposite_side(left: int, right: int,
+                                                                                        cut: str) -> None:
+    # a 30 x 30 square figure at (40..69, 10..39); the search sees columns left..right only
+    seen = np.zeros((60, 100), bool)
+    seen[:, left:right + 1] = True
+    figure = np.zeros((60, 100), bool)
+    figure[10:40, 40:70] = True
+    blob = (figure & seen).astype(np.int32)
+    ys, xs = np.nonzero(blob)
+    box = (int(xs.min()), int(ys.min()), int(np.ptp(xs)) + 1, int(np.ptp(ys)) + 1)
+    sides = clipped_sides(blob, 1, box, seen)
+    assert sides == (cut == "west", False, cut == "east", False)
+    assert footprint_centre(box, sides, 30.0) == pytest.approx((54.5, 24.5))
+
+
+def test_a_figure_cut_off_at_a_corner_is_at_least_the_smallest_figure() -> None:
+    # only the figure's south-east quarter (15 x 15 pixels) is seen: its middle is half the smallest figure (30) away
+    seen = np.zeros((60, 60), bool)
+    seen[20:, 20:] = True
+    blob = np.zeros((60, 60), np.int32)
+    blob[20:35, 20:35] = 1
+    box = (20, 20, 15, 15)
+    sides = clipped_sides(blob, 1, box, seen)
+    assert sides == (True, True, False, False)
+    assert footprint_centre(box, sides, 30.0) == pytest.approx((34.5 - 15, 34.5 - 15))

@@ -15,7 +15,7 @@ from scorer.carcassonne.observe import same_look
 from vision.carcassonne.classifier import DEFAULT_MODEL, TileClassifier
 from vision.carcassonne.figures import PlacedFigure
 from vision.carcassonne.labels import NONE
-from vision.carcassonne.live import _GAIN_SPREAD, LiveReading, LiveRecognizer, _corners, _white_gain
+from vision.carcassonne.live import _GAIN_SPREAD, LiveReading, LiveRecognizer, _corners, _square, _white_gain
 
 #: a table and tile art of the demo's first game (seed 1: each tile's picture is drawn from the seed and its square)
 BOUNDS, SEED = (-2, -2, 4, 3), 1
@@ -182,3 +182,60 @@ def test_the_colour_balance_of_a_board_on_a_blue_table_keeps_its_channels_near_e
     gain = _white_gain(pixels)
     assert gain.min() > 1.0 and gain.max() / gain.min() <= (1 + _GAIN_SPREAD) / (1 - _GAIN_SPREAD) + 1e-6
     assert gain[0] == gain.max()  # the balance still leans the right way
+
+
+def _read_with_grid_off(renderer: SceneRenderer, frame: NDArray[Any], tiles: tuple[tuple[int, int, str, int], ...],
+                        shift: tuple[int, int]) -> LiveRecognizer:
+    """A recogniser that has read ``tiles``, each tile's own outline measured as it was laid, whose grid is ``shift``
+    pixels off (a grid fitted far from most of its tiles is)."""
+    recognizer = LiveRecognizer(None)  # type: ignore[arg-type]  # no tile is classified here
+    c = renderer.cell
+    recognizer.to_photo = np.array([[c, 0, renderer.origin[0] + shift[0]], [0, c, renderer.origin[1] + shift[1]],
+                                    [0, 0, 1]], np.float64)
+    recognizer._cells = {(x, y): (n, r, True) for x, y, n, r in tiles}
+    for x, y, n, r in tiles:
+        px, py, _, mask, _ = renderer._tile(x, y, n, r)
+        alone = np.zeros(frame.shape[:2], np.uint8)
+        alone[py:py + mask.shape[0], px:px + mask.shape[1]] = mask
+        outline = _square(alone, 0.5 * c * c)
+        assert outline is not None
+        recognizer._outlines[(x, y)] = outline
+    return recognizer
+
+
+@pytest.mark.parametrize("shift", [(0, 0), (-1, -4), (3, -3), (-4, 2), (4, 4)])
+def test_a_figure_is_placed_on_its_tile_as_the_tile_lies_and_whole_where_the_board_ends(shift: tuple[int, int]) -> None:
+    """The demo's game of seed 2: a blue meeple on the thin field of a circus tile at the board's west edge, on a blue
+    table, the grid a few pixels off there (as it once was); once read as on the road beside the field."""
+    renderer = SceneRenderer((-8, -4, 0, 0), 56, "classic", 2)
+    tiles = ((-7, -3, "crrc.circus", 90), (-7, -2, "D", 0))
+    frame = renderer.render(Scene(tiles, (PlacedFigure(-7, -3, "meeple", "blue", "field:WR"),)))
+    recognizer = _read_with_grid_off(renderer, frame, tiles, shift)
+    board, _ = recognizer._board_part(frame)
+    assert recognizer._board_figures(board) == ((-7, -3, "meeple", "blue", "field:WR"),)
+
+
+def test_an_acrobat_cut_in_pieces_by_its_outline_is_an_acrobat() -> None:
+    """The demo's game of seed 8: a lone red acrobat, turned, on the acrobat space; its dark outline cuts it into
+    pieces each smaller than the space's dots (once missed)."""
+    renderer = SceneRenderer((-9, -7, 4, 4), 56, "classic", 8)
+    tiles = ((0, 0, "D", 0), (0, -1, "N", 180), (0, -2, "ffff.acrobats", 0), (1, 0, "U", 0), (1, 1, "A", 90),
+             (-1, -2, "A", 0))
+    figures = (PlacedFigure(0, -1, "meeple", "red", "field:NL"), PlacedFigure(1, 0, "ringmaster", "red", "field:NL"),
+               PlacedFigure(1, 1, "ringmaster", "blue", "road:W"), PlacedFigure(0, -2, "acrobat", "red", "acrobats"))
+    frame = renderer.render(Scene(tiles, figures))
+    frame = np.clip(frame + np.random.default_rng(5).normal(0, 1.5, frame.shape), 0, 255).astype(np.uint8)
+    recognizer = _read_with_grid_off(renderer, frame, tiles, (0, 0))
+    board, _ = recognizer._board_part(frame)
+    assert (0, -2, "acrobat", "red", "acrobats") in recognizer._board_figures(board)
+
+
+def test_the_art_below_a_lone_acrobat_is_no_acrobat_it_hides() -> None:
+    """The demo's game of seed 2: a lone blue acrobat on an acrobat space with red and green art just below it."""
+    renderer = SceneRenderer((-9, -5, 4, 6), 56, "classic", 2)
+    tiles = ((-6, 4, "ffrr.acrobats", 180), (-6, 3, "V", 0))
+    frame = renderer.render(Scene(tiles, (PlacedFigure(-6, 4, "acrobat", "blue", "acrobats"),)))
+    frame = np.clip(frame + np.random.default_rng(5).normal(0, 1.5, frame.shape), 0, 255).astype(np.uint8)
+    recognizer = _read_with_grid_off(renderer, frame, tiles, (0, 0))
+    board, _ = recognizer._board_part(frame)
+    assert recognizer._board_figures(board) == ((-6, 4, "acrobat", "blue", "acrobats"),)

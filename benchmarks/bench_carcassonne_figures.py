@@ -1,0 +1,133 @@
+"""Carcassonne figures and the features they stand on, read on the true grid: the figure search alone.
+
+    python benchmarks/bench_carcassonne_figures.py [--boards N] [--levels L,...] [--editions E,...]
+
+Boards are legal layouts of 3 to 40 tiles drawn from the box in one of the
+project's render styles, with figures (`vision.carcassonne.figures.random_figures`:
+meeples of the six colours, a ringmaster, acrobat stacks, the Big Top), taken by
+the benchmark camera (`vision.carcassonne.camera`, separate code, harsher than
+the training augmentations) at each level. The true cells are projected into
+the photo and every tile is given with its true type and turn, so that what is
+measured is the figure search (`find_figures`), not the tile reading (which
+`bench_carcassonne_vision.py` measures with it on whole boards).
+
+Reported per level: figures placed, figures right (cell, figure, colour and the
+feature it stands on), right but for the feature, figures missed, wrong figures
+reported (those on a wrong feature included), the figures standing within a
+fifth of a tile of the board's edge (reaching over it) with how many of those
+are right, and the figures right by kind (meeples and ringmasters, acrobats,
+the Big Top). Seeds are >= 910_000.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from scorer.carcassonne.catalog import rotated
+from vision.carcassonne.board import draw_board, random_layout
+from vision.carcassonne.camera import LEVELS, photograph
+from vision.carcassonne.dataset import build_bank
+from vision.carcassonne.features import anchor
+from vision.carcassonne.figures import PlacedFigure, draw_figures, find_figures, random_figures
+from vision.carcassonne.recognize import TileReading
+
+SEED = 910_000
+CELL = 96
+STYLES = ("classic", "newart", "bright", "flat")
+#: the kinds of figure reported apart
+_KIND = {"meeple": "followers", "ringmaster": "followers", "acrobat": "acrobats", "big-top": "big top"}
+
+
+def _truth(figs: list[PlacedFigure], kinds: dict[tuple[int, int], tuple[str, int]]) -> Counter[tuple[int, int, str, str, str]]:
+    want: Counter[tuple[int, int, str, str, str]] = Counter()
+    for f in figs:
+        view = rotated(*kinds[(f.x, f.y)])
+        feature = f.feature if f.feature in ("circus", "acrobats") else view.segments[view.spots[f.feature]].spot
+        want[(f.x, f.y, f.figure, f.color, feature)] += f.count if f.figure == "acrobat" else 1
+    return want
+
+
+def _at_edge(f: PlacedFigure, kinds: dict[tuple[int, int], tuple[str, int]]) -> bool:
+    """A follower whose spot lies within a fifth of a tile of a side with no tile beyond (it reaches over the board)."""
+    if f.figure not in ("meeple", "ringmaster"):
+        return False
+    u, v = anchor(*kinds[(f.x, f.y)], f.feature)
+    sides = ((v, (0, -1)), (1 - u, (1, 0)), (1 - v, (0, 1)), (u, (-1, 0)))
+    return any(d < 0.2 and (f.x + dx, f.y + dy) not in kinds for d, (dx, dy) in sides)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--boards", type=int, default=20, help="boards per camera level")
+    p.add_argument("--levels", default=",".join(LEVELS))
+    p.add_argument("--editions", default=",".join(STYLES), help="render styles, in turn")
+    args = p.parse_args()
+    styles = [s for s in args.editions.split(",") if s]
+    banks: dict[str, Any] = {}
+    print(f"Figures on the true grid, {args.boards} boards of 3 to 40 tiles per level, styles {', '.join(styles)}")
+    print(f"   {'level':9s} {'figures':>8s} {'right':>7s} {'feature wrong':>14s} {'missed':>7s} {'wrong reported':>15s} "
+          f"{'at the edge':>12s} {'right there':>12s} {'ms/board':>9s}")
+    for k, level in enumerate(args.levels.split(",")):
+        rng = np.random.default_rng(SEED + 1000 * k)
+        placed = right = feature_wrong = missed = extra = edge = edge_right = 0
+        kinds_placed: Counter[str] = Counter()
+        kinds_right: Counter[str] = Counter()
+        spent = 0.0
+        for b in range(args.boards):
+            style = styles[b % len(styles)]
+            if style not in banks:
+                banks[style] = build_bank([style], variants=4, seed=SEED, scan_repeat=1)
+            bank = banks[style]
+            tiles = random_layout(int(rng.integers(3, 41)), rng, expansion=True)
+
+            def pic(name: str, rot: int, bank: Any = bank, rng: np.random.Generator = rng) -> NDArray[Any]:
+                return np.ascontiguousarray(np.rot90(bank.pick(name, rng), k=-(rot // 90)))
+
+            board = draw_board(tiles, pic, rng, cell=CELL, margin=max(4.0, 1.3 * len(tiles) ** 0.5))
+            kinds = {(t.x, t.y): (t.tile, t.rotation) for t in tiles}
+            figs = random_figures(tiles, rng)
+            image = draw_figures(board.image, kinds, figs, lambda x, y, board=board: board.cell_corners(x, y)[0],
+                                 board.cell, rng)
+            photo = photograph(image, LEVELS[level], rng, subject=board.subject)
+            corners = {(t.x, t.y): photo.project(board.cell_corners(t.x, t.y)).astype(np.float32) for t in tiles}
+            readings = [TileReading(t.x, t.y, t.tile, t.rotation, 1.0) for t in tiles]
+            t0 = time.perf_counter()
+            found = find_figures(photo.image, readings, corners)
+            spent += time.perf_counter() - t0
+            want = _truth(figs, kinds)
+            have = Counter((f.x, f.y, f.figure, f.color, f.feature) for f in found)
+            ok = want & have
+            placed += sum(want.values())
+            for key, n in want.items():
+                kinds_placed[_KIND[key[2]]] += n
+                kinds_right[_KIND[key[2]]] += ok[key]
+            right += sum(ok.values())
+            extra += sum((have - ok).values())
+            # a figure found on its cell in its colour, on another feature
+            rest_want, rest_have = want - ok, have - ok
+            by_place = Counter({(x, y, fig, col): n for (x, y, fig, col, _), n in rest_have.items()})
+            for (x, y, fig, col, _), n in rest_want.items():
+                hit = min(n, by_place[(x, y, fig, col)])
+                by_place[(x, y, fig, col)] -= hit
+                feature_wrong += hit
+                missed += n - hit
+            for f in figs:
+                if _at_edge(f, kinds):
+                    edge += 1
+                    edge_right += ok[(f.x, f.y, f.figure, f.color, _truth([f], kinds).most_common(1)[0][0][4])] > 0
+        print(f"   {level:9s} {placed:8d} {right / max(1, placed):7.1%} {feature_wrong / max(1, placed):14.1%} "
+              f"{missed / max(1, placed):7.1%} {extra / max(1, placed):15.2%} {edge:12d} {edge_right / max(1, edge):12.1%} "
+              f"{1000 * spent / args.boards:9.0f}")
+        print("   " + " " * 10 + ", ".join(f"{kind} {kinds_right[kind]}/{kinds_placed[kind]} right"
+                                          for kind in ("followers", "acrobats", "big top")))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
