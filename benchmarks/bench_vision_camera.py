@@ -328,7 +328,7 @@ def main() -> int:
     ap.add_argument("--model", type=Path, default=DEFAULT_MODEL)
     ap.add_argument("--seed-base", type=int, default=SEED_BASE, help="held out from training: >= 900,000,000")
     ap.add_argument("--save-failures", type=Path, default=None, help="folder for failing photos")
-    ap.add_argument("--why", action="store_true", help="print why each scene was not usable (first frames)")
+    ap.add_argument("--why", action="store_true", help="print why each scene was not usable (first frames), and the raw counts")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     levels = [lv for lv in args.levels.split(",") if lv]
@@ -380,6 +380,12 @@ def main() -> int:
         if t.causes:
             parts = ", ".join(f"{k} {c}: {n}" for (k, c), n in sorted(t.causes.items(), key=lambda kv: -kv[1]))
             print(f"  {lv:<8} {sz[0]}x{sz[1]:<5} {mode:<6} {parts}")
+    if args.why:  # the raw counts, to add up runs over parts of a seed range
+        for (lv, sz, mode), t in tallies.items():
+            print(f"counts {lv} {sz[0]}x{sz[1]} {mode} scenes {t.scenes} correct {t.correct} usable {t.usable} "
+                  f"no_mat {t.no_mat} chart_missed {t.chart_missed} components {t.components} "
+                  f"right {t.components_right} wrong {t.wrong_accepted} detections {t.detections} "
+                  f"held {t.held_visible}", file=sys.stderr)
     print(f"wall time {time.time() - t_start:.0f}s")
     return 0
 
