@@ -27,7 +27,7 @@ marker search, fresh calibration) and ``live``: after a frame of the same table 
 just before the hand (if any) reached in, as the referee sees it while it watches.
 
 Usage: python benchmarks/bench_vision_camera.py [--scenes 100] [--levels easy,medium,hard,extreme]
-       [--sizes 1280x960,2304x1296] [--seed-base 970000000] [--save-failures DIR]
+       [--sizes 1280x960,2304x1296] [--seed-base 970000000] [--save-failures DIR] [--why]
 """
 
 from __future__ import annotations
@@ -236,6 +236,7 @@ def run_one(rec: Recognizer, td: TopDown, photo: Photo, tally: Tally, why: list[
     except NoMatError:
         tally.scenes += 1
         tally.no_mat += 1
+        why.append("mat not found")
         for t in td.truth:
             if t.label != NONE and hidden[id(t)] < VISIBLE:
                 tally.components += 1
@@ -327,6 +328,7 @@ def main() -> int:
     ap.add_argument("--model", type=Path, default=DEFAULT_MODEL)
     ap.add_argument("--seed-base", type=int, default=SEED_BASE, help="held out from training: >= 900,000,000")
     ap.add_argument("--save-failures", type=Path, default=None, help="folder for failing photos")
+    ap.add_argument("--why", action="store_true", help="print why each scene was not usable (first frames), and the raw counts")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     levels = [lv for lv in args.levels.split(",") if lv]
@@ -347,7 +349,10 @@ def main() -> int:
         for lv in levels:
             for sz in sizes:
                 photo = photograph(td.canvas, td.px_per_mm, td.origin, CONTENT_REGION, lv, seed, (sz[0], sz[1]))
-                ok = run_one(rec, td, photo, tallies[(lv, sz, "first")])
+                why: list[str] = []
+                ok = run_one(rec, td, photo, tallies[(lv, sz, "first")], why)
+                if args.why and why:
+                    print(f"  {lv} {sz[0]}x{sz[1]} seed {seed}: " + "; ".join(why), file=sys.stderr)
                 before = photograph(td.canvas, td.px_per_mm, td.origin, CONTENT_REGION, lv, seed, (sz[0], sz[1]),
                                     with_hand=False) if photo.hand_mask.any() else photo
                 run_one(rec, td, photo, tallies[(lv, sz, "live")], before=before)
@@ -375,6 +380,12 @@ def main() -> int:
         if t.causes:
             parts = ", ".join(f"{k} {c}: {n}" for (k, c), n in sorted(t.causes.items(), key=lambda kv: -kv[1]))
             print(f"  {lv:<8} {sz[0]}x{sz[1]:<5} {mode:<6} {parts}")
+    if args.why:  # the raw counts, to add up runs over parts of a seed range
+        for (lv, sz, mode), t in tallies.items():
+            print(f"counts {lv} {sz[0]}x{sz[1]} {mode} scenes {t.scenes} correct {t.correct} usable {t.usable} "
+                  f"no_mat {t.no_mat} chart_missed {t.chart_missed} components {t.components} "
+                  f"right {t.components_right} wrong {t.wrong_accepted} detections {t.detections} "
+                  f"held {t.held_visible}", file=sys.stderr)
     print(f"wall time {time.time() - t_start:.0f}s")
     return 0
 
