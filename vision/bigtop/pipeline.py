@@ -138,9 +138,7 @@ class Recognizer:
         if colour and any(d.kind is Kind.TOKEN for d in dets):
             recs = second_look(self.classifier, crops, dets, recs, paper_gains(frame, cal.table_to_image),
                                cfg.confidence_threshold)
-        recs = self._allowing_for_blur(crops, recs)
-        if isinstance(self.classifier, Classifier):  # an enrolled deck's backs are its own print
-            recs = checking_backs(crops, recs)
+        recs = self._checked(crops, recs)
         t6 = time.perf_counter()
         items = [(d.kind, rect.to_table(*d.centre), d.angle, r) for d, r in zip(dets, recs)]
         if cal is not self._last_calibration:
@@ -209,6 +207,12 @@ class Recognizer:
         if getattr(self.classifier, "judges_blur", False):
             return list(recognitions)
         return allowing_for_blur(crops, recognitions)
+
+    def _checked(self, crops: Image, recognitions: list[Recognition]) -> list[Recognition]:
+        """`_allowing_for_blur`, then `checking_backs` for the shipped model only: an enrolled deck's
+        card backs are the family's own print, not Ringside's."""
+        recs = self._allowing_for_blur(crops, recognitions)
+        return checking_backs(crops, recs) if isinstance(self.classifier, Classifier) else recs
 
     def annotate(self, frame: Image, result: Result) -> Image:
         """`annotate` a frame with one of this recogniser's results."""

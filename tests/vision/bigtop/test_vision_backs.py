@@ -54,3 +54,24 @@ def test_a_back_read_on_the_bare_table_is_unsure() -> None:
     out = checking_backs(crops, recs)
     assert [r.verdict for r in out] == [Verdict.UNSURE, Verdict.IDENTIFIED, Verdict.IDENTIFIED]
     assert [(r.best, r.confidence) for r in out] == [(r.best, r.confidence) for r in recs]
+
+
+class _DeckReader:
+    """A stand-in for an enrolled deck: it reads every crop as a back, surely, and judges blur itself."""
+
+    judges_blur = True
+
+    def classify(self, crops: np.ndarray, threshold: float = 0.0) -> list[Recognition]:
+        return [Recognition(Verdict.IDENTIFIED, BACK, 0.99) for _ in crops]
+
+
+def test_an_enrolled_decks_backs_are_not_held_to_ringsides_back_print() -> None:
+    from vision.bigtop.pipeline import Recognizer
+
+    crops = np.stack([_table(5)])  # a family's own back looks no more like Ringside's than bare table does
+    deck = Recognizer(classifier=_DeckReader())
+    recs = deck.classifier.classify(crops)
+    assert [r.verdict for r in checking_backs(crops, recs)] == [Verdict.UNSURE]
+    assert [r.verdict for r in deck._checked(crops, recs)] == [Verdict.IDENTIFIED]
+    shipped = Recognizer()
+    assert [r.verdict for r in shipped._checked(crops, recs)] == [Verdict.UNSURE]
