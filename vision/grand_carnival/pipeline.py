@@ -95,6 +95,15 @@ _PAPER_LOW = 0.8
 _PAPER_HIGH = 1.04
 #: a colour brighter than the paper by this much is glare
 _GLARE = 1.12
+#: a box lit brighter than the paper's white (glare, or the white's fit a little low there) holds no figure
+#: when its pixels are paper under glare (`_paper_under_glare`): the linear light of each the paper's white
+#: (times `_GLARE_GAIN`) plus glare of the glare's colour, within `_PAPER_FIT` (of the white), on all but
+#: `_PAPER_FIT_SHARE` of them, and at most `_PAPER_CLIPPED` of them clipped. Glare adds light of its own
+#: colour, never takes a figure's colour away: a figure's is 0.13 and more of the white off that
+_PAPER_FIT = 0.05
+_PAPER_GAIN = 0.9
+_PAPER_FIT_SHARE = 0.03
+_PAPER_CLIPPED = 0.1
 #: a pixel with a channel this bright (of 255) is clipped: glare saturated it; a field's ring with more
 #: than this share of its pixels clipped is unclear
 _CLIPPED = 248
@@ -430,13 +439,33 @@ def _glare_tint(whites: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
-def _figure_on(pixels: NDArray[Any]) -> bool | None:
+def _paper_under_glare(pixels: NDArray[Any], tint: NDArray[Any]) -> NDArray[Any]:
+    """Which paper-normalised colours (N, 3) are the paper's white under glare of the colour ``tint`` (3,)
+    (`_glare_tint`): in linear light ``e * white + g * tint`` with e at least `_PAPER_GAIN` (the white is
+    measured on the board's paper itself) and g >= 0, within `_PAPER_FIT`. (The glare's colour is near grey: what the light above the paper's allows
+    of it is what may show of the tint's own colour.)"""
+    lin = np.clip(np.asarray(pixels, np.float64), 0.0, None) ** 2.2
+    t = np.asarray(tint, np.float64) / np.linalg.norm(tint)
+    level = lin.mean(axis=1)
+    off = lin - level[:, None]  # the colour off the grey axis
+    t_off = t - t.mean()
+    g_most = np.maximum(level - _PAPER_GAIN, 0.0) / t.mean()
+    g = np.clip(off @ t_off / max(float(t_off @ t_off), 1e-9), 0.0, g_most)
+    fits = np.linalg.norm(off - g[:, None] * t_off[None], axis=1) < _PAPER_FIT
+    out: NDArray[Any] = fits & (level - g * t.mean() >= _PAPER_GAIN)
+    return out
+
+
+def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
+               tint: NDArray[Any] = _GREY) -> bool | None:
     """Whether a figure stands on a printed box (white with a dark digit or ring): None when unclear.
 
-    ``pixels``: the paper-normalised colours (N, 3) of the box's middle. A figure: their median
-    is the figure's colour (also under glare, `_glare_classes`). No figure: the box's white paper
-    all over (its brighter quarter between the print's strokes), and no part of it darker or brighter
-    than paper can be (a figure half in view, glare, which could hide a figure).
+    ``pixels``: the paper-normalised colours (N, 3) of the box's middle; ``clipped``: which of them
+    glare saturated (`_glare_clipped`; None: none); ``tint``: the glare's colour there (`_glare_tint`). A figure: their median is the figure's colour
+    (also under glare, `_glare_classes`). No figure: the box's white paper all over (its brighter
+    quarter between the print's strokes), and no part of it darker than paper can be (a figure half in
+    view); a box brighter than the paper's white (glare, which could hide a figure) only when its
+    pixels are the paper under glare all over (`_paper_under_glare`).
     """
     # one pass for every percentile: the colour's median and brighter quarter, the lightness's tenths
     stats = np.percentile(np.column_stack([pixels, pixels.mean(axis=1)]), (10, 50, 75, 90), axis=0)
@@ -445,8 +474,15 @@ def _figure_on(pixels: NDArray[Any]) -> bool | None:
         return True
     if _glare_classes(colour[None], ("figure",))[0] == "figure":
         return True
-    if float(colour.max()) > _GLARE or float(paper.max()) > _GLARE or low < _PAPER_LOW or high > _PAPER_HIGH:
+    if low < _PAPER_LOW:
         return None
+    if float(colour.max()) > _GLARE or float(paper.max()) > _GLARE or high > _PAPER_HIGH:
+        # lit brighter than paper: no figure only where the paper under glare shows all over, little of it saturated
+        kept = pixels if clipped is None else pixels[~clipped]
+        if (clipped is not None and float(clipped.mean()) > _PAPER_CLIPPED) or len(kept) < 8:
+            return None
+        if float((~_paper_under_glare(kept, tint)).mean()) > _PAPER_FIT_SHARE:
+            return None
     bright = float(paper.min()) > _PAPER
     return False if bright and float(paper.max() - paper.min()) < _NEUTRAL else None
 
@@ -986,10 +1022,15 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
             tent = None
         elif k == "guest" and tent is not None:
             tent += 1
+    def figure_on(x: float, y: float) -> bool | None:
+        raw = _disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5)
+        white = rb.white(x, y)
+        return _figure_on(raw / white, _glare_clipped(raw[None], white[None])[0], rb.tint(x, y))
+
     numbers: set[int] | None = set()
     for number in range(1, 6):
         x, y = b.number_spot(number)
-        on = _figure_on(rb.pixels(x, y, _MIDDLE_RADIUS + 0.5))
+        on = figure_on(x, y)
         if on is None:
             rb.problem(f"number {number}", "cannot tell whether a figure stands on it")
             numbers = None
@@ -998,7 +1039,7 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
     tricks: int | None = 0
     for place in range(TRICK_PLACES):
         x, y, w, h = b.trick_rect(place)
-        on = _figure_on(rb.pixels(x + w / 2, y + h / 2, _MIDDLE_RADIUS + 0.5))
+        on = figure_on(x + w / 2, y + h / 2)
         if on is None:
             rb.problem(f"trick place {place + 1}", "cannot tell whether a figure stands on it")
             tricks = None
