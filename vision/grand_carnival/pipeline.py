@@ -124,6 +124,17 @@ _GLARE_GAIN = (0.7, 1.2)
 _GLARE_FIT = 0.1
 _GLARE_OTHER = 0.2
 _GLARE_NEGATIVE = 0.05
+#: reading a colour glare clipped in one channel (`_clipped_class`): the error of each channel left, a share
+#: of its light (the white's fit, taken to the linear light's power) and a floor (noise, the compression's
+#: colour blocks), as shares of the white; how many such errors the class taken may miss by and every
+#: other class must miss by at least; the least light the clipped channel shows, and the most (of 255)
+#: the channels left may show (lighter, they may be clipped too)
+_CLIPPED_ERROR = (0.03 * 2.2, 0.01)
+_CLIPPED_FIT = 1.0
+_CLIPPED_MISS = 3.0
+_CLIPPED_SHOWN = 0.95
+_UNCLIPPED = 245
+_CLIPPED_EVEN = (0.5, 0.08)
 #: the least glare (linear light) the reading allowing for glare of a tint takes a colour with
 _TINTED_GLARE = 0.03
 #: the grey axis (unit length)
@@ -428,6 +439,80 @@ def _glare_fit(colours: NDArray[Any], allowed: tuple[str, ...], tint: NDArray[An
     return [allowed[int(order[i, 0])] if ok[i] else None for i in range(len(fits))]
 
 
+def _clipped_class(raw: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
+                   allowed: tuple[str, ...]) -> str | None:
+    """The class among ``allowed`` of a place's colour (its median, raw 0..255, (3,)) glare clipped in one
+    channel, or None.
+
+    A clipped channel only says its light was at least what it shows; the two others keep the print's
+    colour under the glare (`_glare_classes`): in linear light ``e * albedo + g * tint`` for each class,
+    which those two channels alone fix. A class fits when its gain e is one the print keeps
+    (`_GLARE_GAIN`), its glare is not negative and its clipped channel comes out at least as light as it
+    shows, each within `_CLIPPED_FIT` of the errors the two channels' `_CLIPPED_ERROR` make of it; every
+    other class must miss by `_CLIPPED_MISS` such errors. ``white``: the paper's white there (3,);
+    ``tint``: the glare's colour (`_glare_tint`). A colour with no channel clipped, or more than one, or
+    one near clipping, is None (the other readings take it).
+    """
+    raw = np.asarray(raw, np.float64)
+    clipped = raw >= _CLIPPED
+    if int(clipped.sum()) != 1 or float(raw[~clipped].max()) > _UNCLIPPED:
+        return None
+    x = (raw / np.maximum(np.asarray(white, np.float64), 1.0)) ** 2.2
+    k = int(np.flatnonzero(clipped)[0])
+    if x[k] < _CLIPPED_SHOWN:
+        return None
+    free = [i for i in range(3) if i != k]
+    error = _CLIPPED_ERROR[0] * x[free] + _CLIPPED_ERROR[1]
+    t = np.asarray(tint, np.float64) / np.linalg.norm(tint)
+    low, high = _GLARE_GAIN
+    misses: list[float] = []
+    for name in allowed:
+        a = (np.array(_CLASSES[name], np.float64) / 255.0) ** 2.2
+        m = np.array([[a[i], t[i]] for i in free])
+        if abs(float(np.linalg.det(m))) < 1e-6:
+            return None
+        inverse = np.linalg.inv(m)
+        e, g = inverse @ x[free]
+        # each miss in errors of the two channels' light: a class whose colour lies near the glare's
+        # fixes its gain poorly, and is neither taken nor ruled out on it
+        err_e, err_g = np.linalg.norm(inverse * error[None], axis=1).tolist()
+        err_k = float(np.linalg.norm(np.array([a[k], t[k]]) @ inverse * error)) + float(error.mean())
+        shortfall = float(x[k] - (e * a[k] + g * t[k]))
+        misses.append(max((low - e) / err_e, (e - high) / err_e, (-_GLARE_NEGATIVE - g) / err_g,
+                          shortfall / err_k, 0.0))
+    order = np.argsort(misses)
+    best = int(order[0])
+    if misses[best] > _CLIPPED_FIT or (len(allowed) > 1 and misses[int(order[1])] < _CLIPPED_MISS):
+        return None
+    return allowed[best]
+
+
+def _clipped_place(pixels: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
+                   allowed: tuple[str, ...]) -> str | None:
+    """`_clipped_class` of a place's pixels (M, 3, raw 0..255) of one colour under glare: at least
+    `_CLIPPED_EVEN`'s first share of them clipped in the same one channel, and those all one colour
+    under more or less glare (across the glare's colour in linear light, the other two channels within
+    its second, a share of the white, of each other)."""
+    px = np.asarray(pixels, np.float64)
+    clipped = px >= _CLIPPED
+    single = clipped.sum(axis=1) == 1
+    if not single.any():
+        return None
+    channel = np.argmax(clipped, axis=1)
+    k = int(np.bincount(channel[single], minlength=3).argmax())
+    mine = px[single & (channel == k)]
+    if len(mine) < max(8.0, _CLIPPED_EVEN[0] * len(px)):
+        return None
+    free = [i for i in range(3) if i != k]
+    t = np.asarray(tint, np.float64)[free]
+    across = np.array([-t[1], t[0]]) / np.linalg.norm(t)  # glare moves a colour along t, not across it
+    lin = (mine[:, free] / np.maximum(np.asarray(white, np.float64)[free], 1.0)) ** 2.2
+    low, high = np.percentile(lin @ across, (10, 90))
+    if float(high - low) > _CLIPPED_EVEN[1]:
+        return None
+    return _clipped_class(np.median(mine, axis=0), white, tint, allowed)
+
+
 def _glare_tint(whites: NDArray[Any]) -> NDArray[Any]:
     """The colour (N, 3), in paper-normalised linear light, of glare where the paper's white is ``whites``
     (N, 3, 0..255): one over the white's linear light. A lamp's reflection reaches the sensor without
@@ -442,8 +527,8 @@ def _glare_tint(whites: NDArray[Any]) -> NDArray[Any]:
 def _paper_under_glare(pixels: NDArray[Any], tint: NDArray[Any]) -> NDArray[Any]:
     """Which paper-normalised colours (N, 3) are the paper's white under glare of the colour ``tint`` (3,)
     (`_glare_tint`): in linear light ``e * white + g * tint`` with e at least `_PAPER_GAIN` (the white is
-    measured on the board's paper itself) and g >= 0, within `_PAPER_FIT`. (The glare's colour is near grey: what the light above the paper's allows
-    of it is what may show of the tint's own colour.)"""
+    measured on the board's paper itself) and g >= 0, within `_PAPER_FIT`. (The glare's colour is near
+    grey: the light above the paper's says how much of the tint's own colour may show.)"""
     lin = np.clip(np.asarray(pixels, np.float64), 0.0, None) ** 2.2
     t = np.asarray(tint, np.float64) / np.linalg.norm(tint)
     level = lin.mean(axis=1)
@@ -461,11 +546,12 @@ def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
     """Whether a figure stands on a printed box (white with a dark digit or ring): None when unclear.
 
     ``pixels``: the paper-normalised colours (N, 3) of the box's middle; ``clipped``: which of them
-    glare saturated (`_glare_clipped`; None: none); ``tint``: the glare's colour there (`_glare_tint`). A figure: their median is the figure's colour
-    (also under glare, `_glare_classes`). No figure: the box's white paper all over (its brighter
-    quarter between the print's strokes), and no part of it darker than paper can be (a figure half in
-    view); a box brighter than the paper's white (glare, which could hide a figure) only when its
-    pixels are the paper under glare all over (`_paper_under_glare`).
+    glare saturated (`_glare_clipped`; None: none); ``tint``: the glare's colour there (`_glare_tint`).
+    A figure: their median is the figure's colour (also under glare, `_glare_classes`). No figure:
+    the box's white paper all over (its brighter quarter between the print's strokes), and no part of it
+    darker than paper can be (a figure half in view); a box brighter than the paper's white (glare,
+    which could hide a figure) only when its pixels are the paper under glare all over
+    (`_paper_under_glare`).
     """
     # one pass for every percentile: the colour's median and brighter quarter, the lightness's tenths
     stats = np.percentile(np.column_stack([pixels, pixels.mean(axis=1)]), (10, 50, 75, 90), axis=0)
@@ -477,7 +563,7 @@ def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
     if low < _PAPER_LOW:
         return None
     if float(colour.max()) > _GLARE or float(paper.max()) > _GLARE or high > _PAPER_HIGH:
-        # lit brighter than paper: no figure only where the paper under glare shows all over, little of it saturated
+        # lit brighter than paper: no figure only where paper under glare shows all over, little of it saturated
         kept = pixels if clipped is None else pixels[~clipped]
         if (clipped is not None and float(clipped.mean()) > _PAPER_CLIPPED) or len(kept) < 8:
             return None
@@ -652,9 +738,11 @@ def _least_glare(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray[Any] | 
 
 
 def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[Any],
-                                      Callable[[int], NDArray[Any] | None]]:
-    """Each field's ring class, middle colour and ring colour, paper-normalised, row 8 first; and a
-    function giving the colour of a field's middle from its pixels glare lit least (`_least_glare`).
+                                      Callable[[int], NDArray[Any] | None],
+                                      Callable[[int, tuple[str, ...]], str | None]]:
+    """Each field's ring class, middle colour and ring colour, paper-normalised, row 8 first; a function
+    giving the colour of a field's middle from its pixels glare lit least (`_least_glare`), and one
+    reading a field's middle glare clipped in one channel (`_clipped_place`).
 
     A ring lit so unevenly that only its pixels glare lit least could be read has no colour (NaN).
     """
@@ -707,7 +795,10 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
         least = _least_glare(mid_px[c], mid_clipped[c])
         return None if least is None else np.asarray(least / whites[c])
 
-    return ring_class, mids, rings, least_middle
+    def clipped_middle(c: int, allowed: tuple[str, ...]) -> str | None:
+        return _clipped_place(mid_px[c], whites[c], tints[c], allowed)
+
+    return ring_class, mids, rings, least_middle, clipped_middle
 
 
 def _hammer(rb: _Board, parcel: int) -> bool:
@@ -822,7 +913,7 @@ def _centre(rect: tuple[float, float, float, float]) -> tuple[float, float]:
 
 
 def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
-    ring, mids, rings, least_middle = _read_fields(rb)
+    ring, mids, rings, least_middle, clipped_middle = _read_fields(rb)
     chars = ["?"] * 64
     by_art = _tiles_by_art(rb, ring) if rb.classifier is not None else {}
     # parcels: empty (with its hammer) or one of the box's tiles
@@ -885,6 +976,9 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
             least = least_middle(c)
             if least is not None:
                 readings[kind][c] = _classify_many(least[None], (kind, *near[kind]), glare=True, tint=tints[c])[0]
+        # a middle glare clipped in one channel: the two others
+        if kind is not None and kind in near and readings[kind][c] is None:
+            readings[kind][c] = clipped_middle(c, (kind, *near[kind]))
         if kind == "walkway":
             mid = on_walkway[c]
             if mid is None:
@@ -998,6 +1092,10 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
         x, y, w, h = rect
         return rb.colour(x + w / 2, y + h / 2, _MIDDLE_RADIUS + 0.5)
 
+    def clipped(rect: tuple[float, float, float, float], allowed: tuple[str, ...]) -> str | None:
+        x, y = _centre(rect)
+        return _clipped_place(_disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5), rb.white(x, y), rb.tint(x, y), allowed)
+
     entrances: list[bool | None] = []
     rects = [b.entrance_rect(cell % 8) for cell in rb.catalog.entrance_cells]
     colours = np.array([middle(r) for r in rects])
@@ -1005,6 +1103,8 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
     for number, (cell, k) in enumerate(zip(rb.catalog.entrance_cells,
                                            _classify_many(colours, ("walkway", "guest"), glare=True, tint=tints)),
                                        start=1):
+        if k is None:
+            k = clipped(b.entrance_rect(cell % 8), ("walkway", "guest"))
         if k == "walkway" and _guest_near(rb, b.entrance_rect(cell % 8)):
             k = None
         if k is None:
@@ -1015,6 +1115,8 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
     colours = np.array([middle(r) for r in rects])
     tints = np.array([rb.tint(*_centre(r)) for r in rects])
     for place, k in enumerate(_classify_many(colours, ("tent", "guest"), glare=True, tint=tints)):
+        if k is None:
+            k = clipped(b.tent_rect(place), ("tent", "guest"))
         if k == "tent" and _guest_near(rb, b.tent_rect(place)):
             k = None
         if k is None:

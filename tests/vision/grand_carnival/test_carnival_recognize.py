@@ -28,6 +28,8 @@ from vision.grand_carnival.pipeline import (
     _bare,
     _Board,
     _classify,
+    _clipped_class,
+    _clipped_place,
     _edge_ratio,
     _figure_on,
     _glare_classes,
@@ -350,6 +352,72 @@ def test_a_figure_under_glare_or_half_in_view_is_never_read_as_absent() -> None:
     for share in (0.2, 0.35, 0.5):
         assert _figure_on(spot(FIGURE, 0.0, share)) in (True, None)
     assert _figure_on(spot(FIGURE, 0.3)) is True
+
+
+def test_a_box_lit_brighter_than_the_paper_holds_no_figure_only_where_paper_under_glare_shows() -> None:
+    rng = np.random.default_rng(3)
+    seen = set()
+    for _ in range(300):
+        # the paper's white as a camera balanced it, and glare of the lamp's own colour
+        white = 230.0 * rng.uniform(0.75, 1.25, 3) ** (1 / 2.2)
+        tint = _glare_tint(white[None])[0]
+        glare = rng.uniform(0.0, 2.5) * tint
+        paper = (rng.uniform(0.95, 1.1) + glare) ** (1 / 2.2)
+        figure = (rng.uniform(0.7, 1.2) * light_of(FIGURE) + glare) ** (1 / 2.2)
+        if (paper * white).max() >= 248:
+            continue  # clipped: the glare reading below has nothing to go on
+        box = paper[None] + rng.normal(0.0, 0.004, (200, 3))
+        if paper.max() > 1.04:
+            seen.add(_figure_on(box, tint=tint))
+        for share in (1.0, 0.5, 0.2):
+            k = int(200 * share)
+            assert _figure_on(np.vstack([np.repeat(figure[None], k, 0), box[k:]]), tint=tint) is not False
+    assert False in seen  # paper lit brighter than its white is read as no figure
+    # much of the box saturated: nothing is said of it
+    lit = np.full((200, 3), 1.1)
+    assert _figure_on(lit, np.arange(200) < 40) is None
+
+
+@pytest.mark.parametrize("allowed", [("walkway", "guest", "barker"), ("site", "guest"), ("attraction", "ticket"),
+                                     ("tent", "guest"), ("walkway", "guest")])
+def test_a_colour_glare_clipped_in_one_channel_is_never_read_as_another_class(allowed: tuple[str, ...]) -> None:
+    rng = np.random.default_rng(len(allowed) + len(allowed[0]))
+    protos = {"walkway": WALKWAY, "guest": GUEST, "barker": BARKER, "site": SITE, "attraction": ATTRACTION,
+              "ticket": TICKET, "tent": TENT_PLACE}
+    read = 0
+    for trial in range(1500):
+        truth = allowed[trial % len(allowed)]
+        white_light = rng.uniform(0.55, 1.05) * rng.uniform(0.75, 1.25, 3)  # exposure and white balance
+        light = rng.uniform(0.8, 1.1) * light_of(protos[truth]) * white_light + rng.uniform(0.1, 1.5) * np.array(
+            [1.0, 0.98, 0.95])
+        raw = np.clip(255 * np.clip(light, 0, 1) ** (1 / 2.2) + rng.normal(0, 1.5, 3), 0, 255)
+        # the paper's white as its fit over the board measures it, a few per cent off
+        white = 255 * np.clip(white_light, 0, 1) ** (1 / 2.2) * rng.uniform(0.96, 1.04, 3)
+        if white.max() > 250:
+            continue
+        got = _clipped_class(raw, white, _glare_tint(white[None])[0], allowed)
+        assert got in (None, truth)
+        read += got == truth
+    assert read > 10
+    # nothing clipped, or two channels: the other readings' colours, not this one's
+    white = np.full(3, 220.0)
+    assert _clipped_class(np.array([200.0, 180.0, 160.0]), white, _glare_tint(white[None])[0], allowed) is None
+    assert _clipped_class(np.array([255.0, 252.0, 160.0]), white, _glare_tint(white[None])[0], allowed) is None
+
+
+def test_a_place_glare_clipped_unevenly_is_not_read_from_its_median() -> None:
+    white = np.full(3, 220.0)
+    tint = _glare_tint(white[None])[0]
+    # a construction site under glare that clips its red
+    light = light_of(SITE) * light_of((220, 220, 220)) + 0.5
+    even = np.repeat(255 * np.clip(light, 0, 1)[None] ** (1 / 2.2), 60, axis=0)
+    assert _clipped_place(even, white, tint, ("site", "guest")) == "site"
+    # half of it clipped in another channel, or its colour changing across it: no reading
+    mixed = np.vstack([even[:30], np.array([[255.0, 200.0, 240.0]] * 30)])
+    assert _clipped_place(mixed, white, tint, ("site", "guest")) is None
+    ramp = even.copy()
+    ramp[:, 1] = np.linspace(150.0, 240.0, 60)
+    assert _clipped_place(ramp, white, tint, ("site", "guest")) is None
 
 
 @pytest.mark.parametrize("place", ["entrance", "tent"])
