@@ -17,7 +17,11 @@ pieces; a piece's fields must form one of the box's shapes, and a piece not
 wholly in view is held while its clear fields still read as sites. A middle
 neither reading is sure of holds nothing when it differs from its ring by grey
 light alone and no piece's colour shows beside it (`_bare`, `_guest_near`). The tent's places, the entrances, the action numbers and the
-trick places are read the same way.
+trick places are read the same way. A middle, an entrance or a tent place whose
+colour glare clipped in one channel is read from the other two where only one
+of the colours it may show fits them (`_clipped_place`), and a number or trick
+box lit brighter than the paper holds no figure only where nothing but the
+paper under glare shows there (`_paper_under_glare`).
 
 Unsure means unrecognised, never a guess: a colour that is not clearly one of
 the colours a place may show (glare, a hand, a shadow, a piece half off its
