@@ -45,11 +45,12 @@ from scorer.core import UnknownComponent
 from scorer.grandioso.pyramid import ROWS, Card
 from vision import NoMatError
 from vision.calibrate import Calibration, Marker, find_markers, mat_homography
-from vision.codematch import mat_markers_by_matching
+from vision.codematch import CodeTemplates, code_templates, local_contrast, mat_markers_by_matching, match_patch
 from vision.config import VisionConfig
 from vision.geometry import Image
 from vision.grandioso import CONFIG
 from vision.grandioso.layout import (
+    ARUCO_DICT,
     BACK_ID,
     CARD,
     CARD_IDS,
@@ -390,6 +391,51 @@ def _match_code(gray: Image, cal: Calibration, row: int, col: int,
     return None
 
 
+#: a code that glare washes out is read again with the light evened out (`vision.codematch.local_contrast`,
+#: over each of `_CONTRAST_MM`), at `_MATCH_PX_PER_MM`, against every code blurred as much as each of
+#: `_CONTRAST_BLURS` (mm), within `_MATCH_SEARCH` mm of its place: a card is named when its code's correlation
+#: is at least `_CONTRAST_MIN`, upright, and ahead of every other code's (the back's too) by `_CONTRAST_MARGIN`
+_CONTRAST_MM = (2.0, 3.0, 5.0)
+_CONTRAST_BLURS = (0.5, 1.0, 1.5, 2.0)
+_CONTRAST_MIN = 0.7
+_CONTRAST_MARGIN = 0.25
+
+
+def _contrast_templates() -> CodeTemplates:
+    s = _MATCH_PX_PER_MM
+    return code_templates(ARUCO_DICT, tuple(CARD_IDS.values()) + (BACK_ID,), int(round(CODE_SIZE * s)),
+                          int(round(2.0 * s)), tuple(b * s for b in _CONTRAST_BLURS))
+
+
+def _match_contrast(gray: Image, cal: Calibration, row: int, col: int,
+                    shift: tuple[float, float] = (0.0, 0.0)) -> list[tuple[Card | None, float, float]]:
+    """For each of `_CONTRAST_MM`: the card whose code the place's code area shows with the light evened
+    out (None when no card's clearly), the best correlation and its lead."""
+    t = _contrast_templates()
+    s = _MATCH_PX_PER_MM
+    cx, cy = code_centre(row, col)
+    cx, cy = cx + shift[0], cy + shift[1]
+    n = t.size + 2 * int(round(_MATCH_SEARCH * s))
+    half = n / 2 / s
+    to_patch = np.array([[s, 0, -(cx - half) * s], [0, s, -(cy - half) * s], [0, 0, 1]], np.float64)
+    patch = np.asarray(cv2.warpPerspective(gray, to_patch @ cal.image_to_table, (n, n), flags=cv2.INTER_AREA,
+                                           borderMode=cv2.BORDER_REPLICATE), np.float32)
+    out: list[tuple[Card | None, float, float]] = []
+    for mm in _CONTRAST_MM:
+        found = match_patch(local_contrast(patch, mm * s), t, math.inf)
+        ok = found.id is not None and found.quarter == 0 and found.score >= _CONTRAST_MIN \
+            and found.lead >= _CONTRAST_MARGIN
+        out.append((card_of_id(found.id) if ok and found.id is not None else None, found.score, found.lead))
+    return out
+
+
+def _read_washed_out(gray: Image, cal: Calibration, row: int, col: int,
+                     shift: tuple[float, float] = (0.0, 0.0)) -> Card | None:
+    """The card that `_match_contrast` names over at least one of its lights, none naming another; else None."""
+    named = {card for card, _, _ in _match_contrast(gray, cal, row, col, shift) if card is not None}
+    return named.pop() if len(named) == 1 else None
+
+
 @functools.lru_cache(maxsize=1)
 def _blurred_templates() -> tuple[NDArray[Any], ...]:
     """The code templates blurred as much as each of `_MATCH_BLURS` (mm)."""
@@ -653,6 +699,9 @@ class Recognizer:
                 continue
             elif self.classifier is not None and (by_art := self._read_face(frame, cal, row, col)) is not None:
                 reading.pyramid[row, col] = by_art
+            elif (found is None or _glared(top, paper, row, col)) and \
+                    (washed := _read_washed_out(gray, cal, row, col, _local_shift(reading, row, col))) is not None:
+                reading.pyramid[row, col] = washed
             elif found is None:
                 reading.problem(Unrecognised(_place_name(row, col), "a card whose code cannot be read", row, col))
             elif _glared(top, paper, row, col):
