@@ -233,15 +233,16 @@ def _read_cards(markers: tuple[Marker, ...], cal: Calibration) -> _Reading:
     return out
 
 
-def _local_shift(reading: _Reading, row: int, col: int) -> tuple[float, float]:
+def _local_shift(reading: _Reading, row: int, col: int) -> tuple[float, float] | None:
     """How far (mm) the codes read near the place lie from where the calibration puts them: the lens's
-    barrel distortion, which the mat's homography cannot follow, moves the middle of the mat by millimetres."""
+    barrel distortion, which the mat's homography cannot follow, moves the middle of the mat by millimetres.
+    None when no code is read near it."""
     cx, cy = code_centre(row, col)
     near = sorted(((x - ex, y - ey), math.hypot(ex - cx, ey - cy))
                   for (r, c), (x, y) in reading.centres.items() for ex, ey in [code_centre(r, c)])
     close = [d for d, dist in near if dist <= _SHIFT_RADIUS]
     if not close:
-        return 0.0, 0.0
+        return None
     return float(np.median([d[0] for d in close])), float(np.median([d[1] for d in close]))
 
 
@@ -318,6 +319,9 @@ _MATCH_PX_PER_MM = 2.0
 #: ... how far (mm) from its place a card may lie, and what counts as a clear match: the best
 #: correlation at least `_MATCH_MIN`, and ahead of every other card's by `_MATCH_MARGIN`
 _MATCH_SEARCH = 6.0
+#: ... and this far (mm) where no code read nearby says how far the lens moves it (a blurred frame whose
+#: mat is fixed by its corner markers alone: the middle of the mat may lie 10 mm off)
+_MATCH_SEARCH_FAR = 12.0
 _MATCH_MIN = 0.65
 _MATCH_MARGIN = 0.1
 #: codes read within this distance (mm) of a place say how far its code lies from where the mat's
@@ -354,14 +358,16 @@ def _templates() -> tuple[tuple[int, ...], NDArray[Any]]:
 
 
 def _match_code(gray: Image, cal: Calibration, row: int, col: int,
-                shift: tuple[float, float] = (0.0, 0.0)) -> Card | None | bool:
-    """The card whose code the place's code area (moved by ``shift`` mm) clearly shows; False when no
-    code lies there; None when something like a code lies there but no card's clearly."""
+                shift: tuple[float, float] | None = (0.0, 0.0)) -> Card | None | bool:
+    """The card whose code the place's code area (moved by ``shift`` mm; searched farther when None) clearly
+    shows; False when no code lies there; None when something like a code lies there but no card's clearly."""
     ids, templates = _templates()
     s = _MATCH_PX_PER_MM
     cx, cy = code_centre(row, col)
-    cx, cy = cx + shift[0], cy + shift[1]
-    half = CODE_SIZE / 2 + 2.0 + _MATCH_SEARCH
+    search = _MATCH_SEARCH if shift is not None else _MATCH_SEARCH_FAR
+    if shift is not None:
+        cx, cy = cx + shift[0], cy + shift[1]
+    half = CODE_SIZE / 2 + 2.0 + search
     n = int(round(2 * half * s))
     src = np.array([[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half], [cx - half, cy + half]],
                    np.float64)
@@ -408,14 +414,16 @@ def _contrast_templates() -> CodeTemplates:
 
 
 def _match_contrast(gray: Image, cal: Calibration, row: int, col: int,
-                    shift: tuple[float, float] = (0.0, 0.0)) -> list[tuple[Card | None, float, float]]:
+                    shift: tuple[float, float] | None = (0.0, 0.0)) -> list[tuple[Card | None, float, float]]:
     """For each of `_CONTRAST_MM`: the card whose code the place's code area shows with the light evened
     out (None when no card's clearly), the best correlation and its lead."""
     t = _contrast_templates()
     s = _MATCH_PX_PER_MM
     cx, cy = code_centre(row, col)
-    cx, cy = cx + shift[0], cy + shift[1]
-    n = t.size + 2 * int(round(_MATCH_SEARCH * s))
+    search = _MATCH_SEARCH if shift is not None else _MATCH_SEARCH_FAR
+    if shift is not None:
+        cx, cy = cx + shift[0], cy + shift[1]
+    n = t.size + 2 * int(round(search * s))
     half = n / 2 / s
     to_patch = np.array([[s, 0, -(cx - half) * s], [0, s, -(cy - half) * s], [0, 0, 1]], np.float64)
     patch = np.asarray(cv2.warpPerspective(gray, to_patch @ cal.image_to_table, (n, n), flags=cv2.INTER_AREA,
@@ -430,7 +438,7 @@ def _match_contrast(gray: Image, cal: Calibration, row: int, col: int,
 
 
 def _read_washed_out(gray: Image, cal: Calibration, row: int, col: int,
-                     shift: tuple[float, float] = (0.0, 0.0)) -> Card | None:
+                     shift: tuple[float, float] | None = (0.0, 0.0)) -> Card | None:
     """The card that `_match_contrast` names over at least one of its lights, none naming another; else None."""
     named = {card for card, _, _ in _match_contrast(gray, cal, row, col, shift) if card is not None}
     return named.pop() if len(named) == 1 else None
