@@ -12,7 +12,10 @@ detector found but could not decode, inside a zone where cards belong, is cut
 out, enlarged and read again; when blur has smeared its cells together
 (`match_code`) it is compared with every card's code, blurred, and named only
 when one code matches it clearly better than any other in any turn and no
-glare lies on it. Otherwise it is reported as unrecognised, never guessed.
+glare lies on it; or, with the light evened out (`vision.codematch.local_contrast`:
+glare that washes a code out leaves its cells' pattern), when every evening
+puts the same code first with a wider lead. Otherwise it is reported as
+unrecognised, never guessed.
 
 Between frames the recogniser remembers the row: a row card no longer read is
 reported unrecognised (held) unless the table shows that it left: it is read

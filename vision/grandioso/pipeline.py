@@ -15,7 +15,13 @@ card's code is matched there as it is, with smooth glare taken out, and, when
 neither names a card clearly, against every code blurred (a blurred lens or a
 moving camera smears the code's cells past the sharp templates); a place
 whose upper half shows the mat holds no card; a code-like thing that matches no
-card clearly, or glare over the place, is reported unrecognised. The fast
+card clearly, or glare over the place, is read once more with the light evened
+out (`vision.codematch.local_contrast`: glare that washes a code out without
+saturating it leaves its cells' pattern) and named only when every light
+evened out that names a card names the same one with a clear lead; else it is
+reported unrecognised. Where no code read nearby says how far the lens moves a
+place (a blurred frame whose codes none decode), its code is searched for
+twice as far. The fast
 marker search runs first; the slow, tolerant one searches the whole frame only
 when the fast one's markers do not fix the mat, and when neither decodes enough
 of them, the undecoded squares are matched against the dictionary's codes,
