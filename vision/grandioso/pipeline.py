@@ -721,6 +721,10 @@ class Recognizer:
             elif _glared(top, paper, row, col):
                 reading.problem(Unrecognised(_place_name(row, col), "glare on the place: a code may lie under it",
                                              row, col))
+        if (0, 0) not in reading.pyramid and not any((u.row, u.col) == (0, 0) for u in reading.problems.values()):
+            # the start Elephant never leaves its spot: a spot that shows no card is asked about, never empty
+            reading.problem(Unrecognised(_place_name(0, 0), "the start Elephant's spot shows no card that can be read",
+                                         0, 0))
         if len(reading.shown) > 1:
             reading.problem(Unrecognised("the stack", "more than one card lies face up on the stack"))
         by_match = _singles_by_match(gray, cal)

@@ -254,3 +254,16 @@ def test_a_code_far_off_its_place_is_searched_for_where_no_code_read_nearby_says
     far = SimpleNamespace(table_to_image=off)
     assert _match_code(img, far, 0, 0) is not Card.CAMEL  # type: ignore[arg-type]
     assert _match_code(img, far, 0, 0, None) is Card.CAMEL  # type: ignore[arg-type]
+
+
+def test_the_start_spot_is_never_read_empty(recognizer: Recognizer) -> None:
+    p = Pyramid.start().with_card(0, 1, Card.ELEPHANT)
+    img = frame(Scene(p, singles=1, jitter=1))
+    s = img.shape[1] / (CONTENT_REGION[2] - CONTENT_REGION[0])
+    r = MAT.card_rect(0, 0)
+    x0, y0 = int((r.x - 1 - CONTENT_REGION[0]) * s), int((r.y - 1 - CONTENT_REGION[1]) * s)
+    x1, y1 = int((r.x + r.w + 1 - CONTENT_REGION[0]) * s), int((r.y + r.h + 1 - CONTENT_REGION[1]) * s)
+    img[y0:y1, x0:x1] = img[y0:y1, x0 - 3 * (x1 - x0):x0 - 2 * (x1 - x0)]  # the bare mat beside the pyramid
+    view = recognizer.recognize(img).view
+    assert (0, 0) not in view.pyramid and view.pyramid.get((0, 1)) is Card.ELEPHANT
+    assert [(u.row, u.col) for u in view.unrecognised] == [(0, 0)]
