@@ -10,6 +10,11 @@ says. A code is named only when it matches clearly: its correlation high and
 ahead of every other code's, in any turn, by a margin, and no glare saturating
 its cells. Otherwise nothing is named: unsure means unread, never a guess.
 
+`local_contrast` evens out the light over a patch: glare that washes a code out
+without saturating it leaves its cells' pattern, weak; divided by the local
+contrast, the pattern is as strong as a code in plain light, and
+saturated glare is left flat (it matches no code).
+
 `markers_by_matching` finds a table's mat markers this way when too few of them
 decode for a calibration (`vision.calibrate.mat_homography` then checks that
 they agree); `code_templates` and `match_patch` serve a game's own card codes.
@@ -36,6 +41,7 @@ __all__ = [
     "PatchMatch",
     "code_templates",
     "dictionary_size",
+    "local_contrast",
     "mat_markers_by_matching",
     "markers_by_matching",
     "match_patch",
@@ -146,6 +152,15 @@ def match_patch(patch: NDArray[Any], t: CodeTemplates, saturated: float = SATURA
     quarter = int(np.argmax(scores[order[0]]))
     glared = float(np.mean(cells[len(windows) // 2] >= saturated)) > glared_share
     return PatchMatch(None if glared else t.ids[order[0]], quarter, best, best - second)
+
+
+def local_contrast(patch: NDArray[Any], sigma: float, floor: float = 2.0) -> NDArray[Any]:
+    """``patch`` less its own blur (Gaussian ``sigma``, px), divided by the local spread of what is left
+    over the same blur (at least ``floor`` grey levels): smooth light taken out, weak contrast raised."""
+    img = np.asarray(patch, np.float32)
+    fine = img - cv2.GaussianBlur(img, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+    spread = cv2.GaussianBlur(fine * fine, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+    return np.asarray(fine / np.sqrt(spread + floor * floor), np.float32)
 
 
 @functools.lru_cache(maxsize=8)

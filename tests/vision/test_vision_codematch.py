@@ -13,6 +13,7 @@ from vision.codematch import (
     SURROUND_PX,
     code_templates,
     dictionary_size,
+    local_contrast,
     markers_by_matching,
     match_patch,
 )
@@ -76,3 +77,19 @@ def test_match_patch_refuses_a_glared_code_and_reports_a_clear_lead() -> None:
     glared = patch.copy()
     glared[10:25, 10:25] = 255.0
     assert match_patch(glared, t).id is None
+
+
+def test_local_contrast_brings_back_a_code_glare_washes_out_and_leaves_plain_light_flat() -> None:
+    t = code_templates(DICT, tuple(range(50)), SIDE_PX, SURROUND_PX, BLURS_PX)
+    code = np.full((t.size + 6, t.size + 6), 255, np.uint8)
+    c = SURROUND_PX + 3
+    code[c:c + SIDE_PX, c:c + SIDE_PX] = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(DICT), 7,
+                                                                       SIDE_PX)
+    patch = cv2.GaussianBlur(code.astype(np.float32), (0, 0), 2.0)
+    ramp = np.linspace(100.0, 300.0, patch.shape[1], dtype=np.float32)[None, :]
+    washed = np.clip(patch * 0.2 + ramp, 0, 255).astype(np.float32)  # pale cells, one side saturated
+    evened = match_patch(local_contrast(washed, 4.0), t, np.inf)
+    assert evened.id == 7 and evened.quarter == 0 and evened.lead > 0.25
+    noise = np.random.default_rng(1).normal(0.0, 2.0, patch.shape).astype(np.float32)
+    plain = np.clip(np.broadcast_to(ramp, patch.shape) + noise, 0, 255).astype(np.float32)
+    assert match_patch(local_contrast(plain, 4.0), t, np.inf).score < 0.5

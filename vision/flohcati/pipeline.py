@@ -12,7 +12,10 @@ detector found but could not decode, inside a zone where cards belong, is cut
 out, enlarged and read again; when blur has smeared its cells together
 (`match_code`) it is compared with every card's code, blurred, and named only
 when one code matches it clearly better than any other in any turn and no
-glare lies on it. Otherwise it is reported as unrecognised, never guessed.
+glare lies on it; or, with the light evened out (`vision.codematch.local_contrast`:
+glare that washes a code out leaves its cells' pattern), when every evening
+puts the same code first with a wider lead. Otherwise it is reported as
+unrecognised, never guessed.
 
 Between frames the recogniser remembers the row: a row card no longer read is
 reported unrecognised (held) unless the table shows that it left: it is read
@@ -39,7 +42,7 @@ from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name
 from scorer.flohcati.observe import TableSight
 from vision import NoMatError
 from vision.calibrate import Calibrator, Marker, find_layout_markers, find_markers
-from vision.codematch import CodeTemplates, code_templates, mat_markers_by_matching, match_patch
+from vision.codematch import CodeTemplates, code_templates, local_contrast, mat_markers_by_matching, match_patch
 from vision.config import VisionConfig
 from vision.flohcati.layout import (
     ARUCO_DICTIONARY,
@@ -237,6 +240,11 @@ _MATCH_MIN = 0.85
 _MATCH_MARGIN = 0.05
 #: ... and when no more than this share of the code's pixels is saturated
 _MATCH_GLARED = 0.01
+#: a code glare washes out (or that matches no card clearly as it is) is matched again with the light
+#: evened out (`vision.codematch.local_contrast`) over each of `_CONTRAST_MM` (mm): named when every one of
+#: them puts the same code first, at least `_MATCH_MIN` and ahead of any other code's by `_CONTRAST_MARGIN`
+_CONTRAST_MM = (2.0, 3.0, 5.0)
+_CONTRAST_MARGIN = 0.15
 
 
 def _code_templates() -> CodeTemplates:
@@ -279,6 +287,13 @@ def match_code(gray: Image, to_table: NDArray[Any], x: float, y: float, turn: fl
     found = match_patch(np.asarray(patch, np.float32), t, _SATURATED, _MATCH_GLARED)
     turned = math.degrees(a) + 90.0 * found.quarter
     if found.id is None or found.score < _MATCH_MIN or found.lead < _MATCH_MARGIN or found.quarter not in allowed:
+        washed = [match_patch(local_contrast(np.asarray(patch, np.float32), mm * s), t, math.inf)
+                  for mm in _CONTRAST_MM]
+        named = {(w.id, w.quarter) for w in washed
+                 if w.score >= _MATCH_MIN and w.lead >= _CONTRAST_MARGIN and w.quarter in allowed}
+        if len(named) == 1 and all(w.id == washed[0].id for w in washed):
+            best = max(washed, key=lambda w: w.score)
+            return CodeMatch(best.id, math.degrees(a) + 90.0 * best.quarter, best.score, best.lead)
         return CodeMatch(None, turned, found.score, found.lead)
     return CodeMatch(found.id, turned, found.score, found.lead)
 

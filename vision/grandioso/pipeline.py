@@ -15,7 +15,13 @@ card's code is matched there as it is, with smooth glare taken out, and, when
 neither names a card clearly, against every code blurred (a blurred lens or a
 moving camera smears the code's cells past the sharp templates); a place
 whose upper half shows the mat holds no card; a code-like thing that matches no
-card clearly, or glare over the place, is reported unrecognised. The fast
+card clearly, or glare over the place, is read once more with the light evened
+out (`vision.codematch.local_contrast`: glare that washes a code out without
+saturating it leaves its cells' pattern) and named only when every light
+evened out that names a card names the same one with a clear lead; else it is
+reported unrecognised. Where no code read nearby says how far the lens moves a
+place (a blurred frame whose codes none decode), its code is searched for
+twice as far. The fast
 marker search runs first; the slow, tolerant one searches the whole frame only
 when the fast one's markers do not fix the mat, and when neither decodes enough
 of them, the undecoded squares are matched against the dictionary's codes,
@@ -45,11 +51,12 @@ from scorer.core import UnknownComponent
 from scorer.grandioso.pyramid import ROWS, Card
 from vision import NoMatError
 from vision.calibrate import Calibration, Marker, find_markers, mat_homography
-from vision.codematch import mat_markers_by_matching
+from vision.codematch import CodeTemplates, code_templates, local_contrast, mat_markers_by_matching, match_patch
 from vision.config import VisionConfig
 from vision.geometry import Image
 from vision.grandioso import CONFIG
 from vision.grandioso.layout import (
+    ARUCO_DICT,
     BACK_ID,
     CARD,
     CARD_IDS,
@@ -232,15 +239,16 @@ def _read_cards(markers: tuple[Marker, ...], cal: Calibration) -> _Reading:
     return out
 
 
-def _local_shift(reading: _Reading, row: int, col: int) -> tuple[float, float]:
+def _local_shift(reading: _Reading, row: int, col: int) -> tuple[float, float] | None:
     """How far (mm) the codes read near the place lie from where the calibration puts them: the lens's
-    barrel distortion, which the mat's homography cannot follow, moves the middle of the mat by millimetres."""
+    barrel distortion, which the mat's homography cannot follow, moves the middle of the mat by millimetres.
+    None when no code is read near it."""
     cx, cy = code_centre(row, col)
     near = sorted(((x - ex, y - ey), math.hypot(ex - cx, ey - cy))
                   for (r, c), (x, y) in reading.centres.items() for ex, ey in [code_centre(r, c)])
     close = [d for d, dist in near if dist <= _SHIFT_RADIUS]
     if not close:
-        return 0.0, 0.0
+        return None
     return float(np.median([d[0] for d in close])), float(np.median([d[1] for d in close]))
 
 
@@ -317,6 +325,9 @@ _MATCH_PX_PER_MM = 2.0
 #: ... how far (mm) from its place a card may lie, and what counts as a clear match: the best
 #: correlation at least `_MATCH_MIN`, and ahead of every other card's by `_MATCH_MARGIN`
 _MATCH_SEARCH = 6.0
+#: ... and this far (mm) where no code read nearby says how far the lens moves it (a blurred frame whose
+#: mat is fixed by its corner markers alone: the middle of the mat may lie 10 mm off)
+_MATCH_SEARCH_FAR = 12.0
 _MATCH_MIN = 0.65
 _MATCH_MARGIN = 0.1
 #: codes read within this distance (mm) of a place say how far its code lies from where the mat's
@@ -353,14 +364,16 @@ def _templates() -> tuple[tuple[int, ...], NDArray[Any]]:
 
 
 def _match_code(gray: Image, cal: Calibration, row: int, col: int,
-                shift: tuple[float, float] = (0.0, 0.0)) -> Card | None | bool:
-    """The card whose code the place's code area (moved by ``shift`` mm) clearly shows; False when no
-    code lies there; None when something like a code lies there but no card's clearly."""
+                shift: tuple[float, float] | None = (0.0, 0.0)) -> Card | None | bool:
+    """The card whose code the place's code area (moved by ``shift`` mm; searched farther when None) clearly
+    shows; False when no code lies there; None when something like a code lies there but no card's clearly."""
     ids, templates = _templates()
     s = _MATCH_PX_PER_MM
     cx, cy = code_centre(row, col)
-    cx, cy = cx + shift[0], cy + shift[1]
-    half = CODE_SIZE / 2 + 2.0 + _MATCH_SEARCH
+    search = _MATCH_SEARCH if shift is not None else _MATCH_SEARCH_FAR
+    if shift is not None:
+        cx, cy = cx + shift[0], cy + shift[1]
+    half = CODE_SIZE / 2 + 2.0 + search
     n = int(round(2 * half * s))
     src = np.array([[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half], [cx - half, cy + half]],
                    np.float64)
@@ -388,6 +401,53 @@ def _match_code(gray: Image, cal: Calibration, row: int, col: int,
     if scores[order[0]] >= _BLURRED_MIN and scores[order[0]] - scores[order[1]] >= _BLURRED_MARGIN:
         return card_of_id(ids[order[0]])
     return None
+
+
+#: a code that glare washes out is read again with the light evened out (`vision.codematch.local_contrast`,
+#: over each of `_CONTRAST_MM`), at `_MATCH_PX_PER_MM`, against every code blurred as much as each of
+#: `_CONTRAST_BLURS` (mm), within `_MATCH_SEARCH` mm of its place: a card is named when its code's correlation
+#: is at least `_CONTRAST_MIN`, upright, and ahead of every other code's (the back's too) by `_CONTRAST_MARGIN`
+_CONTRAST_MM = (2.0, 3.0, 5.0)
+_CONTRAST_BLURS = (0.5, 1.0, 1.5, 2.0)
+_CONTRAST_MIN = 0.7
+_CONTRAST_MARGIN = 0.25
+
+
+def _contrast_templates() -> CodeTemplates:
+    s = _MATCH_PX_PER_MM
+    return code_templates(ARUCO_DICT, tuple(CARD_IDS.values()) + (BACK_ID,), int(round(CODE_SIZE * s)),
+                          int(round(2.0 * s)), tuple(b * s for b in _CONTRAST_BLURS))
+
+
+def _match_contrast(gray: Image, cal: Calibration, row: int, col: int,
+                    shift: tuple[float, float] | None = (0.0, 0.0)) -> list[tuple[Card | None, float, float]]:
+    """For each of `_CONTRAST_MM`: the card whose code the place's code area shows with the light evened
+    out (None when no card's clearly), the best correlation and its lead."""
+    t = _contrast_templates()
+    s = _MATCH_PX_PER_MM
+    cx, cy = code_centre(row, col)
+    search = _MATCH_SEARCH if shift is not None else _MATCH_SEARCH_FAR
+    if shift is not None:
+        cx, cy = cx + shift[0], cy + shift[1]
+    n = t.size + 2 * int(round(search * s))
+    half = n / 2 / s
+    to_patch = np.array([[s, 0, -(cx - half) * s], [0, s, -(cy - half) * s], [0, 0, 1]], np.float64)
+    patch = np.asarray(cv2.warpPerspective(gray, to_patch @ cal.image_to_table, (n, n), flags=cv2.INTER_AREA,
+                                           borderMode=cv2.BORDER_REPLICATE), np.float32)
+    out: list[tuple[Card | None, float, float]] = []
+    for mm in _CONTRAST_MM:
+        found = match_patch(local_contrast(patch, mm * s), t, math.inf)
+        ok = found.id is not None and found.quarter == 0 and found.score >= _CONTRAST_MIN \
+            and found.lead >= _CONTRAST_MARGIN
+        out.append((card_of_id(found.id) if ok and found.id is not None else None, found.score, found.lead))
+    return out
+
+
+def _read_washed_out(gray: Image, cal: Calibration, row: int, col: int,
+                     shift: tuple[float, float] | None = (0.0, 0.0)) -> Card | None:
+    """The card that `_match_contrast` names over at least one of its lights, none naming another; else None."""
+    named = {card for card, _, _ in _match_contrast(gray, cal, row, col, shift) if card is not None}
+    return named.pop() if len(named) == 1 else None
 
 
 @functools.lru_cache(maxsize=1)
@@ -653,11 +713,18 @@ class Recognizer:
                 continue
             elif self.classifier is not None and (by_art := self._read_face(frame, cal, row, col)) is not None:
                 reading.pyramid[row, col] = by_art
+            elif (found is None or _glared(top, paper, row, col)) and \
+                    (washed := _read_washed_out(gray, cal, row, col, _local_shift(reading, row, col))) is not None:
+                reading.pyramid[row, col] = washed
             elif found is None:
                 reading.problem(Unrecognised(_place_name(row, col), "a card whose code cannot be read", row, col))
             elif _glared(top, paper, row, col):
                 reading.problem(Unrecognised(_place_name(row, col), "glare on the place: a code may lie under it",
                                              row, col))
+        if (0, 0) not in reading.pyramid and not any((u.row, u.col) == (0, 0) for u in reading.problems.values()):
+            # the start Elephant never leaves its spot: a spot that shows no card is asked about, never empty
+            reading.problem(Unrecognised(_place_name(0, 0), "the start Elephant's spot shows no card that can be read",
+                                         0, 0))
         if len(reading.shown) > 1:
             reading.problem(Unrecognised("the stack", "more than one card lies face up on the stack"))
         by_match = _singles_by_match(gray, cal)

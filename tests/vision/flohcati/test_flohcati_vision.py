@@ -160,6 +160,19 @@ def test_matching_names_no_card_where_no_code_lies_or_glare_hides_cells_or_the_t
     assert sideways.id == teal and abs(sideways.turn - 90.0) < 45.0
 
 
+def test_a_code_glare_washes_out_is_read_with_the_light_evened_out() -> None:
+    teal = card_id(parse_card("teal-6"))
+    frame = np.full((240, 240), 200, np.uint8)
+    side = int(CODE_SIZE * 2)
+    code = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_100), teal, side)
+    frame[120 - side // 2:120 + side // 2, 120 - side // 2:120 + side // 2] = np.where(code > 0, 200, 30)
+    yy, xx = np.mgrid[0:240, 0:240]
+    light = 200.0 * np.exp(-((xx - 100) ** 2 + (yy - 100) ** 2) / (2 * 20.0 ** 2))
+    washed = np.clip(cv2.GaussianBlur(frame, (0, 0), 2.0) * 0.5 + light + 30, 0, 255).astype(np.uint8)
+    assert np.mean(washed >= 250) > 0.01  # glare saturates part of it: matched as it is, it is refused
+    assert match_code(washed, HALF, 60.0, 60.0, 0.0).id == teal
+
+
 @pytest.mark.parametrize(("marker_id", "turn"), [(2, 0), (2, 1), (0, 3)])
 def test_a_blurred_mat_marker_is_matched_with_its_corners_in_order(marker_id: int, turn: int) -> None:
     frame = np.full((400, 400), 200, np.uint8)

@@ -211,3 +211,59 @@ def test_a_single_whose_code_glare_partly_hides_is_counted(recognizer: Recognize
     x, y = single_centre(1)
     view = recognizer.recognize(_glare(img, x + 8.0, y - 8.0, 12.0)).view  # too much for its code to be read
     assert view.singles == 4 and view.single_places == (1, 2, 3, 4) and not view.unrecognised
+
+
+def _washed(img: np.ndarray, x: float, y: float, sigma_mm: float, peak: float) -> np.ndarray:  # type: ignore[type-arg]
+    """The frame with a broad spot of glare centred on table point (x, y) added in linear light, as a lamp's
+    reflection does: card paper saturates near it, a code's cells turn pale grey but stay unsaturated."""
+    s = img.shape[1] / (CONTENT_REGION[2] - CONTENT_REGION[0])
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    d2 = (xx - (x - CONTENT_REGION[0]) * s) ** 2 + (yy - (y - CONTENT_REGION[1]) * s) ** 2
+    linear = (img / 255.0) ** 2.2 * 0.7 + (peak * np.exp(-d2 / (2 * (sigma_mm * s) ** 2)))[:, :, None]
+    out = cv2.GaussianBlur(255 * np.clip(linear, 0, 1) ** (1 / 2.2), (0, 0), 1.0)
+    return np.clip(out + np.random.default_rng(0).normal(0, 3, out.shape), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize(("dx", "sigma", "peak"), [(0.0, 12.0, 0.9), (10.0, 12.0, 1.1)])
+def test_a_code_glare_washes_out_is_read_with_the_light_evened_out(recognizer: Recognizer, dx: float, sigma: float,
+                                                                  peak: float) -> None:
+    p = _pyramid()
+    x, y = code_centre(0, 2)
+    washed = _washed(frame(Scene(p, singles=1, jitter=3)), x + dx, y, sigma, peak)
+    result = recognizer.recognize(washed)
+    gray = cv2.cvtColor(washed, cv2.COLOR_BGR2GRAY)
+    assert not isinstance(_match_code(gray, result.calibration, 0, 2), Card)  # matched as it is: no card
+    assert result.view.pyramid == _truth(p) and not result.view.unrecognised
+
+
+def test_glare_washing_over_an_empty_place_names_no_card(recognizer: Recognizer) -> None:
+    p = _pyramid()
+    img = frame(Scene(p, singles=1, jitter=3))
+    for place, sigma, peak in (((0, 3), 12.0, 0.9), ((0, -2), 8.0, 1.5)):
+        view = recognizer.recognize(_washed(img, *code_centre(*place), sigma, peak)).view
+        assert place not in view.pyramid
+        assert all(_truth(p).get(q) is card for q, card in view.pyramid.items())
+
+
+def test_a_code_far_off_its_place_is_searched_for_where_no_code_read_nearby_says_how_far() -> None:
+    img, cal = _blurred_code(Card.CAMEL, 0.3)
+    img = cv2.copyMakeBorder(img, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=210)
+    # the place lies 9 mm (18 px) left of the code: the middle of a mat fixed by its corner markers alone
+    off = np.array([[1.0, 0.0, 40.0 - 18.0], [0.0, 1.0, 40.0], [0.0, 0.0, 1.0]]) @ cal.table_to_image
+    far = SimpleNamespace(table_to_image=off)
+    assert _match_code(img, far, 0, 0) is not Card.CAMEL  # type: ignore[arg-type]
+    assert _match_code(img, far, 0, 0, None) is Card.CAMEL  # type: ignore[arg-type]
+
+
+def test_the_start_spot_is_never_read_empty(recognizer: Recognizer) -> None:
+    p = Pyramid.start().with_card(0, 1, Card.ELEPHANT)
+    img = frame(Scene(p, singles=1, jitter=1))
+    s = img.shape[1] / (CONTENT_REGION[2] - CONTENT_REGION[0])
+    r = MAT.card_rect(0, 0)
+    x0, y0 = int((r.x - 1 - CONTENT_REGION[0]) * s), int((r.y - 1 - CONTENT_REGION[1]) * s)
+    x1, y1 = int((r.x + r.w + 1 - CONTENT_REGION[0]) * s), int((r.y + r.h + 1 - CONTENT_REGION[1]) * s)
+    img[y0:y1, x0:x1] = img[y0:y1, x0 - 3 * (x1 - x0):x0 - 2 * (x1 - x0)]  # the bare mat beside the pyramid
+    view = recognizer.recognize(img).view
+    assert (0, 0) not in view.pyramid and view.pyramid.get((0, 1)) is Card.ELEPHANT
+    assert [(u.row, u.col) for u in view.unrecognised] == [(0, 0)]
