@@ -896,6 +896,8 @@ TEMPLATE_BLURS = (0.0, 0.8, 1.3, 2.0, 3.0)
 TEMPLATE_HIGHPASS = 2.5
 TEMPLATE_CHROMA = 2.0
 TEMPLATE_SHIFT = 0.075
+#: Templates per label compared at full size, the best of the coarse look (`TemplateCue.scores`).
+REFINE = 2
 #: A template is blurred at most until its edges are this share as steep as the crop's (`edge_ratio`).
 BLUR_MATCH = 0.9
 
@@ -931,6 +933,35 @@ def _unit_rows(x: FloatArray) -> FloatArray:
     return out
 
 
+def _correlations(image: FloatArray, window: tuple[int, int], rows: FloatArray,
+                  at: NDArray[np.intp] | None = None) -> FloatArray:
+    """``(shifts, T)``: the normalised correlation of ``window``-sized parts of ``image`` (``(H, W, C)``) with
+    each of ``rows`` (zero-mean unit rows, `_unit_rows`): every part, or those at the flat indices ``at``
+    (row-major over the parts' top-left corners). A part's norm comes from running sums, so the parts are
+    copied once and never normalised one by one."""
+    wh, ww = window
+    h, w, c = image.shape
+    ny, nx = h - wh + 1, w - ww + 1
+    image = np.ascontiguousarray(image)
+    sy, sx, sc = image.strides
+    view = np.lib.stride_tricks.as_strided(image, (ny, nx, wh, ww, c), (sy, sx, sy, sx, sc), writeable=False)
+    parts = (view.reshape(ny * nx, -1) if at is None
+             else view[at // nx, at % nx].reshape(len(at), -1))
+    plain = image.sum(axis=2, dtype=np.float64)
+    total = cv2.integral(plain)
+    squares = cv2.integral((image.astype(np.float64) ** 2).sum(axis=2))
+
+    def box(table: FloatArray) -> FloatArray:
+        out: FloatArray = (table[wh:wh + ny, ww:ww + nx] - table[:ny, ww:ww + nx]
+                           - table[wh:wh + ny, :nx] + table[:ny, :nx]).reshape(-1)
+        return out if at is None else out[at]
+
+    s1, s2 = box(total), box(squares)
+    norm = np.sqrt(np.maximum(s2 - s1 * s1 / (wh * ww * c), 0.0)) + 1e-6
+    out: FloatArray = (parts @ rows.T) / norm[:, None].astype(np.float32)
+    return out
+
+
 class TemplateCue:
     """A second cue, independent of the embedding: how well a crop correlates with each label's enrolled views.
 
@@ -947,33 +978,67 @@ class TemplateCue:
         self.owners = np.asarray(owners, np.intp)
         self.margin = m = max(1, round(TEMPLATE_SHIFT * w))
         self.window = (h - 2 * m, w - 2 * m)
-        mats, steep = [], []
+        #: the coarse look: every image at half size, shifted by up to ``coarse_margin`` half-size pixels
+        self.coarse_margin = mc = max(1, m // 2)
+        self.coarse_size = (max(4, w // 2), max(4, h // 2))
+        cw, ch = self.coarse_size
+        self.coarse_window = (ch - 2 * mc, cw - 2 * mc)
+        mats, coarse, steep = [], [], []
         for sigma in TEMPLATE_BLURS:
             blurred = [cv2.GaussianBlur(t.astype(np.float32), (0, 0), sigma) if sigma > 0 else t.astype(np.float32)
                        for t in templates]
             steep.append(edge_ratio(np.asarray(blurred)))
-            mats.append(_unit_rows(np.stack([_flattened(b)[m:h - m, m:w - m] for b in blurred])))
-        #: ``(blurs, templates, D)`` and ``(templates, blurs)``
+            flat = [_flattened(b) for b in blurred]
+            mats.append(_unit_rows(np.stack([f[m:h - m, m:w - m] for f in flat])))
+            coarse.append(_unit_rows(np.stack([self._half(f)[mc:ch - mc, mc:cw - mc] for f in flat])))
+        #: ``(blurs, templates, D)``, the same at half size, and ``(templates, blurs)``
         self.matrix = np.stack(mats)
+        self.coarse = np.stack(coarse)
         self.steepness = np.stack(steep, axis=1)
+
+    def _near(self, coarse: NDArray[np.intp]) -> NDArray[np.intp]:
+        """The full-size shifts (flat indices) within a pixel of the coarse look's shifts (flat indices)."""
+        m, mc = self.margin, self.coarse_margin
+        side, coarse_side = 2 * m + 1, 2 * mc + 1
+        cy, cx = np.divmod(coarse, coarse_side)
+        picked = np.zeros((side, side), bool)
+        for y, x in zip(m + 2 * (cy - mc), m + 2 * (cx - mc)):
+            picked[max(0, y - 1):y + 2, max(0, x - 1):x + 2] = True
+        return np.flatnonzero(picked)
+
+    def _half(self, flat: FloatArray) -> FloatArray:
+        out: FloatArray = cv2.resize(flat, self.coarse_size, interpolation=cv2.INTER_AREA)
+        return out
 
     def scores(self, crops: Image, candidates: NDArray[np.bool_] | None = None) -> FloatArray:
         """``(N, labels)``: each crop's best correlation with each label's templates, -1 for labels not
-        among its ``candidates`` (``(N, labels)``; default all)."""
+        among its ``candidates`` (``(N, labels)``; default all).
+
+        Coarse to fine: every candidate template is first compared at half size (a few shifts); only
+        each label's `REFINE` best templates are then compared at full size and every shift."""
         out = np.full((len(crops), self.labels), -1.0, np.float32)
         steep = edge_ratio(crops)
         wh, ww = self.window
+        ch, cw = self.coarse_window
         blurs = len(TEMPLATE_BLURS)
         for i, crop in enumerate(crops):
             todo = np.flatnonzero(candidates[i][self.owners]) if candidates is not None else np.arange(len(self.owners))
             if not len(todo):
                 continue
             level = np.clip((self.steepness[todo] >= BLUR_MATCH * steep[i]).sum(axis=1) - 1, 0, blurs - 1)
-            rows = self.matrix[level, todo]
             flat = _flattened(crop.astype(np.float32))
-            windows = np.lib.stride_tricks.sliding_window_view(flat, (wh, ww, 3)).reshape(-1, wh, ww, 3)
-            best = (_unit_rows(windows) @ rows.T).max(axis=0)
-            np.maximum.at(out[i], self.owners[todo], best)
+            owners = self.owners[todo]
+            shifts: NDArray[np.intp] | None = None
+            if np.bincount(owners).max() > REFINE:
+                coarse = _correlations(self._half(flat), (ch, cw), self.coarse[level, todo])
+                rough = coarse.max(axis=0)
+                order = np.lexsort((-rough, owners))  # by label, each label's best first
+                first = np.searchsorted(owners[order], owners[order])
+                keep = order[np.arange(len(order)) - first < REFINE]
+                todo, level, owners = todo[keep], level[keep], owners[keep]
+                shifts = self._near(np.unique(coarse[:, keep].argmax(axis=0)))
+            best = _correlations(flat, (wh, ww), self.matrix[level, todo], shifts).max(axis=0)
+            np.maximum.at(out[i], owners, best)
         return out
 
 
