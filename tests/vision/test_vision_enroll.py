@@ -24,6 +24,8 @@ from vision.enroll import (
     Deck,
     DeckError,
     TemplateCue,
+    _correlations,
+    _unit_rows,
     build_deck,
     deck_home,
     detail,
@@ -316,3 +318,62 @@ def test_a_round_component_is_compared_at_many_angles() -> None:
     view = enrol_photo(photo, "token-7", Path("x.jpg"), shape, (40, 56), np.random.default_rng(0), count=2)
     assert view is not None and view.templates is not None
     assert len(view.templates) == TEMPLATE_ANGLES and len(view.plain) == 8
+
+
+def test_correlations_at_some_or_every_shift_are_the_normalised_correlations() -> None:
+    rng = np.random.default_rng(5)
+    image = rng.normal(0.0, 1.0, (12, 10, 3)).astype(np.float32) + 3.0
+    window = (8, 7)
+    rows = _unit_rows(rng.normal(0.0, 1.0, (4, 8, 7, 3)).astype(np.float32))
+    parts = [image[y:y + 8, x:x + 7] for y in range(5) for x in range(4)]
+    expected = _unit_rows(np.asarray(parts)) @ rows.T
+    assert np.allclose(_correlations(image, window, rows), expected, atol=1e-4)
+    at = np.array([0, 6, 19])
+    assert np.allclose(_correlations(image, window, rows, at), expected[at], atol=1e-4)
+
+
+def _token(angle: float, digit: str) -> np.ndarray:
+    img = np.full((56, 40, 3), 210, np.uint8)
+    cv2.ellipse(img, (20, 28), (17, 24), 0, 0, 360, (50, 60, 150), 2, cv2.LINE_AA)
+    cv2.putText(img, digit, (11, 39), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (40, 40, 40), 3, cv2.LINE_AA)
+    m = cv2.getRotationMatrix2D((20.0, 28.0), angle, 1.0)
+    out: np.ndarray = cv2.warpAffine(img, m, (40, 56), borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def test_the_coarse_look_keeps_the_templates_an_exhaustive_search_would_pick(monkeypatch: pytest.MonkeyPatch) -> None:
+    angles = np.linspace(0, 360, TEMPLATE_ANGLES, endpoint=False)
+    templates = np.stack([_token(a, d) for d in ("7", "3") for a in angles])
+    owners = np.repeat(np.arange(2, dtype=np.int32), TEMPLATE_ANGLES)
+    cue = TemplateCue(templates, owners, 2)
+    crops = np.stack([_token(a, d) for d, a in (("7", 37.0), ("3", 200.0), ("7", 311.0))])
+    quick = cue.scores(crops)
+    monkeypatch.setattr("vision.enroll.REFINE", 10 * TEMPLATE_ANGLES)  # every template, every shift
+    full = cue.scores(crops)
+    assert np.allclose(quick, full, atol=0.02)
+    assert [int(np.argmax(s)) for s in quick] == [0, 1, 0]
+
+
+def _shifted_scores(self: Deck, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Stand-in fused scores: label "a" is the bright square centred, "b" 8 px right; the farther
+    off a label's place, the less it correlates and the farther it lies."""
+    off = np.abs(_centroid(crops)[:, :1] - np.array([[0.0, 8.0]], np.float32))
+    tm = 1.0 - 0.3 * off
+    near = off / 4.0
+    return near + 1.5 * (1.0 - tm), tm, near
+
+
+def test_a_fused_match_cut_a_little_off_is_read_after_moving_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Deck, "scores", _shifted_scores)
+    deck = Deck("bigtop", "t", ("a", "b"), np.zeros((2, 2), np.float32), np.array([0, 1], np.int32),
+                np.zeros(2, np.float32), np.eye(2, dtype=np.float32), 1.0, 0.9, (40, 56),
+                templates=np.zeros((2, 56, 40, 3), np.uint8), template_owners=np.array([0, 1], np.int32))
+    assert deck.cue is not None
+    # 2 px off (5% of the width): its correlation too low as it lies, read once moved back
+    crops = _blob_crops([2.0, -2.0, 6.0])
+    assert [r.label for r in deck.classify(crops)] == ["a", "a", "b"]
+    # halfway between the two labels: not looked at again, unsure
+    assert deck.classify(_blob_crops([4.0]))[0].verdict is Verdict.UNSURE
+    # without the second look the crops cut off stay unsure
+    monkeypatch.setattr("vision.enroll.FUSED_SEARCH_GATE", (0.0, 2.0))
+    assert all(r.verdict is Verdict.UNSURE for r in deck.classify(crops))
