@@ -17,7 +17,7 @@ The vision core imports no game: the board's layout is ``config.table.markers``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -56,6 +56,8 @@ OTHER_LEAD = 0.1
 SIZE_TOLERANCE = 0.2
 #: poses tried per frame at most (each costs about a millisecond per marker place)
 MAX_TRIES = 24
+#: a pose may scale the board's millimetres this much (fraction)
+SCALE_TOLERANCE = 0.05
 #: a square this close (mm) to a decoded marker is that marker
 SAME_MM = 10.0
 
@@ -68,6 +70,18 @@ class BoardMatch:
 
     seat: int
     scores: Mapping[int, tuple[float, float]]
+    #: per place, the corners (table mm, ArUco order) of the code where its frame placed it
+    placed: Mapping[int, NDArray[Any]] = field(default_factory=dict)
+
+    def refit(self, config: VisionConfig) -> NDArray[Any] | None:
+        """The board's pose (board mm -> table mm) fitted to the places that show the seat's code, where
+        their frames placed them; None when fewer than `MIN_SPOTS` do."""
+        layout = config.table.markers
+        sides = [side for side, (s, lead) in self.scores.items() if s >= SPOT_MIN and lead >= SPOT_LEAD]
+        if len(sides) < MIN_SPOTS:
+            return None
+        return _similarity(np.concatenate([np.array(layout.board_marker_corners(k), np.float64) for k in sides]),
+                           np.concatenate([self.placed[k] for k in sides]))
 
     @property
     def shown(self) -> int:
@@ -97,16 +111,19 @@ def _board_ids(config: VisionConfig) -> dict[int, dict[int, int]]:
     return out
 
 
-def _patch(gray: Image, quad: NDArray[Any], n: int, pad: int) -> NDArray[Any]:
+def _patch(gray: Image, quad: NDArray[Any], n: int, pad: int) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The ``n`` px square patch with ``quad`` (image px) ``pad`` px inside its edges, and the image -> patch map."""
     inner = np.array([[pad, pad], [n - pad, pad], [n - pad, n - pad], [pad, n - pad]], np.float32)
     to_patch = cv2.getPerspectiveTransform(quad.astype(np.float32), inner)
-    return np.asarray(cv2.warpPerspective(gray, to_patch, (n, n), flags=cv2.INTER_LINEAR,
-                                          borderMode=cv2.BORDER_REPLICATE), np.float32)
+    patch = np.asarray(cv2.warpPerspective(gray, to_patch, (n, n), flags=cv2.INTER_LINEAR,
+                                           borderMode=cv2.BORDER_REPLICATE), np.float32)
+    return patch, to_patch
 
 
-def _all_scores(patch: NDArray[Any], t: CodeTemplates) -> tuple[NDArray[Any], bool]:
+def _all_scores(patch: NDArray[Any], t: CodeTemplates) -> tuple[NDArray[Any], bool, tuple[int, int]]:
     """``(len(t.ids), 4)``: every code's correlation with the middle of ``patch`` in each turn, placed and
-    blurred as `vision.codematch.match_patch` does, and whether glare saturates the cells."""
+    blurred as `vision.codematch.match_patch` does; whether glare saturates the cells; and where the
+    code's frame placed the template (its top-left, patch px)."""
     big = patch.shape[0]
     fits = [cv2.minMaxLoc(cv2.matchTemplate(patch, f, cv2.TM_CCOEFF_NORMED)) for f in t.frames]
     k = int(np.argmax([f[1] for f in fits]))
@@ -119,7 +136,7 @@ def _all_scores(patch: NDArray[Any], t: CodeTemplates) -> tuple[NDArray[Any], bo
     unit = centred / np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-6)
     scores = (t.codes[k] @ unit.T).max(axis=1).reshape(len(t.ids), 4)
     glared = float(np.mean(cells[len(windows) // 2] >= SATURATED)) > GLARED_SHARE
-    return scores, glared
+    return scores, glared, (int(bx), int(by))
 
 
 def score_board(gray: Image, calibration: Calibration, config: VisionConfig, seat: int,
@@ -132,20 +149,27 @@ def score_board(gray: Image, calibration: Calibration, config: VisionConfig, sea
     n = t.size + 2 * SEARCH_PX
     h, w = gray.shape[:2]
     scores: dict[int, tuple[float, float]] = {}
+    placed: dict[int, NDArray[Any]] = {}
     for side, mid in sorted(_board_ids(config).get(seat, {}).items()):
         corners = np.array(layout.board_marker_corners(side), np.float64)
         table = corners @ chart_to_table[:2, :2].T + chart_to_table[:2, 2]
         quad = cv2.perspectiveTransform(table[None], calibration.table_to_image)[0]
         if quad.min() < 0 or quad[:, 0].max() > w - 1 or quad[:, 1].max() > h - 1:
             continue
-        all_scores, glared = _all_scores(_patch(gray, quad, n, pad), t)
+        patch, to_patch = _patch(gray, quad, n, pad)
+        all_scores, glared, (bx, by) = _all_scores(patch, t)
         if glared:
             continue
         row = ids.index(mid)
         own = float(all_scores[row, 0])
         others = np.delete(all_scores, row, axis=0)
         scores[side] = (own, own - float(max(others.max(), all_scores[row, 1:].max())))
-    return BoardMatch(seat, scores)
+        # the code where its frame placed it: patch px -> image px -> table mm
+        a, b = SURROUND_PX, SURROUND_PX + SIDE_PX
+        fitted = np.array([[bx + a, by + a], [bx + b, by + a], [bx + b, by + b], [bx + a, by + b]], np.float64)
+        image = cv2.perspectiveTransform(fitted[None], np.linalg.inv(to_patch))[0]
+        placed[side] = cv2.perspectiveTransform(image[None], calibration.image_to_table)[0]
+    return BoardMatch(seat, scores, placed)
 
 
 def boards_by_matching(gray: Image, calibration: Calibration, markers: Sequence[Marker],
@@ -184,7 +208,7 @@ def boards_by_matching(gray: Image, calibration: Calibration, markers: Sequence[
         side_mm = float(np.mean(np.linalg.norm(table - np.roll(table, 1, axis=0), axis=1)))
         if not any(abs(side_mm - s) <= SIZE_TOLERANCE * s for s in sizes):
             continue
-        all_scores, glared = _all_scores(_patch(gray, quad, n, pad), t)
+        all_scores, glared, _ = _all_scores(_patch(gray, quad, n, pad)[0], t)
         if glared:
             continue
         for seat, sides in boards.items():
@@ -202,12 +226,33 @@ def boards_by_matching(gray: Image, calibration: Calibration, markers: Sequence[
     for _, seat, side, _, corners in tries[:MAX_TRIES]:
         if seat in found and found[seat][0] >= len(boards[seat]):
             continue
-        pose = _refined(_similarity(np.array(layout.board_marker_corners(side), np.float64), corners),
-                        boards[seat], on_table, config)
+        ideal = np.array(layout.board_marker_corners(side), np.float64)
+        pose = _refined(_unit_scale(_similarity(ideal, corners), ideal.mean(0)), boards[seat], on_table, config)
         match = score_board(gray, calibration, config, seat, pose)
+        if not match.taken:
+            continue
+        better = match.refit(config)
+        if better is None or not _true_scale(better):
+            continue
+        match = score_board(gray, calibration, config, seat, better)
         if match.taken and (seat not in found or match.shown > found[seat][0]):
-            found[seat] = (match.shown, ChartPose(seat, pose, np.linalg.inv(pose), match.shown))
+            found[seat] = (match.shown, ChartPose(seat, better, np.linalg.inv(better), match.shown))
     return {seat: pose for seat, (_, pose) in found.items()}
+
+
+def _unit_scale(pose: NDArray[Any], about: NDArray[Any]) -> NDArray[Any]:
+    """``pose`` with its scale taken out, the board point ``about`` kept where it maps: a blurred square
+    shrinks, the board does not."""
+    lin = pose[:2, :2] / max(float(np.sqrt(abs(np.linalg.det(pose[:2, :2])))), 1e-9)
+    out = np.eye(3)
+    out[:2, :2] = lin
+    out[:2, 2] = pose[:2, :2] @ about + pose[:2, 2] - lin @ about
+    return out
+
+
+def _true_scale(pose: NDArray[Any]) -> bool:
+    """True when ``pose`` keeps the board's millimetres within `SCALE_TOLERANCE` (a board is not stretched)."""
+    return abs(float(np.sqrt(abs(np.linalg.det(pose[:2, :2])))) - 1.0) <= SCALE_TOLERANCE
 
 
 def _refined(pose: NDArray[Any], sides: Mapping[int, int], squares: Sequence[NDArray[Any]],
