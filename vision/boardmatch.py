@@ -40,10 +40,12 @@ from vision.codematch import (
 from vision.config import VisionConfig
 from vision.geometry import Image
 
-__all__ = ["BoardMatch", "boards_by_matching", "score_board"]
+__all__ = ["BoardMatch", "boards_by_matching", "refined_poses", "score_board"]
 
-#: a square is tried as a board marker when the marker's code matches it at least this well, in one turn
+#: a square is tried as a board marker when the marker's code matches it at least this well, in one turn,
+#: and no worse than `SQUARE_LEAD` below the code that matches it best
 SQUARE_MIN = 0.5
+SQUARE_LEAD = 0.15
 #: a marker place shows its seat's code when that code matches it at least this well and leads every
 #: other code, in any turn, by at least `SPOT_LEAD`; ...
 SPOT_MIN = 0.55
@@ -55,7 +57,7 @@ OTHER_LEAD = 0.1
 #: a square's side on the table may differ this much (fraction) from the marker's printed side
 SIZE_TOLERANCE = 0.2
 #: poses tried per frame at most (each costs about a millisecond per marker place)
-MAX_TRIES = 24
+MAX_TRIES = 12
 #: a pose may scale the board's millimetres this much (fraction)
 SCALE_TOLERANCE = 0.05
 #: a square this close (mm) to a decoded marker is that marker
@@ -140,13 +142,14 @@ def _all_scores(patch: NDArray[Any], t: CodeTemplates) -> tuple[NDArray[Any], bo
 
 
 def score_board(gray: Image, calibration: Calibration, config: VisionConfig, seat: int,
-                chart_to_table: NDArray[Any]) -> BoardMatch:
-    """How well seat ``seat``'s marker places match its codes with its board at ``chart_to_table``."""
+                chart_to_table: NDArray[Any], search_px: int = SEARCH_PX) -> BoardMatch:
+    """How well seat ``seat``'s marker places match its codes with its board at ``chart_to_table``;
+    each code is searched up to ``search_px`` template pixels (a 28 mm marker: 1.4 px/mm) off its place."""
     layout = config.table.markers
     ids = tuple(range(dictionary_size(config.aruco_dictionary)))
     t = code_templates(config.aruco_dictionary, ids, SIDE_PX, SURROUND_PX, BLURS_PX)
-    pad = SURROUND_PX + SEARCH_PX
-    n = t.size + 2 * SEARCH_PX
+    pad = SURROUND_PX + search_px
+    n = t.size + 2 * search_px
     h, w = gray.shape[:2]
     scores: dict[int, tuple[float, float]] = {}
     placed: dict[int, NDArray[Any]] = {}
@@ -211,6 +214,7 @@ def boards_by_matching(gray: Image, calibration: Calibration, markers: Sequence[
         all_scores, glared, _ = _all_scores(_patch(gray, quad, n, pad)[0], t)
         if glared:
             continue
+        best = float(all_scores.max())
         for seat, sides in boards.items():
             for side, mid in sides.items():
                 size = layout.board_marker_size(side)
@@ -218,7 +222,7 @@ def boards_by_matching(gray: Image, calibration: Calibration, markers: Sequence[
                     continue
                 for quarter in range(4):
                     score = float(all_scores[ids.index(mid), quarter])
-                    if score >= SQUARE_MIN:
+                    if score >= max(SQUARE_MIN, best - SQUARE_LEAD):
                         corners = np.array([table[(j + quarter) % 4] for j in range(4)])
                         tries.append((score, seat, side, quarter, corners))
     tries.sort(key=lambda x: -x[0])
@@ -279,3 +283,38 @@ def _refined(pose: NDArray[Any], sides: Mapping[int, int], squares: Sequence[NDA
     if not src:
         return pose
     return _similarity(np.concatenate(src), np.concatenate(dst))
+
+
+#: a pose refitted to the board's codes may move a marker at most this far (mm) from the decoded markers' pose
+#: (which two markers on one edge fix badly at the far edge, under lens distortion) ...
+REFIT_MAX_MM = 15.0
+#: ... and its codes are searched this far (template px) off where that pose puts them
+REFIT_SEARCH_PX = 14
+
+
+def refined_poses(gray: Image, calibration: Calibration, charts: Mapping[int, ChartPose],
+                  config: VisionConfig) -> dict[int, ChartPose]:
+    """``charts``, each board that fewer than all of its markers placed fitted again to every marker place
+    that shows its seat's code (`BoardMatch.refit`): more of a board's markers fix it better than the one
+    or two that decoded. A board whose places do not match (`BoardMatch.taken`), or whose refit moves it
+    more than `REFIT_MAX_MM`, keeps its pose."""
+    layout = config.table.markers
+    boards = _board_ids(config)
+    out = dict(charts)
+    for seat, pose in charts.items():
+        if pose.markers_seen >= len(boards.get(seat, {})):
+            continue
+        match = score_board(gray, calibration, config, seat, pose.chart_to_table, REFIT_SEARCH_PX)
+        if not match.taken or match.shown <= pose.markers_seen:
+            continue
+        better = match.refit(config)
+        if better is None or not _true_scale(better):
+            continue
+        # how far the refit moves the board's markers (they span the board)
+        corners = np.concatenate([np.array(layout.board_marker_corners(k), np.float64) for k in boards[seat]])
+        moved = (corners @ better[:2, :2].T + better[:2, 2]) - (corners @ pose.chart_to_table[:2, :2].T
+                                                               + pose.chart_to_table[:2, 2])
+        if float(np.max(np.linalg.norm(moved, axis=1))) > REFIT_MAX_MM:
+            continue
+        out[seat] = ChartPose(seat, better, np.linalg.inv(better), match.shown)
+    return out

@@ -22,7 +22,7 @@ from vision.bigtop.labels import BACK, NONE, Kind, kind_of
 from vision.bigtop.layout import CARD, Pile
 from vision.bigtop.places import PlaceMemory, fit_card
 from vision.bigtop.tableview import Area, TableView, Zone, build_table_view, zone_of
-from vision.boardmatch import boards_by_matching, score_board
+from vision.boardmatch import boards_by_matching, refined_poses, score_board
 from vision.calibrate import (
     Calibration,
     Calibrator,
@@ -84,6 +84,8 @@ class Result:
 class Recognizer:
     """Runs the stages on frames; keeps the calibration cache between frames.
 
+    A chart that only some of its markers placed is fitted again to all of them that show its codes,
+    and a chart none of whose markers decoded is found by matching them together (`vision.boardmatch`).
     Successive frames are taken to show the same table: once the markers were found, the
     next frames are searched for them only where they were (`MarkerTracker`). Every tableau
     pile and chart space that no detection identified is read from where the layout puts it,
@@ -131,7 +133,7 @@ class Recognizer:
         markers = self.tracker.find(gray)
         t1 = time.perf_counter()
         cal = self.calibrator.update(markers)
-        charts = self._with_matched(gray, markers, cal, locate_charts(markers, cal, cfg))
+        charts = self._with_matched(gray, markers, cal, refined_poses(gray, cal, locate_charts(markers, cal, cfg), cfg))
         t2 = time.perf_counter()
         rect = rectify(gray, cal, cfg)
         t3 = time.perf_counter()
