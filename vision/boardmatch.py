@@ -285,36 +285,38 @@ def _refined(pose: NDArray[Any], sides: Mapping[int, int], squares: Sequence[NDA
     return _similarity(np.concatenate(src), np.concatenate(dst))
 
 
-#: a pose refitted to the board's codes may move a marker at most this far (mm) from the decoded markers' pose
-#: (which two markers on one edge fix badly at the far edge, under lens distortion) ...
-REFIT_MAX_MM = 15.0
-#: ... and its codes are searched this far (template px) off where that pose puts them
-REFIT_SEARCH_PX = 14
+#: `refined_poses` searches a board's codes this far (template px; a 28 mm marker's are 1.4 px/mm) off where
+#: the decoded markers' pose puts them, and the refit may move a marker at most this far (mm): two markers
+#: on one edge fix the far edge badly under lens distortion, one marker its turn worse; a wider search
+#: only where the narrow one found too few
+REFIT_STEPS = ((14, 15.0), (28, 35.0))
 
 
 def refined_poses(gray: Image, calibration: Calibration, charts: Mapping[int, ChartPose],
                   config: VisionConfig) -> dict[int, ChartPose]:
     """``charts``, each board that fewer than all of its markers placed fitted again to every marker place
     that shows its seat's code (`BoardMatch.refit`): more of a board's markers fix it better than the one
-    or two that decoded. A board whose places do not match (`BoardMatch.taken`), or whose refit moves it
-    more than `REFIT_MAX_MM`, keeps its pose."""
+    or two that decoded. A board whose places do not match (`BoardMatch.taken`), or whose refit moves one of
+    its markers too far (`REFIT_STEPS`), keeps its pose."""
     layout = config.table.markers
     boards = _board_ids(config)
     out = dict(charts)
     for seat, pose in charts.items():
         if pose.markers_seen >= len(boards.get(seat, {})):
             continue
-        match = score_board(gray, calibration, config, seat, pose.chart_to_table, REFIT_SEARCH_PX)
-        if not match.taken or match.shown <= pose.markers_seen:
-            continue
-        better = match.refit(config)
-        if better is None or not _true_scale(better):
-            continue
-        # how far the refit moves the board's markers (they span the board)
         corners = np.concatenate([np.array(layout.board_marker_corners(k), np.float64) for k in boards[seat]])
-        moved = (corners @ better[:2, :2].T + better[:2, 2]) - (corners @ pose.chart_to_table[:2, :2].T
-                                                               + pose.chart_to_table[:2, 2])
-        if float(np.max(np.linalg.norm(moved, axis=1))) > REFIT_MAX_MM:
-            continue
-        out[seat] = ChartPose(seat, better, np.linalg.inv(better), match.shown)
+        for search_px, max_mm in REFIT_STEPS:
+            match = score_board(gray, calibration, config, seat, pose.chart_to_table, search_px)
+            if not match.taken or match.shown <= pose.markers_seen:
+                continue
+            better = match.refit(config)
+            if better is None or not _true_scale(better):
+                continue
+            # how far the refit moves the board's markers (they span the board)
+            moved = (corners @ better[:2, :2].T + better[:2, 2]) - (corners @ pose.chart_to_table[:2, :2].T
+                                                                   + pose.chart_to_table[:2, 2])
+            if float(np.max(np.linalg.norm(moved, axis=1))) > max_mm:
+                continue
+            out[seat] = ChartPose(seat, better, np.linalg.inv(better), match.shown)
+            break
     return out
