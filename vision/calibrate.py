@@ -152,14 +152,15 @@ _SHARPEN_AMOUNT = 3.0
 _REGION_STEP = 16
 
 
-def find_markers(gray: Image, config: VisionConfig,
-                 frame_side: int | None = None, robust: bool = False) -> tuple[Marker, ...]:
+def find_markers(gray: Image, config: VisionConfig, frame_side: int | None = None, robust: bool = False,
+                 squares: list[FloatArray] | None = None) -> tuple[Marker, ...]:
     """Every ArUco marker of the configured dictionary in a grey frame.
 
     ``frame_side``: the longer side of the whole camera frame when ``gray`` is only a part
     of it (the threshold window scales with the frame, not with the part). ``robust``:
     the slow path (several times slower): the image is sharpened (unsharp mask) and
-    searched with several threshold windows and a more tolerant decoder.
+    searched with several threshold windows and a more tolerant decoder. ``squares``, when
+    given, receives the squares the detector found but could not decode (corners clockwise).
     """
     # the frame is filled by the table, so marker sizes scale with the frame
     own = max(gray.shape[:2])
@@ -173,7 +174,11 @@ def find_markers(gray: Image, config: VisionConfig,
     if robust:
         soft = cv2.GaussianBlur(gray, (0, 0), max(1.0, _SHARPEN_SIGMA * side))
         gray = cv2.addWeighted(gray, 1.0 + _SHARPEN_AMOUNT, soft, -_SHARPEN_AMOUNT, 0)
-    corners, ids, _ = det.detectMarkers(gray)
+    corners, ids, rejected = det.detectMarkers(gray)
+    if squares is not None:
+        for r in rejected:
+            quad = np.asarray(r, np.float64).reshape(4, 2)
+            squares.append(quad if cv2.contourArea(quad.astype(np.float32), oriented=True) >= 0 else quad[::-1].copy())
     if ids is None:
         return ()
     return tuple(Marker(int(i), np.asarray(c, np.float64).reshape(4, 2)) for c, i in zip(corners, ids.ravel()))
@@ -208,12 +213,19 @@ def _merge(first: tuple[Marker, ...], more: tuple[Marker, ...]) -> tuple[Marker,
     return first + tuple(m for m in more if m.id not in have)
 
 
-def find_layout_markers(gray: Image, config: VisionConfig) -> tuple[Marker, ...]:
-    """`find_markers` on a whole frame, with the slow path when the fast one missed a layout marker."""
-    markers = find_markers(gray, config)
+def find_layout_markers(gray: Image, config: VisionConfig,
+                        squares: list[FloatArray] | None = None) -> tuple[Marker, ...]:
+    """`find_markers` on a whole frame, with the slow path when the fast one missed a layout marker.
+
+    ``squares``, when given, receives the squares the last path run found but could not decode.
+    """
+    fast: list[FloatArray] = []
+    markers = find_markers(gray, config, squares=fast)
     if _complete(markers, config.table.markers):
+        if squares is not None:
+            squares.extend(fast)
         return markers
-    return _merge(markers, find_markers(gray, config, robust=True))
+    return _merge(markers, find_markers(gray, config, robust=True, squares=squares))
 
 
 class MarkerTracker:
@@ -235,6 +247,8 @@ class MarkerTracker:
         self.known: tuple[Marker, ...] = ()
         self.since_full = 0
         self.full_searches = 0
+        #: the squares the last full search found but could not decode (empty after a region search)
+        self.squares: list[FloatArray] = []
 
     def reset(self) -> None:
         """Forget the markers: the next frame is searched in full."""
@@ -244,6 +258,7 @@ class MarkerTracker:
     def find(self, gray: Image) -> tuple[Marker, ...]:
         """The markers in this grey frame (see the class docstring)."""
         every = self.config.marker_full_search_every
+        self.squares = []
         mat_known = sum(1 for m in self.known if m.id in self.config.table.markers.marker_ids)
         if mat_known >= self.config.min_mat_markers and self.since_full + 1 < every:
             found = self._in_regions(gray)
@@ -251,7 +266,7 @@ class MarkerTracker:
                 self.since_full += 1
                 self.known = found
                 return found
-        markers = find_layout_markers(gray, self.config)
+        markers = find_layout_markers(gray, self.config, self.squares)
         self.full_searches += 1
         self.since_full = 0
         self.known = tuple(m for m in markers if _layout_marker(m.id, self.config.table.markers))

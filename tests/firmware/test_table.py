@@ -169,8 +169,8 @@ def test_dependencies_point_one_way(package: str, forbidden: tuple[str, ...]) ->
     assert not bad, bad
 
 
-CORE_VISION = ("__init__", "calibrate", "camera_model", "classify", "codematch", "config", "detect", "enroll", "enroll_sheet",
-               "geometry", "images", "sheets")
+CORE_VISION = ("__init__", "boardmatch", "calibrate", "camera_model", "classify", "codematch", "config", "detect", "enroll",
+               "enroll_sheet", "geometry", "images", "sheets")
 
 
 @pytest.mark.parametrize("module", CORE_VISION)

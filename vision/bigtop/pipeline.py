@@ -22,10 +22,12 @@ from vision.bigtop.labels import BACK, NONE, Kind, kind_of
 from vision.bigtop.layout import CARD, Pile
 from vision.bigtop.places import PlaceMemory, fit_card
 from vision.bigtop.tableview import Area, TableView, Zone, build_table_view, zone_of
+from vision.boardmatch import boards_by_matching, refined_poses, score_board
 from vision.calibrate import (
     Calibration,
     Calibrator,
     ChartPose,
+    Marker,
     MarkerTracker,
     Rectified,
     locate_charts,
@@ -82,6 +84,8 @@ class Result:
 class Recognizer:
     """Runs the stages on frames; keeps the calibration cache between frames.
 
+    A chart that only some of its markers placed is fitted again to all of them that show its codes,
+    and a chart none of whose markers decoded is found by matching them together (`vision.boardmatch`).
     Successive frames are taken to show the same table: once the markers were found, the
     next frames are searched for them only where they were (`MarkerTracker`). Every tableau
     pile and chart space that no detection identified is read from where the layout puts it,
@@ -104,6 +108,8 @@ class Recognizer:
         #: the card last seen on each tableau pile and chart space, while the table has not moved
         self.places = PlaceMemory()
         self._last_calibration: Calibration | None = None
+        #: the charts found by matching their markers together (`vision.boardmatch`), while the table has not moved
+        self._matched: dict[int, ChartPose] = {}
 
     def reset(self) -> None:
         """Forget the cached calibration, marker positions and the cards last seen on each place."""
@@ -111,6 +117,7 @@ class Recognizer:
         self.tracker.reset()
         self.places.reset()
         self._last_calibration = None
+        self._matched = {}
 
     def recognize(self, frame: Image) -> Result:
         """One frame (BGR or grey) -> `Result`.
@@ -126,7 +133,7 @@ class Recognizer:
         markers = self.tracker.find(gray)
         t1 = time.perf_counter()
         cal = self.calibrator.update(markers)
-        charts = locate_charts(markers, cal, cfg)
+        charts = self._with_matched(gray, markers, cal, refined_poses(gray, cal, locate_charts(markers, cal, cfg), cfg))
         t2 = time.perf_counter()
         rect = rectify(gray, cal, cfg)
         t3 = time.perf_counter()
@@ -154,6 +161,21 @@ class Recognizer:
         t8 = time.perf_counter()
         ms = [1000 * (b - a) for a, b in zip((t0, t1, t2, t3, t4, t5, t6, t7), (t1, t2, t3, t4, t5, t6, t7, t8))]
         return Result(view, cal, charts, rect, tuple(dets), tuple(recs), StageTimes(*ms), crops)
+
+    def _with_matched(self, gray: Image, markers: tuple[Marker, ...], cal: Calibration,
+                      charts: dict[int, ChartPose]) -> dict[int, ChartPose]:
+        """``charts`` plus the charts none of whose markers decoded, found by matching all of a chart's
+        markers together (`vision.boardmatch`): after a full marker search among the squares it left
+        undecoded; between full searches the charts so found before, each while its markers still match."""
+        if cal is not self._last_calibration:
+            self._matched = {}
+        if self.tracker.squares:
+            self._matched = boards_by_matching(gray, cal, markers, charts, self.config, self.tracker.squares)
+        else:
+            self._matched = {seat: pose for seat, pose in self._matched.items()
+                             if seat not in charts
+                             and score_board(gray, cal, self.config, seat, pose.chart_to_table).taken}
+        return {**charts, **{seat: pose for seat, pose in self._matched.items() if seat not in charts}}
 
     def _read_places(self, frame: Image, rect: Rectified, charts: dict[int, ChartPose], view: TableView,
                      items: list[tuple[Kind, tuple[float, float], float, Recognition]],

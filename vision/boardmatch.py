@@ -1,0 +1,322 @@
+"""Seat boards none of whose markers decoded, found by matching all of a board's markers together.
+
+Blur, glare and small size can leave every marker of a seat's board (a Big Top
+Organizing Chart) undecodable while their dark frames still show as squares. One
+such square, taken as one of the board's markers in one of its four turns, puts the
+whole board on the table (the mat's calibration gives table millimetres), and with it
+every other marker of that seat where it must be printed. Each of those places is
+compared with every code of the dictionary, blurred (`vision.codematch.match_patch`):
+the board is taken only when at least `MIN_SPOTS` of its marker places show that
+seat's codes, each ahead of every other code in any turn, and no place shows another
+code clearly. The codes of two seats differ in many cells, so several places that
+agree make up for each one's blur; one square alone never names a board.
+
+The vision core imports no game: the board's layout is ``config.table.markers``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.calibrate import Calibration, ChartPose, Marker, _similarity
+from vision.codematch import (
+    BLURS_PX,
+    GLARED_SHARE,
+    SATURATED,
+    SEARCH_PX,
+    SIDE_PX,
+    SURROUND_PX,
+    CodeTemplates,
+    _candidate_squares,
+    code_templates,
+    dictionary_size,
+)
+from vision.config import VisionConfig
+from vision.geometry import Image
+
+__all__ = ["BoardMatch", "boards_by_matching", "refined_poses", "score_board"]
+
+#: a square is tried as a board marker when the marker's code matches it at least this well, in one turn,
+#: and no worse than `SQUARE_LEAD` below the code that matches it best
+SQUARE_MIN = 0.5
+SQUARE_LEAD = 0.15
+#: a marker place shows its seat's code when that code matches it at least this well and leads every
+#: other code, in any turn, by at least `SPOT_LEAD`; ...
+SPOT_MIN = 0.55
+SPOT_LEAD = 0.02
+#: ... a board is taken when at least this many of its places do, and none shows another code leading
+#: its own by more than `OTHER_LEAD` with at least `SPOT_MIN`
+MIN_SPOTS = 2
+OTHER_LEAD = 0.1
+#: a square's side on the table may differ this much (fraction) from the marker's printed side
+SIZE_TOLERANCE = 0.2
+#: poses tried per frame at most (each costs about a millisecond per marker place)
+MAX_TRIES = 12
+#: a pose may scale the board's millimetres this much (fraction)
+SCALE_TOLERANCE = 0.05
+#: a square this close (mm) to a decoded marker is that marker
+SAME_MM = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class BoardMatch:
+    """How a board's marker places matched at one pose: per place (by side), the seat's code's
+    correlation and its lead over every other code (negative: another code matches better);
+    places outside the frame or under glare are left out."""
+
+    seat: int
+    scores: Mapping[int, tuple[float, float]]
+    #: per place, the corners (table mm, ArUco order) of the code where its frame placed it
+    placed: Mapping[int, NDArray[Any]] = field(default_factory=dict)
+
+    def refit(self, config: VisionConfig) -> NDArray[Any] | None:
+        """The board's pose (board mm -> table mm) fitted to the places that show the seat's code, where
+        their frames placed them; None when fewer than `MIN_SPOTS` do."""
+        layout = config.table.markers
+        sides = [side for side, (s, lead) in self.scores.items() if s >= SPOT_MIN and lead >= SPOT_LEAD]
+        if len(sides) < MIN_SPOTS:
+            return None
+        return _similarity(np.concatenate([np.array(layout.board_marker_corners(k), np.float64) for k in sides]),
+                           np.concatenate([self.placed[k] for k in sides]))
+
+    @property
+    def shown(self) -> int:
+        """Places that show the seat's code (`SPOT_MIN`, `SPOT_LEAD`)."""
+        return sum(1 for s, lead in self.scores.values() if s >= SPOT_MIN and lead >= SPOT_LEAD)
+
+    @property
+    def contradicted(self) -> bool:
+        """True when a place clearly shows another code."""
+        return any(s_other >= SPOT_MIN and -lead > OTHER_LEAD
+                   for s, lead in self.scores.values() for s_other in (s - lead,))
+
+    @property
+    def taken(self) -> bool:
+        """The board is taken at this pose (see the module docstring)."""
+        return self.shown >= MIN_SPOTS and not self.contradicted
+
+
+def _board_ids(config: VisionConfig) -> dict[int, dict[int, int]]:
+    """Marker id by side, by seat, for every board marker of the layout."""
+    layout = config.table.markers
+    out: dict[int, dict[int, int]] = {}
+    for i in range(dictionary_size(config.aruco_dictionary)):
+        ss = layout.board_of_marker(i)
+        if ss is not None:
+            out.setdefault(ss[0], {})[ss[1]] = i
+    return out
+
+
+def _patch(gray: Image, quad: NDArray[Any], n: int, pad: int) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The ``n`` px square patch with ``quad`` (image px) ``pad`` px inside its edges, and the image -> patch map."""
+    inner = np.array([[pad, pad], [n - pad, pad], [n - pad, n - pad], [pad, n - pad]], np.float32)
+    to_patch = cv2.getPerspectiveTransform(quad.astype(np.float32), inner)
+    patch = np.asarray(cv2.warpPerspective(gray, to_patch, (n, n), flags=cv2.INTER_LINEAR,
+                                           borderMode=cv2.BORDER_REPLICATE), np.float32)
+    return patch, to_patch
+
+
+def _all_scores(patch: NDArray[Any], t: CodeTemplates) -> tuple[NDArray[Any], bool, tuple[int, int]]:
+    """``(len(t.ids), 4)``: every code's correlation with the middle of ``patch`` in each turn, placed and
+    blurred as `vision.codematch.match_patch` does; whether glare saturates the cells; and where the
+    code's frame placed the template (its top-left, patch px)."""
+    big = patch.shape[0]
+    fits = [cv2.minMaxLoc(cv2.matchTemplate(patch, f, cv2.TM_CCOEFF_NORMED)) for f in t.frames]
+    k = int(np.argmax([f[1] for f in fits]))
+    bx, by = fits[k][3]
+    windows = [patch[y0:y0 + t.size, x0:x0 + t.size][t.inner, t.inner].ravel()
+               for y0 in range(max(0, by - 1), min(big - t.size, by + 1) + 1)
+               for x0 in range(max(0, bx - 1), min(big - t.size, bx + 1) + 1)]
+    cells = np.stack(windows)
+    centred = cells - cells.mean(axis=1, keepdims=True)
+    unit = centred / np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-6)
+    scores = (t.codes[k] @ unit.T).max(axis=1).reshape(len(t.ids), 4)
+    glared = float(np.mean(cells[len(windows) // 2] >= SATURATED)) > GLARED_SHARE
+    return scores, glared, (int(bx), int(by))
+
+
+def score_board(gray: Image, calibration: Calibration, config: VisionConfig, seat: int,
+                chart_to_table: NDArray[Any], search_px: int = SEARCH_PX) -> BoardMatch:
+    """How well seat ``seat``'s marker places match its codes with its board at ``chart_to_table``;
+    each code is searched up to ``search_px`` template pixels (a 28 mm marker: 1.4 px/mm) off its place."""
+    layout = config.table.markers
+    ids = tuple(range(dictionary_size(config.aruco_dictionary)))
+    t = code_templates(config.aruco_dictionary, ids, SIDE_PX, SURROUND_PX, BLURS_PX)
+    pad = SURROUND_PX + search_px
+    n = t.size + 2 * search_px
+    h, w = gray.shape[:2]
+    scores: dict[int, tuple[float, float]] = {}
+    placed: dict[int, NDArray[Any]] = {}
+    for side, mid in sorted(_board_ids(config).get(seat, {}).items()):
+        corners = np.array(layout.board_marker_corners(side), np.float64)
+        table = corners @ chart_to_table[:2, :2].T + chart_to_table[:2, 2]
+        quad = cv2.perspectiveTransform(table[None], calibration.table_to_image)[0]
+        if quad.min() < 0 or quad[:, 0].max() > w - 1 or quad[:, 1].max() > h - 1:
+            continue
+        patch, to_patch = _patch(gray, quad, n, pad)
+        all_scores, glared, (bx, by) = _all_scores(patch, t)
+        if glared:
+            continue
+        row = ids.index(mid)
+        own = float(all_scores[row, 0])
+        others = np.delete(all_scores, row, axis=0)
+        scores[side] = (own, own - float(max(others.max(), all_scores[row, 1:].max())))
+        # the code where its frame placed it: patch px -> image px -> table mm
+        a, b = SURROUND_PX, SURROUND_PX + SIDE_PX
+        fitted = np.array([[bx + a, by + a], [bx + b, by + a], [bx + b, by + b], [bx + a, by + b]], np.float64)
+        image = cv2.perspectiveTransform(fitted[None], np.linalg.inv(to_patch))[0]
+        placed[side] = cv2.perspectiveTransform(image[None], calibration.image_to_table)[0]
+    return BoardMatch(seat, scores, placed)
+
+
+def boards_by_matching(gray: Image, calibration: Calibration, markers: Sequence[Marker],
+                       charts: Mapping[int, ChartPose], config: VisionConfig,
+                       squares: Sequence[NDArray[Any]] | None = None) -> dict[int, ChartPose]:
+    """The poses of the seats' boards none of whose markers decoded (no pose in ``charts``), by seat:
+    see the module docstring. ``markers``: the markers decoded in ``gray`` (their squares are skipped);
+    ``squares``: the squares the marker detector found but could not decode (clockwise), searched
+    for afresh when not given. At most `MAX_TRIES` poses are tried, the best matching squares first.
+    """
+    layout = config.table.markers
+    boards = {s: sides for s, sides in _board_ids(config).items() if s not in charts}
+    if not boards:
+        return {}
+    if squares is None:
+        squares = _candidate_squares(gray, config.aruco_dictionary, config.marker_threshold_window)
+    if not len(squares):
+        return {}
+    ids = tuple(range(dictionary_size(config.aruco_dictionary)))
+    t = code_templates(config.aruco_dictionary, ids, SIDE_PX, SURROUND_PX, BLURS_PX)
+    pad = SURROUND_PX + SEARCH_PX
+    n = t.size + 2 * SEARCH_PX
+    decoded = [cv2.perspectiveTransform(m.corners[None].astype(np.float64), calibration.image_to_table)[0].mean(0)
+               for m in markers]
+    sizes = {layout.board_marker_size(side) for sides in boards.values() for side in sides}
+    tries: list[tuple[float, int, int, int, NDArray[Any]]] = []
+    on_table: list[NDArray[Any]] = []
+    for quad in squares:
+        table = cv2.perspectiveTransform(quad[None].astype(np.float64), calibration.image_to_table)[0]
+        on_table.append(table)
+        centre = table.mean(0)
+        if any(float(np.hypot(*(centre - d))) < SAME_MM for d in decoded):
+            continue
+        if 0 <= centre[0] <= layout.width and 0 <= centre[1] <= layout.height:
+            continue  # boards lie off the mat
+        side_mm = float(np.mean(np.linalg.norm(table - np.roll(table, 1, axis=0), axis=1)))
+        if not any(abs(side_mm - s) <= SIZE_TOLERANCE * s for s in sizes):
+            continue
+        all_scores, glared, _ = _all_scores(_patch(gray, quad, n, pad)[0], t)
+        if glared:
+            continue
+        best = float(all_scores.max())
+        for seat, sides in boards.items():
+            for side, mid in sides.items():
+                size = layout.board_marker_size(side)
+                if abs(side_mm - size) > SIZE_TOLERANCE * size:
+                    continue
+                for quarter in range(4):
+                    score = float(all_scores[ids.index(mid), quarter])
+                    if score >= max(SQUARE_MIN, best - SQUARE_LEAD):
+                        corners = np.array([table[(j + quarter) % 4] for j in range(4)])
+                        tries.append((score, seat, side, quarter, corners))
+    tries.sort(key=lambda x: -x[0])
+    found: dict[int, tuple[int, ChartPose]] = {}
+    for _, seat, side, _, corners in tries[:MAX_TRIES]:
+        if seat in found and found[seat][0] >= len(boards[seat]):
+            continue
+        ideal = np.array(layout.board_marker_corners(side), np.float64)
+        pose = _refined(_unit_scale(_similarity(ideal, corners), ideal.mean(0)), boards[seat], on_table, config)
+        match = score_board(gray, calibration, config, seat, pose)
+        if not match.taken:
+            continue
+        better = match.refit(config)
+        if better is None or not _true_scale(better):
+            continue
+        match = score_board(gray, calibration, config, seat, better)
+        if match.taken and (seat not in found or match.shown > found[seat][0]):
+            found[seat] = (match.shown, ChartPose(seat, better, np.linalg.inv(better), match.shown))
+    return {seat: pose for seat, (_, pose) in found.items()}
+
+
+def _unit_scale(pose: NDArray[Any], about: NDArray[Any]) -> NDArray[Any]:
+    """``pose`` with its scale taken out, the board point ``about`` kept where it maps: a blurred square
+    shrinks, the board does not."""
+    lin = pose[:2, :2] / max(float(np.sqrt(abs(np.linalg.det(pose[:2, :2])))), 1e-9)
+    out = np.eye(3)
+    out[:2, :2] = lin
+    out[:2, 2] = pose[:2, :2] @ about + pose[:2, 2] - lin @ about
+    return out
+
+
+def _true_scale(pose: NDArray[Any]) -> bool:
+    """True when ``pose`` keeps the board's millimetres within `SCALE_TOLERANCE` (a board is not stretched)."""
+    return abs(float(np.sqrt(abs(np.linalg.det(pose[:2, :2])))) - 1.0) <= SCALE_TOLERANCE
+
+
+def _refined(pose: NDArray[Any], sides: Mapping[int, int], squares: Sequence[NDArray[Any]],
+             config: VisionConfig) -> NDArray[Any]:
+    """``pose`` (board mm -> table mm) fitted again to every square (table mm) that lies within
+    `SAME_MM` of where it puts one of the board's markers, each in the turn nearest its place."""
+    layout = config.table.markers
+    src, dst = [], []
+    for side in sides:
+        ideal = np.array(layout.board_marker_corners(side), np.float64)
+        want = ideal @ pose[:2, :2].T + pose[:2, 2]
+        best: tuple[float, NDArray[Any]] | None = None
+        for sq in squares:
+            if float(np.hypot(*(sq.mean(0) - want.mean(0)))) > SAME_MM:
+                continue
+            for q in range(4):
+                turned = np.roll(sq, -q, axis=0)
+                err = float(np.max(np.linalg.norm(turned - want, axis=1)))
+                if best is None or err < best[0]:
+                    best = (err, turned)
+        if best is not None and best[0] <= SAME_MM:
+            src.append(ideal)
+            dst.append(best[1])
+    if not src:
+        return pose
+    return _similarity(np.concatenate(src), np.concatenate(dst))
+
+
+#: `refined_poses` searches a board's codes this far (template px; a 28 mm marker's are 1.4 px/mm) off where
+#: the decoded markers' pose puts them, and the refit may move a marker at most this far (mm): two markers
+#: on one edge fix the far edge badly under lens distortion, one marker its turn worse; a wider search
+#: only where the narrow one found too few
+REFIT_STEPS = ((14, 15.0), (28, 35.0))
+
+
+def refined_poses(gray: Image, calibration: Calibration, charts: Mapping[int, ChartPose],
+                  config: VisionConfig) -> dict[int, ChartPose]:
+    """``charts``, each board that fewer than all of its markers placed fitted again to every marker place
+    that shows its seat's code (`BoardMatch.refit`): more of a board's markers fix it better than the one
+    or two that decoded. A board whose places do not match (`BoardMatch.taken`), or whose refit moves one of
+    its markers too far (`REFIT_STEPS`), keeps its pose."""
+    layout = config.table.markers
+    boards = _board_ids(config)
+    out = dict(charts)
+    for seat, pose in charts.items():
+        if pose.markers_seen >= len(boards.get(seat, {})):
+            continue
+        corners = np.concatenate([np.array(layout.board_marker_corners(k), np.float64) for k in boards[seat]])
+        for search_px, max_mm in REFIT_STEPS:
+            match = score_board(gray, calibration, config, seat, pose.chart_to_table, search_px)
+            if not match.taken or match.shown <= pose.markers_seen:
+                continue
+            better = match.refit(config)
+            if better is None or not _true_scale(better):
+                continue
+            # how far the refit moves the board's markers (they span the board)
+            moved = (corners @ better[:2, :2].T + better[:2, 2]) - (corners @ pose.chart_to_table[:2, :2].T
+                                                                   + pose.chart_to_table[:2, 2])
+            if float(np.max(np.linalg.norm(moved, axis=1))) > max_mm:
+                continue
+            out[seat] = ChartPose(seat, better, np.linalg.inv(better), match.shown)
+            break
+    return out
