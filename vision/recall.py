@@ -31,8 +31,9 @@ from vision.classify import CropReader, Recognition
 __all__ = ["CROP_SAME", "TILE_SAME", "CropMemory", "DetectionMemory", "crop_signature", "tile_means"]
 
 #: two crops read alike when no 2x2 block's mean differs by more than this many grey levels in any
-#: colour (sensor noise at the benchmarks' levels stays under 6; another card's pips and index, over 40)
-CROP_SAME = 10.0
+#: colour (sensor noise of 2 grey levels mostly stays under it; another card differs by over 80, by 12 even blurred
+#: by 2 px and at 30% contrast)
+CROP_SAME = 8.0
 #: a reading is kept at most this many frames after it was last used
 CROP_KEEP_FRAMES = 2
 #: the most readings kept
