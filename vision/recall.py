@@ -10,15 +10,14 @@ changed is worked out afresh:
   it was when it was read, never with a later copy, so slow drift cannot add up) gets that
   reading again. A card swapped for another, even one of the same suit and colour, differs
   by far more than that in its pips and index (`tests/vision/test_vision_recall.py`).
-* `DetectionMemory`: the components found in the rectified image are found again only when
-  the calibration is the very one they were found under, the markers left out of the search
-  lie where they lay, and no 4x4 block of the rectified image moved by more than `TILE_SAME`
-  grey levels since then (any card moved, put down or taken away, a hand or a shadow does).
+* `FrameMemory`: the markers, calibration, charts, rectified image and components found in
+  a frame are given back for a later frame only while no 4x4 block of the grey camera frame
+  moved by more than `TILE_SAME` grey levels since that frame (any card moved, put down or
+  taken away, a hand or a shadow does; so does the camera or the table moving).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,9 +25,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.calibrate import Calibration, ChartPose, Marker, Rectified
 from vision.classify import CropReader, Recognition
+from vision.detect import Detection
 
-__all__ = ["CROP_SAME", "TILE_SAME", "CropMemory", "DetectionMemory", "crop_signature", "tile_means"]
+__all__ = ["CROP_SAME", "TILE_SAME", "CropMemory", "FrameMemory", "Seen", "crop_signature", "tile_means"]
 
 #: two crops read alike when no 2x2 block's mean differs by more than this many grey levels in any
 #: colour (sensor noise of 2 grey levels mostly stays under it; another card differs by over 80, by 12 even blurred
@@ -38,20 +39,24 @@ CROP_SAME = 8.0
 CROP_KEEP_FRAMES = 2
 #: the most readings kept
 CROP_CAPACITY = 512
-#: the rectified image counts as unchanged while no 4x4 block's mean moved by more than this many grey
-#: levels (a card shifted by a pixel moves a block on its edge by about 30)
+#: a camera frame counts as unchanged while no 4x4 block's mean moved by more than this many grey levels
+#: (sensor noise of 2 grey levels moves them by 3 at most; a card shifted by a pixel moves a block on its
+#: edge by about 30)
 TILE_SAME = 6.0
-#: the markers left out of the search must lie within this many rectified pixels of where they lay
-OUTLINE_SAME_PX = 2.0
 
 
 def crop_signature(crops: NDArray[Any]) -> NDArray[Any]:
-    """``(N, H, W, C)`` uint8 crops -> ``(N, K)`` int16: each 2x2 block's sum per colour (a last odd row
-    or column is left out)."""
+    """``(N, H, W, C)`` uint8 crops -> ``(N, K)`` int16: each 2x2 block's mean per colour, rounded (a last odd
+    row or column is left out)."""
     n, h, w = crops.shape[:3]
-    c = crops[:, :h - h % 2, :w - w % 2].reshape(n, h // 2, 2, w // 2, 2, -1).astype(np.int16)
-    sums: NDArray[Any] = (c[:, :, 0, :, 0] + c[:, :, 0, :, 1] + c[:, :, 1, :, 0] + c[:, :, 1, :, 1]).reshape(n, -1)
-    return sums
+    h2, w2 = h // 2, w // 2
+    if n == 0 or h2 == 0 or w2 == 0:
+        return np.zeros((n, 0), np.int16)
+    # one resize of the crops stacked: a block never spans two crops, as each crop's height is even
+    stacked = np.ascontiguousarray(crops[:, :2 * h2, :2 * w2]).reshape(n * 2 * h2, 2 * w2, -1)
+    means = cv2.resize(stacked, (w2, n * h2), interpolation=cv2.INTER_AREA)
+    out: NDArray[Any] = means.reshape(n, -1).astype(np.int16)
+    return out
 
 
 @dataclass(slots=True)
@@ -104,15 +109,18 @@ class CropMemory:
         means = sig.reshape(n, -1, crops.shape[3]).mean(axis=1)
         known = self._readings.setdefault(threshold, [])
         out: list[Recognition | None] = [None] * n
-        limit = 4 * CROP_SAME
         if known:
             kmeans = np.stack([r.mean for r in known])
             # a block-wise match implies the means match: only those are compared in full
-            near = np.abs(means[:, None, :] - kmeans[None]).max(axis=2) <= limit
-            for i, j in zip(*np.nonzero(near)):
-                if out[i] is None and int(np.abs(sig[i] - known[j].signature).max()) <= limit:
-                    out[i] = known[j].recognition
-                    known[j].used = self._frame
+            ii, jj = np.nonzero(np.abs(means[:, None, :] - kmeans[None]).max(axis=2) <= CROP_SAME)
+            if len(ii):
+                ksig = np.stack([known[j].signature for j in jj])
+                diff = np.abs(sig[ii] - ksig).max(axis=1)
+                order = np.lexsort((diff, ii))  # each crop's nearest reading first
+                for i, j, d in zip(ii[order].tolist(), jj[order].tolist(), diff[order].tolist()):
+                    if out[i] is None and d <= CROP_SAME:
+                        out[i] = known[j].recognition
+                        known[j].used = self._frame
         todo = [i for i in range(n) if out[i] is None]
         if todo:
             fresh = reader.classify(crops[todo], threshold)
@@ -141,48 +149,50 @@ def tile_means(image: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
-class DetectionMemory:
-    """The components last found in the rectified image, given back while it is unchanged
-    (see the module docstring). Call `reset` for another table."""
+@dataclass(slots=True)
+class Seen:
+    """What one frame's search found: its markers, calibration, charts and rectified image, and (once
+    searched) the components in that image."""
+
+    markers: tuple[Marker, ...]
+    calibration: Calibration
+    charts: dict[int, ChartPose]
+    rectified: Rectified
+    found: list[Detection] | None = None
+
+
+class FrameMemory:
+    """The last frame searched, given back while the camera frame is unchanged (see the module
+    docstring). Call `reset` for another table."""
 
     def __init__(self) -> None:
-        self._calibration: object | None = None
         self._tiles: NDArray[Any] | None = None
-        self._exclude: list[NDArray[Any]] = []
-        self._found: list[Any] = []
-        #: frames whose components were given back, and frames searched, since the last `reset`
+        self._seen: Seen | None = None
+        self._pending: NDArray[Any] | None = None
+        #: frames given back, and frames searched, since the last `reset`
         self.recalled = 0
         self.searched = 0
 
     def reset(self) -> None:
-        """Forget the components last found."""
-        self._calibration = None
-        self._tiles = None
-        self._exclude = []
-        self._found = []
+        """Forget the last frame searched."""
+        self._tiles = self._seen = self._pending = None
 
-    def find(self, calibration: object, image: NDArray[Any], exclude: Sequence[NDArray[Any]],
-             search: Callable[[], list[Any]]) -> list[Any]:
-        """``search()``'s components in ``image`` (the rectified grey image under ``calibration``, with
-        ``exclude`` the outlines left out), or the last ones found while nothing changed."""
-        tiles = tile_means(image)
-        if self._same(calibration, tiles, exclude):
+    def recall(self, gray: NDArray[Any]) -> Seen | None:
+        """The last frame's `Seen` when the grey camera frame ``gray`` shows the same within noise as
+        the frame it came from, else None (then `remember` this frame's)."""
+        tiles = tile_means(gray)
+        last = self._tiles
+        if (self._seen is not None and last is not None and last.shape == tiles.shape
+                and int(np.abs(tiles - last).max(initial=0)) <= TILE_SAME):
             self.recalled += 1
-            return list(self._found)
-        found = search()
-        self.searched += 1
-        self._calibration, self._tiles = calibration, tiles
-        self._exclude = [np.asarray(p, np.float64) for p in exclude]
-        self._found = list(found)
-        return found
+            self._pending = None
+            return self._seen
+        self._pending = tiles
+        return None
 
-    def _same(self, calibration: object, tiles: NDArray[Any], exclude: Sequence[NDArray[Any]]) -> bool:
-        if calibration is not self._calibration or self._tiles is None or self._tiles.shape != tiles.shape:
-            return False
-        if len(exclude) != len(self._exclude):
-            return False
-        for a, b in zip(exclude, self._exclude):
-            a = np.asarray(a, np.float64)
-            if a.shape != b.shape or float(np.abs(a - b).max(initial=0.0)) > OUTLINE_SAME_PX:
-                return False
-        return int(np.abs(tiles - self._tiles).max(initial=0)) <= TILE_SAME
+    def remember(self, seen: Seen) -> None:
+        """Keep ``seen``, found in the frame last given to `recall`, which did not give one back."""
+        if self._pending is None:
+            return
+        self._tiles, self._seen, self._pending = self._pending, seen, None
+        self.searched += 1

@@ -13,8 +13,9 @@ from numpy.typing import NDArray
 from vision.bigtop.faces import render_label
 from vision.bigtop.labels import LABELS, NONE, Kind, kind_of
 from vision.bigtop.layout import CARD
+from vision.calibrate import Calibration, Rectified
 from vision.classify import Recognition, Verdict
-from vision.recall import CROP_KEEP_FRAMES, CROP_SAME, TILE_SAME, CropMemory, DetectionMemory, crop_signature
+from vision.recall import CROP_KEEP_FRAMES, CROP_SAME, TILE_SAME, CropMemory, FrameMemory, Seen, crop_signature
 
 
 class _CountingReader:
@@ -47,7 +48,7 @@ def test_every_component_is_told_from_every_other(blur: float, contrast: float) 
     sig = crop_signature(np.stack([_face(lb, blur, contrast) for lb in labels])).astype(np.int32)
     pairs = np.array(list(itertools.combinations(range(len(labels)), 2)))
     nearest = int(np.abs(sig[pairs[:, 0]] - sig[pairs[:, 1]]).max(axis=1).min())
-    assert nearest > 4 * CROP_SAME  # signatures sum 2x2 blocks
+    assert nearest > CROP_SAME
 
 
 def test_a_swapped_card_is_read_again_and_noise_is_not() -> None:
@@ -92,30 +93,30 @@ def test_readings_are_forgotten_and_kept_apart() -> None:
     assert other.asked == 2
 
 
-def test_components_are_given_back_only_while_nothing_changed() -> None:
+def _seen() -> Seen:
+    cal = Calibration(np.eye(3), np.eye(3), 4, 0.5)
+    return Seen((), cal, {}, Rectified(np.zeros((4, 4), np.uint8), np.eye(3), 1.0, np.eye(3)))
+
+
+def test_a_frame_is_given_back_only_while_nothing_changed() -> None:
     rng = np.random.default_rng(5)
-    image = rng.integers(60, 200, (240, 320), dtype=np.uint8)
-    image = cv2.GaussianBlur(image, (0, 0), 3)
-    memory = DetectionMemory()
-    cal, outline = object(), [np.array([[10.0, 10.0], [30.0, 10.0], [30.0, 30.0], [10.0, 30.0]])]
-    searches: list[int] = []
-
-    def search() -> list[Any]:
-        searches.append(1)
-        return [len(searches)]
-
-    assert memory.find(cal, image, outline, search) == [1]
+    image = cv2.GaussianBlur(rng.integers(60, 200, (240, 320), dtype=np.uint8), (0, 0), 3)
+    memory = FrameMemory()
+    assert memory.recall(image) is None
+    first = _seen()
+    memory.remember(first)
     noisy = np.clip(image + rng.normal(0, 2, image.shape), 0, 255).astype(np.uint8)
-    assert memory.find(cal, noisy, outline, search) == [1]
+    assert memory.recall(noisy) is first
+    memory.remember(_seen())  # nothing to remember: the frame was given back
+    assert memory.recall(image) is first
     moved = noisy.copy()
     moved[100:104, 150:152] = np.clip(moved[100:104, 150:152].astype(np.int16) + 5 * int(TILE_SAME), 0, 255)
-    assert memory.find(cal, moved, outline, search) == [2]  # a 4x2 px change is enough
-    cal = object()  # recalibrated
-    assert memory.find(cal, moved, outline, search) == [3]
-    assert memory.find(cal, moved, outline, search) == [3]
-    shifted = [outline[0] + 3.0]
-    assert memory.find(cal, moved, shifted, search) == [4]
-    assert memory.find(cal, moved, [], search) == [5]
-    assert memory.find(cal, moved, [], search) == [5]
+    assert memory.recall(moved) is None  # a 4x2 px change is enough
+    second = _seen()
+    memory.remember(second)
+    assert memory.recall(moved) is second
+    assert memory.recall(image) is None  # compared with the frame searched last
+    assert memory.recall(image[:, :-4]) is None
     memory.reset()
-    assert memory.find(cal, moved, [], search) == [6]
+    assert memory.recall(moved) is None
+    assert (memory.recalled, memory.searched) == (3, 2)

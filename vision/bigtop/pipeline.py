@@ -37,7 +37,7 @@ from vision.config import VisionConfig
 from vision.detect import Detection, FloatArray, find_components, warp_crops
 from vision.geometry import Image
 from vision.images import MAX_IMAGE_PIXELS, load_image
-from vision.recall import CropMemory, DetectionMemory
+from vision.recall import CropMemory, FrameMemory, Seen
 
 __all__ = ["BACK_MATCH", "BLURRED", "BLURRED_CONFIDENCE", "MAX_IMAGE_PIXELS", "Recognizer", "Result", "StageTimes",
            "allowing_for_blur", "annotate", "back_match", "can_lie_on", "checking_backs", "fine_detail", "load_image"]
@@ -106,8 +106,8 @@ class Recognizer:
         self.tracker = MarkerTracker(config)
         #: the card last seen on each tableau pile and chart space, while the table has not moved
         self.places = PlaceMemory()
-        #: live: the components last found and the crops last read, given back while unchanged (`vision.recall`)
-        self.found = DetectionMemory()
+        #: live: the last frame searched and the crops last read, given back while unchanged (`vision.recall`)
+        self.still = FrameMemory()
         self.read = CropMemory()
         self._last_calibration: Calibration | None = None
 
@@ -116,7 +116,7 @@ class Recognizer:
         self.calibrator.reset()
         self.tracker.reset()
         self.places.reset()
-        self.found.reset()
+        self.still.reset()
         self.read.reset()
         self._last_calibration = None
 
@@ -133,15 +133,20 @@ class Recognizer:
         self.read.next_frame()
         reader = self.read.reading(self.classifier)
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        markers = self.tracker.find(gray)
+        seen = self.still.recall(gray)
+        markers = seen.markers if seen else self.tracker.find(gray)
         t1 = _now()
-        cal = self.calibrator.update(markers)
-        charts = locate_charts(markers, cal, cfg)
+        cal = seen.calibration if seen else self.calibrator.update(markers)
+        charts = seen.charts if seen else locate_charts(markers, cal, cfg)
         t2 = _now()
-        rect = rectify(gray, cal, cfg)
+        rect = seen.rectified if seen else rectify(gray, cal, cfg)
+        if seen is None:
+            seen = Seen(markers, cal, charts, rect)
+            self.still.remember(seen)
         t3 = _now()
-        outlines = marker_outlines(markers, rect, cfg)
-        dets = self.found.find(cal, rect.image, outlines, lambda: find_components(rect.image, cfg, outlines))
+        if seen.found is None:
+            seen.found = find_components(rect.image, cfg, marker_outlines(markers, rect, cfg))
+        dets = list(seen.found)
         t4 = _now()
         crops = warp_crops(frame, dets, cfg, rect.rect_to_frame)
         t5 = _now()

@@ -45,7 +45,7 @@ def test_a_still_table_is_given_back_and_a_swapped_card_read_again(recognizer: R
     rng = np.random.default_rng(1)
     still = np.clip(before + rng.normal(0, 1.5, before.shape), 0, 255).astype(np.uint8)
     again = recognizer.recognize(still)
-    assert recognizer.found.recalled == 1 and recognizer.read.recalled >= len(again.detections)
+    assert recognizer.still.recalled == 1 and recognizer.read.recalled >= len(again.detections)
     assert _labels(again.view) == _labels(first)
     read = recognizer.read.read
     swapped = recognizer.recognize(after).view
