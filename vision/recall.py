@@ -77,7 +77,7 @@ class CropMemory:
     def __init__(self) -> None:
         self._frame = 0
         self._reader: object | None = None
-        self._readings: dict[float, list[_Reading]] = {}
+        self._readings: dict[tuple[float, str], list[_Reading]] = {}
         #: crops answered from memory, and crops the reader read, since the last `reset`
         self.recalled = 0
         self.read = 0
@@ -93,12 +93,16 @@ class CropMemory:
         for key, rs in self._readings.items():
             self._readings[key] = [r for r in rs if self._frame - r.used <= CROP_KEEP_FRAMES]
 
-    def reading(self, reader: CropReader) -> CropReader:
-        """``reader`` as seen through this memory: its ``classify`` is `classify` with ``reader``."""
-        return _Recalling(self, reader)
+    def reading(self, reader: CropReader, look: str = "") -> CropReader:
+        """``reader`` as seen through this memory: its ``classify`` is `classify` with ``reader`` and ``look``."""
+        return _Recalling(self, reader, look)
 
-    def classify(self, reader: CropReader, crops: NDArray[Any], threshold: float) -> list[Recognition]:
-        """``reader.classify(crops, threshold)``, each crop read alike lately answered from memory."""
+    def classify(self, reader: CropReader, crops: NDArray[Any], threshold: float, look: str = "") -> list[Recognition]:
+        """``reader.classify(crops, threshold)``, each crop read alike lately answered from memory.
+
+        ``look`` names the kind of crops (the camera's, or retouched ones such as colour-balanced
+        crops): a crop is answered only from readings of its own kind and threshold.
+        """
         if reader is not self._reader:
             self.reset()
             self._reader = reader
@@ -107,7 +111,7 @@ class CropMemory:
             return []
         sig = crop_signature(crops)
         means = sig.reshape(n, -1, crops.shape[3]).mean(axis=1)
-        known = self._readings.setdefault(threshold, [])
+        known = self._readings.setdefault((threshold, look), [])
         out: list[Recognition | None] = [None] * n
         if known:
             kmeans = np.stack([r.mean for r in known])
@@ -134,11 +138,11 @@ class CropMemory:
 
 
 class _Recalling:
-    def __init__(self, memory: CropMemory, reader: CropReader) -> None:
-        self.memory, self.reader = memory, reader
+    def __init__(self, memory: CropMemory, reader: CropReader, look: str) -> None:
+        self.memory, self.reader, self.look = memory, reader, look
 
     def classify(self, crops: NDArray[Any], threshold: float) -> list[Recognition]:
-        return self.memory.classify(self.reader, crops, threshold)
+        return self.memory.classify(self.reader, crops, threshold, self.look)
 
 
 def tile_means(image: NDArray[Any]) -> NDArray[Any]:

@@ -80,11 +80,14 @@ def test_readings_are_forgotten_and_kept_apart() -> None:
     crop = _face("token-5", 0.0, 1.0)[None]
     memory.classify(reader, crop, 0.9)
     memory.classify(reader, crop, 0.5)  # another threshold: another verdict may follow
-    assert reader.asked == 2
+    memory.reading(reader, "balanced").classify(crop, 0.9)  # retouched crops are read on their own
+    assert reader.asked == 3
+    memory.reading(reader, "balanced").classify(crop, 0.9)
+    assert reader.asked == 3
     for _ in range(CROP_KEEP_FRAMES + 1):
         memory.next_frame()
     memory.classify(reader, crop, 0.9)
-    assert reader.asked == 3
+    assert reader.asked == 4
     other = _CountingReader()
     memory.classify(other, crop, 0.9)
     assert other.asked == 1

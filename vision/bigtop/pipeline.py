@@ -92,8 +92,10 @@ class Recognizer:
     reported unrecognised, not empty (`vision.bigtop.places`); live, a place's crop whose best
     guess is the card last identified there counts from `REMEMBERED_CONFIDENCE`. An identified
     token is read a second time with the camera's colour cast taken out
-    (`vision.bigtop.balance`) and stays identified only when both looks agree. Call `reset` before a frame of another table to
-    search it in full at once.
+    (`vision.bigtop.balance`) and stays identified only when both looks agree. While the camera
+    frame shows the same as the last frame searched, within noise, that frame's markers, calibration
+    and components are given back, and a crop that matches one read in the last frames keeps its
+    reading (`vision.recall`). Call `reset` before a frame of another table to search it in full at once.
 
     :raises ModelFileError: when the model file cannot be loaded.
     """
@@ -152,7 +154,8 @@ class Recognizer:
         t5 = _now()
         recs = [_of_its_shape(d, r) for d, r in zip(dets, reader.classify(crops, cfg.confidence_threshold))]
         if colour and any(d.kind is Kind.TOKEN for d in dets):
-            recs = second_look(reader, crops, dets, recs, paper_gains(frame, cal.table_to_image),
+            recs = second_look(self.read.reading(self.classifier, "balanced"), crops, dets, recs,
+                               paper_gains(frame, cal.table_to_image),
                                cfg.confidence_threshold)
         recs = self._checked(crops, recs)
         t6 = _now()
