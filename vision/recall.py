@@ -13,11 +13,15 @@ changed is worked out afresh:
 * `FrameMemory`: the markers, calibration, charts, rectified image and components found in
   a frame are given back for a later frame only while no 4x4 block of the grey camera frame
   moved by more than `TILE_SAME` grey levels since that frame (any card moved, put down or
-  taken away, a hand or a shadow does; so does the camera or the table moving).
+  taken away, a hand or a shadow does; so does the camera or the table moving). When the
+  frame changed but the calibration did not, components are searched afresh only near the
+  4x4 blocks of the rectified image that moved by more than `TILE_SAME` since they were last
+  searched (`vision.detect.find_components_near`), and kept from before elsewhere.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +33,7 @@ from vision.calibrate import Calibration, ChartPose, Marker, Rectified
 from vision.classify import CropReader, Recognition
 from vision.detect import Detection
 
-__all__ = ["CROP_SAME", "TILE_SAME", "CropMemory", "FrameMemory", "Seen", "crop_signature", "tile_means"]
+__all__ = ["CROP_SAME", "TILE", "TILE_SAME", "CropMemory", "FrameMemory", "Seen", "crop_signature", "tile_means"]
 
 #: two crops read alike when no 2x2 block's mean differs by more than this many grey levels in any
 #: colour (sensor noise of 2 grey levels mostly stays under it; another card differs by over 80, by 12 even blurred
@@ -43,6 +47,10 @@ CROP_CAPACITY = 512
 #: (sensor noise of 2 grey levels moves them by 3 at most; a card shifted by a pixel moves a block on its
 #: edge by about 30)
 TILE_SAME = 6.0
+#: the side of those blocks (px)
+TILE = 4
+#: the markers left out of the search must lie within this many rectified pixels of where they lay
+OUTLINE_SAME_PX = 2.0
 
 
 def crop_signature(crops: NDArray[Any]) -> NDArray[Any]:
@@ -78,7 +86,7 @@ class CropMemory:
         self._frame = 0
         self._reader: object | None = None
         self._readings: dict[tuple[float, str], list[_Reading]] = {}
-        #: crops answered from memory, and crops the reader read, since the last `reset`
+        #: crops answered from memory, and crops the reader read (counts that `reset` leaves)
         self.recalled = 0
         self.read = 0
 
@@ -146,9 +154,9 @@ class _Recalling:
 
 
 def tile_means(image: NDArray[Any]) -> NDArray[Any]:
-    """A grey image's 4x4 block means (int16), the last partial row and column of blocks left out."""
+    """A grey image's `TILE` x `TILE` block means (int16), the last partial row and column of blocks left out."""
     h, w = image.shape[:2]
-    out: NDArray[Any] = cv2.resize(image[:h - h % 4, :w - w % 4], (w // 4, h // 4),
+    out: NDArray[Any] = cv2.resize(image[:h - h % TILE, :w - w % TILE], (w // TILE, h // TILE),
                                    interpolation=cv2.INTER_AREA).astype(np.int16)
     return out
 
@@ -163,6 +171,10 @@ class Seen:
     charts: dict[int, ChartPose]
     rectified: Rectified
     found: list[Detection] | None = None
+    #: the markers' outlines left out of that search, and the rectified image's 4x4 block means as they
+    #: were when each block's components were last searched
+    outlines: list[NDArray[Any]] | None = None
+    tiles: NDArray[Any] | None = None
 
 
 class FrameMemory:
@@ -172,14 +184,17 @@ class FrameMemory:
     def __init__(self) -> None:
         self._tiles: NDArray[Any] | None = None
         self._seen: Seen | None = None
+        self._before: Seen | None = None
         self._pending: NDArray[Any] | None = None
-        #: frames given back, and frames searched, since the last `reset`
+        #: frames given back, frames searched, and of those searched only near what changed (counts
+        #: that `reset` leaves)
         self.recalled = 0
         self.searched = 0
+        self.near = 0
 
     def reset(self) -> None:
         """Forget the last frame searched."""
-        self._tiles = self._seen = self._pending = None
+        self._tiles = self._seen = self._before = self._pending = None
 
     def recall(self, gray: NDArray[Any]) -> Seen | None:
         """The last frame's `Seen` when the grey camera frame ``gray`` shows the same within noise as
@@ -198,5 +213,38 @@ class FrameMemory:
         """Keep ``seen``, found in the frame last given to `recall`, which did not give one back."""
         if self._pending is None:
             return
-        self._tiles, self._seen, self._pending = self._pending, seen, None
+        self._tiles, self._before, self._seen, self._pending = self._pending, self._seen, seen, None
         self.searched += 1
+
+    def components(self, seen: Seen, outlines: list[NDArray[Any]], search: Callable[[], list[Detection]],
+                   search_near: Callable[[NDArray[Any], list[Detection]], tuple[list[Detection], NDArray[Any]]],
+                   ) -> list[Detection]:
+        """The components in ``seen`` (just remembered), ``outlines`` left out of the search: ``search()``,
+        or where the frame searched before it had the same calibration and outlines,
+        ``search_near(changed, found)`` with the map of its rectified image's 4x4 blocks that changed
+        by more than `TILE_SAME` grey levels since they were last searched, and the components then
+        found (it returns the components and the map of the blocks it searched afresh)."""
+        tiles = tile_means(seen.rectified.image)
+        last = self._before
+        if (last is not None and last is not seen and last.found is not None and last.tiles is not None
+                and last.calibration is seen.calibration and last.tiles.shape == tiles.shape
+                and _same_outlines(outlines, last.outlines)):
+            found, near = search_near(np.abs(tiles - last.tiles) > TILE_SAME, last.found)
+            seen.tiles = np.where(near, tiles, last.tiles)
+            self.near += 1
+        else:
+            found = search()
+            seen.tiles = tiles
+        seen.outlines = [np.asarray(p, np.float64) for p in outlines]
+        seen.found = found
+        return found
+
+
+def _same_outlines(a: list[NDArray[Any]], b: list[NDArray[Any]] | None) -> bool:
+    if b is None or len(a) != len(b):
+        return False
+    for p, q in zip(a, b):
+        p = np.asarray(p, np.float64)
+        if p.shape != q.shape or float(np.abs(p - q).max(initial=0.0)) > OUTLINE_SAME_PX:
+            return False
+    return True

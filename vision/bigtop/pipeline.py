@@ -34,10 +34,10 @@ from vision.calibrate import (
 )
 from vision.classify import Classifier, CropReader, Recognition, Verdict
 from vision.config import VisionConfig
-from vision.detect import Detection, FloatArray, find_components, warp_crops
+from vision.detect import Detection, FloatArray, find_components, find_components_near, warp_crops
 from vision.geometry import Image
 from vision.images import MAX_IMAGE_PIXELS, load_image
-from vision.recall import CropMemory, FrameMemory, Seen
+from vision.recall import TILE, CropMemory, FrameMemory, Seen
 
 __all__ = ["BACK_MATCH", "BLURRED", "BLURRED_CONFIDENCE", "MAX_IMAGE_PIXELS", "Recognizer", "Result", "StageTimes",
            "allowing_for_blur", "annotate", "back_match", "can_lie_on", "checking_backs", "fine_detail", "load_image"]
@@ -94,8 +94,9 @@ class Recognizer:
     token is read a second time with the camera's colour cast taken out
     (`vision.bigtop.balance`) and stays identified only when both looks agree. While the camera
     frame shows the same as the last frame searched, within noise, that frame's markers, calibration
-    and components are given back, and a crop that matches one read in the last frames keeps its
-    reading (`vision.recall`). Call `reset` before a frame of another table to search it in full at once.
+    and components are given back; while the calibration holds, components are searched afresh only
+    near what changed; and a crop that matches one read in the last frames keeps its reading
+    (`vision.recall`). Call `reset` before a frame of another table to search it in full at once.
 
     :raises ModelFileError: when the model file cannot be loaded.
     """
@@ -147,8 +148,11 @@ class Recognizer:
             self.still.remember(seen)
         t3 = _now()
         if seen.found is None:
-            seen.found = find_components(rect.image, cfg, marker_outlines(markers, rect, cfg))
-        dets = list(seen.found)
+            outlines = marker_outlines(markers, rect, cfg)
+            self.still.components(seen, outlines, lambda: find_components(rect.image, cfg, outlines),
+                                  lambda changed, found: find_components_near(rect.image, cfg, outlines, found,
+                                                                              changed, TILE))
+        dets = list(seen.found or [])
         t4 = _now()
         crops = warp_crops(frame, dets, cfg, rect.rect_to_frame)
         t5 = _now()

@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
+
+import cv2
 import numpy as np
 import pytest
 
 from scorer.bigtop.cards import Card, Suit
-from vision.bigtop import DEFAULT_MODEL
+from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
 from vision.bigtop.layout import MAT, Pile
 from vision.bigtop.pipeline import Recognizer
 from vision.bigtop.scene import Placement, SceneSettings, render_scene
 from vision.bigtop.tableview import TableView
+from vision.calibrate import marker_outlines
+from vision.detect import Detection, find_components, find_components_near
+from vision.recall import TILE, TILE_SAME, tile_means
 
 CALM = SceneSettings(tilt_deg=(5.0, 12.0), yaw_deg=(-6.0, 6.0), brightness=(0.85, 1.0), warmth=(0.0, 0.08),
                      blur_sigma=(0.2, 0.5), noise_sigma=(1.0, 3.0), jpeg_quality=(85, 95),
                      shadow_probability=0.0, glare_probability=0.0, hands=(0, 0), clutter=(0, 0))
 
 
+@functools.lru_cache(maxsize=2)
 def _table(light: str) -> np.ndarray:
     """One table, the same in every way but the card on the clowns' light pile."""
     placements = [Placement("clowns-P", *MAT.slot(Suit.CLOWNS, Pile.POSTER).centre, 1),
@@ -44,8 +52,9 @@ def test_a_still_table_is_given_back_and_a_swapped_card_read_again(recognizer: R
     assert first.tableau[Suit.CLOWNS].top_light == Card.parse("clowns-L2")
     rng = np.random.default_rng(1)
     still = np.clip(before + rng.normal(0, 1.5, before.shape), 0, 255).astype(np.uint8)
+    frames, crops = recognizer.still.recalled, recognizer.read.recalled
     again = recognizer.recognize(still)
-    assert recognizer.still.recalled == 1 and recognizer.read.recalled >= len(again.detections)
+    assert recognizer.still.recalled == frames + 1 and recognizer.read.recalled >= crops + len(again.detections)
     assert _labels(again.view) == _labels(first)
     read = recognizer.read.read
     swapped = recognizer.recognize(after).view
@@ -53,3 +62,27 @@ def test_a_still_table_is_given_back_and_a_swapped_card_read_again(recognizer: R
     assert swapped.tableau[Suit.CLOWNS].top_light == Card.parse("clowns-L3")
     recognizer.reset()
     assert _labels(recognizer.recognize(after).view) == _labels(swapped)
+
+
+def _centres(dets: Sequence[Detection]) -> list[tuple[str, float, float]]:
+    return sorted((d.kind.value, round(d.centre[0], 3), round(d.centre[1], 3)) for d in dets)
+
+
+def test_components_are_searched_again_near_a_hand_as_in_the_whole_frame(recognizer: Recognizer) -> None:
+    before = _table("clowns-L2")
+    recognizer.reset()
+    first = recognizer.recognize(before)
+    searched_near = recognizer.still.near
+    hand = before.copy()
+    cv2.ellipse(hand, (700, 420), (130, 90), 30.0, 0, 360, (120, 150, 205), -1)
+    live = recognizer.recognize(hand)
+    assert recognizer.still.near == searched_near + 1 and live.calibration is first.calibration
+    outlines = marker_outlines(recognizer.tracker.find(cv2.cvtColor(before, cv2.COLOR_BGR2GRAY)), first.rectified,
+                               DEFAULT_CONFIG)
+    found = find_components(first.rectified.image, DEFAULT_CONFIG, outlines)
+    changed = np.abs(tile_means(live.rectified.image) - tile_means(first.rectified.image)) > TILE_SAME
+    near, searched = find_components_near(live.rectified.image, DEFAULT_CONFIG, outlines, found, changed, TILE)
+    whole = find_components(live.rectified.image, DEFAULT_CONFIG, outlines)
+    assert _centres(whole) != _centres(found)  # the hand hid components
+    assert 0 < searched.mean() < 0.5
+    assert _centres(near) == _centres(whole)
