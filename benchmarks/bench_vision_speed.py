@@ -15,11 +15,13 @@ Three situations are measured:
   around where they were last seen (`vision.calibrate.MarkerTracker`). The
   full-frame search the tracker repeats every ``marker_full_search_every``
   frames is included in the amortised mean printed below the table.
-  While nothing on the table changes, the components found and the crops read in the last
-  frames are given back (`vision.recall`), so this is the referee watching a still table.
+  While the frame shows the same within noise, the last frame's markers, calibration and
+  components and the readings of its crops are given back (`vision.recall`): this is the
+  referee watching a still table.
 * live, a hand over the table: the same, with a hand (a skin-coloured blob about a fifth of
-  the frame across) somewhere else over the table in every frame, so the components are
-  searched afresh and those under or beside the hand read again.
+  the frame across) somewhere else over the table in every frame: markers searched around
+  where they were, components searched afresh near the hand only, crops that changed read
+  again, and the places under the hand tested again.
 * cold: every frame a new table, caches cleared: a full-frame marker search
   and a fresh calibration every frame (the first frame the referee sees).
 
