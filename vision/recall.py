@@ -33,12 +33,16 @@ from vision.calibrate import Calibration, ChartPose, Marker, Rectified
 from vision.classify import CropReader, Recognition
 from vision.detect import Detection
 
-__all__ = ["CROP_SAME", "TILE", "TILE_SAME", "CropMemory", "FrameMemory", "Seen", "crop_signature", "tile_means"]
+__all__ = ["CONFIRMATIONS", "CROP_SAME", "TILE", "TILE_SAME", "CropMemory", "FrameMemory", "Seen", "crop_signature", "tile_means"]
 
 #: two crops read alike when no 2x2 block's mean differs by more than this many grey levels in any
 #: colour (sensor noise of 2 grey levels mostly stays under it; another card differs by over 80, by 12 even blurred
 #: by 2 px and at 30% contrast)
 CROP_SAME = 8.0
+#: a reading or a frame's search is given back only once fresh ones agreed with it in this many frames
+#: in a row (as many as the referee's stabiliser wants the same sighting in still frames, so it still
+#: sees that many readings made afresh before it takes one)
+CONFIRMATIONS = 3
 #: a reading is kept at most this many frames after it was last used
 CROP_KEEP_FRAMES = 2
 #: the most readings kept
@@ -51,6 +55,8 @@ TILE_SAME = 6.0
 TILE = 4
 #: the markers left out of the search must lie within this many rectified pixels of where they lay
 OUTLINE_SAME_PX = 2.0
+#: two searches found the same components when each lies within this many rectified pixels of one in the other
+FOUND_SAME_PX = 1.5
 
 
 def crop_signature(crops: NDArray[Any]) -> NDArray[Any]:
@@ -73,13 +79,17 @@ class _Reading:
     mean: NDArray[Any]
     recognition: Recognition
     used: int
+    #: fresh readings of alike crops that agreed with it, one a frame at most, and the last frame of one
+    agreed: int = 1
+    agreed_in: int = 0
 
 
 class CropMemory:
     """Readings of the last frames' crops, by what each crop showed (see the module docstring).
 
     Call `next_frame` once per frame and `reset` for another table; `classify` stands in for
-    ``reader.classify`` and asks the reader only about crops it has not read alike lately.
+    ``reader.classify`` and asks the reader only about crops it has not read alike, with the same
+    answer, in `CONFIRMATIONS` frames in a row lately.
     """
 
     def __init__(self) -> None:
@@ -106,10 +116,13 @@ class CropMemory:
         return _Recalling(self, reader, look)
 
     def classify(self, reader: CropReader, crops: NDArray[Any], threshold: float, look: str = "") -> list[Recognition]:
-        """``reader.classify(crops, threshold)``, each crop read alike lately answered from memory.
+        """``reader.classify(crops, threshold)``, each crop read alike and confirmed lately answered from memory.
 
-        ``look`` names the kind of crops (the camera's, or retouched ones such as colour-balanced
-        crops): a crop is answered only from readings of its own kind and threshold.
+        A crop alike a reading that fresh readings of alike crops confirmed in `CONFIRMATIONS` frames
+        gets that reading; any other is read, and confirms the reading it is alike (the same
+        verdict and label, in a later frame) or takes its place. ``look`` names the kind of crops
+        (the camera's, or retouched ones such as colour-balanced crops): a crop is answered only
+        from readings of its own kind and threshold.
         """
         if reader is not self._reader:
             self.reset()
@@ -120,7 +133,7 @@ class CropMemory:
         sig = crop_signature(crops)
         means = sig.reshape(n, -1, crops.shape[3]).mean(axis=1)
         known = self._readings.setdefault((threshold, look), [])
-        out: list[Recognition | None] = [None] * n
+        nearest: list[_Reading | None] = [None] * n
         if known:
             kmeans = np.stack([r.mean for r in known])
             # a block-wise match implies the means match: only those are compared in full
@@ -130,15 +143,28 @@ class CropMemory:
                 diff = np.abs(sig[ii] - ksig).max(axis=1)
                 order = np.lexsort((diff, ii))  # each crop's nearest reading first
                 for i, j, d in zip(ii[order].tolist(), jj[order].tolist(), diff[order].tolist()):
-                    if out[i] is None and d <= CROP_SAME:
-                        out[i] = known[j].recognition
-                        known[j].used = self._frame
+                    if nearest[i] is None and d <= CROP_SAME:
+                        nearest[i] = known[j]
+        out: list[Recognition | None] = [None] * n
+        for i, k in enumerate(nearest):
+            if k is not None and k.agreed >= CONFIRMATIONS:
+                out[i] = k.recognition
+                k.used = self._frame
         todo = [i for i in range(n) if out[i] is None]
         if todo:
-            fresh = reader.classify(crops[todo], threshold)
-            for i, r in zip(todo, fresh):
+            for i, r in zip(todo, reader.classify(crops[todo], threshold)):
                 out[i] = r
-                known.append(_Reading(sig[i], means[i], r, self._frame))
+                k = nearest[i]
+                if k is not None and (k.recognition.verdict, k.recognition.best) == (r.verdict, r.best):
+                    if k.agreed_in != self._frame:
+                        k.agreed += 1
+                        k.agreed_in = self._frame
+                    k.used = self._frame
+                elif k is not None:
+                    k.signature, k.mean, k.recognition = sig[i], means[i], r
+                    k.used, k.agreed, k.agreed_in = self._frame, 1, self._frame
+                else:
+                    known.append(_Reading(sig[i], means[i], r, self._frame, 1, self._frame))
             del known[:max(0, len(known) - CROP_CAPACITY)]
         self.recalled += n - len(todo)
         self.read += len(todo)
@@ -175,17 +201,22 @@ class Seen:
     #: were when each block's components were last searched
     outlines: list[NDArray[Any]] | None = None
     tiles: NDArray[Any] | None = None
+    #: frames in a row whose searches, of frames alike, found these components afresh
+    confirmed: int = 0
+    #: the blocks whose components were confirmed so (`CONFIRMATIONS`) and not searched since
+    trusted: NDArray[Any] | None = None
 
 
 class FrameMemory:
-    """The last frame searched, given back while the camera frame is unchanged (see the module
-    docstring). Call `reset` for another table."""
+    """The last frame searched, given back while the camera frame is unchanged and its search was
+    confirmed (see the module docstring). Call `reset` for another table."""
 
     def __init__(self) -> None:
         self._tiles: NDArray[Any] | None = None
         self._seen: Seen | None = None
         self._before: Seen | None = None
         self._pending: NDArray[Any] | None = None
+        self._alike = False
         #: frames given back, frames searched, and of those searched only near what changed (counts
         #: that `reset` leaves)
         self.recalled = 0
@@ -195,14 +226,17 @@ class FrameMemory:
     def reset(self) -> None:
         """Forget the last frame searched."""
         self._tiles = self._seen = self._before = self._pending = None
+        self._alike = False
 
     def recall(self, gray: NDArray[Any]) -> Seen | None:
         """The last frame's `Seen` when the grey camera frame ``gray`` shows the same within noise as
-        the frame it came from, else None (then `remember` this frame's)."""
+        the frame it came from and `CONFIRMATIONS` searches in a row found the same there, else None
+        (then `remember` this frame's)."""
         tiles = tile_means(gray)
         last = self._tiles
-        if (self._seen is not None and last is not None and last.shape == tiles.shape
-                and int(np.abs(tiles - last).max(initial=0)) <= TILE_SAME):
+        self._alike = (self._seen is not None and last is not None and last.shape == tiles.shape
+                       and int(np.abs(tiles - last).max(initial=0)) <= TILE_SAME)
+        if self._alike and self._seen is not None and self._seen.confirmed >= CONFIRMATIONS:
             self.recalled += 1
             self._pending = None
             return self._seen
@@ -219,25 +253,52 @@ class FrameMemory:
     def components(self, seen: Seen, outlines: list[NDArray[Any]], search: Callable[[], list[Detection]],
                    search_near: Callable[[NDArray[Any], list[Detection]], tuple[list[Detection], NDArray[Any]]],
                    ) -> list[Detection]:
-        """The components in ``seen`` (just remembered), ``outlines`` left out of the search: ``search()``,
-        or where the frame searched before it had the same calibration and outlines,
-        ``search_near(changed, found)`` with the map of its rectified image's 4x4 blocks that changed
-        by more than `TILE_SAME` grey levels since they were last searched, and the components then
-        found (it returns the components and the map of the blocks it searched afresh)."""
+        """The components in ``seen`` (just remembered), ``outlines`` left out of the search.
+
+        ``search()`` finds them afresh in the whole image. When the frame changed since the frame
+        searched before it, under the same calibration and outlines, ``search_near(changed, found)``
+        searches afresh only near the 4x4 blocks of the rectified image in ``changed`` (those that
+        moved by more than `TILE_SAME` grey levels since they were last searched, and every block
+        not confirmed) and keeps the components then found elsewhere; it returns the components and
+        the map of blocks it searched afresh.
+        """
         tiles = tile_means(seen.rectified.image)
         last = self._before
-        if (last is not None and last is not seen and last.found is not None and last.tiles is not None
+        same = (last is not None and last is not seen and last.found is not None and last.tiles is not None
                 and last.calibration is seen.calibration and last.tiles.shape == tiles.shape
-                and _same_outlines(outlines, last.outlines)):
-            found, near = search_near(np.abs(tiles - last.tiles) > TILE_SAME, last.found)
+                and _same_outlines(outlines, last.outlines))
+        if same and last is not None and last.found is not None and last.tiles is not None and self._alike:
+            # the same scene as the frame before, searched again to confirm it
+            found = search()
+            seen.tiles = tiles
+            seen.confirmed = last.confirmed + 1 if _same_found(found, last.found) else 1
+            seen.trusted = np.ones(tiles.shape, bool) if seen.confirmed >= CONFIRMATIONS else None
+        elif (same and last is not None and last.found is not None and last.tiles is not None
+              and last.trusted is not None and last.trusted.any()):
+            changed = (np.abs(tiles - last.tiles) > TILE_SAME) | ~last.trusted
+            found, near = search_near(changed, last.found)
             seen.tiles = np.where(near, tiles, last.tiles)
+            seen.confirmed = 1
+            seen.trusted = last.trusted & ~near
             self.near += 1
         else:
             found = search()
-            seen.tiles = tiles
+            seen.tiles, seen.confirmed, seen.trusted = tiles, 1, None
         seen.outlines = [np.asarray(p, np.float64) for p in outlines]
         seen.found = found
         return found
+
+
+def _same_found(a: list[Detection], b: list[Detection]) -> bool:
+    """Whether two searches found the same components, within `FOUND_SAME_PX`."""
+    if len(a) != len(b):
+        return False
+    if not a:
+        return True
+    pa = sorted((d.kind.value, d.centre) for d in a)
+    pb = sorted((d.kind.value, d.centre) for d in b)
+    return all(ka == kb and abs(ca[0] - cb[0]) <= FOUND_SAME_PX and abs(ca[1] - cb[1]) <= FOUND_SAME_PX
+               for (ka, ca), (kb, cb) in zip(pa, pb))
 
 
 def _same_outlines(a: list[NDArray[Any]], b: list[NDArray[Any]] | None) -> bool:

@@ -17,7 +17,7 @@ from vision.bigtop.scene import Placement, SceneSettings, render_scene
 from vision.bigtop.tableview import TableView
 from vision.calibrate import marker_outlines
 from vision.detect import Detection, find_components, find_components_near
-from vision.recall import TILE, TILE_SAME, tile_means
+from vision.recall import CONFIRMATIONS, TILE, TILE_SAME, tile_means
 
 CALM = SceneSettings(tilt_deg=(5.0, 12.0), yaw_deg=(-6.0, 6.0), brightness=(0.85, 1.0), warmth=(0.0, 0.08),
                      blur_sigma=(0.2, 0.5), noise_sigma=(1.0, 3.0), jpeg_quality=(85, 95),
@@ -33,6 +33,12 @@ def _table(light: str) -> np.ndarray:
                   Placement("animals-D3", *MAT.slot(Suit.ANIMALS, Pile.DARK).centre, -2)]
     image: np.ndarray = render_scene(np.random.default_rng(7), seats=[0], settings=CALM, placements=placements).image
     return image
+
+
+def _exposure(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The next frame of a still camera: fresh sensor noise."""
+    out: np.ndarray = np.clip(image + rng.normal(0, 1.5, image.shape), 0, 255).astype(np.uint8)
+    return out
 
 
 def _labels(view: TableView) -> list[str]:
@@ -51,10 +57,13 @@ def test_a_still_table_is_given_back_and_a_swapped_card_read_again(recognizer: R
     first = recognizer.recognize(before).view
     assert first.tableau[Suit.CLOWNS].top_light == Card.parse("clowns-L2")
     rng = np.random.default_rng(1)
-    still = np.clip(before + rng.normal(0, 1.5, before.shape), 0, 255).astype(np.uint8)
+    for _ in range(CONFIRMATIONS - 1):  # searched and read afresh until as many frames agreed
+        frames = recognizer.still.recalled
+        assert _labels(recognizer.recognize(_exposure(before, rng)).view) == _labels(first)
+        assert recognizer.still.recalled == frames
     frames, crops = recognizer.still.recalled, recognizer.read.recalled
-    again = recognizer.recognize(still)
-    assert recognizer.still.recalled == frames + 1 and recognizer.read.recalled >= crops + len(again.detections)
+    again = recognizer.recognize(_exposure(before, rng))
+    assert recognizer.still.recalled == frames + 1 and recognizer.read.recalled > crops + len(again.detections) // 2
     assert _labels(again.view) == _labels(first)
     read = recognizer.read.read
     swapped = recognizer.recognize(after).view
@@ -72,6 +81,9 @@ def test_components_are_searched_again_near_a_hand_as_in_the_whole_frame(recogni
     before = _table("clowns-L2")
     recognizer.reset()
     first = recognizer.recognize(before)
+    rng = np.random.default_rng(2)
+    for _ in range(CONFIRMATIONS - 1):
+        recognizer.recognize(_exposure(before, rng))
     searched_near = recognizer.still.near
     hand = before.copy()
     cv2.ellipse(hand, (700, 420), (130, 90), 30.0, 0, 360, (120, 150, 205), -1)
