@@ -256,18 +256,19 @@ class FrameMemory:
         """The components in ``seen`` (just remembered), ``outlines`` left out of the search.
 
         ``search()`` finds them afresh in the whole image. When the frame changed since the frame
-        searched before it, under the same calibration and outlines, ``search_near(changed, found)``
-        searches afresh only near the 4x4 blocks of the rectified image in ``changed`` (those that
-        moved by more than `TILE_SAME` grey levels since they were last searched, and every block
-        not confirmed) and keeps the components then found elsewhere; it returns the components and
-        the map of blocks it searched afresh.
+        searched before it, under the same calibration, ``search_near(changed, found)`` searches
+        afresh only near the 4x4 blocks of the rectified image in ``changed`` (those that moved by
+        more than `TILE_SAME` grey levels since they were last searched, those under a marker's
+        outline found in one frame only, and every block not confirmed) and keeps the components
+        then found elsewhere; it returns the components and the map of blocks it searched afresh.
         """
         tiles = tile_means(seen.rectified.image)
         last = self._before
         same = (last is not None and last is not seen and last.found is not None and last.tiles is not None
-                and last.calibration is seen.calibration and last.tiles.shape == tiles.shape
-                and _same_outlines(outlines, last.outlines))
-        if same and last is not None and last.found is not None and last.tiles is not None and self._alike:
+                and last.outlines is not None and last.calibration is seen.calibration
+                and last.tiles.shape == tiles.shape)
+        if (same and last is not None and last.found is not None and last.tiles is not None and self._alike
+                and _same_outlines(outlines, last.outlines)):
             # the same scene as the frame before, searched again to confirm it
             found = search()
             seen.tiles = tiles
@@ -276,6 +277,7 @@ class FrameMemory:
         elif (same and last is not None and last.found is not None and last.tiles is not None
               and last.trusted is not None and last.trusted.any()):
             changed = (np.abs(tiles - last.tiles) > TILE_SAME) | ~last.trusted
+            changed |= _moved_outlines(outlines, last.outlines or [], tiles.shape)
             found, near = search_near(changed, last.found)
             seen.tiles = np.where(near, tiles, last.tiles)
             seen.confirmed = 1
@@ -299,6 +301,21 @@ def _same_found(a: list[Detection], b: list[Detection]) -> bool:
     pb = sorted((d.kind.value, d.centre) for d in b)
     return all(ka == kb and abs(ca[0] - cb[0]) <= FOUND_SAME_PX and abs(ca[1] - cb[1]) <= FOUND_SAME_PX
                for (ka, ca), (kb, cb) in zip(pa, pb))
+
+
+def _moved_outlines(a: list[NDArray[Any]], b: list[NDArray[Any]], shape: tuple[int, ...]) -> NDArray[Any]:
+    """The blocks under every outline of ``a`` with none of ``b`` where it lies, and the other way round."""
+    out = np.zeros(shape, bool)
+    for ps, qs in ((a, b), (b, a)):
+        for p in ps:
+            p = np.asarray(p, np.float64)
+            if any(np.asarray(q).shape == p.shape and float(np.abs(p - q).max(initial=0.0)) <= OUTLINE_SAME_PX
+                   for q in qs):
+                continue
+            x0, y0 = np.floor(p.min(axis=0) / TILE).astype(int) - 1
+            x1, y1 = np.ceil(p.max(axis=0) / TILE).astype(int) + 1
+            out[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)] = True
+    return out
 
 
 def _same_outlines(a: list[NDArray[Any]], b: list[NDArray[Any]] | None) -> bool:
