@@ -53,8 +53,9 @@ CROP_CAPACITY = 512
 TILE_SAME = 6.0
 #: the side of those blocks (px)
 TILE = 4
-#: the markers left out of the search must lie within this many rectified pixels of where they lay
-OUTLINE_SAME_PX = 2.0
+#: a marker left out of the search lies where it lay within this many rectified pixels (blur and noise move
+#: a marker's outline by up to 3; nothing is found on a marker)
+OUTLINE_SAME_PX = 5.0
 #: two searches found the same components when each lies within this many rectified pixels of one in the other
 FOUND_SAME_PX = 1.5
 
@@ -267,8 +268,7 @@ class FrameMemory:
         same = (last is not None and last is not seen and last.found is not None and last.tiles is not None
                 and last.outlines is not None and last.calibration is seen.calibration
                 and last.tiles.shape == tiles.shape)
-        if (same and last is not None and last.found is not None and last.tiles is not None and self._alike
-                and _same_outlines(outlines, last.outlines)):
+        if same and last is not None and last.found is not None and last.tiles is not None and self._alike:
             # the same scene as the frame before, searched again to confirm it
             found = search()
             seen.tiles = tiles
@@ -292,15 +292,19 @@ class FrameMemory:
 
 
 def _same_found(a: list[Detection], b: list[Detection]) -> bool:
-    """Whether two searches found the same components, within `FOUND_SAME_PX`."""
+    """Whether two searches found the same components: as many, each of one kind with one of the other
+    within `FOUND_SAME_PX` of its centre."""
     if len(a) != len(b):
         return False
     if not a:
         return True
-    pa = sorted((d.kind.value, d.centre) for d in a)
-    pb = sorted((d.kind.value, d.centre) for d in b)
-    return all(ka == kb and abs(ca[0] - cb[0]) <= FOUND_SAME_PX and abs(ca[1] - cb[1]) <= FOUND_SAME_PX
-               for (ka, ca), (kb, cb) in zip(pa, pb))
+    ca = np.array([d.centre for d in a], np.float64)
+    cb = np.array([d.centre for d in b], np.float64)
+    near = np.abs(ca[:, None, :] - cb[None]).max(axis=2) <= FOUND_SAME_PX
+    near &= np.array([d.kind for d in a], object)[:, None] == np.array([d.kind for d in b], object)[None]
+    # one to one: every component has a partner, and no partner serves two
+    return bool(near.any(axis=1).all() and near.any(axis=0).all() and (near.sum(axis=1) == 1).all()
+                and (near.sum(axis=0) == 1).all())
 
 
 def _moved_outlines(a: list[NDArray[Any]], b: list[NDArray[Any]], shape: tuple[int, ...]) -> NDArray[Any]:
@@ -316,13 +320,3 @@ def _moved_outlines(a: list[NDArray[Any]], b: list[NDArray[Any]], shape: tuple[i
             x1, y1 = np.ceil(p.max(axis=0) / TILE).astype(int) + 1
             out[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)] = True
     return out
-
-
-def _same_outlines(a: list[NDArray[Any]], b: list[NDArray[Any]] | None) -> bool:
-    if b is None or len(a) != len(b):
-        return False
-    for p, q in zip(a, b):
-        p = np.asarray(p, np.float64)
-        if p.shape != q.shape or float(np.abs(p - q).max(initial=0.0)) > OUTLINE_SAME_PX:
-            return False
-    return True
