@@ -5,6 +5,9 @@ The chain of small pure stages (see `vision.bigtop.pipeline`)::
     find_markers -> mat_homography -> rectify -> find_components
       -> warp_crops -> Classifier.classify -> build_table_view
 
+Live, `vision.recall` gives back what a frame repeats of the last one: a still frame's
+markers, calibration and components, and the readings of crops that look the same.
+
 Big Top components are rendered from the game facts (`vision.bigtop.faces`), printed
 true-size by `vision.bigtop.printing`, composed into synthetic camera frames by
 `vision.bigtop.scene` for tests, training and benchmarks, and classified by the ONNX

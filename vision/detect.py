@@ -40,7 +40,7 @@ from vision.calibrate import Rectified
 from vision.config import VisionConfig
 from vision.geometry import Image, Kind
 
-__all__ = ["Detection", "dark_mask", "find_components", "warp_crops"]
+__all__ = ["Detection", "dark_mask", "find_components", "find_components_near", "warp_crops"]
 
 FloatArray = NDArray[Any]
 
@@ -419,3 +419,71 @@ def warp_crops(image: Image, detections: list[Detection], config: VisionConfig,
 def rect_to_table(rect: Rectified, d: Detection) -> tuple[float, float]:
     """Table millimetres of a detection's centre."""
     return rect.to_table(*d.centre)
+
+
+def _reach(g: _Geometry) -> float:
+    """How far (px) from its centre a component found in the dark mask reads the image: half the largest
+    outline any cue accepts (a leaky hole, the whole card at its loosest), plus the mask's own windows."""
+    config = g.config
+    tol = 2.5 * config.frame_side_tolerance
+    outline = 0.5 * math.hypot((1 + tol) * g.co_w, (1 + tol) * g.co_h) + 2
+    window = max(int(g.cw * config.threshold_window) | 1, 3) // 2 + math.ceil(3 * config.smoothing * g.cw) + 2
+    return outline + window
+
+
+def _shifted(d: Detection, dx: int, dy: int) -> Detection:
+    return Detection(d.kind, d.corners + np.array([dx, dy], np.float64), (d.centre[0] + dx, d.centre[1] + dy), d.angle)
+
+
+def find_components_near(gray: Image, config: VisionConfig, exclude: Sequence[FloatArray],
+                         before: Sequence[Detection], changed: NDArray[Any],
+                         tile: int) -> tuple[list[Detection], NDArray[Any]]:
+    """`find_components` for an image that changed only in part since ``before`` was found in it.
+
+    ``changed``: a boolean map of ``tile`` x ``tile`` pixel blocks of ``gray``. Every component whose
+    outline could reach a changed block, or whose dark-mask windows could (its centre within `_reach`
+    of one), is searched afresh in a window around those blocks wide enough that the search there
+    sees all it would see in the whole image; the bright-blob cue, whose window is wider, searches
+    the whole image and counts near the change only. ``before`` gives the rest. Returns the
+    components and the map of blocks searched afresh.
+    """
+    g = _Geometry(config)
+    reach = _reach(g)
+    k = int(math.ceil(reach / tile))
+    near = cv2.dilate(changed.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8)) > 0
+    if not near.any():
+        return list(before), near
+    h, w = gray.shape[:2]
+    ys, xs = np.nonzero(near)
+    pad = int(math.ceil(reach)) + 2 * tile
+    x0, y0 = max(0, int(xs.min()) * tile - pad) & ~1, max(0, int(ys.min()) * tile - pad) & ~1
+    x1, y1 = min(w, (int(xs.max()) + 1) * tile + pad), min(h, (int(ys.max()) + 1) * tile + pad)
+    sub = gray[y0:y1, x0:x1]
+    mask = dark_mask(sub, config)
+    holes, extra = _holes_and_frames(sub, mask, g, frames=True)
+    if config.gap_closing:
+        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+        more, more_extra = _holes_and_frames(sub, closed, g, frames=True)
+        extra.extend(more + more_extra)
+    holes = [_shifted(d, x0, y0) for d in holes]
+    extra = [_shifted(d, x0, y0) for d in extra]
+    if config.bright_cards:
+        extra.extend(_bright_cards(gray, g))
+    th, tw = near.shape
+
+    def afresh(d: Detection) -> bool:
+        tx, ty = min(max(int(d.centre[0] // tile), 0), tw - 1), min(max(int(d.centre[1] // tile), 0), th - 1)
+        return bool(near[ty, tx])
+
+    radius = 0.4 * g.r_tok
+    kept = [d for d in before if not afresh(d)]
+    # a hole found afresh is kept unless one kept from before lies on it (as `_merge` keeps every hole)
+    new = [d for d in holes if afresh(d)]
+    if kept and new:
+        old = np.array([d.centre for d in kept], np.float64)
+        new = [d for d in new if float(np.hypot(*(old - np.array(d.centre)).T).min()) > radius]
+    out = _merge(kept + new, [d for d in extra if afresh(d)], radius)
+    drop = _inside_cards(out) & np.array([d.kind is Kind.TOKEN for d in out], bool)
+    if exclude:
+        drop |= _inside(out, exclude)
+    return [d for d, gone in zip(out, drop) if not gone], near

@@ -36,9 +36,10 @@ from vision.calibrate import (
 )
 from vision.classify import Classifier, CropReader, Recognition, Verdict
 from vision.config import VisionConfig
-from vision.detect import Detection, FloatArray, find_components, warp_crops
+from vision.detect import Detection, FloatArray, find_components, find_components_near, warp_crops
 from vision.geometry import Image
 from vision.images import MAX_IMAGE_PIXELS, load_image
+from vision.recall import TILE, CropMemory, FrameMemory, Seen
 
 __all__ = ["BACK_MATCH", "BLURRED", "BLURRED_CONFIDENCE", "MAX_IMAGE_PIXELS", "Recognizer", "Result", "StageTimes",
            "allowing_for_blur", "annotate", "back_match", "can_lie_on", "checking_backs", "fine_detail", "load_image"]
@@ -79,6 +80,8 @@ class Result:
     times: StageTimes
     #: the classifier's input, one crop per detection: ``(N, H, W, 3)`` uint8 BGR from the camera frame
     crops: Image
+    #: the processor time each stage took (``times`` is wall-clock time)
+    cpu_times: StageTimes | None = None
 
 
 class Recognizer:
@@ -93,8 +96,11 @@ class Recognizer:
     reported unrecognised, not empty (`vision.bigtop.places`); live, a place's crop whose best
     guess is the card last identified there counts from `REMEMBERED_CONFIDENCE`. An identified
     token is read a second time with the camera's colour cast taken out
-    (`vision.bigtop.balance`) and stays identified only when both looks agree. Call `reset` before a frame of another table to
-    search it in full at once.
+    (`vision.bigtop.balance`) and stays identified only when both looks agree. While the camera
+    frame shows the same as the last frame searched, within noise, that frame's markers, calibration
+    and components are given back; while the calibration holds, components are searched afresh only
+    near what changed; and a crop that matches one read in the last frames keeps its reading
+    (`vision.recall`). Call `reset` before a frame of another table to search it in full at once.
 
     :raises ModelFileError: when the model file cannot be loaded.
     """
@@ -107,6 +113,9 @@ class Recognizer:
         self.tracker = MarkerTracker(config)
         #: the card last seen on each tableau pile and chart space, while the table has not moved
         self.places = PlaceMemory()
+        #: live: the last frame searched and the crops last read, given back while unchanged (`vision.recall`)
+        self.still = FrameMemory()
+        self.read = CropMemory()
         self._last_calibration: Calibration | None = None
         #: the charts found by matching their markers together (`vision.boardmatch`), while the table has not moved
         self._matched: dict[int, ChartPose] = {}
@@ -116,6 +125,8 @@ class Recognizer:
         self.calibrator.reset()
         self.tracker.reset()
         self.places.reset()
+        self.still.reset()
+        self.read.reset()
         self._last_calibration = None
         self._matched = {}
 
@@ -128,39 +139,53 @@ class Recognizer:
         if not colour:
             frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         cfg = self.config
-        t0 = time.perf_counter()
+        t0 = _now()
+        self.read.next_frame()
+        reader = self.read.reading(self.classifier)
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        markers = self.tracker.find(gray)
-        t1 = time.perf_counter()
-        cal = self.calibrator.update(markers)
-        charts = self._with_matched(gray, markers, cal, refined_poses(gray, cal, locate_charts(markers, cal, cfg), cfg))
-        t2 = time.perf_counter()
-        rect = rectify(gray, cal, cfg)
-        t3 = time.perf_counter()
-        dets = find_components(rect.image, cfg, marker_outlines(markers, rect, cfg))
-        t4 = time.perf_counter()
+        seen = self.still.recall(gray)
+        markers = seen.markers if seen else self.tracker.find(gray)
+        t1 = _now()
+        cal = seen.calibration if seen else self.calibrator.update(markers)
+        charts = seen.charts if seen else self._with_matched(
+            gray, markers, cal, refined_poses(gray, cal, locate_charts(markers, cal, cfg), cfg))
+        t2 = _now()
+        rect = seen.rectified if seen else rectify(gray, cal, cfg)
+        if seen is None:
+            seen = Seen(markers, cal, charts, rect)
+            self.still.remember(seen)
+        t3 = _now()
+        if seen.found is None:
+            outlines = marker_outlines(markers, rect, cfg)
+            self.still.components(seen, outlines, lambda: find_components(rect.image, cfg, outlines),
+                                  lambda changed, found: find_components_near(rect.image, cfg, outlines, found,
+                                                                              changed, TILE))
+        dets = list(seen.found or [])
+        t4 = _now()
         crops = warp_crops(frame, dets, cfg, rect.rect_to_frame)
-        t5 = time.perf_counter()
-        recs = [_of_its_shape(d, r) for d, r in zip(dets, self.classifier.classify(crops, cfg.confidence_threshold))]
+        t5 = _now()
+        recs = [_of_its_shape(d, r) for d, r in zip(dets, reader.classify(crops, cfg.confidence_threshold))]
         if colour and any(d.kind is Kind.TOKEN for d in dets):
-            recs = second_look(self.classifier, crops, dets, recs, paper_gains(frame, cal.table_to_image),
+            recs = second_look(self.read.reading(self.classifier, "balanced"), crops, dets, recs,
+                               paper_gains(frame, cal.table_to_image),
                                cfg.confidence_threshold)
         recs = self._checked(crops, recs)
-        t6 = time.perf_counter()
+        t6 = _now()
         items = [(d.kind, rect.to_table(*d.centre), d.angle, r) for d, r in zip(dets, recs)]
         if cal is not self._last_calibration:
             self.places.reset()  # the table or camera moved: the places are elsewhere in the frame
             self._last_calibration = cal
         view = build_table_view(items, charts, cal.markers_seen, cal.error_mm)
-        t7 = time.perf_counter()
+        t7 = _now()
         view, more = self._read_places(frame, rect, charts, view, items)
         if more[0]:
             dets = dets + more[0]
             recs = recs + more[1]
             crops = np.concatenate([crops, more[2]])
-        t8 = time.perf_counter()
-        ms = [1000 * (b - a) for a, b in zip((t0, t1, t2, t3, t4, t5, t6, t7), (t1, t2, t3, t4, t5, t6, t7, t8))]
-        return Result(view, cal, charts, rect, tuple(dets), tuple(recs), StageTimes(*ms), crops)
+        t8 = _now()
+        ticks = (t0, t1, t2, t3, t4, t5, t6, t7, t8)
+        wall, cpu = (StageTimes(*(1000 * (b[k] - a[k]) for a, b in zip(ticks, ticks[1:]))) for k in (0, 1))
+        return Result(view, cal, charts, rect, tuple(dets), tuple(recs), wall, crops, cpu)
 
     def _with_matched(self, gray: Image, markers: tuple[Marker, ...], cal: Calibration,
                       charts: dict[int, ChartPose]) -> dict[int, ChartPose]:
@@ -195,7 +220,8 @@ class Recognizer:
             return self.places.update(view, rect, charts, plain), ([], [], empty)
         fits = [fit_card(rect, p)[0] for p in todo]
         crops = warp_crops(frame, fits, cfg, rect.rect_to_frame)
-        recs = self._allowing_for_blur(crops, self.classifier.classify(crops, cfg.confidence_threshold))
+        reader = self.read.reading(self.classifier)
+        recs = self._allowing_for_blur(crops, reader.classify(crops, cfg.confidence_threshold))
         keys = [_zone_key(zone_of(x, y, charts)) for _, (x, y), _, _ in items]
         accepted: list[Recognition] = []
         changed = False
@@ -239,6 +265,11 @@ class Recognizer:
     def annotate(self, frame: Image, result: Result) -> Image:
         """`annotate` a frame with one of this recogniser's results."""
         return annotate(frame, result)
+
+
+def _now() -> tuple[float, float]:
+    """Wall-clock and processor time (seconds)."""
+    return time.perf_counter(), time.process_time()
 
 
 def can_lie_on(label: str, zone: Zone) -> bool:

@@ -311,6 +311,20 @@ class LayoutPlace:
 
 def layout_places(charts: Mapping[int, ChartPose]) -> list[LayoutPlace]:
     """Every tableau pile, then every called-card space of each chart seen, by seat."""
+    poses = tuple(sorted(charts.items()))
+    last = _last_layout
+    # the same chart poses (frozen) as the last call, twice a frame and through a still table's frames
+    if last and len(last[0]) == len(poses) and all(a[0] == b[0] and a[1] is b[1] for a, b in zip(last[0], poses)):
+        return list(last[1])
+    out = _layout_places(charts)
+    _last_layout[:] = [poses, tuple(out)]
+    return out
+
+
+_last_layout: list[Any] = []
+
+
+def _layout_places(charts: Mapping[int, ChartPose]) -> list[LayoutPlace]:
     out: list[LayoutPlace] = []
     eye = np.eye(2)
     for suit in Suit:
