@@ -77,10 +77,11 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     limit = min(0.6 * table_chroma + 3, 20.0)
     light = lab[:, :, 0]
     texture = np.sqrt(np.maximum(cv2.blur(light * light, (7, 7)) - cv2.blur(light, (7, 7)) ** 2, 0))
-    # on a coloured table, glare is the table's colour washed out towards white: lighter, as colourful or
-    # less, of the same hue, and smooth (tile art is not)
-    along = (a * (med[1] - 128) + bb * (med[2] - 128)) / max(table_chroma, 1e-6)
-    washed = (table_chroma > 12) & (along > 0.9 * np.sqrt(chroma2)) & (chroma2 < (table_chroma + 4) ** 2) & (texture < 3.0)
+    # on a coloured table, glare is the table's colour washed out towards the light's (near white, tinted by
+    # the white balance): lighter, its colour between the table's and grey, and smooth (tile art is not)
+    ta, tb = float(med[1] - 128), float(med[2] - 128)
+    s = np.clip((a * ta + bb * tb) / max(ta * ta + tb * tb, 1e-6), 0.0, 1.1)
+    washed = (table_chroma > 12) & ((a - s * ta) ** 2 + (bb - s * tb) ** 2 < 16.0**2) & (texture < 3.0)
     glare = (lab[:, :, 0] > med[0] + 20) & ((chroma2 < limit * limit) | washed)
     mask = ((d2 > 1.6**2) & ~glare).astype(np.uint8)
     k = max(3, int(min(h, w) * 0.012)) | 1
