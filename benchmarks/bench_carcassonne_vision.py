@@ -270,7 +270,7 @@ def _turned(tiles: list[Placed], k: int) -> list[Placed]:
 
 
 def bench_tilt(clf: TileClassifier, editions: list[str], per_size: int, sizes: list[int], tilts: list[tuple[float, float]],
-               effects: str, photo_size: tuple[int, int], banks: dict[str, Any]) -> None:
+               effects: str, photo_size: tuple[int, int], banks: dict[str, Any], seed: int = SEED) -> None:
     from vision.camera_model import LEVELS as MODEL_LEVELS
 
     print(f"\n5. Boards by tilt through vision.camera_model ({effects!r} effects, {photo_size[0]}x{photo_size[1]}), "
@@ -282,12 +282,12 @@ def bench_tilt(clf: TileClassifier, editions: list[str], per_size: int, sizes: l
         level = replace(MODEL_LEVELS[effects], name=f"{effects}-tilt", tilt_deg=(lo, hi))
         band_tot: Counter[str] = Counter()
         for n in sizes:
-            rng = np.random.default_rng(SEED + 80_000 + 1000 * band + n)
+            rng = np.random.default_rng(seed + 80_000 + 1000 * band + n)
             tot: Counter[str] = Counter()
             for b in range(per_size):
                 ed = editions[(b + n) % len(editions)]
                 board, layout = _board(ed, n, rng, banks)
-                image, k, angle, project = _model_photo(board, level, SEED + 80_000 + 100 * band + 7 * n + b, photo_size)
+                image, k, angle, project = _model_photo(board, level, seed + 80_000 + 100 * band + 7 * n + b, photo_size)
                 tot["boards"] += 1
                 tot["tiles"] += len(layout)
                 t = time.perf_counter()
@@ -380,6 +380,8 @@ def main() -> int:
     p.add_argument("--per-size", type=int, default=2, help="part 5: boards per tilt band and board size")
     p.add_argument("--sizes", default=",".join(map(str, SIZES)), help="part 5: board sizes (tiles)")
     p.add_argument("--photo", default="2304x1296", help="part 5: photo size WxH")
+    p.add_argument("--seed-base", type=int, default=SEED,
+                   help=f"part 5: the seeds' base (default {SEED}, the held-out boards; tune on another, e.g. 1200000)")
     p.add_argument("--quick", action="store_true", help="a small run (100 tiles, 6 boards, 1 timing)")
     p.add_argument("--twin-doubt", type=float, default=recognize_module.TWIN_DOUBT,
                    help="share of an answer its edge twins may hold before the tile is unrecognised (1 = never)")
@@ -405,7 +407,8 @@ def main() -> int:
     if "5" in parts:
         tilts = [(float(a), float(b)) for a, b in (band.split("-") for band in args.tilts.split(","))]
         w, h = (int(v) for v in args.photo.lower().split("x"))
-        bench_tilt(clf, editions, args.per_size, [int(v) for v in args.sizes.split(",")], tilts, args.effects, (w, h), banks)
+        bench_tilt(clf, editions, args.per_size, [int(v) for v in args.sizes.split(",")], tilts, args.effects, (w, h), banks,
+                    args.seed_base)
     return 0
 
 

@@ -1,10 +1,15 @@
 """Find the tile grid in a photo of a board, without markers.
 
-1. The table is the colour around the photo's border; the board is what differs from it.
-2. Long straight edges on the board (tile seams, the board's outline) fall into two
-   families; each family meets at a vanishing point (parallel lines on the table).
+1. The table is the colour around the photo's border; the board is what differs from it
+   (glare, the table's colour washed out towards white, is table).
+2. The board's outline is made of tile edges: its straight pieces give the grid's two
+   directions. They and the long straight edges on the board (tile seams; lines mostly on
+   the table, its grain or stripes, are left out) fall into two families; each family meets
+   at a vanishing point (parallel lines on the table).
 3. Sending the vanishing line to infinity and the two directions to the axes turns the
-   table plane into a view from straight above, up to an unknown scale per axis.
+   table plane into a view from straight above, up to an unknown scale per axis. Steps 2
+   and 3 are repeated on that view, where the seams run nearly along the axes, to undo the
+   perspective left over.
 4. In that view the seams repeat with the tile pitch: a comb over the edge profiles
    gives each axis's pitch and phase, and equal pitches make the cells square.
 5. Every cell mostly covered by the board is a candidate; its corners are mapped back
@@ -28,6 +33,8 @@ WORK = 640
 CANVAS = 640
 #: a cell at least this much covered by the board is a candidate (the classifier decides the rest)
 MIN_COVER = 0.35
+#: times the perspective is measured again in the view from above
+ITERATIONS = 2
 
 
 class NoBoardError(VisionError, LookupError):
@@ -68,7 +75,14 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     chroma2 = a * a + bb * bb
     table_chroma = float(np.hypot(med[1] - 128, med[2] - 128))
     limit = min(0.6 * table_chroma + 3, 20.0)
-    glare = (lab[:, :, 0] > med[0] + 20) & (chroma2 < limit * limit)
+    light = lab[:, :, 0]
+    texture = np.sqrt(np.maximum(cv2.blur(light * light, (7, 7)) - cv2.blur(light, (7, 7)) ** 2, 0))
+    # on a coloured table, glare is the table's colour washed out towards the light's (near white, tinted by
+    # the white balance): lighter, its colour between the table's and grey, and smooth (tile art is not)
+    ta, tb = float(med[1] - 128), float(med[2] - 128)
+    s = np.clip((a * ta + bb * tb) / max(ta * ta + tb * tb, 1e-6), 0.0, 1.1)
+    washed = (table_chroma > 12) & ((a - s * ta) ** 2 + (bb - s * tb) ** 2 < 16.0**2) & (texture < 3.0)
+    glare = (lab[:, :, 0] > med[0] + 20) & ((chroma2 < limit * limit) | washed)
     mask = ((d2 > 1.6**2) & ~glare).astype(np.uint8)
     k = max(3, int(min(h, w) * 0.012)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
@@ -77,8 +91,6 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     if n <= 1:
         return mask
     # a pool of glare is smooth, tile art is not: drop parts much smoother than the board
-    light = lab[:, :, 0]
-    texture = np.sqrt(np.maximum(cv2.blur(light * light, (7, 7)) - cv2.blur(light, (7, 7)) ** 2, 0))
     smooth = np.bincount(lab_img.ravel(), weights=texture.ravel(), minlength=n) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
     ring_tex = float(np.median(np.concatenate([texture[:b].ravel(), texture[-b:].ravel()])))
     area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
@@ -103,6 +115,34 @@ def _lines(gray: NDArray[Any], mask: NDArray[Any]) -> NDArray[Any]:
     if found is None:
         return np.zeros((0, 4), np.float64)
     out: NDArray[Any] = found.reshape(-1, 4).astype(np.float64)
+    # a seam lies on the board: a line found mostly on the table is the table's grain or stripes
+    t = np.linspace(0, 1, 9)
+    xs = np.clip(np.round(out[:, None, 0] + t * (out[:, None, 2] - out[:, None, 0])), 0, gray.shape[1] - 1).astype(np.intp)
+    ys = np.clip(np.round(out[:, None, 1] + t * (out[:, None, 3] - out[:, None, 1])), 0, gray.shape[0] - 1).astype(np.intp)
+    on_board = cv2.dilate(mask, np.ones((5, 5), np.uint8))[ys, xs].mean(axis=1)
+    kept: NDArray[Any] = out[on_board >= 0.75]
+    return kept
+
+
+def _outline(mask: NDArray[Any]) -> NDArray[Any]:
+    """The straight pieces of the board's outline, as line rows (x0, y0, x1, y1).
+
+    Tiles are squares laid edge to edge, so the outline is made of tile edges: unlike the
+    art's lines, every piece runs along one of the grid's two directions.
+    """
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    size = max(mask.shape)
+    rows: list[NDArray[Any]] = []
+    for c in contours:
+        if len(c) < 12:
+            continue
+        poly = cv2.approxPolyDP(c, 0.004 * size, True).reshape(-1, 2).astype(np.float64)
+        seg = np.c_[poly, np.roll(poly, -1, axis=0)]
+        length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+        rows.append(seg[length >= 0.015 * size])
+    if not rows:
+        return np.zeros((0, 4), np.float64)
+    out: NDArray[Any] = np.concatenate(rows)
     return out
 
 
@@ -113,11 +153,18 @@ def _directions(gray: NDArray[Any], mask: NDArray[Any]) -> tuple[float, float] |
     """
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-    near = cv2.dilate(mask, np.ones((7, 7), np.uint8)) > 0
+    # the board's own pixels: a grained or striped table around it has strong straight edges of its own
+    near = cv2.dilate(mask, np.ones((3, 3), np.uint8)) > 0
     mag, ang = cv2.cartToPolar(gx[near], gy[near], angleInDegrees=True)
     # an edge's direction is across its gradient
     bins = (ang.ravel().astype(np.int32) + 90) % 180
     hist = np.bincount(bins, weights=mag.ravel(), minlength=180)
+    outline = _outline(mask)
+    if len(outline) >= 4:
+        # the outline's pieces run along the grid; the art's edges (and the sensor's blocks) do not
+        d = outline[:, 2:] - outline[:, :2]
+        along = np.round(np.degrees(np.arctan2(d[:, 1], d[:, 0]))).astype(np.int32) % 180
+        hist = np.bincount(along, weights=np.hypot(d[:, 0], d[:, 1]) ** 2, minlength=180)
     smooth = np.convolve(np.r_[hist[-4:], hist, hist[:4]], np.ones(5), "same")[4:-4]
     p1 = int(np.argmax(smooth))
     dist = np.abs(((np.arange(180) - p1) + 90) % 180 - 90)
@@ -289,6 +336,67 @@ def _outline_parity(top_mask: NDArray[Any], pitch: float, phase: float, axis: in
     return pitch, phase
 
 
+#: (lattice score, work image -> canvas, board mask in the canvas, (pitch x, phase x, pitch y, phase y))
+_View = tuple[float, NDArray[Any], NDArray[Any], tuple[float, float, float, float]]
+
+
+def _views(gray: NDArray[Any], mask: NDArray[Any], dirs: tuple[float, float]) -> list[NDArray[Any]]:
+    """Candidate maps from ``gray``'s pixels to a view from straight above (up to scale per axis).
+
+    Two candidates: parallel seams along the two dominant directions (a view from above),
+    and the perspective undone through the seams' vanishing points.
+    """
+    h, w = gray.shape[:2]
+    lines = np.concatenate([_lines(gray, mask), _outline(mask)])
+    norm = np.array([[2 / w, 0, -1], [0, 2 / w, -h / w], [0, 0, 1]])
+    f1, f2 = _families(lines, dirs) if len(lines) else (lines, lines)
+    # with too few lines for a vanishing point, the family is taken as parallel (a view from above)
+    n1 = cv2.perspectiveTransform(f1.reshape(-1, 1, 2), norm).reshape(-1, 4) if len(f1) >= 3 else _parallel(dirs[0])
+    n2 = cv2.perspectiveTransform(f2.reshape(-1, 1, 2), norm).reshape(-1, 4) if len(f2) >= 3 else _parallel(dirs[1])
+    v1, v2 = _vanishing(n1), _vanishing(n2)
+    t1, t2 = np.deg2rad(dirs[0]), np.deg2rad(dirs[1])
+    options: list[tuple[NDArray[Any], NDArray[Any], NDArray[Any]]] = [
+        (np.eye(3), np.array([np.cos(t1), np.sin(t1), 0.0]), np.array([np.cos(t2), np.sin(t2), 0.0]))]
+    horizon = np.cross(v1, v2)
+    if abs(horizon[2]) > 1e-9 and np.linalg.norm(horizon[:2]) / abs(horizon[2]) < 0.8:
+        # the horizon lies well outside the photo (a table seen from above): undo the perspective
+        horizon = horizon / horizon[2]
+        options.append((np.array([[1, 0, 0], [0, 1, 0], [horizon[0], horizon[1], 1.0]]), v1, v2))
+    out: list[NDArray[Any]] = []
+    for h1, u1, u2 in options:
+        d1 = (h1 @ u1)[:2]
+        d2 = (h1 @ u2)[:2]
+        if d1[0] < 0:
+            d1 = -d1
+        if d2[1] < 0:
+            d2 = -d2
+        basis = np.c_[d1 / (np.linalg.norm(d1) + 1e-12), d2 / (np.linalg.norm(d2) + 1e-12)]
+        if abs(np.linalg.det(basis)) < 0.3:
+            continue
+        h2 = np.eye(3)
+        h2[:2, :2] = np.linalg.inv(basis)
+        out.append(h2 @ h1 @ norm)
+    return out
+
+
+def _judge(gray: NDArray[Any], mask: NDArray[Any], pts: NDArray[Any], view: NDArray[Any]) -> _View | None:
+    """The seam lattice seen through ``view`` (work image -> a view from above) fitted into the canvas."""
+    full = _rectify(pts, view)
+    if full is None:
+        return None
+    prof_x, prof_y, top_mask = _profiles(gray, mask, full)
+    cols, rows = np.nonzero(top_mask.any(axis=0))[0], np.nonzero(top_mask.any(axis=1))[0]
+    if len(cols) < 2 or len(rows) < 2:
+        return None
+    px, phx, py, phy, score = _pitches(prof_x, prof_y, float(np.ptp(cols)), float(np.ptp(rows)))
+    return score, full, top_mask, (px, phx, py, phy)
+
+
+def _best(views: list[_View]) -> _View:
+    """The view with the strongest lattice (the first on a tie)."""
+    return max(views, key=lambda v: v[0])
+
+
 def find_grid(photo: NDArray[Any]) -> Grid:
     """The board's cells in ``photo`` (BGR).
 
@@ -305,50 +413,25 @@ def find_grid(photo: NDArray[Any]) -> Grid:
     dirs = _directions(gray, mask)
     if dirs is None:
         raise NoBoardError("no tile grid in the photo: no straight tile edges found")
-    lines = _lines(gray, mask)
-    norm = np.array([[2 / w, 0, -1], [0, 2 / w, -h / w], [0, 0, 1]])
-    f1, f2 = _families(lines, dirs) if len(lines) else (lines, lines)
-    # with too few lines for a vanishing point, the family is taken as parallel (a view from above)
-    n1 = cv2.perspectiveTransform(f1.reshape(-1, 1, 2), norm).reshape(-1, 4) if len(f1) >= 3 else _parallel(dirs[0])
-    n2 = cv2.perspectiveTransform(f2.reshape(-1, 1, 2), norm).reshape(-1, 4) if len(f2) >= 3 else _parallel(dirs[1])
-    v1, v2 = _vanishing(n1), _vanishing(n2)
     ys, xs = np.nonzero(mask)
     pts = np.c_[xs, ys].astype(np.float64)[:: max(1, len(xs) // 4000)]
-    # two candidate views: parallel seams along the two dominant directions (a view from above),
-    # and the perspective undone through the seams' vanishing points; the better lattice wins
-    t1, t2 = np.deg2rad(dirs[0]), np.deg2rad(dirs[1])
-    options: list[tuple[NDArray[Any], NDArray[Any], NDArray[Any]]] = [
-        (np.eye(3), np.array([np.cos(t1), np.sin(t1), 0.0]), np.array([np.cos(t2), np.sin(t2), 0.0]))]
-    horizon = np.cross(v1, v2)
-    if abs(horizon[2]) > 1e-9 and np.linalg.norm(horizon[:2]) / abs(horizon[2]) < 0.8:
-        # the horizon lies well outside the photo (a table seen from above): undo the perspective
-        horizon = horizon / horizon[2]
-        options.append((np.array([[1, 0, 0], [0, 1, 0], [horizon[0], horizon[1], 1.0]]), v1, v2))
-    best: tuple[float, NDArray[Any], NDArray[Any], tuple[float, float, float, float]] | None = None
-    for h1, u1, u2 in options:
-        d1 = (h1 @ u1)[:2]
-        d2 = (h1 @ u2)[:2]
-        if d1[0] < 0:
-            d1 = -d1
-        if d2[1] < 0:
-            d2 = -d2
-        basis = np.c_[d1 / (np.linalg.norm(d1) + 1e-12), d2 / (np.linalg.norm(d2) + 1e-12)]
-        if abs(np.linalg.det(basis)) < 0.3:
-            continue
-        h2 = np.eye(3)
-        h2[:2, :2] = np.linalg.inv(basis)
-        full = _rectify(pts, h2 @ h1 @ norm)
-        if full is None:
-            continue
-        prof_x, prof_y, top_mask = _profiles(gray, mask, full)
-        cols, rows = np.nonzero(top_mask.any(axis=0))[0], np.nonzero(top_mask.any(axis=1))[0]
-        if len(cols) < 2 or len(rows) < 2:
-            continue
-        px, phx, py, phy, score = _pitches(prof_x, prof_y, float(np.ptp(cols)), float(np.ptp(rows)))
-        if best is None or score > best[0]:
-            best = (score, full, top_mask, (px, phx, py, phy))
-    if best is None:
+    found = [v for v in (_judge(gray, mask, pts, view) for view in _views(gray, mask, dirs)) if v is not None]
+    if not found:
         raise NoBoardError("no tile grid in the photo: the tile edges do not form a grid")
+    best = _best(found)
+    # the first view's vanishing points come from short, few seams: measured again in the view
+    # itself (where seams run nearly along the axes), the rest of the perspective is undone
+    for _ in range(ITERATIONS):
+        start = best
+        top_gray = cv2.warpPerspective(gray, start[1], (CANVAS, CANVAS))
+        top_mask = cv2.warpPerspective(mask, start[1], (CANVAS, CANVAS), flags=cv2.INTER_NEAREST)
+        again = _directions(top_gray, top_mask)
+        if again is None or min(again[0], 180 - again[0]) > 15 or abs(again[1] - 90) > 15:
+            break
+        found = [v for v in (_judge(gray, mask, pts, view @ start[1]) for view in _views(top_gray, top_mask, again)) if v is not None]
+        best = _best([start, *found])
+        if best is start:
+            break
     _, full, top_mask, (px, phx, py, phy) = best
     px, phx = _outline_parity(top_mask, px, phx, axis=1)
     py, phy = _outline_parity(top_mask, py, phy, axis=0)
