@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from vision.carcassonne.dataset import EDGE_INDEX
+from vision.carcassonne.figures import COLORS, _paint, _poly, find_figures
 from vision.carcassonne.grid import Cell, Grid
 from vision.carcassonne.labels import NONE, TILE_LABELS
-from vision.carcassonne.recognize import THRESHOLD, read_cells
+from vision.carcassonne.recognize import THRESHOLD, TileReading, read_cells
 
 #: a row of straight roads running west to east (U as printed: field north and south, road east and west)
 _ROW = 5
@@ -84,3 +85,30 @@ def test_a_tile_with_a_side_read_as_another_feature_is_unrecognised(side: int) -
     edges[2, side, EDGE_INDEX["city"]] = 0.6
     edges[2, side, EDGE_INDEX[_SIDES[side]]] = 0.4
     _middle_unrecognised(_read(probs, edges))
+
+
+def _fields(n: int) -> tuple[np.ndarray, list[TileReading], dict[tuple[int, int], np.ndarray]]:
+    """A row of ``n`` B tiles (a monastery amid fields) 100 px wide, green, with white marks to fix the colour balance."""
+    photo = np.full((100, 100 * n, 3), (60, 150, 80), np.uint8)
+    photo[:, :4] = 255
+    tiles = [TileReading(x, 0, "B", 0, 1.0) for x in range(n)]
+    corners = {(x, 0): np.float32([[100 * x, 0], [100 * x + 100, 0], [100 * x + 100, 100], [100 * x, 100]]) for x in range(n)}
+    return photo, tiles, corners
+
+
+def test_a_patch_of_a_player_colour_smaller_than_any_figure_is_no_figure() -> None:
+    photo, tiles, corners = _fields(2)
+    photo[68:86, 13:31] = COLORS["red"]  # a fifth of the tile wide and high: a figure's share of its tile, not its height
+    _paint(photo, _poly(120, 20, 30.0, 0.0), COLORS["blue"], 100)
+    found = find_figures(photo, tiles, corners)
+    assert [(f.x, f.figure, f.color, f.feature) for f in found] == [(1, "meeple", "blue", "field:NL")]
+
+
+def test_a_player_has_one_ringmaster_the_smaller_of_two_is_a_meeple() -> None:
+    photo, tiles, corners = _fields(3)
+    for x, size in ((0, 37.0), (2, 40.0)):
+        _paint(photo, _poly(100 * x + 25, 25, size, 0.0), COLORS["red"], 100)
+    _paint(photo, _poly(175, 75, 38.0, 0.0), COLORS["blue"], 100)
+    found = find_figures(photo, tiles, corners)
+    assert sorted((f.x, f.figure, f.color) for f in found) == [(0, "meeple", "red"), (1, "ringmaster", "blue"),
+                                                               (2, "ringmaster", "red")]
