@@ -7,9 +7,11 @@ board drawn by `vision.carcassonne.board` (the project's own figure drawings);
 `find_figures` looks for them on the tiles of a `BoardReading`: each tile is
 cut square from the photo, its colours balanced against the whole board, the
 cuts laid side by side as on the board, pixels near a player colour grouped
-into blobs, and a blob of figure size is a figure standing on the feature under
+into blobs, and a blob of figure size (for the tile's side: a shorter patch of
+a player colour is the tile's art) is a figure standing on the feature under
 the middle of its footprint (`vision.carcassonne.features`), put back whole
-where the board ends.
+where the board ends. A player has one ringmaster: of two read in one colour
+the smaller is a meeple.
 """
 
 from __future__ import annotations

@@ -6,7 +6,10 @@ pair of the catalog by the class probability and by how well the catalog's
 edges fit the edge head's reading of each side, then settles the board as a
 whole: neighbouring edges must match (city to city, road to road, field to
 field) and no type may appear more often than the box holds. A tile whose
-answer stays doubtful is listed as unrecognised, never guessed silently.
+answer stays doubtful, or that the board chose but its own picture does not
+bear out (the class head scarcely sees its type, or reads the cell as empty,
+or the edge head reads one of its sides otherwise), is listed as unrecognised,
+never guessed silently.
 """
 
 from __future__ import annotations
