@@ -7,8 +7,8 @@ board drawn by `vision.carcassonne.board` (the project's own figure drawings);
 `find_figures` looks for them on the tiles of a `BoardReading`: each tile is
 cut square from the photo, its colours balanced against the whole board, the
 cuts laid side by side as on the board, pixels near a player colour grouped
-into blobs, and a blob of figure size (for the tile's side: a shorter patch of
-a player colour is the tile's art) is a figure standing on the feature under
+into blobs, and a blob of figure size (for the tile's side: a shorter or a much
+larger patch of a player colour is the tile's art) is a figure standing on the feature under
 the middle of its footprint (`vision.carcassonne.features`), put back whole
 where the board ends. A player has one ringmaster: of two read in one colour
 the smaller is a meeple.
@@ -59,6 +59,10 @@ _MIN_ACROBAT = 0.007
 #: a meeple or ringmaster seen whole is at least this tall (its longer side, a share of the tile side): a smaller
 #: patch of a player's colour is part of a tile's art
 _MIN_FOLLOWER = 0.22
+#: and at most this tall, covering at most ``_MAX_FOLLOWER_AREA`` of its tile: a larger blob is the tile's art (a field
+#: of a player's green, a roof of a player's red), or figures run together, no figure to report
+_MAX_FOLLOWER = 0.5
+_MAX_FOLLOWER_AREA = 0.12
 #: the ringmaster covers at least this share of its tile; a blob as tall as a ringmaster but smaller is a meeple
 #: (a meeple's colour run into its shadow)
 _RINGMASTER_AREA = 0.05
@@ -352,7 +356,7 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
                 continue
             # the ringmaster stands taller than a meeple: its longer side tells them apart
             tall_side = (max(w, h) + 2) / _CUT
-            if tall_side < _MIN_FOLLOWER and not any(clipped):
+            if (tall_side < _MIN_FOLLOWER and not any(clipped)) or tall_side > _MAX_FOLLOWER or area > _MAX_FOLLOWER_AREA:
                 continue
             tall = tall_side > 0.5 * (_SIZE["meeple"] + _SIZE["ringmaster"]) and area >= _RINGMASTER_AREA
             out.append(FigureReading(t.x, t.y, "ringmaster" if tall else "meeple", colour, feature, conf))

@@ -96,9 +96,10 @@ def _fields(n: int) -> tuple[np.ndarray, list[TileReading], dict[tuple[int, int]
     return photo, tiles, corners
 
 
-def test_a_patch_of_a_player_colour_smaller_than_any_figure_is_no_figure() -> None:
-    photo, tiles, corners = _fields(2)
+def test_a_patch_of_a_player_colour_smaller_or_much_larger_than_any_figure_is_no_figure() -> None:
+    photo, tiles, corners = _fields(3)
     photo[68:86, 13:31] = COLORS["red"]  # a fifth of the tile wide and high: a figure's share of its tile, not its height
+    photo[8:36, 220:280] = COLORS["red"]  # a roof of a player's red, wider than the ringmaster is tall
     _paint(photo, _poly(120, 20, 30.0, 0.0), COLORS["blue"], 100)
     found = find_figures(photo, tiles, corners)
     assert [(f.x, f.figure, f.color, f.feature) for f in found] == [(1, "meeple", "blue", "field:NL")]
