@@ -58,7 +58,7 @@ SMALL_BOARD = 4
 TWIN_DOUBT = 0.1
 #: a tile whose own picture gives its type less than this share (the class head: its neighbours and the box chose
 #: it, not what it shows) is unrecognised
-OWN_EVIDENCE = 0.05
+OWN_EVIDENCE = 0.1
 #: a tile whose picture is at least this likely an empty cell (a cell cut across two tiles, or half table) is unrecognised
 NOT_A_TILE = 0.2
 #: a tile one of whose sides the edge head reads as what the tile has there with less than this probability is unrecognised
@@ -271,18 +271,23 @@ def _mismatches(pos: list[tuple[int, int]], choice: list[int]) -> tuple[int, lis
     return pairs, bad
 
 
-def _unsupported(probs: NDArray[Any], edges: NDArray[Any], choice: list[int], labels: Sequence[str]) -> set[int]:
-    """The cells whose settled answer their own picture does not bear out: the class head gives its type less than
-    `OWN_EVIDENCE`, reads the cell as empty with at least `NOT_A_TILE`, or the edge head reads one of its sides
-    as that side's feature with less than `SIDE_DOUBT` (indices into ``choice``)."""
+def _unsupported(probs: NDArray[Any], edges: NDArray[Any], choice: list[int], labels: Sequence[str],
+                 caps: dict[str, int]) -> set[int]:
+    """The cells whose settled answer their own picture does not bear out: of the types the box holds (``caps``),
+    the class head gives its type less than `OWN_EVIDENCE`, it reads the cell as empty with at least `NOT_A_TILE`,
+    or the edge head reads one of its sides as that side's feature with less than `SIDE_DOUBT` (indices into
+    ``choice``)."""
     by_type: dict[str, list[int]] = {}
     for j, lab in enumerate(labels):
         if lab != NONE:
             by_type.setdefault(lab.rpartition("@")[0], []).append(j)
+    # a type the box does not hold (an Under the Big Top tile on a base game board) is no rival: a meeple on
+    # a straight road looks like an acrobat tile
+    held = [j for name, cols in by_type.items() if caps.get(name, 0) > 0 for j in cols]
     none_col = list(labels).index(NONE)
     out: set[int] = set()
     for k, p in enumerate(choice):
-        own = float(probs[k, by_type[_PAIRS[p][0]]].sum())
+        own = float(probs[k, by_type[_PAIRS[p][0]]].sum()) / max(float(probs[k, held].sum()), 1e-9)
         sides = float(min(edges[k, side, _EDGES[p, side]] for side in range(4)))
         if own < OWN_EVIDENCE or probs[k, none_col] >= NOT_A_TILE or sides < SIDE_DOUBT:
             out.add(k)
@@ -334,7 +339,7 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     x0 = min(p[0] for p in pos)
     y0 = min(p[1] for p in pos)
     conflicts: list[str] = []
-    doubtful = _unsupported(probs[keep], edges[keep], choice, classifier.labels)
+    doubtful = _unsupported(probs[keep], edges[keep], choice, classifier.labels, caps)
     for i, j in bad:
         # the less sure of the two is the one in doubt
         doubtful.add(i if conf[i] <= conf[j] else j)
