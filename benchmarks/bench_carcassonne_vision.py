@@ -113,29 +113,35 @@ def _true_grid(board: BoardImage, photo: Photo) -> Grid:
     return Grid(cells, np.eye(3))
 
 
-def _score(reading: BoardReading, tiles: list[Placed]) -> dict[str, int]:
-    """Matches after the best whole-cell shift (the reading's origin is arbitrary)."""
+def _score(reading: BoardReading, tiles: list[Placed]) -> dict[str, Any]:
+    """Matches after the best whole-cell shift (the reading's origin is arbitrary); ``bad`` lists each wrong tile
+    accepted as (cell, what is wrong: ``extra`` where no tile is, ``type``, ``turn``; the true tile and turn there)."""
     tx, ty = min(t.x for t in tiles), min(t.y for t in tiles)
     truth = {(t.x - tx, t.y - ty): (t.tile, canonical_rotation(t.tile, t.rotation)) for t in tiles}
     got = {(t.x, t.y): (t.tile, canonical_rotation(t.tile, t.rotation)) for t in reading.tiles}
     unsure = {(u.x, u.y) for u in reading.unrecognised}
-    best: dict[str, int] | None = None
+    best: dict[str, Any] | None = None
     for ox in range(-4, 5):
         for oy in range(-4, 5):
             typed = turned = wrong = extra = 0
+            bad: list[tuple[tuple[int, int], str, tuple[str, int] | None]] = []
             for (x, y), (name, rot) in got.items():
                 want = truth.get((x + ox, y + oy))
                 if want is None:
                     extra += 1
+                    bad.append(((x, y), "extra", None))
                 elif want[0] == name:
                     typed += 1
                     turned += want[1] == rot
                     wrong += want[1] != rot
+                    if want[1] != rot:
+                        bad.append(((x, y), "turn", want))
                 else:
                     wrong += 1
+                    bad.append(((x, y), "type", want))
             found = sum(1 for (x, y) in list(got) + list(unsure) if (x + ox, y + oy) in truth)
             res = {"tiles": len(truth), "typed": typed, "turned": turned, "wrong": wrong, "extra": extra, "found": found,
-                   "unsure": len(unsure)}
+                   "unsure": len(unsure), "bad": bad}
             if best is None or (turned, typed) > (best["turned"], best["typed"]):
                 best = res
     assert best is not None
@@ -147,7 +153,7 @@ def bench_tiles(clf: TileClassifier, editions: list[str], per_edition: int, leve
     print(f"   {'edition':14s} {'tiles':>6s} {'type':>7s} {'type+rot':>9s} {'wrong accepted':>15s} {'unsure':>7s}")
     for k, ed in enumerate(editions):
         rng = np.random.default_rng(SEED + 1000 * k)
-        tot = {"tiles": 0, "typed": 0, "turned": 0, "wrong": 0, "unsure": 0}
+        tot: Counter[str] = Counter()
         while tot["tiles"] < per_edition:
             board, tiles = _board(ed, int(rng.integers(12, 30)), rng, banks)
             photo = photograph(board.image, LEVELS[level], rng, subject=board.subject)
@@ -157,7 +163,7 @@ def bench_tiles(clf: TileClassifier, editions: list[str], per_edition: int, leve
                 # the board read as no board at all: every tile is missed
                 reading = BoardReading(())
             s = _score(reading, tiles)
-            for key in tot:
+            for key in ("tiles", "typed", "turned", "wrong", "unsure"):
                 tot[key] += s[key]
         n = tot["tiles"]
         print(f"   {ed:14s} {n:6d} {tot['typed'] / n:7.1%} {tot['turned'] / n:9.1%} {tot['wrong'] / n:15.2%} {tot['unsure'] / n:7.1%}")
@@ -278,6 +284,7 @@ def bench_tilt(clf: TileClassifier, editions: list[str], per_size: int, sizes: l
     print(f"   {'tilt':7s} {'tiles':>5s} {'boards':>6s} {'all right':>9s} {'found':>7s} {'typed':>7s} {'type+rot':>8s} "
           f"{'wrong acc.':>10s} {'unsure':>7s} {'no grid':>7s} {'cells':>6s} {'s/board':>7s}")
     grand: Counter[str] = Counter()
+    why: Counter[str] = Counter()
     for band, (lo, hi) in enumerate(tilts):
         level = replace(MODEL_LEVELS[effects], name=f"{effects}-tilt", tilt_deg=(lo, hi))
         band_tot: Counter[str] = Counter()
@@ -302,6 +309,7 @@ def bench_tilt(clf: TileClassifier, editions: list[str], per_size: int, sizes: l
                 # near a diagonal roll either quarter turn is the photo's north
                 turns = [q for q in range(4) if abs((angle - 90 * q + 180) % 360 - 180) < 50] or [k]
                 s = max((_score(reading, _turned(layout, q)) for q in turns), key=lambda r: (r["turned"], r["typed"]))
+                why += _why_wrong(reading, s["bad"], board, project)
                 for key in ("found", "typed", "turned", "unsure"):
                     tot[key] += s[key]
                 tot["wrong"] += s["wrong"] + s["extra"]
@@ -311,6 +319,37 @@ def bench_tilt(clf: TileClassifier, editions: list[str], per_size: int, sizes: l
         _tilt_row(f"{lo:g}-{hi:g}", "all", band_tot)
         grand += band_tot
     _tilt_row("all", "all", grand)
+    wrong = max(1, sum(why[k] for k in ("cell off", "no tile there", "type", "turn")))
+    print("   wrong tiles accepted, by what is wrong: " + ", ".join(
+        f"{k} {why[k]} ({why[k] / wrong:.0%})" for k in ("cell off", "no tile there", "type", "turn")))
+    print("   of those: " + ", ".join(f"{k} {why[k]}" for k in
+                                      ("edge twin", "no read neighbour", "one read neighbour", "confidence < 0.9")))
+
+
+def _why_wrong(reading: BoardReading, bad: list[tuple[tuple[int, int], str, tuple[str, int] | None]], board: BoardImage,
+               project: Callable[[NDArray[Any]], NDArray[Any]]) -> Counter[str]:
+    """What is wrong with each wrong tile accepted: its cell off every true cell by a fifth of a cell or more (``cell
+    off``), no tile there, its type or only its turn; and how many are an edge twin of the truth (same edges, another
+    type), have no or one read neighbour, or a confidence under 0.9."""
+    true = np.array([project(board.cell_corners(t.x, t.y)) for t in board.tiles]).reshape(-1, 4, 2)
+    side = float(np.median(np.linalg.norm(true[:, 1] - true[:, 0], axis=1)))
+    tiles = {(t.x, t.y): t for t in reading.tiles}
+    out: Counter[str] = Counter()
+    for cell, what, want in bad:
+        c = reading.corners[cell]
+        err = min(float(np.linalg.norm(np.roll(c, k, axis=0)[None] - true, axis=2).max(axis=1).min()) for k in range(4))
+        if err >= 0.2 * side:
+            out["cell off"] += 1
+        else:
+            out[{"extra": "no tile there"}.get(what, what)] += 1
+        t = tiles[cell]
+        if what == "type" and want is not None and rotated(*want).edges == rotated(t.tile, t.rotation).edges:
+            out["edge twin"] += 1
+        near = sum((cell[0] + dx, cell[1] + dy) in tiles for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)))
+        if near <= 1:
+            out["no read neighbour" if near == 0 else "one read neighbour"] += 1
+        out["confidence < 0.9"] += t.confidence < 0.9
+    return out
 
 
 def _tilt_row(band: str, size: str, tot: Counter[str]) -> None:
@@ -367,6 +406,7 @@ def bench_time(model: Path, banks: dict[str, Any], repeat: int) -> None:
 
 
 def main() -> int:
+    global SEED
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--model", type=Path, default=DEFAULT_MODEL)
     p.add_argument("--editions", default=",".join(EDITIONS))
@@ -380,12 +420,14 @@ def main() -> int:
     p.add_argument("--per-size", type=int, default=2, help="part 5: boards per tilt band and board size")
     p.add_argument("--sizes", default=",".join(map(str, SIZES)), help="part 5: board sizes (tiles)")
     p.add_argument("--photo", default="2304x1296", help="part 5: photo size WxH")
-    p.add_argument("--seed-base", type=int, default=SEED,
-                   help=f"part 5: the seeds' base (default {SEED}, the held-out boards; tune on another, e.g. 1200000)")
+    p.add_argument("--seed", "--seed-base", dest="seed", type=int, default=SEED,
+                   help=f"first seed of every part's boards (default {SEED}, the held-out one; another value, "
+                        "e.g. 1200000, to tune with)")
     p.add_argument("--quick", action="store_true", help="a small run (100 tiles, 6 boards, 1 timing)")
     p.add_argument("--twin-doubt", type=float, default=recognize_module.TWIN_DOUBT,
                    help="share of an answer its edge twins may hold before the tile is unrecognised (1 = never)")
     args = p.parse_args()
+    SEED = args.seed
     recognize_module.TWIN_DOUBT = args.twin_doubt
     editions = [e for e in args.editions.split(",") if e]
     if not available():
@@ -408,7 +450,7 @@ def main() -> int:
         tilts = [(float(a), float(b)) for a, b in (band.split("-") for band in args.tilts.split(","))]
         w, h = (int(v) for v in args.photo.lower().split("x"))
         bench_tilt(clf, editions, args.per_size, [int(v) for v in args.sizes.split(",")], tilts, args.effects, (w, h), banks,
-                    args.seed_base)
+                    SEED)
     return 0
 
 

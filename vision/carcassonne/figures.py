@@ -7,15 +7,17 @@ board drawn by `vision.carcassonne.board` (the project's own figure drawings);
 `find_figures` looks for them on the tiles of a `BoardReading`: each tile is
 cut square from the photo, its colours balanced against the whole board, the
 cuts laid side by side as on the board, pixels near a player colour grouped
-into blobs, and a blob of figure size is a figure standing on the feature under
+into blobs, and a blob of figure size (for the tile's side: a shorter or a much
+larger patch of a player colour is the tile's art) is a figure standing on the feature under
 the middle of its footprint (`vision.carcassonne.features`), put back whole
-where the board ends.
+where the board ends. A player has one ringmaster: of two read in one colour
+the smaller is a meeple.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -54,6 +56,16 @@ _CUT = 64
 #: the acrobat space's radius (a share of the tile side), and the smallest share of a tile an acrobat shows there
 _ACROBAT_SPACE = 0.3
 _MIN_ACROBAT = 0.007
+#: a meeple or ringmaster seen whole is at least this tall (its longer side, a share of the tile side): a smaller
+#: patch of a player's colour is part of a tile's art
+_MIN_FOLLOWER = 0.22
+#: and at most this tall, covering at most ``_MAX_FOLLOWER_AREA`` of its tile: a larger blob is the tile's art (a field
+#: of a player's green, a roof of a player's red), or figures run together, no figure to report
+_MAX_FOLLOWER = 0.5
+_MAX_FOLLOWER_AREA = 0.12
+#: the ringmaster covers at least this share of its tile; a blob as tall as a ringmaster but smaller is a meeple
+#: (a meeple's colour run into its shadow)
+_RINGMASTER_AREA = 0.05
 #: a meeple's outline in a unit square (head at the top)
 _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98, 0.5], [0.72, 0.52], [0.9, 1.0], [0.6, 1.0],
                     [0.5, 0.78], [0.4, 1.0], [0.1, 1.0], [0.28, 0.52], [0.02, 0.5], [0.02, 0.36], [0.34, 0.24], [0.36, 0.06]])
@@ -233,6 +245,8 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
     ref = np.asarray(reference if reference is not None else (235, 235, 235), np.float32)
     gain = (ref / np.maximum(np.percentile(stack.reshape(-1, 3)[::5], 99, axis=0), 1.0)).astype(np.float32)
     out: list[FigureReading] = []
+    #: each follower's share of its tile, by its index in ``out``
+    sizes: dict[int, float] = {}
     area_cell = float(_CUT * _CUT)
     # all tiles at once: one tall image through the colour conversion, then each figure colour's distance
     # over whole channel planes (a running nearest colour), never a pixels x colours table
@@ -313,7 +327,8 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
             area = stats[j, cv2.CC_STAT_AREA] / area_cell
             w, h = int(stats[j, cv2.CC_STAT_WIDTH]), int(stats[j, cv2.CC_STAT_HEIGHT])
             box = (int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP]), w, h)
-            mx, my = footprint_centre(box, clipped_sides(lab_img, int(j), box, on_tiles), _SIZE["meeple"] * _CUT)
+            clipped = clipped_sides(lab_img, int(j), box, on_tiles)
+            mx, my = footprint_centre(box, clipped, _SIZE["meeple"] * _CUT)
             gx, gy = mx / _CUT, my / _CUT
             cell = (x0 + int(np.floor(gx)), y0 + int(np.floor(gy)))
             if cell not in corners:
@@ -341,8 +356,16 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
                 continue
             # the ringmaster stands taller than a meeple: its longer side tells them apart
             tall_side = (max(w, h) + 2) / _CUT
-            kind = "ringmaster" if tall_side > 0.5 * (_SIZE["meeple"] + _SIZE["ringmaster"]) else "meeple"
-            out.append(FigureReading(t.x, t.y, kind, colour, feature, conf))
+            if (tall_side < _MIN_FOLLOWER and not any(clipped)) or tall_side > _MAX_FOLLOWER or area > _MAX_FOLLOWER_AREA:
+                continue
+            tall = tall_side > 0.5 * (_SIZE["meeple"] + _SIZE["ringmaster"]) and area >= _RINGMASTER_AREA
+            out.append(FigureReading(t.x, t.y, "ringmaster" if tall else "meeple", colour, feature, conf))
+            sizes[len(out) - 1] = area
+    # a player has one ringmaster: of two read in one colour, the smaller is a meeple
+    for colour in _NAMES:
+        rings = [i for i, f in enumerate(out) if f.figure == "ringmaster" and f.color == colour]
+        for i in sorted(rings, key=lambda i: sizes[i])[:-1]:
+            out[i] = replace(out[i], figure="meeple")
     out.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
     return out
 

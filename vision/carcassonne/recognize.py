@@ -6,7 +6,10 @@ pair of the catalog by the class probability and by how well the catalog's
 edges fit the edge head's reading of each side, then settles the board as a
 whole: neighbouring edges must match (city to city, road to road, field to
 field) and no type may appear more often than the box holds. A tile whose
-answer stays doubtful is listed as unrecognised, never guessed silently.
+answer stays doubtful, or that the board chose but its own picture does not
+bear out (the class head scarcely sees its type, or reads the cell as empty,
+or the edge head reads one of its sides otherwise), is listed as unrecognised,
+never guessed silently.
 """
 
 from __future__ import annotations
@@ -53,6 +56,13 @@ SMALL_BOARD = 4
 #: pennant: its neighbours and the box cannot tell them apart) is accepted only when the twins together
 #: hold less than this share of its answer; else it is unrecognised
 TWIN_DOUBT = 0.1
+#: a tile whose own picture gives its type less than this share (the class head: its neighbours and the box chose
+#: it, not what it shows) is unrecognised
+OWN_EVIDENCE = 0.1
+#: a tile whose picture is at least this likely an empty cell (a cell cut across two tiles, or half table) is unrecognised
+NOT_A_TILE = 0.2
+#: a tile one of whose sides the edge head reads as what the tile has there with less than this probability is unrecognised
+SIDE_DOUBT = 0.5
 
 _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
@@ -261,6 +271,29 @@ def _mismatches(pos: list[tuple[int, int]], choice: list[int]) -> tuple[int, lis
     return pairs, bad
 
 
+def _unsupported(probs: NDArray[Any], edges: NDArray[Any], choice: list[int], labels: Sequence[str],
+                 caps: dict[str, int]) -> set[int]:
+    """The cells whose settled answer their own picture does not bear out: of the types the box holds (``caps``),
+    the class head gives its type less than `OWN_EVIDENCE`, it reads the cell as empty with at least `NOT_A_TILE`,
+    or the edge head reads one of its sides as that side's feature with less than `SIDE_DOUBT` (indices into
+    ``choice``)."""
+    by_type: dict[str, list[int]] = {}
+    for j, lab in enumerate(labels):
+        if lab != NONE:
+            by_type.setdefault(lab.rpartition("@")[0], []).append(j)
+    # a type the box does not hold (an Under the Big Top tile on a base game board) is no rival: a meeple on
+    # a straight road looks like an acrobat tile
+    held = [j for name, cols in by_type.items() if caps.get(name, 0) > 0 for j in cols]
+    none_col = list(labels).index(NONE)
+    out: set[int] = set()
+    for k, p in enumerate(choice):
+        own = float(probs[k, by_type[_PAIRS[p][0]]].sum()) / max(float(probs[k, held].sum()), 1e-9)
+        sides = float(min(edges[k, side, _EDGES[p, side]] for side in range(4)))
+        if own < OWN_EVIDENCE or probs[k, none_col] >= NOT_A_TILE or sides < SIDE_DOUBT:
+            out.add(k)
+    return out
+
+
 def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | DeckTileClassifier,
                threshold: float = THRESHOLD) -> BoardReading:
     """Classify the grid's cells in ``photo`` and settle the board (see the module text).
@@ -306,7 +339,7 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     x0 = min(p[0] for p in pos)
     y0 = min(p[1] for p in pos)
     conflicts: list[str] = []
-    doubtful: set[int] = set()
+    doubtful = _unsupported(probs[keep], edges[keep], choice, classifier.labels, caps)
     for i, j in bad:
         # the less sure of the two is the one in doubt
         doubtful.add(i if conf[i] <= conf[j] else j)
