@@ -41,7 +41,7 @@ from vision.config import VisionConfig
 from vision.geometry import Image
 from vision.recall import TILE, TILE_SAME, tile_means
 
-__all__ = ["MARKER_STILL_PX", "BoardMatch", "BoardMemory", "boards_by_matching", "refined_poses", "score_board"]
+__all__ = ["MARKER_CORNER_PX", "MARKER_STILL_PX", "BoardMatch", "BoardMemory", "boards_by_matching", "refined_poses", "score_board"]
 
 #: a square is tried as a board marker when the marker's code matches it at least this well, in one turn,
 #: and no worse than `SQUARE_LEAD` below the code that matches it best
@@ -323,8 +323,11 @@ def refined_poses(gray: Image, calibration: Calibration, charts: Mapping[int, Ch
     return out
 
 
-#: live: a board's pose is kept while each of its decoded markers lies within this many image px of where it lay
+#: live: a board's pose is kept while each of its decoded markers' centres lies within this many image px of where
+#: it lay (sensor noise of 2 grey levels moves one by up to about 0.4), ...
 MARKER_STILL_PX = 0.5
+#: ... and each of their corners within this many (noise moves one by about 1; this keeps a marker from turning)
+MARKER_CORNER_PX = 1.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,10 +347,13 @@ class _Kept:
         return all(int(np.abs(tiles[p] - self.tiles[p]).max(initial=0)) <= TILE_SAME for p in self.places)
 
     def same_markers(self, markers: tuple[tuple[int, NDArray[Any]], ...]) -> bool:
-        """True when ``markers`` are the same ids, each corner within `MARKER_STILL_PX` of where it lay."""
-        return (len(markers) == len(self.markers)
-                and all(a == b and float(np.abs(p - q).max(initial=0.0)) < MARKER_STILL_PX
-                        for (a, p), (b, q) in zip(markers, self.markers)))
+        """True when ``markers`` are some or all of those it was fitted to (a hand hides some, the board
+        stays), none more, each centre within `MARKER_STILL_PX` of where it lay and each corner within
+        `MARKER_CORNER_PX` (sensor noise moves a corner more than the marker)."""
+        return 0 < len(markers) <= len(self.markers) and all(
+            any(a == b and float(np.abs(p.mean(axis=0) - q.mean(axis=0)).max()) < MARKER_STILL_PX
+                and float(np.abs(p - q).max()) < MARKER_CORNER_PX for b, q in self.markers)
+            for a, p in markers)
 
 
 class BoardMemory:
@@ -356,9 +362,10 @@ class BoardMemory:
     a hand over the table, the frames confirming a still table) does not fit and score them again.
 
     The rule: everything is forgotten when the calibration changes (another `Calibration` object: the
-    table or the camera moved) and at `reset`. A board fitted to decoded markers keeps its pose while the
-    same ids of its seat decoded, each corner within `MARKER_STILL_PX` of where it lay, and no full-frame
-    marker search was made; a board whose refit did not place all its markers is fitted again when a
+    table or the camera moved) and at `reset`. A board fitted to decoded markers keeps its pose while
+    some or all of the markers it was fitted to decode, and no others of its seat, each where it lay
+    (`_Kept.same_markers`: centre within `MARKER_STILL_PX`, corners within `MARKER_CORNER_PX`), and no
+    full-frame marker search was made; a board whose refit did not place all its markers is fitted again when a
     4x4 block of its marker places moved by more than `TILE_SAME` grey levels (a hand moved off them).
     A board found by matching (none of its markers decoded) is scored again only when a block of its
     marker places moved so, and dropped when it no longer matches; a full search with undecoded squares
