@@ -275,11 +275,26 @@ class MarkerTracker:
                 self.known = found
                 return found
         markers = find_layout_markers(gray, self.config, self.squares)
-        self._regions = {}
         self.full_searches += 1
         self.since_full = 0
         self.known = tuple(m for m in markers if _layout_marker(m.id, self.config.table.markers))
+        self._regions = {}
+        for m in self.known:
+            x0, y0, x1, y1, _ = self._region(m, gray.shape)
+            self._regions[(m.id, m.corners.tobytes())] = _block_means(gray[y0:y1, x0:x1])
         return markers
+
+    def _region(self, marker: Marker, shape: tuple[int, ...]) -> tuple[int, int, int, int, float]:
+        """Where ``marker`` is searched for in a frame of ``shape``: ``x0, y0, x1, y1`` and its side (px)."""
+        h, w = shape[:2]
+        pts = marker.corners
+        size = float(np.max(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)))
+        pad = self.config.marker_roi_margin * size + 4
+        x0 = max(0, int(np.floor(pts[:, 0].min() - pad)))
+        y0 = max(0, int(np.floor(pts[:, 1].min() - pad)))
+        x1 = min(w, int(np.ceil(pts[:, 0].max() + pad)) + 1)
+        y1 = min(h, int(np.ceil(pts[:, 1].max() + pad)) + 1)
+        return x0, y0, x1, y1, size
 
     def _in_regions(self, gray: Image) -> tuple[Marker, ...] | None:
         """The known markers found again near where they were, the slow path where the fast one
@@ -292,13 +307,7 @@ class MarkerTracker:
         found: list[Marker] = []
         regions: dict[tuple[int, bytes], NDArray[np.int16]] = {}
         for old in self.known:
-            pts = old.corners
-            size = float(np.max(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)))
-            pad = self.config.marker_roi_margin * size + 4
-            x0 = max(0, int(np.floor(pts[:, 0].min() - pad)))
-            y0 = max(0, int(np.floor(pts[:, 1].min() - pad)))
-            x1 = min(w, int(np.ceil(pts[:, 0].max() + pad)) + 1)
-            y1 = min(h, int(np.ceil(pts[:, 1].max() + pad)) + 1)
+            x0, y0, x1, y1, size = self._region(old, gray.shape)
             if x1 - x0 < size or y1 - y0 < size:  # out of this frame (another camera?)
                 return None
             part = gray[y0:y1, x0:x1]
