@@ -378,6 +378,7 @@ class BoardMemory:
         self._calibration: Calibration | None = None
         self._fitted: dict[int, _Kept] = {}
         self._matched: dict[int, _Kept] = {}
+        self._boards = _board_ids(config)
         #: boards fitted afresh and kept, matched boards scored again and kept unscored (counts)
         self.fitted = 0
         self.kept = 0
@@ -413,7 +414,7 @@ class BoardMemory:
         seen = {seat: tuple(sorted(((m.id, np.asarray(m.corners, np.float64)) for m in ms),
                                    key=lambda x: (x[0], float(x[1][0, 0]), float(x[1][0, 1]))))
                 for seat, ms in by_seat.items()}
-        boards = _board_ids(cfg)
+        boards = self._boards
         charts: dict[int, ChartPose] = {}
         fitted: dict[int, _Kept] = {}
         todo: list[Marker] = []
@@ -429,7 +430,10 @@ class BoardMemory:
         if todo:
             fresh = refined_poses(gray, calibration, locate_charts(tuple(todo), calibration, cfg), cfg)
             for seat, pose in fresh.items():
-                fitted[seat] = _Kept(pose, seen[seat], tiles, _places(pose, calibration, cfg, tiles.shape))
+                # a board all of whose places were fitted is never scored again: its places are not needed
+                places = (() if pose.markers_seen >= len(boards.get(seat, {}))
+                          else _places(pose, calibration, cfg, tiles.shape))
+                fitted[seat] = _Kept(pose, seen[seat], tiles, places)
                 charts[seat] = pose
                 self.fitted += 1
         self._fitted = fitted

@@ -253,6 +253,8 @@ class MarkerTracker:
         self.squares: list[FloatArray] = []
         #: each known marker's region's block means when it was found there, by id and corners
         self._regions: dict[tuple[int, bytes], NDArray[np.int16]] = {}
+        #: the frame of the last full search, until the next frame looked at its markers' regions
+        self._full_frame: Image | None = None
         #: markers searched for in their regions, and given back unsearched (counts)
         self.region_searches = 0
         self.region_kept = 0
@@ -262,6 +264,7 @@ class MarkerTracker:
         self.known = ()
         self.since_full = 0
         self._regions = {}
+        self._full_frame = None
 
     def find(self, gray: Image) -> tuple[Marker, ...]:
         """The markers in this grey frame (see the class docstring)."""
@@ -279,9 +282,7 @@ class MarkerTracker:
         self.since_full = 0
         self.known = tuple(m for m in markers if _layout_marker(m.id, self.config.table.markers))
         self._regions = {}
-        for m in self.known:
-            x0, y0, x1, y1, _ = self._region(m, gray.shape)
-            self._regions[(m.id, m.corners.tobytes())] = _block_means(gray[y0:y1, x0:x1])
+        self._full_frame = gray.copy()
         return markers
 
     def _region(self, marker: Marker, shape: tuple[int, ...]) -> tuple[int, int, int, int, float]:
@@ -314,6 +315,8 @@ class MarkerTracker:
             looks = _block_means(part)
             key = (old.id, old.corners.tobytes())
             then = self._regions.get(key)
+            if then is None and self._full_frame is not None and self._full_frame.shape == gray.shape:
+                then = _block_means(self._full_frame[y0:y1, x0:x1])
             if (then is not None and then.shape == looks.shape
                     and int(np.abs(looks - then).max(initial=0)) <= REGION_SAME):
                 found.append(old)
@@ -333,6 +336,7 @@ class MarkerTracker:
                 return None  # moved: search the whole frame
             found.append(Marker(old.id, corners))
             regions[(old.id, corners.tobytes())] = looks
+        self._full_frame = None
         if sum(1 for m in found if m.id in self.config.table.markers.marker_ids) < self.config.min_mat_markers:
             return None
         self._regions = regions
