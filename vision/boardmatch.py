@@ -17,14 +17,14 @@ The vision core imports no game: the board's layout is ``config.table.markers``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibrate import Calibration, ChartPose, Marker, _similarity
+from vision.calibrate import Calibration, ChartPose, Marker, _similarity, locate_charts
 from vision.codematch import (
     BLURS_PX,
     GLARED_SHARE,
@@ -39,8 +39,9 @@ from vision.codematch import (
 )
 from vision.config import VisionConfig
 from vision.geometry import Image
+from vision.recall import TILE, TILE_SAME, tile_means
 
-__all__ = ["BoardMatch", "boards_by_matching", "refined_poses", "score_board"]
+__all__ = ["MARKER_CORNER_PX", "MARKER_STILL_PX", "BoardMatch", "BoardMemory", "boards_by_matching", "refined_poses", "score_board"]
 
 #: a square is tried as a board marker when the marker's code matches it at least this well, in one turn,
 #: and no worse than `SQUARE_LEAD` below the code that matches it best
@@ -320,3 +321,156 @@ def refined_poses(gray: Image, calibration: Calibration, charts: Mapping[int, Ch
             out[seat] = ChartPose(seat, better, np.linalg.inv(better), match.shown)
             break
     return out
+
+
+#: live: a board's pose is kept while each of its decoded markers' centres lies within this many image px of where
+#: it lay (sensor noise of 2 grey levels moves one by up to about 0.4), ...
+MARKER_STILL_PX = 0.5
+#: ... and each of their corners within this many (noise moves one by about 1; this keeps a marker from turning)
+MARKER_CORNER_PX = 1.5
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """A board's pose, the decoded markers it was fitted to (id and image corners, sorted), and the frame's
+    4x4 block means where its marker places lie (`_places`) as they were when it was fitted or scored."""
+
+    pose: ChartPose
+    markers: tuple[tuple[int, NDArray[Any]], ...]
+    tiles: NDArray[Any]
+    places: tuple[tuple[slice, slice], ...]
+
+    def still(self, tiles: NDArray[Any]) -> bool:
+        """True when no block of the board's marker places moved by more than `TILE_SAME` grey levels."""
+        if tiles.shape != self.tiles.shape:
+            return False
+        return all(int(np.abs(tiles[p] - self.tiles[p]).max(initial=0)) <= TILE_SAME for p in self.places)
+
+    def same_markers(self, markers: tuple[tuple[int, NDArray[Any]], ...]) -> bool:
+        """True when ``markers`` are some or all of those it was fitted to (a hand hides some, the board
+        stays), none more, each centre within `MARKER_STILL_PX` of where it lay and each corner within
+        `MARKER_CORNER_PX` (sensor noise moves a corner more than the marker)."""
+        return 0 < len(markers) <= len(self.markers) and all(
+            any(a == b and float(np.abs(p.mean(axis=0) - q.mean(axis=0)).max()) < MARKER_STILL_PX
+                and float(np.abs(p - q).max()) < MARKER_CORNER_PX for b, q in self.markers)
+            for a, p in markers)
+
+
+class BoardMemory:
+    """Live: the seats' boards' poses (`locate_charts`, `refined_poses`, `boards_by_matching`) kept from frame
+    to frame while the table has not moved, so that a frame that is not given back whole (`vision.recall`:
+    a hand over the table, the frames confirming a still table) does not fit and score them again.
+
+    The rule: everything is forgotten when the calibration changes (another `Calibration` object: the
+    table or the camera moved) and at `reset`. A board fitted to decoded markers keeps its pose while
+    some or all of the markers it was fitted to decode, and no others of its seat, each where it lay
+    (`_Kept.same_markers`: centre within `MARKER_STILL_PX`, corners within `MARKER_CORNER_PX`), and no
+    full-frame marker search was made; a board whose refit did not place all its markers is fitted again when a
+    4x4 block of its marker places moved by more than `TILE_SAME` grey levels (a hand moved off them).
+    A board found by matching (none of its markers decoded) is scored again only when a block of its
+    marker places moved so, and dropped when it no longer matches; a full search with undecoded squares
+    finds such boards afresh. Blocks are compared with the frame the pose was last fitted or scored on,
+    never a later one, so slow drift cannot add up.
+    """
+
+    def __init__(self, config: VisionConfig) -> None:
+        self.config = config
+        self._calibration: Calibration | None = None
+        self._fitted: dict[int, _Kept] = {}
+        self._matched: dict[int, _Kept] = {}
+        self._boards = _board_ids(config)
+        #: boards fitted afresh and kept, matched boards scored again and kept unscored (counts)
+        self.fitted = 0
+        self.kept = 0
+        self.scored = 0
+        self.unscored = 0
+
+    def reset(self) -> None:
+        """Forget every board."""
+        self._calibration = None
+        self._fitted = {}
+        self._matched = {}
+
+    def charts(self, gray: Image, calibration: Calibration, markers: Sequence[Marker], full_search: bool,
+               squares: Sequence[NDArray[Any]], tiles: NDArray[Any] | None = None) -> dict[int, ChartPose]:
+        """Every board's pose in this grey frame, by seat: see the class docstring.
+
+        :param full_search: the markers came from a full-frame search (`vision.calibrate.MarkerTracker`)
+        :param squares: the squares that search found but could not decode (empty after a region search)
+        :param tiles: ``gray``'s 4x4 block means (`vision.recall.tile_means`), when already made
+        """
+        cfg = self.config
+        if tiles is None:
+            tiles = tile_means(gray)
+        if calibration is not self._calibration:
+            self.reset()
+            self._calibration = calibration
+        layout = cfg.table.markers
+        by_seat: dict[int, list[Marker]] = {}
+        for m in markers:
+            ss = layout.board_of_marker(m.id)
+            if ss is not None:
+                by_seat.setdefault(ss[0], []).append(m)
+        seen = {seat: tuple(sorted(((m.id, np.asarray(m.corners, np.float64)) for m in ms),
+                                   key=lambda x: (x[0], float(x[1][0, 0]), float(x[1][0, 1]))))
+                for seat, ms in by_seat.items()}
+        boards = self._boards
+        charts: dict[int, ChartPose] = {}
+        fitted: dict[int, _Kept] = {}
+        todo: list[Marker] = []
+        for seat, ms in by_seat.items():
+            kept = self._fitted.get(seat)
+            if (not full_search and kept is not None and kept.same_markers(seen[seat])
+                    and (kept.pose.markers_seen >= len(boards.get(seat, {})) or kept.still(tiles))):
+                charts[seat] = kept.pose
+                fitted[seat] = kept
+                self.kept += 1
+            else:
+                todo.extend(ms)
+        if todo:
+            fresh = refined_poses(gray, calibration, locate_charts(tuple(todo), calibration, cfg), cfg)
+            for seat, pose in fresh.items():
+                # a board all of whose places were fitted is never scored again: its places are not needed
+                places = (() if pose.markers_seen >= len(boards.get(seat, {}))
+                          else _places(pose, calibration, cfg, tiles.shape))
+                fitted[seat] = _Kept(pose, seen[seat], tiles, places)
+                charts[seat] = pose
+                self.fitted += 1
+        self._fitted = fitted
+        if full_search and len(squares):
+            self._matched = {seat: _Kept(pose, (), tiles, _places(pose, calibration, cfg, tiles.shape))
+                             for seat, pose in boards_by_matching(gray, calibration, markers, charts, cfg,
+                                                                  squares).items()}
+        else:
+            matched: dict[int, _Kept] = {}
+            for seat, kept in self._matched.items():
+                if seat in charts:
+                    continue
+                if kept.still(tiles):
+                    matched[seat] = kept
+                    self.unscored += 1
+                    continue
+                self.scored += 1
+                if score_board(gray, calibration, cfg, seat, kept.pose.chart_to_table).taken:
+                    matched[seat] = replace(kept, tiles=tiles)
+            self._matched = matched
+        return {**charts, **{seat: k.pose for seat, k in self._matched.items() if seat not in charts}}
+
+
+def _places(pose: ChartPose, calibration: Calibration, config: VisionConfig,
+            shape: tuple[int, ...]) -> tuple[tuple[slice, slice], ...]:
+    """The 4x4 blocks (`vision.recall.TILE`) around each of ``pose``'s board's marker places in the frame, one
+    marker side beyond it on every side (farther than any code is searched off its place)."""
+    layout = config.table.markers
+    out = []
+    for side in _board_ids(config).get(pose.seat, {}):
+        corners = np.array(layout.board_marker_corners(side), np.float64)
+        table = corners @ pose.chart_to_table[:2, :2].T + pose.chart_to_table[:2, 2]
+        quad = cv2.perspectiveTransform(table[None], calibration.table_to_image)[0]
+        size = float(np.max(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+        x0, y0 = np.floor((quad.min(axis=0) - size) / TILE).astype(int)
+        x1, y1 = np.ceil((quad.max(axis=0) + size) / TILE).astype(int) + 1
+        y0, y1 = min(max(int(y0), 0), shape[0]), min(max(int(y1), 0), shape[0])
+        x0, x1 = min(max(int(x0), 0), shape[1]), min(max(int(x1), 0), shape[1])
+        out.append((slice(y0, y1), slice(x0, x1)))
+    return tuple(out)

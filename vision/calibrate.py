@@ -239,7 +239,9 @@ class MarkerTracker:
     ``config.min_mat_markers`` of the mat's remain. Whenever one has moved, or too few
     of the mat's remain, and at least every ``config.marker_full_search_every`` frames
     (a chart placed since), the whole frame is searched again (`find_layout_markers`).
-    In region mode only the layout's markers are reported.
+    In region mode only the layout's markers are reported. A marker whose region shows the same as
+    when it was last found, within sensor noise (no 4x4 block's mean moved by more than
+    `REGION_SAME` grey levels since), is given back where it was found, without a search.
     """
 
     def __init__(self, config: VisionConfig) -> None:
@@ -249,11 +251,20 @@ class MarkerTracker:
         self.full_searches = 0
         #: the squares the last full search found but could not decode (empty after a region search)
         self.squares: list[FloatArray] = []
+        #: each known marker's region's block means when it was found there, by id and corners
+        self._regions: dict[tuple[int, bytes], NDArray[np.int16]] = {}
+        #: the frame of the last full search, until the next frame looked at its markers' regions
+        self._full_frame: Image | None = None
+        #: markers searched for in their regions, and given back unsearched (counts)
+        self.region_searches = 0
+        self.region_kept = 0
 
     def reset(self) -> None:
         """Forget the markers: the next frame is searched in full."""
         self.known = ()
         self.since_full = 0
+        self._regions = {}
+        self._full_frame = None
 
     def find(self, gray: Image) -> tuple[Marker, ...]:
         """The markers in this grey frame (see the class docstring)."""
@@ -270,7 +281,21 @@ class MarkerTracker:
         self.full_searches += 1
         self.since_full = 0
         self.known = tuple(m for m in markers if _layout_marker(m.id, self.config.table.markers))
+        self._regions = {}
+        self._full_frame = gray.copy()
         return markers
+
+    def _region(self, marker: Marker, shape: tuple[int, ...]) -> tuple[int, int, int, int, float]:
+        """Where ``marker`` is searched for in a frame of ``shape``: ``x0, y0, x1, y1`` and its side (px)."""
+        h, w = shape[:2]
+        pts = marker.corners
+        size = float(np.max(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)))
+        pad = self.config.marker_roi_margin * size + 4
+        x0 = max(0, int(np.floor(pts[:, 0].min() - pad)))
+        y0 = max(0, int(np.floor(pts[:, 1].min() - pad)))
+        x1 = min(w, int(np.ceil(pts[:, 0].max() + pad)) + 1)
+        y1 = min(h, int(np.ceil(pts[:, 1].max() + pad)) + 1)
+        return x0, y0, x1, y1, size
 
     def _in_regions(self, gray: Image) -> tuple[Marker, ...] | None:
         """The known markers found again near where they were, the slow path where the fast one
@@ -281,17 +306,24 @@ class MarkerTracker:
         h, w = gray.shape[:2]
         side = max(h, w)
         found: list[Marker] = []
+        regions: dict[tuple[int, bytes], NDArray[np.int16]] = {}
         for old in self.known:
-            pts = old.corners
-            size = float(np.max(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)))
-            pad = self.config.marker_roi_margin * size + 4
-            x0 = max(0, int(np.floor(pts[:, 0].min() - pad)))
-            y0 = max(0, int(np.floor(pts[:, 1].min() - pad)))
-            x1 = min(w, int(np.ceil(pts[:, 0].max() + pad)) + 1)
-            y1 = min(h, int(np.ceil(pts[:, 1].max() + pad)) + 1)
+            x0, y0, x1, y1, size = self._region(old, gray.shape)
             if x1 - x0 < size or y1 - y0 < size:  # out of this frame (another camera?)
                 return None
             part = gray[y0:y1, x0:x1]
+            looks = _block_means(part)
+            key = (old.id, old.corners.tobytes())
+            then = self._regions.get(key)
+            if then is None and self._full_frame is not None and self._full_frame.shape == gray.shape:
+                then = _block_means(self._full_frame[y0:y1, x0:x1])
+            if (then is not None and then.shape == looks.shape
+                    and int(np.abs(looks - then).max(initial=0)) <= REGION_SAME):
+                found.append(old)
+                regions[key] = then
+                self.region_kept += 1
+                continue
+            self.region_searches += 1
             hits = [m for m in find_markers(part, self.config, side) if m.id == old.id]
             if not hits:
                 hits = [m for m in find_markers(part, self.config, side, robust=True) if m.id == old.id]
@@ -303,9 +335,26 @@ class MarkerTracker:
             if float(np.max(np.linalg.norm(corners - old.corners, axis=1))) > 0.25 * size:
                 return None  # moved: search the whole frame
             found.append(Marker(old.id, corners))
+            regions[(old.id, corners.tobytes())] = looks
+        self._full_frame = None
         if sum(1 for m in found if m.id in self.config.table.markers.marker_ids) < self.config.min_mat_markers:
             return None
+        self._regions = regions
         return tuple(found)
+
+
+#: a marker's region counts as unchanged while no 4x4 block's mean moved by more than this many grey levels
+#: (as `vision.recall.TILE_SAME`: sensor noise of 2 grey levels moves one by 3 at most, a marker moved by a
+#: pixel moves a block on its edge by about 30)
+REGION_SAME = 6
+
+
+def _block_means(image: Image) -> NDArray[np.int16]:
+    """A grey image's 4x4 block means (int16), the last partial row and column of blocks left out."""
+    h, w = image.shape[:2]
+    out: NDArray[np.int16] = cv2.resize(image[:h - h % 4, :w - w % 4], (w // 4, h // 4),
+                                        interpolation=cv2.INTER_AREA).astype(np.int16)
+    return out
 
 
 #: a mat marker whose corners miss the others' homography by more than this (mm, RMS) is dropped

@@ -218,6 +218,8 @@ class FrameMemory:
         self._before: Seen | None = None
         self._pending: NDArray[Any] | None = None
         self._alike = False
+        #: the 4x4 block means of the grey frame last given to `recall`
+        self.frame_tiles: NDArray[Any] | None = None
         #: frames given back, frames searched, and of those searched only near what changed (counts
         #: that `reset` leaves)
         self.recalled = 0
@@ -233,7 +235,7 @@ class FrameMemory:
         """The last frame's `Seen` when the grey camera frame ``gray`` shows the same within noise as
         the frame it came from and `CONFIRMATIONS` searches in a row found the same there, else None
         (then `remember` this frame's)."""
-        tiles = tile_means(gray)
+        tiles = self.frame_tiles = tile_means(gray)
         last = self._tiles
         self._alike = (self._seen is not None and last is not None and last.shape == tiles.shape
                        and int(np.abs(tiles - last).max(initial=0)) <= TILE_SAME)

@@ -9,8 +9,9 @@ import pytest
 from vision.bigtop import DEFAULT_CONFIG
 from vision.bigtop.faces import render_chart
 from vision.bigtop.layout import CHART
-from vision.boardmatch import boards_by_matching, refined_poses, score_board
-from vision.calibrate import Calibration, ChartPose, find_markers
+from vision.boardmatch import BoardMemory, boards_by_matching, refined_poses, score_board
+from vision.calibrate import Calibration, ChartPose, Marker, find_markers
+from vision.codematch import _candidate_squares
 
 #: the test frame: table mm -> image px, a scale and a shift
 PX_PER_MM = 2.5
@@ -125,3 +126,64 @@ def test_the_marker_search_hands_over_the_squares_it_could_not_decode() -> None:
     assert all(cv2.contourArea(q.astype(np.float32), oriented=True) > 0 for q in squares)  # clockwise as seen
     decoded, _, among = _board_squares(1.0)
     assert decoded == 4 and among == 0
+
+
+def _noisy(frame: np.ndarray, seed: int) -> np.ndarray:
+    """The next exposure of a still camera: fresh sensor noise of 2 grey levels."""
+    noise = np.random.default_rng(seed).normal(0.0, 2.0, frame.shape)
+    return np.asarray(np.clip(np.rint(frame + noise), 0, 255), np.uint8)
+
+
+def _moved(markers: tuple[Marker, ...], px: float) -> tuple[Marker, ...]:
+    return tuple(Marker(m.id, m.corners + np.array([px, 0.0])) for m in markers)
+
+
+def test_a_fitted_board_is_kept_while_its_markers_stay_and_fitted_again_when_they_or_the_table_move() -> None:
+    frame, cal = _frame(2, 1.0), _calibration()
+    layout = DEFAULT_CONFIG.table.markers
+    mine = sorted((m for m in find_markers(frame, DEFAULT_CONFIG, robust=True) if layout.board_of_marker(m.id)),
+                  key=lambda m: m.id)
+    two = tuple(mine[:2])  # two decoded: the board is fitted again to all four of its places
+    memory = BoardMemory(DEFAULT_CONFIG)
+    first = memory.charts(frame, cal, two, True, [])
+    assert first[2].markers_seen == 4 and memory.fitted == 1
+    assert memory.charts(_noisy(frame, 1), cal, _moved(two, 0.3), False, [])[2] is first[2]
+    # one of them hidden (a hand): the board has not moved, its pose is kept
+    assert memory.charts(_noisy(frame, 4), cal, two[1:], False, [])[2] is first[2]
+    assert memory.kept == 2 and memory.fitted == 1
+    # all four decoded now: more than it was fitted to, fitted afresh
+    assert memory.charts(frame, cal, tuple(mine), False, [])[2].markers_seen == 4 and memory.fitted == 2
+    memory.charts(frame, cal, two, True, [])
+    assert memory.fitted == 3
+    moved = memory.charts(_noisy(frame, 2), cal, _moved(two, 2.0), False, [])[2]
+    assert memory.fitted == 4 and moved is not first[2]
+    assert np.allclose(moved.chart_to_table, first[2].chart_to_table, atol=1.5)
+    # a new calibration (the table or camera moved), however alike, and a full marker search fit it afresh
+    again = memory.charts(frame, Calibration(cal.image_to_table, cal.table_to_image, 6, 0.0), _moved(two, 2.0),
+                          False, [])
+    assert memory.fitted == 5 and again[2] is not moved
+    memory.charts(frame, cal, two, True, [])
+    assert memory.fitted == 6
+    # the seat's markers hidden: no pose kept for it
+    assert memory.charts(frame, cal, (), False, []) == {}
+
+
+def test_a_matched_board_is_scored_again_only_where_the_frame_changed_and_forgotten_with_the_calibration(
+        blurred_board: np.ndarray) -> None:
+    cal = _calibration()
+    squares = _candidate_squares(blurred_board, DEFAULT_CONFIG.aruco_dictionary,
+                                 DEFAULT_CONFIG.marker_threshold_window)
+    memory = BoardMemory(DEFAULT_CONFIG)
+    found = memory.charts(blurred_board, cal, (), True, squares)
+    assert list(found) == [2]
+    assert memory.charts(_noisy(blurred_board, 3), cal, (), False, []) == found
+    assert memory.unscored == 1 and memory.scored == 0
+    # a hand over the board: scored again, no longer matches, dropped
+    hand = blurred_board.copy()
+    x0, y0 = int((BOARD_AT_MM[0] - ORIGIN_MM[0]) * PX_PER_MM), int((BOARD_AT_MM[1] - ORIGIN_MM[1]) * PX_PER_MM)
+    hand[y0:, x0:] = 160
+    assert memory.charts(hand, cal, (), False, []) == {}
+    assert memory.scored == 1
+    # found again by a full search, then forgotten when the calibration changes
+    assert list(memory.charts(blurred_board, cal, (), True, squares)) == [2]
+    assert memory.charts(blurred_board, _calibration(), (), False, []) == {}

@@ -102,6 +102,39 @@ def test_marker_tracker_searches_where_the_markers_were_and_falls_back_to_the_wh
     assert tracker.full_searches == n + 2
 
 
+def test_marker_tracker_gives_back_a_marker_whose_region_is_unchanged_and_searches_it_when_it_changed() -> None:
+    scene = render_scene(np.random.default_rng(8), seats=[0, 2], settings=CALM, placements=[])
+    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    rng = np.random.default_rng(1)
+
+    def exposure(img: np.ndarray) -> np.ndarray:  # the next frame of a still camera: fresh sensor noise
+        return np.asarray(np.clip(np.rint(img + rng.normal(0.0, 2.0, img.shape)), 0, 255), np.uint8)
+
+    tracker = MarkerTracker(CFG)
+    full = tracker.find(gray)  # each marker's region's look remembered
+    first = tracker.find(exposure(gray))
+    assert tracker.region_searches == 0 and tracker.region_kept == len(first)
+    assert sorted(m.id for m in first) == sorted(m.id for m in full if _layout(m.id))
+    again = tracker.find(exposure(gray))
+    assert tracker.region_kept == 2 * len(first) and tracker.region_searches == 0
+    assert all(a is b for a, b in zip(again, first))
+    # one marker's region darkened by a shadow: that one searched again, the others given back
+    m = first[0]
+    x0, y0 = np.floor(m.corners.min(axis=0)).astype(int) - 8
+    x1, y1 = np.ceil(m.corners.max(axis=0)).astype(int) + 8
+    shaded = gray.copy()
+    shaded[y0:y1, x0:x1] = (shaded[y0:y1, x0:x1] * 0.8).astype(np.uint8)
+    tracker.find(exposure(shaded))
+    assert tracker.region_searches == 1 and tracker.region_kept == 3 * len(first) - 1
+    # the camera moved by two pixels: every marker searched again, found where it now lies
+    moved = np.roll(gray, 2, axis=1)
+    before = tracker.region_searches
+    found = {mk.id: mk.corners for mk in tracker.find(moved)}
+    assert tracker.region_searches - before == len(first) or tracker.full_searches == 2
+    for mk in first:
+        assert np.abs(found[mk.id] - (mk.corners + [2.0, 0.0])).max() < 1.0
+
+
 def test_charts_are_located_by_their_markers() -> None:
     scene = render_scene(np.random.default_rng(8), seats=[0, 2, 3], settings=CALM, placements=[])
     markers = find_markers(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), CFG)

@@ -22,15 +22,13 @@ from vision.bigtop.labels import BACK, NONE, Kind, kind_of
 from vision.bigtop.layout import CARD, Pile
 from vision.bigtop.places import PlaceMemory, fit_card
 from vision.bigtop.tableview import Area, TableView, Zone, build_table_view, zone_of
-from vision.boardmatch import boards_by_matching, refined_poses, score_board
+from vision.boardmatch import BoardMemory
 from vision.calibrate import (
     Calibration,
     Calibrator,
     ChartPose,
-    Marker,
     MarkerTracker,
     Rectified,
-    locate_charts,
     marker_outlines,
     rectify,
 )
@@ -100,7 +98,9 @@ class Recognizer:
     frame shows the same as the last frame searched, within noise, that frame's markers, calibration
     and components are given back; while the calibration holds, components are searched afresh only
     near what changed; and a crop that matches one read in the last frames keeps its reading
-    (`vision.recall`). Call `reset` before a frame of another table to search it in full at once.
+    (`vision.recall`). A frame not given back keeps the charts' poses of the frames before while
+    their markers have not moved (`vision.boardmatch.BoardMemory`). Call `reset` before a frame of
+    another table to search it in full at once.
 
     :raises ModelFileError: when the model file cannot be loaded.
     """
@@ -117,8 +117,8 @@ class Recognizer:
         self.still = FrameMemory()
         self.read = CropMemory()
         self._last_calibration: Calibration | None = None
-        #: the charts found by matching their markers together (`vision.boardmatch`), while the table has not moved
-        self._matched: dict[int, ChartPose] = {}
+        #: the charts' poses, fitted to their markers or found by matching them, while the table has not moved
+        self.boards = BoardMemory(config)
 
     def reset(self) -> None:
         """Forget the cached calibration, marker positions and the cards last seen on each place."""
@@ -128,7 +128,7 @@ class Recognizer:
         self.still.reset()
         self.read.reset()
         self._last_calibration = None
-        self._matched = {}
+        self.boards.reset()
 
     def recognize(self, frame: Image) -> Result:
         """One frame (BGR or grey) -> `Result`.
@@ -144,11 +144,13 @@ class Recognizer:
         reader = self.read.reading(self.classifier)
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         seen = self.still.recall(gray)
+        full_searches = self.tracker.full_searches
         markers = seen.markers if seen else self.tracker.find(gray)
         t1 = _now()
         cal = seen.calibration if seen else self.calibrator.update(markers)
-        charts = seen.charts if seen else self._with_matched(
-            gray, markers, cal, refined_poses(gray, cal, locate_charts(markers, cal, cfg), cfg))
+        charts = seen.charts if seen else self.boards.charts(
+            gray, cal, markers, self.tracker.full_searches != full_searches, self.tracker.squares,
+            self.still.frame_tiles)
         t2 = _now()
         rect = seen.rectified if seen else rectify(gray, cal, cfg)
         if seen is None:
@@ -186,21 +188,6 @@ class Recognizer:
         ticks = (t0, t1, t2, t3, t4, t5, t6, t7, t8)
         wall, cpu = (StageTimes(*(1000 * (b[k] - a[k]) for a, b in zip(ticks, ticks[1:]))) for k in (0, 1))
         return Result(view, cal, charts, rect, tuple(dets), tuple(recs), wall, crops, cpu)
-
-    def _with_matched(self, gray: Image, markers: tuple[Marker, ...], cal: Calibration,
-                      charts: dict[int, ChartPose]) -> dict[int, ChartPose]:
-        """``charts`` plus the charts none of whose markers decoded, found by matching all of a chart's
-        markers together (`vision.boardmatch`): after a full marker search among the squares it left
-        undecoded; between full searches the charts so found before, each while its markers still match."""
-        if cal is not self._last_calibration:
-            self._matched = {}
-        if self.tracker.squares:
-            self._matched = boards_by_matching(gray, cal, markers, charts, self.config, self.tracker.squares)
-        else:
-            self._matched = {seat: pose for seat, pose in self._matched.items()
-                             if seat not in charts
-                             and score_board(gray, cal, self.config, seat, pose.chart_to_table).taken}
-        return {**charts, **{seat: pose for seat, pose in self._matched.items() if seat not in charts}}
 
     def _read_places(self, frame: Image, rect: Rectified, charts: dict[int, ChartPose], view: TableView,
                      items: list[tuple[Kind, tuple[float, float], float, Recognition]],
