@@ -183,6 +183,8 @@ class _Recalling:
 def tile_means(image: NDArray[Any]) -> NDArray[Any]:
     """A grey image's `TILE` x `TILE` block means (int16), the last partial row and column of blocks left out."""
     h, w = image.shape[:2]
+    if h < TILE or w < TILE:
+        return np.zeros((h // TILE, w // TILE), np.int16)
     out: NDArray[Any] = cv2.resize(image[:h - h % TILE, :w - w % TILE], (w // TILE, h // TILE),
                                    interpolation=cv2.INTER_AREA).astype(np.int16)
     return out

@@ -18,7 +18,17 @@ from vision.calibrate import Calibration, Rectified
 from vision.classify import Recognition, Verdict
 from vision.detect import Detection
 from vision.geometry import Kind
-from vision.recall import CONFIRMATIONS, CROP_KEEP_FRAMES, CROP_SAME, TILE_SAME, CropMemory, FrameMemory, Seen, crop_signature
+from vision.recall import (
+    CONFIRMATIONS,
+    CROP_KEEP_FRAMES,
+    CROP_SAME,
+    TILE_SAME,
+    CropMemory,
+    FrameMemory,
+    Seen,
+    crop_signature,
+    tile_means,
+)
 
 
 class _CountingReader:
@@ -185,3 +195,11 @@ def test_a_frame_is_given_back_only_once_confirmed_and_while_nothing_changed() -
     assert memory.recall(image[:, :-4]) is None
     memory.reset()
     assert memory.recall(image) is None
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 640), (480, 2), (0, 0)])
+def test_a_frame_smaller_than_a_block_has_no_blocks_and_is_never_given_back(shape: tuple[int, int]) -> None:
+    tiny = np.full(shape, 161, np.uint8)
+    assert tile_means(tiny).shape == (shape[0] // 4, shape[1] // 4)
+    memory = FrameMemory()
+    assert memory.recall(tiny) is None
