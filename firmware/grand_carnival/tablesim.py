@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from firmware.simtable import TableStep
 from hardware.buttons import ButtonEvent, Gesture, Pad
+from scorer.core import Verdict
 from scorer.grand_carnival import GrandCarnival
 from scorer.grand_carnival.components import cells_of
 from scorer.grand_carnival.model import NUMBERS, TENT, Build, CarnivalState, Foundation, Move, Pass, Walk
@@ -131,12 +132,22 @@ class SimulatedTable:
 def _by_convention(game: GrandCarnival, state: CarnivalState, move: Move) -> bool:
     """True for a move that follows the table's convention (`scorer.grand_carnival.observe`): a foundation tile
     comes from the lowest open space showing its pattern, a face-down one from stack 1a while it has tiles, and
-    the open tiles are not thrown away when the refill would show the very same row (nobody could tell)."""
+    the open tiles are not thrown away when the refill would show the very same row (nobody could tell). A
+    face-down tile whose pattern an open space shows is not drawn when taking that open tile instead would
+    leave the very same railyard (its refill is the tile drawn): the table reads that as the open tile."""
     if not isinstance(move, Foundation):
         return True
     yard = state.railyard
     if move.source in ("1a", "1b"):
         if move.source == "1b" and yard.stacks[0]:
             return False
-        return not move.discard or game.apply_unchecked(state, move)[0].railyard.open != yard.open
+        after = game.apply_unchecked(state, move)[0].railyard
+        if move.discard:
+            return after.open != yard.open
+        if move.tile in yard.open:
+            instead = replace(move, source=str(yard.open.index(move.tile) + 2))
+            if (game.check(state, instead).verdict is Verdict.LEGAL
+                    and game.apply_unchecked(state, instead)[0].railyard == after):
+                return False
+        return True
     return yard.open.index(move.tile) == int(move.source) - 2

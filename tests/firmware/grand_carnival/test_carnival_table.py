@@ -20,6 +20,7 @@ from firmware.table import Seen, adapter
 from hardware.display import Panel
 from hardware.errors import UnknownBackend
 from hardware.fakes import dummy_display
+from scorer.core import Verdict
 from scorer.grand_carnival import GrandCarnival
 from scorer.grand_carnival.model import TENT, Build, CarnivalState, Foundation, Walk
 from scorer.grand_carnival.observe import market_of
@@ -173,8 +174,9 @@ def test_open_simulated_refuses_bad_options() -> None:
     assert len(open_simulated("seats=3,seed=3").table.players) == 3
 
 
-def test_the_simulated_players_follow_the_table_conventions() -> None:
-    sim = SimulatedTable(["Ann", "Ben", "Cat"], seed=5)
+@pytest.mark.parametrize(("players", "seed"), [(["Ann", "Ben", "Cat"], 5), (["Ann", "Ben"], 2), (["Ann", "Ben", "Cat"], 1)])
+def test_the_simulated_players_follow_the_table_conventions(players: list[str], seed: int) -> None:
+    sim = SimulatedTable(players, seed=seed)
     state = GAME.record_state(sim.record)
     for step in sim.steps():
         if step.truth is None:
@@ -183,7 +185,12 @@ def test_the_simulated_players_follow_the_table_conventions() -> None:
         if isinstance(move, Foundation):
             if move.source == "1b":
                 assert not state.railyard.stacks[0]
-            elif move.source != "1a":
+            if move.source in ("1a", "1b") and not move.discard and move.tile in state.railyard.open:
+                instead = replace(move, source=str(state.railyard.open.index(move.tile) + 2))
+                seen = GAME.apply_unchecked(state, move)[0].railyard
+                assert (GAME.check(state, instead).verdict is not Verdict.LEGAL
+                        or GAME.apply_unchecked(state, instead)[0].railyard != seen), "the table reads the open tile"
+            elif move.source not in ("1a", "1b"):
                 assert state.railyard.open.index(move.tile) == int(move.source) - 2
         state, _ = GAME.apply_unchecked(state, move)
     assert GAME.is_over(state)
