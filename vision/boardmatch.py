@@ -27,13 +27,11 @@ from numpy.typing import NDArray
 from vision.calibrate import Calibration, ChartPose, Marker, _similarity, locate_charts
 from vision.codematch import (
     BLURS_PX,
-    GLARED_SHARE,
-    SATURATED,
     SEARCH_PX,
     SIDE_PX,
     SURROUND_PX,
-    CodeTemplates,
     _candidate_squares,
+    code_scores,
     code_templates,
     dictionary_size,
 )
@@ -123,25 +121,6 @@ def _patch(gray: Image, quad: NDArray[Any], n: int, pad: int) -> tuple[NDArray[A
     return patch, to_patch
 
 
-def _all_scores(patch: NDArray[Any], t: CodeTemplates) -> tuple[NDArray[Any], bool, tuple[int, int]]:
-    """``(len(t.ids), 4)``: every code's correlation with the middle of ``patch`` in each turn, placed and
-    blurred as `vision.codematch.match_patch` does; whether glare saturates the cells; and where the
-    code's frame placed the template (its top-left, patch px)."""
-    big = patch.shape[0]
-    fits = [cv2.minMaxLoc(cv2.matchTemplate(patch, f, cv2.TM_CCOEFF_NORMED)) for f in t.frames]
-    k = int(np.argmax([f[1] for f in fits]))
-    bx, by = fits[k][3]
-    windows = [patch[y0:y0 + t.size, x0:x0 + t.size][t.inner, t.inner].ravel()
-               for y0 in range(max(0, by - 1), min(big - t.size, by + 1) + 1)
-               for x0 in range(max(0, bx - 1), min(big - t.size, bx + 1) + 1)]
-    cells = np.stack(windows)
-    centred = cells - cells.mean(axis=1, keepdims=True)
-    unit = centred / np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-6)
-    scores = (t.codes[k] @ unit.T).max(axis=1).reshape(len(t.ids), 4)
-    glared = float(np.mean(cells[len(windows) // 2] >= SATURATED)) > GLARED_SHARE
-    return scores, glared, (int(bx), int(by))
-
-
 def score_board(gray: Image, calibration: Calibration, config: VisionConfig, seat: int,
                 chart_to_table: NDArray[Any], search_px: int = SEARCH_PX) -> BoardMatch:
     """How well seat ``seat``'s marker places match its codes with its board at ``chart_to_table``;
@@ -161,7 +140,7 @@ def score_board(gray: Image, calibration: Calibration, config: VisionConfig, sea
         if quad.min() < 0 or quad[:, 0].max() > w - 1 or quad[:, 1].max() > h - 1:
             continue
         patch, to_patch = _patch(gray, quad, n, pad)
-        all_scores, glared, (bx, by) = _all_scores(patch, t)
+        all_scores, glared, (bx, by) = code_scores(patch, t)
         if glared:
             continue
         row = ids.index(mid)
@@ -212,7 +191,7 @@ def boards_by_matching(gray: Image, calibration: Calibration, markers: Sequence[
         side_mm = float(np.mean(np.linalg.norm(table - np.roll(table, 1, axis=0), axis=1)))
         if not any(abs(side_mm - s) <= SIZE_TOLERANCE * s for s in sizes):
             continue
-        all_scores, glared, _ = _all_scores(_patch(gray, quad, n, pad)[0], t)
+        all_scores, glared, _ = code_scores(_patch(gray, quad, n, pad)[0], t)
         if glared:
             continue
         best = float(all_scores.max())

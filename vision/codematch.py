@@ -39,6 +39,7 @@ from vision.geometry import Image
 __all__ = [
     "CodeTemplates",
     "PatchMatch",
+    "code_scores",
     "code_templates",
     "dictionary_size",
     "local_contrast",
@@ -130,12 +131,12 @@ def code_templates(dictionary: int, ids: tuple[int, ...], side: int, surround: i
     return CodeTemplates(ids, size, inner, tuple(codes), tuple(frames))
 
 
-def match_patch(patch: NDArray[Any], t: CodeTemplates, saturated: float = SATURATED,
-                glared_share: float = GLARED_SHARE) -> PatchMatch:
-    """The code of ``t`` that best matches the middle of ``patch`` (a float32 square somewhat larger than
-    ``t.size``; the code's frame places it within): its quarter turn, correlation and lead over any other
-    code's in any turn. The id is None when more than ``glared_share`` of the cells are at least
-    ``saturated`` (glare may hide dark cells)."""
+def code_scores(patch: NDArray[Any], t: CodeTemplates, saturated: float = SATURATED,
+                glared_share: float = GLARED_SHARE) -> tuple[NDArray[Any], bool, tuple[int, int]]:
+    """``(len(t.ids), 4)``: every code's correlation with the middle of ``patch`` (a float32 square
+    somewhat larger than ``t.size``) in each quarter turn, the code's frame placing it; whether more than
+    ``glared_share`` of the cells are at least ``saturated`` (glare may hide dark cells); and where the
+    frame placed the template (its top-left, patch px)."""
     big = patch.shape[0]
     # the code's frame places it and says how blurred it is
     fits = [cv2.minMaxLoc(cv2.matchTemplate(patch, f, cv2.TM_CCOEFF_NORMED)) for f in t.frames]
@@ -146,11 +147,21 @@ def match_patch(patch: NDArray[Any], t: CodeTemplates, saturated: float = SATURA
                for x0 in range(max(0, bx - 1), min(big - t.size, bx + 1) + 1)]
     cells = np.stack(windows)
     scores = (t.codes[k] @ _unit(cells).T).max(axis=1).reshape(len(t.ids), 4)
+    glared = float(np.mean(cells[len(windows) // 2] >= saturated)) > glared_share
+    return scores, glared, (int(bx), int(by))
+
+
+def match_patch(patch: NDArray[Any], t: CodeTemplates, saturated: float = SATURATED,
+                glared_share: float = GLARED_SHARE) -> PatchMatch:
+    """The code of ``t`` that best matches the middle of ``patch`` (a float32 square somewhat larger than
+    ``t.size``; the code's frame places it within): its quarter turn, correlation and lead over any other
+    code's in any turn. The id is None when more than ``glared_share`` of the cells are at least
+    ``saturated`` (glare may hide dark cells)."""
+    scores, glared, _ = code_scores(patch, t, saturated, glared_share)
     per_id = scores.max(axis=1)
     order = np.argsort(per_id)[::-1]
     best, second = float(per_id[order[0]]), float(per_id[order[1]])
     quarter = int(np.argmax(scores[order[0]]))
-    glared = float(np.mean(cells[len(windows) // 2] >= saturated)) > glared_share
     return PatchMatch(None if glared else t.ids[order[0]], quarter, best, best - second)
 
 
