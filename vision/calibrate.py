@@ -24,12 +24,14 @@ from vision.config import VisionConfig
 from vision.geometry import Image, MarkerLayout
 
 __all__ = [
+    "BLOCK",
     "Calibration",
     "Calibrator",
     "ChartPose",
     "Marker",
     "MarkerTracker",
     "Rectified",
+    "block_means",
     "find_layout_markers",
     "find_markers",
     "locate_charts",
@@ -312,11 +314,11 @@ class MarkerTracker:
             if x1 - x0 < size or y1 - y0 < size:  # out of this frame (another camera?)
                 return None
             part = gray[y0:y1, x0:x1]
-            looks = _block_means(part)
+            looks = block_means(part)
             key = (old.id, old.corners.tobytes())
             then = self._regions.get(key)
             if then is None and self._full_frame is not None and self._full_frame.shape == gray.shape:
-                then = _block_means(self._full_frame[y0:y1, x0:x1])
+                then = block_means(self._full_frame[y0:y1, x0:x1])
             if (then is not None and then.shape == looks.shape
                     and int(np.abs(looks - then).max(initial=0)) <= REGION_SAME):
                 found.append(old)
@@ -347,12 +349,17 @@ class MarkerTracker:
 #: (as `vision.recall.TILE_SAME`: sensor noise of 2 grey levels moves one by 3 at most, a marker moved by a
 #: pixel moves a block on its edge by about 30)
 REGION_SAME = 6
+#: the side (px) of the blocks whose means tell a still image from a changed one
+BLOCK = 4
 
 
-def _block_means(image: Image) -> NDArray[np.int16]:
-    """A grey image's 4x4 block means (int16), the last partial row and column of blocks left out."""
+def block_means(image: Image) -> NDArray[np.int16]:
+    """A grey image's `BLOCK` x `BLOCK` block means (int16), the last partial row and column of blocks left
+    out (an image smaller than one block has none)."""
     h, w = image.shape[:2]
-    out: NDArray[np.int16] = cv2.resize(image[:h - h % 4, :w - w % 4], (w // 4, h // 4),
+    if h < BLOCK or w < BLOCK:
+        return np.zeros((h // BLOCK, w // BLOCK), np.int16)
+    out: NDArray[np.int16] = cv2.resize(image[:h - h % BLOCK, :w - w % BLOCK], (w // BLOCK, h // BLOCK),
                                         interpolation=cv2.INTER_AREA).astype(np.int16)
     return out
 

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibrate import Calibration, ChartPose, Marker, Rectified
+from vision.calibrate import BLOCK, Calibration, ChartPose, Marker, Rectified, block_means
 from vision.classify import CropReader, Recognition
 from vision.detect import Detection
 
@@ -52,7 +52,7 @@ CROP_CAPACITY = 512
 #: edge by about 30)
 TILE_SAME = 6.0
 #: the side of those blocks (px)
-TILE = 4
+TILE = BLOCK
 #: a marker left out of the search lies where it lay within this many rectified pixels (blur and noise move
 #: a marker's outline by up to 3; nothing is found on a marker)
 OUTLINE_SAME_PX = 5.0
@@ -180,14 +180,8 @@ class _Recalling:
         return self.memory.classify(self.reader, crops, threshold, self.look)
 
 
-def tile_means(image: NDArray[Any]) -> NDArray[Any]:
-    """A grey image's `TILE` x `TILE` block means (int16), the last partial row and column of blocks left out."""
-    h, w = image.shape[:2]
-    if h < TILE or w < TILE:
-        return np.zeros((h // TILE, w // TILE), np.int16)
-    out: NDArray[Any] = cv2.resize(image[:h - h % TILE, :w - w % TILE], (w // TILE, h // TILE),
-                                   interpolation=cv2.INTER_AREA).astype(np.int16)
-    return out
+#: a grey image's `TILE` x `TILE` block means (int16; `vision.calibrate.block_means`)
+tile_means = block_means
 
 
 @dataclass(slots=True)
