@@ -709,10 +709,12 @@ class Recognizer:
             found = _match_code(gray, cal, row, col, _local_shift(reading, row, col))
             if isinstance(found, Card):
                 reading.pyramid[row, col] = found
+            elif self.classifier is not None and \
+                    (by_art := self._read_face(frame, cal, row, col)) is not None:
+                # asked before the empty test: a published card's upper half may be as dark as the mat
+                reading.pyramid[row, col] = by_art
             elif _empty(top, level, reading, row, col):
                 continue
-            elif self.classifier is not None and (by_art := self._read_face(frame, cal, row, col)) is not None:
-                reading.pyramid[row, col] = by_art
             elif (found is None or _glared(top, paper, row, col)) and \
                     (washed := _read_washed_out(gray, cal, row, col, _local_shift(reading, row, col))) is not None:
                 reading.pyramid[row, col] = washed
