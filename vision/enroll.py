@@ -21,8 +21,11 @@ embedding tells pip counts apart, the templates suits and shades under blur: a c
 recognised as the label nearest by the two together (`Deck.scores`) when it is clearly nearer
 than the next label, correlates well with its own templates and is near it by the embedding
 too; a crop just short of these tests is looked at again moved by a few per cent, and accepted only
-as the same label under stricter tests. A deck without templates (built by descriptors alone) keeps
-the tests below.
+as the same label under stricter tests. The template cue takes the colour cast out, and with it most
+of what tells apart two labels printed alike in different colours (tokens of one design); a third cue
+(`ColourCue`) keeps the hues, each crop balanced against its own paper white, and settles a crop that
+passes every test but the ratio when its nearest label's hues are near and every rival's far. A
+deck without templates (built by descriptors alone) keeps the tests below.
 
 A crop is recognised as the label of its nearest prototype when that prototype is
 near enough (a distance bound learnt from the deck's own prototypes) and clearly

@@ -657,11 +657,11 @@ class Recognizer:
     def _read_face(self, frame: Image, cal: Calibration, row: int, col: int) -> Card | None:
         """The card at a place by its art (an enrolled deck), when the deck is sure of it; None otherwise.
 
-        Asked only where a card lies (the place is brighter than the mat) but no code is read: a
-        published card has none. The face field is cut from the frame where the layout puts the
-        card, and moved by `FACE_MOVES` (a card is laid a few millimetres off its place, and no code
-        tells by how much): the card is the label the deck identifies in any of the looks, when it
-        identifies no other in any. A card is read whole when it is laid (nothing lies on it yet);
+        Asked only where a card lies (the place is brighter than the mat and not empty) but no
+        code is read: a published card has none. The face field is cut from the frame where the
+        layout puts the card, and moved by `FACE_MOVES` (a card is laid a few millimetres off its
+        place, and no code tells by how much): the card is the label the deck identifies in any of
+        the looks, when it identifies no other in any. A card is read whole when it is laid (nothing lies on it yet);
         once the next row covers its upper half the deck is often unsure, and an unsure card is
         reported unrecognised as before.
         """
@@ -719,12 +719,10 @@ class Recognizer:
             found = _match_code(gray, cal, row, col, _local_shift(reading, row, col))
             if isinstance(found, Card):
                 reading.pyramid[row, col] = found
-            elif self.classifier is not None and \
-                    (by_art := self._read_face(frame, cal, row, col)) is not None:
-                # asked before the empty test: a published card's upper half may be as dark as the mat
-                reading.pyramid[row, col] = by_art
             elif _empty(top, level, reading, row, col):
                 continue
+            elif self.classifier is not None and (by_art := self._read_face(frame, cal, row, col)) is not None:
+                reading.pyramid[row, col] = by_art
             elif (found is None or _glared(top, paper, row, col)) and \
                     (washed := _read_washed_out(gray, cal, row, col, _local_shift(reading, row, col))) is not None:
                 reading.pyramid[row, col] = washed

