@@ -637,12 +637,6 @@ def _singles_by_place(gray: Image, cal: Calibration, known: list[float]) -> tupl
     return found, unsure
 
 
-#: Where an enrolled deck looks for a card without a code: its place and these moves (table mm), as far
-#: as players lay a card off its place.
-FACE_MOVES = ((0.0, 0.0), (-2.5, 0.0), (2.5, 0.0), (0.0, -2.5), (0.0, 2.5),
-              (-2.5, -2.5), (2.5, -2.5), (-2.5, 2.5), (2.5, 2.5))
-
-
 class Recognizer:
     """Frame -> `GrandiosoView` (keeps nothing between frames but its configuration)."""
 
@@ -657,31 +651,27 @@ class Recognizer:
     def _read_face(self, frame: Image, cal: Calibration, row: int, col: int) -> Card | None:
         """The card at a place by its art (an enrolled deck), when the deck is sure of it; None otherwise.
 
-        Asked only where a card lies (the place is brighter than the mat and not empty) but no
-        code is read: a published card has none. The face field is cut from the frame where the
-        layout puts the card, and moved by `FACE_MOVES` (a card is laid a few millimetres off its
-        place, and no code tells by how much): the card is the label the deck identifies in any of
-        the looks, when it identifies no other in any. A card is read whole when it is laid (nothing lies on it yet);
-        once the next row covers its upper half the deck is often unsure, and an unsure card is
-        reported unrecognised as before.
+        Asked only where a card lies (the place is brighter than the mat and not empty) but
+        no code is read: a published card has none. The face field is cut from the frame
+        where the layout puts the card. A card is read whole when it is laid (nothing lies
+        on it yet); once the next row covers its upper half the deck is often unsure, and
+        an unsure card is reported unrecognised as before.
         """
         r = MAT.card_rect(row, col)
         inset = CARD.margin + CARD.frame
         box = np.array([[r.x + inset, r.y + inset], [r.x + r.w - inset, r.y + inset],
                         [r.x + r.w - inset, r.y + r.h - inset], [r.x + inset, r.y + r.h - inset]], np.float64)
+        corners = cv2.perspectiveTransform(box[None], cal.table_to_image)[0].astype(np.float32)
         w, h = getattr(self.classifier, "crop_size", (40, 56))
         dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
         colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-        crops = []
-        for dx, dy in FACE_MOVES:
-            corners = cv2.perspectiveTransform((box + (dx, dy))[None], cal.table_to_image)[0].astype(np.float32)
-            crops.append(cv2.warpPerspective(colour, cv2.getPerspectiveTransform(corners, dst), (w, h),
-                                             flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
-        named = [rec.label for rec in self.classifier.classify(np.stack(crops), 0.0) if rec.label is not None]
-        if not named or len(set(named)) > 1:
+        crop = cv2.warpPerspective(colour, cv2.getPerspectiveTransform(corners, dst), (w, h),
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        rec = self.classifier.classify(crop[None], 0.0)[0]
+        if rec.label is None:
             return None
         try:
-            return Card.parse(named[0])
+            return Card.parse(rec.label)
         except UnknownComponent:
             return None
 
