@@ -267,3 +267,47 @@ def test_the_start_spot_is_never_read_empty(recognizer: Recognizer) -> None:
     view = recognizer.recognize(img).view
     assert (0, 0) not in view.pyramid and view.pyramid.get((0, 1)) is Card.ELEPHANT
     assert [(u.row, u.col) for u in view.unrecognised] == [(0, 0)]
+
+
+_PUBLISHED = {Card.ELEPHANT: (245, 190, 150), Card.RHINO: (150, 235, 160), Card.CAMEL: (150, 170, 245),
+              Card.CLOWN: (235, 150, 235)}
+
+
+def _published_face(label: str, s: float) -> tuple[np.ndarray, np.ndarray]:
+    """A published card: no code, its upper half grey, its lower half a light tint of the card's colour."""
+    from vision.grandioso.layout import CARD
+
+    w, h = int(round(CARD.width * s)), int(round(CARD.height * s))
+    img = np.full((h, w, 3), 240, np.uint8)
+    img[int(2 * s):h // 2, int(2 * s):w - int(2 * s)] = (170, 165, 175)
+    colour = (90, 60, 40) if label == "back" else _PUBLISHED[Card.parse(label)]
+    img[h // 2 + int(4 * s):h - int(4 * s), int(4 * s):w - int(4 * s)] = colour
+    return img, np.full((h, w), 255, np.uint8)
+
+
+class _ByColour:
+    """A stand-in enrolled deck: names a crop by the colour of its lower half, unsure when none is near."""
+
+    crop_size = (40, 56)
+
+    def classify(self, crops: np.ndarray, threshold: float = 0.0) -> list[object]:
+        from vision.classify import Recognition, Verdict
+
+        out: list[object] = []
+        for c in crops:
+            mean = c[36:50, 8:32].reshape(-1, 3).mean(axis=0)
+            card, d = min(((k, float(np.abs(mean - v).sum())) for k, v in _PUBLISHED.items()), key=lambda x: x[1])
+            out.append(Recognition(Verdict.IDENTIFIED, card.notation, 1.0) if d < 60
+                       else Recognition(Verdict.UNSURE, None, 0.0))
+        return out
+
+
+def test_a_published_card_is_read_by_the_deck() -> None:
+    p = Pyramid.start()
+    for r, c, k in [(0, 1, Card.ELEPHANT), (1, 0, Card.RHINO), (0, -1, Card.ELEPHANT), (1, -1, Card.CLOWN),
+                    (2, -1, Card.CAMEL)]:
+        p = p.with_card(r, c, k)
+    x0, _, x1, _ = CONTENT_REGION
+    image = render_top_down(Scene(p, jitter=2), 1280 / (x1 - x0), faces=_published_face)
+    assert Recognizer().recognize(image).view.pyramid == {}  # no code: the shipped reading sees none
+    assert Recognizer(classifier=_ByColour()).recognize(image).view.pyramid == _truth(p)
