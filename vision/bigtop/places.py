@@ -209,18 +209,31 @@ def print_match(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> flo
         return -1.0
     seen = cv2.warpAffine(image, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).astype(np.float32)
     edge = int(np.ceil(margin * s))
-    sheet = cv2.copyMakeBorder(_sheet_grey(place.sheet, s), edge, edge, edge, edge, cv2.BORDER_REPLICATE)
     ox, oy = int(round(wx0 * s)) + edge, int(round(wy0 * s)) + edge
-    clean = sheet[oy:oy + size[1], ox:ox + size[0]]
-    fine_seen = cv2.GaussianBlur(seen, (0, 0), PRINT_BLUR_PX) - cv2.GaussianBlur(seen, (0, 0), sigma)
-    fine_clean = cv2.GaussianBlur(clean, (0, 0), PRINT_BLUR_PX) - cv2.GaussianBlur(clean, (0, 0), sigma)
     k = int(round(margin * s))
     p = int(round(pad * s))
-    tpl = fine_clean[k:size[1] - k, k:size[0] - k]
-    area = fine_seen[k - p:size[1] - k + p, k - p:size[0] - k + p]
-    if tpl.size < 20 or float(tpl.std()) < 1e-3:
+    tpl = _clean_band(place.sheet, s, edge, ox, oy, size, k)
+    if tpl is None:
         return -1.0
+    fine_seen = cv2.GaussianBlur(seen, (0, 0), PRINT_BLUR_PX) - cv2.GaussianBlur(seen, (0, 0), sigma)
+    area = fine_seen[k - p:size[1] - k + p, k - p:size[0] - k + p]
     return float(cv2.matchTemplate(area, tpl, cv2.TM_CCOEFF_NORMED).max())
+
+
+@functools.lru_cache(maxsize=256)
+def _clean_band(sheet: int, s: float, edge: int, ox: int, oy: int, size: tuple[int, int],
+                k: int) -> NDArray[Any] | None:
+    """`print_match`'s template: the fine detail of the clean printed ``sheet`` (at ``s`` px/mm, its edges
+    repeated ``edge`` px out) in the ``size`` window at ``ox, oy``, less ``k`` px on every side; None when
+    it is too small or shows no print. The same for every frame: made once (read only)."""
+    grey = cv2.copyMakeBorder(_sheet_grey(sheet, s), edge, edge, edge, edge, cv2.BORDER_REPLICATE)
+    clean = grey[oy:oy + size[1], ox:ox + size[0]]
+    fine = cv2.GaussianBlur(clean, (0, 0), PRINT_BLUR_PX) - cv2.GaussianBlur(clean, (0, 0), SHADING_MM * s)
+    tpl: NDArray[Any] = fine[k:size[1] - k, k:size[0] - k]
+    if tpl.size < 20 or float(tpl.std()) < 1e-3:
+        return None
+    tpl.flags.writeable = False
+    return tpl
 
 
 def _place_rect(place: LayoutPlace) -> Rect:
@@ -380,20 +393,43 @@ def _rot(deg: float) -> NDArray[Any]:
     return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
 
 
-def _fit_scores(img: NDArray[Any], rot: NDArray[Any], s: float, centre: NDArray[Any],
+def _fit_scores(img: NDArray[Any], rots: Sequence[NDArray[Any]], s: float, centre: NDArray[Any],
                 shifts: NDArray[Any]) -> NDArray[Any]:
-    """How much darker the frame line is than the rim, relatively, for a card at each shift (px)."""
-    rim = _RIM @ rot.T * s + centre
-    frame = _FRAME @ rot.T * s + centre
+    """``(R, S)``: how much darker the frame line is than the rim, relatively, for a card turned by each of
+    ``rots`` at each shift (px)."""
     h, w = img.shape
     out = []
-    for pts in (rim, frame):
-        p = np.rint(pts[None] + shifts[:, None]).astype(np.int64)
-        x = np.clip(p[..., 0], 0, w - 1)
-        y = np.clip(p[..., 1], 0, h - 1)
-        out.append(img[y, x].mean(axis=1))
+    for band in (_RIM, _FRAME):
+        pts = np.stack([band @ rot.T * s + centre for rot in rots])
+        at = _shifted_pixels(pts.reshape(-1, 2), shifts, w, h)
+        if at is None:
+            p = np.rint(pts[:, None] + shifts[None, :, None]).astype(np.int64)
+            x = np.clip(p[..., 0], 0, w - 1)
+            y = np.clip(p[..., 1], 0, h - 1)
+            out.append(img[y, x].mean(axis=2))
+        else:
+            out.append(img.ravel()[at].reshape(len(shifts), len(rots), len(band)).mean(axis=2).T)
     scores: NDArray[Any] = (out[0] - out[1]) / (out[0] + 4.0)
     return scores
+
+
+def _shifted_pixels(pts: NDArray[Any], shifts: NDArray[Any], w: int, h: int) -> NDArray[Any] | None:
+    """``(S, N)`` flat indices, in a ``w`` x ``h`` image, of the pixels nearest each of ``pts`` moved by each of
+    the whole-pixel ``shifts``: the pixel nearest each point, moved. None where that could differ from
+    rounding each moved point (a point within float error of a half pixel, a shift not whole) or a moved
+    point falls off the image (then round and clip each moved point)."""
+    if not len(pts) or not len(shifts) or not np.array_equal(shifts, np.rint(shifts)):
+        return None
+    base = np.rint(pts)
+    if float(np.abs(np.abs(pts - base) - 0.5).min()) < 1e-6 or float(np.abs(pts).max()) > 1e6:
+        return None
+    lo, hi = base.min(axis=0) + shifts.min(axis=0), base.max(axis=0) + shifts.max(axis=0)
+    if lo[0] < 0 or lo[1] < 0 or hi[0] > w - 1 or hi[1] > h - 1:
+        return None
+    b = base.astype(np.int64)
+    d = shifts.astype(np.int64)
+    at: NDArray[Any] = (b[:, 1] * w + b[:, 0])[None] + (d[:, 1] * w + d[:, 0])[:, None]
+    return at
 
 
 def fit_card(rect: Rectified, place: LayoutPlace) -> tuple[Detection, float]:
@@ -419,14 +455,13 @@ def fit_card(rect: Rectified, place: LayoutPlace) -> tuple[Detection, float]:
         local = centre - (x0, y0)
         r = int(np.ceil(FIT_SHIFT_MM * s))
         grid = np.array([(dx, dy) for dy in range(-r, r + 1, 2) for dx in range(-r, r + 1, 2)], np.float64)
-        coarse = _fit_scores(roi, place.rotation, s, local, grid)
+        coarse = _fit_scores(roi, [place.rotation], s, local, grid)[0]
         c = grid[int(np.argmax(coarse))]
         fine = np.array([(c[0] + dx, c[1] + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)
                          if abs(c[0] + dx) <= r and abs(c[1] + dy) <= r], np.float64)
         best_shift, best_rot, score = c, place.rotation, float(coarse.max())
-        for da in FIT_ANGLES:
-            rot = _rot(-da) @ place.rotation  # counter-clockwise as seen (y down)
-            sc = _fit_scores(roi, rot, s, local, fine)
+        rots = [_rot(-da) @ place.rotation for da in FIT_ANGLES]  # counter-clockwise as seen (y down)
+        for rot, sc in zip(rots, _fit_scores(roi, rots, s, local, fine)):
             k = int(np.argmax(sc))
             if sc[k] > score:
                 best_shift, best_rot, score = fine[k], rot, float(sc[k])
