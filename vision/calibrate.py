@@ -291,7 +291,8 @@ class MarkerTracker:
         """Where ``marker`` is searched for in a frame of ``shape``: ``x0, y0, x1, y1`` and its side (px)."""
         h, w = shape[:2]
         pts = marker.corners
-        size = float(np.max(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)))
+        edges = pts - pts[_PREVIOUS] if len(pts) == 4 else pts - np.roll(pts, 1, axis=0)
+        size = float(np.max(np.sqrt(np.add.reduce(edges * edges, axis=1))))  # np.linalg.norm's sum, without its overhead
         pad = self.config.marker_roi_margin * size + 4
         x0 = max(0, int(np.floor(pts[:, 0].min() - pad)))
         y0 = max(0, int(np.floor(pts[:, 1].min() - pad)))
@@ -345,6 +346,8 @@ class MarkerTracker:
         return tuple(found)
 
 
+#: each corner's previous corner (``np.roll(corners, 1, axis=0)``)
+_PREVIOUS = [3, 0, 1, 2]
 #: a marker's region counts as unchanged while no 4x4 block's mean moved by more than this many grey levels
 #: (as `vision.recall.TILE_SAME`: sensor noise of 2 grey levels moves one by 3 at most, a marker moved by a
 #: pixel moves a block on its edge by about 30)
@@ -613,22 +616,49 @@ def marker_outlines(markers: tuple[Marker, ...], rect: Rectified, config: Vision
 
     A marker is kept only if it has one of the layout's ids and its printed size on the
     table: a card's face can decode as a marker, and that card must still be found.
+    Live frames mostly show the same markers under the same calibration: each marker's
+    outline is made once for its corners and ``rect`` (the arrays returned are read only).
     """
     if rect.rect_to_frame is None or not markers:
         return []
-    to_rect = np.linalg.inv(rect.rect_to_frame)
-    layout = config.table.markers
+    view = rect.rect_to_frame.tobytes()
+    if _OUTLINES_OF[0] != view or _OUTLINES_OF[1] is not config or len(_OUTLINES) > _OUTLINES_KEPT:
+        _OUTLINES.clear()
+        _OUTLINES_OF[:] = [view, config]
     out: list[FloatArray] = []
+    to_rect: FloatArray | None = None
     for m in markers:
-        ss = layout.board_of_marker(m.id)
-        if m.id in layout.marker_ids:
-            size = layout.marker_size
-        elif ss is not None:
-            size = layout.board_marker_size(ss[1])
-        else:
-            continue
-        pts = cv2.perspectiveTransform(m.corners[None], to_rect)[0]
-        side = float(np.mean(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1))) / rect.px_per_mm
-        if abs(side - size) <= 0.25 * size:
+        key = (m.id, m.corners.tobytes())
+        if key not in _OUTLINES:
+            if to_rect is None:
+                to_rect = np.linalg.inv(rect.rect_to_frame)
+            _OUTLINES[key] = _outline(m, to_rect, rect.px_per_mm, config)
+        pts = _OUTLINES[key]
+        if pts is not None:
             out.append(pts)
     return out
+
+
+#: `marker_outlines`' outlines by marker id and corners, for one ``rect_to_frame`` and config
+_OUTLINES: dict[tuple[int, bytes], FloatArray | None] = {}
+_OUTLINES_OF: list[Any] = [None, None]
+_OUTLINES_KEPT = 4096
+
+
+def _outline(m: Marker, to_rect: FloatArray, px_per_mm: float, config: VisionConfig) -> FloatArray | None:
+    """One marker's outline in rectified pixels (`marker_outlines`; ``to_rect``: frame -> rectified pixel),
+    or None when it is not kept."""
+    layout = config.table.markers
+    ss = layout.board_of_marker(m.id)
+    if m.id in layout.marker_ids:
+        size = layout.marker_size
+    elif ss is not None:
+        size = layout.board_marker_size(ss[1])
+    else:
+        return None
+    pts: FloatArray = cv2.perspectiveTransform(m.corners[None], to_rect)[0]
+    side = float(np.mean(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1))) / px_per_mm
+    if abs(side - size) > 0.25 * size:
+        return None
+    pts.flags.writeable = False
+    return pts

@@ -93,20 +93,24 @@ def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[N
     org = np.array(rect.origin)
     pts = [(p - org) * rect.px_per_mm for p in polygons_mm]
     text = [(p - org) * rect.px_per_mm for p in text_mm]
-    allp = np.concatenate(pts + text)
-    h, w = image.shape[:2]
-    sigma = SHADING_MM * rect.px_per_mm
-    pad = int(np.ceil(2 * sigma))
-    x0, y0 = np.floor(allp.min(0)).astype(int) - pad
-    x1, y1 = np.ceil(allp.max(0)).astype(int) + pad + 1
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    x0, y0, x1, y1 = _patch_box(image, rect, pts + text)
     if x1 - x0 < 4 or y1 - y0 < 4:
         return (float("inf"), float("inf"))
     patch = image[y0:y1, x0:x1].astype(np.float32)
-    fine = cv2.GaussianBlur(patch, (0, 0), 1.0) - cv2.GaussianBlur(patch, (0, 0), sigma)
+    fine = cv2.GaussianBlur(patch, (0, 0), 1.0) - cv2.GaussianBlur(patch, (0, 0), SHADING_MM * rect.px_per_mm)
     shift = np.array([x0, y0])
     plain = _detail(fine, patch, [p - shift for p in pts])
     return plain, (_detail(fine, patch, [p - shift for p in text]) if text else 0.0)
+
+
+def _patch_box(image: NDArray[Any], rect: Rectified, pts: Sequence[NDArray[Any]]) -> tuple[int, int, int, int]:
+    """The part of ``image`` (``x0, y0, x1, y1``) that `place_features` filters for polygons ``pts`` (rectified px)."""
+    allp = np.concatenate(pts)
+    h, w = image.shape[:2]
+    pad = int(np.ceil(2 * SHADING_MM * rect.px_per_mm))
+    x0, y0 = np.floor(allp.min(0)).astype(int) - pad
+    x1, y1 = np.ceil(allp.max(0)).astype(int) + pad + 1
+    return int(max(x0, 0)), int(max(y0, 0)), int(min(x1, w)), int(min(y1, h))
 
 
 def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]],
@@ -115,7 +119,11 @@ def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDAr
 
     A hand or a glare spot over the whole place is plain too, but hides the printed name.
     """
-    detail, text = place_features(image, rect, polygons_mm, text_mm)
+    return _plain(*place_features(image, rect, polygons_mm, text_mm))
+
+
+def _plain(detail: float, text: float) -> bool:
+    """`looks_plain` from the place's `place_features`."""
     return detail < PLAIN_CONTRAST and text >= max(TEXT_CONTRAST, TEXT_OVER_PLAIN * detail)
 
 
@@ -142,7 +150,7 @@ def _sheet_grey(sheet: int, px_per_mm: float) -> NDArray[Any]:
     return out
 
 
-def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> bool:
+def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace, detail: float | None = None) -> bool:
     """True when a glare spot washed out the place's print and no card lies under it.
 
     The place must be plain (`place_features` below `PLAIN_CONTRAST`), in good part saturated
@@ -151,8 +159,10 @@ def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> bo
     are tested for its dark frame line between the white rim and the face: at every pose at least
     `WASHED_SIDES` must be readable, and none may show the frame line (`WASHED_FRAME_CONTRAST`).
     A card whose whole outline the glare hides at some pose is never taken for an empty place.
+    ``detail``: the place's `place_features` (its first value), when already known.
     """
-    detail, _ = place_features(image, rect, place.plain_mm)
+    if detail is None:
+        detail, _ = place_features(image, rect, place.plain_mm)
     if not detail < PLAIN_CONTRAST:
         return False
     org = np.array(rect.origin)
@@ -499,9 +509,15 @@ class PlaceMemory:
             seen = self._plain.get(place.key)
             if seen is not None and int(np.abs(seen[0] - thumb).max()) <= THUMB_SAME:
                 return seen[1]
-        printed = looks_plain(img, rect, place.plain_mm, place.text_mm) and (
-            print_match(img, rect, place) >= PRINT_MATCH[place.zone.area])
-        plain = printed or looks_washed(img, rect, place)
+        detail, text = place_features(img, rect, place.plain_mm, place.text_mm)
+        plain = _plain(detail, text) and print_match(img, rect, place) >= PRINT_MATCH[place.zone.area]
+        if not plain:
+            # the fine detail outside the name is the same measured with the name or without it where
+            # both filter the same part of the image (the name lies between the parts tested)
+            org = np.array(rect.origin)
+            alone = [(p - org) * s for p in place.plain_mm]
+            same = _patch_box(img, rect, alone) == _patch_box(img, rect, alone + [(p - org) * s for p in place.text_mm])
+            plain = looks_washed(img, rect, place, detail if same else None)
         if thumb is not None:
             self._plain[place.key] = (thumb, plain)
         return plain
