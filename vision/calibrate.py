@@ -494,29 +494,43 @@ class Calibrator:
         self.cached: Calibration | None = None
         self.recalibrations = 0
         self.reused = 0
+        #: the markers of the last call that gave a calibration, and whether it was the cached one reused
+        self._last: tuple[tuple[Marker, ...], bool] | None = None
 
     def reset(self) -> None:
         """Forget the cached calibration: the next frame is calibrated afresh."""
         self.cached = None
+        self._last = None
 
     def update(self, markers: tuple[Marker, ...]) -> Calibration:
         """Calibration for this frame's markers.
 
+        The very markers of the last call (a still table: `MarkerTracker` gives back the markers it
+        found where their regions did not change) give the same calibration without fitting again.
+
         :raises NoMatError: when the mat's markers are not in view (and no cached calibration
             is confirmed by those that are).
         """
+        last = self._last
+        if (last is not None and self.cached is not None and self.config.recalibrate_tolerance > 0
+                and len(last[0]) == len(markers)
+                and all(a is b for a, b in zip(last[0], markers))):
+            self.reused += last[1]
+            return self.cached
+        self._last = None
         try:
             fresh = mat_homography(markers, self.config)
         except NoMatError:
             if self.cached is not None and self._confirmed(self.cached, markers):
                 self.reused += 1
+                self._last = (markers, True)
                 return self.cached
             raise
-        if self.cached is not None and self._agrees(self.cached, fresh):
-            return self.cached
-        self.cached = fresh
-        self.recalibrations += 1
-        return fresh
+        if self.cached is None or not self._agrees(self.cached, fresh):
+            self.cached = fresh
+            self.recalibrations += 1
+        self._last = (markers, False)
+        return self.cached
 
     def _agrees(self, old: Calibration, new: Calibration) -> bool:
         w, h = self.config.table.markers.width, self.config.table.markers.height

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from vision import NoMatError
 from vision.bigtop import DEFAULT_CONFIG
-from vision.calibrate import Marker, MarkerTracker, Rectified, marker_outlines
+from vision.calibrate import Calibrator, Marker, MarkerTracker, Rectified, marker_outlines
 
 LAYOUT = DEFAULT_CONFIG.table.markers
 
@@ -89,3 +90,30 @@ def test_a_tracked_markers_region_is_sized_by_its_longest_side(seed: int) -> Non
                             max(0, int(np.floor(m.corners[:, 1].min() - pad))))
         assert (x1, y1) == (min(1280, int(np.ceil(m.corners[:, 0].max() + pad)) + 1),
                             min(960, int(np.ceil(m.corners[:, 1].max() + pad)) + 1))
+
+
+def _copies(markers: tuple[Marker, ...]) -> tuple[Marker, ...]:
+    return tuple(Marker(m.id, m.corners.copy()) for m in markers)
+
+
+def test_the_very_markers_again_give_what_calibrating_them_afresh_gives() -> None:
+    rng = np.random.default_rng(9)
+    view = _view(rng)
+    still = _markers(rng, view)
+    moved = _markers(rng, view @ np.array([[1, 0, 40.0], [0, 1, 0], [0, 0, 1]]))  # the table moved
+    nudged = tuple(Marker(m.id, m.corners + 0.2) for m in moved)  # within the tolerance: kept
+    hidden = moved[:2]  # too few for a calibration of their own: the cached one is confirmed
+    lost = tuple(Marker(m.id, m.corners + 30.0) for m in moved[:2])  # not where the cached calibration puts them
+    frames = [still, still, still, moved, moved, nudged, nudged, hidden, hidden, still]
+    live, afresh = Calibrator(DEFAULT_CONFIG), Calibrator(DEFAULT_CONFIG)
+    for markers in frames:
+        got, want = live.update(markers), afresh.update(_copies(markers))
+        assert np.array_equal(got.image_to_table, want.image_to_table)
+        assert (got is live.cached) == (want is afresh.cached)
+        assert (live.recalibrations, live.reused) == (afresh.recalibrations, afresh.reused)
+    for calibrator in (live, afresh):
+        with pytest.raises(NoMatError):
+            calibrator.update(lost)
+        with pytest.raises(NoMatError):
+            calibrator.update(lost)
+    assert live.reused == afresh.reused == 2
