@@ -143,3 +143,15 @@ def test_a_places_plainness_tested_once_matches_each_test_on_its_own(monkeypatch
     memory = pl.PlaceMemory()
     assert [memory._looks_plain(rect, place) for place in places] == want
     assert len(measured) == len(places)  # one measure of fine detail for both tests of each place
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_spread_and_median_of_fine_detail_are_numpys_bit_for_bit(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    for n in (*range(1, 40), *rng.integers(40, 6000, 60).tolist()):
+        for values in (rng.normal(0, 6, n).astype(np.float32),  # fine detail
+                       rng.integers(0, 256, n).astype(np.float32),  # grey levels, many alike
+                       (rng.integers(-3, 4, n) * 0.37).astype(np.float32)):  # ties at the percentiles
+            lo, hi = np.percentile(values, [3, 97])
+            assert pl._percentiles(values) == (float(lo), float(hi))
+            assert pl._median(values) == float(np.median(values))
