@@ -441,17 +441,20 @@ def _fit_scores(img: NDArray[Any], rots: Sequence[NDArray[Any]], s: float, centr
     """``(R, S)``: how much darker the frame line is than the rim, relatively, for a card turned by each of
     ``rots`` at each shift (px)."""
     h, w = img.shape
+    bands = [np.stack([band @ rot.T * s + centre for rot in rots]) for band in (_RIM, _FRAME)]
+    at = _shifted_pixels(np.concatenate([b.reshape(-1, 2) for b in bands]), shifts, w, h)
     out = []
-    for band in (_RIM, _FRAME):
-        pts = np.stack([band @ rot.T * s + centre for rot in rots])
-        at = _shifted_pixels(pts.reshape(-1, 2), shifts, w, h)
-        if at is None:
+    if at is None:
+        for pts in bands:
             p = np.rint(pts[:, None] + shifts[None, :, None]).astype(np.int64)
             x = np.clip(p[..., 0], 0, w - 1)
             y = np.clip(p[..., 1], 0, h - 1)
             out.append(img[y, x].mean(axis=2))
-        else:
-            out.append(img.ravel()[at].reshape(len(shifts), len(rots), len(band)).mean(axis=2).T)
+    else:
+        seen = img.ravel()[at]
+        rim = len(rots) * len(_RIM)
+        out = [seen[:, :rim].reshape(len(shifts), len(rots), -1).mean(axis=2).T,
+               seen[:, rim:].reshape(len(shifts), len(rots), -1).mean(axis=2).T]
     scores: NDArray[Any] = (out[0] - out[1]) / (out[0] + 4.0)
     return scores
 
@@ -461,13 +464,14 @@ def _shifted_pixels(pts: NDArray[Any], shifts: NDArray[Any], w: int, h: int) -> 
     the whole-pixel ``shifts``: the pixel nearest each point, moved. None where that could differ from
     rounding each moved point (a point within float error of a half pixel, a shift not whole) or a moved
     point falls off the image (then round and clip each moved point)."""
-    if not len(pts) or not len(shifts) or not np.array_equal(shifts, np.rint(shifts)):
+    if not len(pts) or not len(shifts) or (shifts != np.rint(shifts)).any():
         return None
     base = np.rint(pts)
-    if float(np.abs(np.abs(pts - base) - 0.5).min()) < 1e-6 or float(np.abs(pts).max()) > 1e6:
+    if float(np.abs(pts - base).max()) > 0.5 - 1e-6:
         return None
-    lo, hi = base.min(axis=0) + shifts.min(axis=0), base.max(axis=0) + shifts.max(axis=0)
-    if lo[0] < 0 or lo[1] < 0 or hi[0] > w - 1 or hi[1] > h - 1:
+    # column by column: numpy reduces an (N, 2) array along its first axis slowly
+    x, y, dx, dy = base[:, 0], base[:, 1], shifts[:, 0], shifts[:, 1]
+    if x.min() + dx.min() < 0 or y.min() + dy.min() < 0 or x.max() + dx.max() > w - 1 or y.max() + dy.max() > h - 1:
         return None
     b = base.astype(np.int64)
     d = shifts.astype(np.int64)
