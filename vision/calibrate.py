@@ -12,6 +12,7 @@ more tolerant decoding) searches again (`find_markers` with ``robust=True``).
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -290,14 +291,16 @@ class MarkerTracker:
     def _region(self, marker: Marker, shape: tuple[int, ...]) -> tuple[int, int, int, int, float]:
         """Where ``marker`` is searched for in a frame of ``shape``: ``x0, y0, x1, y1`` and its side (px)."""
         h, w = shape[:2]
-        pts = marker.corners
-        edges = pts - pts[_PREVIOUS] if len(pts) == 4 else pts - np.roll(pts, 1, axis=0)
-        size = float(np.max(np.sqrt(np.add.reduce(edges * edges, axis=1))))  # np.linalg.norm's sum, without its overhead
+        # plain floats: for a marker's four corners numpy's overhead is most of the work
+        pts = marker.corners.tolist()
+        size = max(math.sqrt((x - px) * (x - px) + (y - py) * (y - py))
+                   for (x, y), (px, py) in zip(pts, pts[-1:] + pts[:-1]))
         pad = self.config.marker_roi_margin * size + 4
-        x0 = max(0, int(np.floor(pts[:, 0].min() - pad)))
-        y0 = max(0, int(np.floor(pts[:, 1].min() - pad)))
-        x1 = min(w, int(np.ceil(pts[:, 0].max() + pad)) + 1)
-        y1 = min(h, int(np.ceil(pts[:, 1].max() + pad)) + 1)
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        x0 = max(0, math.floor(min(xs) - pad))
+        y0 = max(0, math.floor(min(ys) - pad))
+        x1 = min(w, math.ceil(max(xs) + pad) + 1)
+        y1 = min(h, math.ceil(max(ys) + pad) + 1)
         return x0, y0, x1, y1, size
 
     def _in_regions(self, gray: Image) -> tuple[Marker, ...] | None:
@@ -346,8 +349,6 @@ class MarkerTracker:
         return tuple(found)
 
 
-#: each corner's previous corner (``np.roll(corners, 1, axis=0)``)
-_PREVIOUS = [3, 0, 1, 2]
 #: a marker's region counts as unchanged while no 4x4 block's mean moved by more than this many grey levels
 #: (as `vision.recall.TILE_SAME`: sensor noise of 2 grey levels moves one by 3 at most, a marker moved by a
 #: pixel moves a block on its edge by about 30)
