@@ -78,9 +78,21 @@ def _detail(fine: NDArray[Any], patch: NDArray[Any], pts: Sequence[NDArray[Any]]
     inside = mask.astype(bool)
     if int(inside.sum()) < 20:
         return float("inf")
-    level = max(_median(patch[inside]), 8.0)
+    grey = patch[inside]
+    level = max(_median_grey(grey) if patch.dtype == np.uint8 else _median(grey), 8.0)
     lo, hi = _percentiles(fine[inside])
     return float(hi - lo) / level
+
+
+def _median_grey(values: NDArray[Any]) -> float:
+    """`_median` of uint8 grey levels, from their counts."""
+    counts = np.bincount(values, minlength=256).cumsum()
+    n = int(counts[-1])
+    h = n // 2
+    upper = int(np.searchsorted(counts, h, side="right"))
+    if n % 2:
+        return float(upper)
+    return (int(np.searchsorted(counts, h - 1, side="right")) + upper) / 2
 
 
 def _median(values: NDArray[Any]) -> float:
@@ -129,11 +141,14 @@ def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[N
     x0, y0, x1, y1 = _patch_box(image, rect, pts + text)
     if x1 - x0 < 4 or y1 - y0 < 4:
         return (float("inf"), float("inf"))
-    patch = image[y0:y1, x0:x1].astype(np.float32)
+    grey = image[y0:y1, x0:x1]
+    patch = grey.astype(np.float32)
     fine = cv2.GaussianBlur(patch, (0, 0), 1.0) - cv2.GaussianBlur(patch, (0, 0), SHADING_MM * rect.px_per_mm)
     shift = np.array([x0, y0])
-    plain = _detail(fine, patch, [p - shift for p in pts])
-    return plain, (_detail(fine, patch, [p - shift for p in text]) if text else 0.0)
+    # the grey levels themselves where they are whole (uint8): their median is taken from their counts
+    levels = grey if grey.dtype == np.uint8 else patch
+    plain = _detail(fine, levels, [p - shift for p in pts])
+    return plain, (_detail(fine, levels, [p - shift for p in text]) if text else 0.0)
 
 
 def _patch_box(image: NDArray[Any], rect: Rectified, pts: Sequence[NDArray[Any]]) -> tuple[int, int, int, int]:
