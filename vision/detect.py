@@ -369,8 +369,11 @@ def _inside_cards(dets: list[Detection]) -> NDArray[Any]:
     u = np.sum(v * ax[None], axis=2) / np.sum(ax * ax, axis=1)[None]
     w = np.sum(v * ay[None], axis=2) / np.sum(ay * ay, axis=1)[None]
     inside = (u > 0) & (u < 1) & (w > 0) & (w < 1)
+    at: dict[int, list[int]] = {}
+    for i, e in enumerate(dets):
+        at.setdefault(id(e), []).append(i)
     for j, d in enumerate(cards):
-        inside[[i for i, e in enumerate(dets) if e is d], j] = False
+        inside[at[id(d)], j] = False  # a card is not inside itself
     return np.asarray(inside.any(axis=1))
 
 
