@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import functools
 import math
+import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -249,7 +250,7 @@ def _local_shift(reading: _Reading, row: int, col: int) -> tuple[float, float] |
     close = [d for d, dist in near if dist <= _SHIFT_RADIUS]
     if not close:
         return None
-    return float(np.median([d[0] for d in close])), float(np.median([d[1] for d in close]))
+    return statistics.median(d[0] for d in close), statistics.median(d[1] for d in close)
 
 
 #: resolution (px/mm) of the top-down image the code areas are checked in
@@ -263,6 +264,23 @@ _BRIGHT = 1.6
 _GLARE_ABOVE_PAPER = 20.0
 _GLARE_LEVEL = 250.0
 _GLARE_SHARE = 0.1
+
+
+def _percentile(values: NDArray[Any], q: float) -> float:
+    """``np.percentile(values, q)`` (linear between the two nearest values), without its overhead: it is
+    asked of many small patches per frame."""
+    flat = values.ravel()
+    at = q / 100.0 * (flat.size - 1)
+    lo = int(math.floor(at))
+    hi = min(lo + 1, flat.size - 1)
+    part = np.partition(flat, [lo, hi] if hi != lo else lo)
+    a, b, t = float(part[lo]), float(part[hi]), at - lo
+    return b - (b - a) * (1.0 - t) if t >= 0.5 else a + (b - a) * t
+
+
+def _median(values: NDArray[Any]) -> float:
+    """``np.median(values)`` of a large array, without its overhead."""
+    return _percentile(values, 50.0)
 
 
 def _pyramid_top_down(gray: Image, cal: Calibration) -> Image:
@@ -288,7 +306,7 @@ def _code_area(top: Image, row: int, col: int) -> Image:
 def _bright(top: Image, mat_level: float, row: int, col: int) -> bool:
     """True when something brighter than the mat (a card) covers much of the place's code area."""
     patch = _code_area(top, row, col)
-    return patch.size > 0 and float(np.percentile(patch, 75)) > _BRIGHT * mat_level
+    return patch.size > 0 and _percentile(patch, 75) > _BRIGHT * mat_level
 
 
 def _empty(top: Image, level: float, reading: _Reading, row: int, col: int) -> bool:
@@ -302,14 +320,14 @@ def _empty(top: Image, level: float, reading: _Reading, row: int, col: int) -> b
     x0, x1 = int(round((r.x + 4 - area.x) * s)), int(round((r.x + r.w - 4 - area.x) * s))
     y0, y1 = int(round((r.y + 3 - area.y) * s)), int(round((r.y + r.h / 2 - 4 - area.y) * s))
     patch = top[max(0, y0):y1, max(0, x0):x1]
-    return patch.size > 0 and float(np.percentile(patch, 75)) < _BRIGHT * level
+    return patch.size > 0 and _percentile(patch, 75) < _BRIGHT * level
 
 
 def _paper_white(top: Image, places: list[tuple[int, int]]) -> float:
     """The grey level of card paper: the white around the codes read (the brightest mat pixels if none)."""
     if not places:
-        return float(np.percentile(top, 99))
-    return float(np.median([np.percentile(_code_area(top, r, c), 90) for r, c in places]))
+        return _percentile(top, 99)
+    return float(np.median([_percentile(_code_area(top, r, c), 90) for r, c in places]))
 
 
 def _glared(top: Image, paper: float, row: int, col: int) -> bool:
@@ -538,17 +556,24 @@ def _back_on_mat() -> NDArray[Any]:
 def _masked_ncc(image: NDArray[Any], valid: NDArray[Any], template: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     """The normalised correlation of ``template`` at every offset in ``image``, over the pixels ``valid``
     only, and the share of the template's pixels compared there."""
+    th, tw = template.shape
+    if valid.all():
+        ncc = np.asarray(cv2.matchTemplate(image, template, cv2.TM_CCOEFF_NORMED), np.float64)
+        return ncc, np.ones_like(ncc)
     m = valid.astype(np.float32)
     im = image * m
-    ones = np.ones_like(template)
 
     def corr(a: NDArray[Any], b: NDArray[Any]) -> NDArray[Any]:
         return np.asarray(cv2.matchTemplate(a, b, cv2.TM_CCORR), np.float64)
 
-    n = np.maximum(corr(m, ones), 1.0)
-    s_i, s_t = corr(im, ones), corr(m, template)
+    def window_sums(a: NDArray[Any]) -> NDArray[Any]:
+        s = cv2.integral(a, sdepth=cv2.CV_64F)
+        return np.asarray(s[th:, tw:] - s[:-th, tw:] - s[th:, :-tw] + s[:-th, :-tw], np.float64)
+
+    n = np.maximum(window_sums(m), 1.0)
+    s_i, s_t = window_sums(im), corr(m, template)
     cov = corr(im, template) - s_i * s_t / n
-    var_i = corr(im * image, ones) - s_i * s_i / n
+    var_i = window_sums(im * image) - s_i * s_i / n
     var_t = corr(m, template * template) - s_t * s_t / n
     return cov / np.sqrt(np.maximum(var_i * var_t, 1e-6)), n / template.size
 
@@ -556,8 +581,10 @@ def _masked_ncc(image: NDArray[Any], valid: NDArray[Any], template: NDArray[Any]
 def _fine(image: NDArray[Any], valid: NDArray[Any]) -> NDArray[Any]:
     """The pixels ``valid`` of ``image`` less their own blur over `_PLACE_FINE_MM` (smooth light taken out);
     the others 0."""
-    m = valid.astype(np.float32)
     sigma = _PLACE_FINE_MM * _PLACE_PX_PER_MM
+    if valid.all():
+        return np.asarray(image - cv2.GaussianBlur(image, (0, 0), sigma), np.float32)
+    m = valid.astype(np.float32)
     smooth = cv2.GaussianBlur(image * m, (0, 0), sigma) / np.maximum(cv2.GaussianBlur(m, (0, 0), sigma), 1e-3)
     return np.asarray((image - smooth) * m, np.float32)
 
@@ -704,13 +731,13 @@ class Recognizer:
         reading = _read_cards(markers, cal)
         top = _pyramid_top_down(gray, cal)
         paper = _paper_white(top, list(reading.pyramid))
-        level = float(np.median(top))
+        level = _median(top)
         for row, col in self._candidates(top, level, reading):
+            if _empty(top, level, reading, row, col):
+                continue  # the place's upper half shows the mat: no card lies there to read
             found = _match_code(gray, cal, row, col, _local_shift(reading, row, col))
             if isinstance(found, Card):
                 reading.pyramid[row, col] = found
-            elif _empty(top, level, reading, row, col):
-                continue
             elif self.classifier is not None and (by_art := self._read_face(frame, cal, row, col)) is not None:
                 reading.pyramid[row, col] = by_art
             elif (found is None or _glared(top, paper, row, col)) and \

@@ -16,7 +16,7 @@ from vision.camera_model import photograph
 from vision.cli import cmd_recognize
 from vision.grandioso.faces import marker_image, render_card
 from vision.grandioso.layout import CARD_IDS, CODE_SIZE, MAT, code_centre
-from vision.grandioso.pipeline import Recognizer, _match_code
+from vision.grandioso.pipeline import Recognizer, _masked_ncc, _match_code, _percentile
 from vision.grandioso.scene import CONTENT_REGION, Scene, _paste, frame, render_top_down
 
 
@@ -267,3 +267,33 @@ def test_the_start_spot_is_never_read_empty(recognizer: Recognizer) -> None:
     view = recognizer.recognize(img).view
     assert (0, 0) not in view.pyramid and view.pyramid.get((0, 1)) is Card.ELEPHANT
     assert [(u.row, u.col) for u in view.unrecognised] == [(0, 0)]
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 900, 1001])
+def test_the_fast_percentile_is_numpys(n: int) -> None:
+    values = np.random.default_rng(n).random((n, 1)).astype(np.float32) * 255
+    for q in (0, 10, 50, 75, 90, 99, 100):
+        assert _percentile(values, q) == pytest.approx(float(np.percentile(values, q)), abs=1e-3)
+
+
+def test_masked_correlation_over_every_pixel_is_the_plain_one() -> None:
+    rng = np.random.default_rng(3)
+    image = cv2.GaussianBlur((rng.random((40, 50)) * 255).astype(np.float32), (0, 0), 1.5)
+    template = image[10:30, 12:34].copy()
+    every, share = _masked_ncc(image, np.ones(image.shape, bool), template)
+    assert share.min() == 1.0
+    assert every.max() == pytest.approx(1.0, abs=1e-4)
+    assert np.unravel_index(int(np.argmax(every)), every.shape) == (10, 12)
+    # a mask that keeps all but one corner pixel computes the same correlation, the slow way
+    almost = np.ones(image.shape, bool)
+    almost[-1, -1] = False
+    masked, share = _masked_ncc(image, almost, template)
+    assert np.abs(masked - every)[:-1, :-1].max() < 1e-3
+    assert share[-1, -1] < 1.0
+    # the correlation over the unmasked pixels ignores what the mask hides (glare)
+    glared = image.copy()
+    glared[10:20, 12:20] = 255.0
+    valid = glared < 250.0
+    hidden, share = _masked_ncc(glared, valid, template)
+    assert np.unravel_index(int(np.argmax(hidden)), hidden.shape) == (10, 12)
+    assert hidden.max() == pytest.approx(1.0, abs=1e-3)
