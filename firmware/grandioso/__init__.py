@@ -11,7 +11,7 @@ the central panel which card each side of the pyramid takes next.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from PIL import ImageDraw
@@ -33,6 +33,9 @@ class Sighting:
 
     snapshot: TableSnapshot
     unrecognised: tuple[str, ...] = ()
+    #: for each of ``unrecognised``: the pyramid place whose card's code the camera cannot see (glare, a code
+    #: that cannot be read), or None
+    unread: tuple[tuple[int, int] | None, ...] = ()
 
 
 def _public_moves(record: Mapping[str, Any]) -> list[str]:
@@ -83,7 +86,31 @@ class GrandiosoTable(TableAdapter[GrandiosoState, GrandiosoMove]):
         """The pyramid, the singles row and the card shown on the stack, and what could not be read."""
         snapshot = TableSnapshot(frozenset(view.pyramid.items()), view.single_places, view.shown)
         problems = tuple(f"{u.why[0].upper()}{u.why[1:]} ({u.where})." for u in view.unrecognised)
-        return Sighting(snapshot, problems)
+        unread = tuple((u.row, u.col) if u.unread and u.row is not None and u.col is not None else None
+                       for u in view.unrecognised)
+        return Sighting(snapshot, problems, unread)
+
+    def reconcile(self, state: GrandiosoState, sighting: Any) -> Any:
+        """A pyramid place whose code the camera cannot see (glare) but where a card was accepted: that card.
+
+        A card never leaves the pyramid, and no card may be laid on a place that holds one. A place
+        that held no card stays unrecognised: a card laid there under glare must not pass unseen.
+        """
+        cards = {(r, c): card for r, c, card in state.pyramid.cells()}
+        pyramid = dict(sighting.snapshot.pyramid)
+        problems: list[str] = []
+        unread: list[tuple[int, int] | None] = []
+        for k, text in enumerate(sighting.unrecognised):
+            place = sighting.unread[k] if k < len(sighting.unread) else None
+            if place is not None and place in cards and place not in pyramid:
+                pyramid[place] = cards[place]
+                continue
+            problems.append(text)
+            unread.append(place)
+        if len(problems) == len(sighting.unrecognised):
+            return sighting
+        snapshot = replace(sighting.snapshot, pyramid=frozenset(pyramid.items()))
+        return Sighting(snapshot, tuple(problems), tuple(unread))
 
     def infer(self, state: GrandiosoState, sighting: Any) -> Inference:
         """A placement, a draw, a lay-down, an exchange, or nothing (`scorer.grandioso.observe`)."""

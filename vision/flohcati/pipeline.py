@@ -41,7 +41,7 @@ from numpy.typing import NDArray
 from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name
 from scorer.flohcati.observe import TableSight
 from vision import NoMatError
-from vision.calibrate import Calibrator, Marker, find_layout_markers, find_markers
+from vision.calibrate import Calibration, Calibrator, Marker, find_markers
 from vision.codematch import CodeTemplates, code_templates, local_contrast, mat_markers_by_matching, match_patch
 from vision.config import VisionConfig
 from vision.flohcati.layout import (
@@ -194,15 +194,18 @@ class Recognition:
 
 
 def _detector(window: int, min_perimeter: float) -> cv2.aruco.ArucoDetector:
-    """The code detector: several threshold windows around ``window`` (px), a tolerant polygon fit and
-    decoder (the 4x4 codes' cells are large), sub-pixel corners."""
+    """The code detector: one threshold window of ``window`` (px), a tolerant polygon fit and decoder
+    (the 4x4 codes' cells are large), sub-pixel corners."""
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     # a card's code is about 50 px across in a 1280 px frame; far smaller squares are print detail
     params.minMarkerPerimeterRate = min_perimeter
-    params.adaptiveThreshWinSizeMin = max(3, window // 2 | 1)
-    params.adaptiveThreshWinSizeMax = 3 * window
-    params.adaptiveThreshWinSizeStep = max(2, window)
+    # One thresholding pass: windows of half and two and a half times as much found no code more on the
+    # camera model's frames (the codes are enlarged to one size first), and each pass costs about as much
+    # as all the rest of the frame.
+    params.adaptiveThreshWinSizeMin = window
+    params.adaptiveThreshWinSizeMax = window
+    params.adaptiveThreshWinSizeStep = 10
     params.adaptiveThreshConstant = 5
     params.polygonalApproxAccuracyRate = 0.05
     params.perspectiveRemovePixelPerCell = 8
@@ -441,6 +444,32 @@ class Recognizer:
             detector = self._detectors[key] = _detector(window, min_perimeter)
         return detector
 
+    def _calibrate(self, gray: Image) -> tuple[Calibration, tuple[Marker, ...]]:
+        """The mat's calibration and the mat's markers: the vision core's fast search; where that does not fix
+        the mat, the slow one for the markers it missed, with one threshold window first and then with all;
+        where neither decodes enough of them, the undecoded squares matched against the dictionary's codes.
+
+        :raises NoMatError: when the mat's markers are not in view.
+        """
+        mat = tuple(m for m in find_markers(gray, self.config) if not is_card_id(m.id))
+        try:
+            return self.calibrator.update(mat), mat
+        except NoMatError:
+            pass
+        for one_window in (True, False):
+            have = {m.id for m in mat}
+            if set(GEOMETRY.markers.marker_ids) <= have:
+                break
+            mat += tuple(m for m in find_markers(gray, self.config, robust=True, one_window=one_window)
+                         if not is_card_id(m.id) and m.id not in have)
+            try:
+                return self.calibrator.update(mat), mat
+            except NoMatError:
+                continue
+        # too few of the mat's markers decoded: the ones blur smeared are matched
+        mat += mat_markers_by_matching(gray, self.config, mat)
+        return self.calibrator.update(mat), mat
+
     def recognize(self, frame: Image) -> Recognition:
         """Read one frame.
 
@@ -451,17 +480,7 @@ class Recognizer:
         side = max(gray.shape[:2])
         # the mat's large markers: the vision core's fast search, and the slow one where the fast one
         # does not fix the mat
-        mat = tuple(m for m in find_markers(gray, self.config) if not is_card_id(m.id))
-        try:
-            calibration = self.calibrator.update(mat)
-        except NoMatError:
-            mat = tuple(m for m in find_layout_markers(gray, self.config) if not is_card_id(m.id))
-            try:
-                calibration = self.calibrator.update(mat)
-            except NoMatError:
-                # too few of the mat's markers decoded: the ones blur smeared are matched
-                mat += mat_markers_by_matching(gray, self.config, mat)
-                calibration = self.calibrator.update(mat)
+        calibration, mat = self._calibrate(gray)
         t1 = time.perf_counter()
         to_table = calibration.image_to_table
         # the cards' codes: only where the mat lies, enlarged when they are small there (a camera far

@@ -82,12 +82,17 @@ _PLACE_TOLERANCE = (11.0, 9.0)
 
 @dataclass(frozen=True, slots=True)
 class Unrecognised:
-    """Something where a card belongs that could not be identified: its place and why."""
+    """Something where a card belongs that could not be identified: its place and why.
+
+    ``unread``: a card may lie at the pyramid place but its code cannot be seen (glare, a code that
+    cannot be read); a card that lies there already (the game never takes one away) is that card.
+    """
 
     where: str
     why: str
     row: int | None = None
     col: int | None = None
+    unread: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -713,9 +718,13 @@ class Recognizer:
         t1 = time.perf_counter()
         robust = 0.0
         cal = self._calibrate(markers)
-        if cal is None:
-            markers = self._merge(markers, find_markers(gray, self.config, robust=True))
-            robust += time.perf_counter() - t1
+        for one_window in (True, False):  # the slow search: with the fast one's threshold window, then with all
+            if cal is not None:
+                break
+            t = time.perf_counter()
+            markers = self._merge(markers, find_markers(gray, self.config, robust=True, one_window=one_window))
+            robust += time.perf_counter() - t
+            cal = self._calibrate(markers) if one_window else None
         t2 = time.perf_counter()
         if cal is None:
             try:
@@ -744,14 +753,15 @@ class Recognizer:
                     (washed := _read_washed_out(gray, cal, row, col, _local_shift(reading, row, col))) is not None:
                 reading.pyramid[row, col] = washed
             elif found is None:
-                reading.problem(Unrecognised(_place_name(row, col), "a card whose code cannot be read", row, col))
+                reading.problem(Unrecognised(_place_name(row, col), "a card whose code cannot be read", row, col,
+                                             unread=True))
             elif _glared(top, paper, row, col):
                 reading.problem(Unrecognised(_place_name(row, col), "glare on the place: a code may lie under it",
-                                             row, col))
+                                             row, col, unread=True))
         if (0, 0) not in reading.pyramid and not any((u.row, u.col) == (0, 0) for u in reading.problems.values()):
             # the start Elephant never leaves its spot: a spot that shows no card is asked about, never empty
             reading.problem(Unrecognised(_place_name(0, 0), "the start Elephant's spot shows no card that can be read",
-                                         0, 0))
+                                         0, 0, unread=True))
         if len(reading.shown) > 1:
             reading.problem(Unrecognised("the stack", "more than one card lies face up on the stack"))
         by_match = _singles_by_match(gray, cal)
