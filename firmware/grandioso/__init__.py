@@ -36,6 +36,8 @@ class Sighting:
     #: for each of ``unrecognised``: the pyramid place whose card's code the camera cannot see (glare, a code
     #: that cannot be read), or None
     unread: tuple[tuple[int, int] | None, ...] = ()
+    #: for each of ``unrecognised``: the singles row's places (from 1) that are unclear (glare), or ()
+    unclear: tuple[tuple[int, ...], ...] = ()
 
 
 def _public_moves(record: Mapping[str, Any]) -> list[str]:
@@ -88,29 +90,42 @@ class GrandiosoTable(TableAdapter[GrandiosoState, GrandiosoMove]):
         problems = tuple(f"{u.why[0].upper()}{u.why[1:]} ({u.where})." for u in view.unrecognised)
         unread = tuple((u.row, u.col) if u.unread and u.row is not None and u.col is not None else None
                        for u in view.unrecognised)
-        return Sighting(snapshot, problems, unread)
+        return Sighting(snapshot, problems, unread, tuple(u.places for u in view.unrecognised))
 
     def reconcile(self, state: GrandiosoState, sighting: Any) -> Any:
-        """A pyramid place whose code the camera cannot see (glare) but where a card was accepted: that card.
+        """What glare hides, where the accepted state proves it: a pyramid place whose code the camera cannot
+        see where a card was accepted is that card (a card never leaves the pyramid, and none may be laid on
+        a place that holds one); singles row places that are unclear (glare) hold the singles the state has
+        there when the row shows them all, nothing else, and no card on the stack (taking a single shows it
+        there; laying one down takes the first free place, which is then seen).
 
-        A card never leaves the pyramid, and no card may be laid on a place that holds one. A place
-        that held no card stays unrecognised: a card laid there under glare must not pass unseen.
+        A pyramid place that held no card stays unrecognised: a card laid there under glare must not pass
+        unseen; so does a singles row that shows more, or other places, than the state has.
         """
         cards = {(r, c): card for r, c, card in state.pyramid.cells()}
         pyramid = dict(sighting.snapshot.pyramid)
+        singles = set(sighting.snapshot.single_places)
+        held = set(range(1, len(state.singles) + 1))
         problems: list[str] = []
         unread: list[tuple[int, int] | None] = []
+        unclear: list[tuple[int, ...]] = []
         for k, text in enumerate(sighting.unrecognised):
             place = sighting.unread[k] if k < len(sighting.unread) else None
+            places = sighting.unclear[k] if k < len(sighting.unclear) else ()
             if place is not None and place in cards and place not in pyramid:
                 pyramid[place] = cards[place]
                 continue
+            if places and state.phase is Phase.PLAY and sighting.snapshot.shown is None \
+                    and not singles & set(places) and singles | set(places) == held:
+                singles = held
+                continue
             problems.append(text)
             unread.append(place)
+            unclear.append(places)
         if len(problems) == len(sighting.unrecognised):
             return sighting
-        snapshot = replace(sighting.snapshot, pyramid=frozenset(pyramid.items()))
-        return Sighting(snapshot, tuple(problems), tuple(unread))
+        snapshot = replace(sighting.snapshot, pyramid=frozenset(pyramid.items()), single_places=tuple(sorted(singles)))
+        return Sighting(snapshot, tuple(problems), tuple(unread), tuple(unclear))
 
     def infer(self, state: GrandiosoState, sighting: Any) -> Inference:
         """A placement, a draw, a lay-down, an exchange, or nothing (`scorer.grandioso.observe`)."""

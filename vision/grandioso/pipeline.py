@@ -86,6 +86,7 @@ class Unrecognised:
 
     ``unread``: a card may lie at the pyramid place but its code cannot be seen (glare, a code that
     cannot be read); a card that lies there already (the game never takes one away) is that card.
+    ``places``: the singles row's places (from 1) that are unclear: a face-down single may lie there.
     """
 
     where: str
@@ -93,6 +94,7 @@ class Unrecognised:
     row: int | None = None
     col: int | None = None
     unread: bool = False
+    places: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -771,7 +773,8 @@ class Recognizer:
         reading.singles += by_place
         if unsure:
             reading.problem(Unrecognised("the singles row", "place " + ", ".join(map(str, unsure))
-                                         + " unclear (glare?): a face-down single may lie there"))
+                                         + " unclear (glare?): a face-down single may lie there",
+                                         places=tuple(unsure)))
         t4 = time.perf_counter()
         view = GrandiosoView(
             pyramid=reading.pyramid,

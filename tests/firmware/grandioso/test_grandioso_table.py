@@ -18,7 +18,7 @@ from firmware.referee import Mode, Referee
 from firmware.screens import render_central, render_image
 from firmware.table import Seen, adapter
 from hardware.errors import UnknownBackend
-from scorer.grandioso import Card, Grandioso, Pass, Place, Pyramid
+from scorer.grandioso import Card, Draw, Exchange, Grandioso, GrandiosoState, Pass, Place, Pyramid
 from scorer.grandioso.observe import TableSnapshot
 from vision.grandioso.pipeline import GrandiosoView, Recognizer, Unrecognised
 from vision.grandioso.scene import Scene, frame
@@ -153,3 +153,47 @@ def test_the_referee_asks_nothing_when_glare_hides_a_card_it_accepted(tmp_path: 
         assert referee.mode is Mode.PLAYING and len(referee.live.moves()) == 1
         referee.see(TABLE.sighting(_glared_view((0, -1), before), ["Ann", "Ben"]))
         assert referee.mode is Mode.QUESTION and "Glare on the place" in referee.hint
+
+
+def _with_singles(count: int) -> GrandiosoState:
+    """A game where ``count`` cards were exchanged onto the singles row."""
+    state = GAME.public_state(["Ann", "Ben"])
+    for _ in range(count):
+        state, _ = GAME.play(state, Exchange(Card.CAMEL, None))
+    return state
+
+
+def _singles_view(places: tuple[int, ...], unclear: tuple[int, ...], shown: Card | None = None) -> GrandiosoView:
+    glare = Unrecognised("the singles row", "place " + ", ".join(map(str, unclear)) + " unclear (glare?)",
+                         places=unclear)
+    first = 56.0 + 4.0 + 21.0
+    return GrandiosoView({(0, 0): Card.ELEPHANT}, len(places), tuple(first + (k - 1) * 46.0 for k in places), True,
+                         (), (glare,), shown)
+
+
+def test_glare_over_singles_accepted_before_holds_them_when_the_row_shows_nothing_else() -> None:
+    state = _with_singles(3)
+    sighting = TABLE.sighting(_singles_view((1, 3), (2,)), ["Ann", "Ben"])
+    assert sighting is not None and sighting.unclear == ((2,),)
+    seen = TABLE.reconcile(state, sighting)
+    assert seen.unrecognised == () and seen.snapshot.single_places == (1, 2, 3)
+    assert TABLE.infer(state, seen).seen is Seen.UNCHANGED
+
+
+@pytest.mark.parametrize("places, unclear, shown", [
+    ((1, 3), (2,), Card.TIGER),  # a card shown on the stack: single 2 may have been drawn
+    ((1, 3, 4), (2,), None),  # a card laid down on place 4: single 2 may have been taken in exchange
+    ((1, 2), (4,), None),  # place 3 shows the bare row
+    ((1, 2, 3), (4,), None),  # a card may have been laid down under the glare
+])
+def test_glare_over_the_singles_row_is_asked_about_when_the_row_may_have_changed(
+        places: tuple[int, ...], unclear: tuple[int, ...], shown: Card | None) -> None:
+    state = _with_singles(3)
+    sighting = TABLE.sighting(_singles_view(places, unclear, shown), ["Ann", "Ben"])
+    assert TABLE.reconcile(state, sighting) == sighting
+
+
+def test_glare_over_the_singles_row_is_asked_about_after_a_draw() -> None:
+    state, _ = GAME.play(_with_singles(3), Draw(None))
+    sighting = TABLE.sighting(_singles_view((1, 3), (2,)), ["Ann", "Ben"])
+    assert TABLE.reconcile(state, sighting) == sighting

@@ -297,3 +297,25 @@ def test_masked_correlation_over_every_pixel_is_the_plain_one() -> None:
     hidden, share = _masked_ncc(glared, valid, template)
     assert np.unravel_index(int(np.argmax(hidden)), hidden.shape) == (10, 12)
     assert hidden.max() == pytest.approx(1.0, abs=1e-3)
+
+
+def test_the_slow_marker_search_with_one_window_finds_a_mat_the_fast_one_misses(recognizer: Recognizer) -> None:
+    from vision.calibrate import find_markers
+    from vision.grandioso import CONFIG
+
+    p = Pyramid.start().with_card(0, 1, Card.ELEPHANT)
+    sharp = frame(Scene(p, singles=2, jitter=1))
+    blurred = cv2.GaussianBlur(sharp, (0, 0), 4.0)
+    gray = cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY)
+
+    def mat_ids(**options: bool) -> set[int]:
+        return {m.id for m in find_markers(gray, CONFIG, **options)} & set(MAT.marker_ids)
+
+    assert len(mat_ids()) < CONFIG.min_mat_markers
+    assert mat_ids(robust=True, one_window=True) == set(MAT.marker_ids)
+    assert mat_ids(one_window=True) == mat_ids()  # the fast search has one window already
+    result = recognizer.recognize(blurred)
+    truth = recognizer.recognize(sharp).calibration
+    corners = np.array([[[0.0, 0.0], [MAT.width, 0.0], [MAT.width, MAT.height], [0.0, MAT.height]]])
+    assert np.allclose(cv2.perspectiveTransform(corners, result.calibration.table_to_image),
+                       cv2.perspectiveTransform(corners, truth.table_to_image), atol=3.0)
