@@ -492,14 +492,21 @@ def _high_pass_templates() -> NDArray[Any]:
     return np.stack([_high_pass(t) for t in _templates()[1]])
 
 
+#: a back's code is searched for this far (mm) above and below the singles row's middle line (a card lying
+#: farther off hangs over the row's edge)
+_SINGLES_BAND = 12.0
+
+
 def _singles_by_match(gray: Image, cal: Calibration) -> list[float]:
     """The x (mm) of every card back whose code clearly shows in the singles row, left to right."""
     ids, templates = _templates()
     back = templates[ids.index(BACK_ID)]
     s = _MATCH_PX_PER_MM
     row = MAT.singles
-    t = np.array([[s, 0, -row.x * s], [0, s, -row.y * s], [0, 0, 1]], np.float64)
-    size = (int(math.ceil(row.w * s)), int(math.ceil(row.h * s)))
+    # the band of the row where a back's code lies when its card lies on the row
+    top = row.y + row.h / 2 - _SINGLES_BAND - back.shape[0] / 2 / s
+    t = np.array([[s, 0, -row.x * s], [0, s, -top * s], [0, 0, 1]], np.float64)
+    size = (int(math.ceil(row.w * s)), back.shape[0] + int(math.ceil(2 * _SINGLES_BAND * s)))
     strip = cv2.warpPerspective(gray, t @ cal.image_to_table, size, flags=cv2.INTER_AREA).astype(np.float32)
     scores = cv2.matchTemplate(strip, back, cv2.TM_CCOEFF_NORMED).max(axis=0)
     found: list[float] = []
@@ -742,7 +749,7 @@ class Recognizer:
         reading = _read_cards(markers, cal)
         top = _pyramid_top_down(gray, cal)
         paper = _paper_white(top, list(reading.pyramid))
-        level = _median(top)
+        level = _median(top[::2, ::2])  # the mat's level: every other pixel tells it
         for row, col in self._candidates(top, level, reading):
             if _empty(top, level, reading, row, col):
                 continue  # the place's upper half shows the mat: no card lies there to read
