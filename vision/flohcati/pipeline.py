@@ -1,11 +1,12 @@
 """Circus Flohcati's recogniser: one camera frame -> the cards on the mat, by zone (a `FlohcatiView`).
 
 Stages: the mat's markers (the vision core's fast search; the slow one only
-when the fast one does not fix the mat; when neither decodes enough of them, the
-undecoded squares matched against the dictionary's codes, blurred, a mat
-marker taken only with a clear lead) and its homography (`vision.calibrate`);
-then the cards' codes, searched with several threshold windows in the part of
-the frame where the mat lies, enlarged where they are small; each card code's
+when the fast one does not fix the mat, with the fast one's threshold window
+first; when neither decodes enough of them, the undecoded squares matched
+against the dictionary's codes, blurred, a mat marker taken only with a clear
+lead) and its homography (`vision.calibrate`); then the cards' codes, searched
+in the part of the frame where the mat lies, sharpened and enlarged where they
+are small (one threshold window, scaled with them); each card code's
 centre and side in table millimetres, its zone
 (`vision.flohcati.layout.zone_of`). A square of a card code's size that the
 detector found but could not decode, inside a zone where cards belong, is cut
