@@ -5,7 +5,10 @@ their numbered places and a drawn card shown face up on the stack; the
 players follow the protocol in `scorer.grandioso.observe` (a seat button
 passes). The referee checks every placement (the row's animal, the highest
 place on each side, the clown rules), keeps the Show Master, and shows on
-the central panel which card each side of the pyramid takes next.
+the central panel which card each side of the pyramid takes next. What
+glare hides is filled in only where the accepted state proves it
+(`GrandiosoTable.reconcile`): a card already in the pyramid, singles already
+on the row; a place where a card may have been laid is asked about.
 """
 
 from __future__ import annotations
