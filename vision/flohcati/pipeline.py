@@ -5,8 +5,8 @@ when the fast one does not fix the mat, with the fast one's threshold window
 first; when neither decodes enough of them, the undecoded squares matched
 against the dictionary's codes, blurred, a mat marker taken only with a clear
 lead) and its homography (`vision.calibrate`); then the cards' codes, searched
-in the part of the frame where the mat lies, sharpened and enlarged where they
-are small (one threshold window, scaled with them); each card code's
+with several threshold windows in the part of the frame where the mat lies,
+sharpened and enlarged where they are small; each card code's
 centre and side in table millimetres, its zone
 (`vision.flohcati.layout.zone_of`). A square of a card code's size that the
 detector found but could not decode, inside a zone where cards belong, is cut
@@ -195,18 +195,15 @@ class Recognition:
 
 
 def _detector(window: int, min_perimeter: float) -> cv2.aruco.ArucoDetector:
-    """The code detector: one threshold window of ``window`` (px), a tolerant polygon fit and decoder
-    (the 4x4 codes' cells are large), sub-pixel corners."""
+    """The code detector: several threshold windows around ``window`` (px), a tolerant polygon fit and
+    decoder (the 4x4 codes' cells are large), sub-pixel corners."""
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     # a card's code is about 50 px across in a 1280 px frame; far smaller squares are print detail
     params.minMarkerPerimeterRate = min_perimeter
-    # One thresholding pass: windows of half and two and a half times as much found no code more on the
-    # camera model's frames (the codes are enlarged to one size first), and each pass costs about as much
-    # as all the rest of the frame.
-    params.adaptiveThreshWinSizeMin = window
-    params.adaptiveThreshWinSizeMax = window
-    params.adaptiveThreshWinSizeStep = 10
+    params.adaptiveThreshWinSizeMin = max(3, window // 2 | 1)
+    params.adaptiveThreshWinSizeMax = 3 * window
+    params.adaptiveThreshWinSizeStep = max(2, window)
     params.adaptiveThreshConstant = 5
     params.polygonalApproxAccuracyRate = 0.05
     params.perspectiveRemovePixelPerCell = 8
@@ -447,7 +444,8 @@ class Recognizer:
 
     def _calibrate(self, gray: Image) -> tuple[Calibration, tuple[Marker, ...]]:
         """The mat's calibration and the mat's markers: the vision core's fast search; where that does not fix
-        the mat, the slow one for the markers it missed, with one threshold window first and then with all;
+        the mat, the slow one for the markers it missed, with one threshold window first (taken when it
+        completes the mat's markers) and then with all;
         where neither decodes enough of them, the undecoded squares matched against the dictionary's codes.
 
         :raises NoMatError: when the mat's markers are not in view.
@@ -457,16 +455,19 @@ class Recognizer:
             return self.calibrator.update(mat), mat
         except NoMatError:
             pass
-        for one_window in (True, False):
-            have = {m.id for m in mat}
-            if set(GEOMETRY.markers.marker_ids) <= have:
-                break
-            mat += tuple(m for m in find_markers(gray, self.config, robust=True, one_window=one_window)
-                         if not is_card_id(m.id) and m.id not in have)
-            try:
-                return self.calibrator.update(mat), mat
-            except NoMatError:
-                continue
+        have = {m.id for m in mat}
+        every = set(GEOMETRY.markers.marker_ids)
+        if not every <= have:
+            for one_window in (True, False):
+                more = tuple(m for m in find_markers(gray, self.config, robust=True, one_window=one_window)
+                             if not is_card_id(m.id) and m.id not in have)
+                if one_window and not every <= have | {m.id for m in more}:
+                    continue  # the one window's markers are taken only when they complete the mat
+                try:
+                    return self.calibrator.update(mat + more), mat + more
+                except NoMatError:
+                    if not one_window:
+                        mat += more
         # too few of the mat's markers decoded: the ones blur smeared are matched
         mat += mat_markers_by_matching(gray, self.config, mat)
         return self.calibrator.update(mat), mat
