@@ -224,6 +224,11 @@ class TableAdapter(ABC, Generic[S, M]):
     def sighting(self, view: Any, players: Sequence[str]) -> Sighting | None:
         """The referee's sighting of a recognised view, or None when the view is not complete (a chart out of sight)."""
 
+    def reconcile(self, state: S, sighting: Any) -> Any:
+        """``sighting`` completed by what ``state`` proves (a component the camera cannot see now that the
+        game never takes away); the referee judges this instead. By default the sighting as it is."""
+        return sighting
+
     @abstractmethod
     def infer(self, state: S, sighting: Any) -> Inference:
         """What move, if any, turns ``state`` into what ``sighting`` shows (public information only)."""

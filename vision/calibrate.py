@@ -144,7 +144,7 @@ def _detector(config: VisionConfig, window: int, scale: float = 1.0, robust: boo
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
-_DETECTORS: dict[tuple[int, int, int, bool], cv2.aruco.ArucoDetector] = {}
+_DETECTORS: dict[tuple[int, int, int, bool, bool], cv2.aruco.ArucoDetector] = {}
 #: the slow path's unsharp mask: the grey image less its blur (this fraction of the frame's longer side),
 #: this many times over. Blur of a few cells' width (defocus and motion, worst at the Pi's wide frame,
 #: where markers are smaller relative to the frame) rounds a marker's cells into one grey blob that one
@@ -156,13 +156,15 @@ _REGION_STEP = 16
 
 
 def find_markers(gray: Image, config: VisionConfig, frame_side: int | None = None, robust: bool = False,
-                 squares: list[FloatArray] | None = None) -> tuple[Marker, ...]:
+                 squares: list[FloatArray] | None = None, one_window: bool = False) -> tuple[Marker, ...]:
     """Every ArUco marker of the configured dictionary in a grey frame.
 
     ``frame_side``: the longer side of the whole camera frame when ``gray`` is only a part
     of it (the threshold window scales with the frame, not with the part). ``robust``:
     the slow path (several times slower): the image is sharpened (unsharp mask) and
-    searched with several threshold windows and a more tolerant decoder. ``squares``, when
+    searched with several threshold windows and a more tolerant decoder. ``one_window``: the
+    slow path with the fast one's threshold window alone (about a fifth of its time; it finds
+    the mat's markers that blur hides from the fast path on most frames). ``squares``, when
     given, receives the squares the detector found but could not decode (corners clockwise).
     """
     # the frame is filled by the table, so marker sizes scale with the frame
@@ -170,10 +172,15 @@ def find_markers(gray: Image, config: VisionConfig, frame_side: int | None = Non
     side = frame_side if frame_side is not None else own
     window = max(3, int(round(config.marker_threshold_window * side)) | 1)
     region = 0 if side <= own else -(-own // _REGION_STEP) * _REGION_STEP
-    key = (config.aruco_dictionary, window, region, robust)
+    key = (config.aruco_dictionary, window, region, robust, robust and one_window)
     det = _DETECTORS.get(key)
     if det is None:
         det = _DETECTORS[key] = _detector(config, window, side / region if region else 1.0, robust)
+        if robust and one_window:
+            params = det.getDetectorParameters()
+            params.adaptiveThreshWinSizeMin = params.adaptiveThreshWinSizeMax = window
+            params.adaptiveThreshWinSizeStep = 10
+            det.setDetectorParameters(params)
     if robust:
         soft = cv2.GaussianBlur(gray, (0, 0), max(1.0, _SHARPEN_SIGMA * side))
         gray = cv2.addWeighted(gray, 1.0 + _SHARPEN_AMOUNT, soft, -_SHARPEN_AMOUNT, 0)

@@ -16,7 +16,7 @@ from vision.camera_model import photograph
 from vision.cli import cmd_recognize
 from vision.grandioso.faces import marker_image, render_card
 from vision.grandioso.layout import CARD_IDS, CODE_SIZE, MAT, code_centre
-from vision.grandioso.pipeline import Recognizer, _match_code
+from vision.grandioso.pipeline import Recognizer, _masked_ncc, _match_code, _percentile
 from vision.grandioso.scene import CONTENT_REGION, Scene, _paste, frame, render_top_down
 
 
@@ -311,3 +311,55 @@ def test_a_published_card_is_read_by_the_deck() -> None:
     image = render_top_down(Scene(p, jitter=2), 1280 / (x1 - x0), faces=_published_face)
     assert Recognizer().recognize(image).view.pyramid == {}  # no code: the shipped reading sees none
     assert Recognizer(classifier=_ByColour()).recognize(image).view.pyramid == _truth(p)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 900, 1001])
+def test_the_fast_percentile_is_numpys(n: int) -> None:
+    values = np.random.default_rng(n).random((n, 1)).astype(np.float32) * 255
+    for q in (0, 10, 50, 75, 90, 99, 100):
+        assert _percentile(values, q) == pytest.approx(float(np.percentile(values, q)), abs=1e-3)
+
+
+def test_masked_correlation_over_every_pixel_is_the_plain_one() -> None:
+    rng = np.random.default_rng(3)
+    image = cv2.GaussianBlur((rng.random((40, 50)) * 255).astype(np.float32), (0, 0), 1.5)
+    template = image[10:30, 12:34].copy()
+    every, share = _masked_ncc(image, np.ones(image.shape, bool), template)
+    assert share.min() == 1.0
+    assert every.max() == pytest.approx(1.0, abs=1e-4)
+    assert np.unravel_index(int(np.argmax(every)), every.shape) == (10, 12)
+    # a mask that keeps all but one corner pixel computes the same correlation, the slow way
+    almost = np.ones(image.shape, bool)
+    almost[-1, -1] = False
+    masked, share = _masked_ncc(image, almost, template)
+    assert np.abs(masked - every)[:-1, :-1].max() < 1e-3
+    assert share[-1, -1] < 1.0
+    # the correlation over the unmasked pixels ignores what the mask hides (glare)
+    glared = image.copy()
+    glared[10:20, 12:20] = 255.0
+    valid = glared < 250.0
+    hidden, share = _masked_ncc(glared, valid, template)
+    assert np.unravel_index(int(np.argmax(hidden)), hidden.shape) == (10, 12)
+    assert hidden.max() == pytest.approx(1.0, abs=1e-3)
+
+
+def test_the_slow_marker_search_with_one_window_finds_a_mat_the_fast_one_misses(recognizer: Recognizer) -> None:
+    from vision.calibrate import find_markers
+    from vision.grandioso import CONFIG
+
+    p = Pyramid.start().with_card(0, 1, Card.ELEPHANT)
+    sharp = frame(Scene(p, singles=2, jitter=1))
+    blurred = cv2.GaussianBlur(sharp, (0, 0), 4.0)
+    gray = cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY)
+
+    def mat_ids(**options: bool) -> set[int]:
+        return {m.id for m in find_markers(gray, CONFIG, **options)} & set(MAT.marker_ids)
+
+    assert len(mat_ids()) < CONFIG.min_mat_markers
+    assert mat_ids(robust=True, one_window=True) == set(MAT.marker_ids)
+    assert mat_ids(one_window=True) == mat_ids()  # the fast search has one window already
+    result = recognizer.recognize(blurred)
+    truth = recognizer.recognize(sharp).calibration
+    corners = np.array([[[0.0, 0.0], [MAT.width, 0.0], [MAT.width, MAT.height], [0.0, MAT.height]]])
+    assert np.allclose(cv2.perspectiveTransform(corners, result.calibration.table_to_image),
+                       cv2.perspectiveTransform(corners, truth.table_to_image), atol=3.0)
