@@ -19,7 +19,7 @@ from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
 from vision.bigtop.balance import paper_gains, second_look
 from vision.bigtop.faces import render_card_back
 from vision.bigtop.labels import BACK, NONE, Kind, kind_of
-from vision.bigtop.layout import CARD, Pile
+from vision.bigtop.layout import CARD, CHART, Pile
 from vision.bigtop.places import PlaceMemory, fit_card
 from vision.bigtop.tableview import Area, TableView, Zone, build_table_view, zone_of
 from vision.boardmatch import BoardMemory
@@ -99,7 +99,8 @@ class Recognizer:
     and components are given back; while the calibration holds, components are searched afresh only
     near what changed; and a crop that matches one read in the last frames keeps its reading
     (`vision.recall`). A frame not given back keeps the charts' poses of the frames before while
-    their markers have not moved (`vision.boardmatch.BoardMemory`). Call `reset` before a frame of
+    their markers have not moved, or while a hand hides all of a chart's markers and the rest of its
+    print shows it has not moved (`vision.boardmatch.BoardMemory`). Call `reset` before a frame of
     another table to search it in full at once.
 
     :raises ModelFileError: when the model file cannot be loaded.
@@ -118,7 +119,8 @@ class Recognizer:
         self.read = CropMemory()
         self._last_calibration: Calibration | None = None
         #: the charts' poses, fitted to their markers or found by matching them, while the table has not moved
-        self.boards = BoardMemory(config)
+        self.boards = BoardMemory(config, ((0.0, 0.0), (CHART.width, 0.0), (CHART.width, CHART.height),
+                                           (0.0, CHART.height)))
 
     def reset(self) -> None:
         """Forget the cached calibration, marker positions and the cards last seen on each place."""
