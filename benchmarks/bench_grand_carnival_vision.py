@@ -242,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
                 # the live referee: the held places taken from the state before the move, where nothing could change
                 live_causes: list[str] = []
                 filled = None if view is None else fill(view, before.boards[scene.seat],
-                                                        changeable(before, scene.seat))
+                                                        changeable(before, scene.seat, view))
                 live = judge(filled, scene, photo, live_causes)
                 live_ok = live["wrong"] == 0 and live["held"] == 0 and filled is not None
                 live_usable += live_ok

@@ -203,7 +203,7 @@ class CarnivalTable(TableAdapter[CarnivalState, Move]):
         views = getattr(sighting, "views", ())
         if not views or len(views) != len(state.boards):
             return sighting
-        filled = tuple(fill(v, state.boards[seat], changeable(state, seat)) for seat, v in enumerate(views))
+        filled = tuple(fill(v, state.boards[seat], changeable(state, seat, v)) for seat, v in enumerate(views))
         return _sighting(filled, sighting.railyard, sighting.wagon_problems)
 
     def _key(self, state: CarnivalState) -> str:

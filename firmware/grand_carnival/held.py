@@ -15,7 +15,12 @@ whose turn it is, so it can tell which places could have changed since:
   or an entrance to a free field or the tent (the entrances refilled, a barker
   on a free walkway, a ticket on an attraction beside the field it reached), a
   figure on a free action number (on the round's last figure, every number:
-  they may be lifted), a figure on a trick place not yet taken.
+  they may be lifted), a figure on a trick place not yet taken. A walk always
+  empties the field or the entrance it starts from (an entrance emptied is
+  refilled only with the other one, which then shows a guest it had not): while
+  the camera reads every guest of the market still on its field and both
+  entrances as they were, no guest walked, and the fields only a walk changes
+  (free walkways, the tickets) and the tent cannot have changed.
 
 `changeable` lists those places; `fill` takes every held place outside them
 from the accepted state and leaves every place inside them held, so a piece
@@ -54,8 +59,9 @@ class Changeable:
     tricks: frozenset[int] = frozenset()
 
 
-def changeable(state: CarnivalState, seat: int) -> Changeable:
-    """The places of ``seat``'s market that could change before the next move is accepted (see the module)."""
+def changeable(state: CarnivalState, seat: int, view: MarketView | None = None) -> Changeable:
+    """The places of ``seat``'s market that could change before the next move is accepted (see the module);
+    ``view``: what the camera reads of it now (None: nothing, so a guest may have walked)."""
     board = state.boards[seat]
     free = frozenset(n for n in NUMBERS if n not in board.numbers)
     if current_seat(state) != seat:
@@ -63,12 +69,18 @@ def changeable(state: CarnivalState, seat: int) -> Changeable:
     empty = mask_of([c for p, t in enumerate(board.parcels) if t is None for c in parcel_cells(p)])
     open_walkways = board.walkways & ~board.guests & ~board.barkers
     open_sites = board.sites & ~board.covered & ~board.guests
+    learned = board.tricks_learned
+    chars = "" if view is None else "".join(view.market)
+    walked = view is None or view.entrances != board.entrances or any(chars[c] not in "gG"
+                                                                      for c in cells_of(board.guests))
+    if not walked:
+        return Changeable(fields=empty | open_sites, numbers=frozenset(NUMBERS) if len(free) <= 1 else free,
+                          tricks=frozenset(range(min(learned, TRICK_PLACES), TRICK_PLACES)))
     reached = open_walkways | open_sites
     ticketed = 0
     for a in board.attractions:
         if a.tickets < a.mask.bit_count() and neighbours(a.mask) & reached:
             ticketed |= a.mask
-    learned = board.tricks_learned
     return Changeable(
         fields=empty | reached | board.guests | ticketed,
         entrances=(True, True),

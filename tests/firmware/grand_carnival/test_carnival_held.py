@@ -14,7 +14,7 @@ from firmware.referee import Mode, Referee
 from firmware.table import Seen
 from scorer.grand_carnival import GrandCarnival
 from scorer.grand_carnival.components import cell_name, cells_of, parcel_cells
-from scorer.grand_carnival.model import NUMBERS, Board, CarnivalState, Foundation, Move, Pass, TrickStatus
+from scorer.grand_carnival.model import NUMBERS, Board, CarnivalState, Foundation, Move, Pass, TrickStatus, Walk
 from scorer.grand_carnival.observe import market_of
 from scorer.grand_carnival.rules import current_seat
 from vision.grand_carnival.layout import TENT_PLACES, TRICK_PLACES
@@ -143,7 +143,8 @@ def test_a_place_taken_from_the_state_is_never_taken_wrong() -> None:
                                + [f"tent place {k}" for k in range(1, TENT_PLACES + 1)]
                                + [f"number {n}" for n in NUMBERS]
                                + [f"trick place {k}" for k in range(1, TRICK_PLACES + 1)] if rng.random() < 0.15)
-                out = fill(glare(truth, cells, places), state.boards[seat], changeable(state, seat))
+                blind = glare(truth, cells, places)
+                out = fill(blind, state.boards[seat], changeable(state, seat, blind if rng.random() < 0.5 else None))
                 text_out, text_truth = "".join(out.market), "".join(truth.market)
                 assert all(a in ("?", b) for a, b in zip(text_out, text_truth)), (text, seat)
                 assert set(out.attractions) <= set(truth.attractions)
@@ -191,15 +192,17 @@ def test_a_guest_into_the_tent_or_a_trick_figure_under_glare_on_the_market_on_tu
     state, _, _ = played(1, 35)
     seat = current_seat(state)
     assert seat is not None
-    board = _learned(replace(state.boards[seat], tent=2), 1)
+    board = _learned(replace(state.boards[seat], tent=2, entrances=(True, True)), 1)
     state = replace(state, boards=tuple(board if s == seat else b for s, b in enumerate(state.boards)))
-    # the guest walked into the tent's third place, a second trick learned: both figures under glare
-    walked = seen(_learned(replace(board, tent=3), 2), seat)
-    out = fill(glare(walked, places=("tent place 3", "trick place 2")), board, changeable(state, seat))
+    # a guest walked from the first entrance into the tent's third place, a second trick learned: the
+    # guest in the tent and the trick's figure under glare
+    walked = seen(_learned(replace(board, tent=3, entrances=(False, True)), 2), seat)
+    blind = glare(walked, places=("tent place 3", "trick place 2"))
+    out = fill(blind, board, changeable(state, seat, blind))
     assert out.tent is None and out.tricks is None and len(out.unrecognised) == 2
     # the places before them cannot change, those after them only with them
-    out = fill(glare(walked, places=("tent place 2", "tent place 5", "trick place 1")), board,
-               changeable(state, seat))
+    blind = glare(walked, places=("tent place 2", "tent place 5", "trick place 1"))
+    out = fill(blind, board, changeable(state, seat, blind))
     assert (out.tent, out.tricks, out.unrecognised) == (3, 2, ())
     # on a market not on turn every one is taken
     other = 1 - seat
@@ -211,3 +214,44 @@ def test_a_guest_into_the_tent_or_a_trick_figure_under_glare_on_the_market_on_tu
 def _learned(board: Board, count: int) -> Board:
     return replace(board, tricks=tuple(TrickStatus.LEARNED if i < count else TrickStatus.OPEN
                                        for i in range(len(board.tricks))))
+
+
+def test_a_free_walkway_under_glare_on_the_market_on_turn_is_taken_only_while_no_guest_has_walked() -> None:
+    state = next(s for s in _states(1) if _walk_of(s) is not None)
+    walk = _walk_of(state)
+    assert walk is not None
+    seat = walk.seat
+    board = state.boards[seat]
+    free = board.walkways & ~board.guests & ~board.barkers & ~(1 << walk.end if walk.end < 64 else 0)
+    spot = free & -free
+    assert spot
+    # a figure on a number and nothing else yet: every guest where it stood, the walkway taken from the state
+    figure = seen(replace(board, numbers=board.numbers | {walk.number}), seat)
+    out = fill(glare(figure, spot), board, changeable(state, seat, glare(figure, spot)))
+    assert out.unrecognised == () and "".join(out.market) == letters(board)
+    # the guest walked: the same walkway is held, whatever the camera reads elsewhere
+    after = GAME.apply_unchecked(state, walk)[0].boards[seat]
+    walked = glare(seen(after, seat), spot)
+    out = fill(walked, board, changeable(state, seat, walked))
+    assert out.unrecognised and "".join(out.market)[spot.bit_length() - 1] == "?"
+
+
+def _states(seed: int) -> list[CarnivalState]:
+    record = GAME.simulate(players=PLAYERS, rng=random.Random(seed))
+    state = GAME.record_state(record)
+    out = [state]
+    for text in record["moves"]:
+        state, _ = GAME.apply_unchecked(state, GAME.parse_move(state, text))
+        out.append(state)
+    return out
+
+
+def _walk_of(state: CarnivalState) -> Walk | None:
+    """A walk from a field of the market on turn, when one is legal and a free walkway is left besides its end."""
+    for move in GAME.legal_moves(state):
+        if isinstance(move, Walk) and move.start < 64:
+            board = state.boards[move.seat]
+            free = board.walkways & ~board.guests & ~board.barkers
+            if free & ~(1 << move.end if move.end < 64 else 0):
+                return move
+    return None
