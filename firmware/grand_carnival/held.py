@@ -20,7 +20,11 @@ whose turn it is, so it can tell which places could have changed since:
   refilled only with the other one, which then shows a guest it had not): while
   the camera reads every guest of the market still on its field and both
   entrances as they were, no guest walked, and the fields only a walk changes
-  (free walkways, the tickets) and the tent cannot have changed.
+  (free walkways, the tickets) and the tent cannot have changed. And a player
+  puts the figure on the action number before the action (only the round's last
+  figure may stay in the hand): while the camera reads every free number of the
+  market on turn empty, nothing else on it can be a move yet. A piece laid
+  before its figure is held once the figure shows, so it is judged with it.
 
 `changeable` lists those places; `fill` takes every held place outside them
 from the accepted state and leaves every place inside them held, so a piece
@@ -70,6 +74,8 @@ def changeable(state: CarnivalState, seat: int, view: MarketView | None = None) 
     open_walkways = board.walkways & ~board.guests & ~board.barkers
     open_sites = board.sites & ~board.covered & ~board.guests
     learned = board.tricks_learned
+    if view is not None and len(free) > 1 and _no_figure_on(view, free):
+        return Changeable(numbers=free)
     chars = "" if view is None else "".join(view.market)
     walked = view is None or view.entrances != board.entrances or any(chars[c] not in "gG"
                                                                       for c in cells_of(board.guests))
@@ -88,6 +94,13 @@ def changeable(state: CarnivalState, seat: int, view: MarketView | None = None) 
         numbers=frozenset(NUMBERS) if len(free) <= 1 else free,
         tricks=frozenset(range(min(learned, TRICK_PLACES), TRICK_PLACES)),
     )
+
+
+def _no_figure_on(view: MarketView, numbers: frozenset[int]) -> bool:
+    """True when the camera reads each of the action ``numbers`` without a figure."""
+    if len(view.number_figures) == len(NUMBERS):
+        return all(view.number_figures[n - 1] is False for n in numbers)
+    return view.numbers is not None and not view.numbers & numbers
 
 
 def letters(board: Board) -> str:

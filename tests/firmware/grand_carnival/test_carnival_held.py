@@ -196,7 +196,9 @@ def test_a_guest_into_the_tent_or_a_trick_figure_under_glare_on_the_market_on_tu
     state = replace(state, boards=tuple(board if s == seat else b for s, b in enumerate(state.boards)))
     # a guest walked from the first entrance into the tent's third place, a second trick learned: the
     # guest in the tent and the trick's figure under glare
-    walked = seen(_learned(replace(board, tent=3, entrances=(False, True)), 2), seat)
+    number = min(n for n in NUMBERS if n not in board.numbers)
+    walked = seen(_learned(replace(board, tent=3, entrances=(False, True), numbers=board.numbers | {number}), 2),
+                  seat)
     blind = glare(walked, places=("tent place 3", "trick place 2"))
     out = fill(blind, board, changeable(state, seat, blind))
     assert out.tent is None and out.tricks is None and len(out.unrecognised) == 2
@@ -255,3 +257,28 @@ def _walk_of(state: CarnivalState) -> Walk | None:
             if free & ~(1 << move.end if move.end < 64 else 0):
                 return move
     return None
+
+
+def test_before_a_figure_shows_the_market_on_turn_is_taken_from_the_state_and_a_tile_laid_first_waits() -> None:
+    state = GAME.record_state(GAME.simulate(players=PLAYERS, rng=random.Random(3)))
+    move = next(m for m in GAME.legal_moves(state) if isinstance(m, Foundation))
+    seat = move.seat
+    board = state.boards[seat]
+    parcel = sum(1 << c for c in parcel_cells(move.parcel))
+    # the tile laid first, under glare, its figure still in the hand: the market reads as it was, no move
+    tiled = GAME.apply_unchecked(state, move)[0].boards[seat]
+    early = glare(seen(replace(tiled, numbers=board.numbers), seat), parcel)
+    out = fill(early, board, changeable(state, seat, early))
+    assert out.unrecognised == () and out == seen(board, seat)
+    # the figure put on its number: the parcel under glare is held, the tile judged only once it can be read
+    placed = glare(seen(tiled, seat), parcel)
+    out = fill(placed, board, changeable(state, seat, placed))
+    assert out.unrecognised and all("".join(out.market)[c] == "?" for c in parcel_cells(move.parcel))
+    # on the round's last turn the figure may stay in the hand: nothing is taken for want of it
+    last = replace(state, turn=2 * len(NUMBERS) - 1)
+    seat = current_seat(last)
+    assert seat is not None
+    board = replace(last.boards[seat], numbers=frozenset(NUMBERS[1:]))
+    last = replace(last, boards=tuple(board if s == seat else b for s, b in enumerate(last.boards)))
+    blind = glare(seen(board, seat), parcel)
+    assert fill(blind, board, changeable(last, seat, blind)).unrecognised
