@@ -15,16 +15,22 @@ whose turn it is, so it can tell which places could have changed since:
   or an entrance to a free field or the tent (the entrances refilled, a barker
   on a free walkway, a ticket on an attraction beside the field it reached), a
   figure on a free action number (on the round's last figure, every number:
-  they may be lifted), a figure on a trick place not yet taken. A walk always
-  empties the field or the entrance it starts from (an entrance emptied is
-  refilled only with the other one, which then shows a guest it had not): while
-  the camera reads every guest of the market still on its field and both
-  entrances as they were, no guest walked, and the fields only a walk changes
-  (free walkways, the tickets) and the tent cannot have changed. And a player
-  puts the figure on the action number before the action (only the round's last
-  figure may stay in the hand): while the camera reads every free number of the
-  market on turn empty, nothing else on it can be a move yet. A piece laid
-  before its figure is held once the figure shows, so it is judged with it.
+  they may be lifted), a figure on a trick place not yet taken.
+
+Two readings of that market narrow it further:
+
+* no guest walked (so the free walkways, the tickets, the entrances and the
+  tent are as they were) when the camera reads every field a walk can end on
+  (free walkways and sites) and the tent's next place without a new guest; or
+  when it reads all of them but one so, every guest still on its field and both
+  entrances as they were: a walk empties its start for all to see (an entrance
+  emptied is refilled only with the other one, which then shows a guest it had
+  not), and hiding that takes a second walk, or two from the entrances, whose
+  guests arrive unseen at two places at least;
+* nothing on it is a move yet while the camera reads every free action number
+  empty: a player puts the figure on the number before the action (only the
+  round's last figure may stay in the hand). A piece laid before its figure is
+  held once the figure shows, and judged with it.
 
 `changeable` lists those places; `fill` takes every held place outside them
 from the accepted state and leaves every place inside them held, so a piece
@@ -76,10 +82,7 @@ def changeable(state: CarnivalState, seat: int, view: MarketView | None = None) 
     learned = board.tricks_learned
     if view is not None and len(free) > 1 and _no_figure_on(view, free):
         return Changeable(numbers=free)
-    chars = "" if view is None else "".join(view.market)
-    walked = view is None or view.entrances != board.entrances or any(chars[c] not in "gG"
-                                                                      for c in cells_of(board.guests))
-    if not walked:
+    if view is not None and _no_walk(view, board):
         return Changeable(fields=empty | open_sites, numbers=frozenset(NUMBERS) if len(free) <= 1 else free,
                           tricks=frozenset(range(min(learned, TRICK_PLACES), TRICK_PLACES)))
     reached = open_walkways | open_sites
@@ -94,6 +97,32 @@ def changeable(state: CarnivalState, seat: int, view: MarketView | None = None) 
         numbers=frozenset(NUMBERS) if len(free) <= 1 else free,
         tricks=frozenset(range(min(learned, TRICK_PLACES), TRICK_PLACES)),
     )
+
+
+def _no_walk(view: MarketView, board: Board) -> bool:
+    """True when what the camera reads of ``board``'s market proves that no guest walked on it (see the module)."""
+    chars, truth = "".join(view.market), letters(board)
+    ends = cells_of(board.walkways & ~board.guests & ~board.barkers | board.sites & ~board.covered & ~board.guests)
+    if any(chars[c] not in ("?", truth[c]) for c in ends):
+        return False  # a guest (or a barker) arrived where the camera can see it
+    unseen = sum(1 for c in ends if chars[c] == "?")
+    if board.tent >= TENT_PLACES:
+        unseen += 2  # a guest walking into a full tent shows nowhere
+    else:
+        tent = _each(view.tent_places, TENT_PLACES,
+                     None if view.tent is None else [k < view.tent for k in range(TENT_PLACES)])
+        if tent[board.tent]:
+            return False
+        held = 0
+        while board.tent + held < TENT_PLACES and tent[board.tent + held] is None:
+            held += 1
+        unseen += 2 if board.tent + held == TENT_PLACES else held
+    if unseen == 0:
+        return True
+    # a walk empties its start for all to see unless another guest fills it or two walks from the entrances
+    # refill them: hidden, that takes guests arriving unseen at two places at least
+    chars_at_starts = all(chars[c] in "gG" for c in cells_of(board.guests))
+    return unseen <= 1 and chars_at_starts and view.entrances == board.entrances
 
 
 def _no_figure_on(view: MarketView, numbers: frozenset[int]) -> bool:

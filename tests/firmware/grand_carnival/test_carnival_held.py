@@ -231,11 +231,19 @@ def test_a_free_walkway_under_glare_on_the_market_on_turn_is_taken_only_while_no
     figure = seen(replace(board, numbers=board.numbers | {walk.number}), seat)
     out = fill(glare(figure, spot), board, changeable(state, seat, glare(figure, spot)))
     assert out.unrecognised == () and "".join(out.market) == letters(board)
+    # two walkways unseen: two walks from the entrances could refill them as they were and hide both guests
+    two = spot | (free & ~spot) & -(free & ~spot)
+    blind = glare(figure, two)
+    assert fill(blind, board, changeable(state, seat, blind)).unrecognised
     # the guest walked: the same walkway is held, whatever the camera reads elsewhere
     after = GAME.apply_unchecked(state, walk)[0].boards[seat]
     walked = glare(seen(after, seat), spot)
     out = fill(walked, board, changeable(state, seat, walked))
     assert out.unrecognised and "".join(out.market)[spot.bit_length() - 1] == "?"
+    # every field a walk ends on read without a new guest: no guest walked, whichever start is unseen
+    start = glare(figure, 1 << walk.start)
+    out = fill(start, board, changeable(state, seat, start))
+    assert out.unrecognised == () and "".join(out.market) == letters(board)
 
 
 def _states(seed: int) -> list[CarnivalState]:
