@@ -170,6 +170,20 @@ def _each(places: tuple[bool | None, ...], size: int, shown: list[bool] | None) 
     return [None] * size if shown is None else list(shown)
 
 
+def _taken(read: list[bool | None], state: list[bool], could: set[int] | frozenset[int],
+           in_order: bool = False) -> list[bool | None]:
+    """The readings of a row of places (an entrance each, the tent's places, the numbers' boxes, the trick places)
+    with each held one that ``could`` (indices) leaves out taken from ``state``; none is taken where a place read
+    differs from the state where it cannot change (the camera misread it, or it changed out of turn), nor where
+    the row would show a piece after an empty place (``in_order``: guests and figures fill them in order)."""
+    if any(r is not None and r != v and k not in could for k, (r, v) in enumerate(zip(read, state))):
+        return read
+    out = [v if r is None and k not in could else r for k, (r, v) in enumerate(zip(read, state))]
+    if in_order and any(a is False and b for a, b in zip(out, out[1:])):
+        return read
+    return out
+
+
 def fill(view: MarketView, board: Board, could: Changeable) -> MarketView:
     """``view`` with each held place that ``could`` leaves out taken from ``board`` (the accepted state's), and
     only the problems whose places are still held.
@@ -196,19 +210,16 @@ def fill(view: MarketView, board: Board, could: Changeable) -> MarketView:
     attractions = view.attractions + tuple(
         sorted(((a.shape, a.mask, a.tickets) for a in board.attractions if a.mask & fields), key=lambda a: a[1]))
 
-    entrances = list(view.entrances)
-    for k in (0, 1):
-        if entrances[k] is None and not could.entrances[k]:
-            entrances[k] = board.entrances[k]
-    tent = _each(view.tent_places, TENT_PLACES,
-                 None if view.tent is None else [k < view.tent for k in range(TENT_PLACES)])
-    tent = [board.tent > k if on is None and k not in could.tent else on for k, on in enumerate(tent)]
-    boxes = _each(view.number_figures, len(NUMBERS),
-                  None if view.numbers is None else [n in view.numbers for n in NUMBERS])
-    boxes = [n in board.numbers if on is None and n not in could.numbers else on for n, on in zip(NUMBERS, boxes)]
-    tricks = _each(view.trick_figures, TRICK_PLACES,
-                   None if view.tricks is None else [k < view.tricks for k in range(TRICK_PLACES)])
-    tricks = [board.tricks_learned > k if on is None and k not in could.tricks else on for k, on in enumerate(tricks)]
+    entrances = _taken(list(view.entrances), list(board.entrances), {k for k in (0, 1) if could.entrances[k]})
+    tent = _taken(_each(view.tent_places, TENT_PLACES,
+                        None if view.tent is None else [k < view.tent for k in range(TENT_PLACES)]),
+                  [board.tent > k for k in range(TENT_PLACES)], could.tent, in_order=True)
+    boxes = _taken(_each(view.number_figures, len(NUMBERS),
+                         None if view.numbers is None else [n in view.numbers for n in NUMBERS]),
+                   [n in board.numbers for n in NUMBERS], {n - 1 for n in could.numbers})
+    tricks = _taken(_each(view.trick_figures, TRICK_PLACES,
+                          None if view.tricks is None else [k < view.tricks for k in range(TRICK_PLACES)]),
+                    [board.tricks_learned > k for k in range(TRICK_PLACES)], could.tricks, in_order=True)
     readings = {"in": entrances, "tent place ": tent, "number ": boxes, "trick place ": tricks}
 
     def still_held(u: Unrecognised) -> bool:

@@ -290,3 +290,18 @@ def test_before_a_figure_shows_the_market_on_turn_is_taken_from_the_state_and_a_
     last = replace(last, boards=tuple(board if s == seat else b for s, b in enumerate(last.boards)))
     blind = glare(seen(board, seat), parcel)
     assert fill(blind, board, changeable(last, seat, blind)).unrecognised
+
+
+def test_a_row_of_places_read_otherwise_than_the_state_where_nothing_could_change_is_not_filled() -> None:
+    """The tent's first place misread empty and its second under glare: filling the second would count the tent
+    one short, so the tent stays held (a guest after an empty place, or a place the state has otherwise)."""
+    state, move, _ = played(1, 35)
+    other = 1 - move.seat
+    board = replace(state.boards[other], tent=5)
+    state = replace(state, boards=tuple(board if s == other else b for s, b in enumerate(state.boards)))
+    truth = seen(board, other)
+    misread = replace(truth, tent_places=(False,) + truth.tent_places[1:])
+    out = fill(glare(misread, places=("tent place 2",)), board, changeable(state, other))
+    assert out.tent is None and out.unrecognised
+    out = fill(glare(truth, places=("tent place 2",)), board, changeable(state, other))
+    assert out.tent == 5 and out.unrecognised == ()
