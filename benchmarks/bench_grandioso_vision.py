@@ -15,7 +15,7 @@ every level, and recognised (a new table each frame). Printed per level:
   where none lies;
 * held: places reported unrecognised though their code is not under the hand;
 * live: usable as the live referee judges the view, having accepted the table before its last move
-  (`firmware.grandioso.GrandiosoTable.reconcile`): a place glare hides where a card was accepted is
+  (`firmware.grandioso.GrandiosoTable.fill_held`): a place glare hides where a card was accepted is
   that card, and unclear places of the singles row hold the singles accepted there when the row shows
   nothing else (a card laid by the last move is still asked about); and the wrong cards accepted so;
 * ms per frame on one thread (median and 90th percentile of the wall clock, and the median of the
@@ -77,9 +77,9 @@ def random_table_and_before(seed: int) -> tuple[Scene, dict[tuple[int, int], Car
 
 def live_view(view: GrandiosoView, before: GrandiosoState) -> GrandiosoView:
     """The view as the live referee judges it, having accepted ``before``: each place glare hides where a
-    card was accepted is that card (`firmware.grandioso.GrandiosoTable.reconcile`)."""
+    card was accepted is that card (`firmware.grandioso.GrandiosoTable.fill_held`)."""
     table = GrandiosoTable()
-    seen = table.reconcile(before, table.sighting(view, ["A", "B", "C"]))
+    seen = table.fill_held(before, table.sighting(view, ["A", "B", "C"]))
     filled = {p: k for p, k in seen.snapshot.pyramid if p not in view.pyramid}
     singles = len(seen.snapshot.single_places)
     kept = tuple(u for u in view.unrecognised if not (u.unread and (u.row, u.col) in filled)

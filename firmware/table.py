@@ -224,9 +224,10 @@ class TableAdapter(ABC, Generic[S, M]):
     def sighting(self, view: Any, players: Sequence[str]) -> Sighting | None:
         """The referee's sighting of a recognised view, or None when the view is not complete (a chart out of sight)."""
 
-    def reconcile(self, state: S, sighting: Any) -> Any:
-        """``sighting`` completed by what ``state`` proves (a component the camera cannot see now that the
-        game never takes away); the referee judges this instead. By default the sighting as it is."""
+    def fill_held(self, state: S, sighting: Any) -> Any:
+        """The sighting with places the camera could not read taken from ``state`` where nothing done this turn
+        could have changed them (a component the game never takes away, a market not on turn); the referee
+        calls it before it looks for anything unrecognised and judges the result. Default: as it is."""
         return sighting
 
     @abstractmethod

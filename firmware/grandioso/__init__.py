@@ -7,7 +7,7 @@ passes). The referee checks every placement (the row's animal, the highest
 place on each side, the clown rules), keeps the Show Master, and shows on
 the central panel which card each side of the pyramid takes next. What
 glare hides is filled in only where the accepted state proves it
-(`GrandiosoTable.reconcile`): a card already in the pyramid, singles already
+(`GrandiosoTable.fill_held`): a card already in the pyramid, singles already
 on the row; a place where a card may have been laid is asked about.
 """
 
@@ -95,7 +95,7 @@ class GrandiosoTable(TableAdapter[GrandiosoState, GrandiosoMove]):
                        for u in view.unrecognised)
         return Sighting(snapshot, problems, unread, tuple(u.places for u in view.unrecognised))
 
-    def reconcile(self, state: GrandiosoState, sighting: Any) -> Any:
+    def fill_held(self, state: GrandiosoState, sighting: Any) -> Any:
         """What glare hides, where the accepted state proves it: a pyramid place whose code the camera cannot
         see where a card was accepted is that card (a card never leaves the pyramid, and none may be laid on
         a place that holds one); singles row places that are unclear (glare) hold the singles the state has

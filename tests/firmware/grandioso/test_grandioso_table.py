@@ -126,11 +126,11 @@ def test_glare_over_a_card_accepted_before_is_that_card() -> None:
     before = {(0, 0): Card.ELEPHANT, (0, 1): Card.ELEPHANT}
     sighting = TABLE.sighting(_glared_view((0, 1), before), ["Ann", "Ben"])
     assert sighting is not None and sighting.unread == ((0, 1),)
-    seen = TABLE.reconcile(state, sighting)
+    seen = TABLE.fill_held(state, sighting)
     assert seen.unrecognised == () and dict(seen.snapshot.pyramid) == before
     assert TABLE.infer(state, seen).seen is Seen.UNCHANGED
     # a card laid beside it is still a move
-    laid = TABLE.reconcile(state, TABLE.sighting(_glared_view((0, 1), {**before, (0, -1): Card.ELEPHANT}), ["A", "B"]))
+    laid = TABLE.fill_held(state, TABLE.sighting(_glared_view((0, 1), {**before, (0, -1): Card.ELEPHANT}), ["A", "B"]))
     assert TABLE.infer(state, laid).move == Place(Card.ELEPHANT, 0, -1)
 
 
@@ -138,9 +138,9 @@ def test_glare_over_a_place_that_held_no_card_is_still_asked_about() -> None:
     state = GAME.public_state(["Ann", "Ben"])
     sighting = TABLE.sighting(_glared_view((0, 1), {(0, 0): Card.ELEPHANT}), ["Ann", "Ben"])
     assert sighting is not None
-    assert TABLE.reconcile(state, sighting) == sighting  # a card laid under the glare must not pass unseen
+    assert TABLE.fill_held(state, sighting) == sighting  # a card laid under the glare must not pass unseen
     other = Sighting(sighting.snapshot, ("A card lies turned (row 1, place +1).",), (None,))
-    assert TABLE.reconcile(state, other) == other
+    assert TABLE.fill_held(state, other) == other
 
 
 def test_the_referee_asks_nothing_when_glare_hides_a_card_it_accepted(tmp_path: Path) -> None:
@@ -175,7 +175,7 @@ def test_glare_over_singles_accepted_before_holds_them_when_the_row_shows_nothin
     state = _with_singles(3)
     sighting = TABLE.sighting(_singles_view((1, 3), (2,)), ["Ann", "Ben"])
     assert sighting is not None and sighting.unclear == ((2,),)
-    seen = TABLE.reconcile(state, sighting)
+    seen = TABLE.fill_held(state, sighting)
     assert seen.unrecognised == () and seen.snapshot.single_places == (1, 2, 3)
     assert TABLE.infer(state, seen).seen is Seen.UNCHANGED
 
@@ -190,10 +190,10 @@ def test_glare_over_the_singles_row_is_asked_about_when_the_row_may_have_changed
         places: tuple[int, ...], unclear: tuple[int, ...], shown: Card | None) -> None:
     state = _with_singles(3)
     sighting = TABLE.sighting(_singles_view(places, unclear, shown), ["Ann", "Ben"])
-    assert TABLE.reconcile(state, sighting) == sighting
+    assert TABLE.fill_held(state, sighting) == sighting
 
 
 def test_glare_over_the_singles_row_is_asked_about_after_a_draw() -> None:
     state, _ = GAME.play(_with_singles(3), Draw(None))
     sighting = TABLE.sighting(_singles_view((1, 3), (2,)), ["Ann", "Ben"])
-    assert TABLE.reconcile(state, sighting) == sighting
+    assert TABLE.fill_held(state, sighting) == sighting
