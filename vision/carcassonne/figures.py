@@ -27,8 +27,9 @@ from numpy.typing import NDArray
 from scorer.carcassonne.catalog import CATALOG, Special
 from vision.carcassonne.features import anchor, spot_at
 
-__all__ = ["BIG_TOP", "COLORS", "FIGURE_COLOURS", "FigureReading", "PlacedFigure", "clipped_sides", "draw_figures", "find_figures",
-           "footprint_centre", "random_figures"]
+__all__ = ["BIG_TOP", "COLORS", "FIGURE_COLOURS", "FigureReading", "FigureSearch", "PlacedFigure", "acrobat_stack",
+           "clipped_sides", "draw_figures", "find_figures", "footprint_centre", "random_figures", "search_figures",
+           "white_gain"]
 
 #: The six player colours (BGR as the project draws them).
 COLORS: dict[str, tuple[int, int, int]] = {
@@ -48,11 +49,20 @@ _SIZE = {"meeple": 0.30, "ringmaster": 0.38, "acrobat": 0.22}
 #: how far each acrobat of a stack shows above the one below, as a share of the tile side
 _STEP = 0.1
 #: a pixel this far (Lab) from every figure colour is no figure
-_FAR = 34.0
+_FAR = 40.0
 #: a blob whose colour is on average further than this from its figure colour (0 far .. 1 exact) is no figure
-MIN_CONFIDENCE = 0.4
+MIN_CONFIDENCE = 0.2
+#: and the least confidence at which a figure of a colour is reported: the tiles' art holds greens (fields) and
+#: greys (roads, walls, the monastery) near the green and grey figures', no reds, blues or yellows as strong
+SURE: dict[str, float] = {"red": 0.2, "blue": 0.2, "yellow": 0.2, "black": 0.35, "green": 0.5, "grey": 0.55, "big-top": 0.2}
+#: a blob up to this much less sure than its colour asks is a figure in doubt (unrecognised), not tile art
+DOUBT = 0.1
 #: the crop each tile is cut to for the search
 _CUT = 64
+#: a pixel with a channel this bright is glare (saturated), no colour of the board
+_GLARE = 250
+#: the brightest share of the board's pixels (a percentile) taken for its white
+_WHITE_PERCENTILE = 99.0
 #: the acrobat space's radius (a share of the tile side), and the smallest share of a tile an acrobat shows there
 _ACROBAT_SPACE = 0.3
 _MIN_ACROBAT = 0.007
@@ -63,9 +73,13 @@ _MIN_FOLLOWER = 0.22
 #: of a player's green, a roof of a player's red), or figures run together, no figure to report
 _MAX_FOLLOWER = 0.5
 _MAX_FOLLOWER_AREA = 0.12
-#: the ringmaster covers at least this share of its tile; a blob as tall as a ringmaster but smaller is a meeple
-#: (a meeple's colour run into its shadow)
-_RINGMASTER_AREA = 0.05
+#: the ringmaster is at least this tall (its longer side, a share of the tile side) and covers at least this share
+#: of its tile; a meeple is at most ``_MEEPLE_SIDE`` tall or covers at most ``_MEEPLE_AREA`` (seen through the
+#: camera, a meeple's colour may run into its shadow); a follower between the two is in doubt
+_RINGMASTER_SIDE = 0.37
+_RINGMASTER_AREA = 0.053
+_MEEPLE_SIDE = 0.345
+_MEEPLE_AREA = 0.05
 #: a meeple's outline in a unit square (head at the top)
 _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98, 0.5], [0.72, 0.52], [0.9, 1.0], [0.6, 1.0],
                     [0.5, 0.78], [0.4, 1.0], [0.1, 1.0], [0.28, 0.52], [0.02, 0.5], [0.02, 0.36], [0.34, 0.24], [0.36, 0.06]])
@@ -87,6 +101,14 @@ class PlacedFigure:
     count: int = 1
     below: int = 0
     above: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FigureSearch:
+    """What `search_figures` found: the figures it is sure of, and those in doubt (to be reported unrecognised)."""
+
+    sure: tuple[FigureReading, ...]
+    unsure: tuple[FigureReading, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +240,23 @@ _NAMES = tuple(FIGURE_COLOURS)
 _LABS = np.stack([_lab(FIGURE_COLOURS[n]) for n in _NAMES])
 
 
+def white_gain(pixels: NDArray[Any], reference: NDArray[Any] | Sequence[float] | None = None) -> NDArray[Any]:
+    """The gain per channel that balances a board's colours as the figure colours were drawn against: its brightest
+    pixels (``pixels``, N x 3 BGR; roads, white art) made ``reference`` (a light grey by default).
+
+    Glare (a pixel with a channel at `_GLARE` or above, and the pixels as bright as the glare's edge) is left out:
+    it is the lamp's colour, not the board's, and would darken every figure colour."""
+    px = np.asarray(pixels, np.float32).reshape(-1, 3)
+    ref = np.asarray(reference if reference is not None else (235, 235, 235), np.float32)
+    lit = px[px.max(axis=1) < _GLARE]
+    if len(lit) < max(16, 0.2 * len(px)):
+        lit = px
+    bright = lit.sum(axis=1)
+    white = lit[bright >= np.percentile(bright, _WHITE_PERCENTILE)].mean(axis=0)
+    out: NDArray[Any] = (ref / np.maximum(white, 1.0)).astype(np.float32)
+    return out
+
+
 def _cut(photo: NDArray[Any], corners: NDArray[Any]) -> NDArray[Any]:
     dst = np.asarray([[0, 0], [_CUT, 0], [_CUT, _CUT], [0, _CUT]], dtype=np.float32)
     m = cv2.getPerspectiveTransform(np.asarray(corners, dtype=np.float32), dst)
@@ -225,8 +264,8 @@ def _cut(photo: NDArray[Any], corners: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
-def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[int, int], NDArray[Any]],
-                 reference: NDArray[Any] | None = None) -> list[FigureReading]:
+def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[int, int], NDArray[Any]],
+                   reference: NDArray[Any] | None = None) -> FigureSearch:
     """The figures standing on ``tiles`` (`TileReading`s) in ``photo``; ``corners`` maps each cell to its corners.
 
     The tiles' square cuts are laid side by side as on the board, so that a figure reaching over a tile's edge onto
@@ -235,16 +274,19 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
     ``reference`` is the board's median colour the figure colours were drawn
     against (BGR); the photo's board is scaled to it first, which undoes the
     camera's white balance.
+
+    A figure whose colour is a little less sure than `SURE` asks of it (within `DOUBT`), or whose size lies between
+    a meeple's and the ringmaster's, is in ``unsure``, never reported as a figure.
     """
     by_cell = {(t.x, t.y): t for t in tiles if (t.x, t.y) in corners}
     if not by_cell:
-        return []
+        return FigureSearch((), ())
     # every cell with a tile is searched (a figure on a reported tile may reach over one that is not)
     cells = sorted(corners)
     stack = np.stack([_cut(photo, corners[cell]) for cell in cells]).astype(np.float32)
-    ref = np.asarray(reference if reference is not None else (235, 235, 235), np.float32)
-    gain = (ref / np.maximum(np.percentile(stack.reshape(-1, 3)[::5], 99, axis=0), 1.0)).astype(np.float32)
+    gain = white_gain(stack.reshape(-1, 3)[::5], reference)
     out: list[FigureReading] = []
+    unsure: list[FigureReading] = []
     #: each follower's share of its tile, by its index in ``out``
     sizes: dict[int, float] = {}
     area_cell = float(_CUT * _CUT)
@@ -323,6 +365,8 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
         if not shaped.any():
             continue
         dist_sum = np.bincount(lab_img.ravel(), weights=dist.ravel(), minlength=n)
+        #: the pieces of this colour on each acrobat space: (box, confidence, pixels)
+        stack_parts: dict[tuple[int, int], list[tuple[tuple[int, int, int, int], float, int]]] = {}
         for j in np.flatnonzero(shaped):
             area = stats[j, cv2.CC_STAT_AREA] / area_cell
             w, h = int(stats[j, cv2.CC_STAT_WIDTH]), int(stats[j, cv2.CC_STAT_HEIGHT])
@@ -340,16 +384,17 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
             u, v = float(np.clip(gx - (t.x - x0), 0.0, 1.0)), float(np.clip(gy - (t.y - y0), 0.0, 1.0))
             special = CATALOG[t.tile].special
             conf = float(np.clip(1.0 - dist_sum[j] / stats[j, cv2.CC_STAT_AREA] / _FAR, 0.0, 1.0))
-            if conf < MIN_CONFIDENCE:
+            if conf < max(MIN_CONFIDENCE, SURE[colour] - DOUBT):
                 continue
+            # a blob a little less sure than its colour asks is a figure in doubt: reported unrecognised
+            put = out if conf >= SURE[colour] else unsure
             if colour == "big-top":
                 if special is Special.CIRCUS and area > 0.1:
-                    out.append(FigureReading(t.x, t.y, "big-top", "", "circus", conf))
+                    put.append(FigureReading(t.x, t.y, "big-top", "", "circus", conf))
                 continue
             if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < _ACROBAT_SPACE**2:
-                # a stack of one colour shows as one blob: its height tells how many
-                count = int(np.clip(round((h / _CUT - _SIZE["acrobat"]) / _STEP) + 1, 1, 3))
-                out.extend(FigureReading(t.x, t.y, "acrobat", colour, "acrobats", conf) for _ in range(count))
+                # a stack of one colour shows as one blob, or as pieces its outlines cut apart: taken together
+                stack_parts.setdefault((t.x, t.y), []).append((box, conf, int(stats[j, cv2.CC_STAT_AREA])))
                 continue
             feature = spot_at(t.tile, t.rotation, u, v)
             if feature is None or feature in ("circus", "acrobats"):
@@ -358,16 +403,42 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
             tall_side = (max(w, h) + 2) / _CUT
             if (tall_side < _MIN_FOLLOWER and not any(clipped)) or tall_side > _MAX_FOLLOWER or area > _MAX_FOLLOWER_AREA:
                 continue
-            tall = tall_side > 0.5 * (_SIZE["meeple"] + _SIZE["ringmaster"]) and area >= _RINGMASTER_AREA
-            out.append(FigureReading(t.x, t.y, "ringmaster" if tall else "meeple", colour, feature, conf))
-            sizes[len(out) - 1] = area
+            tall = tall_side >= _RINGMASTER_SIDE and area >= _RINGMASTER_AREA
+            if not tall and tall_side > _MEEPLE_SIDE and area > _MEEPLE_AREA and not any(clipped):
+                put = unsure  # between a meeple's size and the ringmaster's
+            put.append(FigureReading(t.x, t.y, "ringmaster" if tall else "meeple", colour, feature, conf))
+            if put is out:
+                sizes[len(out) - 1] = area
+        for (x, y), parts in stack_parts.items():
+            count, conf = acrobat_stack(parts)
+            put = out if conf >= SURE[colour] else unsure
+            put.extend(FigureReading(x, y, "acrobat", colour, "acrobats", conf) for _ in range(count))
     # a player has one ringmaster: of two read in one colour, the smaller is a meeple
     for colour in _NAMES:
         rings = [i for i, f in enumerate(out) if f.figure == "ringmaster" and f.color == colour]
         for i in sorted(rings, key=lambda i: sizes[i])[:-1]:
             out[i] = replace(out[i], figure="meeple")
     out.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
-    return out
+    unsure.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
+    return FigureSearch(tuple(out), tuple(unsure))
+
+
+def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[int, int], NDArray[Any]],
+                 reference: NDArray[Any] | None = None) -> list[FigureReading]:
+    """The figures `search_figures` is sure of."""
+    return list(search_figures(photo, tiles, corners, reference).sure)
+
+
+def acrobat_stack(parts: Sequence[tuple[tuple[int, int, int, int], float, int]], cut: int = _CUT) -> tuple[int, float]:
+    """How many acrobats of one colour stand on one acrobat space, and how sure that is, from the pieces of that
+    colour found there: each piece's box (left, top, width, height, in pixels of a ``cut``-pixel tile), confidence
+    and pixels. The stack's height is that of all its pieces together (each acrobat shows a step above the one it
+    stands on; their outlines may cut the stack in pieces); the confidence is the pieces' own, weighed by size."""
+    top = min(b[1] for b, _, _ in parts)
+    bottom = max(b[1] + b[3] for b, _, _ in parts)
+    count = int(np.clip(round(((bottom - top) / cut - _SIZE["acrobat"]) / _STEP) + 1, 1, 3))
+    weight = sum(n for _, _, n in parts)
+    return count, float(sum(c * n for _, c, n in parts) / max(weight, 1))
 
 
 def random_figures(tiles: Sequence[Any], rng: np.random.Generator, colors: Sequence[str] = tuple(COLORS),
