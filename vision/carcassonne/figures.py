@@ -80,6 +80,9 @@ _RINGMASTER_SIDE = 0.37
 _RINGMASTER_AREA = 0.053
 _MEEPLE_SIDE = 0.345
 _MEEPLE_AREA = 0.05
+#: colours that the tiles' art holds (fields, roads, walls): a figure of such a colour may run together with the art
+#: under it and look larger than it is
+_BLENDING = ("green", "grey")
 #: a meeple's outline in a unit square (head at the top)
 _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98, 0.5], [0.72, 0.52], [0.9, 1.0], [0.6, 1.0],
                     [0.5, 0.78], [0.4, 1.0], [0.1, 1.0], [0.28, 0.52], [0.02, 0.5], [0.02, 0.36], [0.34, 0.24], [0.36, 0.06]])
@@ -406,6 +409,8 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
             tall = tall_side >= _RINGMASTER_SIDE and area >= _RINGMASTER_AREA
             if not tall and tall_side > _MEEPLE_SIDE and area > _MEEPLE_AREA and not any(clipped):
                 put = unsure  # between a meeple's size and the ringmaster's
+            elif tall and colour in _BLENDING:
+                put = unsure  # a meeple run together with the art around it may look as large
             put.append(FigureReading(t.x, t.y, "ringmaster" if tall else "meeple", colour, feature, conf))
             if put is out:
                 sizes[len(out) - 1] = area
