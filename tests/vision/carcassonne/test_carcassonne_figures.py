@@ -7,7 +7,17 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.carcassonne.figures import COLORS, _paint, _poly, clipped_sides, find_figures, footprint_centre
+from vision.carcassonne.figures import (
+    COLORS,
+    _paint,
+    _poly,
+    acrobat_stack,
+    clipped_sides,
+    find_figures,
+    footprint_centre,
+    search_figures,
+    white_gain,
+)
 from vision.carcassonne.recognize import TileReading
 from vision.carcassonne.render import render_tile
 
@@ -20,7 +30,7 @@ def test_a_figure_across_a_seam_is_found_once_on_the_tile_under_its_middle() -> 
     # a green table of B tiles (a monastery amid fields); a red disc sits across the seam of two cells one above
     # the other, most of it on the lower one, a blue one well inside a third cell, white marks fix the colour balance
     photo = np.full((300, 200, 3), (60, 150, 80), np.uint8)
-    photo[:, :4] = photo[:, 100:104] = 255
+    photo[:, :4] = photo[:, 100:104] = 240  # not clipped: a clipped pixel is glare
     cv2.circle(photo, (50, 106), 13, COLORS["red"], -1)
     cv2.circle(photo, (150, 60), 13, COLORS["blue"], -1)
     tiles = [TileReading(0, 0, "B", 0, 1.0), TileReading(0, 1, "B", 0, 1.0), TileReading(1, 0, "B", 0, 1.0)]
@@ -71,3 +81,47 @@ def test_a_figure_cut_off_at_a_corner_is_at_least_the_smallest_figure() -> None:
     sides = clipped_sides(blob, 1, box, seen)
     assert sides == (True, True, False, False)
     assert footprint_centre(box, sides, 30.0) == pytest.approx((34.5 - 15, 34.5 - 15))
+
+
+def test_the_boards_white_is_taken_without_the_glare() -> None:
+    # a board of fields with a road of a bluish white, under a pool of glare clipped in its green channel
+    pixels = np.full((1000, 3), (60, 150, 80), np.float32)
+    pixels[:60] = (210, 200, 180)  # the road
+    pixels[60:100] = (245, 255, 240)  # the glare
+    gain = white_gain(pixels)
+    assert gain * np.float32([210, 200, 180]) == pytest.approx([235, 235, 235], abs=1)
+    # a board with no glare: its brightest pixels are its white
+    assert white_gain(pixels[:60]) * np.float32([210, 200, 180]) == pytest.approx([235, 235, 235], abs=1)
+
+
+def test_an_acrobat_stack_cut_in_pieces_by_its_outlines_counts_its_whole_height() -> None:
+    # three acrobats a tenth of the tile apart, each 0.22 of the 64-pixel tile: 27 pixels from the top one's head down
+    pieces = [((20, 10, 14, 14), 0.9, 100), ((20, 25, 14, 12), 0.6, 50)]
+    count, conf = acrobat_stack(pieces)
+    assert count == 3 and conf == pytest.approx((0.9 * 100 + 0.6 * 50) / 150)
+    assert acrobat_stack(pieces[:1])[0] == 1
+
+
+def _sand(n: int) -> tuple[np.ndarray, list[TileReading], dict[tuple[int, int], np.ndarray]]:
+    """A row of ``n`` B tiles 100 px wide in a sand colour near no figure's, with white marks for the colour balance."""
+    photo = np.full((100, 100 * n, 3), (150, 190, 220), np.uint8)
+    photo[:, :4] = 240
+    tiles = [TileReading(x, 0, "B", 0, 1.0) for x in range(n)]
+    corners = {(x, 0): _square(100 * x, 0, 100) for x in range(n)}
+    return photo, tiles, corners
+
+
+def test_a_green_figure_as_large_as_a_ringmaster_is_in_doubt_and_the_pixels_of_every_figure_are_given() -> None:
+    photo, tiles, corners = _sand(3)
+    _paint(photo, _poly(25, 25, 30.0, 0.0), COLORS["green"], 100)  # a meeple
+    _paint(photo, _poly(225, 25, 40.0, 0.0), COLORS["green"], 100)  # the ringmaster's size: maybe a meeple run into a field
+    _paint(photo, _poly(125, 25, 40.0, 0.0), COLORS["red"], 100)  # a red ringmaster is sure
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(0, "meeple", "green"), (1, "ringmaster", "red")]
+    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(2, "ringmaster", "green")]
+    assert find_figures(photo, tiles, corners) == list(found.sure)
+    # each figure's pixels, on the cell it stands on, in the cell's square cut (the figure's middle a quarter in)
+    assert sorted(found.covered) == [(0, 0), (1, 0), (2, 0)]
+    for mask in found.covered.values():
+        ys, xs = np.nonzero(mask)
+        assert abs(xs.mean() - 16) < 4 and abs(ys.mean() - 16) < 5 and mask[48:, 48:].sum() == 0

@@ -90,7 +90,7 @@ def test_a_tile_with_a_side_read_as_another_feature_is_unrecognised(side: int) -
 def _fields(n: int) -> tuple[np.ndarray, list[TileReading], dict[tuple[int, int], np.ndarray]]:
     """A row of ``n`` B tiles (a monastery amid fields) 100 px wide, green, with white marks to fix the colour balance."""
     photo = np.full((100, 100 * n, 3), (60, 150, 80), np.uint8)
-    photo[:, :4] = 255
+    photo[:, :4] = 240  # a white the camera did not clip (a clipped pixel is glare, no colour)
     tiles = [TileReading(x, 0, "B", 0, 1.0) for x in range(n)]
     corners = {(x, 0): np.float32([[100 * x, 0], [100 * x + 100, 0], [100 * x + 100, 100], [100 * x, 100]]) for x in range(n)}
     return photo, tiles, corners
@@ -113,3 +113,58 @@ def test_a_player_has_one_ringmaster_the_smaller_of_two_is_a_meeple() -> None:
     found = find_figures(photo, tiles, corners)
     assert sorted((f.x, f.figure, f.color) for f in found) == [(0, "meeple", "red"), (1, "ringmaster", "blue"),
                                                                (2, "ringmaster", "red")]
+
+
+def test_a_figure_in_doubt_is_listed_unrecognised_and_the_board_is_not_scored() -> None:
+    from vision.carcassonne.figures import FigureReading
+    from vision.carcassonne.recognize import BoardReading
+    from vision.carcassonne.scoring import IllegalPosition, score_reading
+
+    doubt = FigureReading(0, 0, "ringmaster", "green", "field:NL", 0.45)
+    reading = BoardReading((TileReading(0, 0, "B", 0, 0.99),), unsure_figures=(doubt,))
+    data = reading.to_json()
+    assert data["figures"] == []
+    assert data["unrecognised"] == [{"kind": "figure", "x": 0, "y": 0, "best": "ringmaster", "color": "green",
+                                     "feature": "field:NL", "confidence": 0.45}]
+    assert "unsure: green ringmaster?" in reading.describe()
+    with pytest.raises(IllegalPosition, match="figure at \\(0,0\\)"):
+        score_reading(reading, {"green": "Ann"})
+
+
+class _Recorder:
+    """A classifier that reads a crop with any red pixel as U and any other as V, and keeps every batch it is given."""
+
+    labels = TILE_LABELS
+
+    def __init__(self) -> None:
+        self.batches: list[np.ndarray] = []
+
+    def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.batches.append(crops.copy())
+        probs = np.full((len(crops), len(TILE_LABELS)), 1e-4, np.float32)
+        red = ((crops[..., 2] > 150) & (crops[..., 1] < 100)).any(axis=(1, 2))
+        probs[red, TILE_LABELS.index("U@0")] = 1.0
+        probs[~red, TILE_LABELS.index("V@0")] = 1.0
+        return probs, np.full((len(crops), 4, 3), 1 / 3, np.float32)
+
+
+def test_a_cell_under_a_figure_is_read_again_with_the_figure_filled_in_from_the_tile_around_it() -> None:
+    from vision.carcassonne.recognize import classify_cells
+
+    photo = np.full((40, 80, 3), 120, np.uint8)
+    photo[10:20, 50:60] = COLORS["red"]  # a figure on the second cell
+    cells = tuple(Cell(x, 0, np.float32([[40 * x, 0], [40 * x + 40, 0], [40 * x + 40, 40], [40 * x, 40]]), 1.0)
+                  for x in range(2))
+    grid = Grid(cells, np.eye(3))
+    clf = _Recorder()
+    known = classify_cells(photo, grid, clf)  # type: ignore[arg-type]
+    assert known[0][1, TILE_LABELS.index("U@0")] == pytest.approx(1.0)
+    mask = np.zeros((64, 64), np.uint8)
+    mask[14:34, 14:34] = 1  # the figure's pixels and around them, in the cell's square cut
+    probs, _ = classify_cells(photo, grid, clf, {(1, 0): mask}, known)  # type: ignore[arg-type]
+    # only the covered cell is read again, as it is and filled in (no red left): the mean of the two readings
+    assert [len(b) for b in clf.batches[1:]] == [1, 1]
+    assert not ((clf.batches[2][..., 2] > 150) & (clf.batches[2][..., 1] < 100)).any()
+    assert probs[1, TILE_LABELS.index("U@0")] == pytest.approx(0.5, abs=1e-3)
+    assert probs[1, TILE_LABELS.index("V@0")] == pytest.approx(0.5, abs=1e-3)
+    assert np.array_equal(probs[0], known[0][0])
