@@ -61,6 +61,8 @@ DOUBT = 0.1
 _CUT = 64
 #: pixels (of a cut) a figure's mask is grown by, to hold its outline and shadow
 _COVER_GROW = 2
+#: rows without the colour that may part two acrobats of a stack (their outlines)
+_STACK_GAP = 4
 #: a pixel with a channel this bright is glare (saturated), no colour of the board
 _GLARE = 250
 #: the brightest share of the board's pixels (a percentile) taken for its white
@@ -423,7 +425,7 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
             if put is out:
                 sizes[len(out) - 1] = area
         for (x, y), parts in stack_parts.items():
-            count, conf = acrobat_stack(parts)
+            count, conf = acrobat_stack(parts, each & (spaces > 0))
             put = out if conf >= SURE[colour] else unsure
             put.extend(FigureReading(x, y, "acrobat", colour, "acrobats", conf) for _ in range(count))
     # a player has one ringmaster: of two read in one colour, the smaller is a meeple
@@ -446,13 +448,29 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
     return list(search_figures(photo, tiles, corners, reference).sure)
 
 
-def acrobat_stack(parts: Sequence[tuple[tuple[int, int, int, int], float, int]], cut: int = _CUT) -> tuple[int, float]:
+def acrobat_stack(parts: Sequence[tuple[tuple[int, int, int, int], float, int]], pixels: NDArray[Any] | None = None,
+                  cut: int = _CUT) -> tuple[int, float]:
     """How many acrobats of one colour stand on one acrobat space, and how sure that is, from the pieces of that
     colour found there: each piece's box (left, top, width, height, in pixels of a ``cut``-pixel tile), confidence
     and pixels. The stack's height is that of all its pieces together (each acrobat shows a step above the one it
-    stands on; their outlines may cut the stack in pieces); the confidence is the pieces' own, weighed by size."""
+    stands on; their outlines may cut the stack in pieces); the confidence is the pieces' own, weighed by size.
+
+    ``pixels`` (a mask in the boxes' coordinates: the colour's pixels on the acrobat space) lets the stack reach on
+    above and below its pieces, over gaps of at most `_STACK_GAP` rows, through the columns the pieces stand in: the
+    acrobats under the top one show a strip each, too small to be a piece of its own."""
     top = min(b[1] for b, _, _ in parts)
     bottom = max(b[1] + b[3] for b, _, _ in parts)
+    if pixels is not None:
+        left = max(0, min(b[0] for b, _, _ in parts) - 1)
+        right = max(b[0] + b[2] for b, _, _ in parts) + 1
+        rows = np.flatnonzero(np.asarray(pixels)[:, left:right].sum(axis=1) >= 2)
+        while True:
+            below = rows[(rows >= bottom) & (rows < bottom + _STACK_GAP)]
+            above = rows[(rows < top) & (rows >= top - _STACK_GAP)]
+            if not len(below) and not len(above):
+                break
+            bottom = int(below.max()) + 1 if len(below) else bottom
+            top = int(above.min()) if len(above) else top
     count = int(np.clip(round(((bottom - top) / cut - _SIZE["acrobat"]) / _STEP) + 1, 1, 3))
     weight = sum(n for _, _, n in parts)
     return count, float(sum(c * n for _, c, n in parts) / max(weight, 1))

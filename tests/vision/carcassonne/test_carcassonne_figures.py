@@ -125,3 +125,15 @@ def test_a_green_figure_as_large_as_a_ringmaster_is_in_doubt_and_the_pixels_of_e
     for mask in found.covered.values():
         ys, xs = np.nonzero(mask)
         assert abs(xs.mean() - 16) < 4 and abs(ys.mean() - 16) < 5 and mask[48:, 48:].sum() == 0
+
+
+def test_the_acrobats_under_the_top_one_count_by_the_strips_of_their_colour_below_it() -> None:
+    # the top acrobat a piece of 13 rows; below it, past a two-row outline each, two strips of its colour
+    pixels = np.zeros((64, 64), bool)
+    pixels[10:23, 20:31] = True
+    pixels[25:29, 21:30] = True
+    pixels[31:36, 21:30] = True
+    pixels[50:55, 21:30] = True  # another figure's colour further down: no acrobat of this stack
+    top = [((20, 10, 11, 13), 0.8, 120)]
+    assert acrobat_stack(top)[0] == 1
+    assert acrobat_stack(top, pixels)[0] == 3
