@@ -315,13 +315,13 @@ def classify_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier |
     around them before the cell is read, so that what a figure hides (a road under a meeple) is guessed from what
     shows and the figure itself is kept out of the reading; the reading of the cell is the mean of the tile read
     with the figure and without it (a figure on a monastery or the Big Top hides what the tile is). ``known``: the
-    probabilities of every cell read as it is (only the covered cells are read again).
+    probabilities of every cell read as it is (then only the covered cells are read, filled in).
     """
     cells = list(grid.cells)
     covered = covered or {}
     todo = [i for i, c in enumerate(cells) if (c.x, c.y) in covered] if known is not None else list(range(len(cells)))
     crops = cut_crops(photo, [cells[i].corners for i in todo])
-    probs, edges = classifier.run(crops)
+    probs, edges = (known[0][todo], known[1][todo]) if known is not None else classifier.run(crops)
     hidden = [k for k, i in enumerate(todo) if (cells[i].x, cells[i].y) in covered]
     if hidden:
         filled = crops[hidden].copy()
