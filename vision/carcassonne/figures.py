@@ -77,6 +77,8 @@ _MIN_FOLLOWER = 0.22
 #: of a player's green, a roof of a player's red), or figures run together, no figure to report
 _MAX_FOLLOWER = 0.5
 _MAX_FOLLOWER_AREA = 0.12
+#: a meeple's or ringmaster's colour fills at most this share of its box (its arms and legs leave the corners bare)
+_MAX_FILL = 0.75
 #: the ringmaster is at least this tall (its longer side, a share of the tile side) and covers at least this share
 #: of its tile; a meeple is at most ``_MEEPLE_SIDE`` tall or covers at most ``_MEEPLE_AREA`` (seen through the
 #: camera, a meeple's colour may run into its shadow); a follower between the two is in doubt
@@ -416,6 +418,8 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
             tall_side = (max(w, h) + 2) / _CUT
             if (tall_side < _MIN_FOLLOWER and not any(clipped)) or tall_side > _MAX_FOLLOWER or area > _MAX_FOLLOWER_AREA:
                 continue
+            if stats[j, cv2.CC_STAT_AREA] > _MAX_FILL * w * h:
+                continue  # a square of a player colour: tile art (the house at a crossroads), no figure's outline
             tall = tall_side >= _RINGMASTER_SIDE and area >= _RINGMASTER_AREA
             if not tall and tall_side > _MEEPLE_SIDE and area > _MEEPLE_AREA and not any(clipped):
                 put = unsure  # between a meeple's size and the ringmaster's

@@ -137,3 +137,10 @@ def test_the_acrobats_under_the_top_one_count_by_the_strips_of_their_colour_belo
     top = [((20, 10, 11, 13), 0.8, 120)]
     assert acrobat_stack(top)[0] == 1
     assert acrobat_stack(top, pixels)[0] == 3
+
+
+def test_a_square_of_a_player_colour_as_tall_as_a_meeple_is_tile_art() -> None:
+    photo, tiles, corners = _sand(2)
+    photo[12:40, 12:40] = COLORS["red"]  # the roof of a house at a crossroads, grown by the camera's blur
+    _paint(photo, _poly(125, 25, 30.0, 0.0), COLORS["red"], 100)
+    assert [(f.x, f.figure, f.color) for f in find_figures(photo, tiles, corners)] == [(1, "meeple", "red")]
