@@ -3,7 +3,6 @@ found once, on the tile under its middle, and a figure reaching over the board's
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
@@ -27,12 +26,12 @@ def _square(x: float, y: float, side: float) -> np.ndarray:
 
 
 def test_a_figure_across_a_seam_is_found_once_on_the_tile_under_its_middle() -> None:
-    # a green table of B tiles (a monastery amid fields); a red disc sits across the seam of two cells one above
+    # a green table of B tiles (a monastery amid fields); a red meeple sits across the seam of two cells one above
     # the other, most of it on the lower one, a blue one well inside a third cell, white marks fix the colour balance
     photo = np.full((300, 200, 3), (60, 150, 80), np.uint8)
     photo[:, :4] = photo[:, 100:104] = 240  # not clipped: a clipped pixel is glare
-    cv2.circle(photo, (50, 106), 13, COLORS["red"], -1)
-    cv2.circle(photo, (150, 60), 13, COLORS["blue"], -1)
+    _paint(photo, _poly(50, 106, 28.0, 0.0), COLORS["red"], 100)
+    _paint(photo, _poly(150, 60, 28.0, 0.0), COLORS["blue"], 100)
     tiles = [TileReading(0, 0, "B", 0, 1.0), TileReading(0, 1, "B", 0, 1.0), TileReading(1, 0, "B", 0, 1.0)]
     corners = {(0, 0): _square(0, 0, 100), (0, 1): _square(0, 100, 100), (1, 0): _square(100, 0, 100)}
     together = find_figures(photo, tiles, corners)
