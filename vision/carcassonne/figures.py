@@ -17,7 +17,7 @@ the smaller is a meeple.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -59,8 +59,6 @@ SURE: dict[str, float] = {"red": 0.2, "blue": 0.2, "yellow": 0.2, "black": 0.35,
 DOUBT = 0.1
 #: the crop each tile is cut to for the search
 _CUT = 64
-#: pixels (of a cut) a figure's mask is grown by, to hold its outline and shadow
-_COVER_GROW = 2
 #: rows without the colour that may part two acrobats of a stack (their outlines)
 _STACK_GAP = 4
 #: a pixel with a channel this bright is glare (saturated), no colour of the board
@@ -118,9 +116,6 @@ class FigureSearch:
 
     sure: tuple[FigureReading, ...]
     unsure: tuple[FigureReading, ...]
-    #: the pixels the figures (sure or in doubt) cover, with their outlines and shadows, on each cell where there
-    #: are any: a ``_CUT`` x ``_CUT`` uint8 mask (1: a figure) of the cell cut square along its corners
-    covered: dict[tuple[int, int], NDArray[Any]] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,7 +338,6 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
     nearest = mosaic_k.reshape(ny * _CUT, nx * _CUT)
     near = mosaic_near.reshape(ny * _CUT, nx * _CUT)
     kernel = np.ones((3, 3), np.uint8)
-    covered: NDArray[Any] = np.zeros((ny * _CUT, nx * _CUT), np.uint8)
     # the acrobat spaces: there an acrobat, the smallest figure, often half hidden by the one beside it, is cut in
     # pieces by its dark outline, which the opening would take away: the pieces are joined instead
     spaces = np.zeros((ny * _CUT, nx * _CUT), np.uint8)
@@ -399,8 +393,6 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
             conf = float(np.clip(1.0 - dist_sum[j] / stats[j, cv2.CC_STAT_AREA] / _FAR, 0.0, 1.0))
             if conf < max(MIN_CONFIDENCE, SURE[colour] - DOUBT):
                 continue
-            # a figure (sure or in doubt) whatever the tile under it turns out to be: its pixels
-            covered[lab_img == j] = 1
             # a blob a little less sure than its colour asks is a figure in doubt: reported unrecognised
             put = out if conf >= SURE[colour] else unsure
             if colour == "big-top":
@@ -439,11 +431,7 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
             out[i] = replace(out[i], figure="meeple")
     out.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
     unsure.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
-    # with its outline and shadow
-    covered = cv2.dilate(covered, kernel, iterations=_COVER_GROW)
-    masks = {(x, y): covered[(y - y0) * _CUT:(y - y0 + 1) * _CUT, (x - x0) * _CUT:(x - x0 + 1) * _CUT]
-             for x, y in cells}
-    return FigureSearch(tuple(out), tuple(unsure), {cell: m for cell, m in masks.items() if m.any()})
+    return FigureSearch(tuple(out), tuple(unsure))
 
 
 def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[int, int], NDArray[Any]],

@@ -30,7 +30,7 @@ from vision.carcassonne.figures import FIGURE_COLOURS, FigureReading, search_fig
 from vision.carcassonne.grid import Grid, NoBoardError, find_grid
 from vision.carcassonne.labels import NONE, ROTATIONS, TILE_NAMES, canonical_rotation, label
 
-__all__ = ["BoardReading", "TileReading", "UnsureCell", "annotate", "classify_cells", "read_cells", "recognize", "settle_cells"]
+__all__ = ["BoardReading", "TileReading", "UnsureCell", "annotate", "read_cells", "recognize"]
 
 #: a tile below this confidence is reported as unrecognised
 THRESHOLD = 0.6
@@ -112,8 +112,6 @@ class BoardReading:
     #: figures seen but not surely (their colour, their size between a meeple's and the ringmaster's): never
     #: reported as figures, listed as unrecognised
     unsure_figures: tuple[FigureReading, ...] = ()
-    #: the grid cell (`vision.carcassonne.grid.Cell`'s x, y) of the reading's cell (0, 0)
-    origin: tuple[int, int] = field(default=(0, 0), compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The ``ringside recognize --game carcassonne --json`` object; a figure in doubt is in ``unrecognised``
@@ -305,51 +303,9 @@ def _unsupported(probs: NDArray[Any], edges: NDArray[Any], choice: list[int], la
     return out
 
 
-def classify_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | DeckTileClassifier,
-                   covered: dict[tuple[int, int], NDArray[Any]] | None = None,
-                   known: tuple[NDArray[Any], NDArray[Any]] | None = None) -> tuple[NDArray[Any], NDArray[Any]]:
-    """The classifier's class and edge probabilities of each of the grid's cells in ``photo`` (in the grid's order).
-
-    ``covered`` maps a grid cell to the pixels figures cover on it (a square mask of the cell cut along its
-    corners, as `vision.carcassonne.figures.FigureSearch.covered` gives them): those are filled in from the tile
-    around them before the cell is read, so that what a figure hides (a road under a meeple) is guessed from what
-    shows and the figure itself is kept out of the reading; the reading of the cell is the mean of the tile read
-    with the figure and without it (a figure on a monastery or the Big Top hides what the tile is). ``known``: the
-    probabilities of every cell read as it is (then only the covered cells are read, filled in).
-    """
-    cells = list(grid.cells)
-    covered = covered or {}
-    todo = [i for i, c in enumerate(cells) if (c.x, c.y) in covered] if known is not None else list(range(len(cells)))
-    crops = cut_crops(photo, [cells[i].corners for i in todo])
-    probs, edges = (known[0][todo], known[1][todo]) if known is not None else classifier.run(crops)
-    hidden = [k for k, i in enumerate(todo) if (cells[i].x, cells[i].y) in covered]
-    if hidden:
-        filled = crops[hidden].copy()
-        for n, k in enumerate(hidden):
-            c = cells[todo[k]]
-            mask = cv2.resize(covered[(c.x, c.y)], (filled.shape[2], filled.shape[1]), interpolation=cv2.INTER_NEAREST)
-            filled[n] = cv2.inpaint(filled[n], (mask > 0).astype(np.uint8), 3, cv2.INPAINT_TELEA)
-        p2, e2 = classifier.run(filled)
-        probs, edges = probs.copy(), edges.copy()
-        probs[hidden] = 0.5 * (probs[hidden] + p2)
-        edges[hidden] = 0.5 * (edges[hidden] + e2)
-    if known is None:
-        return probs, edges
-    all_probs, all_edges = known[0].copy(), known[1].copy()
-    all_probs[todo], all_edges[todo] = probs, edges
-    return all_probs, all_edges
-
-
 def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | DeckTileClassifier,
                threshold: float = THRESHOLD) -> BoardReading:
-    """Classify the grid's cells in ``photo`` and settle the board (see the module text and `settle_cells`)."""
-    return settle_cells(grid, *classify_cells(photo, grid, classifier), classifier.labels, threshold)
-
-
-def settle_cells(grid: Grid, probs: NDArray[Any], edges: NDArray[Any], labels: Sequence[str],
-                 threshold: float = THRESHOLD) -> BoardReading:
-    """The board that the grid's cells, read as ``probs`` and ``edges`` (`classify_cells`; ``labels`` the class
-    names), make, settled as a whole (see the module text).
+    """Classify the grid's cells in ``photo`` and settle the board (see the module text).
 
     Only the largest group of touching tile cells is the board; tile-like cells apart
     from it are listed as unrecognised. Tiles whose edges still disagree with a
@@ -361,7 +317,9 @@ def settle_cells(grid: Grid, probs: NDArray[Any], edges: NDArray[Any], labels: S
         square is no sure tile.
     """
     cells = list(grid.cells)
-    none_col = list(labels).index(NONE)
+    crops = cut_crops(photo, [c.corners for c in cells])
+    probs, edges = classifier.run(crops)
+    none_col = classifier.labels.index(NONE)
     tile_like = [i for i in range(len(cells)) if probs[i, none_col] < 0.5]
     if not tile_like:
         return BoardReading(())
@@ -370,12 +328,12 @@ def settle_cells(grid: Grid, probs: NDArray[Any], edges: NDArray[Any], labels: S
     apart = [tile_like[k] for g in groups[1:] for k in g]
     # Under the Big Top tiles count only when the board shows them surely: two cells sure of
     # one (one on a board of up to three tiles), as a base tile is now and then taken for one
-    plain = _pair_scores(probs[keep], edges[keep], labels, True)
+    plain = _pair_scores(probs[keep], edges[keep], classifier.labels, True)
     sure = np.exp(plain - np.logaddexp.reduce(plain, axis=1, keepdims=True)).max(axis=1) >= BIG_TOP_SURE
     seen = sum(_PAIRS[int(k)][0] in BIG_TOP_TILES for k in plain.argmax(axis=1)[sure])
     expansion = seen >= (1 if len(keep) <= 3 else 2)
     caps = box(expansion)
-    scores = _pair_scores(probs[keep], edges[keep], labels, expansion)
+    scores = _pair_scores(probs[keep], edges[keep], classifier.labels, expansion)
     pos = [(cells[i].x, cells[i].y) for i in keep]
     choice, conf, twin = _settle(pos, scores, caps)
     pairs, bad = _mismatches(pos, choice)
@@ -390,7 +348,7 @@ def settle_cells(grid: Grid, probs: NDArray[Any], edges: NDArray[Any], labels: S
     x0 = min(p[0] for p in pos)
     y0 = min(p[1] for p in pos)
     conflicts: list[str] = []
-    doubtful = _unsupported(probs[keep], edges[keep], choice, labels, caps)
+    doubtful = _unsupported(probs[keep], edges[keep], choice, classifier.labels, caps)
     for i, j in bad:
         # the less sure of the two is the one in doubt
         doubtful.add(i if conf[i] <= conf[j] else j)
@@ -417,7 +375,7 @@ def settle_cells(grid: Grid, probs: NDArray[Any], edges: NDArray[Any], labels: S
         else:
             unsure.append(UnsureCell(x, y, name, rot, min(conf[k], threshold) if k in doubtful else conf[k]))
     if apart:
-        lone = _pair_scores(probs[apart], edges[apart], labels, expansion)
+        lone = _pair_scores(probs[apart], edges[apart], classifier.labels, expansion)
         p = np.exp(lone - np.logaddexp.reduce(lone, axis=1, keepdims=True))
         for k, i in enumerate(apart):
             name, rot = _PAIRS[int(p[k].argmax())]
@@ -426,7 +384,7 @@ def settle_cells(grid: Grid, probs: NDArray[Any], edges: NDArray[Any], labels: S
             unsure.append(UnsureCell(x, y, name, rot, min(float(p[k].max()), threshold / 2)))
     tiles.sort(key=lambda t: (t.y, t.x))
     unsure.sort(key=lambda u: (u.y, u.x))
-    return BoardReading(tuple(tiles), tuple(unsure), (), corners, tuple(conflicts), origin=(x0, y0))
+    return BoardReading(tuple(tiles), tuple(unsure), (), corners, tuple(conflicts))
 
 
 def recognize(photo: NDArray[Any], classifier: TileClassifier | DeckTileClassifier, threshold: float = THRESHOLD) -> BoardReading:
@@ -434,26 +392,9 @@ def recognize(photo: NDArray[Any], classifier: TileClassifier | DeckTileClassifi
 
     :raises vision.carcassonne.grid.NoBoardError: when no board or grid is in view.
     """
-    grid = find_grid(photo)
-    probs, edges = classify_cells(photo, grid, classifier)
-    reading = settle_cells(grid, probs, edges, classifier.labels, threshold)
-    # a figure hides part of its tile (a road under a meeple): the cells where figures stand are read again with
-    # the figures' pixels filled in from the tile around them, looked for on every tile-like cell, sure or not
-    guesses = list(reading.tiles) + [TileReading(u.x, u.y, u.best, u.rotation, u.confidence) for u in reading.unrecognised]
-    first = search_figures(photo, guesses, reading.corners)
-    if first.covered:
-        ox, oy = reading.origin
-        covered = {(x + ox, y + oy): m for (x, y), m in first.covered.items()}
-        probs, edges = classify_cells(photo, grid, classifier, covered, (probs, edges))
-        again = settle_cells(grid, probs, edges, classifier.labels, threshold)
-        if (again.tiles, again.unrecognised, again.origin) != (reading.tiles, reading.unrecognised, reading.origin):
-            reading = again
-            first = search_figures(photo, reading.tiles, reading.corners)
-        elif reading.unrecognised:
-            first = search_figures(photo, reading.tiles, reading.corners)
-    elif reading.unrecognised:
-        first = search_figures(photo, reading.tiles, reading.corners)
-    return replace(reading, figures=first.sure, unsure_figures=first.unsure)
+    reading = read_cells(photo, find_grid(photo), classifier, threshold)
+    found = search_figures(photo, reading.tiles, reading.corners)
+    return replace(reading, figures=found.sure, unsure_figures=found.unsure)
 
 
 def _to_photo(corners: NDArray[Any], u: float, v: float) -> tuple[int, int]:

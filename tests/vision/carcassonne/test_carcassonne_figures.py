@@ -110,7 +110,7 @@ def _sand(n: int) -> tuple[np.ndarray, list[TileReading], dict[tuple[int, int], 
     return photo, tiles, corners
 
 
-def test_a_green_figure_as_large_as_a_ringmaster_is_in_doubt_and_the_pixels_of_every_figure_are_given() -> None:
+def test_a_green_figure_as_large_as_a_ringmaster_is_in_doubt() -> None:
     photo, tiles, corners = _sand(3)
     _paint(photo, _poly(25, 25, 30.0, 0.0), COLORS["green"], 100)  # a meeple
     _paint(photo, _poly(225, 25, 40.0, 0.0), COLORS["green"], 100)  # the ringmaster's size: maybe a meeple run into a field
@@ -119,11 +119,6 @@ def test_a_green_figure_as_large_as_a_ringmaster_is_in_doubt_and_the_pixels_of_e
     assert [(f.x, f.figure, f.color) for f in found.sure] == [(0, "meeple", "green"), (1, "ringmaster", "red")]
     assert [(f.x, f.figure, f.color) for f in found.unsure] == [(2, "ringmaster", "green")]
     assert find_figures(photo, tiles, corners) == list(found.sure)
-    # each figure's pixels, on the cell it stands on, in the cell's square cut (the figure's middle a quarter in)
-    assert sorted(found.covered) == [(0, 0), (1, 0), (2, 0)]
-    for mask in found.covered.values():
-        ys, xs = np.nonzero(mask)
-        assert abs(xs.mean() - 16) < 4 and abs(ys.mean() - 16) < 5 and mask[48:, 48:].sum() == 0
 
 
 def test_the_acrobats_under_the_top_one_count_by_the_strips_of_their_colour_below_it() -> None:
