@@ -24,12 +24,12 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorer.carcassonne.catalog import CATALOG, Special
+from scorer.carcassonne.catalog import CATALOG, Kind, Special
 from vision.carcassonne.features import anchor, spot_at
 
 __all__ = ["BIG_TOP", "COLORS", "FIGURE_COLOURS", "FigureReading", "FigureSearch", "PlacedFigure", "acrobat_stack",
-           "clipped_sides", "draw_figures", "find_figures", "footprint_centre", "random_figures", "search_figures",
-           "white_gain"]
+           "clipped_sides", "draw_figures", "find_figures", "footprint_centre", "on_roof", "random_figures", "roof_box",
+           "search_figures", "white_gain"]
 
 #: The six player colours (BGR as the project draws them).
 COLORS: dict[str, tuple[int, int, int]] = {
@@ -84,6 +84,15 @@ _RINGMASTER_SIDE = 0.37
 _RINGMASTER_AREA = 0.053
 _MEEPLE_SIDE = 0.345
 _MEEPLE_AREA = 0.05
+#: colours that the tiles' art holds in patches about a meeple's size (roofs, pennants, the circus's centre): a follower
+#: of such a colour seen whole but shorter than the smallest meeple (``_SIZE`` less the 7% drawn smaller, less two
+#: pixels of the cut eaten by the camera's blur on each side) is in doubt
+_ART_HUES = ("red", "blue", "yellow")
+_WHOLE_MEEPLE = 0.25
+#: the monastery's roof (a colour of the roofs: red or blue) on its tile in catalog orientation (u0, v0, u1, v1): a
+#: meeple whose blob reaches over it may have run together with it and look as large as a ringmaster
+_MONASTERY_ROOF = (0.3, 0.17, 0.7, 0.42)
+_ROOF_HUES = ("red", "blue")
 #: colours that the tiles' art holds (fields, roads, walls): a figure of such a colour may run together with the art
 #: under it and look larger than it is
 _BLENDING = ("green", "grey")
@@ -417,6 +426,10 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
                 put = unsure  # between a meeple's size and the ringmaster's
             elif tall and colour in _BLENDING:
                 put = unsure  # a meeple run together with the art around it may look as large
+            elif colour in _ART_HUES and tall_side < _WHOLE_MEEPLE and not any(clipped):
+                put = unsure  # as small as a roof, a pennant, the circus's centre
+            elif tall and colour in _ROOF_HUES and on_roof(t.tile, t.rotation, box, (t.x - x0) * _CUT, (t.y - y0) * _CUT):
+                put = unsure  # a meeple run together with the monastery's roof may look as large
             put.append(FigureReading(t.x, t.y, "ringmaster" if tall else "meeple", colour, feature, conf))
             if put is out:
                 sizes[len(out) - 1] = area
@@ -432,6 +445,31 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
     out.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
     unsure.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
     return FigureSearch(tuple(out), tuple(unsure))
+
+
+def roof_box(rotation: int) -> tuple[float, float, float, float]:
+    """Where a monastery's roof lies on its tile turned ``rotation`` degrees clockwise: (u0, v0, u1, v1), shares of
+    the tile side from its north-west corner."""
+    u0, v0, u1, v1 = _MONASTERY_ROOF
+    for _ in range((rotation // 90) % 4):
+        # a quarter turn clockwise takes (u, v) to (1 - v, u)
+        u0, v0, u1, v1 = 1.0 - v1, u0, 1.0 - v0, u1
+    return u0, v0, u1, v1
+
+
+def on_roof(name: str, rotation: int, box: tuple[int, int, int, int], left: float, top: float,
+            cut: int = _CUT) -> bool:
+    """Whether a blob's ``box`` (left, top, width, height, pixels of ``cut``-pixel tiles) reaches over the roof of the
+    monastery on tile ``name`` turned ``rotation`` degrees, whose north-west corner is at (``left``, ``top``): its
+    roof, drawn in a roof colour that may be a player's, may be all of the blob or have made a meeple look larger."""
+    if not any(seg.kind is Kind.MONASTERY for seg in CATALOG[name].segments):
+        return False
+    u0, v0, u1, v1 = roof_box(rotation)
+    x, y, w, h = box
+    over_u = min(x + w, left + u1 * cut) - max(x, left + u0 * cut)
+    over_v = min(y + h, top + v1 * cut) - max(y, top + v0 * cut)
+    # overlapping by at least a fifth of the roof's extent both ways: more than a figure's edge grazing it
+    return over_u > 0.2 * (u1 - u0) * cut and over_v > 0.2 * (v1 - v0) * cut
 
 
 def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[int, int], NDArray[Any]],

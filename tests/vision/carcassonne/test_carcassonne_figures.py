@@ -3,6 +3,7 @@ found once, on the tile under its middle, and a figure reaching over the board's
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,6 +15,8 @@ from vision.carcassonne.figures import (
     clipped_sides,
     find_figures,
     footprint_centre,
+    on_roof,
+    roof_box,
     search_figures,
     white_gain,
 )
@@ -114,7 +117,7 @@ def test_a_green_figure_as_large_as_a_ringmaster_is_in_doubt() -> None:
     photo, tiles, corners = _sand(3)
     _paint(photo, _poly(25, 25, 30.0, 0.0), COLORS["green"], 100)  # a meeple
     _paint(photo, _poly(225, 25, 40.0, 0.0), COLORS["green"], 100)  # the ringmaster's size: maybe a meeple run into a field
-    _paint(photo, _poly(125, 25, 40.0, 0.0), COLORS["red"], 100)  # a red ringmaster is sure
+    _paint(photo, _poly(125, 75, 40.0, 0.0), COLORS["red"], 100)  # a red ringmaster (off the monastery's roof) is sure
     found = search_figures(photo, tiles, corners)
     assert [(f.x, f.figure, f.color) for f in found.sure] == [(0, "meeple", "green"), (1, "ringmaster", "red")]
     assert [(f.x, f.figure, f.color) for f in found.unsure] == [(2, "ringmaster", "green")]
@@ -138,3 +141,41 @@ def test_a_square_of_a_player_colour_as_tall_as_a_meeple_is_tile_art() -> None:
     photo[12:40, 12:40] = COLORS["red"]  # the roof of a house at a crossroads, grown by the camera's blur
     _paint(photo, _poly(125, 25, 30.0, 0.0), COLORS["red"], 100)
     assert [(f.x, f.figure, f.color) for f in find_figures(photo, tiles, corners)] == [(1, "meeple", "red")]
+
+
+def test_a_patch_of_a_roof_colour_shorter_than_the_smallest_meeple_is_in_doubt() -> None:
+    # a red triangle 0.22 of the tile wide and tall (a roof's size), away from the monastery's roof, is in doubt; a
+    # meeple of the smallest size drawn beside it is sure
+    photo, tiles, corners = _sand(3)
+    cv2.fillConvexPoly(photo, np.array([[19, 86], [41, 86], [30, 64]], np.int32), COLORS["red"])
+    _paint(photo, _poly(130, 75, 28.0, 0.0), COLORS["red"], 100)
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "meeple", "red")]
+    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(0, "meeple", "red")]
+
+
+def test_a_roof_coloured_figure_over_a_monastery_roof_as_large_as_a_ringmaster_is_in_doubt() -> None:
+    # a red ringmaster's size over the monastery's roof (maybe a meeple run together with a red roof) is in doubt;
+    # the same size on the field south-east of the monastery, and a black one over the roof, are sure
+    photo, tiles, corners = _sand(3)
+    _paint(photo, _poly(50, 40, 40.0, 0.0), COLORS["red"], 100)
+    _paint(photo, _poly(172, 75, 40.0, 0.0), COLORS["red"], 100)
+    _paint(photo, _poly(250, 40, 40.0, 0.0), COLORS["black"], 100)
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "ringmaster", "red"), (2, "ringmaster", "black")]
+    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(0, "ringmaster", "red")]
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_the_monastery_roof_turns_with_its_tile(rotation: int) -> None:
+    # the roof lies north of the tile's middle in catalog orientation; turned a quarter clockwise, east of it
+    u0, v0, u1, v1 = roof_box(rotation)
+    middle = ((u0 + u1) / 2 - 0.5, (v0 + v1) / 2 - 0.5)
+    north = {0: (0, -1), 90: (1, 0), 180: (0, 1), 270: (-1, 0)}[rotation]
+    assert np.sign(np.round(middle, 6)).tolist() == list(north)
+    assert u1 - u0 == pytest.approx((0.4, 0.25)[rotation // 90 % 2]) and 0 <= u0 < u1 <= 1 and 0 <= v0 < v1 <= 1
+    # a blob over the roof, on a monastery and on a tile without one
+    box = (round(64 * u0), round(64 * v0), round(64 * (u1 - u0)), round(64 * (v1 - v0)))
+    assert on_roof("B", rotation, box, 0.0, 0.0)
+    assert not on_roof("V", rotation, box, 0.0, 0.0)
+    assert not on_roof("B", (rotation + 180) % 360, box, 0.0, 0.0)
