@@ -107,8 +107,8 @@ def test_a_patch_of_a_player_colour_smaller_or_much_larger_than_any_figure_is_no
 
 def test_a_player_has_one_ringmaster_the_smaller_of_two_is_a_meeple() -> None:
     photo, tiles, corners = _fields(3)
-    for x, size in ((0, 37.0), (2, 40.0)):
-        _paint(photo, _poly(100 * x + 25, 25, size, 0.0), COLORS["red"], 100)
+    for x, size in ((0, 37.0), (2, 40.0)):  # south of the monastery, off its roof (a red roof may be under one)
+        _paint(photo, _poly(100 * x + 25, 75, size, 0.0), COLORS["red"], 100)
     _paint(photo, _poly(175, 75, 38.0, 0.0), COLORS["blue"], 100)
     found = find_figures(photo, tiles, corners)
     assert sorted((f.x, f.figure, f.color) for f in found) == [(0, "meeple", "red"), (1, "ringmaster", "blue"),
