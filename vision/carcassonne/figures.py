@@ -68,6 +68,10 @@ _WHITE_PERCENTILE = 99.0
 #: the acrobat space's radius (a share of the tile side), and the smallest share of a tile an acrobat shows there
 _ACROBAT_SPACE = 0.3
 _MIN_ACROBAT = 0.007
+#: the acrobat space's art holds small dots of red and blue, a tenth of the tile across at most: the top acrobat of a
+#: stack, seen whole, shows a body wider than that (its legs span 0.8 of its 0.22 of the tile, less the camera's blur)
+_SPACE_HUES = ("red", "blue")
+_ACROBAT_WIDTH = 0.125
 #: a meeple or ringmaster seen whole is at least this tall (its longer side, a share of the tile side): a smaller
 #: patch of a player's colour is part of a tile's art
 _MIN_FOLLOWER = 0.22
@@ -436,6 +440,8 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
         for (x, y), parts in stack_parts.items():
             count, conf = acrobat_stack(parts, each & (spaces > 0))
             put = out if conf >= SURE[colour] else unsure
+            if colour in _SPACE_HUES and max(min(b[2], b[3]) for b, _, _ in parts) < _ACROBAT_WIDTH * _CUT:
+                put = unsure  # no piece as wide as the top acrobat's body: the space's dots, run together
             put.extend(FigureReading(x, y, "acrobat", colour, "acrobats", conf) for _ in range(count))
     # a player has one ringmaster: of two read in one colour, the smaller is a meeple
     for colour in _NAMES:

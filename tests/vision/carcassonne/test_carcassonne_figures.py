@@ -179,3 +179,15 @@ def test_the_monastery_roof_turns_with_its_tile(rotation: int) -> None:
     assert on_roof("B", rotation, box, 0.0, 0.0)
     assert not on_roof("V", rotation, box, 0.0, 0.0)
     assert not on_roof("B", (rotation + 180) % 360, box, 0.0, 0.0)
+
+
+def test_a_red_streak_on_an_acrobat_space_narrower_than_an_acrobat_is_in_doubt() -> None:
+    # the space's red dots run together by the camera's blur: a streak 0.07 of the tile wide; a red acrobat beside
+    photo = np.full((100, 200, 3), (150, 190, 220), np.uint8)
+    photo[:, :4] = 240
+    cv2.ellipse(photo, (50, 50), (10, 4), 0, 0, 360, COLORS["red"], -1)
+    _paint(photo, _poly(150, 50, 22.0, 0.0), COLORS["red"], 100)
+    tiles = [TileReading(x, 0, "ffff.acrobats", 0, 1.0) for x in range(2)]
+    found = search_figures(photo, tiles, {(x, 0): _square(100 * x, 0, 100) for x in range(2)})
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "acrobat", "red")]
+    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(0, "acrobat", "red")]
