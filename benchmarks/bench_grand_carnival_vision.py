@@ -44,7 +44,7 @@ import time
 import cv2
 import numpy as np
 
-from firmware.grand_carnival.held import changeable, fill
+from firmware.grand_carnival.held import changeable, fill, letters
 from scorer.grand_carnival import GrandCarnival
 from scorer.grand_carnival.components import cell_name, cells_of
 from scorer.grand_carnival.model import Board, CarnivalState, TrickStatus
@@ -98,16 +98,7 @@ def random_turn(seed: int) -> tuple[MarketScene, CarnivalState]:
 
 def truth_market(board: Board) -> list[str]:
     """The board's fields in the view's letters."""
-    chars = ["."] * 64
-    for c in cells_of(board.walkways):
-        chars[c] = "w"
-    for c in cells_of(board.sites):
-        chars[c] = "s"
-    for c in cells_of(board.guests):
-        chars[c] = "g" if chars[c] == "w" else "G"
-    for c in cells_of(board.barkers):
-        chars[c] = "b"
-    return chars
+    return list(letters(board))
 
 
 #: a place counts as under the hand when the hand lies within this many mm of it (its soft,
