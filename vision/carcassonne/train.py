@@ -144,7 +144,7 @@ def _colour_mix(xb: torch.Tensor, amount: float, gen: torch.Generator) -> torch.
 def train(sources: list[str], samples: int, epochs: int, out: Path, seed: int, threads: int, quiet: bool = False,
           figures: float = 0.0, *, per_unit: int | None = None, workers: int = 1, device: str = "cpu",
           colour_mix: float = 0.0, width: int = 24, batch: int = 128, cache: Path | None = None,
-          time_budget: float | None = None, weights: dict[str, int] | None = None) -> dict[str, Any]:
+          weights: dict[str, int] | None = None) -> dict[str, Any]:
     """Train, export ``out`` (+ ``.labels.txt``) and return the figures; ``figures`` of the tiles carry figures."""
     import torch
     from torch import nn
@@ -191,20 +191,6 @@ def train(sources: list[str], samples: int, epochs: int, out: Path, seed: int, t
         return out
 
     per_epoch = max(1, samples // batch)
-    if time_budget is not None:
-        # a few warm-up steps at the schedule's starting rate tell how many epochs fit the budget
-        for group in opt.param_groups:
-            group["lr"] = 3e-3 / 25
-        tw = time.time()
-        probe = torch.zeros((), device=dev)
-        for _ in range(30):
-            idx = torch.randint(0, samples, (batch,), device=dev, generator=gen)
-            probe = step(xt[idx].permute(0, 3, 1, 2).float(), yt[idx], et[idx])
-        float(probe)  # waits for the device
-        per_step = (time.time() - tw) / 30
-        epochs = max(1, min(epochs, int(time_budget / (per_step * per_epoch))))
-        if not quiet:
-            print(f"{per_step * 1000:.1f} ms per step: {epochs} epochs fit {time_budget:.0f} s", flush=True)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=epochs * per_epoch, pct_start=0.15)
     for ep in range(epochs):
         perm = torch.randperm(samples, device=dev, generator=gen)
@@ -263,8 +249,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--width", type=int, default=24, help="network width (first layer's channels)")
     p.add_argument("--batch", type=int, default=128)
     p.add_argument("--cache", type=Path, default=None, help="folder keeping cut crop pools for later runs")
-    p.add_argument("--time-budget", type=float, default=None,
-                   help="seconds of training at most: fewer epochs than --epochs when they would not fit")
     p.add_argument("--weights", default="", help="source weights instead of the defaults, e.g. random=6,flat=1")
     p.add_argument("--pools-only", action="store_true", help="cut (and cache) the crop pools, train nothing")
     args = p.parse_args(argv)
@@ -280,8 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     fig = train(args.sources.split(","), args.samples, args.epochs, args.out, args.seed, args.threads,
                 figures=args.figures, per_unit=args.per_unit, workers=args.workers, device=args.device,
-                colour_mix=args.colour_mix, width=args.width, batch=args.batch, cache=args.cache,
-                time_budget=args.time_budget, weights=weights)
+                colour_mix=args.colour_mix, width=args.width, batch=args.batch, cache=args.cache, weights=weights)
     print(fig)
     return 0
 
