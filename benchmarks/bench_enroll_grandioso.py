@@ -41,11 +41,11 @@ import numpy as np
 # this checkout's code (not an installed copy), and the decks beside this file
 sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parent)]
 
+from bench_enroll import write_enrolment  # noqa: E402
 from bench_grandioso_vision import random_table  # noqa: E402
 from menagerie_deck import render  # noqa: E402
 
 from scorer.grandioso.pyramid import Card  # noqa: E402
-from vision.bigtop.scene import paste, table_texture  # noqa: E402
 from vision.camera_model import LEVELS, Photo, photograph  # noqa: E402
 from vision.grandioso.layout import CARD, MAT  # noqa: E402
 from vision.grandioso.pipeline import Recognizer  # noqa: E402
@@ -53,35 +53,10 @@ from vision.grandioso.scene import CONTENT_REGION, render_top_down  # noqa: E402
 
 #: Enrolment photos use seeds from here on (apart from every table seed).
 PHOTO_SEEDS = 881_000_000
+#: half the width framed around a card in an enrolment photo (mm)
+CARD_REACH = 55.0
 SCENE_SEEDS = 904_000_000
 CANVAS_PX_PER_MM = 4.0
-
-
-def enrolment_photo(label: str, seed: int, level: str, size: tuple[int, int] = (1280, 960)) -> Photo:
-    """A phone photo of one Menagerie card alone on a random table, framed around it."""
-    rng = np.random.default_rng(seed)
-    s = 5.0
-    reach = 55.0  # half the framed width (mm)
-    half = reach + 30.0
-    canvas = table_texture(rng, (int(2 * half * s), int(2 * half * s)))
-    img, alpha = render(label, s)
-    x, y, angle = half + rng.uniform(-3, 3), half + rng.uniform(-3, 3), float(rng.uniform(0, 360))
-    paste(canvas, img, alpha, x, y, angle, s, (0.0, 0.0), shadow=0.3)
-    return photograph(canvas, s, (0.0, 0.0), (half - reach, half - reach, half + reach, half + reach), level, seed,
-                      size, with_hand=False)
-
-
-def write_enrolment(folder: Path, labels: list[str], photos: int, level: str) -> int:
-    """The enrolment folder: one sub-folder per label, ``photos`` JPEGs each; returns the photo count."""
-    n = 0
-    for i, label in enumerate(labels):
-        sub = folder / label
-        sub.mkdir(parents=True, exist_ok=True)
-        for k in range(photos):
-            image = enrolment_photo(label, PHOTO_SEEDS + 10 * i + k, level).image
-            cv2.imwrite(str(sub / f"photo{k + 1}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-            n += 1
-    return n
 
 
 def whole_in_view(photo: Photo, place: tuple[int, int], truth: dict[tuple[int, int], Card]) -> bool:
@@ -143,7 +118,8 @@ def main() -> int:
     if photos_dir.is_dir() and args.keep is not None:
         n_photos = sum(1 for _ in photos_dir.glob("*/*.jpg"))
     else:
-        n_photos = write_enrolment(photos_dir, labels, args.photos, args.enrol_level)
+        n_photos = write_enrolment(photos_dir, labels, args.photos, args.enrol_level, draw=render, reach=CARD_REACH,
+                                   first_seed=PHOTO_SEEDS)
     print(f"{n_photos} enrolment photos of {len(labels)} Menagerie cards ({args.enrol_level} camera, 1280x960) "
           f"in {time.time() - t0:.0f}s", file=sys.stderr)
     t0 = time.process_time()

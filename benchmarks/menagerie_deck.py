@@ -20,6 +20,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from midway_deck import _rounded  # the same rounded-corner mask as the other second deck
 from numpy.typing import NDArray
 
 from scorer.grandioso.pyramid import Card
@@ -47,15 +48,6 @@ def _text(img: Image, text: str, cx: float, cy: float, height: float, colour: Co
         scale = max_width / max(tw, 1)
     (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
     cv2.putText(img, text, (int(cx - tw / 2), int(cy + th / 2)), font, scale, colour, thick, cv2.LINE_AA)
-
-
-def _rounded(h: int, w: int, r: int) -> Image:
-    mask = np.zeros((h, w), np.uint8)
-    cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 255, -1)
-    cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
-        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
-    return mask
 
 
 def _blank(s: float) -> tuple[Image, Image, tuple[int, int, int, int]]:
