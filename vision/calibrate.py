@@ -29,6 +29,7 @@ __all__ = [
     "Calibration",
     "Calibrator",
     "ChartPose",
+    "FrameBlur",
     "Marker",
     "MarkerTracker",
     "Rectified",
@@ -39,6 +40,7 @@ __all__ = [
     "marker_outlines",
     "mat_homography",
     "rectify",
+    "sharpen_sigma",
 ]
 
 FloatArray = NDArray[Any]
@@ -155,8 +157,61 @@ _SHARPEN_AMOUNT = 3.0
 _REGION_STEP = 16
 
 
+class FrameBlur:
+    """One grey frame's Gaussian blur (``sigma``), made once for every search of the frame that subtracts it
+    from the frame: the slow marker search (`find_markers`), the search for undecoded squares
+    (`vision.codematch.markers_by_matching`) and a recogniser's unsharp mask of the part of the frame where
+    its table lies (`part`). Nothing is blurred until asked for; the frame must not change meanwhile."""
+
+    def __init__(self, gray: Image, sigma: float) -> None:
+        self.gray = gray
+        self.sigma = sigma
+        self._whole: Image | None = None
+
+    @property
+    def made(self) -> bool:
+        """True once the whole frame's blur was made."""
+        return self._whole is not None
+
+    def whole(self) -> Image:
+        """``cv2.GaussianBlur(gray, (0, 0), sigma)`` (read only)."""
+        if self._whole is None:
+            out: Image = cv2.GaussianBlur(self.gray, (0, 0), self.sigma)
+            out.flags.writeable = False
+            self._whole = out
+        return self._whole
+
+    def part(self, x0: int, y0: int, x1: int, y1: int) -> Image:
+        """``cv2.GaussianBlur(gray[y0:y1, x0:x1], (0, 0), sigma)`` bit for bit, from the whole frame's blur: a
+        pixel whose filter window lies inside the part is the same in both; a band along each edge of the
+        part, where the filter mirrors the part's edge, is blurred on its own (the band twice as deep as the
+        filter reaches, so the band's far edge is out of reach too)."""
+        part = self.gray[y0:y1, x0:x1]
+        h, w = part.shape[:2]
+        if (y0, x0, h, w) == (0, 0, *self.gray.shape[:2]):
+            return self.whole().copy()
+        # OpenCV's kernel reaches round(3 sigma) px for 8-bit images (4 sigma for others): 4 sigma and more
+        reach = int(math.ceil(4 * self.sigma)) + 2
+        depth = 2 * reach
+        if h <= depth or w <= depth:
+            out: Image = cv2.GaussianBlur(part, (0, 0), self.sigma)
+            return out
+        out = self.whole()[y0:y1, x0:x1].copy()
+        out[:reach] = cv2.GaussianBlur(part[:depth], (0, 0), self.sigma)[:reach]
+        out[h - reach:] = cv2.GaussianBlur(part[h - depth:], (0, 0), self.sigma)[reach:]
+        out[:, :reach] = cv2.GaussianBlur(part[:, :depth], (0, 0), self.sigma)[:, :reach]
+        out[:, w - reach:] = cv2.GaussianBlur(part[:, w - depth:], (0, 0), self.sigma)[:, reach:]
+        return out
+
+
+def sharpen_sigma(side: int) -> float:
+    """The blur (px) the slow marker search subtracts in a frame whose longer side is ``side`` px."""
+    return max(1.0, _SHARPEN_SIGMA * side)
+
+
 def find_markers(gray: Image, config: VisionConfig, frame_side: int | None = None, robust: bool = False,
-                 squares: list[FloatArray] | None = None, one_window: bool = False) -> tuple[Marker, ...]:
+                 squares: list[FloatArray] | None = None, one_window: bool = False,
+                 blur: FrameBlur | None = None) -> tuple[Marker, ...]:
     """Every ArUco marker of the configured dictionary in a grey frame.
 
     ``frame_side``: the longer side of the whole camera frame when ``gray`` is only a part
@@ -166,6 +221,7 @@ def find_markers(gray: Image, config: VisionConfig, frame_side: int | None = Non
     slow path with the fast one's threshold window alone (about a fifth of its time; it finds
     the mat's markers that blur hides from the fast path on most frames). ``squares``, when
     given, receives the squares the detector found but could not decode (corners clockwise).
+    ``blur``: ``gray``'s `FrameBlur` for the slow path (made once for the frame's searches).
     """
     # the frame is filled by the table, so marker sizes scale with the frame
     own = max(gray.shape[:2])
@@ -182,7 +238,11 @@ def find_markers(gray: Image, config: VisionConfig, frame_side: int | None = Non
             params.adaptiveThreshWinSizeStep = 10
             det.setDetectorParameters(params)
     if robust:
-        soft = cv2.GaussianBlur(gray, (0, 0), max(1.0, _SHARPEN_SIGMA * side))
+        sigma = sharpen_sigma(side)
+        if blur is not None and blur.gray is gray and blur.sigma == sigma:
+            soft = blur.whole()
+        else:
+            soft = cv2.GaussianBlur(gray, (0, 0), sigma)
         gray = cv2.addWeighted(gray, 1.0 + _SHARPEN_AMOUNT, soft, -_SHARPEN_AMOUNT, 0)
     corners, ids, rejected = det.detectMarkers(gray)
     if squares is not None:
@@ -595,6 +655,8 @@ def locate_charts(markers: tuple[Marker, ...], calibration: Calibration, config:
                      if float(np.max(np.linalg.norm(_apply(one, s_) - d_, axis=1))) <= _CHART_AGREE_MM]
             if len(agree) > len(best):
                 best = agree
+                if len(best) == len(pairs):
+                    break  # no later marker's group can be larger
         if not best:  # no marker of this seat is even square on the table
             continue
         full = _similarity(np.concatenate([p[0] for p in best]), np.concatenate([p[1] for p in best]))

@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibrate import Marker
+from vision.calibrate import FrameBlur, Marker
 from vision.config import VisionConfig
 from vision.geometry import Image
 
@@ -187,11 +187,17 @@ def _square_detector(dictionary: int, window: int) -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(dictionary), params)
 
 
-def _candidate_squares(gray: Image, dictionary: int, window_rate: float) -> list[NDArray[Any]]:
-    """The squares the tolerant detector found in the sharpened frame but could not decode, clockwise."""
+def _candidate_squares(gray: Image, dictionary: int, window_rate: float,
+                       blur: FrameBlur | None = None) -> list[NDArray[Any]]:
+    """The squares the tolerant detector found in the sharpened frame but could not decode, clockwise
+    (``blur``: ``gray``'s `FrameBlur`, when the frame's searches share it)."""
     side = max(gray.shape[:2])
     window = max(3, int(round(window_rate * side)) | 1)
-    soft = cv2.GaussianBlur(gray, (0, 0), max(1.0, 0.0016 * side))
+    sigma = max(1.0, 0.0016 * side)
+    if blur is not None and blur.gray is gray and blur.sigma == sigma:
+        soft = blur.whole()
+    else:
+        soft = cv2.GaussianBlur(gray, (0, 0), sigma)
     _, _, rejected = _square_detector(dictionary, window).detectMarkers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0))
     out = []
     for r in rejected:
@@ -204,13 +210,14 @@ def _candidate_squares(gray: Image, dictionary: int, window_rate: float) -> list
 
 def markers_by_matching(gray: Image, dictionary: int, wanted: Sequence[int], seen: Sequence[Marker] = (),
                         min_score: float = MAT_MIN, min_lead: float = MAT_MARGIN,
-                        window_rate: float = 0.0102) -> tuple[Marker, ...]:
+                        window_rate: float = 0.0102, blur: FrameBlur | None = None) -> tuple[Marker, ...]:
     """The markers of the ids ``wanted`` among the squares a tolerant detector found in ``gray`` but could
     not decode (blur smears their cells): each square is compared with every code of ``dictionary``,
     blurred, and taken as a wanted marker only when that code matches it with a correlation of at least
     ``min_score`` and ahead of every other code's, in any turn, by ``min_lead``. Squares at a marker of
     ``seen`` are skipped; the corners are in the detector's order (the marker's own top-left first).
-    ``window_rate``: the detector's middle threshold window, a fraction of the frame's longer side."""
+    ``window_rate``: the detector's middle threshold window, a fraction of the frame's longer side.
+    ``blur``: ``gray``'s `FrameBlur`, when the frame's searches share it."""
     if not wanted:
         return ()
     t = code_templates(dictionary, tuple(range(dictionary_size(dictionary))), SIDE_PX, SURROUND_PX, BLURS_PX)
@@ -218,7 +225,7 @@ def markers_by_matching(gray: Image, dictionary: int, wanted: Sequence[int], see
     n = t.size + 2 * SEARCH_PX
     inner = np.array([[pad, pad], [n - pad, pad], [n - pad, n - pad], [pad, n - pad]], np.float32)
     out: list[Marker] = []
-    for quad in _candidate_squares(gray, dictionary, window_rate):
+    for quad in _candidate_squares(gray, dictionary, window_rate, blur):
         centre = quad.mean(0)
         if any(float(np.hypot(*(m.corners.mean(0) - centre))) < _SAME_PX for m in list(seen) + out):
             continue
@@ -232,10 +239,12 @@ def markers_by_matching(gray: Image, dictionary: int, wanted: Sequence[int], see
     return tuple(out)
 
 
-def mat_markers_by_matching(gray: Image, config: VisionConfig, seen: Sequence[Marker] = ()) -> tuple[Marker, ...]:
-    """`markers_by_matching` for the mat markers of ``config``'s layout that ``seen`` lacks."""
+def mat_markers_by_matching(gray: Image, config: VisionConfig, seen: Sequence[Marker] = (),
+                            blur: FrameBlur | None = None) -> tuple[Marker, ...]:
+    """`markers_by_matching` for the mat markers of ``config``'s layout that ``seen`` lacks (``blur``: ``gray``'s
+    `FrameBlur`, when the frame's searches share it)."""
     layout = config.table.markers
     have = {m.id for m in seen}
     wanted = [i for i in layout.marker_ids if i not in have]
     return markers_by_matching(gray, config.aruco_dictionary, wanted, seen,
-                               window_rate=config.marker_threshold_window)
+                               window_rate=config.marker_threshold_window, blur=blur)

@@ -42,7 +42,7 @@ from numpy.typing import NDArray
 from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name
 from scorer.flohcati.observe import TableSight
 from vision import NoMatError
-from vision.calibrate import Calibration, Calibrator, Marker, find_markers
+from vision.calibrate import Calibration, Calibrator, FrameBlur, Marker, find_markers, sharpen_sigma
 from vision.codematch import CodeTemplates, code_templates, local_contrast, mat_markers_by_matching, match_patch
 from vision.config import VisionConfig
 from vision.flohcati.layout import (
@@ -442,11 +442,12 @@ class Recognizer:
             detector = self._detectors[key] = _detector(window, min_perimeter)
         return detector
 
-    def _calibrate(self, gray: Image) -> tuple[Calibration, tuple[Marker, ...]]:
+    def _calibrate(self, gray: Image, blur: FrameBlur | None = None) -> tuple[Calibration, tuple[Marker, ...]]:
         """The mat's calibration and the mat's markers: the vision core's fast search; where that does not fix
         the mat, the slow one for the markers it missed, with one threshold window first (taken when it
         completes the mat's markers) and then with all;
-        where neither decodes enough of them, the undecoded squares matched against the dictionary's codes.
+        where neither decodes enough of them, the undecoded squares matched against the dictionary's codes
+        (``blur``: the frame's `FrameBlur`, made once for all these searches).
 
         :raises NoMatError: when the mat's markers are not in view.
         """
@@ -459,7 +460,7 @@ class Recognizer:
         every = set(GEOMETRY.markers.marker_ids)
         if not every <= have:
             for one_window in (True, False):
-                more = tuple(m for m in find_markers(gray, self.config, robust=True, one_window=one_window)
+                more = tuple(m for m in find_markers(gray, self.config, robust=True, one_window=one_window, blur=blur)
                              if not is_card_id(m.id) and m.id not in have)
                 if one_window and not every <= have | {m.id for m in more}:
                     continue  # the one window's markers are taken only when they complete the mat
@@ -469,7 +470,7 @@ class Recognizer:
                     if not one_window:
                         mat += more
         # too few of the mat's markers decoded: the ones blur smeared are matched
-        mat += mat_markers_by_matching(gray, self.config, mat)
+        mat += mat_markers_by_matching(gray, self.config, mat, blur)
         return self.calibrator.update(mat), mat
 
     def recognize(self, frame: Image) -> Recognition:
@@ -482,7 +483,9 @@ class Recognizer:
         side = max(gray.shape[:2])
         # the mat's large markers: the vision core's fast search, and the slow one where the fast one
         # does not fix the mat
-        calibration, mat = self._calibrate(gray)
+        # the slow searches and the codes' unsharp mask subtract the same blur of the frame: made at most once
+        blur = FrameBlur(gray, sharpen_sigma(side))
+        calibration, mat = self._calibrate(gray, blur)
         t1 = time.perf_counter()
         to_table = calibration.image_to_table
         # the cards' codes: only where the mat lies, enlarged when they are small there (a camera far
@@ -495,7 +498,11 @@ class Recognizer:
             part = cv2.resize(part, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC)
         big_side = side * f
         # an unsharp mask undoes some of the lens's and the motion's blur before the codes are read
-        soft = cv2.GaussianBlur(part, (0, 0), max(1.0, 0.0016 * big_side))
+        sigma = max(1.0, 0.0016 * big_side)
+        if f == 1.0 and blur.made and blur.sigma == sigma:
+            soft = blur.part(x0, y0, x1, y1)
+        else:
+            soft = cv2.GaussianBlur(part, (0, 0), sigma)
         window = max(3, int(round(0.011 * big_side)) | 1)
         detector = self._detector(window, round(_MIN_PERIMETER * side / max(part.shape[:2]), 3))
         corners, ids, rejected = detector.detectMarkers(cv2.addWeighted(part, 2.0, soft, -1.0, 0))

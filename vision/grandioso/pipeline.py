@@ -51,7 +51,7 @@ from numpy.typing import NDArray
 from scorer.core import UnknownComponent
 from scorer.grandioso.pyramid import ROWS, Card
 from vision import NoMatError
-from vision.calibrate import Calibration, Marker, find_markers, mat_homography
+from vision.calibrate import Calibration, FrameBlur, Marker, find_markers, mat_homography, sharpen_sigma
 from vision.codematch import CodeTemplates, code_templates, local_contrast, mat_markers_by_matching, match_patch
 from vision.config import VisionConfig
 from vision.geometry import Image
@@ -726,12 +726,14 @@ class Recognizer:
         markers = find_markers(gray, self.config)
         t1 = time.perf_counter()
         robust = 0.0
+        blur = FrameBlur(gray, sharpen_sigma(max(gray.shape[:2])))  # made once for the slow searches below
         cal = self._calibrate(markers)
         for one_window in (True, False):  # the slow search: with the fast one's threshold window, then with all
             if cal is not None:
                 break
             t = time.perf_counter()
-            markers = self._merge(markers, find_markers(gray, self.config, robust=True, one_window=one_window))
+            markers = self._merge(markers, find_markers(gray, self.config, robust=True, one_window=one_window,
+                                                              blur=blur))
             robust += time.perf_counter() - t
             cal = self._calibrate(markers) if one_window else None
         t2 = time.perf_counter()
@@ -742,7 +744,7 @@ class Recognizer:
                 # too few of the mat's markers decoded: the ones blur smeared are matched
                 t = time.perf_counter()
                 mat = tuple(m for m in markers if m.id in MAT.marker_ids)
-                markers += mat_markers_by_matching(gray, self.config, mat)
+                markers += mat_markers_by_matching(gray, self.config, mat, blur)
                 robust += time.perf_counter() - t
                 cal = mat_homography(markers, self.config)
         t3 = time.perf_counter()
