@@ -57,7 +57,7 @@ from vision.carcassonne.dataset import build_bank
 from vision.carcassonne.figures import PlacedFigure, draw_figures, find_figures, random_figures
 from vision.carcassonne.grid import Cell, Grid, NoBoardError, find_grid
 from vision.carcassonne.labels import canonical_rotation
-from vision.carcassonne.recognize import THRESHOLD, BoardReading, read_cells, recognize
+from vision.carcassonne.recognize import BoardReading, read_cells, recognize
 from vision.carcassonne.scans import available
 
 SEED = 900_000
@@ -149,7 +149,7 @@ def _score(reading: BoardReading, tiles: list[Placed]) -> dict[str, Any]:
 
 
 def bench_tiles(clf: TileClassifier, editions: list[str], per_edition: int, level: str, banks: dict[str, Any]) -> None:
-    print(f"\n1. Tiles through the {level!r} camera on the true grid (threshold {THRESHOLD})")
+    print(f"\n1. Tiles through the {level!r} camera on the true grid (threshold {recognize_module.THRESHOLD})")
     print(f"   {'edition':14s} {'tiles':>6s} {'type':>7s} {'type+rot':>9s} {'wrong accepted':>15s} {'unsure':>7s}")
     for k, ed in enumerate(editions):
         rng = np.random.default_rng(SEED + 1000 * k)
@@ -426,9 +426,14 @@ def main() -> int:
     p.add_argument("--quick", action="store_true", help="a small run (100 tiles, 6 boards, 1 timing)")
     p.add_argument("--twin-doubt", type=float, default=recognize_module.TWIN_DOUBT,
                    help="share of an answer its edge twins may hold before the tile is unrecognised (1 = never)")
+    p.add_argument("--class-temperature", type=float, default=recognize_module.CLASS_TEMPERATURE,
+                   help="the class head's temperature before the settling (1 = as the model says)")
+    p.add_argument("--threshold", type=float, default=recognize_module.THRESHOLD, help="a tile's confidence to be accepted")
     args = p.parse_args()
     SEED = args.seed
     recognize_module.TWIN_DOUBT = args.twin_doubt
+    recognize_module.CLASS_TEMPERATURE = args.class_temperature
+    recognize_module.THRESHOLD = args.threshold
     editions = [e for e in args.editions.split(",") if e]
     if not available():
         editions = [e for e in editions if not e.startswith("scan:")]
@@ -436,7 +441,8 @@ def main() -> int:
     tiles, boards, repeat = (100, 6, 1) if args.quick else (args.tiles, args.boards, 5)
     clf = TileClassifier(args.model, threads=1)
     banks: dict[str, Any] = {}
-    print(f"model {args.model}, edge twins may hold {args.twin_doubt:g}")
+    print(f"model {args.model}, edge twins may hold {args.twin_doubt:g}, class temperature {args.class_temperature:g}, "
+          f"threshold {args.threshold:g}")
     parts = args.parts.split(",")
     if "1" in parts:
         bench_tiles(clf, editions, tiles, args.level, banks)

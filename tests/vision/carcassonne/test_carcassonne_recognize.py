@@ -15,7 +15,7 @@ from vision.carcassonne.camera import LEVELS, photograph
 from vision.carcassonne.classifier import DEFAULT_MODEL, TileClassifier
 from vision.carcassonne.grid import NoBoardError, find_grid
 from vision.carcassonne.labels import canonical_rotation
-from vision.carcassonne.recognize import annotate, recognize
+from vision.carcassonne.recognize import _sharpen, annotate, recognize
 from vision.carcassonne.render import render_tile
 from vision.cli import cmd_recognize
 
@@ -47,6 +47,16 @@ def test_a_board_is_read(classifier: TileClassifier) -> None:
     assert len(reading.tiles) <= len(tiles)
     out = annotate(photo, reading)
     assert out.shape == photo.shape and not np.array_equal(out, photo)
+
+
+def test_the_class_head_is_sharpened_before_the_settling() -> None:
+    probs = np.random.default_rng(3).dirichlet(np.full(12, 0.5), size=6).astype(np.float32)
+    sharp = _sharpen(probs, 0.7)
+    assert np.allclose(sharp.sum(axis=1), 1.0, atol=1e-5)
+    want = probs.astype(np.float64) ** (1 / 0.7)
+    assert np.allclose(sharp, want / want.sum(axis=1, keepdims=True), atol=1e-5)
+    assert (sharp.argmax(axis=1) == probs.argmax(axis=1)).all() and (sharp.max(axis=1) > probs.max(axis=1)).all()
+    assert _sharpen(probs, 1.0) is probs
 
 
 def test_a_bare_table_has_no_board(classifier: TileClassifier) -> None:
