@@ -328,7 +328,7 @@ def main() -> int:
     ap.add_argument("--model", type=Path, default=DEFAULT_MODEL)
     ap.add_argument("--seed-base", type=int, default=SEED_BASE, help="held out from training: >= 900,000,000")
     ap.add_argument("--save-failures", type=Path, default=None, help="folder for failing photos")
-    ap.add_argument("--why", action="store_true", help="print why each scene was not usable (first frames), and the raw counts")
+    ap.add_argument("--why", action="store_true", help="print why each scene was not usable (first and live frames) and the raw counts")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     levels = [lv for lv in args.levels.split(",") if lv]
@@ -355,7 +355,10 @@ def main() -> int:
                     print(f"  {lv} {sz[0]}x{sz[1]} seed {seed}: " + "; ".join(why), file=sys.stderr)
                 before = photograph(td.canvas, td.px_per_mm, td.origin, CONTENT_REGION, lv, seed, (sz[0], sz[1]),
                                     with_hand=False) if photo.hand_mask.any() else photo
-                run_one(rec, td, photo, tallies[(lv, sz, "live")], before=before)
+                why_live: list[str] = []
+                run_one(rec, td, photo, tallies[(lv, sz, "live")], why_live, before=before)
+                if args.why and why_live:
+                    print(f"  {lv} {sz[0]}x{sz[1]} seed {seed} live: " + "; ".join(why_live), file=sys.stderr)
                 if not ok and args.save_failures is not None:
                     args.save_failures.mkdir(parents=True, exist_ok=True)
                     cv2.imwrite(str(args.save_failures / f"{lv}_{sz[0]}_{seed}.jpg"), photo.image)

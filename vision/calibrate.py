@@ -554,7 +554,9 @@ class Calibrator:
     mat width; otherwise (the camera or mat moved) it is recomputed. When too few
     mat markers show for a calibration of their own (a hand over the mat, glare), the
     cached one is kept as long as every mat marker that does show lies where it says
-    (the table has not moved).
+    (the table has not moved); so it is, without fitting, when fewer of them show than in the
+    frame before, each where it lay (`STILL_MARKER_PX`): a fit to fewer markers through the
+    lens's distortion may differ by more than the tolerance, yet nothing moved.
     """
 
     def __init__(self, config: VisionConfig) -> None:
@@ -586,6 +588,11 @@ class Calibrator:
             self.reused += last[1]
             return self.cached
         self._last = None
+        if (self.cached is not None and last is not None and self.config.recalibrate_tolerance > 0
+                and self._fewer_still(last[0], markers)):
+            self.reused += 1
+            self._last = (markers, True)
+            return self.cached
         try:
             fresh = mat_homography(markers, self.config)
         except NoMatError:
@@ -599,6 +606,17 @@ class Calibrator:
             self.recalibrations += 1
         self._last = (markers, False)
         return self.cached
+
+    def _fewer_still(self, before: tuple[Marker, ...], now: tuple[Marker, ...]) -> bool:
+        """True when fewer of the mat's markers show ``now`` than ``before`` and each that does lies where it
+        lay before, within `STILL_MARKER_PX` (a hand or glare over some of them; the table has not moved)."""
+        ids = self.config.table.markers.marker_ids
+        then = [m for m in before if m.id in ids]
+        shown = [m for m in now if m.id in ids]
+        if not shown or len(shown) >= len(then):
+            return False
+        return all(any(a.id == m.id and float(np.max(np.abs(a.corners - m.corners))) <= STILL_MARKER_PX
+                       for a in then) for m in shown)
 
     def _agrees(self, old: Calibration, new: Calibration) -> bool:
         w, h = self.config.table.markers.width, self.config.table.markers.height
@@ -620,6 +638,11 @@ class Calibrator:
                 return False
             seen += 1
         return seen > 0
+
+
+#: a mat marker lies where it lay in the frame before while none of its corners moved by more than this (px; one
+#: found again beside a hand moved by 1.2): a fit to fewer of them is no reason to calibrate again (`Calibrator`)
+STILL_MARKER_PX = 2.0
 
 
 #: a chart marker's side on the table may differ this much (fraction) from its printed side,

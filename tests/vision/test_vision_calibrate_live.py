@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import cv2
@@ -117,3 +118,39 @@ def test_the_very_markers_again_give_what_calibrating_them_afresh_gives() -> Non
         with pytest.raises(NoMatError):
             calibrator.update(lost)
     assert live.reused == afresh.reused == 2
+
+
+def _bent(markers: tuple[Marker, ...], centre: NDArray[Any]) -> tuple[Marker, ...]:
+    """``markers`` as a lens with barrel distortion shows them: pulled towards ``centre`` by the square of their distance."""
+    out = []
+    for m in markers:
+        d = m.corners - centre
+        r2 = (d ** 2).sum(axis=1, keepdims=True) / 600.0 ** 2
+        out.append(Marker(m.id, centre + d * (1 - 0.08 * r2)))
+    return tuple(out)
+
+
+def test_fewer_mat_markers_each_where_it_lay_keep_the_calibration_without_fitting() -> None:
+    rng = np.random.default_rng(5)
+    view = _view(rng)
+    full = _bent(_markers(rng, view)[:len(LAYOUT.marker_ids)], np.array([640.0, 480.0]))
+    alone = Calibrator(DEFAULT_CONFIG)
+    whole = alone.update(full)
+
+    def disagrees(markers: tuple[Marker, ...]) -> bool:
+        try:
+            return not alone._agrees(whole, Calibrator(DEFAULT_CONFIG).update(markers))
+        except NoMatError:
+            return False
+
+    # a hand over some markers: through the lens, a fit to the rest alone is another calibration
+    few = next(sub for sub in itertools.combinations(full, len(full) - 2) if disagrees(sub))
+    live = Calibrator(DEFAULT_CONFIG)
+    kept = live.update(full)
+    found_again = tuple(Marker(m.id, m.corners + 1.2) for m in few)  # found again by a region search
+    assert live.update(found_again) is kept
+    assert live.update(found_again) is kept
+    assert (live.recalibrations, live.reused) == (1, 2)
+    moved = tuple(Marker(m.id, m.corners + 6.0) for m in few)  # the table moved: fitted again
+    assert live.update(moved) is not kept
+    assert live.recalibrations == 2
