@@ -14,7 +14,9 @@ by as much as the codes read nearby lie off (the lens's barrel distortion): a
 card's code is matched there as it is, with smooth glare taken out, and, when
 neither names a card clearly, against every code blurred (a blurred lens or a
 moving camera smears the code's cells past the sharp templates); a place
-whose upper half shows the mat holds no card; a code-like thing that matches no
+whose upper half shows the mat holds no card (as dark as the mat; with an
+enrolled deck, whose faces may be as dark, as flat as the mat or of its hue and
+nearly as flat); a code-like thing that matches no
 card clearly, or glare over the place, is read once more with the light evened
 out (`vision.codematch.local_contrast`: glare that washes a code out without
 saturating it leaves its cells' pattern) and named only when every light
@@ -316,18 +318,83 @@ def _bright(top: Image, mat_level: float, row: int, col: int) -> bool:
     return patch.size > 0 and _percentile(patch, 75) > _BRIGHT * mat_level
 
 
-def _empty(top: Image, level: float, reading: _Reading, row: int, col: int) -> bool:
-    """True when the place's upper half, which its card would show (no card read lies over it), is as dark
-    as the mat: no card lies there."""
-    if (row + 1, col - 1) in reading.pyramid or (row + 1, col) in reading.pyramid:
-        return False
+def _upper_half(top: Image, row: int, col: int) -> Image:
+    """The part of the place's upper half that its card shows when nothing lies over it, in a top-down image."""
     r = MAT.card_rect(row, col)
     area = MAT.pyramid_area
     s = _CHECK_PX_PER_MM
     x0, x1 = int(round((r.x + 4 - area.x) * s)), int(round((r.x + r.w - 4 - area.x) * s))
     y0, y1 = int(round((r.y + 3 - area.y) * s)), int(round((r.y + r.h / 2 - 4 - area.y) * s))
-    patch = top[max(0, y0):y1, max(0, x0):x1]
+    return top[max(0, y0):y1, max(0, x0):x1]
+
+
+def _covered(reading: _Reading, row: int, col: int) -> bool:
+    """True when a card read lies over the place's upper half."""
+    return (row + 1, col - 1) in reading.pyramid or (row + 1, col) in reading.pyramid
+
+
+def _empty(top: Image, level: float, reading: _Reading, row: int, col: int) -> bool:
+    """True when the place's upper half, which its card would show (no card read lies over it), is as dark
+    as the mat: no card lies there."""
+    if _covered(reading, row, col):
+        return False
+    patch = _upper_half(top, row, col)
     return patch.size > 0 and _percentile(patch, 75) < _BRIGHT * level
+
+
+#: With an enrolled deck, whose faces may be as dark as the mat (a published card's art), a place's upper half
+#: is the bare mat when it shows next to no print (its mean absolute detail finer than `_MAT_DETAIL_MM`, over
+#: the mat's level, below `_MAT_FLAT`: glare over the mat too), or when its median chromaticity lies within
+#: `_MAT_HUE` of the mat's and its print is below `_MAT_PRINT` (a face of the mat's colour still shows its
+#: art). On the camera model's photos of the Menagerie deck (seeds 903,000,000 on) a card's upper half shows
+#: at least 0.14 print and lies at least 0.145 from the mat's hue; the bare mat at most 0.141 and, unglared,
+#: 0.08.
+_MAT_DETAIL_MM = 3.0
+_MAT_FLAT = 0.1
+_MAT_HUE = 0.1
+_MAT_PRINT = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class _MatLook:
+    """What the bare mat looks like in one frame: its top-down detail image, colour image, level and hue."""
+
+    detail: Image
+    colour: Image
+    level: float
+    hue: NDArray[Any]
+
+    @classmethod
+    def of(cls, frame: Image, top: Image, cal: Calibration, level: float) -> _MatLook:
+        """The look of the pyramid area of ``frame`` (``top``: its grey top-down image, `_pyramid_top_down`)."""
+        colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        area = MAT.pyramid_area
+        s = _CHECK_PX_PER_MM
+        t = np.array([[s, 0, -area.x * s], [0, s, -area.y * s], [0, 0, 1]], np.float64)
+        warped = np.asarray(cv2.warpPerspective(colour, t @ cal.image_to_table, (top.shape[1], top.shape[0]),
+                                                flags=cv2.INTER_AREA), np.float32)
+        hue = _chromaticity(np.median(warped[::2, ::2].reshape(-1, 3), axis=0)[None])[0]
+        detail = np.abs(top - cv2.GaussianBlur(top, (0, 0), _MAT_DETAIL_MM * s))
+        return cls(np.asarray(detail, np.float32), warped, level, hue)
+
+    def bare(self, reading: _Reading, row: int, col: int) -> bool:
+        """True when the place's upper half (no card read lies over it) shows the bare mat (`_MAT_FLAT`)."""
+        if _covered(reading, row, col):
+            return False
+        detail = _upper_half(self.detail, row, col)
+        if detail.size == 0:
+            return False
+        printed = float(detail.mean()) / (self.level + 10.0)
+        if printed < _MAT_FLAT:
+            return True
+        hue = _chromaticity(_upper_half(self.colour, row, col).reshape(-1, 3))
+        off = float(np.median(np.linalg.norm(hue - self.hue, axis=1)))
+        return off < _MAT_HUE and printed < _MAT_PRINT
+
+
+def _chromaticity(bgr: NDArray[Any]) -> NDArray[Any]:
+    """``(N, 3)`` colours -> each over its sum (exposure and shading out)."""
+    return np.asarray(bgr / (bgr.sum(axis=1, keepdims=True) + 1.0), np.float64)
 
 
 def _paper_white(top: Image, places: list[tuple[int, int]]) -> float:
@@ -750,8 +817,9 @@ class Recognizer:
         top = _pyramid_top_down(gray, cal)
         paper = _paper_white(top, list(reading.pyramid))
         level = _median(top[::2, ::2])  # the mat's level: every other pixel tells it
+        look = _MatLook.of(frame, top, cal, level) if self.classifier is not None else None
         for row, col in self._candidates(top, level, reading):
-            if _empty(top, level, reading, row, col):
+            if look.bare(reading, row, col) if look is not None else _empty(top, level, reading, row, col):
                 continue  # the place's upper half shows the mat: no card lies there to read
             found = _match_code(gray, cal, row, col, _local_shift(reading, row, col))
             if isinstance(found, Card):
