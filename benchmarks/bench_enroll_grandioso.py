@@ -15,10 +15,9 @@
    card that does not lie there), covered cards read right (shown for interest: the deck may
    name them, but they are not counted), and ms per frame.
 
-Nothing of `vision.enroll` or of the Grandioso recogniser was tuned on these tables or on this deck.
-Two changes to the recogniser were tried on tables of seeds 903,000,000 and 901,000,000 on (asking
-the deck before the empty-place test, and looking 2.5 mm around a card's place): both read more
-cards, but named clowns on empty places above the base, so neither was kept. Figures: 904,000,000 on.
+What the Grandioso recogniser does with a deck (its empty-place test by the mat's hue and print, a card
+found where it lies before it is cut out) and the deck's strong-template test (`vision.enroll.STRONG_TEMPLATE`)
+were chosen on tables of seeds 903,000,000 on; report figures from other seeds (904,000,000 on).
 
 Usage: python benchmarks/bench_enroll_grandioso.py [--scenes 20] [--levels easy,medium,hard]
        [--photos 2] [--enrol-level medium] [--seed-base 904000000] [--keep DIR] [--why]

@@ -14,7 +14,9 @@ by as much as the codes read nearby lie off (the lens's barrel distortion): a
 card's code is matched there as it is, with smooth glare taken out, and, when
 neither names a card clearly, against every code blurred (a blurred lens or a
 moving camera smears the code's cells past the sharp templates); a place
-whose upper half shows the mat holds no card; a code-like thing that matches no
+whose upper half shows the mat holds no card (as dark as the mat; with an
+enrolled deck, whose faces may be as dark, as flat as the mat or of its hue and
+nearly as flat); a code-like thing that matches no
 card clearly, or glare over the place, is read once more with the light evened
 out (`vision.codematch.local_contrast`: glare that washes a code out without
 saturating it leaves its cells' pattern) and named only when every light
@@ -316,18 +318,85 @@ def _bright(top: Image, mat_level: float, row: int, col: int) -> bool:
     return patch.size > 0 and _percentile(patch, 75) > _BRIGHT * mat_level
 
 
-def _empty(top: Image, level: float, reading: _Reading, row: int, col: int) -> bool:
-    """True when the place's upper half, which its card would show (no card read lies over it), is as dark
-    as the mat: no card lies there."""
-    if (row + 1, col - 1) in reading.pyramid or (row + 1, col) in reading.pyramid:
-        return False
+def _upper_half(top: Image, row: int, col: int) -> Image:
+    """The part of the place's upper half that its card shows when nothing lies over it, in a top-down image."""
     r = MAT.card_rect(row, col)
     area = MAT.pyramid_area
     s = _CHECK_PX_PER_MM
     x0, x1 = int(round((r.x + 4 - area.x) * s)), int(round((r.x + r.w - 4 - area.x) * s))
     y0, y1 = int(round((r.y + 3 - area.y) * s)), int(round((r.y + r.h / 2 - 4 - area.y) * s))
-    patch = top[max(0, y0):y1, max(0, x0):x1]
+    return top[max(0, y0):y1, max(0, x0):x1]
+
+
+def _covered(reading: _Reading, row: int, col: int) -> bool:
+    """True when a card read lies over the place's upper half."""
+    return (row + 1, col - 1) in reading.pyramid or (row + 1, col) in reading.pyramid
+
+
+def _empty(top: Image, level: float, reading: _Reading, row: int, col: int) -> bool:
+    """True when the place's upper half, which its card would show (no card read lies over it), is as dark
+    as the mat: no card lies there."""
+    if _covered(reading, row, col):
+        return False
+    patch = _upper_half(top, row, col)
     return patch.size > 0 and _percentile(patch, 75) < _BRIGHT * level
+
+
+#: With an enrolled deck, whose faces may be as dark as the mat (a published card's art), a place's upper half
+#: is the bare mat when it shows little print (its mean absolute detail finer than `_MAT_DETAIL_MM`, over the
+#: mat's level, below `_MAT_PRINT`: a face of the mat's colour still shows its art) and either its median
+#: chromaticity lies within `_MAT_HUE` of the mat's or it is as dark as the mat (`_empty`) and next to flat
+#: (below `_MAT_FLAT`). On the camera model's photos of the Menagerie deck (seeds 903,000,000 on) a card's
+#: upper half shows at least 0.14 print and lies at least 0.145 from the mat's hue; the bare mat unglared at
+#: most 0.141 and 0.08.
+_MAT_DETAIL_MM = 3.0
+_MAT_FLAT = 0.1
+_MAT_HUE = 0.1
+_MAT_PRINT = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class _MatLook:
+    """What the bare mat looks like in one frame: its top-down grey, detail and colour images, level and hue."""
+
+    grey: Image
+    detail: Image
+    colour: Image
+    level: float
+    hue: NDArray[Any]
+
+    @classmethod
+    def of(cls, frame: Image, top: Image, cal: Calibration, level: float) -> _MatLook:
+        """The look of the pyramid area of ``frame`` (``top``: its grey top-down image, `_pyramid_top_down`)."""
+        colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        area = MAT.pyramid_area
+        s = _CHECK_PX_PER_MM
+        t = np.array([[s, 0, -area.x * s], [0, s, -area.y * s], [0, 0, 1]], np.float64)
+        warped = np.asarray(cv2.warpPerspective(colour, t @ cal.image_to_table, (top.shape[1], top.shape[0]),
+                                                flags=cv2.INTER_AREA), np.float32)
+        hue = _chromaticity(np.median(warped[::2, ::2].reshape(-1, 3), axis=0)[None])[0]
+        detail = np.abs(top - cv2.GaussianBlur(top, (0, 0), _MAT_DETAIL_MM * s))
+        return cls(top, np.asarray(detail, np.float32), warped, level, hue)
+
+    def bare(self, reading: _Reading, row: int, col: int) -> bool:
+        """True when the place's upper half (no card read lies over it) shows the bare mat (`_MAT_HUE`)."""
+        if _covered(reading, row, col):
+            return False
+        detail = _upper_half(self.detail, row, col)
+        if detail.size == 0:
+            return False
+        printed = float(detail.mean()) / (self.level + 10.0)
+        if printed >= _MAT_PRINT:
+            return False
+        hue = _chromaticity(_upper_half(self.colour, row, col).reshape(-1, 3))
+        if float(np.median(np.linalg.norm(hue - self.hue, axis=1))) < _MAT_HUE:
+            return True
+        return printed < _MAT_FLAT and _percentile(_upper_half(self.grey, row, col), 75) < _BRIGHT * self.level
+
+
+def _chromaticity(bgr: NDArray[Any]) -> NDArray[Any]:
+    """``(N, 3)`` colours -> each over its sum (exposure and shading out)."""
+    return np.asarray(bgr / (bgr.sum(axis=1, keepdims=True) + 1.0), np.float64)
 
 
 def _paper_white(top: Image, places: list[tuple[int, int]]) -> float:
@@ -678,6 +747,62 @@ def _singles_by_place(gray: Image, cal: Calibration, known: list[float]) -> tupl
     return found, unsure
 
 
+#: A card read by its art whose upper half shows is first found where it lies: the top edge and the upper
+#: `_POSE_SIDES` of the side edges of its outline, moved up to `_POSE_MM` mm (steps of `_POSE_STEP_MM`) and turned
+#: up to `_POSE_DEGREES` (steps of `_POSE_STEP_DEGREES`), are matched to the frame's edges at `_POSE_PX_PER_MM`
+#: (the deck's look at a card that lies off its place by a few per cent of its width is far from every prototype).
+_POSE_PX_PER_MM = 4.0
+_POSE_MM = 3.0
+_POSE_STEP_MM = 0.5
+_POSE_DEGREES = 3.0
+_POSE_STEP_DEGREES = 1.0
+_POSE_SIDES = 0.45
+
+
+def _moved(pts: NDArray[Any], centre: tuple[float, float], dx: float, dy: float, turn: float) -> NDArray[Any]:
+    """Table points turned ``turn`` degrees about ``centre`` (as `vision.grandioso.scene` turns a card) and moved."""
+    t = math.radians(turn)
+    c, s = math.cos(t), math.sin(t)
+    rel = np.asarray(pts, np.float64) - centre
+    return np.stack([centre[0] + c * rel[..., 0] + s * rel[..., 1] + dx,
+                     centre[1] - s * rel[..., 0] + c * rel[..., 1] + dy], axis=-1)
+
+
+def _card_pose(frame: Image, cal: Calibration, row: int, col: int) -> tuple[float, float, float]:
+    """How far (mm) and how much turned (degrees) the card at a place lies from where the layout puts it: the
+    move and turn whose outline's top and upper sides lie along the strongest edges of the frame."""
+    r = MAT.card_rect(row, col)
+    s = _POSE_PX_PER_MM
+    pad = _POSE_MM + 2.0
+    x0, y0 = r.x - pad, r.y - pad
+    size = (int(round((r.w + 2 * pad) * s)), int(round((_POSE_SIDES * r.h + 2 * pad) * s)))
+    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    to_patch = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]], np.float64)
+    patch = cv2.GaussianBlur(np.asarray(cv2.warpPerspective(gray, to_patch @ cal.image_to_table, size,
+                                                            flags=cv2.INTER_LINEAR), np.float32), (0, 0), 1.0)
+    gx, gy = cv2.Sobel(patch, cv2.CV_32F, 1, 0), cv2.Sobel(patch, cv2.CV_32F, 0, 1)
+    corner = CARD.corner_radius
+    step = 1.0 / s
+    top = np.arange(r.x + corner, r.x + r.w - corner, step)
+    side = np.arange(r.y + corner, r.y + _POSE_SIDES * r.h, step)
+    pts = np.concatenate([np.stack([top, np.full_like(top, r.y)], 1), np.stack([np.full_like(side, r.x), side], 1),
+                          np.stack([np.full_like(side, r.x + r.w), side], 1)])
+    normals = np.concatenate([np.tile([0.0, 1.0], (len(top), 1)), np.tile([1.0, 0.0], (2 * len(side), 1))])
+    shifts = np.arange(-_POSE_MM, _POSE_MM + 1e-9, _POSE_STEP_MM)
+    best = (-1.0, 0.0, 0.0, 0.0)
+    for turn in np.arange(-_POSE_DEGREES, _POSE_DEGREES + 1e-9, _POSE_STEP_DEGREES):
+        turned = _moved(pts, r.centre, 0.0, 0.0, float(turn))
+        n = _moved(normals, (0.0, 0.0), 0.0, 0.0, float(turn))
+        ys, xs = shifts[:, None, None], shifts[None, :, None]
+        u = np.clip(np.round((turned[None, None, :, 0] + xs - x0) * s).astype(np.intp), 0, size[0] - 1)
+        v = np.clip(np.round((turned[None, None, :, 1] + ys - y0) * s).astype(np.intp), 0, size[1] - 1)
+        score = np.abs(gx[v, u] * n[:, 0] + gy[v, u] * n[:, 1]).mean(axis=2)
+        iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
+        if float(score[iy, ix]) > best[0]:
+            best = (float(score[iy, ix]), float(shifts[ix]), float(shifts[iy]), float(turn))
+    return best[1], best[2], best[3]
+
+
 class Recognizer:
     """Frame -> `GrandiosoView` (keeps nothing between frames but its configuration)."""
 
@@ -689,12 +814,14 @@ class Recognizer:
     def reset(self) -> None:
         """Nothing is cached between frames."""
 
-    def _read_face(self, frame: Image, cal: Calibration, row: int, col: int) -> Card | None:
+    def _read_face(self, frame: Image, cal: Calibration, row: int, col: int, whole: bool = False) -> Card | None:
         """The card at a place by its art (an enrolled deck), when the deck is sure of it; None otherwise.
 
         Asked only where a card lies (the place is brighter than the mat and not empty) but
         no code is read: a published card has none. The face field is cut from the frame
-        where the layout puts the card. A card is read whole when it is laid (nothing lies
+        where the card lies: where the layout puts it or, when its upper half shows (``whole``),
+        where its outline's top and upper sides are found (`_card_pose`: a card laid by hand lies
+        a few millimetres off and turned). A card is read whole when it is laid (nothing lies
         on it yet); once the next row covers its upper half the deck is often unsure, and
         an unsure card is reported unrecognised as before.
         """
@@ -702,6 +829,9 @@ class Recognizer:
         inset = CARD.margin + CARD.frame
         box = np.array([[r.x + inset, r.y + inset], [r.x + r.w - inset, r.y + inset],
                         [r.x + r.w - inset, r.y + r.h - inset], [r.x + inset, r.y + r.h - inset]], np.float64)
+        if whole:
+            dx, dy, turn = _card_pose(frame, cal, row, col)
+            box = _moved(box, r.centre, dx, dy, turn)
         corners = cv2.perspectiveTransform(box[None], cal.table_to_image)[0].astype(np.float32)
         w, h = getattr(self.classifier, "crop_size", (40, 56))
         dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
@@ -752,13 +882,15 @@ class Recognizer:
         top = _pyramid_top_down(gray, cal)
         paper = _paper_white(top, list(reading.pyramid))
         level = _median(top[::2, ::2])  # the mat's level: every other pixel tells it
+        look = _MatLook.of(frame, top, cal, level) if self.classifier is not None else None
         for row, col in self._candidates(top, level, reading):
-            if _empty(top, level, reading, row, col):
+            if look.bare(reading, row, col) if look is not None else _empty(top, level, reading, row, col):
                 continue  # the place's upper half shows the mat: no card lies there to read
             found = _match_code(gray, cal, row, col, _local_shift(reading, row, col))
             if isinstance(found, Card):
                 reading.pyramid[row, col] = found
-            elif self.classifier is not None and (by_art := self._read_face(frame, cal, row, col)) is not None:
+            elif self.classifier is not None and \
+                    (by_art := self._read_face(frame, cal, row, col, not _covered(reading, row, col))) is not None:
                 reading.pyramid[row, col] = by_art
             elif (found is None or _glared(top, paper, row, col)) and \
                     (washed := _read_washed_out(gray, cal, row, col, _local_shift(reading, row, col))) is not None:

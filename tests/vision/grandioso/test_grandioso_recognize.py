@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -16,7 +17,7 @@ from vision.camera_model import photograph
 from vision.cli import cmd_recognize
 from vision.grandioso.faces import marker_image, render_card
 from vision.grandioso.layout import CARD_IDS, CODE_SIZE, MAT, code_centre
-from vision.grandioso.pipeline import Recognizer, _masked_ncc, _match_code, _percentile
+from vision.grandioso.pipeline import Recognizer, _card_pose, _masked_ncc, _match_code, _percentile
 from vision.grandioso.scene import CONTENT_REGION, Scene, _paste, frame, render_top_down
 
 
@@ -273,13 +274,16 @@ _PUBLISHED = {Card.ELEPHANT: (245, 190, 150), Card.RHINO: (150, 235, 160), Card.
               Card.CLOWN: (235, 150, 235)}
 
 
-def _published_face(label: str, s: float) -> tuple[np.ndarray, np.ndarray]:
-    """A published card: no code, its upper half grey, its lower half a light tint of the card's colour."""
+def _published_face(label: str, s: float, dark: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """A published card: no code, its upper half grey (``dark``: a dark blue as dark as the mat, with a light
+    ring printed on it), its lower half a light tint of the card's colour."""
     from vision.grandioso.layout import CARD
 
     w, h = int(round(CARD.width * s)), int(round(CARD.height * s))
     img = np.full((h, w, 3), 240, np.uint8)
-    img[int(2 * s):h // 2, int(2 * s):w - int(2 * s)] = (170, 165, 175)
+    img[int(2 * s):h // 2, int(2 * s):w - int(2 * s)] = (120, 60, 30) if dark else (170, 165, 175)
+    if dark:
+        cv2.circle(img, (w // 2, h // 4), int(0.2 * w), (200, 190, 180), max(1, int(s)))
     colour = (90, 60, 40) if label == "back" else _PUBLISHED[Card.parse(label)]
     img[h // 2 + int(4 * s):h - int(4 * s), int(4 * s):w - int(4 * s)] = colour
     return img, np.full((h, w), 255, np.uint8)
@@ -302,15 +306,31 @@ class _ByColour:
         return out
 
 
-def test_a_published_card_is_read_by_the_deck() -> None:
+@pytest.mark.parametrize("dark", [False, True])
+def test_a_published_card_is_read_by_the_deck(dark: bool) -> None:
     p = Pyramid.start()
     for r, c, k in [(0, 1, Card.ELEPHANT), (1, 0, Card.RHINO), (0, -1, Card.ELEPHANT), (1, -1, Card.CLOWN),
                     (2, -1, Card.CAMEL)]:
         p = p.with_card(r, c, k)
     x0, _, x1, _ = CONTENT_REGION
-    image = render_top_down(Scene(p, jitter=2), 1280 / (x1 - x0), faces=_published_face)
+    image = render_top_down(Scene(p, jitter=2), 1280 / (x1 - x0), faces=lambda n, s: _published_face(n, s, dark))
     assert Recognizer().recognize(image).view.pyramid == {}  # no code: the shipped reading sees none
+    # an upper half as dark as the mat is still a card (its hue and print are not the mat's); the empty
+    # places beside and above the cards are never read
     assert Recognizer(classifier=_ByColour()).recognize(image).view.pyramid == _truth(p)
+
+
+def test_a_card_laid_off_its_place_is_found_where_it_lies() -> None:
+    p = Pyramid.start().with_card(0, 1, Card.ELEPHANT).with_card(1, 0, Card.RHINO)
+    x0, _, x1, _ = CONTENT_REGION
+    jitter = 5
+    image = render_top_down(Scene(p, stack=False, jitter=jitter), 1280 / (x1 - x0), faces=_published_face)
+    rng = random.Random(jitter)  # the scene's nudges, drawn in the same order (bottom row first)
+    nudges = {(r, c): (rng.uniform(-2.5, 2.5), rng.uniform(-2.0, 2.0), rng.uniform(-3.0, 3.0)) for r, c, _ in p.cells()}
+    cal = Recognizer().recognize(image).calibration
+    dx, dy, turn = _card_pose(image, cal, 1, 0)
+    want = nudges[1, 0]
+    assert abs(dx - want[0]) <= 0.5 and abs(dy - want[1]) <= 0.5 and abs(turn - want[2]) <= 1.0
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 900, 1001])
