@@ -131,11 +131,14 @@ _GLARE_NEGATIVE = 0.05
 #: reading a colour glare clipped in one channel (`_clipped_class`): the error of each channel left, a share
 #: of its light (the white's fit, taken to the linear light's power) and a floor (noise, the compression's
 #: colour blocks), as shares of the white; how many such errors the class taken may miss by and every
-#: other class must miss by at least; the least light the clipped channel shows, and the most (of 255)
+#: other class must miss by at least (the gain searched within its bounds); the least light the clipped
+#: channel shows, and the most (of 255)
 #: the channels left may show (lighter, they may be clipped too)
 _CLIPPED_ERROR = (0.03 * 2.2, 0.01)
 _CLIPPED_FIT = 1.0
-_CLIPPED_MISS = 3.0
+_CLIPPED_MISS = 2.0
+#: how many glares (from none to more than the lightest channel needs) `_clipped_class` tries
+_CLIPPED_STEPS = 400
 _CLIPPED_SHOWN = 0.95
 _UNCLIPPED = 245
 _CLIPPED_EVEN = (0.5, 0.08)
@@ -459,13 +462,15 @@ def _clipped_class(raw: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
     channel, or None.
 
     A clipped channel only says its light was at least what it shows; the two others keep the print's
-    colour under the glare (`_glare_classes`): in linear light ``e * albedo + g * tint`` for each class,
-    which those two channels alone fix. A class fits when its gain e is one the print keeps
-    (`_GLARE_GAIN`), its glare is not negative and its clipped channel comes out at least as light as it
-    shows, each within `_CLIPPED_FIT` of the errors the two channels' `_CLIPPED_ERROR` make of it; every
-    other class must miss by `_CLIPPED_MISS` such errors. ``white``: the paper's white there (3,);
-    ``tint``: the glare's colour (`_glare_tint`). A colour with no channel clipped, or more than one, or
-    one near clipping, is None (the other readings take it).
+    colour under the glare (`_glare_classes`): in linear light ``e * albedo + g * tint`` for each class.
+    A class's miss is the least, over every gain e the print keeps (`_GLARE_GAIN`) and every glare g not
+    negative, of the worst of: each channel left off its prediction, and the clipped channel's
+    prediction short of what it shows, in that channel's `_CLIPPED_ERROR` (the white's fit, noise). A
+    class is taken when it misses by at most `_CLIPPED_FIT` and every other by at least `_CLIPPED_MISS`.
+    (Searching e within its bounds, not solving the two channels for it, keeps a class whose colour lies
+    near the glare's from fitting any light with a gain no print has.) ``white``: the paper's white there
+    (3,); ``tint``: the glare's colour (`_glare_tint`). A colour with no channel clipped, or more than one,
+    or one near clipping, is None (the other readings take it).
     """
     raw = np.asarray(raw, np.float64)
     clipped = raw >= _CLIPPED
@@ -475,30 +480,26 @@ def _clipped_class(raw: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
     k = int(np.flatnonzero(clipped)[0])
     if x[k] < _CLIPPED_SHOWN:
         return None
-    free = [i for i in range(3) if i != k]
-    error = _CLIPPED_ERROR[0] * x[free] + _CLIPPED_ERROR[1]
+    error = _CLIPPED_ERROR[0] * x + _CLIPPED_ERROR[1]
     t = np.asarray(tint, np.float64) / np.linalg.norm(tint)
-    low, high = _GLARE_GAIN
-    misses: list[float] = []
-    for name in allowed:
-        a = (np.array(_CLASSES[name], np.float64) / 255.0) ** 2.2
-        m = np.array([[a[i], t[i]] for i in free])
-        if abs(float(np.linalg.det(m))) < 1e-6:
-            return None
-        inverse = np.linalg.inv(m)
-        e, g = inverse @ x[free]
-        # each miss in errors of the two channels' light: a class whose colour lies near the glare's
-        # fixes its gain poorly, and is neither taken nor ruled out on it
-        err_e, err_g = np.linalg.norm(inverse * error[None], axis=1).tolist()
-        err_k = float(np.linalg.norm(np.array([a[k], t[k]]) @ inverse * error)) + float(error.mean())
-        shortfall = float(x[k] - (e * a[k] + g * t[k]))
-        misses.append(max((low - e) / err_e, (e - high) / err_e, (-_GLARE_NEGATIVE - g) / err_g,
-                          shortfall / err_k, 0.0))
+    gains, glares = _clipped_grid(float(x.max() / max(float(t.min()), 1e-3)))
+    albedo = (np.array([_CLASSES[name] for name in allowed], np.float64) / 255.0) ** 2.2  # (K, 3)
+    # (K, E, G, 3): each channel's light less its prediction, in its errors
+    off = (x - gains[None, :, None, None] * albedo[:, None, None, :] - glares[None, None, :, None] * t) / error
+    worst = np.maximum(np.abs(np.delete(off, k, axis=3)).max(axis=3), np.maximum(off[..., k], 0.0))
+    misses = worst.reshape(len(allowed), -1).min(axis=1)
     order = np.argsort(misses)
     best = int(order[0])
     if misses[best] > _CLIPPED_FIT or (len(allowed) > 1 and misses[int(order[1])] < _CLIPPED_MISS):
         return None
     return allowed[best]
+
+
+def _clipped_grid(most: float) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The gains (`_GLARE_GAIN`, steps of 0.01) and glares (from -`_GLARE_NEGATIVE` to ``most``, `_CLIPPED_STEPS`
+    of them) `_clipped_class` searches."""
+    gains = np.linspace(_GLARE_GAIN[0], _GLARE_GAIN[1], int(round((_GLARE_GAIN[1] - _GLARE_GAIN[0]) / 0.01)) + 1)
+    return gains, np.linspace(-_GLARE_NEGATIVE, most + 0.1, _CLIPPED_STEPS)
 
 
 def _clipped_place(pixels: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
@@ -803,6 +804,11 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
             # (grey glare alone: a hand's skin at the edge of a shadow came near a site under glare of a tint)
             ring_class[c] = _classify_many((least / whites[c])[None], kinds, glare=True)[0]
             # its glare is uneven: no middle is judged bare against the ring's colour (`_bare`)
+            rings[c] = np.nan
+    # a ring glare clipped in one channel: the two others
+    for c in [c for c, k in enumerate(ring_class) if k is None]:
+        ring_class[c] = _clipped_place(ring_px[c], whites[c], tints[c], kinds)
+        if ring_class[c] is not None:
             rings[c] = np.nan
 
     def least_middle(c: int) -> NDArray[Any] | None:
