@@ -459,26 +459,25 @@ def _glare_fit(colours: NDArray[Any], allowed: tuple[str, ...], tint: NDArray[An
 def _clipped_class(raw: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
                    allowed: tuple[str, ...]) -> str | None:
     """The class among ``allowed`` of a place's colour (its median, raw 0..255, (3,)) glare clipped in one
-    channel, or None.
+    channel or two, or None.
 
-    A clipped channel only says its light was at least what it shows; the two others keep the print's
+    A clipped channel only says its light was at least what it shows; the others keep the print's
     colour under the glare (`_glare_classes`): in linear light ``e * albedo + g * tint`` for each class.
     A class's miss is the least, over every gain e the print keeps (`_GLARE_GAIN`) and every glare g not
-    negative, of the worst of: each channel left off its prediction, and the clipped channel's
+    negative, of the worst of: each channel left off its prediction, and each clipped channel's
     prediction short of what it shows, in that channel's `_CLIPPED_ERROR` (the white's fit, noise). A
     class is taken when it misses by at most `_CLIPPED_FIT` and every other by at least `_CLIPPED_MISS`.
-    (Searching e within its bounds, not solving the two channels for it, keeps a class whose colour lies
+    (Searching e within its bounds, not solving the channels for it, keeps a class whose colour lies
     near the glare's from fitting any light with a gain no print has.) ``white``: the paper's white there
-    (3,); ``tint``: the glare's colour (`_glare_tint`). A colour with no channel clipped, or more than one,
-    or one near clipping, is None (the other readings take it).
+    (3,); ``tint``: the glare's colour (`_glare_tint`). A colour with no channel clipped, or all three, or
+    one left near clipping, is None (the other readings take it).
     """
     raw = np.asarray(raw, np.float64)
     clipped = raw >= _CLIPPED
-    if int(clipped.sum()) != 1 or float(raw[~clipped].max()) > _UNCLIPPED:
+    if not 1 <= int(clipped.sum()) <= 2 or float(raw[~clipped].max()) > _UNCLIPPED:
         return None
     x = (raw / np.maximum(np.asarray(white, np.float64), 1.0)) ** 2.2
-    k = int(np.flatnonzero(clipped)[0])
-    if x[k] < _CLIPPED_SHOWN:
+    if float(x[clipped].min()) < _CLIPPED_SHOWN:
         return None
     error = _CLIPPED_ERROR[0] * x + _CLIPPED_ERROR[1]
     t = np.asarray(tint, np.float64) / np.linalg.norm(tint)
@@ -486,7 +485,7 @@ def _clipped_class(raw: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
     albedo = (np.array([_CLASSES[name] for name in allowed], np.float64) / 255.0) ** 2.2  # (K, 3)
     # (K, E, G, 3): each channel's light less its prediction, in its errors
     off = (x - gains[None, :, None, None] * albedo[:, None, None, :] - glares[None, None, :, None] * t) / error
-    worst = np.maximum(np.abs(np.delete(off, k, axis=3)).max(axis=3), np.maximum(off[..., k], 0.0))
+    worst = np.maximum(np.abs(off[..., ~clipped]).max(axis=3), np.maximum(off[..., clipped], 0.0).max(axis=3))
     misses = worst.reshape(len(allowed), -1).min(axis=1)
     order = np.argsort(misses)
     best = int(order[0])
@@ -505,26 +504,28 @@ def _clipped_grid(most: float) -> tuple[NDArray[Any], NDArray[Any]]:
 def _clipped_place(pixels: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
                    allowed: tuple[str, ...]) -> str | None:
     """`_clipped_class` of a place's pixels (M, 3, raw 0..255) of one colour under glare: at least
-    `_CLIPPED_EVEN`'s first share of them clipped in the same one channel, and those all one colour
-    under more or less glare (across the glare's colour in linear light, the other two channels within
-    its second, a share of the white, of each other)."""
+    `_CLIPPED_EVEN`'s first share of them clipped in the same channels (one or two), and, where one is,
+    those all one colour under more or less glare (across the glare's colour in linear light, the other
+    two channels within its second, a share of the white, of each other)."""
     px = np.asarray(pixels, np.float64)
     clipped = px >= _CLIPPED
-    single = clipped.sum(axis=1) == 1
-    if not single.any():
+    count = clipped.sum(axis=1)
+    some = (count >= 1) & (count <= 2)
+    if not some.any():
         return None
-    channel = np.argmax(clipped, axis=1)
-    k = int(np.bincount(channel[single], minlength=3).argmax())
-    mine = px[single & (channel == k)]
+    pattern = clipped @ np.array([1, 2, 4])  # which channels, as a number
+    common = int(np.bincount(pattern[some], minlength=8).argmax())
+    mine = px[some & (pattern == common)]
     if len(mine) < max(8.0, _CLIPPED_EVEN[0] * len(px)):
         return None
-    free = [i for i in range(3) if i != k]
-    t = np.asarray(tint, np.float64)[free]
-    across = np.array([-t[1], t[0]]) / np.linalg.norm(t)  # glare moves a colour along t, not across it
-    lin = (mine[:, free] / np.maximum(np.asarray(white, np.float64)[free], 1.0)) ** 2.2
-    low, high = np.percentile(lin @ across, (10, 90))
-    if float(high - low) > _CLIPPED_EVEN[1]:
-        return None
+    free = [i for i in range(3) if not common >> i & 1]
+    if len(free) == 2:
+        t = np.asarray(tint, np.float64)[free]
+        across = np.array([-t[1], t[0]]) / np.linalg.norm(t)  # glare moves a colour along t, not across it
+        lin = (mine[:, free] / np.maximum(np.asarray(white, np.float64)[free], 1.0)) ** 2.2
+        low, high = np.percentile(lin @ across, (10, 90))
+        if float(high - low) > _CLIPPED_EVEN[1]:
+            return None
     return _clipped_class(np.median(mine, axis=0), white, tint, allowed)
 
 
@@ -573,7 +574,7 @@ def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
     colour, paper, low, high = stats[1, :3], stats[2, :3], float(stats[0, 3]), float(stats[3, 3])
     if float(colour.max()) <= _GLARE and _classify(colour, ("figure",)) == "figure":
         return True
-    if _glare_classes(colour[None], ("figure",))[0] == "figure":
+    if _glare_classes(colour[None], ("figure",), tint)[0] == "figure":
         return True
     if low < _PAPER_LOW:
         return None
