@@ -531,6 +531,19 @@ def _clipped_place(pixels: NDArray[Any], white: NDArray[Any], tint: NDArray[Any]
     return _clipped_class(np.median(mine, axis=0), white, tint, allowed)
 
 
+def _glared_place(pixels: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
+                  allowed: tuple[str, ...]) -> str | None:
+    """The class among ``allowed`` of a place (its pixels (M, 3), raw 0..255) the first readings found unclear
+    under glare: glare clipped in one channel or two (`_clipped_place`), else its pixels glare lit least
+    (`_least_glare`) read allowing for glare; None when neither is sure."""
+    k = _clipped_place(pixels, white, tint, allowed)
+    if k is None:
+        least = _least_glare(pixels, _glare_clipped(pixels[None], white[None])[0])
+        if least is not None:
+            k = _classify_many((least / white)[None], allowed, glare=True, tint=tint[None])[0]
+    return k
+
+
 def _glare_tint(whites: NDArray[Any]) -> NDArray[Any]:
     """The colour (N, 3), in paper-normalised linear light, of glare where the paper's white is ``whites``
     (N, 3, 0..255): one over the white's linear light. A lamp's reflection reaches the sensor without
@@ -1140,7 +1153,7 @@ def _read_places(rb: _Board, view_seat: int) -> _Places:
 
     def clipped(rect: tuple[float, float, float, float], allowed: tuple[str, ...]) -> str | None:
         x, y = _centre(rect)
-        return _clipped_place(_disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5), rb.white(x, y), rb.tint(x, y), allowed)
+        return _glared_place(_disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5), rb.white(x, y), rb.tint(x, y), allowed)
 
     entrances: list[bool | None] = []
     rects = [b.entrance_rect(cell % 8) for cell in rb.catalog.entrance_cells]

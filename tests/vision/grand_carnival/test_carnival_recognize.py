@@ -35,6 +35,7 @@ from vision.grand_carnival.pipeline import (
     _glare_classes,
     _glare_clipped,
     _glare_tint,
+    _glared_place,
     _least_glare,
     _px,
 )
@@ -595,3 +596,22 @@ def test_glare_falling_off_across_one_attraction_is_no_outline() -> None:
     # two pieces: their outlines, a dark band across the edge, whatever the glare
     rect[y0 + n - 4:y0 + n + 4, x0:x0 + n] = 30
     assert _edge_ratio(board, 0, 8) < _SPLIT
+
+
+
+@pytest.mark.parametrize(("colour", "allowed"), [(WALKWAY, ("walkway", "guest")), (GUEST, ("walkway", "guest")),
+                                                 (TENT_PLACE, ("tent", "guest"))])
+def test_a_place_glare_saturates_unevenly_is_read_from_its_pixels_glare_lit_least(
+        colour: tuple[int, int, int], allowed: tuple[str, ...]) -> None:
+    # an entrance or a tent place under the edge of a glare spot: a third of it clean, the rest lit ever
+    # more, until the white balance's gains clip first one channel, then two, then all three
+    rng = np.random.default_rng(9)
+    gains = np.array([0.8, 0.7, 0.75])
+    glare = np.concatenate([np.zeros(60), np.linspace(0.05, 2.5, 120)])
+    lit = light_of(colour)[None] * gains + glare[:, None] * np.array([1.0, 0.98, 0.95])
+    pixels = np.clip(255.0 * np.clip(lit + rng.normal(0, 0.003, lit.shape), 0, 1) ** (1 / 2.2), 0, 255)
+    white = 255.0 * gains ** (1 / 2.2)
+    tint = _glare_tint(white[None])[0]
+    truth = {WALKWAY: "walkway", GUEST: "guest", TENT_PLACE: "tent"}[colour]
+    assert _clipped_place(pixels, white, tint, allowed) is None  # no one way of clipping over half of it
+    assert _glared_place(pixels, white, tint, allowed) == truth
