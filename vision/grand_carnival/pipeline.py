@@ -108,8 +108,6 @@ _PAPER_FIT = 0.05
 _PAPER_GAIN = 0.9
 _PAPER_FIT_SHARE = 0.03
 _PAPER_CLIPPED = 0.1
-#: a figure is read under glare of a tint (`_figure_on`) only where at most this share of the box is saturated
-_FIGURE_CLIPPED = 0.02
 #: a pixel with a channel this bright (of 255) is clipped: glare saturated it; a field's ring with more
 #: than this share of its pixels clipped is unclear
 _CLIPPED = 248
@@ -589,10 +587,9 @@ def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
     colour, paper, low, high = stats[1, :3], stats[2, :3], float(stats[0, 3]), float(stats[3, 3])
     if float(colour.max()) <= _GLARE and _classify(colour, ("figure",)) == "figure":
         return True
-    # glare of a tint is allowed for only where it saturated nothing: a clipped channel bends the paper's
-    # white under glare towards the figure's colour
-    unclipped = clipped is None or float(clipped.mean()) <= _FIGURE_CLIPPED
-    if _glare_classes(colour[None], ("figure",), tint if unclipped else None)[0] == "figure":
+    # (grey glare alone: under glare of a tint the paper's white, seen across the tint, can be the figure's
+    # colour, and with one class there is no other to tell them apart)
+    if _glare_classes(colour[None], ("figure",))[0] == "figure":
         return True
     if low < _PAPER_LOW:
         return None

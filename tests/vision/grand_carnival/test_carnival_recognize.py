@@ -360,20 +360,13 @@ def test_a_figure_under_glare_or_half_in_view_is_never_read_as_absent() -> None:
     assert _figure_on(spot(FIGURE, 0.3)) is True
 
 
-def test_a_figure_under_glare_of_the_light_the_white_balance_left_is_seen() -> None:
-    # the paper's white measured yellowish: glare shows bluish, and a figure under it is still one
-    white = np.array([218.0, 230.0, 237.0])
-    tint = _glare_tint(white[None])[0]
-    for glare in (0.3, 0.45, 0.6):
-        box = np.repeat(((light_of(FIGURE) + glare * tint / tint.mean()) ** (1 / 2.2))[None], 200, axis=0)
-        assert _figure_on(box, tint=tint) is True
-        paper = np.repeat(((np.full(3, 1.0) + glare * tint / tint.mean()) ** (1 / 2.2))[None], 200, axis=0)
-        assert _figure_on(paper, tint=tint) is not True
-    # the paper under glare that clipped its blue (a frame of the camera model): no figure is made of it
-    white = np.array([255.0, 253.0, 241.0])
-    box = np.repeat((np.array([255.0, 244.0, 229.0]) / white)[None], 200, axis=0)
-    assert _figure_on(box, np.ones(200, bool), _glare_tint(white[None])[0]) is not True
 
+def test_paper_under_no_glare_is_never_a_figure_whatever_the_white_balance() -> None:
+    # the paper's white measured yellowish (a frame of the camera model): its own paper, a little below the
+    # white's fit, holds no figure, though across a tinted glare's colour it looks like one
+    white = np.array([234.0, 221.0, 206.0])
+    box = np.repeat((np.array([225.0, 212.0, 196.0]) / white)[None], 200, axis=0)
+    assert _figure_on(box, np.zeros(200, bool), _glare_tint(white[None])[0]) is not True
 
 def test_a_box_lit_brighter_than_the_paper_holds_no_figure_only_where_paper_under_glare_shows() -> None:
     rng = np.random.default_rng(3)
