@@ -80,6 +80,17 @@ _ROBUST_SIDE = 1600
 _MIN_MARKERS = 3
 #: a board whose markers fit its homography worse than this (RMS, mm) is not read
 _MAX_FIT_MM = 3.0
+#: a board seen by two markers alone is placed by its paper's outline (`_outline_pose`): searched this far (mm)
+#: either side of where the markers put each edge, at this many places along it, of which this share must
+#: show paper this much (grey levels) lighter than the table beyond, on one line within this many px (the lens's
+#: barrel bows a long edge a little)
+_OUTLINE_SEARCH = 12.0
+_OUTLINE_SAMPLES = 24
+_OUTLINE_FOUND = 0.6
+_OUTLINE_CONTRAST = 25.0
+_OUTLINE_FIT = 4.0
+#: ... the drop from paper to table taken across this many steps of 0.25 mm (the lens blurs the edge)
+_OUTLINE_WINDOW = 8
 #: a field's ring: inside the field less this margin (mm), outside this radius (mm) from its middle
 _RING_MARGIN = 2.2
 _RING_RADIUS = 5.6
@@ -1234,6 +1245,93 @@ def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:
     return BoardPose(seat, np.asarray(h, np.float64), len(markers), err)
 
 
+def _outline_pose(seat: int, markers: list[Marker], gray: Image) -> BoardPose | None:
+    """A market board's homography from two of its markers and its paper's outline, or None.
+
+    Two markers fix the board only roughly far from them; the paper's four edges against the darker
+    table, searched across where that rough fit puts them (`_OUTLINE_SEARCH` mm either way), fix its
+    corners. Each edge needs `_OUTLINE_FOUND` of its samples to show the drop from paper to table, all
+    on one line within `_OUTLINE_FIT` px; the markers must fit the final homography (`_MAX_FIT_MM`).
+    """
+    if len(markers) != 2:
+        return None
+    ids = board_marker_ids(seat)
+    src = np.array([BOARD.marker_corners(ids.index(m.id)) for m in markers], np.float64).reshape(-1, 2)
+    dst = np.concatenate([m.corners for m in markers]).reshape(-1, 2)
+    rough, _ = cv2.findHomography(src, dst, 0)
+    if rough is None:
+        return None
+    w, h = BOARD.width, BOARD.height
+    along = np.linspace(0.12, 0.88, _OUTLINE_SAMPLES)
+    steps = np.arange(-_OUTLINE_SEARCH, _OUTLINE_SEARCH + 1e-9, 0.25)
+    # each edge: its samples (mm) and its outward normal
+    edges = [(np.stack([along * w, np.zeros_like(along)], 1), (0.0, -1.0)),
+             (np.stack([np.full_like(along, w), along * h], 1), (1.0, 0.0)),
+             (np.stack([along * w, np.full_like(along, h)], 1), (0.0, 1.0)),
+             (np.stack([np.zeros_like(along), along * h], 1), (-1.0, 0.0))]
+    image = gray.astype(np.float32)
+    lines = []
+    for samples, normal in edges:
+        n = np.array(normal)
+        pts = samples[:, None, :] + steps[None, :, None] * n  # (S, T, 2) mm
+        uv = cv2.perspectiveTransform(pts.reshape(1, -1, 2), rough)[0].astype(np.float32)
+        profile = cv2.remap(image, uv[:, 0].reshape(len(samples), -1), uv[:, 1].reshape(len(samples), -1),
+                            cv2.INTER_LINEAR)
+        in_frame = ((uv[:, 0] >= 1) & (uv[:, 0] <= gray.shape[1] - 2) & (uv[:, 1] >= 1)
+                    & (uv[:, 1] <= gray.shape[0] - 2)).reshape(len(samples), -1)
+        found = []
+        for k in range(len(samples)):
+            # (outward the search may leave the frame: what is in it, when it reaches past where the edge should be)
+            kept = int(np.argmin(in_frame[k])) if not in_frame[k].all() else len(steps)
+            if not in_frame[k, :kept].all() or kept < 0.6 * len(steps):
+                continue
+            row = profile[k, :kept]
+            # the drop across 2 mm (the lens blurs the edge), its outermost strong run: the paper's edge, not a
+            # printed line inside it
+            drop = row[:-_OUTLINE_WINDOW] - row[_OUTLINE_WINDOW:]
+            strong = drop >= 0.5 * float(drop.max())
+            last = int(np.flatnonzero(strong)[-1])
+            first = last
+            while first > 0 and strong[first - 1]:
+                first -= 1
+            i = first + int(np.argmax(drop[first:last + 1]))
+            inside, outside = float(np.median(row[:i + 1])), float(np.median(row[i + _OUTLINE_WINDOW:]))
+            if inside - outside < _OUTLINE_CONTRAST or drop[i] < 0.5 * (inside - outside):
+                continue
+            # where the profile crosses halfway from paper to table
+            span = row[i:i + _OUTLINE_WINDOW + 1]
+            j = int(np.argmax(span < (inside + outside) / 2))
+            a = 0.0 if j == 0 else float((span[j - 1] - (inside + outside) / 2) / max(span[j - 1] - span[j], 1e-3))
+            at = float(np.interp(i + j - 1 + a, np.arange(len(steps)), steps))
+            found.append(cv2.perspectiveTransform((samples[k] + at * n).reshape(1, 1, 2), rough)[0, 0])
+        if len(found) < _OUTLINE_FOUND * len(samples):
+            return None
+        line = cv2.fitLine(np.array(found, np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        d, p0 = line[:2], line[2:]
+        off = np.abs((np.array(found) - p0) @ np.array([-d[1], d[0]]))
+        if float(np.percentile(off, 80)) > _OUTLINE_FIT:
+            return None
+        lines.append((p0, d))
+    corners = []
+    for (p, d), (q, e) in zip(lines, lines[1:] + lines[:1]):
+        m = np.array([d, -e]).T
+        if abs(float(np.linalg.det(m))) < 1e-6:
+            return None
+        a, _ = np.linalg.solve(m, q - p)
+        corners.append(p + a * d)
+    board_corners = np.array([[w, 0.0], [w, h], [0.0, h], [0.0, 0.0]])  # top/right, right/bottom, ...
+    all_src = np.concatenate([src, board_corners])
+    all_dst = np.concatenate([dst, np.array(corners)])
+    hom, _ = cv2.findHomography(all_src, all_dst, 0)
+    if hom is None:
+        return None
+    back = cv2.perspectiveTransform(all_dst.reshape(1, -1, 2), np.linalg.inv(hom))[0]
+    err = float(np.sqrt(np.mean(np.sum((back - all_src) ** 2, axis=1))))
+    if err > _MAX_FIT_MM:
+        return None
+    return BoardPose(seat, np.asarray(hom, np.float64), len(markers), err)
+
+
 @functools.lru_cache(maxsize=1)
 def _wagon_white_points() -> NDArray[Any]:
     """Wagon board points (mm) of blank paper: above and below the spaces, and at both ends."""
@@ -1337,7 +1435,7 @@ class Recognizer:
         colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         views, poses = [], []
         for seat in sorted(seats):
-            pose = _pose(seat, seats[seat])
+            pose = _pose(seat, seats[seat]) or _outline_pose(seat, seats[seat], gray)
             if pose is None:
                 continue
             poses.append(pose)

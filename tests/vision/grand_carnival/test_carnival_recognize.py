@@ -608,3 +608,23 @@ def test_a_place_glare_saturates_unevenly_is_read_from_its_pixels_glare_lit_leas
     truth = {WALKWAY: "walkway", GUEST: "guest", TENT_PLACE: "tent"}[colour]
     assert _clipped_place(pixels, white, tint, allowed) is None  # no one way of clipping over half of it
     assert _glared_place(pixels, white, tint, allowed) == truth
+
+
+@pytest.mark.parametrize("hidden", [(0, 1), (1, 2), (0, 2)], ids=["top", "right", "diagonal"])
+def test_a_board_with_two_markers_hidden_is_placed_by_its_outline(hidden: tuple[int, int]) -> None:
+    board = played_board(3, 40)
+    image = frame([MarketScene(board, 0, 7)], WIDTH)
+    whole = Recognizer().recognize(image)
+    for k in hidden:  # washed out by glare
+        (x, y), _, (x2, y2), _ = BOARD.marker_corners(k)
+        patch_board(image, x - 1, y - 1, x2 - x + 2, y2 - y + 2, (255, 255, 255))
+    result = Recognizer().recognize(image)
+    assert result.poses[0].markers_seen == 2
+    centre = np.array([[BOARD.width / 2, BOARD.height / 2], [10.0, 10.0], [BOARD.width - 10, BOARD.height - 10]])
+    assert np.abs(result.poses[0].to_image(centre) - whole.poses[0].to_image(centre)).max() < 1.5
+    assert result.views[0].market == whole.views[0].market
+    assert result.views[0].attractions == whole.views[0].attractions
+    # the paper's edge hidden too (a hand along it): the board is not placed, never guessed
+    patch_board(image, BOARD.width * 0.3, BOARD.height - 6, BOARD.width * 0.5, 14, (60, 70, 90))
+    with pytest.raises(NoBoardError):
+        Recognizer().recognize(image)
