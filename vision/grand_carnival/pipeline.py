@@ -2,7 +2,8 @@
 
 Stages: the ArUco markers of the frame (`vision.calibrate.find_markers`; the
 slow, tolerant search as well when a board shows fewer than its four), each
-board's homography from its markers, the board rectified at `_PX_PER_MM`, the
+board's homography from its markers (from two and the paper's outline where
+only two show, `_outline_pose`), the board rectified at `_PX_PER_MM`, the
 paper's white measured around the board's edges (a smooth fit, so white balance,
 exposure and vignetting divide out), then every place read by its colours: the
 ring of each field (its corners, which pieces lying on it leave free) says
