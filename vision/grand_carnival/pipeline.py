@@ -2,7 +2,8 @@
 
 Stages: the ArUco markers of the frame (`vision.calibrate.find_markers`; the
 slow, tolerant search as well when a board shows fewer than its four), each
-board's homography from its markers, the board rectified at `_PX_PER_MM`, the
+board's homography from its markers (from two and the paper's outline where
+only two show, `_outline_pose`), the board rectified at `_PX_PER_MM`, the
 paper's white measured around the board's edges (a smooth fit, so white balance,
 exposure and vignetting divide out), then every place read by its colours: the
 ring of each field (its corners, which pieces lying on it leave free) says
@@ -80,6 +81,17 @@ _ROBUST_SIDE = 1600
 _MIN_MARKERS = 3
 #: a board whose markers fit its homography worse than this (RMS, mm) is not read
 _MAX_FIT_MM = 3.0
+#: a board seen by two markers alone is placed by its paper's outline (`_outline_pose`): searched this far (mm)
+#: either side of where the markers put each edge, at this many places along it, of which this share must
+#: show paper this much (grey levels) lighter than the table beyond, on one line within this many px (the lens's
+#: barrel bows a long edge a little)
+_OUTLINE_SEARCH = 12.0
+_OUTLINE_SAMPLES = 24
+_OUTLINE_FOUND = 0.6
+_OUTLINE_CONTRAST = 25.0
+_OUTLINE_FIT = 4.0
+#: ... the drop from paper to table taken across this many steps of 0.25 mm (the lens blurs the edge)
+_OUTLINE_WINDOW = 8
 #: a field's ring: inside the field less this margin (mm), outside this radius (mm) from its middle
 _RING_MARGIN = 2.2
 _RING_RADIUS = 5.6
@@ -131,11 +143,14 @@ _GLARE_NEGATIVE = 0.05
 #: reading a colour glare clipped in one channel (`_clipped_class`): the error of each channel left, a share
 #: of its light (the white's fit, taken to the linear light's power) and a floor (noise, the compression's
 #: colour blocks), as shares of the white; how many such errors the class taken may miss by and every
-#: other class must miss by at least; the least light the clipped channel shows, and the most (of 255)
+#: other class must miss by at least (the gain searched within its bounds); the least light the clipped
+#: channel shows, and the most (of 255)
 #: the channels left may show (lighter, they may be clipped too)
 _CLIPPED_ERROR = (0.03 * 2.2, 0.01)
 _CLIPPED_FIT = 1.0
-_CLIPPED_MISS = 3.0
+_CLIPPED_MISS = 2.0
+#: how many glares (from none to more than the lightest channel needs) `_clipped_class` tries
+_CLIPPED_STEPS = 400
 _CLIPPED_SHOWN = 0.95
 _UNCLIPPED = 245
 _CLIPPED_EVEN = (0.5, 0.08)
@@ -456,44 +471,34 @@ def _glare_fit(colours: NDArray[Any], allowed: tuple[str, ...], tint: NDArray[An
 def _clipped_class(raw: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
                    allowed: tuple[str, ...]) -> str | None:
     """The class among ``allowed`` of a place's colour (its median, raw 0..255, (3,)) glare clipped in one
-    channel, or None.
+    channel or two, or None.
 
-    A clipped channel only says its light was at least what it shows; the two others keep the print's
-    colour under the glare (`_glare_classes`): in linear light ``e * albedo + g * tint`` for each class,
-    which those two channels alone fix. A class fits when its gain e is one the print keeps
-    (`_GLARE_GAIN`), its glare is not negative and its clipped channel comes out at least as light as it
-    shows, each within `_CLIPPED_FIT` of the errors the two channels' `_CLIPPED_ERROR` make of it; every
-    other class must miss by `_CLIPPED_MISS` such errors. ``white``: the paper's white there (3,);
-    ``tint``: the glare's colour (`_glare_tint`). A colour with no channel clipped, or more than one, or
-    one near clipping, is None (the other readings take it).
+    A clipped channel only says its light was at least what it shows; the others keep the print's
+    colour under the glare (`_glare_classes`): in linear light ``e * albedo + g * tint`` for each class.
+    A class's miss is the least, over every gain e the print keeps (`_GLARE_GAIN`) and every glare g not
+    negative, of the worst of: each channel left off its prediction, and each clipped channel's
+    prediction short of what it shows, in that channel's `_CLIPPED_ERROR` (the white's fit, noise). A
+    class is taken when it misses by at most `_CLIPPED_FIT` and every other by at least `_CLIPPED_MISS`.
+    (Searching e within its bounds, not solving the channels for it, keeps a class whose colour lies
+    near the glare's from fitting any light with a gain no print has.) ``white``: the paper's white there
+    (3,); ``tint``: the glare's colour (`_glare_tint`). A colour with no channel clipped, or all three, or
+    one left near clipping, is None (the other readings take it).
     """
     raw = np.asarray(raw, np.float64)
     clipped = raw >= _CLIPPED
-    if int(clipped.sum()) != 1 or float(raw[~clipped].max()) > _UNCLIPPED:
+    if not 1 <= int(clipped.sum()) <= 2 or float(raw[~clipped].max()) > _UNCLIPPED:
         return None
     x = (raw / np.maximum(np.asarray(white, np.float64), 1.0)) ** 2.2
-    k = int(np.flatnonzero(clipped)[0])
-    if x[k] < _CLIPPED_SHOWN:
+    if float(x[clipped].min()) < _CLIPPED_SHOWN:
         return None
-    free = [i for i in range(3) if i != k]
-    error = _CLIPPED_ERROR[0] * x[free] + _CLIPPED_ERROR[1]
+    error = _CLIPPED_ERROR[0] * x + _CLIPPED_ERROR[1]
     t = np.asarray(tint, np.float64) / np.linalg.norm(tint)
-    low, high = _GLARE_GAIN
-    misses: list[float] = []
-    for name in allowed:
-        a = (np.array(_CLASSES[name], np.float64) / 255.0) ** 2.2
-        m = np.array([[a[i], t[i]] for i in free])
-        if abs(float(np.linalg.det(m))) < 1e-6:
-            return None
-        inverse = np.linalg.inv(m)
-        e, g = inverse @ x[free]
-        # each miss in errors of the two channels' light: a class whose colour lies near the glare's
-        # fixes its gain poorly, and is neither taken nor ruled out on it
-        err_e, err_g = np.linalg.norm(inverse * error[None], axis=1).tolist()
-        err_k = float(np.linalg.norm(np.array([a[k], t[k]]) @ inverse * error)) + float(error.mean())
-        shortfall = float(x[k] - (e * a[k] + g * t[k]))
-        misses.append(max((low - e) / err_e, (e - high) / err_e, (-_GLARE_NEGATIVE - g) / err_g,
-                          shortfall / err_k, 0.0))
+    gains, glares = _clipped_grid(float(x.max() / max(float(t.min()), 1e-3)))
+    albedo = (np.array([_CLASSES[name] for name in allowed], np.float64) / 255.0) ** 2.2  # (K, 3)
+    # (K, E, G, 3): each channel's light less its prediction, in its errors
+    off = (x - gains[None, :, None, None] * albedo[:, None, None, :] - glares[None, None, :, None] * t) / error
+    worst = np.maximum(np.abs(off[..., ~clipped]).max(axis=3), np.maximum(off[..., clipped], 0.0).max(axis=3))
+    misses = worst.reshape(len(allowed), -1).min(axis=1)
     order = np.argsort(misses)
     best = int(order[0])
     if misses[best] > _CLIPPED_FIT or (len(allowed) > 1 and misses[int(order[1])] < _CLIPPED_MISS):
@@ -501,30 +506,52 @@ def _clipped_class(raw: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
     return allowed[best]
 
 
+def _clipped_grid(most: float) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The gains (`_GLARE_GAIN`, steps of 0.01) and glares (from -`_GLARE_NEGATIVE` to ``most``, `_CLIPPED_STEPS`
+    of them) `_clipped_class` searches."""
+    gains = np.linspace(_GLARE_GAIN[0], _GLARE_GAIN[1], int(round((_GLARE_GAIN[1] - _GLARE_GAIN[0]) / 0.01)) + 1)
+    return gains, np.linspace(-_GLARE_NEGATIVE, most + 0.1, _CLIPPED_STEPS)
+
+
 def _clipped_place(pixels: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
                    allowed: tuple[str, ...]) -> str | None:
     """`_clipped_class` of a place's pixels (M, 3, raw 0..255) of one colour under glare: at least
-    `_CLIPPED_EVEN`'s first share of them clipped in the same one channel, and those all one colour
-    under more or less glare (across the glare's colour in linear light, the other two channels within
-    its second, a share of the white, of each other)."""
+    `_CLIPPED_EVEN`'s first share of them clipped in the same channels (one or two), and, where one is,
+    those all one colour under more or less glare (across the glare's colour in linear light, the other
+    two channels within its second, a share of the white, of each other)."""
     px = np.asarray(pixels, np.float64)
     clipped = px >= _CLIPPED
-    single = clipped.sum(axis=1) == 1
-    if not single.any():
+    count = clipped.sum(axis=1)
+    some = (count >= 1) & (count <= 2)
+    if not some.any():
         return None
-    channel = np.argmax(clipped, axis=1)
-    k = int(np.bincount(channel[single], minlength=3).argmax())
-    mine = px[single & (channel == k)]
+    pattern = clipped @ np.array([1, 2, 4])  # which channels, as a number
+    common = int(np.bincount(pattern[some], minlength=8).argmax())
+    mine = px[some & (pattern == common)]
     if len(mine) < max(8.0, _CLIPPED_EVEN[0] * len(px)):
         return None
-    free = [i for i in range(3) if i != k]
-    t = np.asarray(tint, np.float64)[free]
-    across = np.array([-t[1], t[0]]) / np.linalg.norm(t)  # glare moves a colour along t, not across it
-    lin = (mine[:, free] / np.maximum(np.asarray(white, np.float64)[free], 1.0)) ** 2.2
-    low, high = np.percentile(lin @ across, (10, 90))
-    if float(high - low) > _CLIPPED_EVEN[1]:
-        return None
+    free = [i for i in range(3) if not common >> i & 1]
+    if len(free) == 2:
+        t = np.asarray(tint, np.float64)[free]
+        across = np.array([-t[1], t[0]]) / np.linalg.norm(t)  # glare moves a colour along t, not across it
+        lin = (mine[:, free] / np.maximum(np.asarray(white, np.float64)[free], 1.0)) ** 2.2
+        low, high = np.percentile(lin @ across, (10, 90))
+        if float(high - low) > _CLIPPED_EVEN[1]:
+            return None
     return _clipped_class(np.median(mine, axis=0), white, tint, allowed)
+
+
+def _glared_place(pixels: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
+                  allowed: tuple[str, ...]) -> str | None:
+    """The class among ``allowed`` of a place (its pixels (M, 3), raw 0..255) the first readings found unclear
+    under glare: glare clipped in one channel or two (`_clipped_place`), else its pixels glare lit least
+    (`_least_glare`) read allowing for glare; None when neither is sure."""
+    k = _clipped_place(pixels, white, tint, allowed)
+    if k is None:
+        least = _least_glare(pixels, _glare_clipped(pixels[None], white[None])[0])
+        if least is not None:
+            k = _classify_many((least / white)[None], allowed, glare=True, tint=tint[None])[0]
+    return k
 
 
 def _glare_tint(whites: NDArray[Any]) -> NDArray[Any]:
@@ -572,6 +599,8 @@ def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
     colour, paper, low, high = stats[1, :3], stats[2, :3], float(stats[0, 3]), float(stats[3, 3])
     if float(colour.max()) <= _GLARE and _classify(colour, ("figure",)) == "figure":
         return True
+    # (grey glare alone: under glare of a tint the paper's white, seen across the tint, can be the figure's
+    # colour, and with one class there is no other to tell them apart)
     if _glare_classes(colour[None], ("figure",))[0] == "figure":
         return True
     if low < _PAPER_LOW:
@@ -803,6 +832,11 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
             # (grey glare alone: a hand's skin at the edge of a shadow came near a site under glare of a tint)
             ring_class[c] = _classify_many((least / whites[c])[None], kinds, glare=True)[0]
             # its glare is uneven: no middle is judged bare against the ring's colour (`_bare`)
+            rings[c] = np.nan
+    # a ring glare clipped in one channel: the two others
+    for c in [c for c, k in enumerate(ring_class) if k is None]:
+        ring_class[c] = _clipped_place(ring_px[c], whites[c], tints[c], kinds)
+        if ring_class[c] is not None:
             rings[c] = np.nan
 
     def least_middle(c: int) -> NDArray[Any] | None:
@@ -1128,7 +1162,7 @@ def _read_places(rb: _Board, view_seat: int) -> _Places:
 
     def clipped(rect: tuple[float, float, float, float], allowed: tuple[str, ...]) -> str | None:
         x, y = _centre(rect)
-        return _clipped_place(_disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5), rb.white(x, y), rb.tint(x, y), allowed)
+        return _glared_place(_disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5), rb.white(x, y), rb.tint(x, y), allowed)
 
     entrances: list[bool | None] = []
     rects = [b.entrance_rect(cell % 8) for cell in rb.catalog.entrance_cells]
@@ -1210,6 +1244,93 @@ def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:
     if err > _MAX_FIT_MM:
         return None
     return BoardPose(seat, np.asarray(h, np.float64), len(markers), err)
+
+
+def _outline_pose(seat: int, markers: list[Marker], gray: Image) -> BoardPose | None:
+    """A market board's homography from two of its markers and its paper's outline, or None.
+
+    Two markers fix the board only roughly far from them; the paper's four edges against the darker
+    table, searched across where that rough fit puts them (`_OUTLINE_SEARCH` mm either way), fix its
+    corners. Each edge needs `_OUTLINE_FOUND` of its samples to show the drop from paper to table, all
+    on one line within `_OUTLINE_FIT` px; the markers must fit the final homography (`_MAX_FIT_MM`).
+    """
+    if len(markers) != 2:
+        return None
+    ids = board_marker_ids(seat)
+    src = np.array([BOARD.marker_corners(ids.index(m.id)) for m in markers], np.float64).reshape(-1, 2)
+    dst = np.concatenate([m.corners for m in markers]).reshape(-1, 2)
+    rough, _ = cv2.findHomography(src, dst, 0)
+    if rough is None:
+        return None
+    w, h = BOARD.width, BOARD.height
+    along = np.linspace(0.12, 0.88, _OUTLINE_SAMPLES)
+    steps = np.arange(-_OUTLINE_SEARCH, _OUTLINE_SEARCH + 1e-9, 0.25)
+    # each edge: its samples (mm) and its outward normal
+    edges = [(np.stack([along * w, np.zeros_like(along)], 1), (0.0, -1.0)),
+             (np.stack([np.full_like(along, w), along * h], 1), (1.0, 0.0)),
+             (np.stack([along * w, np.full_like(along, h)], 1), (0.0, 1.0)),
+             (np.stack([np.zeros_like(along), along * h], 1), (-1.0, 0.0))]
+    image = gray.astype(np.float32)
+    lines = []
+    for samples, normal in edges:
+        n = np.array(normal)
+        pts = samples[:, None, :] + steps[None, :, None] * n  # (S, T, 2) mm
+        uv = cv2.perspectiveTransform(pts.reshape(1, -1, 2), rough)[0].astype(np.float32)
+        profile = cv2.remap(image, uv[:, 0].reshape(len(samples), -1), uv[:, 1].reshape(len(samples), -1),
+                            cv2.INTER_LINEAR)
+        in_frame = ((uv[:, 0] >= 1) & (uv[:, 0] <= gray.shape[1] - 2) & (uv[:, 1] >= 1)
+                    & (uv[:, 1] <= gray.shape[0] - 2)).reshape(len(samples), -1)
+        found = []
+        for k in range(len(samples)):
+            # (outward the search may leave the frame: what is in it, when it reaches past where the edge should be)
+            kept = int(np.argmin(in_frame[k])) if not in_frame[k].all() else len(steps)
+            if not in_frame[k, :kept].all() or kept < 0.6 * len(steps):
+                continue
+            row = profile[k, :kept]
+            # the drop across 2 mm (the lens blurs the edge), its outermost strong run: the paper's edge, not a
+            # printed line inside it
+            drop = row[:-_OUTLINE_WINDOW] - row[_OUTLINE_WINDOW:]
+            strong = drop >= 0.5 * float(drop.max())
+            last = int(np.flatnonzero(strong)[-1])
+            first = last
+            while first > 0 and strong[first - 1]:
+                first -= 1
+            i = first + int(np.argmax(drop[first:last + 1]))
+            inside, outside = float(np.median(row[:i + 1])), float(np.median(row[i + _OUTLINE_WINDOW:]))
+            if inside - outside < _OUTLINE_CONTRAST or drop[i] < 0.5 * (inside - outside):
+                continue
+            # where the profile crosses halfway from paper to table
+            span = row[i:i + _OUTLINE_WINDOW + 1]
+            j = int(np.argmax(span < (inside + outside) / 2))
+            a = 0.0 if j == 0 else float((span[j - 1] - (inside + outside) / 2) / max(span[j - 1] - span[j], 1e-3))
+            at = float(np.interp(i + j - 1 + a, np.arange(len(steps)), steps))
+            found.append(cv2.perspectiveTransform((samples[k] + at * n).reshape(1, 1, 2), rough)[0, 0])
+        if len(found) < _OUTLINE_FOUND * len(samples):
+            return None
+        line = cv2.fitLine(np.array(found, np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        d, p0 = line[:2], line[2:]
+        off = np.abs((np.array(found) - p0) @ np.array([-d[1], d[0]]))
+        if float(np.percentile(off, 80)) > _OUTLINE_FIT:
+            return None
+        lines.append((p0, d))
+    corners = []
+    for (p, d), (q, e) in zip(lines, lines[1:] + lines[:1]):
+        m = np.array([d, -e]).T
+        if abs(float(np.linalg.det(m))) < 1e-6:
+            return None
+        a, _ = np.linalg.solve(m, q - p)
+        corners.append(p + a * d)
+    board_corners = np.array([[w, 0.0], [w, h], [0.0, h], [0.0, 0.0]])  # top/right, right/bottom, ...
+    all_src = np.concatenate([src, board_corners])
+    all_dst = np.concatenate([dst, np.array(corners)])
+    hom, _ = cv2.findHomography(all_src, all_dst, 0)
+    if hom is None:
+        return None
+    back = cv2.perspectiveTransform(all_dst.reshape(1, -1, 2), np.linalg.inv(hom))[0]
+    err = float(np.sqrt(np.mean(np.sum((back - all_src) ** 2, axis=1))))
+    if err > _MAX_FIT_MM:
+        return None
+    return BoardPose(seat, np.asarray(hom, np.float64), len(markers), err)
 
 
 @functools.lru_cache(maxsize=1)
@@ -1315,7 +1436,7 @@ class Recognizer:
         colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         views, poses = [], []
         for seat in sorted(seats):
-            pose = _pose(seat, seats[seat])
+            pose = _pose(seat, seats[seat]) or _outline_pose(seat, seats[seat], gray)
             if pose is None:
                 continue
             poses.append(pose)
