@@ -95,10 +95,16 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     ring_tex = float(np.median(np.concatenate([texture[:b].ravel(), texture[-b:].ravel()])))
     area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
     area[0] = 0
+    # a part much smoother than the most textured large part is no board either: on a striped or grained
+    # table the ring is as textured as the tiles, and a streak of glare over the stripes is smoother
+    large = area >= 0.1 * area.max()
+    ref = float(smooth[large].max()) if large.any() else 0.0
+    area[smooth < 0.35 * ref] = 0
+    kept = area.copy()
     area[smooth < 1.5 * ring_tex + 1.0] = 0
     if area.max() <= 0:
-        area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
-        area[0] = 0
+        area = kept
+        area[smooth < 0.5 * ref] = 0
     big = area.max()
     keep = np.zeros(n, np.uint8)
     keep[1:] = area[1:] >= 0.2 * big
@@ -336,6 +342,53 @@ def _outline_parity(top_mask: NDArray[Any], pitch: float, phase: float, axis: in
     return pitch, phase
 
 
+def _outline_steps(top_mask: NDArray[Any], axis: int) -> NDArray[Any]:
+    """How much of the board's outline crosses each position along ``axis`` (1: columns, 0: rows) of the canvas.
+
+    Where the board starts or ends is a seam: its steps lie on the lattice and nowhere in between.
+    """
+    steps = np.abs(np.diff(top_mask.astype(np.int8), axis=axis)).sum(axis=1 - axis).astype(np.float64)
+    out: NDArray[Any] = np.r_[0.0, steps]
+    return out
+
+
+def _outline_pitch(steps: NDArray[Any], pitch: float, phase: float) -> tuple[float, float]:
+    """The lattice along one axis as the board's outline shows it, ``(pitch, phase)`` from the seams as a guide.
+
+    The outline's steps repeat with the tile pitch and never at half of it (a tile centre is no
+    edge of the board), so the shortest strong repetition of the steps is the pitch or a
+    multiple of it; the seams' pitch says which multiple. The steps' circular mean at that
+    pitch is the phase. With too little outline, no clear repetition, or an outline that agrees
+    with the seams, the seams' answer stands.
+    """
+    n = len(steps)
+    total = float(steps.sum())
+    if total < 4 * pitch:
+        return pitch, phase
+    blurred = cv2.GaussianBlur(steps.reshape(1, -1), (0, 0), 1.0)[0]
+    spec = np.fft.rfft(blurred, 2 * n)
+    ac = np.fft.irfft(spec * np.conj(spec))[:n]
+    ac = ac / (ac[0] + 1e-12)
+    peaks = [(lag, hgt) for lag, hgt in _peaks(ac, 8, n // 2) if hgt >= 0.4]
+    if not peaks:
+        return pitch, phase
+    top = max(hgt for _, hgt in peaks)
+    lag = min(lg for lg, hgt in peaks if hgt >= 0.6 * top)
+    new = lag if lag <= 1.15 * pitch else lag / max(1, round(lag / pitch))
+    pos = np.arange(n, dtype=np.float64)
+    turn = np.exp(2j * np.pi * pos / new)
+    mean = complex((blurred * turn).sum()) / (blurred.sum() + 1e-12)
+    # steps scattered all over the period (an outline cut by glare, a lens bending long seams) say nothing
+    if abs(mean) < 0.5:
+        return pitch, phase
+    shift = float(np.angle(mean) / (2 * np.pi) * new) % new
+    # where both agree the seams, seen all over the board, are the finer measure
+    off = abs((shift - phase + new / 2) % new - new / 2)
+    if abs(new - pitch) < 0.05 * pitch and off < 0.15 * new:
+        return pitch, phase
+    return float(new), shift
+
+
 #: (lattice score, work image -> canvas, board mask in the canvas, (pitch x, phase x, pitch y, phase y))
 _View = tuple[float, NDArray[Any], NDArray[Any], tuple[float, float, float, float]]
 
@@ -433,6 +486,8 @@ def find_grid(photo: NDArray[Any]) -> Grid:
         if best is start:
             break
     _, full, top_mask, (px, phx, py, phy) = best
+    px, phx = _outline_pitch(_outline_steps(top_mask, 1), px, phx)
+    py, phy = _outline_pitch(_outline_steps(top_mask, 0), py, phy)
     px, phx = _outline_parity(top_mask, px, phx, axis=1)
     py, phy = _outline_parity(top_mask, py, phy, axis=0)
     # grid units -> canvas -> photo
