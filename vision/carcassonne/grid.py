@@ -77,11 +77,13 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     limit = min(0.6 * table_chroma + 3, 20.0)
     light = lab[:, :, 0]
     texture = np.sqrt(np.maximum(cv2.blur(light * light, (7, 7)) - cv2.blur(light, (7, 7)) ** 2, 0))
+    # a striped or grained table keeps its texture under the glare
+    ring_texture = float(np.median(np.concatenate([texture[:b].ravel(), texture[-b:].ravel()])))
     # on a coloured table, glare is the table's colour washed out towards the light's (near white, tinted by
     # the white balance): lighter, its colour between the table's and grey, and smooth (tile art is not)
     ta, tb = float(med[1] - 128), float(med[2] - 128)
     s = np.clip((a * ta + bb * tb) / max(ta * ta + tb * tb, 1e-6), 0.0, 1.1)
-    washed = (table_chroma > 12) & ((a - s * ta) ** 2 + (bb - s * tb) ** 2 < 16.0**2) & (texture < 3.0)
+    washed = (table_chroma > 12) & ((a - s * ta) ** 2 + (bb - s * tb) ** 2 < 16.0**2) & (texture < max(3.0, ring_texture))
     glare = (lab[:, :, 0] > med[0] + 20) & ((chroma2 < limit * limit) | washed)
     mask = ((d2 > 1.6**2) & ~glare).astype(np.uint8)
     k = max(3, int(min(h, w) * 0.012)) | 1
@@ -92,7 +94,6 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
         return mask
     # a pool of glare is smooth, tile art is not: drop parts much smoother than the board
     smooth = np.bincount(lab_img.ravel(), weights=texture.ravel(), minlength=n) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
-    ring_tex = float(np.median(np.concatenate([texture[:b].ravel(), texture[-b:].ravel()])))
     area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
     area[0] = 0
     # a part much smoother than the most textured large part is no board either: on a striped or grained
@@ -101,7 +102,7 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     ref = float(smooth[large].max()) if large.any() else 0.0
     area[smooth < 0.35 * ref] = 0
     kept = area.copy()
-    area[smooth < 1.5 * ring_tex + 1.0] = 0
+    area[smooth < 1.5 * ring_texture + 1.0] = 0
     if area.max() <= 0:
         area = kept
         area[smooth < 0.5 * ref] = 0
