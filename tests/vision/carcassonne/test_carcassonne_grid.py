@@ -9,7 +9,7 @@ import pytest
 
 from vision.carcassonne.board import draw_board, random_layout
 from vision.carcassonne.camera import _homography
-from vision.carcassonne.grid import _directions, _foreground, _lines, _outline, find_grid
+from vision.carcassonne.grid import _directions, _foreground, _lines, _outline, _outline_pitch, _outline_steps, find_grid
 from vision.carcassonne.render import render_tile
 
 
@@ -106,3 +106,56 @@ def test_a_steeply_tilted_board_is_found_cell_by_cell(seed: int, tilt: float) ->
         right += err < 0.2 * side
     assert right == len(tiles)
     assert len(grid.cells) <= len(tiles) + 2
+
+
+def _jagged_mask(pitch: float, phase: float, size: int = 640) -> np.ndarray:
+    """A canvas of a board of ``pitch`` px cells whose lattice starts at ``phase``: an L of rows of varied lengths."""
+    rows = [(2, 9), (1, 7), (3, 12), (3, 5), (0, 10), (4, 8), (2, 14), (6, 11)]
+    mask = np.zeros((size, size), np.uint8)
+    for j, (a, b) in enumerate(rows):
+        y0 = int(round(phase + (j + 2) * pitch))
+        mask[y0:int(round(phase + (j + 3) * pitch)), int(round(phase + a * pitch)):int(round(phase + b * pitch))] = 1
+    return mask
+
+
+def test_the_outline_gives_the_pitch_and_phase_that_the_seams_missed() -> None:
+    """Seams too faint on a big tilted board locked the lattice onto twice the pitch and the wrong phase."""
+    mask = _jagged_mask(21.0, 9.0)
+    pitch, phase = _outline_pitch(_outline_steps(mask, 1), 42.5, 20.0)
+    assert abs(pitch - 21.0) < 0.5
+    assert abs((phase - 9.0 + pitch / 2) % pitch - pitch / 2) < 1.5
+    # rows: the seams' guess near 1.5 pitches, the outline's repetition says which multiple it is
+    pitch, phase = _outline_pitch(_outline_steps(mask, 0), 23.0, 0.0)
+    assert abs(pitch - 21.0) < 0.5
+    assert abs((phase - 9.0 + pitch / 2) % pitch - pitch / 2) < 1.5
+
+
+def test_seams_that_agree_with_the_outline_stand() -> None:
+    mask = _jagged_mask(21.0, 9.0)
+    assert _outline_pitch(_outline_steps(mask, 1), 21.3, 9.8) == (21.3, 9.8)
+    # a single tile's outline repeats once: too little to say anything
+    lone = np.zeros((640, 640), np.uint8)
+    lone[100:300, 200:400] = 1
+    assert _outline_pitch(_outline_steps(lone, 1), 200.0, 0.0) == (200.0, 0.0)
+
+
+def test_a_streak_of_glare_over_a_striped_table_is_table() -> None:
+    """The table's stripes show through a streak of glare (pale, the table's colour washed out): the board is
+    scarcely more textured than the striped border, the streak much less. The streak once stayed in the board's
+    outline and turned its grid."""
+    rng = np.random.default_rng(11)
+    h, w = 360, 640
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    wave = np.sin(yy / 3.0 + 2 * np.sin(xx / 40.0))
+    img = np.zeros((h, w, 3), np.float32)
+    img[:] = (180, 60, 190)  # a magenta table (BGR)
+    img += (25 * wave)[:, :, None]
+    streak = np.zeros((h, w), np.uint8)
+    cv2.ellipse(streak, (540, 150), (45, 130), 15, 0, 360, 1, -1)
+    img[streak > 0] = np.array([200, 150, 225], np.float32) + (12.5 * wave)[streak > 0][:, None]
+    art = rng.uniform(-1, 1, (30, 36, 3)).astype(np.float32)
+    img[100:250, 150:330] = cv2.resize(art, (180, 150), interpolation=cv2.INTER_NEAREST) * 30 + np.array([60, 150, 90], np.float32)
+    photo = np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+    mask = _foreground(photo)
+    assert mask[cv2.erode(streak, np.ones((9, 9), np.uint8)) > 0].mean() < 0.05
+    assert mask[110:240, 160:320].mean() > 0.95
