@@ -1,6 +1,7 @@
 """Carcassonne figures and the features they stand on, read on the true grid: the figure search alone.
 
-    python benchmarks/bench_carcassonne_figures.py [--boards N] [--levels L,...] [--editions E,...]
+    python benchmarks/bench_carcassonne_figures.py [--boards N] [--levels L,...] [--editions E,...] [--seed S]
+        [--found-grid [--model M]]
 
 Boards are legal layouts of 3 to 40 tiles drawn from the box in one of the
 project's render styles, with figures (`vision.carcassonne.figures.random_figures`:
@@ -16,7 +17,15 @@ feature it stands on), right but for the feature, figures missed, wrong figures
 reported (those on a wrong feature included), the figures standing within a
 fifth of a tile of the board's edge (reaching over it) with how many of those
 are right, and the figures right by kind (meeples and ringmasters, acrobats,
-the Big Top). Seeds are >= 910_000.
+the Big Top), and the figures in doubt (reported unrecognised: neither right nor
+wrong). Seeds are >= 910_000.
+
+With ``--found-grid`` the whole reading is measured instead (`recognize`: the grid
+found from the photo, the tiles classified and settled, then the figures on the
+tiles read): the reading is matched to the truth at its best whole-cell shift, and
+besides the figures, the tiles typed and turned right are reported apart on the
+cells that hold a figure (one may hide a road or a city's edge) and on the others,
+with the wrong tiles accepted and the photos read as no board.
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -34,8 +44,9 @@ from vision.carcassonne.board import draw_board, random_layout
 from vision.carcassonne.camera import LEVELS, photograph
 from vision.carcassonne.dataset import build_bank
 from vision.carcassonne.features import anchor
-from vision.carcassonne.figures import PlacedFigure, draw_figures, find_figures, random_figures
-from vision.carcassonne.recognize import TileReading
+from vision.carcassonne.figures import PlacedFigure, draw_figures, random_figures, search_figures
+from vision.carcassonne.labels import canonical_rotation
+from vision.carcassonne.recognize import BoardReading, TileReading
 
 SEED = 910_000
 CELL = 96
@@ -85,6 +96,37 @@ def _why_wrong(want: Counter[tuple[int, int, str, str, str]], have: Counter[tupl
     return out
 
 
+def _read_whole(image: NDArray[Any], clf: Any, kinds: dict[tuple[int, int], tuple[str, int]], figs: list[PlacedFigure],
+                tally: Counter[str]) -> tuple[list[Any], list[Any]]:
+    """The figures sure and in doubt that `recognize` reads in ``image``, moved to the truth's cells (the reading's
+    best whole-cell shift); ``tally`` counts the tiles typed and turned right under a figure and elsewhere, the wrong
+    tiles accepted and the photos read as no board."""
+    from vision.carcassonne.grid import NoBoardError
+    from vision.carcassonne.recognize import recognize
+
+    try:
+        reading = recognize(image, clf)
+    except NoBoardError:
+        reading = BoardReading(())
+        tally["no board"] += 1
+    truth = {cell: (name, canonical_rotation(name, rot)) for cell, (name, rot) in kinds.items()}
+    got = {(t.x, t.y): (t.tile, canonical_rotation(t.tile, t.rotation)) for t in reading.tiles}
+    gx, gy = (min(x for x, _ in got), min(y for _, y in got)) if got else (0, 0)
+    tx, ty = min(x for x, _ in truth), min(y for _, y in truth)
+    # a reading's origin is its own top-left tile: try shifts around the one that puts the corners together
+    shifts = [(tx - gx + dx, ty - gy + dy) for dx in range(-4, 5) for dy in range(-4, 5)]
+    ox, oy = max(shifts, key=lambda d: sum(truth.get((x + d[0], y + d[1])) == v for (x, y), v in got.items()))
+    held = {(f.x, f.y) for f in figs if f.figure != "big-top"}
+    for cell, v in truth.items():
+        key = "under" if cell in held else "bare"
+        tally[key] += 1
+        tally[key + " right"] += got.get((cell[0] - ox, cell[1] - oy)) == v
+    tally["wrong"] += sum(truth.get((x + ox, y + oy)) != v for (x, y), v in got.items())
+    sure = [replace(f, x=f.x + ox, y=f.y + oy) for f in reading.figures]
+    unsure = [replace(f, x=f.x + ox, y=f.y + oy) for f in reading.unsure_figures]
+    return sure, unsure
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--boards", type=int, default=20, help="boards per camera level")
@@ -92,15 +134,25 @@ def main() -> int:
     p.add_argument("--editions", default=",".join(STYLES), help="render styles, in turn")
     p.add_argument("--seed", type=int, default=SEED,
                    help=f"first seed (default {SEED}, the held-out one; another value to tune with)")
+    p.add_argument("--found-grid", action="store_true",
+                   help="read whole photos (grid found, tiles classified) instead of the figure search on the true grid")
+    p.add_argument("--model", default=None, help="tile model for --found-grid (default: the shipped one)")
     args = p.parse_args()
     styles = [s for s in args.editions.split(",") if s]
     banks: dict[str, Any] = {}
-    print(f"Figures on the true grid, {args.boards} boards of 3 to 40 tiles per level, styles {', '.join(styles)}")
+    clf: Any = None
+    if args.found_grid:
+        from vision.carcassonne.classifier import DEFAULT_MODEL, TileClassifier
+
+        clf = TileClassifier(args.model or DEFAULT_MODEL)
+    where = "read whole (grid found, tiles classified)" if args.found_grid else "on the true grid"
+    print(f"Figures {where}, {args.boards} boards of 3 to 40 tiles per level, styles {', '.join(styles)}")
     print(f"   {'level':9s} {'figures':>8s} {'right':>7s} {'feature wrong':>14s} {'missed':>7s} {'wrong reported':>15s} "
-          f"{'at the edge':>12s} {'right there':>12s} {'ms/board':>9s}")
+          f"{'in doubt':>9s} {'at the edge':>12s} {'right there':>12s} {'ms/board':>9s}")
     for k, level in enumerate(args.levels.split(",")):
         rng = np.random.default_rng(args.seed + 1000 * k)
-        placed = right = feature_wrong = missed = extra = edge = edge_right = 0
+        placed = right = feature_wrong = missed = extra = edge = edge_right = doubt = 0
+        tiles_seen: Counter[str] = Counter()
         kinds_placed: Counter[str] = Counter()
         kinds_right: Counter[str] = Counter()
         why: Counter[str] = Counter()
@@ -122,10 +174,15 @@ def main() -> int:
                                  board.cell, rng)
             photo = photograph(image, LEVELS[level], rng, subject=board.subject)
             corners = {(t.x, t.y): photo.project(board.cell_corners(t.x, t.y)).astype(np.float32) for t in tiles}
-            readings = [TileReading(t.x, t.y, t.tile, t.rotation, 1.0) for t in tiles]
             t0 = time.perf_counter()
-            found = find_figures(photo.image, readings, corners)
+            if args.found_grid:
+                found, unsure = _read_whole(photo.image, clf, kinds, figs, tiles_seen)
+            else:
+                readings = [TileReading(t.x, t.y, t.tile, t.rotation, 1.0) for t in tiles]
+                search = search_figures(photo.image, readings, corners)
+                found, unsure = list(search.sure), list(search.unsure)
             spent += time.perf_counter() - t0
+            doubt += len(unsure)
             want = _truth(figs, kinds)
             have = Counter((f.x, f.y, f.figure, f.color, f.feature) for f in found)
             ok = want & have
@@ -149,11 +206,15 @@ def main() -> int:
                     edge += 1
                     edge_right += ok[(f.x, f.y, f.figure, f.color, _truth([f], kinds).most_common(1)[0][0][4])] > 0
         print(f"   {level:9s} {placed:8d} {right / max(1, placed):7.1%} {feature_wrong / max(1, placed):14.1%} "
-              f"{missed / max(1, placed):7.1%} {extra / max(1, placed):15.2%} {edge:12d} {edge_right / max(1, edge):12.1%} "
-              f"{1000 * spent / args.boards:9.0f}")
+              f"{missed / max(1, placed):7.1%} {extra / max(1, placed):15.2%} {doubt:9d} {edge:12d} "
+              f"{edge_right / max(1, edge):12.1%} {1000 * spent / args.boards:9.0f}")
         print("   " + " " * 10 + ", ".join(f"{kind} {kinds_right[kind]}/{kinds_placed[kind]} right"
                                           for kind in ("followers", "acrobats", "big top")))
         print("   " + " " * 10 + "wrong reported: " + ", ".join(f"{k} {why[k]}" for k in _WHY))
+        if args.found_grid:
+            print("   " + " " * 10 + f"no board {tiles_seen['no board']}; tiles typed and turned right: under a figure "
+                  f"{tiles_seen['under right']}/{tiles_seen['under']}, the others {tiles_seen['bare right']}/"
+                  f"{tiles_seen['bare']}; wrong tiles accepted {tiles_seen['wrong']}")
     return 0
 
 

@@ -34,6 +34,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -56,17 +57,22 @@ from vision.camera_model import LEVELS, Photo, photograph  # noqa: E402
 PHOTO_SEEDS = 880_000_000
 SCENE_SEEDS = 890_000_000
 VISIBLE = 0.02
+#: A deck's drawing: label, pixels per mm -> BGR image and alpha mask.
+Render = Callable[[str, float], tuple[np.ndarray, np.ndarray]]
 
 
-def enrolment_photo(label: str, seed: int, level: str, size: tuple[int, int] = (1280, 960)) -> tuple[Photo, np.ndarray]:
-    """A phone photo of one Midway component alone on a random table, framed around it, and the
-    component's outline in the photo (4 corners, or for a token those of its bounding square)."""
+def enrolment_photo(label: str, seed: int, level: str, size: tuple[int, int] = (1280, 960),
+                    draw: Render = render, reach: float | None = None) -> tuple[Photo, np.ndarray]:
+    """A phone photo of one component (a Midway one unless ``draw`` draws another deck) alone on a
+    random table, framed ``reach`` mm each way around it, and the component's outline in the photo
+    (4 corners, or for a token those of its bounding square)."""
     rng = np.random.default_rng(seed)
     s = 5.0
-    reach = 32.0 if label.startswith("token") else 75.0  # half the framed width (mm)
+    if reach is None:
+        reach = 32.0 if label.startswith("token") else 75.0
     half = reach + 30.0
     canvas = table_texture(rng, (int(2 * half * s), int(2 * half * s)))
-    img, alpha = render(label, s)
+    img, alpha = draw(label, s)
     x, y, angle = half + rng.uniform(-3, 3), half + rng.uniform(-3, 3), float(rng.uniform(0, 360))
     paste(canvas, img, alpha, x, y, angle, s, (0.0, 0.0), shadow=0.3)
     photo = photograph(canvas, s, (0.0, 0.0), (half - reach, half - reach, half + reach, half + reach), level, seed,
@@ -76,14 +82,16 @@ def enrolment_photo(label: str, seed: int, level: str, size: tuple[int, int] = (
     return photo, photo.to_image(np.asarray(corners, np.float64))
 
 
-def write_enrolment(folder: Path, labels: list[str], photos: int, level: str) -> int:
-    """The enrolment folder: one sub-folder per label, ``photos`` JPEGs each; returns the photo count."""
+def write_enrolment(folder: Path, labels: list[str], photos: int, level: str, draw: Render = render,
+                    reach: float | None = None, first_seed: int = PHOTO_SEEDS) -> int:
+    """The enrolment folder: one sub-folder per label, ``photos`` JPEGs each (`enrolment_photo`, seeds
+    from ``first_seed``); returns the photo count."""
     n = 0
     for i, label in enumerate(labels):
         sub = folder / label
         sub.mkdir(parents=True, exist_ok=True)
         for k in range(photos):
-            image = enrolment_photo(label, PHOTO_SEEDS + 10 * i + k, level)[0].image
+            image = enrolment_photo(label, first_seed + 10 * i + k, level, draw=draw, reach=reach)[0].image
             cv2.imwrite(str(sub / f"photo{k + 1}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
             n += 1
     return n

@@ -14,7 +14,14 @@ model at each level and frame size, and recognised. Printed per level and size:
   tickets), entrances, tent, action numbers and trick places read right, of all;
 * wrong accepted (goal 0): a place read as something it is not;
 * held: places reported unrecognised that the hand does not cover;
-* ms per frame on one thread (median and 90th percentile).
+* ms per frame on one thread (median and 90th percentile);
+* usable given the last state, and wrong accepted there: the same photo as the live
+  referee takes it (`firmware.grand_carnival.held`), its last accepted state the game
+  before the move that made the scene, whose player is on turn. Places the camera held
+  are taken from that state where nothing done this turn could change them (every place
+  of a market not on turn but the figures lifted at the round's end), and stay held where
+  something could; a place taken wrong counts as wrong accepted. Printed under the row: how
+  many scenes were of the market on turn, and how many of those were usable.
 
 With ``--why``, each scene not usable is listed after its row: the places held
 away from the hand or read wrong (or the board not located), then the
@@ -37,9 +44,11 @@ import time
 import cv2
 import numpy as np
 
+from firmware.grand_carnival.held import changeable, fill, letters
 from scorer.grand_carnival import GrandCarnival
 from scorer.grand_carnival.components import cell_name, cells_of
-from scorer.grand_carnival.model import Board, TrickStatus
+from scorer.grand_carnival.model import Board, CarnivalState, TrickStatus
+from scorer.grand_carnival.rules import current_seat
 from vision.camera_model import Photo, photograph
 from vision.grand_carnival.layout import BOARD, TENT_PLACES, TRICK_PLACES, board_marker_ids
 from vision.grand_carnival.pipeline import MarketView, NoBoardError, Recognizer
@@ -50,34 +59,46 @@ SEED_BASE = 770_000_000
 
 def random_market(seed: int) -> MarketScene:
     """One seat's board from a random game stopped after a random number of moves."""
+    return random_turn(seed)[0]
+
+
+def _learned(board: Board, count: int) -> Board:
+    """``board`` with its first ``count`` tricks learned and the rest open."""
+    return dataclasses.replace(board, tricks=tuple(TrickStatus.LEARNED if i < count else TrickStatus.OPEN
+                                                   for i in range(len(board.tricks))))
+
+
+def random_turn(seed: int) -> tuple[MarketScene, CarnivalState]:
+    """`random_market` and the game before the move that made it (the live referee's last accepted state).
+
+    The scene's tent and tricks are drawn at random (random players seldom reach them); the state before
+    has them less what the last move added.
+    """
     rng = random.Random(seed)
     game = GrandCarnival()
     players = ["A", "B", "C", "D"][: rng.randint(1, 4)]
     record = game.simulate(players=players, rng=random.Random(seed))
     state = game.record_state(record)
     stop = rng.randint(len(players) * 5, len(record["moves"]))
+    before = state
     for text in record["moves"][:stop]:
+        before = state
         state, _ = game.apply_unchecked(state, game.parse_move(state, text))
     seat = rng.randrange(len(players))
     board = state.boards[seat]
     learned = rng.randint(0, TRICK_PLACES)
-    tricks = tuple(TrickStatus.LEARNED if i < learned else TrickStatus.OPEN for i in range(len(board.tricks)))
-    board = dataclasses.replace(board, tent=rng.randint(0, 5), tricks=tricks)
-    return MarketScene(board, seat, jitter=seed)
+    board = dataclasses.replace(_learned(board, learned), tent=rng.randint(0, 5))
+    old = before.boards[seat]
+    added_tent = state.boards[seat].tent - old.tent
+    added_tricks = state.boards[seat].tricks_learned - old.tricks_learned
+    old = dataclasses.replace(_learned(old, max(0, learned - added_tricks)), tent=max(0, board.tent - added_tent))
+    before = dataclasses.replace(before, boards=before.boards[:seat] + (old,) + before.boards[seat + 1:])
+    return MarketScene(board, seat, jitter=seed), before
 
 
 def truth_market(board: Board) -> list[str]:
     """The board's fields in the view's letters."""
-    chars = ["."] * 64
-    for c in cells_of(board.walkways):
-        chars[c] = "w"
-    for c in cells_of(board.sites):
-        chars[c] = "s"
-    for c in cells_of(board.guests):
-        chars[c] = "g" if chars[c] == "w" else "G"
-    for c in cells_of(board.barkers):
-        chars[c] = "b"
-    return chars
+    return list(letters(board))
 
 
 #: a place counts as under the hand when the hand lies within this many mm of it (its soft,
@@ -170,18 +191,19 @@ def main(argv: list[str] | None = None) -> int:
     recognizer = Recognizer()
     region = content_region(1)
     print("| level | frame | markets fully right | usable | places right | wrong accepted | held | "
-          "no board | ms/frame median (p90) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          "no board | ms/frame median (p90) | usable given the last state | wrong accepted given it |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for size_text in args.sizes.split(","):
         w, h = (int(v) for v in size_text.split("x"))
         s = max(6.0, 1.3 * w / (region[2] - region[0]))
         for level in args.levels.split(","):
             full = usable = places = right = wrong = held = lost = 0
+            live_usable = live_wrong = on_turn = on_turn_usable = 0
             lines: list[str] = []
             times: list[float] = []
             for k in range(args.scenes):
                 seed = args.seed_base + k
-                scene = random_market(seed)
+                scene, before = random_turn(seed)
                 canvas = render_top_down([scene], s, region)
                 photo = photograph(canvas, s, region[:2], region, level, seed, size=(w, h))
                 t0 = time.perf_counter()
@@ -208,12 +230,29 @@ def main(argv: list[str] | None = None) -> int:
                     lines.append(f"  scene {seed}: " + (
                         f"board not located ({seen} of its markers seen)" if view is None else "; ".join(causes)))
                     lines += [f"      {r}" for r in reasons]
+                # the live referee: the held places taken from the state before the move, where nothing could change
+                live_causes: list[str] = []
+                filled = None if view is None else fill(view, before.boards[scene.seat],
+                                                        changeable(before, scene.seat, view))
+                live = judge(filled, scene, photo, live_causes)
+                live_ok = live["wrong"] == 0 and live["held"] == 0 and filled is not None
+                live_usable += live_ok
+                live_wrong += live["wrong"]
+                turn = current_seat(before) == scene.seat
+                on_turn += turn
+                on_turn_usable += turn and live_ok
+                if args.why and not live_ok and filled is not None:
+                    lines.append(f"  scene {seed} given the last state ({'on' if turn else 'not on'} turn): "
+                                 + "; ".join(live_causes))
             times.sort()
             p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
             n = args.scenes
             print(f"| {level} | {w}x{h} | {100 * full / n:.0f}% | {100 * usable / n:.0f}% | "
                   f"{100 * right / max(places, 1):.1f}% | {wrong} | {held} | {lost} | "
-                  f"{statistics.median(times):.0f} ({p90:.0f}) |", flush=True)
+                  f"{statistics.median(times):.0f} ({p90:.0f}) | {100 * live_usable / n:.0f}% | {live_wrong} |",
+                  flush=True)
+            print(f"  given the last state: {on_turn} of {n} scenes show the market of the player on turn, "
+                  f"{on_turn_usable} of them usable", flush=True)
             for line in lines:
                 print(line, flush=True)
     return 0

@@ -151,6 +151,7 @@ class Referee:
             return
         if self.mode is Mode.CONFIRM_UNDO:
             return
+        sighting = self.table.fill_held(self.state, sighting)
         unrecognised = tuple(sighting.unrecognised)
         if unrecognised and not self._ignore_unrecognised:
             self._ask(f"What is this? {unrecognised[0]} Fix it, or hold OK to ignore it.")

@@ -224,6 +224,12 @@ class TableAdapter(ABC, Generic[S, M]):
     def sighting(self, view: Any, players: Sequence[str]) -> Sighting | None:
         """The referee's sighting of a recognised view, or None when the view is not complete (a chart out of sight)."""
 
+    def fill_held(self, state: S, sighting: Any) -> Any:
+        """The sighting with places the camera could not read taken from ``state`` where nothing done this turn
+        could have changed them (a component the game never takes away, a market not on turn); the referee
+        calls it before it looks for anything unrecognised and judges the result. Default: as it is."""
+        return sighting
+
     @abstractmethod
     def infer(self, state: S, sighting: Any) -> Inference:
         """What move, if any, turns ``state`` into what ``sighting`` shows (public information only)."""

@@ -345,15 +345,20 @@ class BoardMemory:
     some or all of the markers it was fitted to decode, and no others of its seat, each where it lay
     (`_Kept.same_markers`: centre within `MARKER_STILL_PX`, corners within `MARKER_CORNER_PX`), and no
     full-frame marker search was made; a board whose refit did not place all its markers is fitted again when a
-    4x4 block of its marker places moved by more than `TILE_SAME` grey levels (a hand moved off them).
+    4x4 block of its marker places moved by more than `TILE_SAME` grey levels (a hand moved off them). A
+    fitted board none of whose markers decode (a hand over them all, or markers the region search no longer
+    looks for once a hand hid them) keeps its pose while enough of the rest of its print shows as it did when
+    it was fitted (`_still_there`), on a full search too; moved or taken away, it is dropped.
     A board found by matching (none of its markers decoded) is scored again only when a block of its
     marker places moved so, and dropped when it no longer matches; a full search with undecoded squares
     finds such boards afresh. Blocks are compared with the frame the pose was last fitted or scored on,
     never a later one, so slow drift cannot add up.
     """
 
-    def __init__(self, config: VisionConfig) -> None:
+    def __init__(self, config: VisionConfig, outline: Sequence[tuple[float, float]] | None = None) -> None:
         self.config = config
+        #: a board's outline (board mm), when the game gives it: else the hull of its markers
+        self.outline = outline
         self._calibration: Calibration | None = None
         self._fitted: dict[int, _Kept] = {}
         self._matched: dict[int, _Kept] = {}
@@ -363,6 +368,16 @@ class BoardMemory:
         self.kept = 0
         self.scored = 0
         self.unscored = 0
+        #: boards kept while none of their markers decoded (`_still_there`)
+        self.hidden = 0
+
+    def _outline(self, seat: int) -> NDArray[Any]:
+        """Seat ``seat``'s board outline (board mm): `outline`, or the convex hull of its markers' corners."""
+        if self.outline is not None:
+            return np.array(self.outline, np.float64)
+        layout = self.config.table.markers
+        pts = np.concatenate([np.array(layout.board_marker_corners(k), np.float32) for k in self._boards.get(seat, {})])
+        return np.asarray(cv2.convexHull(pts)[:, 0], np.float64)
 
     def reset(self) -> None:
         """Forget every board."""
@@ -415,6 +430,12 @@ class BoardMemory:
                 fitted[seat] = _Kept(pose, seen[seat], tiles, places)
                 charts[seat] = pose
                 self.fitted += 1
+        for seat, kept in self._fitted.items():
+            # none of its markers decoded (a hand over them all): kept while its print shows it has not moved
+            if seat not in by_seat and _still_there(kept.pose, calibration, self._outline(seat), kept.tiles, tiles):
+                charts[seat] = kept.pose
+                fitted[seat] = kept
+                self.hidden += 1
         self._fitted = fitted
         if full_search and len(squares):
             self._matched = {seat: _Kept(pose, (), tiles, _places(pose, calibration, cfg, tiles.shape))
@@ -434,6 +455,42 @@ class BoardMemory:
                     matched[seat] = replace(kept, tiles=tiles)
             self._matched = matched
         return {**charts, **{seat: k.pose for seat, k in self._matched.items() if seat not in charts}}
+
+
+#: a board none of whose markers decode is kept while at least this many pairs of neighbouring 4x4 blocks inside
+#: it that differed by `STILL_DETAIL` grey levels when it was fitted (an edge of its print), side by side and
+#: as many one above the other, are as they were then: each block and the step between them within `TILE_SAME`
+#: (a board moved by a few pixels changes every such pair; more than twice `TILE_SAME`, so a flat area never
+#: passes for an edge)
+STILL_BLOCKS = 12
+STILL_DETAIL = 12
+
+
+def _still_there(pose: ChartPose, calibration: Calibration, outline: NDArray[Any], then: NDArray[Any],
+                 now: NDArray[Any]) -> bool:
+    """True when the frame's 4x4 block means ``now`` show enough of the board at ``pose`` as ``then`` (the frame
+    it was fitted on) did: at least `STILL_BLOCKS` pairs of neighbouring blocks inside its ``outline`` (board
+    mm) across an edge of its print (`STILL_DETAIL`), each block and the step between them within `TILE_SAME`
+    grey levels of then, in each direction (side by side, one above the other). A hand over the rest of it
+    changes the pairs it covers only; a board moved, or taken away, changes them all."""
+    if then.shape != now.shape or min(then.shape) < 3:
+        return False
+    table = outline @ pose.chart_to_table[:2, :2].T + pose.chart_to_table[:2, 2]
+    quad = cv2.perspectiveTransform(table[None], calibration.table_to_image)[0] / TILE
+    mask = np.zeros(then.shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(quad).astype(np.int32)], 1)
+    inside = cv2.erode(mask, np.ones((3, 3), np.uint8)).astype(bool)  # blocks across the board's edge left out
+    t = then.astype(np.int32)
+    n = now.astype(np.int32)
+    ok = inside & (np.abs(n - t) <= TILE_SAME)
+    # in both directions: a board slid along an edge of its print keeps the pairs across that edge
+    counts = []
+    for a, b in (((slice(None), slice(1, None)), (slice(None), slice(None, -1))),
+                 ((slice(1, None), slice(None)), (slice(None, -1), slice(None)))):
+        step = t[a] - t[b]
+        counts.append(int(np.count_nonzero(ok[a] & ok[b] & (np.abs(step) >= STILL_DETAIL)
+                                           & (np.abs(n[a] - n[b] - step) <= TILE_SAME))))
+    return min(counts) >= STILL_BLOCKS
 
 
 def _places(pose: ChartPose, calibration: Calibration, config: VisionConfig,

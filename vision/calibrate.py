@@ -12,6 +12,7 @@ more tolerant decoding) searches again (`find_markers` with ``robust=True``).
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -143,7 +144,7 @@ def _detector(config: VisionConfig, window: int, scale: float = 1.0, robust: boo
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
-_DETECTORS: dict[tuple[int, int, int, bool], cv2.aruco.ArucoDetector] = {}
+_DETECTORS: dict[tuple[int, int, int, bool, bool], cv2.aruco.ArucoDetector] = {}
 #: the slow path's unsharp mask: the grey image less its blur (this fraction of the frame's longer side),
 #: this many times over. Blur of a few cells' width (defocus and motion, worst at the Pi's wide frame,
 #: where markers are smaller relative to the frame) rounds a marker's cells into one grey blob that one
@@ -155,13 +156,15 @@ _REGION_STEP = 16
 
 
 def find_markers(gray: Image, config: VisionConfig, frame_side: int | None = None, robust: bool = False,
-                 squares: list[FloatArray] | None = None) -> tuple[Marker, ...]:
+                 squares: list[FloatArray] | None = None, one_window: bool = False) -> tuple[Marker, ...]:
     """Every ArUco marker of the configured dictionary in a grey frame.
 
     ``frame_side``: the longer side of the whole camera frame when ``gray`` is only a part
     of it (the threshold window scales with the frame, not with the part). ``robust``:
     the slow path (several times slower): the image is sharpened (unsharp mask) and
-    searched with several threshold windows and a more tolerant decoder. ``squares``, when
+    searched with several threshold windows and a more tolerant decoder. ``one_window``: the
+    slow path with the fast one's threshold window alone (about a fifth of its time; it finds
+    the mat's markers that blur hides from the fast path on most frames). ``squares``, when
     given, receives the squares the detector found but could not decode (corners clockwise).
     """
     # the frame is filled by the table, so marker sizes scale with the frame
@@ -169,10 +172,15 @@ def find_markers(gray: Image, config: VisionConfig, frame_side: int | None = Non
     side = frame_side if frame_side is not None else own
     window = max(3, int(round(config.marker_threshold_window * side)) | 1)
     region = 0 if side <= own else -(-own // _REGION_STEP) * _REGION_STEP
-    key = (config.aruco_dictionary, window, region, robust)
+    key = (config.aruco_dictionary, window, region, robust, robust and one_window)
     det = _DETECTORS.get(key)
     if det is None:
         det = _DETECTORS[key] = _detector(config, window, side / region if region else 1.0, robust)
+        if robust and one_window:
+            params = det.getDetectorParameters()
+            params.adaptiveThreshWinSizeMin = params.adaptiveThreshWinSizeMax = window
+            params.adaptiveThreshWinSizeStep = 10
+            det.setDetectorParameters(params)
     if robust:
         soft = cv2.GaussianBlur(gray, (0, 0), max(1.0, _SHARPEN_SIGMA * side))
         gray = cv2.addWeighted(gray, 1.0 + _SHARPEN_AMOUNT, soft, -_SHARPEN_AMOUNT, 0)
@@ -290,13 +298,16 @@ class MarkerTracker:
     def _region(self, marker: Marker, shape: tuple[int, ...]) -> tuple[int, int, int, int, float]:
         """Where ``marker`` is searched for in a frame of ``shape``: ``x0, y0, x1, y1`` and its side (px)."""
         h, w = shape[:2]
-        pts = marker.corners
-        size = float(np.max(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)))
+        # plain floats: for a marker's four corners numpy's overhead is most of the work
+        pts = marker.corners.tolist()
+        size = max(math.sqrt((x - px) * (x - px) + (y - py) * (y - py))
+                   for (x, y), (px, py) in zip(pts, pts[-1:] + pts[:-1]))
         pad = self.config.marker_roi_margin * size + 4
-        x0 = max(0, int(np.floor(pts[:, 0].min() - pad)))
-        y0 = max(0, int(np.floor(pts[:, 1].min() - pad)))
-        x1 = min(w, int(np.ceil(pts[:, 0].max() + pad)) + 1)
-        y1 = min(h, int(np.ceil(pts[:, 1].max() + pad)) + 1)
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        x0 = max(0, math.floor(min(xs) - pad))
+        y0 = max(0, math.floor(min(ys) - pad))
+        x1 = min(w, math.ceil(max(xs) + pad) + 1)
+        y1 = min(h, math.ceil(max(ys) + pad) + 1)
         return x0, y0, x1, y1, size
 
     def _in_regions(self, gray: Image) -> tuple[Marker, ...] | None:
@@ -491,29 +502,43 @@ class Calibrator:
         self.cached: Calibration | None = None
         self.recalibrations = 0
         self.reused = 0
+        #: the markers of the last call that gave a calibration, and whether it was the cached one reused
+        self._last: tuple[tuple[Marker, ...], bool] | None = None
 
     def reset(self) -> None:
         """Forget the cached calibration: the next frame is calibrated afresh."""
         self.cached = None
+        self._last = None
 
     def update(self, markers: tuple[Marker, ...]) -> Calibration:
         """Calibration for this frame's markers.
 
+        The very markers of the last call (a still table: `MarkerTracker` gives back the markers it
+        found where their regions did not change) give the same calibration without fitting again.
+
         :raises NoMatError: when the mat's markers are not in view (and no cached calibration
             is confirmed by those that are).
         """
+        last = self._last
+        if (last is not None and self.cached is not None and self.config.recalibrate_tolerance > 0
+                and len(last[0]) == len(markers)
+                and all(a is b for a, b in zip(last[0], markers))):
+            self.reused += last[1]
+            return self.cached
+        self._last = None
         try:
             fresh = mat_homography(markers, self.config)
         except NoMatError:
             if self.cached is not None and self._confirmed(self.cached, markers):
                 self.reused += 1
+                self._last = (markers, True)
                 return self.cached
             raise
-        if self.cached is not None and self._agrees(self.cached, fresh):
-            return self.cached
-        self.cached = fresh
-        self.recalibrations += 1
-        return fresh
+        if self.cached is None or not self._agrees(self.cached, fresh):
+            self.cached = fresh
+            self.recalibrations += 1
+        self._last = (markers, False)
+        return self.cached
 
     def _agrees(self, old: Calibration, new: Calibration) -> bool:
         w, h = self.config.table.markers.width, self.config.table.markers.height
@@ -613,22 +638,49 @@ def marker_outlines(markers: tuple[Marker, ...], rect: Rectified, config: Vision
 
     A marker is kept only if it has one of the layout's ids and its printed size on the
     table: a card's face can decode as a marker, and that card must still be found.
+    Live frames mostly show the same markers under the same calibration: each marker's
+    outline is made once for its corners and ``rect`` (the arrays returned are read only).
     """
     if rect.rect_to_frame is None or not markers:
         return []
-    to_rect = np.linalg.inv(rect.rect_to_frame)
-    layout = config.table.markers
+    view = rect.rect_to_frame.tobytes()
+    if _OUTLINES_OF[0] != view or _OUTLINES_OF[1] is not config or len(_OUTLINES) > _OUTLINES_KEPT:
+        _OUTLINES.clear()
+        _OUTLINES_OF[:] = [view, config]
     out: list[FloatArray] = []
+    to_rect: FloatArray | None = None
     for m in markers:
-        ss = layout.board_of_marker(m.id)
-        if m.id in layout.marker_ids:
-            size = layout.marker_size
-        elif ss is not None:
-            size = layout.board_marker_size(ss[1])
-        else:
-            continue
-        pts = cv2.perspectiveTransform(m.corners[None], to_rect)[0]
-        side = float(np.mean(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1))) / rect.px_per_mm
-        if abs(side - size) <= 0.25 * size:
+        key = (m.id, m.corners.tobytes())
+        if key not in _OUTLINES:
+            if to_rect is None:
+                to_rect = np.linalg.inv(rect.rect_to_frame)
+            _OUTLINES[key] = _outline(m, to_rect, rect.px_per_mm, config)
+        pts = _OUTLINES[key]
+        if pts is not None:
             out.append(pts)
     return out
+
+
+#: `marker_outlines`' outlines by marker id and corners, for one ``rect_to_frame`` and config
+_OUTLINES: dict[tuple[int, bytes], FloatArray | None] = {}
+_OUTLINES_OF: list[Any] = [None, None]
+_OUTLINES_KEPT = 4096
+
+
+def _outline(m: Marker, to_rect: FloatArray, px_per_mm: float, config: VisionConfig) -> FloatArray | None:
+    """One marker's outline in rectified pixels (`marker_outlines`; ``to_rect``: frame -> rectified pixel),
+    or None when it is not kept."""
+    layout = config.table.markers
+    ss = layout.board_of_marker(m.id)
+    if m.id in layout.marker_ids:
+        size = layout.marker_size
+    elif ss is not None:
+        size = layout.board_marker_size(ss[1])
+    else:
+        return None
+    pts: FloatArray = cv2.perspectiveTransform(m.corners[None], to_rect)[0]
+    side = float(np.mean(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1))) / px_per_mm
+    if abs(side - size) > 0.25 * size:
+        return None
+    pts.flags.writeable = False
+    return pts

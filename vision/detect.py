@@ -339,17 +339,19 @@ def _merge(out: list[Detection], extra: list[Detection], radius: float) -> list[
 
 
 def _inside(dets: list[Detection], polygons: Sequence[FloatArray]) -> NDArray[Any]:
-    """For each detection, whether its centre lies inside one of the convex ``polygons``."""
+    """For each detection, whether its centre lies inside one of the convex ``polygons`` (those with as many
+    corners tested all at once)."""
     inside = np.zeros(len(dets), bool)
     if not dets:
         return inside
     centres = np.array([d.centre for d in dets], np.float64)
-    for poly in polygons:
-        p = np.asarray(poly, np.float64).reshape(-1, 2)
-        edge = np.roll(p, -1, axis=0) - p
-        rel = centres[:, None, :] - p[None]
-        cross = edge[None, :, 0] * rel[:, :, 1] - edge[None, :, 1] * rel[:, :, 0]
-        inside |= np.all(cross > 0, axis=1) | np.all(cross < 0, axis=1)
+    polys = [np.asarray(poly, np.float64).reshape(-1, 2) for poly in polygons]
+    for n in {len(p) for p in polys}:
+        p = np.stack([q for q in polys if len(q) == n])  # (P, n, 2)
+        edge = np.roll(p, -1, axis=1) - p
+        rel = centres[:, None, None, :] - p[None]  # (N, P, n, 2)
+        cross = edge[None, :, :, 0] * rel[..., 1] - edge[None, :, :, 1] * rel[..., 0]
+        inside |= (np.all(cross > 0, axis=2) | np.all(cross < 0, axis=2)).any(axis=1)
     return inside
 
 
@@ -367,8 +369,11 @@ def _inside_cards(dets: list[Detection]) -> NDArray[Any]:
     u = np.sum(v * ax[None], axis=2) / np.sum(ax * ax, axis=1)[None]
     w = np.sum(v * ay[None], axis=2) / np.sum(ay * ay, axis=1)[None]
     inside = (u > 0) & (u < 1) & (w > 0) & (w < 1)
+    at: dict[int, list[int]] = {}
+    for i, e in enumerate(dets):
+        at.setdefault(id(e), []).append(i)
     for j, d in enumerate(cards):
-        inside[[i for i, e in enumerate(dets) if e is d], j] = False
+        inside[at[id(d)], j] = False  # a card is not inside itself
     return np.asarray(inside.any(axis=1))
 
 
@@ -471,18 +476,26 @@ def find_components_near(gray: Image, config: VisionConfig, exclude: Sequence[Fl
         extra.extend(_bright_cards(gray, g))
     th, tw = near.shape
 
-    def afresh(d: Detection) -> bool:
-        tx, ty = min(max(int(d.centre[0] // tile), 0), tw - 1), min(max(int(d.centre[1] // tile), 0), th - 1)
-        return bool(near[ty, tx])
+    def afresh(ds: Sequence[Detection]) -> list[bool]:
+        """Whether each detection's centre lies in a block searched afresh."""
+        if not ds:
+            return []
+        c = np.array([d.centre for d in ds], np.float64) // tile
+        tx = np.clip(c[:, 0].astype(np.int64), 0, tw - 1)
+        ty = np.clip(c[:, 1].astype(np.int64), 0, th - 1)
+        out: list[bool] = near[ty, tx].tolist()
+        return out
 
     radius = 0.4 * g.r_tok
-    kept = [d for d in before if not afresh(d)]
+    kept = [d for d, a in zip(before, afresh(before)) if not a]
     # a hole found afresh is kept unless one kept from before lies on it (as `_merge` keeps every hole)
-    new = [d for d in holes if afresh(d)]
+    new = [d for d, a in zip(holes, afresh(holes)) if a]
     if kept and new:
         old = np.array([d.centre for d in kept], np.float64)
-        new = [d for d in new if float(np.hypot(*(old - np.array(d.centre)).T).min()) > radius]
-    out = _merge(kept + new, [d for d in extra if afresh(d)], radius)
+        fresh = np.array([d.centre for d in new], np.float64)
+        apart = np.hypot(old[None, :, 0] - fresh[:, None, 0], old[None, :, 1] - fresh[:, None, 1]).min(axis=1) > radius
+        new = [d for d, a in zip(new, apart.tolist()) if a]
+    out = _merge(kept + new, [d for d, a in zip(extra, afresh(extra)) if a], radius)
     drop = _inside_cards(out) & np.array([d.kind is Kind.TOKEN for d in out], bool)
     if exclude:
         drop |= _inside(out, exclude)

@@ -21,8 +21,11 @@ embedding tells pip counts apart, the templates suits and shades under blur: a c
 recognised as the label nearest by the two together (`Deck.scores`) when it is clearly nearer
 than the next label, correlates well with its own templates and is near it by the embedding
 too; a crop just short of these tests is looked at again moved by a few per cent, and accepted only
-as the same label under stricter tests. A deck without templates (built by descriptors alone) keeps
-the tests below.
+as the same label under stricter tests. The template cue takes the colour cast out, and with it most
+of what tells apart two labels printed alike in different colours (tokens of one design); a third cue
+(`ColourCue`) keeps the hues, each crop balanced against its own paper white, and settles a crop that
+passes every test but the ratio when its nearest label's hues are near and every rival's far. A
+deck without templates (built by descriptors alone) keeps the tests below.
 
 A crop is recognised as the label of its nearest prototype when that prototype is
 near enough (a distance bound learnt from the deck's own prototypes) and clearly
@@ -701,6 +704,7 @@ class Deck:
     templates: Image | None = None
     template_owners: NDArray[np.int32] | None = None
     _cue: TemplateCue | None = field(default=None, init=False, repr=False)
+    _colour: ColourCue | None = field(default=None, init=False, repr=False)
 
     @property
     def cue(self) -> TemplateCue | None:
@@ -708,6 +712,13 @@ class Deck:
         if self._cue is None and self.templates is not None and self.template_owners is not None:
             self._cue = TemplateCue(self.templates, self.template_owners, len(self.labels))
         return self._cue
+
+    @property
+    def colour_cue(self) -> ColourCue | None:
+        """The colour cue of the deck's templates (built on first use), None without templates."""
+        if self._colour is None and self.templates is not None and self.template_owners is not None:
+            self._colour = ColourCue(self.templates, self.template_owners, len(self.labels))
+        return self._colour
 
     @property
     def judges_blur(self) -> bool:
@@ -834,7 +845,9 @@ class Deck:
             usable &= sharpness(crops) >= FUSED_DEGRADED * self.sharpness
         if self.detail is not None:
             usable &= detail(crops) >= FUSED_FLAT * self.detail
-        ok &= (tm[rows, best] >= MIN_TEMPLATE) & (near[rows, best] <= EMBEDDING_BOUND) & usable
+        agree = (tm[rows, best] >= MIN_TEMPLATE) & (near[rows, best] <= EMBEDDING_BOUND) & usable
+        ok &= agree
+        ok |= self._by_colour(crops, fused, best, agree & ~ok & (ratio <= COLOUR_GATE))
         todo = np.flatnonzero(~ok & usable & (ratio <= FUSED_SEARCH_GATE[0]) & (tm[rows, best] >= FUSED_SEARCH_GATE[1]))
         if len(todo):
             moved = _realigned(crops[todo], FUSED_MOVES)
@@ -851,6 +864,27 @@ class Deck:
             ratio[todo[ok2]] = ratio2[ok2]
         return [Recognition(Verdict.IDENTIFIED if good else Verdict.UNSURE, self.labels[int(k)], float(max(0.0, 1.0 - r)))
                 for k, good, r in zip(best, ok, ratio)]
+
+
+    def _by_colour(self, crops: Image, fused: FloatArray, best: NDArray[np.intp],
+                   asked: NDArray[np.bool_]) -> NDArray[np.bool_]:
+        """Which of the ``asked`` crops (their nearest label passing every fused test but the ratio) the colour
+        cue settles: the nearest label's colours are near the crop's (`COLOUR_MAX`) and every rival (a label
+        within the ratio test of it) is farther by colour by at least `COLOUR_MARGIN`. The colour cue never
+        names a label of its own: it only tells apart labels the other cues found alike."""
+        out = np.zeros(len(crops), bool)
+        todo = np.flatnonzero(asked)
+        colour = self.colour_cue
+        if colour is None or not len(todo):
+            return out
+        own = best[todo]
+        sub = np.arange(len(todo))
+        rivals = fused[todo] <= fused[todo, own][:, None] / self.max_ratio
+        d = colour.distances(crops[todo], rivals)
+        rivals[sub, own] = False
+        nearest_rival = np.where(rivals, d, np.inf).min(axis=1)
+        out[todo] = (d[sub, own] <= COLOUR_MAX) & (nearest_rival - d[sub, own] >= COLOUR_MARGIN)
+        return out
 
 
 def _nearest(per_label: FloatArray, max_distance: float, max_ratio: float, both: float = math.inf,
@@ -1059,6 +1093,90 @@ class TemplateCue:
         return out
 
 
+#: The colour cue (`ColourCue`): the share of the brightest unclipped pixels taken as the print's white,
+#: the darkest balanced brightness whose colour counts, the chroma below which a pixel is grey (twice it
+#: counts fully), the share of the crop across that is looked at (a round token's crop shows the table in
+#: its corners), and the hue histogram's bins and smoothing (bins).
+COLOUR_WHITE = (0.80, 0.97)
+COLOUR_DARK = 0.06
+COLOUR_GREY = 0.06
+COLOUR_INSIDE = 0.92
+COLOUR_BINS = 24
+COLOUR_SMOOTH = 1.0
+
+
+def colour_histograms(images: Image) -> FloatArray:
+    """``(N, COLOUR_BINS + 1)``: the hues of each ``(N, H, W, 3)`` uint8 BGR image, the camera's white balance out.
+
+    Each image is taken to linear light and divided, channel by channel, by its own white: the median
+    of its brightest pixels that no channel clips (the card's paper, which a colour cast tints as it
+    tints the ink). Each pixel that is not dark then has a chromaticity (red less green, red and green
+    less blue, over the sum); its hue (the angle) is counted by how far from grey it lies (paper and ink
+    not at all; blur, which mixes a colour with grey, keeps its hue) in a circular histogram summing to
+    one, the last bin holding the grey of an image with next to no colour. Only the ellipse inscribed
+    in the image counts (`COLOUR_INSIDE`). It keeps no place, so a face turned or shifted keeps its
+    histogram; a cast, an exposure or a vignette (a gain on each channel) does not change it.
+    """
+    out = np.zeros((len(images), COLOUR_BINS + 1), np.float32)
+    if not len(images):
+        return out
+    h, w = images.shape[1:3]
+    yy, xx = np.mgrid[0:h, 0:w]
+    inside = (((xx + 0.5) / w - 0.5) ** 2 + ((yy + 0.5) / h - 0.5) ** 2 <= (0.5 * COLOUR_INSIDE) ** 2).ravel()
+    k = np.arange(-3, 4)
+    smooth = np.exp(-0.5 * (k / COLOUR_SMOOTH) ** 2)
+    for i, im in enumerate(images):
+        px = im.reshape(-1, 3)[inside].astype(np.float32)
+        lin = (px / 255.0) ** 2.2
+        bright = lin.sum(axis=1)
+        unclipped = px.max(axis=1) < 250
+        if unclipped.sum() < 16:
+            unclipped[:] = True
+        lo, hi = np.quantile(bright[unclipped], COLOUR_WHITE)
+        sel = (bright >= lo) & (bright <= hi) & unclipped
+        white = np.median(lin[sel], axis=0) if sel.any() else lin.max(axis=0)
+        bal = lin / np.maximum(white, 1e-4)
+        total = bal.sum(axis=1)
+        keep = total >= 3 * COLOUR_DARK
+        b, g, r = (bal[keep] / total[keep, None]).T
+        x, y = r - g, (r + g) / 2 - b
+        weight = np.clip((np.hypot(x, y) - COLOUR_GREY) / COLOUR_GREY, 0.0, 1.0)
+        if float(weight.sum()) < 0.01 * len(px):  # next to no colour: grey
+            out[i, -1] = 1.0
+            continue
+        hue = ((np.arctan2(y, x) + math.pi) / (2 * math.pi) * COLOUR_BINS).astype(np.intp) % COLOUR_BINS
+        hist = np.bincount(hue, weights=weight, minlength=COLOUR_BINS)
+        hist = sum(c * np.roll(hist, int(d)) for c, d in zip(smooth, k))
+        out[i, :-1] = hist / max(float(hist.sum()), 1e-9)
+    return out
+
+
+class ColourCue:
+    """A third cue, for labels the other two see alike but whose print differs in colour (tokens of one
+    design in two colours): the Hellinger distance between a crop's `colour_histograms` and the nearest
+    of each label's templates' (0: the same hues, 1: none in common)."""
+
+    def __init__(self, templates: Image, owners: NDArray[np.int32], labels: int) -> None:
+        self.labels = labels
+        self.owners = np.asarray(owners, np.intp)
+        self.roots = np.sqrt(colour_histograms(templates))
+
+    def distances(self, crops: Image, candidates: NDArray[np.bool_] | None = None) -> FloatArray:
+        """``(N, labels)``: each crop's colour distance to each label (1 for labels not among its ``candidates``)."""
+        out = np.ones((len(crops), self.labels), np.float32)
+        if not len(crops):
+            return out
+        roots = np.sqrt(colour_histograms(crops))
+        for i in range(len(crops)):
+            todo = (np.flatnonzero(candidates[i][self.owners]) if candidates is not None
+                    else np.arange(len(self.owners)))
+            if not len(todo):
+                continue
+            d = np.sqrt(np.maximum(1.0 - self.roots[todo] @ roots[i], 0.0))
+            np.minimum.at(out[i], self.owners[todo], d)
+        return out
+
+
 @dataclass(frozen=True, slots=True)
 class EnrolledView:
     """One enrolment photo, found and widened: its label, file and descriptors (every variation)."""
@@ -1130,6 +1248,13 @@ FUSED_MOVES = ((0.05, 0.0, 1.0), (-0.05, 0.0, 1.0), (0.0, 0.05, 1.0), (0.0, -0.0
                (0.0, 0.0, 1.06), (0.0, 0.0, 0.94), (0.0, 0.0, 1.12))
 FUSED_SEARCH_RATIO = 0.88
 FUSED_SEARCH_BOUND = 1.2
+#: A deck with templates: a crop whose nearest label passes every fused test but the ratio, within this
+#: ratio, is identified when the colour cue (`ColourCue`) puts the label within `COLOUR_MAX` of the crop's
+#: colours and every rival at least `COLOUR_MARGIN` farther (chosen on the tuning tables, seeds
+#: 902,000,000 on).
+COLOUR_GATE = 0.995
+COLOUR_MAX = 0.4
+COLOUR_MARGIN = 0.25
 
 
 def _thresholds(descriptors: FloatArray, owners: NDArray[np.int32]) -> float:

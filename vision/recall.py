@@ -309,12 +309,26 @@ def _moved_outlines(a: list[NDArray[Any]], b: list[NDArray[Any]], shape: tuple[i
     """The blocks under every outline of ``a`` with none of ``b`` where it lies, and the other way round."""
     out = np.zeros(shape, bool)
     for ps, qs in ((a, b), (b, a)):
-        for p in ps:
-            p = np.asarray(p, np.float64)
-            if any(np.asarray(q).shape == p.shape and float(np.abs(p - q).max(initial=0.0)) <= OUTLINE_SAME_PX
-                   for q in qs):
-                continue
+        for p in _unmatched([np.asarray(p, np.float64) for p in ps], [np.asarray(q) for q in qs]):
             x0, y0 = np.floor(p.min(axis=0) / TILE).astype(int) - 1
             x1, y1 = np.ceil(p.max(axis=0) / TILE).astype(int) + 1
             out[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)] = True
+    return out
+
+
+def _unmatched(ps: list[NDArray[Any]], qs: list[NDArray[Any]]) -> list[NDArray[Any]]:
+    """The outlines of ``ps`` with none of ``qs`` of their shape within `OUTLINE_SAME_PX` at every point
+    (all pairs of one shape compared at once)."""
+    out: list[NDArray[Any]] = []
+    for form in {p.shape for p in ps}:
+        mine = [p for p in ps if p.shape == form]
+        theirs = [q for q in qs if q.shape == form]
+        if not theirs or not mine[0].size:
+            out.extend(p for p in mine if not theirs or not any(
+                float(np.abs(p - q).max(initial=0.0)) <= OUTLINE_SAME_PX for q in theirs))
+            continue
+        pa = np.stack(mine).reshape(len(mine), 1, -1)
+        qa = np.stack(theirs).reshape(1, len(theirs), -1)
+        near = (np.abs(pa - qa).max(axis=2) <= OUTLINE_SAME_PX).any(axis=1)
+        out.extend(p for p, n in zip(mine, near.tolist()) if not n)
     return out

@@ -13,6 +13,10 @@ The open tiles that refill the wagon row come face down from a stack: the
 referee does not know them until the camera has seen them, so the adapter
 keeps the wagon row it saw with each accepted state and uses it to tell which
 space the next foundation tile came from.
+
+A place the camera cannot read (glare saturating it frame after frame) is taken
+from the last accepted state where nothing done this turn could have changed
+it, and held where something could (`firmware.grand_carnival.held`).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any, ClassVar
 
 from PIL import ImageDraw
 
+from firmware.grand_carnival.held import changeable, fill
 from firmware.grand_carnival.screens import SeatView, central_view, render_seat, seat_view
 from firmware.grand_carnival.tablesim import table_tricks
 from firmware.screens import CentralView
@@ -46,11 +51,18 @@ _REMEMBERED = 16
 @dataclass(frozen=True, slots=True)
 class Sighting:
     """One stable view of a Grand Carnival table: each market (seat order), the wagon row's open tiles
-    (spaces 2..5; None when the row is out of view) and, in words, what could not be read."""
+    (spaces 2..5; None when the row is out of view) and, in words, what could not be read.
+
+    When a place could not be read, ``markets`` is empty and ``views`` holds each market's reading
+    (`vision.grand_carnival.pipeline.MarketView`), for the referee to fill from its state
+    (`CarnivalTable.fill_held`); ``wagon_problems`` are the wagon row's, in words.
+    """
 
     markets: tuple[SeenMarket, ...]
     railyard: tuple[str | None, ...] | None
     unrecognised: tuple[str, ...] = ()
+    views: tuple[Any, ...] = ()
+    wagon_problems: tuple[str, ...] = ()
 
 
 def seen_market(view: Any) -> SeenMarket:
@@ -175,16 +187,24 @@ class CarnivalTable(TableAdapter[CarnivalState, Move]):
         views = {v.seat: v for v in view.views}
         if any(seat not in views for seat in range(len(players))):
             return None
-        problems = tuple(f"{u.why[0].upper()}{u.why[1:]} (seat {seat + 1}, {u.where})."
-                         for seat in range(len(players)) for u in views[seat].unrecognised)
+        markets = tuple(views[seat] for seat in range(len(players)))
         yard = view.railyard
         railyard = None
+        wagon: tuple[str, ...] = ()
         if yard is not None:
-            problems += tuple(f"{u.why[0].upper()}{u.why[1:]} (wagon row, {u.where})." for u in yard.unrecognised)
+            wagon = tuple(f"{u.why[0].upper()}{u.why[1:]} (wagon row, {u.where})." for u in yard.unrecognised)
             railyard = tuple(yard.open)
-        if problems:
-            return Sighting((), railyard, problems)
-        return Sighting(tuple(seen_market(views[s]) for s in range(len(players))), railyard)
+        return _sighting(markets, railyard, wagon)
+
+    def fill_held(self, state: CarnivalState, sighting: Any) -> Any:
+        """The sighting with each market place the camera could not read taken from ``state`` where nothing done
+        this turn could have changed it (`firmware.grand_carnival.held`); a place that could have changed stays
+        held."""
+        views = getattr(sighting, "views", ())
+        if not views or len(views) != len(state.boards):
+            return sighting
+        filled = tuple(fill(v, state.boards[seat], changeable(state, seat, v)) for seat, v in enumerate(views))
+        return _sighting(filled, sighting.railyard, sighting.wagon_problems)
 
     def _key(self, state: CarnivalState) -> str:
         return json.dumps(self.game.state_to_json(state), sort_keys=True)
@@ -263,6 +283,16 @@ class CarnivalTable(TableAdapter[CarnivalState, Move]):
         from firmware.grand_carnival.simcamera import open_simulated
 
         return open_simulated(arg)
+
+
+def _sighting(views: tuple[Any, ...], railyard: tuple[str | None, ...] | None,
+              wagon: tuple[str, ...]) -> Sighting:
+    """The sighting of the markets' views (seat order) and the wagon row."""
+    problems = tuple(f"{u.why[0].upper()}{u.why[1:]} (seat {seat + 1}, {u.where})."
+                     for seat, v in enumerate(views) for u in v.unrecognised) + wagon
+    if problems:
+        return Sighting((), railyard, problems, views, wagon)
+    return Sighting(tuple(seen_market(v) for v in views), railyard)
 
 
 def _agrees(known: tuple[str | None, ...], seen: tuple[str | None, ...]) -> bool:

@@ -5,13 +5,16 @@ their numbered places and a drawn card shown face up on the stack; the
 players follow the protocol in `scorer.grandioso.observe` (a seat button
 passes). The referee checks every placement (the row's animal, the highest
 place on each side, the clown rules), keeps the Show Master, and shows on
-the central panel which card each side of the pyramid takes next.
+the central panel which card each side of the pyramid takes next. What
+glare hides is filled in only where the accepted state proves it
+(`GrandiosoTable.fill_held`): a card already in the pyramid, singles already
+on the row; a place where a card may have been laid is asked about.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from PIL import ImageDraw
@@ -33,6 +36,11 @@ class Sighting:
 
     snapshot: TableSnapshot
     unrecognised: tuple[str, ...] = ()
+    #: for each of ``unrecognised``: the pyramid place whose card's code the camera cannot see (glare, a code
+    #: that cannot be read), or None
+    unread: tuple[tuple[int, int] | None, ...] = ()
+    #: for each of ``unrecognised``: the singles row's places (from 1) that are unclear (glare), or ()
+    unclear: tuple[tuple[int, ...], ...] = ()
 
 
 def _public_moves(record: Mapping[str, Any]) -> list[str]:
@@ -83,7 +91,44 @@ class GrandiosoTable(TableAdapter[GrandiosoState, GrandiosoMove]):
         """The pyramid, the singles row and the card shown on the stack, and what could not be read."""
         snapshot = TableSnapshot(frozenset(view.pyramid.items()), view.single_places, view.shown)
         problems = tuple(f"{u.why[0].upper()}{u.why[1:]} ({u.where})." for u in view.unrecognised)
-        return Sighting(snapshot, problems)
+        unread = tuple((u.row, u.col) if u.unread and u.row is not None and u.col is not None else None
+                       for u in view.unrecognised)
+        return Sighting(snapshot, problems, unread, tuple(u.places for u in view.unrecognised))
+
+    def fill_held(self, state: GrandiosoState, sighting: Any) -> Any:
+        """What glare hides, where the accepted state proves it: a pyramid place whose code the camera cannot
+        see where a card was accepted is that card (a card never leaves the pyramid, and none may be laid on
+        a place that holds one); singles row places that are unclear (glare) hold the singles the state has
+        there when the row shows them all, nothing else, and no card on the stack (taking a single shows it
+        there; laying one down takes the first free place, which is then seen).
+
+        A pyramid place that held no card stays unrecognised: a card laid there under glare must not pass
+        unseen; so does a singles row that shows more, or other places, than the state has.
+        """
+        cards = {(r, c): card for r, c, card in state.pyramid.cells()}
+        pyramid = dict(sighting.snapshot.pyramid)
+        singles = set(sighting.snapshot.single_places)
+        held = set(range(1, len(state.singles) + 1))
+        problems: list[str] = []
+        unread: list[tuple[int, int] | None] = []
+        unclear: list[tuple[int, ...]] = []
+        for k, text in enumerate(sighting.unrecognised):
+            place = sighting.unread[k] if k < len(sighting.unread) else None
+            places = sighting.unclear[k] if k < len(sighting.unclear) else ()
+            if place is not None and place in cards and place not in pyramid:
+                pyramid[place] = cards[place]
+                continue
+            if places and state.phase is Phase.PLAY and sighting.snapshot.shown is None \
+                    and not singles & set(places) and singles | set(places) == held:
+                singles = held
+                continue
+            problems.append(text)
+            unread.append(place)
+            unclear.append(places)
+        if len(problems) == len(sighting.unrecognised):
+            return sighting
+        snapshot = replace(sighting.snapshot, pyramid=frozenset(pyramid.items()), single_places=tuple(sorted(singles)))
+        return Sighting(snapshot, tuple(problems), tuple(unread), tuple(unclear))
 
     def infer(self, state: GrandiosoState, sighting: Any) -> Inference:
         """A placement, a draw, a lay-down, an exchange, or nothing (`scorer.grandioso.observe`)."""

@@ -164,8 +164,42 @@ def test_a_fitted_board_is_kept_while_its_markers_stay_and_fitted_again_when_the
     assert memory.fitted == 5 and again[2] is not moved
     memory.charts(frame, cal, two, True, [])
     assert memory.fitted == 6
-    # the seat's markers hidden: no pose kept for it
-    assert memory.charts(frame, cal, (), False, []) == {}
+    # none of the seat's markers decoded, the board's print as it was: its pose is kept
+    assert memory.charts(frame, cal, (), False, [])[2].markers_seen == 4 and memory.hidden == 1
+    # the board taken away: no pose kept for it
+    assert memory.charts(_frame(None, 1.0), cal, (), False, []) == {}
+
+
+def _covered(frame: np.ndarray, from_mm: float) -> np.ndarray:
+    """``frame`` with a hand over the board from ``from_mm`` (board mm, towards its player) on."""
+    out = frame.copy()
+    x0 = int((BOARD_AT_MM[0] - ORIGIN_MM[0]) * PX_PER_MM) - 10
+    y0 = int((BOARD_AT_MM[1] + from_mm - ORIGIN_MM[1]) * PX_PER_MM)
+    out[y0:, x0:x0 + int(CHART.width * PX_PER_MM) + 20] = 150
+    return out
+
+
+@pytest.mark.parametrize("outline", [None, ((0.0, 0.0), (CHART.width, 0.0), (CHART.width, CHART.height),
+                                            (0.0, CHART.height))])
+def test_a_board_whose_markers_a_hand_hides_is_kept_while_the_rest_of_its_print_has_not_moved(
+        outline: tuple[tuple[float, float], ...] | None) -> None:
+    frame, cal = _frame(2, 1.0), _calibration()
+    layout = DEFAULT_CONFIG.table.markers
+    mine = tuple(m for m in find_markers(frame, DEFAULT_CONFIG, robust=True) if layout.board_of_marker(m.id))
+    memory = BoardMemory(DEFAULT_CONFIG, outline)
+    first = memory.charts(frame, cal, mine, True, [])[2]
+    # a hand over every marker, the called-card spaces still in view: kept, on live frames and on a full search
+    hand = _covered(_noisy(frame, 5), 100.0 if outline else 140.0)
+    assert memory.charts(hand, cal, (), False, [])[2] is first
+    assert memory.charts(hand, cal, (), True, [])[2] is first and memory.hidden == 2
+    # the board slid under the hand by a millimetre, along either of its edges: dropped
+    for axis in (0, 1):
+        memory.charts(frame, cal, mine, True, [])
+        shifted = _covered(_noisy(np.roll(frame, 3, axis=axis), 6), 100.0 if outline else 140.0)
+        assert memory.charts(shifted, cal, (), False, []) == {}
+    # a hand over all of it: nothing shows it is still there, dropped
+    memory.charts(frame, cal, mine, True, [])
+    assert memory.charts(_covered(frame, -10.0), cal, (), False, []) == {}
 
 
 def test_a_matched_board_is_scored_again_only_where_the_frame_changed_and_forgotten_with_the_calibration(

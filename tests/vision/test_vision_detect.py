@@ -22,7 +22,7 @@ from vision.calibrate import (
     mat_homography,
     rectify,
 )
-from vision.detect import find_components, warp_crops
+from vision.detect import Detection, _inside_cards, find_components, warp_crops
 
 
 def _layout(marker_id: int) -> bool:
@@ -248,3 +248,28 @@ def test_marker_outlines_hide_nothing_but_markers() -> None:
     assert len(dets) == 2
     assert math.hypot(centres[0][0] + 100, centres[0][1] - 420) < 3
     assert math.hypot(centres[1][0] - 620, centres[1][1] - 420) < 3
+
+
+def test_a_detection_inside_a_card_is_found_as_when_each_card_is_looked_up_by_identity() -> None:
+    rng = np.random.default_rng(2)
+    dets = []
+    for _ in range(30):
+        cx, cy = rng.uniform(0, 300, 2)
+        if rng.random() < 0.6:
+            corners = np.array([[cx - 20, cy - 30], [cx + 20, cy - 30], [cx + 20, cy + 30], [cx - 20, cy + 30]])
+            dets.append(Detection(Kind.CARD, corners, (float(cx), float(cy)), 0.0))
+        else:
+            dets.append(Detection(Kind.TOKEN, np.zeros((4, 2)), (float(cx), float(cy)), 0.0))
+    dets.append(dets[0])  # the same card twice is not inside itself either
+    cards = [d for d in dets if d.kind is Kind.CARD]
+    corners = np.stack([d.corners for d in cards])
+    ax, ay = corners[:, 1] - corners[:, 0], corners[:, 3] - corners[:, 0]
+    v = np.array([d.centre for d in dets])[:, None, :] - corners[None, :, 0]
+    u = np.sum(v * ax[None], axis=2) / np.sum(ax * ax, axis=1)[None]
+    w = np.sum(v * ay[None], axis=2) / np.sum(ay * ay, axis=1)[None]
+    want = (u > 0) & (u < 1) & (w > 0) & (w < 1)
+    for j, d in enumerate(cards):
+        want[[i for i, e in enumerate(dets) if e is d], j] = False
+    got = _inside_cards(dets)
+    assert np.array_equal(got, want.any(axis=1))
+    assert got.any() and not got.all()

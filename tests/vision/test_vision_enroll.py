@@ -20,6 +20,7 @@ from vision.enroll import (
     DEGRADED,
     FLAT,
     TEMPLATE_ANGLES,
+    ColourCue,
     ComponentShape,
     Deck,
     DeckError,
@@ -27,6 +28,7 @@ from vision.enroll import (
     _correlations,
     _unit_rows,
     build_deck,
+    colour_histograms,
     deck_home,
     detail,
     edge_ratio,
@@ -377,3 +379,63 @@ def test_a_fused_match_cut_a_little_off_is_read_after_moving_it(monkeypatch: pyt
     # without the second look the crops cut off stay unsure
     monkeypatch.setattr("vision.enroll.FUSED_SEARCH_GATE", (0.0, 2.0))
     assert all(r.verdict is Verdict.UNSURE for r in deck.classify(crops))
+
+
+def _ring(face: tuple[int, int, int], size: int = 48) -> np.ndarray:
+    """A token-like face: white paper, a ring of ``face`` colour, a dark numeral-like bar."""
+    img = np.full((size, size, 3), 240, np.uint8)
+    cv2.circle(img, (size // 2, size // 2), int(0.42 * size), face, -1, cv2.LINE_AA)
+    cv2.circle(img, (size // 2, size // 2), int(0.28 * size), (245, 245, 245), -1, cv2.LINE_AA)
+    cv2.line(img, (size // 2, size // 3), (size // 2, 2 * size // 3), (40, 30, 30), 3)
+    return img
+
+
+def _cast(img: np.ndarray, gains: tuple[float, float, float], exposure: float) -> np.ndarray:
+    """``img`` through a camera's white-balance error and exposure (gains in linear light, as the camera model)."""
+    lin = (img.astype(np.float32) / 255.0) ** 2.2 * exposure * np.asarray(gains, np.float32)
+    return np.clip(255.0 * np.clip(lin, 0, 1) ** (1 / 2.2) + 0.5, 0, 255).astype(np.uint8)
+
+
+def test_colour_histograms_keep_colour_through_a_cast_and_tell_two_colours_apart() -> None:
+    blue, green = _ring((200, 120, 40)), _ring((60, 170, 90))
+    cue = ColourCue(np.stack([blue, green]), np.array([0, 1], np.int32), 2)
+    rng = np.random.default_rng(3)
+    for _ in range(6):
+        gains = tuple(float(g) for g in 1.0 + rng.uniform(-0.25, 0.25, 3))
+        exposure = float(rng.uniform(0.5, 1.0))
+        crops = np.stack([_cast(blue, gains, exposure), _cast(green, gains, exposure)])
+        d = cue.distances(cv2.GaussianBlur(crops.reshape(-1, 48, 3), (0, 0), 1.0).reshape(crops.shape))
+        assert d[0, 0] < 0.3 and d[1, 1] < 0.3
+        assert d[0, 1] > d[0, 0] + 0.3 and d[1, 0] > d[1, 1] + 0.3
+    turned = colour_histograms(np.stack([blue, np.rot90(blue).copy()]))
+    assert np.allclose(turned[0], turned[1], atol=1e-3)  # a turn keeps the histogram
+
+
+def test_colour_cue_only_looks_at_candidates() -> None:
+    cue = ColourCue(np.stack([_ring((200, 120, 40)), _ring((60, 170, 90))]), np.array([0, 1], np.int32), 2)
+    d = cue.distances(_ring((200, 120, 40))[None], np.array([[False, True]]))
+    assert d[0, 0] == 1.0 and d[0, 1] < 1.0
+
+
+def test_the_colour_cue_settles_look_alikes_only_as_the_other_cues_nearest(monkeypatch: pytest.MonkeyPatch) -> None:
+    blue, green = _ring((200, 120, 40), 48), _ring((60, 170, 90), 48)
+
+    def alike(self: Deck, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        # the embedding and the templates see the two labels alike, "blue" a hair nearer: the ratio test fails
+        n = len(crops)
+        near = np.tile(np.array([[0.5, 0.51]], np.float32), (n, 1))
+        tm = np.full((n, 2), 0.8, np.float32)
+        return near + 1.5 * (1.0 - tm), tm, near
+
+    monkeypatch.setattr(Deck, "scores", alike)
+    monkeypatch.setattr("vision.enroll.FUSED_SEARCH_GATE", (0.0, 2.0))  # no second look: the colour cue alone
+    deck = Deck("bigtop", "t", ("blue", "green"), np.zeros((2, 2), np.float32), np.array([0, 1], np.int32),
+                np.zeros(2, np.float32), np.eye(2, dtype=np.float32), 1.0, 0.9, (48, 48),
+                templates=np.stack([blue, green]), template_owners=np.array([0, 1], np.int32))
+    cast = np.stack([_cast(blue, (1.2, 0.85, 1.1), 0.7), _cast(green, (1.2, 0.85, 1.1), 0.7)])
+    recs = deck.classify(cast)
+    # the blue token is read; the green one stays unsure: the other cues' nearest is blue, which its colour denies
+    assert recs[0].label == "blue"
+    assert recs[1].verdict is Verdict.UNSURE
+    monkeypatch.setattr("vision.enroll.COLOUR_GATE", 0.0)
+    assert deck.classify(cast)[0].verdict is Verdict.UNSURE

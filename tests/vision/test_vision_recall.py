@@ -22,10 +22,13 @@ from vision.recall import (
     CONFIRMATIONS,
     CROP_KEEP_FRAMES,
     CROP_SAME,
+    OUTLINE_SAME_PX,
+    TILE,
     TILE_SAME,
     CropMemory,
     FrameMemory,
     Seen,
+    _moved_outlines,
     crop_signature,
     tile_means,
 )
@@ -203,3 +206,31 @@ def test_a_frame_smaller_than_a_block_has_no_blocks_and_is_never_given_back(shap
     assert tile_means(tiny).shape == (shape[0] // 4, shape[1] // 4)
     memory = FrameMemory()
     assert memory.recall(tiny) is None
+
+
+def _moved_outlines_one_by_one(a: list[NDArray[Any]], b: list[NDArray[Any]], shape: tuple[int, ...]) -> NDArray[Any]:
+    """`vision.recall._moved_outlines`, each outline compared with each other on its own."""
+    out = np.zeros(shape, bool)
+    for ps, qs in ((a, b), (b, a)):
+        for p in ps:
+            if any(np.asarray(q).shape == p.shape and float(np.abs(p - q).max(initial=0.0)) <= OUTLINE_SAME_PX
+                   for q in qs):
+                continue
+            x0, y0 = np.floor(p.min(axis=0) / TILE).astype(int) - 1
+            x1, y1 = np.ceil(p.max(axis=0) / TILE).astype(int) + 1
+            out[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)] = True
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_moved_outlines_compared_all_together_match_one_by_one(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    a = [rng.uniform(0, 400, 2) + rng.uniform(-12, 12, (4, 2)) for _ in range(int(rng.integers(0, 12)))]
+    # the same outlines within noise, some moved, some gone, one of another shape, and new ones
+    b = [p + rng.uniform(-1, 1, p.shape) * (1 if rng.random() < 0.7 else 9) for p in a if rng.random() < 0.8]
+    b += [rng.uniform(0, 400, 2) + rng.uniform(-12, 12, (int(rng.choice([4, 5])), 2)) for _ in range(3)]
+    shape = (100, 100)
+    got = _moved_outlines(a, b, shape)
+    assert np.array_equal(got, _moved_outlines_one_by_one(a, b, shape))
+    assert np.array_equal(_moved_outlines(b, a, shape), _moved_outlines_one_by_one(b, a, shape))
+    assert np.array_equal(_moved_outlines(a, list(a), shape), np.zeros(shape, bool))

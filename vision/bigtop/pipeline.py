@@ -18,8 +18,9 @@ from scorer.bigtop.cards import Card, Shade
 from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
 from vision.bigtop.balance import paper_gains, second_look
 from vision.bigtop.faces import render_card_back
+from vision.bigtop.glare import second_look as glare_look
 from vision.bigtop.labels import BACK, NONE, Kind, kind_of
-from vision.bigtop.layout import CARD, Pile
+from vision.bigtop.layout import CARD, CHART, Pile
 from vision.bigtop.places import PlaceMemory, fit_card
 from vision.bigtop.tableview import Area, TableView, Zone, build_table_view, zone_of
 from vision.boardmatch import BoardMemory
@@ -99,7 +100,8 @@ class Recognizer:
     and components are given back; while the calibration holds, components are searched afresh only
     near what changed; and a crop that matches one read in the last frames keeps its reading
     (`vision.recall`). A frame not given back keeps the charts' poses of the frames before while
-    their markers have not moved (`vision.boardmatch.BoardMemory`). Call `reset` before a frame of
+    their markers have not moved, or while a hand hides all of a chart's markers and the rest of its
+    print shows it has not moved (`vision.boardmatch.BoardMemory`). Call `reset` before a frame of
     another table to search it in full at once.
 
     :raises ModelFileError: when the model file cannot be loaded.
@@ -118,7 +120,8 @@ class Recognizer:
         self.read = CropMemory()
         self._last_calibration: Calibration | None = None
         #: the charts' poses, fitted to their markers or found by matching them, while the table has not moved
-        self.boards = BoardMemory(config)
+        self.boards = BoardMemory(config, ((0.0, 0.0), (CHART.width, 0.0), (CHART.width, CHART.height),
+                                           (0.0, CHART.height)))
 
     def reset(self) -> None:
         """Forget the cached calibration, marker positions and the cards last seen on each place."""
@@ -193,7 +196,8 @@ class Recognizer:
                      items: list[tuple[Kind, tuple[float, float], float, Recognition]],
                      ) -> tuple[TableView, tuple[list[Detection], list[Recognition], Image]]:
         """Read every tableau pile and chart space that no detection identified, from where the layout
-        puts it (`vision.bigtop.places.fit_card`), then hold each that is still unread and not plain.
+        puts it (`vision.bigtop.places.fit_card`), then hold each that is still unread and not plain. A place's
+        crop not identified under a glare spot is read again with the glare taken out (`vision.bigtop.glare`).
 
         A place's crop counts only as a card confidently identified, or (live) as the card last
         identified there when that is its best guess with at least `REMEMBERED_CONFIDENCE`; and
@@ -209,6 +213,9 @@ class Recognizer:
         crops = warp_crops(frame, fits, cfg, rect.rect_to_frame)
         reader = self.read.reading(self.classifier)
         recs = self._allowing_for_blur(crops, reader.classify(crops, cfg.confidence_threshold))
+        if isinstance(self.classifier, Classifier):  # an enrolled deck's confidence is not a probability
+            recs = glare_look(self.read.reading(self.classifier, "deglared"), crops, recs, cfg.confidence_threshold,
+                              allowing_for_blur)
         keys = [_zone_key(zone_of(x, y, charts)) for _, (x, y), _, _ in items]
         accepted: list[Recognition] = []
         changed = False

@@ -18,6 +18,7 @@ reading the pile as empty: a hand, a glare spot or a mug over a place is never e
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -77,9 +78,53 @@ def _detail(fine: NDArray[Any], patch: NDArray[Any], pts: Sequence[NDArray[Any]]
     inside = mask.astype(bool)
     if int(inside.sum()) < 20:
         return float("inf")
-    level = max(float(np.median(patch[inside])), 8.0)
-    lo, hi = np.percentile(fine[inside], [3, 97])
+    grey = patch[inside]
+    level = max(_median_grey(grey) if patch.dtype == np.uint8 else _median(grey), 8.0)
+    lo, hi = _percentiles(fine[inside])
     return float(hi - lo) / level
+
+
+def _median_grey(values: NDArray[Any]) -> float:
+    """`_median` of uint8 grey levels, from their counts."""
+    counts = np.bincount(values, minlength=256).cumsum()
+    n = int(counts[-1])
+    h = n // 2
+    upper = int(np.searchsorted(counts, h, side="right"))
+    if n % 2:
+        return float(upper)
+    return (int(np.searchsorted(counts, h - 1, side="right")) + upper) / 2
+
+
+def _median(values: NDArray[Any]) -> float:
+    """``float(np.median(values))`` of a 1-D array without NaN, bit for bit, without its overhead: the middle
+    value, or the mean of the two middle values in the array's own type."""
+    n = len(values)
+    h = n // 2
+    if n % 2:
+        return float(np.partition(values, h)[h])
+    part = np.partition(values, [h - 1, h])
+    return float((part[h - 1] + part[h]) / 2)
+
+
+#: the percentiles `_detail` spreads fine detail between, as fractions (as ``np.percentile`` takes them)
+_SPREAD = tuple(float(q) for q in np.true_divide(np.array([3, 97]), 100))
+
+
+def _percentiles(values: NDArray[Any]) -> tuple[float, float]:
+    """``np.percentile(values, [3, 97])`` of a 1-D float32 array without NaN, bit for bit, without its overhead:
+    numpy's linear interpolation between the two order statistics around each (the difference taken in
+    float32, the interpolation in float64)."""
+    n = len(values)
+    ats = [(n - 1) * q for q in _SPREAD]
+    ks = [(-1, -1) if at >= n - 1 else (math.floor(at), math.floor(at) + 1) for at in ats]
+    part = np.partition(values, [k % n for pair in ks for k in pair])
+    out = []
+    for at, (i, j) in zip(ats, ks):
+        t = at - (i if i >= 0 else -1)
+        a, b = part[i], part[j]
+        diff = float(b - a)
+        out.append(float(b) - diff * (1 - t) if t >= 0.5 else float(a) + diff * t)
+    return out[0], out[1]
 
 
 def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]],
@@ -93,20 +138,27 @@ def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[N
     org = np.array(rect.origin)
     pts = [(p - org) * rect.px_per_mm for p in polygons_mm]
     text = [(p - org) * rect.px_per_mm for p in text_mm]
-    allp = np.concatenate(pts + text)
-    h, w = image.shape[:2]
-    sigma = SHADING_MM * rect.px_per_mm
-    pad = int(np.ceil(2 * sigma))
-    x0, y0 = np.floor(allp.min(0)).astype(int) - pad
-    x1, y1 = np.ceil(allp.max(0)).astype(int) + pad + 1
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    x0, y0, x1, y1 = _patch_box(image, rect, pts + text)
     if x1 - x0 < 4 or y1 - y0 < 4:
         return (float("inf"), float("inf"))
-    patch = image[y0:y1, x0:x1].astype(np.float32)
-    fine = cv2.GaussianBlur(patch, (0, 0), 1.0) - cv2.GaussianBlur(patch, (0, 0), sigma)
+    grey = image[y0:y1, x0:x1]
+    patch = grey.astype(np.float32)
+    fine = cv2.GaussianBlur(patch, (0, 0), 1.0) - cv2.GaussianBlur(patch, (0, 0), SHADING_MM * rect.px_per_mm)
     shift = np.array([x0, y0])
-    plain = _detail(fine, patch, [p - shift for p in pts])
-    return plain, (_detail(fine, patch, [p - shift for p in text]) if text else 0.0)
+    # the grey levels themselves where they are whole (uint8): their median is taken from their counts
+    levels = grey if grey.dtype == np.uint8 else patch
+    plain = _detail(fine, levels, [p - shift for p in pts])
+    return plain, (_detail(fine, levels, [p - shift for p in text]) if text else 0.0)
+
+
+def _patch_box(image: NDArray[Any], rect: Rectified, pts: Sequence[NDArray[Any]]) -> tuple[int, int, int, int]:
+    """The part of ``image`` (``x0, y0, x1, y1``) that `place_features` filters for polygons ``pts`` (rectified px)."""
+    allp = np.concatenate(pts)
+    h, w = image.shape[:2]
+    pad = int(np.ceil(2 * SHADING_MM * rect.px_per_mm))
+    x0, y0 = np.floor(allp.min(0)).astype(int) - pad
+    x1, y1 = np.ceil(allp.max(0)).astype(int) + pad + 1
+    return int(max(x0, 0)), int(max(y0, 0)), int(min(x1, w)), int(min(y1, h))
 
 
 def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]],
@@ -115,7 +167,11 @@ def looks_plain(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDAr
 
     A hand or a glare spot over the whole place is plain too, but hides the printed name.
     """
-    detail, text = place_features(image, rect, polygons_mm, text_mm)
+    return _plain(*place_features(image, rect, polygons_mm, text_mm))
+
+
+def _plain(detail: float, text: float) -> bool:
+    """`looks_plain` from the place's `place_features`."""
     return detail < PLAIN_CONTRAST and text >= max(TEXT_CONTRAST, TEXT_OVER_PLAIN * detail)
 
 
@@ -142,7 +198,7 @@ def _sheet_grey(sheet: int, px_per_mm: float) -> NDArray[Any]:
     return out
 
 
-def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> bool:
+def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace, detail: float | None = None) -> bool:
     """True when a glare spot washed out the place's print and no card lies under it.
 
     The place must be plain (`place_features` below `PLAIN_CONTRAST`), in good part saturated
@@ -151,8 +207,10 @@ def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> bo
     are tested for its dark frame line between the white rim and the face: at every pose at least
     `WASHED_SIDES` must be readable, and none may show the frame line (`WASHED_FRAME_CONTRAST`).
     A card whose whole outline the glare hides at some pose is never taken for an empty place.
+    ``detail``: the place's `place_features` (its first value), when already known.
     """
-    detail, _ = place_features(image, rect, place.plain_mm)
+    if detail is None:
+        detail, _ = place_features(image, rect, place.plain_mm)
     if not detail < PLAIN_CONTRAST:
         return False
     org = np.array(rect.origin)
@@ -209,18 +267,31 @@ def print_match(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> flo
         return -1.0
     seen = cv2.warpAffine(image, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).astype(np.float32)
     edge = int(np.ceil(margin * s))
-    sheet = cv2.copyMakeBorder(_sheet_grey(place.sheet, s), edge, edge, edge, edge, cv2.BORDER_REPLICATE)
     ox, oy = int(round(wx0 * s)) + edge, int(round(wy0 * s)) + edge
-    clean = sheet[oy:oy + size[1], ox:ox + size[0]]
-    fine_seen = cv2.GaussianBlur(seen, (0, 0), PRINT_BLUR_PX) - cv2.GaussianBlur(seen, (0, 0), sigma)
-    fine_clean = cv2.GaussianBlur(clean, (0, 0), PRINT_BLUR_PX) - cv2.GaussianBlur(clean, (0, 0), sigma)
     k = int(round(margin * s))
     p = int(round(pad * s))
-    tpl = fine_clean[k:size[1] - k, k:size[0] - k]
-    area = fine_seen[k - p:size[1] - k + p, k - p:size[0] - k + p]
-    if tpl.size < 20 or float(tpl.std()) < 1e-3:
+    tpl = _clean_band(place.sheet, s, edge, ox, oy, size, k)
+    if tpl is None:
         return -1.0
+    fine_seen = cv2.GaussianBlur(seen, (0, 0), PRINT_BLUR_PX) - cv2.GaussianBlur(seen, (0, 0), sigma)
+    area = fine_seen[k - p:size[1] - k + p, k - p:size[0] - k + p]
     return float(cv2.matchTemplate(area, tpl, cv2.TM_CCOEFF_NORMED).max())
+
+
+@functools.lru_cache(maxsize=256)
+def _clean_band(sheet: int, s: float, edge: int, ox: int, oy: int, size: tuple[int, int],
+                k: int) -> NDArray[Any] | None:
+    """`print_match`'s template: the fine detail of the clean printed ``sheet`` (at ``s`` px/mm, its edges
+    repeated ``edge`` px out) in the ``size`` window at ``ox, oy``, less ``k`` px on every side; None when
+    it is too small or shows no print. The same for every frame: made once (read only)."""
+    grey = cv2.copyMakeBorder(_sheet_grey(sheet, s), edge, edge, edge, edge, cv2.BORDER_REPLICATE)
+    clean = grey[oy:oy + size[1], ox:ox + size[0]]
+    fine = cv2.GaussianBlur(clean, (0, 0), PRINT_BLUR_PX) - cv2.GaussianBlur(clean, (0, 0), SHADING_MM * s)
+    tpl: NDArray[Any] = fine[k:size[1] - k, k:size[0] - k]
+    if tpl.size < 20 or float(tpl.std()) < 1e-3:
+        return None
+    tpl.flags.writeable = False
+    return tpl
 
 
 def _place_rect(place: LayoutPlace) -> Rect:
@@ -380,20 +451,47 @@ def _rot(deg: float) -> NDArray[Any]:
     return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
 
 
-def _fit_scores(img: NDArray[Any], rot: NDArray[Any], s: float, centre: NDArray[Any],
+def _fit_scores(img: NDArray[Any], rots: Sequence[NDArray[Any]], s: float, centre: NDArray[Any],
                 shifts: NDArray[Any]) -> NDArray[Any]:
-    """How much darker the frame line is than the rim, relatively, for a card at each shift (px)."""
-    rim = _RIM @ rot.T * s + centre
-    frame = _FRAME @ rot.T * s + centre
+    """``(R, S)``: how much darker the frame line is than the rim, relatively, for a card turned by each of
+    ``rots`` at each shift (px)."""
     h, w = img.shape
+    bands = [np.stack([band @ rot.T * s + centre for rot in rots]) for band in (_RIM, _FRAME)]
+    at = _shifted_pixels(np.concatenate([b.reshape(-1, 2) for b in bands]), shifts, w, h)
     out = []
-    for pts in (rim, frame):
-        p = np.rint(pts[None] + shifts[:, None]).astype(np.int64)
-        x = np.clip(p[..., 0], 0, w - 1)
-        y = np.clip(p[..., 1], 0, h - 1)
-        out.append(img[y, x].mean(axis=1))
+    if at is None:
+        for pts in bands:
+            p = np.rint(pts[:, None] + shifts[None, :, None]).astype(np.int64)
+            x = np.clip(p[..., 0], 0, w - 1)
+            y = np.clip(p[..., 1], 0, h - 1)
+            out.append(img[y, x].mean(axis=2))
+    else:
+        seen = img.ravel()[at]
+        rim = len(rots) * len(_RIM)
+        out = [seen[:, :rim].reshape(len(shifts), len(rots), -1).mean(axis=2).T,
+               seen[:, rim:].reshape(len(shifts), len(rots), -1).mean(axis=2).T]
     scores: NDArray[Any] = (out[0] - out[1]) / (out[0] + 4.0)
     return scores
+
+
+def _shifted_pixels(pts: NDArray[Any], shifts: NDArray[Any], w: int, h: int) -> NDArray[Any] | None:
+    """``(S, N)`` flat indices, in a ``w`` x ``h`` image, of the pixels nearest each of ``pts`` moved by each of
+    the whole-pixel ``shifts``: the pixel nearest each point, moved. None where that could differ from
+    rounding each moved point (a point within float error of a half pixel, a shift not whole) or a moved
+    point falls off the image (then round and clip each moved point)."""
+    if not len(pts) or not len(shifts) or (shifts != np.rint(shifts)).any():
+        return None
+    base = np.rint(pts)
+    if float(np.abs(pts - base).max()) > 0.5 - 1e-6:
+        return None
+    # column by column: numpy reduces an (N, 2) array along its first axis slowly
+    x, y, dx, dy = base[:, 0], base[:, 1], shifts[:, 0], shifts[:, 1]
+    if x.min() + dx.min() < 0 or y.min() + dy.min() < 0 or x.max() + dx.max() > w - 1 or y.max() + dy.max() > h - 1:
+        return None
+    b = base.astype(np.int64)
+    d = shifts.astype(np.int64)
+    at: NDArray[Any] = (b[:, 1] * w + b[:, 0])[None] + (d[:, 1] * w + d[:, 0])[:, None]
+    return at
 
 
 def fit_card(rect: Rectified, place: LayoutPlace) -> tuple[Detection, float]:
@@ -419,14 +517,13 @@ def fit_card(rect: Rectified, place: LayoutPlace) -> tuple[Detection, float]:
         local = centre - (x0, y0)
         r = int(np.ceil(FIT_SHIFT_MM * s))
         grid = np.array([(dx, dy) for dy in range(-r, r + 1, 2) for dx in range(-r, r + 1, 2)], np.float64)
-        coarse = _fit_scores(roi, place.rotation, s, local, grid)
+        coarse = _fit_scores(roi, [place.rotation], s, local, grid)[0]
         c = grid[int(np.argmax(coarse))]
         fine = np.array([(c[0] + dx, c[1] + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)
                          if abs(c[0] + dx) <= r and abs(c[1] + dy) <= r], np.float64)
         best_shift, best_rot, score = c, place.rotation, float(coarse.max())
-        for da in FIT_ANGLES:
-            rot = _rot(-da) @ place.rotation  # counter-clockwise as seen (y down)
-            sc = _fit_scores(roi, rot, s, local, fine)
+        rots = [_rot(-da) @ place.rotation for da in FIT_ANGLES]  # counter-clockwise as seen (y down)
+        for rot, sc in zip(rots, _fit_scores(roi, rots, s, local, fine)):
             k = int(np.argmax(sc))
             if sc[k] > score:
                 best_shift, best_rot, score = fine[k], rot, float(sc[k])
@@ -464,9 +561,15 @@ class PlaceMemory:
             seen = self._plain.get(place.key)
             if seen is not None and int(np.abs(seen[0] - thumb).max()) <= THUMB_SAME:
                 return seen[1]
-        printed = looks_plain(img, rect, place.plain_mm, place.text_mm) and (
-            print_match(img, rect, place) >= PRINT_MATCH[place.zone.area])
-        plain = printed or looks_washed(img, rect, place)
+        detail, text = place_features(img, rect, place.plain_mm, place.text_mm)
+        plain = _plain(detail, text) and print_match(img, rect, place) >= PRINT_MATCH[place.zone.area]
+        if not plain:
+            # the fine detail outside the name is the same measured with the name or without it where
+            # both filter the same part of the image (the name lies between the parts tested)
+            org = np.array(rect.origin)
+            alone = [(p - org) * s for p in place.plain_mm]
+            same = _patch_box(img, rect, alone) == _patch_box(img, rect, alone + [(p - org) * s for p in place.text_mm])
+            plain = looks_washed(img, rect, place, detail if same else None)
         if thumb is not None:
             self._plain[place.key] = (thumb, plain)
         return plain

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from scorer.carcassonne.catalog import BASE_TILES, rotated
 from vision.carcassonne.labels import NONE, ROTATIONS, TILE_LABELS, TILE_NAMES, label
-from vision.carcassonne.render import STYLES, render_tile
+from vision.carcassonne.render import STYLES, random_style, render_tile
 from vision.carcassonne.scans import load_edition
 
 __all__ = ["CROP", "EDGE_INDEX", "TileBank", "build_bank", "edge_targets", "make_crops", "table_colour", "table_patch"]
@@ -53,9 +53,12 @@ class TileBank:
 
 
 def build_bank(sources: Sequence[str], variants: int = 6, seed: int = 0, scan_repeat: int = 6) -> TileBank:
-    """A bank from render styles (``classic``, ``newart``, ``bright``, ``flat``) and scan editions
-    (``scan:classic``, ``scan:newart``, each scan counted ``scan_repeat`` times). Big Top tiles always
-    come from the renderer."""
+    """A bank from render styles (``classic``, ``newart``, ``bright``, ``flat``, or ``random``: a new
+    `random_style` for every picture) and scan editions (``scan:classic``, ``scan:newart``, each scan
+    counted ``scan_repeat`` times). Big Top tiles always come from the renderer.
+
+    :raises KeyError: for an unknown source.
+    """
     rng = np.random.default_rng(seed)
     bank = TileBank()
     for src in sources:
@@ -64,10 +67,14 @@ def build_bank(sources: Sequence[str], variants: int = 6, seed: int = 0, scan_re
                 for img in imgs:
                     for _ in range(scan_repeat):
                         bank.add(letter, img)
+        elif src == "random":
+            for name in TILE_NAMES:
+                for _ in range(variants):
+                    bank.add(name, render_tile(name, 0, BANK, random_style(rng), rng))
         else:
             for name in TILE_NAMES:
                 for _ in range(variants):
-                    bank.add(name, render_tile(name, 0, BANK, src, rng))
+                    bank.add(name, render_tile(name, 0, BANK, STYLES[src], rng))
     renders = [s for s in sources if s in STYLES] or ["classic"]
     for name in TILE_NAMES:
         if name not in bank.tiles:

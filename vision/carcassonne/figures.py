@@ -24,11 +24,12 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorer.carcassonne.catalog import CATALOG, Special
+from scorer.carcassonne.catalog import CATALOG, Kind, Special
 from vision.carcassonne.features import anchor, spot_at
 
-__all__ = ["BIG_TOP", "COLORS", "FIGURE_COLOURS", "FigureReading", "PlacedFigure", "clipped_sides", "draw_figures", "find_figures",
-           "footprint_centre", "random_figures"]
+__all__ = ["BIG_TOP", "COLORS", "FIGURE_COLOURS", "FigureReading", "FigureSearch", "PlacedFigure", "acrobat_stack",
+           "clipped_sides", "draw_figures", "find_figures", "footprint_centre", "on_roof", "random_figures", "roof_box",
+           "search_figures", "white_gain"]
 
 #: The six player colours (BGR as the project draws them).
 COLORS: dict[str, tuple[int, int, int]] = {
@@ -48,14 +49,29 @@ _SIZE = {"meeple": 0.30, "ringmaster": 0.38, "acrobat": 0.22}
 #: how far each acrobat of a stack shows above the one below, as a share of the tile side
 _STEP = 0.1
 #: a pixel this far (Lab) from every figure colour is no figure
-_FAR = 34.0
+_FAR = 40.0
 #: a blob whose colour is on average further than this from its figure colour (0 far .. 1 exact) is no figure
-MIN_CONFIDENCE = 0.4
+MIN_CONFIDENCE = 0.2
+#: and the least confidence at which a figure of a colour is reported: the tiles' art holds greens (fields) and
+#: greys (roads, walls, the monastery) near the green and grey figures', no reds, blues or yellows as strong
+SURE: dict[str, float] = {"red": 0.2, "blue": 0.2, "yellow": 0.2, "black": 0.35, "green": 0.5, "grey": 0.55, "big-top": 0.2}
+#: a blob up to this much less sure than its colour asks is a figure in doubt (unrecognised), not tile art
+DOUBT = 0.1
 #: the crop each tile is cut to for the search
 _CUT = 64
+#: rows without the colour that may part two acrobats of a stack (their outlines)
+_STACK_GAP = 4
+#: a pixel with a channel this bright is glare (saturated), no colour of the board
+_GLARE = 250
+#: the brightest share of the board's pixels (a percentile) taken for its white
+_WHITE_PERCENTILE = 99.0
 #: the acrobat space's radius (a share of the tile side), and the smallest share of a tile an acrobat shows there
 _ACROBAT_SPACE = 0.3
 _MIN_ACROBAT = 0.007
+#: the acrobat space's art holds small dots of red and blue, a tenth of the tile across at most: the top acrobat of a
+#: stack, seen whole, shows a body wider than that (its legs span 0.8 of its 0.22 of the tile, less the camera's blur)
+_SPACE_HUES = ("red", "blue")
+_ACROBAT_WIDTH = 0.125
 #: a meeple or ringmaster seen whole is at least this tall (its longer side, a share of the tile side): a smaller
 #: patch of a player's colour is part of a tile's art
 _MIN_FOLLOWER = 0.22
@@ -63,9 +79,27 @@ _MIN_FOLLOWER = 0.22
 #: of a player's green, a roof of a player's red), or figures run together, no figure to report
 _MAX_FOLLOWER = 0.5
 _MAX_FOLLOWER_AREA = 0.12
-#: the ringmaster covers at least this share of its tile; a blob as tall as a ringmaster but smaller is a meeple
-#: (a meeple's colour run into its shadow)
-_RINGMASTER_AREA = 0.05
+#: a meeple's or ringmaster's colour fills at most this share of its box (its arms and legs leave the corners bare)
+_MAX_FILL = 0.75
+#: the ringmaster is at least this tall (its longer side, a share of the tile side) and covers at least this share
+#: of its tile; a meeple is at most ``_MEEPLE_SIDE`` tall or covers at most ``_MEEPLE_AREA`` (seen through the
+#: camera, a meeple's colour may run into its shadow); a follower between the two is in doubt
+_RINGMASTER_SIDE = 0.37
+_RINGMASTER_AREA = 0.053
+_MEEPLE_SIDE = 0.345
+_MEEPLE_AREA = 0.05
+#: colours that the tiles' art holds in patches about a meeple's size (roofs, pennants, the circus's centre): a follower
+#: of such a colour seen whole but shorter than the smallest meeple (``_SIZE`` less the 7% drawn smaller, less two
+#: pixels of the cut eaten by the camera's blur on each side) is in doubt
+_ART_HUES = ("red", "blue", "yellow")
+_WHOLE_MEEPLE = 0.25
+#: the monastery's roof (a colour of the roofs: red or blue) on its tile in catalog orientation (u0, v0, u1, v1): a
+#: meeple whose blob reaches over it may have run together with it and look as large as a ringmaster
+_MONASTERY_ROOF = (0.3, 0.17, 0.7, 0.42)
+_ROOF_HUES = ("red", "blue")
+#: colours that the tiles' art holds (fields, roads, walls): a figure of such a colour may run together with the art
+#: under it and look larger than it is
+_BLENDING = ("green", "grey")
 #: a meeple's outline in a unit square (head at the top)
 _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98, 0.5], [0.72, 0.52], [0.9, 1.0], [0.6, 1.0],
                     [0.5, 0.78], [0.4, 1.0], [0.1, 1.0], [0.28, 0.52], [0.02, 0.5], [0.02, 0.36], [0.34, 0.24], [0.36, 0.06]])
@@ -87,6 +121,14 @@ class PlacedFigure:
     count: int = 1
     below: int = 0
     above: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FigureSearch:
+    """What `search_figures` found: the figures it is sure of, and those in doubt (to be reported unrecognised)."""
+
+    sure: tuple[FigureReading, ...]
+    unsure: tuple[FigureReading, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +260,23 @@ _NAMES = tuple(FIGURE_COLOURS)
 _LABS = np.stack([_lab(FIGURE_COLOURS[n]) for n in _NAMES])
 
 
+def white_gain(pixels: NDArray[Any], reference: NDArray[Any] | Sequence[float] | None = None) -> NDArray[Any]:
+    """The gain per channel that balances a board's colours as the figure colours were drawn against: its brightest
+    pixels (``pixels``, N x 3 BGR; roads, white art) made ``reference`` (a light grey by default).
+
+    Glare (a pixel with a channel at `_GLARE` or above, and the pixels as bright as the glare's edge) is left out:
+    it is the lamp's colour, not the board's, and would darken every figure colour."""
+    px = np.asarray(pixels, np.float32).reshape(-1, 3)
+    ref = np.asarray(reference if reference is not None else (235, 235, 235), np.float32)
+    lit = px[px.max(axis=1) < _GLARE]
+    if len(lit) < max(16, 0.2 * len(px)):
+        lit = px
+    bright = lit.sum(axis=1)
+    white = lit[bright >= np.percentile(bright, _WHITE_PERCENTILE)].mean(axis=0)
+    out: NDArray[Any] = (ref / np.maximum(white, 1.0)).astype(np.float32)
+    return out
+
+
 def _cut(photo: NDArray[Any], corners: NDArray[Any]) -> NDArray[Any]:
     dst = np.asarray([[0, 0], [_CUT, 0], [_CUT, _CUT], [0, _CUT]], dtype=np.float32)
     m = cv2.getPerspectiveTransform(np.asarray(corners, dtype=np.float32), dst)
@@ -225,8 +284,8 @@ def _cut(photo: NDArray[Any], corners: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
-def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[int, int], NDArray[Any]],
-                 reference: NDArray[Any] | None = None) -> list[FigureReading]:
+def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[int, int], NDArray[Any]],
+                   reference: NDArray[Any] | None = None) -> FigureSearch:
     """The figures standing on ``tiles`` (`TileReading`s) in ``photo``; ``corners`` maps each cell to its corners.
 
     The tiles' square cuts are laid side by side as on the board, so that a figure reaching over a tile's edge onto
@@ -235,16 +294,19 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
     ``reference`` is the board's median colour the figure colours were drawn
     against (BGR); the photo's board is scaled to it first, which undoes the
     camera's white balance.
+
+    A figure whose colour is a little less sure than `SURE` asks of it (within `DOUBT`), or whose size lies between
+    a meeple's and the ringmaster's, is in ``unsure``, never reported as a figure.
     """
     by_cell = {(t.x, t.y): t for t in tiles if (t.x, t.y) in corners}
     if not by_cell:
-        return []
+        return FigureSearch((), ())
     # every cell with a tile is searched (a figure on a reported tile may reach over one that is not)
     cells = sorted(corners)
     stack = np.stack([_cut(photo, corners[cell]) for cell in cells]).astype(np.float32)
-    ref = np.asarray(reference if reference is not None else (235, 235, 235), np.float32)
-    gain = (ref / np.maximum(np.percentile(stack.reshape(-1, 3)[::5], 99, axis=0), 1.0)).astype(np.float32)
+    gain = white_gain(stack.reshape(-1, 3)[::5], reference)
     out: list[FigureReading] = []
+    unsure: list[FigureReading] = []
     #: each follower's share of its tile, by its index in ``out``
     sizes: dict[int, float] = {}
     area_cell = float(_CUT * _CUT)
@@ -323,6 +385,8 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
         if not shaped.any():
             continue
         dist_sum = np.bincount(lab_img.ravel(), weights=dist.ravel(), minlength=n)
+        #: the pieces of this colour on each acrobat space: (box, confidence, pixels)
+        stack_parts: dict[tuple[int, int], list[tuple[tuple[int, int, int, int], float, int]]] = {}
         for j in np.flatnonzero(shaped):
             area = stats[j, cv2.CC_STAT_AREA] / area_cell
             w, h = int(stats[j, cv2.CC_STAT_WIDTH]), int(stats[j, cv2.CC_STAT_HEIGHT])
@@ -340,16 +404,17 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
             u, v = float(np.clip(gx - (t.x - x0), 0.0, 1.0)), float(np.clip(gy - (t.y - y0), 0.0, 1.0))
             special = CATALOG[t.tile].special
             conf = float(np.clip(1.0 - dist_sum[j] / stats[j, cv2.CC_STAT_AREA] / _FAR, 0.0, 1.0))
-            if conf < MIN_CONFIDENCE:
+            if conf < max(MIN_CONFIDENCE, SURE[colour] - DOUBT):
                 continue
+            # a blob a little less sure than its colour asks is a figure in doubt: reported unrecognised
+            put = out if conf >= SURE[colour] else unsure
             if colour == "big-top":
                 if special is Special.CIRCUS and area > 0.1:
-                    out.append(FigureReading(t.x, t.y, "big-top", "", "circus", conf))
+                    put.append(FigureReading(t.x, t.y, "big-top", "", "circus", conf))
                 continue
             if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < _ACROBAT_SPACE**2:
-                # a stack of one colour shows as one blob: its height tells how many
-                count = int(np.clip(round((h / _CUT - _SIZE["acrobat"]) / _STEP) + 1, 1, 3))
-                out.extend(FigureReading(t.x, t.y, "acrobat", colour, "acrobats", conf) for _ in range(count))
+                # a stack of one colour shows as one blob, or as pieces its outlines cut apart: taken together
+                stack_parts.setdefault((t.x, t.y), []).append((box, conf, int(stats[j, cv2.CC_STAT_AREA])))
                 continue
             feature = spot_at(t.tile, t.rotation, u, v)
             if feature is None or feature in ("circus", "acrobats"):
@@ -358,16 +423,93 @@ def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[
             tall_side = (max(w, h) + 2) / _CUT
             if (tall_side < _MIN_FOLLOWER and not any(clipped)) or tall_side > _MAX_FOLLOWER or area > _MAX_FOLLOWER_AREA:
                 continue
-            tall = tall_side > 0.5 * (_SIZE["meeple"] + _SIZE["ringmaster"]) and area >= _RINGMASTER_AREA
-            out.append(FigureReading(t.x, t.y, "ringmaster" if tall else "meeple", colour, feature, conf))
-            sizes[len(out) - 1] = area
+            if stats[j, cv2.CC_STAT_AREA] > _MAX_FILL * w * h:
+                continue  # a square of a player colour: tile art (the house at a crossroads), no figure's outline
+            tall = tall_side >= _RINGMASTER_SIDE and area >= _RINGMASTER_AREA
+            if not tall and tall_side > _MEEPLE_SIDE and area > _MEEPLE_AREA and not any(clipped):
+                put = unsure  # between a meeple's size and the ringmaster's
+            elif tall and colour in _BLENDING:
+                put = unsure  # a meeple run together with the art around it may look as large
+            elif colour in _ART_HUES and tall_side < _WHOLE_MEEPLE and not any(clipped):
+                put = unsure  # as small as a roof, a pennant, the circus's centre
+            elif tall and colour in _ROOF_HUES and on_roof(t.tile, t.rotation, box, (t.x - x0) * _CUT, (t.y - y0) * _CUT):
+                put = unsure  # a meeple run together with the monastery's roof may look as large
+            put.append(FigureReading(t.x, t.y, "ringmaster" if tall else "meeple", colour, feature, conf))
+            if put is out:
+                sizes[len(out) - 1] = area
+        for (x, y), parts in stack_parts.items():
+            count, conf = acrobat_stack(parts, each & (spaces > 0))
+            put = out if conf >= SURE[colour] else unsure
+            if colour in _SPACE_HUES and max(min(b[2], b[3]) for b, _, _ in parts) < _ACROBAT_WIDTH * _CUT:
+                put = unsure  # no piece as wide as the top acrobat's body: the space's dots, run together
+            put.extend(FigureReading(x, y, "acrobat", colour, "acrobats", conf) for _ in range(count))
     # a player has one ringmaster: of two read in one colour, the smaller is a meeple
     for colour in _NAMES:
         rings = [i for i, f in enumerate(out) if f.figure == "ringmaster" and f.color == colour]
         for i in sorted(rings, key=lambda i: sizes[i])[:-1]:
             out[i] = replace(out[i], figure="meeple")
     out.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
-    return out
+    unsure.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
+    return FigureSearch(tuple(out), tuple(unsure))
+
+
+def roof_box(rotation: int) -> tuple[float, float, float, float]:
+    """Where a monastery's roof lies on its tile turned ``rotation`` degrees clockwise: (u0, v0, u1, v1), shares of
+    the tile side from its north-west corner."""
+    u0, v0, u1, v1 = _MONASTERY_ROOF
+    for _ in range((rotation // 90) % 4):
+        # a quarter turn clockwise takes (u, v) to (1 - v, u)
+        u0, v0, u1, v1 = 1.0 - v1, u0, 1.0 - v0, u1
+    return u0, v0, u1, v1
+
+
+def on_roof(name: str, rotation: int, box: tuple[int, int, int, int], left: float, top: float,
+            cut: int = _CUT) -> bool:
+    """Whether a blob's ``box`` (left, top, width, height, pixels of ``cut``-pixel tiles) reaches over the roof of the
+    monastery on tile ``name`` turned ``rotation`` degrees, whose north-west corner is at (``left``, ``top``): its
+    roof, drawn in a roof colour that may be a player's, may be all of the blob or have made a meeple look larger."""
+    if not any(seg.kind is Kind.MONASTERY for seg in CATALOG[name].segments):
+        return False
+    u0, v0, u1, v1 = roof_box(rotation)
+    x, y, w, h = box
+    over_u = min(x + w, left + u1 * cut) - max(x, left + u0 * cut)
+    over_v = min(y + h, top + v1 * cut) - max(y, top + v0 * cut)
+    # overlapping by at least a fifth of the roof's extent both ways: more than a figure's edge grazing it
+    return over_u > 0.2 * (u1 - u0) * cut and over_v > 0.2 * (v1 - v0) * cut
+
+
+def find_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[int, int], NDArray[Any]],
+                 reference: NDArray[Any] | None = None) -> list[FigureReading]:
+    """The figures `search_figures` is sure of."""
+    return list(search_figures(photo, tiles, corners, reference).sure)
+
+
+def acrobat_stack(parts: Sequence[tuple[tuple[int, int, int, int], float, int]], pixels: NDArray[Any] | None = None,
+                  cut: int = _CUT) -> tuple[int, float]:
+    """How many acrobats of one colour stand on one acrobat space, and how sure that is, from the pieces of that
+    colour found there: each piece's box (left, top, width, height, in pixels of a ``cut``-pixel tile), confidence
+    and pixels. The stack's height is that of all its pieces together (each acrobat shows a step above the one it
+    stands on; their outlines may cut the stack in pieces); the confidence is the pieces' own, weighed by size.
+
+    ``pixels`` (a mask in the boxes' coordinates: the colour's pixels on the acrobat space) lets the stack reach on
+    above and below its pieces, over gaps of at most `_STACK_GAP` rows, through the columns the pieces stand in: the
+    acrobats under the top one show a strip each, too small to be a piece of its own."""
+    top = min(b[1] for b, _, _ in parts)
+    bottom = max(b[1] + b[3] for b, _, _ in parts)
+    if pixels is not None:
+        left = max(0, min(b[0] for b, _, _ in parts) - 1)
+        right = max(b[0] + b[2] for b, _, _ in parts) + 1
+        rows = np.flatnonzero(np.asarray(pixels)[:, left:right].sum(axis=1) >= 2)
+        while True:
+            below = rows[(rows >= bottom) & (rows < bottom + _STACK_GAP)]
+            above = rows[(rows < top) & (rows >= top - _STACK_GAP)]
+            if not len(below) and not len(above):
+                break
+            bottom = int(below.max()) + 1 if len(below) else bottom
+            top = int(above.min()) if len(above) else top
+    count = int(np.clip(round(((bottom - top) / cut - _SIZE["acrobat"]) / _STEP) + 1, 1, 3))
+    weight = sum(n for _, _, n in parts)
+    return count, float(sum(c * n for _, c, n in parts) / max(weight, 1))
 
 
 def random_figures(tiles: Sequence[Any], rng: np.random.Generator, colors: Sequence[str] = tuple(COLORS),

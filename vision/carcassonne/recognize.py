@@ -26,7 +26,7 @@ from scorer.carcassonne.catalog import BIG_TOP_TILES, box, rotated
 from vision.carcassonne.classifier import DeckTileClassifier, TileClassifier, cut_crops
 from vision.carcassonne.dataset import EDGE_INDEX
 from vision.carcassonne.features import anchor
-from vision.carcassonne.figures import FIGURE_COLOURS, FigureReading, find_figures
+from vision.carcassonne.figures import FIGURE_COLOURS, FigureReading, search_figures
 from vision.carcassonne.grid import Grid, NoBoardError, find_grid
 from vision.carcassonne.labels import NONE, ROTATIONS, TILE_NAMES, canonical_rotation, label
 
@@ -109,18 +109,27 @@ class BoardReading:
     #: why the board as read is no legal position (neighbouring edges that disagree, more of a tile than
     #: the box holds); empty when every tile read fits its neighbours
     conflicts: tuple[str, ...] = ()
+    #: figures seen but not surely (their colour, their size between a meeple's and the ringmaster's): never
+    #: reported as figures, listed as unrecognised
+    unsure_figures: tuple[FigureReading, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """The ``ringside recognize --game carcassonne --json`` object."""
+        """The ``ringside recognize --game carcassonne --json`` object; a figure in doubt is in ``unrecognised``
+        as ``{"kind": "figure", "x", "y", "best", "color", "feature", "confidence"}``."""
+        doubtful = [{"kind": "figure", "x": f.x, "y": f.y, "best": f.figure, "color": f.color or None, "feature": f.feature,
+                     "confidence": round(f.confidence, 3)} for f in self.unsure_figures]
         return {"game": "carcassonne", "tiles": [t.to_json() for t in self.tiles], "figures": [f.to_json() for f in self.figures],
-                "unrecognised": [u.to_json() for u in self.unrecognised]}
+                "unrecognised": [u.to_json() for u in self.unrecognised] + doubtful}
 
     def describe(self) -> str:
         """A short human summary, one tile a line."""
-        lines = [f"{len(self.tiles)} tiles, {len(self.figures)} figures, {len(self.unrecognised)} unrecognised"]
+        lines = [f"{len(self.tiles)} tiles, {len(self.figures)} figures, "
+                 f"{len(self.unrecognised) + len(self.unsure_figures)} unrecognised"]
         lines += [f"  ({t.x},{t.y}) {t.tile} turned {t.rotation} ({t.confidence:.2f})" for t in self.tiles]
         lines += [f"  ({u.x},{u.y}) unsure: {u.best}? ({u.confidence:.2f})" for u in self.unrecognised]
         lines += [f"  ({f.x},{f.y}) {f.color} {f.figure} on {f.feature} ({f.confidence:.2f})" for f in self.figures]
+        lines += [f"  ({f.x},{f.y}) unsure: {f.color} {f.figure}? on {f.feature} ({f.confidence:.2f})"
+                  for f in self.unsure_figures]
         lines += [f"  conflict: {c}" for c in self.conflicts]
         return "\n".join(lines)
 
@@ -384,8 +393,8 @@ def recognize(photo: NDArray[Any], classifier: TileClassifier | DeckTileClassifi
     :raises vision.carcassonne.grid.NoBoardError: when no board or grid is in view.
     """
     reading = read_cells(photo, find_grid(photo), classifier, threshold)
-    figures = find_figures(photo, reading.tiles, reading.corners)
-    return replace(reading, figures=tuple(figures))
+    found = search_figures(photo, reading.tiles, reading.corners)
+    return replace(reading, figures=found.sure, unsure_figures=found.unsure)
 
 
 def _to_photo(corners: NDArray[Any], u: float, v: float) -> tuple[int, int]:
@@ -398,7 +407,8 @@ def _to_photo(corners: NDArray[Any], u: float, v: float) -> tuple[int, int]:
 
 def annotate(photo: NDArray[Any], reading: BoardReading) -> NDArray[Any]:
     """A copy of ``photo`` with the grid, each tile's name and an arrow to its catalog north, and each figure
-    as a dot of its colour on its feature, labelled with the figure and the feature."""
+    as a dot of its colour on its feature, labelled with the figure and the feature (a figure in doubt in red, with a
+    question mark)."""
     out = photo.copy()
     scale = max(1.0, max(photo.shape[:2]) / 1000)
     for t in list(reading.tiles) + list(reading.unrecognised):
@@ -421,7 +431,8 @@ def annotate(photo: NDArray[Any], reading: BoardReading) -> NDArray[Any]:
         cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale, (0, 0, 0), max(1, int(3 * scale)), cv2.LINE_AA)
         cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale, colour, max(1, int(scale)), cv2.LINE_AA)
     tiles = {(t.x, t.y): t for t in reading.tiles}
-    for f in reading.figures:
+    sure = len(reading.figures)
+    for n, f in enumerate(reading.figures + reading.unsure_figures):
         tile = tiles.get((f.x, f.y))
         c = reading.corners.get((f.x, f.y))
         if tile is None or c is None:
@@ -434,8 +445,10 @@ def annotate(photo: NDArray[Any], reading: BoardReading) -> NDArray[Any]:
         dot = tuple(int(k) for k in FIGURE_COLOURS.get(f.color, (255, 255, 255)))
         cv2.circle(out, at, max(3, int(6 * scale)), (255, 255, 255), -1, cv2.LINE_AA)
         cv2.circle(out, at, max(2, int(4 * scale)), dot, -1, cv2.LINE_AA)
-        label_text = f"{f.figure} {f.feature}"
+        # a figure in doubt is labelled with a question mark, in red
+        label_text = f"{f.figure} {f.feature}" if n < sure else f"{f.figure}? {f.feature}"
+        ink = (255, 255, 255) if n < sure else (0, 0, 255)
         org = (at[0] + int(6 * scale), at[1] - int(4 * scale))
         cv2.putText(out, label_text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4 * scale, (0, 0, 0), max(1, int(3 * scale)), cv2.LINE_AA)
-        cv2.putText(out, label_text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4 * scale, (255, 255, 255), max(1, int(scale)), cv2.LINE_AA)
+        cv2.putText(out, label_text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4 * scale, ink, max(1, int(scale)), cv2.LINE_AA)
     return out

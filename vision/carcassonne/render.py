@@ -12,7 +12,10 @@ Several `Style`s vary the palette and detail so that a classifier trained on
 them learns the structure rather than one edition's colours: ``classic``
 (muted greens, brown roofs), ``newart`` (yellow-green, red and blue roofs),
 ``bright`` (the third edition's brighter greens and redder roofs, drawn from a
-description only) and ``flat`` (plain vector colours).
+description only) and ``flat`` (plain vector colours). `random_style` draws a
+new palette and level of detail each time, so that a model meets many more art
+styles than the few named ones (the printed edition a family owns may be none
+of them).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from numpy.typing import NDArray
 
 from scorer.carcassonne.catalog import CATALOG, Kind, Special
 
-__all__ = ["STYLES", "Style", "render_tile"]
+__all__ = ["STYLES", "Style", "random_style", "render_tile"]
 
 BGR = tuple[float, float, float]
 
@@ -56,6 +59,32 @@ STYLES: dict[str, Style] = {
     "flat": Style("flat", (60, 180, 90), (90, 150, 190), (160, 190, 200), ((40, 40, 180),), (235, 235, 235),
                   (90, 90, 90), 0.0, 0),
 }
+
+
+def _hsv(h: float, s: float, v: float) -> BGR:
+    """A BGR colour from OpenCV-scaled hue (0..180) and saturation, value in 0..1."""
+    px = np.array([[[h % 180, 255 * min(1.0, max(0.0, s)), 255 * min(1.0, max(0.0, v))]]], np.float32).astype(np.uint8)
+    b, g, r = cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0]
+    return (float(b), float(g), float(r))
+
+
+def random_style(rng: np.random.Generator) -> Style:
+    """A palette and level of detail drawn at random within what printed tiles look like: fields
+    yellow-green to blue-green, cities beige to brown or grey inside a lighter wall, roofs red, brown
+    or blue, light roads with a darker rim."""
+    u = rng.uniform
+    field = _hsv(u(28, 68), u(0.3, 0.85), u(0.45, 0.85))
+    city_v = u(0.5, 0.9)
+    city_h, city_s = u(5, 24), u(0.1, 0.6)
+    city = _hsv(city_h, city_s, city_v)
+    wall = _hsv(city_h + u(-4, 4), city_s * u(0.3, 0.9), min(0.97, city_v + u(0.05, 0.25)))
+    roofs = []
+    for _ in range(int(rng.integers(1, 4))):
+        hue = [u(-8, 8), u(8, 20), u(100, 122)][int(rng.choice(3, p=[0.6, 0.25, 0.15]))]
+        roofs.append(_hsv(hue, u(0.45, 0.95), u(0.4, 0.85)))
+    road = _hsv(u(8, 30), u(0.0, 0.3), u(0.72, 0.96))
+    road_edge = _hsv(u(8, 30), u(0.0, 0.35), u(0.3, 0.62))
+    return Style("random", field, city, wall, tuple(roofs), road, road_edge, float(u(0, 20)), int(rng.integers(0, 15)))
 
 
 def _jitter(colour: BGR, rng: np.random.Generator, amount: float) -> NDArray[Any]:

@@ -82,6 +82,10 @@ def score_reading(reading: BoardReading, colors: dict[str, str]) -> tuple[FinalS
     if reading.unrecognised:
         u = reading.unrecognised[0]
         raise IllegalPosition(f"the tile at ({u.x},{u.y}) is not recognised ({len(reading.unrecognised)} squares in all)")
+    if reading.unsure_figures:
+        f = reading.unsure_figures[0]
+        raise IllegalPosition(f"the figure at ({f.x},{f.y}) is not recognised (a {f.color} {f.figure}?; "
+                              f"{len(reading.unsure_figures)} in all)")
     seat = {c: i for i, c in enumerate(colors)}
     players = tuple(colors.values())
     figures: list[tuple[int, Figure, tuple[int, int], str]] = []

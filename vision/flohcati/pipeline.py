@@ -1,11 +1,12 @@
 """Circus Flohcati's recogniser: one camera frame -> the cards on the mat, by zone (a `FlohcatiView`).
 
 Stages: the mat's markers (the vision core's fast search; the slow one only
-when the fast one does not fix the mat; when neither decodes enough of them, the
-undecoded squares matched against the dictionary's codes, blurred, a mat
-marker taken only with a clear lead) and its homography (`vision.calibrate`);
-then the cards' codes, searched with several threshold windows in the part of
-the frame where the mat lies, enlarged where they are small; each card code's
+when the fast one does not fix the mat, with the fast one's threshold window
+first; when neither decodes enough of them, the undecoded squares matched
+against the dictionary's codes, blurred, a mat marker taken only with a clear
+lead) and its homography (`vision.calibrate`); then the cards' codes, searched
+with several threshold windows in the part of the frame where the mat lies,
+sharpened and enlarged where they are small; each card code's
 centre and side in table millimetres, its zone
 (`vision.flohcati.layout.zone_of`). A square of a card code's size that the
 detector found but could not decode, inside a zone where cards belong, is cut
@@ -41,7 +42,7 @@ from numpy.typing import NDArray
 from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name
 from scorer.flohcati.observe import TableSight
 from vision import NoMatError
-from vision.calibrate import Calibrator, Marker, find_layout_markers, find_markers
+from vision.calibrate import Calibration, Calibrator, Marker, find_markers
 from vision.codematch import CodeTemplates, code_templates, local_contrast, mat_markers_by_matching, match_patch
 from vision.config import VisionConfig
 from vision.flohcati.layout import (
@@ -441,6 +442,36 @@ class Recognizer:
             detector = self._detectors[key] = _detector(window, min_perimeter)
         return detector
 
+    def _calibrate(self, gray: Image) -> tuple[Calibration, tuple[Marker, ...]]:
+        """The mat's calibration and the mat's markers: the vision core's fast search; where that does not fix
+        the mat, the slow one for the markers it missed, with one threshold window first (taken when it
+        completes the mat's markers) and then with all;
+        where neither decodes enough of them, the undecoded squares matched against the dictionary's codes.
+
+        :raises NoMatError: when the mat's markers are not in view.
+        """
+        mat = tuple(m for m in find_markers(gray, self.config) if not is_card_id(m.id))
+        try:
+            return self.calibrator.update(mat), mat
+        except NoMatError:
+            pass
+        have = {m.id for m in mat}
+        every = set(GEOMETRY.markers.marker_ids)
+        if not every <= have:
+            for one_window in (True, False):
+                more = tuple(m for m in find_markers(gray, self.config, robust=True, one_window=one_window)
+                             if not is_card_id(m.id) and m.id not in have)
+                if one_window and not every <= have | {m.id for m in more}:
+                    continue  # the one window's markers are taken only when they complete the mat
+                try:
+                    return self.calibrator.update(mat + more), mat + more
+                except NoMatError:
+                    if not one_window:
+                        mat += more
+        # too few of the mat's markers decoded: the ones blur smeared are matched
+        mat += mat_markers_by_matching(gray, self.config, mat)
+        return self.calibrator.update(mat), mat
+
     def recognize(self, frame: Image) -> Recognition:
         """Read one frame.
 
@@ -451,17 +482,7 @@ class Recognizer:
         side = max(gray.shape[:2])
         # the mat's large markers: the vision core's fast search, and the slow one where the fast one
         # does not fix the mat
-        mat = tuple(m for m in find_markers(gray, self.config) if not is_card_id(m.id))
-        try:
-            calibration = self.calibrator.update(mat)
-        except NoMatError:
-            mat = tuple(m for m in find_layout_markers(gray, self.config) if not is_card_id(m.id))
-            try:
-                calibration = self.calibrator.update(mat)
-            except NoMatError:
-                # too few of the mat's markers decoded: the ones blur smeared are matched
-                mat += mat_markers_by_matching(gray, self.config, mat)
-                calibration = self.calibrator.update(mat)
+        calibration, mat = self._calibrate(gray)
         t1 = time.perf_counter()
         to_table = calibration.image_to_table
         # the cards' codes: only where the mat lies, enlarged when they are small there (a camera far

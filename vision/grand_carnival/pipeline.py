@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -176,10 +176,15 @@ class NoBoardError(VisionError, LookupError):
 
 @dataclass(frozen=True, slots=True)
 class Unrecognised:
-    """A place that could not be read: where (a field, "tent", "in1", "number 3", ...) and why."""
+    """A place that could not be read: where (a field, "tent place 2", "in1", "number 3", ...) and why.
+
+    ``fields``: the market fields (bitmask) whose reading it holds: the field or parcel itself, and
+    the fields of an attraction that could not be read whole; 0 for a place off the market's grid.
+    """
 
     where: str
     why: str
+    fields: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +197,9 @@ class MarketView:
     barker) and ``?`` where a field could not be read. ``attractions``: (shape,
     fields bitmask, tickets) of each piece read. ``entrances``, ``tent``,
     ``numbers`` (action numbers holding a figure) and ``tricks`` (trick places
-    holding a figure): None where unreadable.
+    holding a figure): None where unreadable. ``tent_places``, ``number_figures``
+    (action numbers 1..5) and ``trick_figures``: each place's reading (a guest or
+    figure on it, None where unreadable; empty when the board's paper could not be read).
     """
 
     seat: int
@@ -203,6 +210,9 @@ class MarketView:
     numbers: frozenset[int] | None
     tricks: int | None
     unrecognised: tuple[Unrecognised, ...]
+    tent_places: tuple[bool | None, ...] = ()
+    number_figures: tuple[bool | None, ...] = ()
+    trick_figures: tuple[bool | None, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -696,8 +706,8 @@ class _Board:
         px = _disc(self.rect, x, y, radius)
         return np.asarray(np.percentile(px, percentile, axis=0) / self.white(x, y))
 
-    def problem(self, where: str, why: str) -> None:
-        self.problems.append(Unrecognised(where, why))
+    def problem(self, where: str, why: str, fields: int = 0) -> None:
+        self.problems.append(Unrecognised(where, why, fields))
 
 
 def _glare_clipped(pixels: NDArray[Any], whites: NDArray[Any]) -> NDArray[Any]:
@@ -925,6 +935,7 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
         cells = parcel_cells(parcel)
         kinds = [ring[c] for c in cells]
         where = f"the parcel at {cell_name(cells[0])}"
+        whole = mask_of(cells)
         if parcel in by_art:
             pattern = by_art[parcel].replace("/", "")
             for c, letter in zip(cells, pattern):
@@ -936,22 +947,23 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
             _read_part(rb, parcel, kinds, chars)
             bad = [cell_name(c) for c, k in zip(cells, kinds) if k is None and chars[c] == "?"]
             if bad:
-                rb.problem(where, f"the colour of {', '.join(bad)} is unclear (glare, a shadow, a hand?)")
+                rb.problem(where, f"the colour of {', '.join(bad)} is unclear (glare, a shadow, a hand?)",
+                           mask_of([c for c in cells if chars[c] == "?"]))
             continue
         if all(k == "empty" for k in kinds):
             if _hammer(rb, parcel):
                 for c in cells:
                     chars[c] = "."
             else:
-                rb.problem(where, "looks empty but its hammer does not show")
+                rb.problem(where, "looks empty but its hammer does not show", whole)
             continue
         if "empty" in kinds:
-            rb.problem(where, "partly empty: a tile lies off its parcel?")
+            rb.problem(where, "partly empty: a tile lies off its parcel?", whole)
             continue
         pattern = "".join("w" if k == "walkway" else "s" for k in kinds)
         pattern = f"{pattern[:2]}/{pattern[2:]}"
         if pattern not in rb.catalog.foundations:
-            rb.problem(where, f"reads {pattern}, not a foundation tile of the box")
+            rb.problem(where, f"reads {pattern}, not a foundation tile of the box", whole)
             continue
         for c, k in zip(cells, kinds):
             chars[c] = "w" if k == "walkway" else "s"
@@ -986,14 +998,14 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
         if kind == "walkway":
             mid = on_walkway[c]
             if mid is None:
-                rb.problem(where, "something on the walkway that is not clearly a guest or a barker")
+                rb.problem(where, "something on the walkway that is not clearly a guest or a barker", 1 << c)
                 chars[c] = "?"
             elif mid != "walkway":
                 chars[c] = "g" if mid == "guest" else "b"
         elif kind == "site":
             mid = on_site[c]
             if mid is None:
-                rb.problem(where, "something on the site that is not clearly a guest")
+                rb.problem(where, "something on the site that is not clearly a guest", 1 << c)
                 chars[c] = "?"
             elif mid == "guest":
                 chars[c] = "G"
@@ -1001,7 +1013,7 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
             attraction_cells.append(c)
             mid = on_attraction[c]
             if mid is None:
-                rb.problem(where, "something on the attraction that is not clearly a ticket")
+                rb.problem(where, "something on the attraction that is not clearly a ticket", 1 << c)
                 chars[c] = "?"
             elif mid == "ticket":
                 tickets.add(c)
@@ -1030,27 +1042,32 @@ def _attractions(rb: _Board, cells: list[int], tickets: set[int], chars: list[st
                 parent[root(d)] = root(c)
             elif ratio > _SPLIT:
                 unsure.update((c, d))
-                rb.problem(f"{cell_name(c)}-{cell_name(d)}", "cannot tell whether one attraction or two lie here")
+                rb.problem(f"{cell_name(c)}-{cell_name(d)}", "cannot tell whether one attraction or two lie here",
+                           (1 << c) | (1 << d))
     groups: dict[int, list[int]] = {}
     for c in cells:
         groups.setdefault(root(c), []).append(c)
     out: list[tuple[str, int, int]] = []
+    held: list[int] = []
     for group in groups.values():
         group.sort()
         # fields clearly under an attraction are sites whichever piece covers them: a piece not
         # wholly in view, or whose outline is unclear, is held, its clear fields are still read
         if unsure & set(group) or any(chars[c] == "?" for c in group):
+            held.append(mask_of(group))
             continue
         if any(_runs_on(rb, c, chars) for c in group):
-            rb.problem(cell_name(group[0]), "the attraction may reach onto a field that cannot be read")
+            rb.problem(cell_name(group[0]), "the attraction may reach onto a field that cannot be read", mask_of(group))
             continue
         shape, why = _shape_of(group, rb.catalog)
         if shape is None:
-            rb.problem(cell_name(group[0]), why)
+            rb.problem(cell_name(group[0]), why, mask_of(group))
             for c in group:
                 chars[c] = "?"
             continue
         out.append((shape, mask_of(group), sum(1 for c in group if c in tickets)))
+    # a problem that holds a field of a piece not read whole holds the piece's other fields too
+    rb.problems = [replace(u, fields=u.fields | sum(g for g in held if g & u.fields)) for u in rb.problems]
     return sorted(out, key=lambda a: (a[1] & -a[1]))
 
 
@@ -1087,8 +1104,21 @@ def _bare(ring: NDArray[Any], middle: NDArray[Any]) -> bool:
     return bool(np.linalg.norm(d - (d @ _GREY) * _GREY) < _BARE)
 
 
-def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | None], int | None,
-                                                      frozenset[int] | None, int | None]:
+@dataclass(frozen=True, slots=True)
+class _Places:
+    """The places off the market's grid: entrances, the tent (its count and each place), the action numbers
+    (those holding a figure, and each number's box) and the trick places (a count and each place)."""
+
+    entrances: tuple[bool | None, bool | None]
+    tent: int | None
+    numbers: frozenset[int] | None
+    tricks: int | None
+    tent_places: tuple[bool | None, ...]
+    number_figures: tuple[bool | None, ...]
+    trick_figures: tuple[bool | None, ...]
+
+
+def _read_places(rb: _Board, view_seat: int) -> _Places:
     """The entrances, the tent, the action numbers and the trick places."""
     b = BOARD
 
@@ -1115,6 +1145,7 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
             rb.problem(f"in{number}", "the entrance is unclear")
         entrances.append(None if k is None else k == "guest")
     tent: int | None = 0
+    tent_places: list[bool | None] = []
     rects = [b.tent_rect(place) for place in range(TENT_PLACES)]
     colours = np.array([middle(r) for r in rects])
     tints = np.array([rb.tint(*_centre(r)) for r in rects])
@@ -1123,6 +1154,7 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
             k = clipped(b.tent_rect(place), ("tent", "guest"))
         if k == "tent" and _guest_near(rb, b.tent_rect(place)):
             k = None
+        tent_places.append(None if k is None else k == "guest")
         if k is None:
             rb.problem(f"tent place {place + 1}", "the place is unclear")
             tent = None
@@ -1134,24 +1166,29 @@ def _read_places(rb: _Board, view_seat: int) -> tuple[tuple[bool | None, bool | 
         return _figure_on(raw / white, _glare_clipped(raw[None], white[None])[0], rb.tint(x, y))
 
     numbers: set[int] | None = set()
+    number_figures: list[bool | None] = []
     for number in range(1, 6):
         x, y = b.number_spot(number)
         on = figure_on(x, y)
+        number_figures.append(on)
         if on is None:
             rb.problem(f"number {number}", "cannot tell whether a figure stands on it")
             numbers = None
         elif on and numbers is not None:
             numbers.add(number)
     tricks: int | None = 0
+    trick_figures: list[bool | None] = []
     for place in range(TRICK_PLACES):
         x, y, w, h = b.trick_rect(place)
         on = figure_on(x + w / 2, y + h / 2)
+        trick_figures.append(on)
         if on is None:
             rb.problem(f"trick place {place + 1}", "cannot tell whether a figure stands on it")
             tricks = None
         elif on and tricks is not None:
             tricks += 1
-    return ((entrances[0], entrances[1]), tent, None if numbers is None else frozenset(numbers), tricks)
+    return _Places((entrances[0], entrances[1]), tent, None if numbers is None else frozenset(numbers), tricks,
+                   tuple(tent_places), tuple(number_figures), tuple(trick_figures))
 
 
 def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:
@@ -1320,12 +1357,13 @@ class Recognizer:
         unknown = ("?" * 8,) * 8
         if fit is None:
             return MarketView(pose.seat, unknown, (), (None, None), None, None, None,
-                              (Unrecognised("the board", "its paper cannot be seen well enough to judge colours"),))
+                              (Unrecognised("the board", "its paper cannot be seen well enough to judge colours",
+                                            (1 << 64) - 1),))
         rb = _Board(rect, fit[0], self.catalog, classifier=self.classifier)
         market, attractions = _read_market(rb)
-        entrances, tent, numbers, tricks = _read_places(rb, pose.seat)
-        return MarketView(pose.seat, tuple(market), tuple(attractions), entrances, tent, numbers, tricks,
-                          tuple(rb.problems))
+        p = _read_places(rb, pose.seat)
+        return MarketView(pose.seat, tuple(market), tuple(attractions), p.entrances, p.tent, p.numbers, p.tricks,
+                          tuple(rb.problems), p.tent_places, p.number_figures, p.trick_figures)
 
 
 def annotate(frame: Image, result: Result) -> Image:

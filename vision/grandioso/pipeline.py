@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import functools
 import math
+import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,12 +82,19 @@ _PLACE_TOLERANCE = (11.0, 9.0)
 
 @dataclass(frozen=True, slots=True)
 class Unrecognised:
-    """Something where a card belongs that could not be identified: its place and why."""
+    """Something where a card belongs that could not be identified: its place and why.
+
+    ``unread``: a card may lie at the pyramid place but its code cannot be seen (glare, a code that
+    cannot be read); a card that lies there already (the game never takes one away) is that card.
+    ``places``: the singles row's places (from 1) that are unclear: a face-down single may lie there.
+    """
 
     where: str
     why: str
     row: int | None = None
     col: int | None = None
+    unread: bool = False
+    places: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +257,7 @@ def _local_shift(reading: _Reading, row: int, col: int) -> tuple[float, float] |
     close = [d for d, dist in near if dist <= _SHIFT_RADIUS]
     if not close:
         return None
-    return float(np.median([d[0] for d in close])), float(np.median([d[1] for d in close]))
+    return statistics.median(d[0] for d in close), statistics.median(d[1] for d in close)
 
 
 #: resolution (px/mm) of the top-down image the code areas are checked in
@@ -263,6 +271,23 @@ _BRIGHT = 1.6
 _GLARE_ABOVE_PAPER = 20.0
 _GLARE_LEVEL = 250.0
 _GLARE_SHARE = 0.1
+
+
+def _percentile(values: NDArray[Any], q: float) -> float:
+    """``np.percentile(values, q)`` (linear between the two nearest values), without its overhead: it is
+    asked of many small patches per frame."""
+    flat = values.ravel()
+    at = q / 100.0 * (flat.size - 1)
+    lo = int(math.floor(at))
+    hi = min(lo + 1, flat.size - 1)
+    part = np.partition(flat, [lo, hi] if hi != lo else lo)
+    a, b, t = float(part[lo]), float(part[hi]), at - lo
+    return b - (b - a) * (1.0 - t) if t >= 0.5 else a + (b - a) * t
+
+
+def _median(values: NDArray[Any]) -> float:
+    """``np.median(values)`` of a large array, without its overhead."""
+    return _percentile(values, 50.0)
 
 
 def _pyramid_top_down(gray: Image, cal: Calibration) -> Image:
@@ -288,7 +313,7 @@ def _code_area(top: Image, row: int, col: int) -> Image:
 def _bright(top: Image, mat_level: float, row: int, col: int) -> bool:
     """True when something brighter than the mat (a card) covers much of the place's code area."""
     patch = _code_area(top, row, col)
-    return patch.size > 0 and float(np.percentile(patch, 75)) > _BRIGHT * mat_level
+    return patch.size > 0 and _percentile(patch, 75) > _BRIGHT * mat_level
 
 
 def _empty(top: Image, level: float, reading: _Reading, row: int, col: int) -> bool:
@@ -302,14 +327,14 @@ def _empty(top: Image, level: float, reading: _Reading, row: int, col: int) -> b
     x0, x1 = int(round((r.x + 4 - area.x) * s)), int(round((r.x + r.w - 4 - area.x) * s))
     y0, y1 = int(round((r.y + 3 - area.y) * s)), int(round((r.y + r.h / 2 - 4 - area.y) * s))
     patch = top[max(0, y0):y1, max(0, x0):x1]
-    return patch.size > 0 and float(np.percentile(patch, 75)) < _BRIGHT * level
+    return patch.size > 0 and _percentile(patch, 75) < _BRIGHT * level
 
 
 def _paper_white(top: Image, places: list[tuple[int, int]]) -> float:
     """The grey level of card paper: the white around the codes read (the brightest mat pixels if none)."""
     if not places:
-        return float(np.percentile(top, 99))
-    return float(np.median([np.percentile(_code_area(top, r, c), 90) for r, c in places]))
+        return _percentile(top, 99)
+    return float(np.median([_percentile(_code_area(top, r, c), 90) for r, c in places]))
 
 
 def _glared(top: Image, paper: float, row: int, col: int) -> bool:
@@ -467,14 +492,21 @@ def _high_pass_templates() -> NDArray[Any]:
     return np.stack([_high_pass(t) for t in _templates()[1]])
 
 
+#: a back's code is searched for this far (mm) above and below the singles row's middle line (a card lying
+#: farther off hangs over the row's edge)
+_SINGLES_BAND = 12.0
+
+
 def _singles_by_match(gray: Image, cal: Calibration) -> list[float]:
     """The x (mm) of every card back whose code clearly shows in the singles row, left to right."""
     ids, templates = _templates()
     back = templates[ids.index(BACK_ID)]
     s = _MATCH_PX_PER_MM
     row = MAT.singles
-    t = np.array([[s, 0, -row.x * s], [0, s, -row.y * s], [0, 0, 1]], np.float64)
-    size = (int(math.ceil(row.w * s)), int(math.ceil(row.h * s)))
+    # the band of the row where a back's code lies when its card lies on the row
+    top = row.y + row.h / 2 - _SINGLES_BAND - back.shape[0] / 2 / s
+    t = np.array([[s, 0, -row.x * s], [0, s, -top * s], [0, 0, 1]], np.float64)
+    size = (int(math.ceil(row.w * s)), back.shape[0] + int(math.ceil(2 * _SINGLES_BAND * s)))
     strip = cv2.warpPerspective(gray, t @ cal.image_to_table, size, flags=cv2.INTER_AREA).astype(np.float32)
     scores = cv2.matchTemplate(strip, back, cv2.TM_CCOEFF_NORMED).max(axis=0)
     found: list[float] = []
@@ -538,17 +570,24 @@ def _back_on_mat() -> NDArray[Any]:
 def _masked_ncc(image: NDArray[Any], valid: NDArray[Any], template: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     """The normalised correlation of ``template`` at every offset in ``image``, over the pixels ``valid``
     only, and the share of the template's pixels compared there."""
+    th, tw = template.shape
+    if valid.all():
+        ncc = np.asarray(cv2.matchTemplate(image, template, cv2.TM_CCOEFF_NORMED), np.float64)
+        return ncc, np.ones_like(ncc)
     m = valid.astype(np.float32)
     im = image * m
-    ones = np.ones_like(template)
 
     def corr(a: NDArray[Any], b: NDArray[Any]) -> NDArray[Any]:
         return np.asarray(cv2.matchTemplate(a, b, cv2.TM_CCORR), np.float64)
 
-    n = np.maximum(corr(m, ones), 1.0)
-    s_i, s_t = corr(im, ones), corr(m, template)
+    def window_sums(a: NDArray[Any]) -> NDArray[Any]:
+        s = cv2.integral(a, sdepth=cv2.CV_64F)
+        return np.asarray(s[th:, tw:] - s[:-th, tw:] - s[th:, :-tw] + s[:-th, :-tw], np.float64)
+
+    n = np.maximum(window_sums(m), 1.0)
+    s_i, s_t = window_sums(im), corr(m, template)
     cov = corr(im, template) - s_i * s_t / n
-    var_i = corr(im * image, ones) - s_i * s_i / n
+    var_i = window_sums(im * image) - s_i * s_i / n
     var_t = corr(m, template * template) - s_t * s_t / n
     return cov / np.sqrt(np.maximum(var_i * var_t, 1e-6)), n / template.size
 
@@ -556,8 +595,10 @@ def _masked_ncc(image: NDArray[Any], valid: NDArray[Any], template: NDArray[Any]
 def _fine(image: NDArray[Any], valid: NDArray[Any]) -> NDArray[Any]:
     """The pixels ``valid`` of ``image`` less their own blur over `_PLACE_FINE_MM` (smooth light taken out);
     the others 0."""
-    m = valid.astype(np.float32)
     sigma = _PLACE_FINE_MM * _PLACE_PX_PER_MM
+    if valid.all():
+        return np.asarray(image - cv2.GaussianBlur(image, (0, 0), sigma), np.float32)
+    m = valid.astype(np.float32)
     smooth = cv2.GaussianBlur(image * m, (0, 0), sigma) / np.maximum(cv2.GaussianBlur(m, (0, 0), sigma), 1e-3)
     return np.asarray((image - smooth) * m, np.float32)
 
@@ -686,9 +727,13 @@ class Recognizer:
         t1 = time.perf_counter()
         robust = 0.0
         cal = self._calibrate(markers)
-        if cal is None:
-            markers = self._merge(markers, find_markers(gray, self.config, robust=True))
-            robust += time.perf_counter() - t1
+        for one_window in (True, False):  # the slow search: with the fast one's threshold window, then with all
+            if cal is not None:
+                break
+            t = time.perf_counter()
+            markers = self._merge(markers, find_markers(gray, self.config, robust=True, one_window=one_window))
+            robust += time.perf_counter() - t
+            cal = self._calibrate(markers) if one_window else None
         t2 = time.perf_counter()
         if cal is None:
             try:
@@ -704,27 +749,28 @@ class Recognizer:
         reading = _read_cards(markers, cal)
         top = _pyramid_top_down(gray, cal)
         paper = _paper_white(top, list(reading.pyramid))
-        level = float(np.median(top))
+        level = _median(top[::2, ::2])  # the mat's level: every other pixel tells it
         for row, col in self._candidates(top, level, reading):
+            if _empty(top, level, reading, row, col):
+                continue  # the place's upper half shows the mat: no card lies there to read
             found = _match_code(gray, cal, row, col, _local_shift(reading, row, col))
             if isinstance(found, Card):
                 reading.pyramid[row, col] = found
-            elif _empty(top, level, reading, row, col):
-                continue
             elif self.classifier is not None and (by_art := self._read_face(frame, cal, row, col)) is not None:
                 reading.pyramid[row, col] = by_art
             elif (found is None or _glared(top, paper, row, col)) and \
                     (washed := _read_washed_out(gray, cal, row, col, _local_shift(reading, row, col))) is not None:
                 reading.pyramid[row, col] = washed
             elif found is None:
-                reading.problem(Unrecognised(_place_name(row, col), "a card whose code cannot be read", row, col))
+                reading.problem(Unrecognised(_place_name(row, col), "a card whose code cannot be read", row, col,
+                                             unread=True))
             elif _glared(top, paper, row, col):
                 reading.problem(Unrecognised(_place_name(row, col), "glare on the place: a code may lie under it",
-                                             row, col))
+                                             row, col, unread=True))
         if (0, 0) not in reading.pyramid and not any((u.row, u.col) == (0, 0) for u in reading.problems.values()):
             # the start Elephant never leaves its spot: a spot that shows no card is asked about, never empty
             reading.problem(Unrecognised(_place_name(0, 0), "the start Elephant's spot shows no card that can be read",
-                                         0, 0))
+                                         0, 0, unread=True))
         if len(reading.shown) > 1:
             reading.problem(Unrecognised("the stack", "more than one card lies face up on the stack"))
         by_match = _singles_by_match(gray, cal)
@@ -734,7 +780,8 @@ class Recognizer:
         reading.singles += by_place
         if unsure:
             reading.problem(Unrecognised("the singles row", "place " + ", ".join(map(str, unsure))
-                                         + " unclear (glare?): a face-down single may lie there"))
+                                         + " unclear (glare?): a face-down single may lie there",
+                                         places=tuple(unsure)))
         t4 = time.perf_counter()
         view = GrandiosoView(
             pyramid=reading.pyramid,

@@ -11,6 +11,7 @@ place: each card is nudged and turned a little (``jitter``).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -75,8 +76,16 @@ def _paste(canvas: Image, img: Image, alpha: Image, cx: float, cy: float, angle:
     roi[:] = (roi * (1 - a) + part * a).astype(canvas.dtype)
 
 
-def render_top_down(scene: Scene, s: float, region: tuple[float, float, float, float] = CONTENT_REGION) -> Image:
-    """The table seen from straight above at ``s`` px/mm; pixel (0, 0) is table point ``region[:2]``."""
+#: Another deck's faces: (card notation or ``back``, px per mm) -> (BGR image, alpha), as `render_top_down` takes.
+FaceSource = Callable[[str, float], tuple[Image, Image]]
+
+
+def render_top_down(scene: Scene, s: float, region: tuple[float, float, float, float] = CONTENT_REGION,
+                    faces: FaceSource | None = None) -> Image:
+    """The table seen from straight above at ``s`` px/mm; pixel (0, 0) is table point ``region[:2]``.
+
+    ``faces``: another deck's art for the cards and their backs (a published deck); default Ringside's print.
+    """
     x0, y0, x1, y1 = region
     canvas = np.empty((int(round((y1 - y0) * s)), int(round((x1 - x0) * s)), 3), np.uint8)
     canvas[:] = _TABLE_BGR
@@ -91,16 +100,16 @@ def render_top_down(scene: Scene, s: float, region: tuple[float, float, float, f
             return 0.0, 0.0, 0.0
         return rng.uniform(-2.5, 2.5), rng.uniform(-2.0, 2.0), rng.uniform(-3.0, 3.0)
 
-    faces: dict[tuple[Card, bool], tuple[Image, Image]] = {}
+    drawn: dict[tuple[Card, bool], tuple[Image, Image]] = {}
     for row, col, card in scene.pyramid.cells():  # bottom row first: upper rows lie over it
         start = (row, col) == (0, 0) and card is Card.ELEPHANT
-        if (card, start) not in faces:
-            faces[card, start] = render_card(card, s, start)
-        img, alpha = faces[card, start]
+        if (card, start) not in drawn:
+            drawn[card, start] = render_card(card, s, start) if faces is None else faces(card.notation, s)
+        img, alpha = drawn[card, start]
         cx, cy = MAT.card_rect(row, col).centre
         dx, dy, da = nudge()
         _paste(canvas, img, alpha, cx + dx, cy + dy, da, s, (x0, y0))
-    back, back_alpha = render_back(s)
+    back, back_alpha = render_back(s) if faces is None else faces("back", s)
     if scene.stack:
         for k in range(3):
             dx, dy, da = nudge()
@@ -112,7 +121,7 @@ def render_top_down(scene: Scene, s: float, region: tuple[float, float, float, f
         dx, dy, da = nudge()
         _paste(canvas, back, back_alpha, cx + dx, cy + dy, da, s, (x0, y0))
     if scene.shown is not None:
-        img, alpha = render_card(scene.shown, s)
+        img, alpha = render_card(scene.shown, s) if faces is None else faces(scene.shown.notation, s)
         st = MAT.stack
         dx, dy, da = nudge()
         _paste(canvas, img, alpha, st.x + st.w / 2 + dx, st.y + st.h / 2 + dy, da, s, (x0, y0))

@@ -9,15 +9,18 @@ from pathlib import Path
 import pytest
 
 from firmware.cli import main
+from firmware.grandioso import Sighting
 from firmware.grandioso.screens import SeatView, central_view, next_cards, render_seat, seat_view
 from firmware.grandioso.simcamera import open_simulated
 from firmware.grandioso.tablesim import SimulatedTable
+from firmware.journal import Journal
+from firmware.referee import Mode, Referee
 from firmware.screens import render_central, render_image
 from firmware.table import Seen, adapter
 from hardware.errors import UnknownBackend
-from scorer.grandioso import Card, Grandioso, Pass, Place, Pyramid
+from scorer.grandioso import Card, Draw, Exchange, Grandioso, GrandiosoState, Pass, Place, Pyramid
 from scorer.grandioso.observe import TableSnapshot
-from vision.grandioso.pipeline import Recognizer
+from vision.grandioso.pipeline import GrandiosoView, Recognizer, Unrecognised
 from vision.grandioso.scene import Scene, frame
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -108,3 +111,89 @@ def test_demo_agrees_with_the_ground_truth(tmp_path: Path, capsys: pytest.Captur
     assert "illegal attempts caught" in out
     record = json.loads((tmp_path / "record.json").read_text())
     assert record["game"] == "circus-grandioso" and len(record["moves"]) > 5
+
+
+def _glared_view(place: tuple[int, int], pyramid: dict[tuple[int, int], Card]) -> GrandiosoView:
+    """A view of ``pyramid`` whose ``place`` glare hides (reported unrecognised, its code unread)."""
+    row, col = place
+    glare = Unrecognised(f"row {row + 1}, place {col:+d}", "glare on the place: a code may lie under it", row, col,
+                         unread=True)
+    return GrandiosoView({p: k for p, k in pyramid.items() if p != place}, 0, (), True, (), (glare,))
+
+
+def test_glare_over_a_card_accepted_before_is_that_card() -> None:
+    state, _ = GAME.play(GAME.public_state(["Ann", "Ben"]), Place(Card.ELEPHANT, 0, 1))
+    before = {(0, 0): Card.ELEPHANT, (0, 1): Card.ELEPHANT}
+    sighting = TABLE.sighting(_glared_view((0, 1), before), ["Ann", "Ben"])
+    assert sighting is not None and sighting.unread == ((0, 1),)
+    seen = TABLE.fill_held(state, sighting)
+    assert seen.unrecognised == () and dict(seen.snapshot.pyramid) == before
+    assert TABLE.infer(state, seen).seen is Seen.UNCHANGED
+    # a card laid beside it is still a move
+    laid = TABLE.fill_held(state, TABLE.sighting(_glared_view((0, 1), {**before, (0, -1): Card.ELEPHANT}), ["A", "B"]))
+    assert TABLE.infer(state, laid).move == Place(Card.ELEPHANT, 0, -1)
+
+
+def test_glare_over_a_place_that_held_no_card_is_still_asked_about() -> None:
+    state = GAME.public_state(["Ann", "Ben"])
+    sighting = TABLE.sighting(_glared_view((0, 1), {(0, 0): Card.ELEPHANT}), ["Ann", "Ben"])
+    assert sighting is not None
+    assert TABLE.fill_held(state, sighting) == sighting  # a card laid under the glare must not pass unseen
+    other = Sighting(sighting.snapshot, ("A card lies turned (row 1, place +1).",), (None,))
+    assert TABLE.fill_held(state, other) == other
+
+
+def test_the_referee_asks_nothing_when_glare_hides_a_card_it_accepted(tmp_path: Path) -> None:
+    with Journal.open(tmp_path / "j.db") as journal:
+        referee = Referee.new_game(journal, ["Ann", "Ben"], table="grandioso")
+        before = {(0, 0): Card.ELEPHANT, (0, 1): Card.ELEPHANT}
+        referee.see(TABLE.sighting(GrandiosoView(before, 0, (), True, (), ()), ["Ann", "Ben"]))
+        assert len(referee.live.moves()) == 1
+        referee.see(TABLE.sighting(_glared_view((0, 1), before), ["Ann", "Ben"]))
+        assert referee.mode is Mode.PLAYING and len(referee.live.moves()) == 1
+        referee.see(TABLE.sighting(_glared_view((0, -1), before), ["Ann", "Ben"]))
+        assert referee.mode is Mode.QUESTION and "Glare on the place" in referee.hint
+
+
+def _with_singles(count: int) -> GrandiosoState:
+    """A game where ``count`` cards were exchanged onto the singles row."""
+    state = GAME.public_state(["Ann", "Ben"])
+    for _ in range(count):
+        state, _ = GAME.play(state, Exchange(Card.CAMEL, None))
+    return state
+
+
+def _singles_view(places: tuple[int, ...], unclear: tuple[int, ...], shown: Card | None = None) -> GrandiosoView:
+    glare = Unrecognised("the singles row", "place " + ", ".join(map(str, unclear)) + " unclear (glare?)",
+                         places=unclear)
+    first = 56.0 + 4.0 + 21.0
+    return GrandiosoView({(0, 0): Card.ELEPHANT}, len(places), tuple(first + (k - 1) * 46.0 for k in places), True,
+                         (), (glare,), shown)
+
+
+def test_glare_over_singles_accepted_before_holds_them_when_the_row_shows_nothing_else() -> None:
+    state = _with_singles(3)
+    sighting = TABLE.sighting(_singles_view((1, 3), (2,)), ["Ann", "Ben"])
+    assert sighting is not None and sighting.unclear == ((2,),)
+    seen = TABLE.fill_held(state, sighting)
+    assert seen.unrecognised == () and seen.snapshot.single_places == (1, 2, 3)
+    assert TABLE.infer(state, seen).seen is Seen.UNCHANGED
+
+
+@pytest.mark.parametrize("places, unclear, shown", [
+    ((1, 3), (2,), Card.TIGER),  # a card shown on the stack: single 2 may have been drawn
+    ((1, 3, 4), (2,), None),  # a card laid down on place 4: single 2 may have been taken in exchange
+    ((1, 2), (4,), None),  # place 3 shows the bare row
+    ((1, 2, 3), (4,), None),  # a card may have been laid down under the glare
+])
+def test_glare_over_the_singles_row_is_asked_about_when_the_row_may_have_changed(
+        places: tuple[int, ...], unclear: tuple[int, ...], shown: Card | None) -> None:
+    state = _with_singles(3)
+    sighting = TABLE.sighting(_singles_view(places, unclear, shown), ["Ann", "Ben"])
+    assert TABLE.fill_held(state, sighting) == sighting
+
+
+def test_glare_over_the_singles_row_is_asked_about_after_a_draw() -> None:
+    state, _ = GAME.play(_with_singles(3), Draw(None))
+    sighting = TABLE.sighting(_singles_view((1, 3), (2,)), ["Ann", "Ben"])
+    assert TABLE.fill_held(state, sighting) == sighting

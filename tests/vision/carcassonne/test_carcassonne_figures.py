@@ -7,7 +7,19 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.carcassonne.figures import COLORS, _paint, _poly, clipped_sides, find_figures, footprint_centre
+from vision.carcassonne.figures import (
+    COLORS,
+    _paint,
+    _poly,
+    acrobat_stack,
+    clipped_sides,
+    find_figures,
+    footprint_centre,
+    on_roof,
+    roof_box,
+    search_figures,
+    white_gain,
+)
 from vision.carcassonne.recognize import TileReading
 from vision.carcassonne.render import render_tile
 
@@ -17,12 +29,12 @@ def _square(x: float, y: float, side: float) -> np.ndarray:
 
 
 def test_a_figure_across_a_seam_is_found_once_on_the_tile_under_its_middle() -> None:
-    # a green table of B tiles (a monastery amid fields); a red disc sits across the seam of two cells one above
+    # a green table of B tiles (a monastery amid fields); a red meeple sits across the seam of two cells one above
     # the other, most of it on the lower one, a blue one well inside a third cell, white marks fix the colour balance
     photo = np.full((300, 200, 3), (60, 150, 80), np.uint8)
-    photo[:, :4] = photo[:, 100:104] = 255
-    cv2.circle(photo, (50, 106), 13, COLORS["red"], -1)
-    cv2.circle(photo, (150, 60), 13, COLORS["blue"], -1)
+    photo[:, :4] = photo[:, 100:104] = 240  # not clipped: a clipped pixel is glare
+    _paint(photo, _poly(50, 106, 28.0, 0.0), COLORS["red"], 100)
+    _paint(photo, _poly(150, 60, 28.0, 0.0), COLORS["blue"], 100)
     tiles = [TileReading(0, 0, "B", 0, 1.0), TileReading(0, 1, "B", 0, 1.0), TileReading(1, 0, "B", 0, 1.0)]
     corners = {(0, 0): _square(0, 0, 100), (0, 1): _square(0, 100, 100), (1, 0): _square(100, 0, 100)}
     together = find_figures(photo, tiles, corners)
@@ -71,3 +83,111 @@ def test_a_figure_cut_off_at_a_corner_is_at_least_the_smallest_figure() -> None:
     sides = clipped_sides(blob, 1, box, seen)
     assert sides == (True, True, False, False)
     assert footprint_centre(box, sides, 30.0) == pytest.approx((34.5 - 15, 34.5 - 15))
+
+
+def test_the_boards_white_is_taken_without_the_glare() -> None:
+    # a board of fields with a road of a bluish white, under a pool of glare clipped in its green channel
+    pixels = np.full((1000, 3), (60, 150, 80), np.float32)
+    pixels[:60] = (210, 200, 180)  # the road
+    pixels[60:100] = (245, 255, 240)  # the glare
+    gain = white_gain(pixels)
+    assert gain * np.float32([210, 200, 180]) == pytest.approx([235, 235, 235], abs=1)
+    # a board with no glare: its brightest pixels are its white
+    assert white_gain(pixels[:60]) * np.float32([210, 200, 180]) == pytest.approx([235, 235, 235], abs=1)
+
+
+def test_an_acrobat_stack_cut_in_pieces_by_its_outlines_counts_its_whole_height() -> None:
+    # three acrobats a tenth of the tile apart, each 0.22 of the 64-pixel tile: 27 pixels from the top one's head down
+    pieces = [((20, 10, 14, 14), 0.9, 100), ((20, 25, 14, 12), 0.6, 50)]
+    count, conf = acrobat_stack(pieces)
+    assert count == 3 and conf == pytest.approx((0.9 * 100 + 0.6 * 50) / 150)
+    assert acrobat_stack(pieces[:1])[0] == 1
+
+
+def _sand(n: int) -> tuple[np.ndarray, list[TileReading], dict[tuple[int, int], np.ndarray]]:
+    """A row of ``n`` B tiles 100 px wide in a sand colour near no figure's, with white marks for the colour balance."""
+    photo = np.full((100, 100 * n, 3), (150, 190, 220), np.uint8)
+    photo[:, :4] = 240
+    tiles = [TileReading(x, 0, "B", 0, 1.0) for x in range(n)]
+    corners = {(x, 0): _square(100 * x, 0, 100) for x in range(n)}
+    return photo, tiles, corners
+
+
+def test_a_green_figure_as_large_as_a_ringmaster_is_in_doubt() -> None:
+    photo, tiles, corners = _sand(3)
+    _paint(photo, _poly(25, 25, 30.0, 0.0), COLORS["green"], 100)  # a meeple
+    _paint(photo, _poly(225, 25, 40.0, 0.0), COLORS["green"], 100)  # the ringmaster's size: maybe a meeple run into a field
+    _paint(photo, _poly(125, 75, 40.0, 0.0), COLORS["red"], 100)  # a red ringmaster (off the monastery's roof) is sure
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(0, "meeple", "green"), (1, "ringmaster", "red")]
+    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(2, "ringmaster", "green")]
+    assert find_figures(photo, tiles, corners) == list(found.sure)
+
+
+def test_the_acrobats_under_the_top_one_count_by_the_strips_of_their_colour_below_it() -> None:
+    # the top acrobat a piece of 13 rows; below it, past a two-row outline each, two strips of its colour
+    pixels = np.zeros((64, 64), bool)
+    pixels[10:23, 20:31] = True
+    pixels[25:29, 21:30] = True
+    pixels[31:36, 21:30] = True
+    pixels[50:55, 21:30] = True  # another figure's colour further down: no acrobat of this stack
+    top = [((20, 10, 11, 13), 0.8, 120)]
+    assert acrobat_stack(top)[0] == 1
+    assert acrobat_stack(top, pixels)[0] == 3
+
+
+def test_a_square_of_a_player_colour_as_tall_as_a_meeple_is_tile_art() -> None:
+    photo, tiles, corners = _sand(2)
+    photo[12:40, 12:40] = COLORS["red"]  # the roof of a house at a crossroads, grown by the camera's blur
+    _paint(photo, _poly(125, 25, 30.0, 0.0), COLORS["red"], 100)
+    assert [(f.x, f.figure, f.color) for f in find_figures(photo, tiles, corners)] == [(1, "meeple", "red")]
+
+
+def test_a_patch_of_a_roof_colour_shorter_than_the_smallest_meeple_is_in_doubt() -> None:
+    # a red triangle 0.22 of the tile wide and tall (a roof's size), away from the monastery's roof, is in doubt; a
+    # meeple of the smallest size drawn beside it is sure
+    photo, tiles, corners = _sand(3)
+    cv2.fillConvexPoly(photo, np.array([[19, 86], [41, 86], [30, 64]], np.int32), COLORS["red"])
+    _paint(photo, _poly(130, 75, 28.0, 0.0), COLORS["red"], 100)
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "meeple", "red")]
+    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(0, "meeple", "red")]
+
+
+def test_a_roof_coloured_figure_over_a_monastery_roof_as_large_as_a_ringmaster_is_in_doubt() -> None:
+    # a red ringmaster's size over the monastery's roof (maybe a meeple run together with a red roof) is in doubt;
+    # the same size on the field south-east of the monastery, and a black one over the roof, are sure
+    photo, tiles, corners = _sand(3)
+    _paint(photo, _poly(50, 40, 40.0, 0.0), COLORS["red"], 100)
+    _paint(photo, _poly(172, 75, 40.0, 0.0), COLORS["red"], 100)
+    _paint(photo, _poly(250, 40, 40.0, 0.0), COLORS["black"], 100)
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "ringmaster", "red"), (2, "ringmaster", "black")]
+    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(0, "ringmaster", "red")]
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_the_monastery_roof_turns_with_its_tile(rotation: int) -> None:
+    # the roof lies north of the tile's middle in catalog orientation; turned a quarter clockwise, east of it
+    u0, v0, u1, v1 = roof_box(rotation)
+    middle = ((u0 + u1) / 2 - 0.5, (v0 + v1) / 2 - 0.5)
+    north = {0: (0, -1), 90: (1, 0), 180: (0, 1), 270: (-1, 0)}[rotation]
+    assert np.sign(np.round(middle, 6)).tolist() == list(north)
+    assert u1 - u0 == pytest.approx((0.4, 0.25)[rotation // 90 % 2]) and 0 <= u0 < u1 <= 1 and 0 <= v0 < v1 <= 1
+    # a blob over the roof, on a monastery and on a tile without one
+    box = (round(64 * u0), round(64 * v0), round(64 * (u1 - u0)), round(64 * (v1 - v0)))
+    assert on_roof("B", rotation, box, 0.0, 0.0)
+    assert not on_roof("V", rotation, box, 0.0, 0.0)
+    assert not on_roof("B", (rotation + 180) % 360, box, 0.0, 0.0)
+
+
+def test_a_red_streak_on_an_acrobat_space_narrower_than_an_acrobat_is_in_doubt() -> None:
+    # the space's red dots run together by the camera's blur: a streak 0.07 of the tile wide; a red acrobat beside
+    photo = np.full((100, 200, 3), (150, 190, 220), np.uint8)
+    photo[:, :4] = 240
+    cv2.ellipse(photo, (50, 50), (10, 4), 0, 0, 360, COLORS["red"], -1)
+    _paint(photo, _poly(150, 50, 22.0, 0.0), COLORS["red"], 100)
+    tiles = [TileReading(x, 0, "ffff.acrobats", 0, 1.0) for x in range(2)]
+    found = search_figures(photo, tiles, {(x, 0): _square(100 * x, 0, 100) for x in range(2)})
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "acrobat", "red")]
+    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(0, "acrobat", "red")]

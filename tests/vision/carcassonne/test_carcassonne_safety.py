@@ -90,7 +90,7 @@ def test_a_tile_with_a_side_read_as_another_feature_is_unrecognised(side: int) -
 def _fields(n: int) -> tuple[np.ndarray, list[TileReading], dict[tuple[int, int], np.ndarray]]:
     """A row of ``n`` B tiles (a monastery amid fields) 100 px wide, green, with white marks to fix the colour balance."""
     photo = np.full((100, 100 * n, 3), (60, 150, 80), np.uint8)
-    photo[:, :4] = 255
+    photo[:, :4] = 240  # a white the camera did not clip (a clipped pixel is glare, no colour)
     tiles = [TileReading(x, 0, "B", 0, 1.0) for x in range(n)]
     corners = {(x, 0): np.float32([[100 * x, 0], [100 * x + 100, 0], [100 * x + 100, 100], [100 * x, 100]]) for x in range(n)}
     return photo, tiles, corners
@@ -107,9 +107,26 @@ def test_a_patch_of_a_player_colour_smaller_or_much_larger_than_any_figure_is_no
 
 def test_a_player_has_one_ringmaster_the_smaller_of_two_is_a_meeple() -> None:
     photo, tiles, corners = _fields(3)
-    for x, size in ((0, 37.0), (2, 40.0)):
-        _paint(photo, _poly(100 * x + 25, 25, size, 0.0), COLORS["red"], 100)
+    for x, size in ((0, 37.0), (2, 40.0)):  # south of the monastery, off its roof (a red roof may be under one)
+        _paint(photo, _poly(100 * x + 25, 75, size, 0.0), COLORS["red"], 100)
     _paint(photo, _poly(175, 75, 38.0, 0.0), COLORS["blue"], 100)
     found = find_figures(photo, tiles, corners)
     assert sorted((f.x, f.figure, f.color) for f in found) == [(0, "meeple", "red"), (1, "ringmaster", "blue"),
                                                                (2, "ringmaster", "red")]
+
+
+def test_a_figure_in_doubt_is_listed_unrecognised_and_the_board_is_not_scored() -> None:
+    from vision.carcassonne.figures import FigureReading
+    from vision.carcassonne.recognize import BoardReading
+    from vision.carcassonne.scoring import IllegalPosition, score_reading
+
+    doubt = FigureReading(0, 0, "ringmaster", "green", "field:NL", 0.45)
+    reading = BoardReading((TileReading(0, 0, "B", 0, 0.99),), unsure_figures=(doubt,))
+    data = reading.to_json()
+    assert data["figures"] == []
+    assert data["unrecognised"] == [{"kind": "figure", "x": 0, "y": 0, "best": "ringmaster", "color": "green",
+                                     "feature": "field:NL", "confidence": 0.45}]
+    assert "unsure: green ringmaster?" in reading.describe()
+    with pytest.raises(IllegalPosition, match="figure at \\(0,0\\)"):
+        score_reading(reading, {"green": "Ann"})
+

@@ -306,6 +306,11 @@ def test_an_attraction_partly_hidden_is_held_and_its_clear_fields_read_as_sites(
     assert view.attractions == ()
     assert (text[parse_cell("a7") or 0], text[parse_cell("b7") or 0]) == ("s", "?")
     assert any(u.where == "a7" for u in view.unrecognised)
+    # the fields the problems hold: the whole piece, its clear field too (the referee takes none of it alone)
+    held = 0
+    for u in view.unrecognised:
+        held |= u.fields
+    assert held & piece.mask == piece.mask
 
 
 def under_glare(bgr: tuple[int, int, int], glare: float, light: float = 1.0) -> np.ndarray:

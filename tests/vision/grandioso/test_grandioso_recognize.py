@@ -16,7 +16,7 @@ from vision.camera_model import photograph
 from vision.cli import cmd_recognize
 from vision.grandioso.faces import marker_image, render_card
 from vision.grandioso.layout import CARD_IDS, CODE_SIZE, MAT, code_centre
-from vision.grandioso.pipeline import Recognizer, _match_code
+from vision.grandioso.pipeline import Recognizer, _masked_ncc, _match_code, _percentile
 from vision.grandioso.scene import CONTENT_REGION, Scene, _paste, frame, render_top_down
 
 
@@ -267,3 +267,99 @@ def test_the_start_spot_is_never_read_empty(recognizer: Recognizer) -> None:
     view = recognizer.recognize(img).view
     assert (0, 0) not in view.pyramid and view.pyramid.get((0, 1)) is Card.ELEPHANT
     assert [(u.row, u.col) for u in view.unrecognised] == [(0, 0)]
+
+
+_PUBLISHED = {Card.ELEPHANT: (245, 190, 150), Card.RHINO: (150, 235, 160), Card.CAMEL: (150, 170, 245),
+              Card.CLOWN: (235, 150, 235)}
+
+
+def _published_face(label: str, s: float) -> tuple[np.ndarray, np.ndarray]:
+    """A published card: no code, its upper half grey, its lower half a light tint of the card's colour."""
+    from vision.grandioso.layout import CARD
+
+    w, h = int(round(CARD.width * s)), int(round(CARD.height * s))
+    img = np.full((h, w, 3), 240, np.uint8)
+    img[int(2 * s):h // 2, int(2 * s):w - int(2 * s)] = (170, 165, 175)
+    colour = (90, 60, 40) if label == "back" else _PUBLISHED[Card.parse(label)]
+    img[h // 2 + int(4 * s):h - int(4 * s), int(4 * s):w - int(4 * s)] = colour
+    return img, np.full((h, w), 255, np.uint8)
+
+
+class _ByColour:
+    """A stand-in enrolled deck: names a crop by the colour of its lower half, unsure when none is near."""
+
+    crop_size = (40, 56)
+
+    def classify(self, crops: np.ndarray, threshold: float = 0.0) -> list[object]:
+        from vision.classify import Recognition, Verdict
+
+        out: list[object] = []
+        for c in crops:
+            mean = c[36:50, 8:32].reshape(-1, 3).mean(axis=0)
+            card, d = min(((k, float(np.abs(mean - v).sum())) for k, v in _PUBLISHED.items()), key=lambda x: x[1])
+            out.append(Recognition(Verdict.IDENTIFIED, card.notation, 1.0) if d < 60
+                       else Recognition(Verdict.UNSURE, None, 0.0))
+        return out
+
+
+def test_a_published_card_is_read_by_the_deck() -> None:
+    p = Pyramid.start()
+    for r, c, k in [(0, 1, Card.ELEPHANT), (1, 0, Card.RHINO), (0, -1, Card.ELEPHANT), (1, -1, Card.CLOWN),
+                    (2, -1, Card.CAMEL)]:
+        p = p.with_card(r, c, k)
+    x0, _, x1, _ = CONTENT_REGION
+    image = render_top_down(Scene(p, jitter=2), 1280 / (x1 - x0), faces=_published_face)
+    assert Recognizer().recognize(image).view.pyramid == {}  # no code: the shipped reading sees none
+    assert Recognizer(classifier=_ByColour()).recognize(image).view.pyramid == _truth(p)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 900, 1001])
+def test_the_fast_percentile_is_numpys(n: int) -> None:
+    values = np.random.default_rng(n).random((n, 1)).astype(np.float32) * 255
+    for q in (0, 10, 50, 75, 90, 99, 100):
+        assert _percentile(values, q) == pytest.approx(float(np.percentile(values, q)), abs=1e-3)
+
+
+def test_masked_correlation_over_every_pixel_is_the_plain_one() -> None:
+    rng = np.random.default_rng(3)
+    image = cv2.GaussianBlur((rng.random((40, 50)) * 255).astype(np.float32), (0, 0), 1.5)
+    template = image[10:30, 12:34].copy()
+    every, share = _masked_ncc(image, np.ones(image.shape, bool), template)
+    assert share.min() == 1.0
+    assert every.max() == pytest.approx(1.0, abs=1e-4)
+    assert np.unravel_index(int(np.argmax(every)), every.shape) == (10, 12)
+    # a mask that keeps all but one corner pixel computes the same correlation, the slow way
+    almost = np.ones(image.shape, bool)
+    almost[-1, -1] = False
+    masked, share = _masked_ncc(image, almost, template)
+    assert np.abs(masked - every)[:-1, :-1].max() < 1e-3
+    assert share[-1, -1] < 1.0
+    # the correlation over the unmasked pixels ignores what the mask hides (glare)
+    glared = image.copy()
+    glared[10:20, 12:20] = 255.0
+    valid = glared < 250.0
+    hidden, share = _masked_ncc(glared, valid, template)
+    assert np.unravel_index(int(np.argmax(hidden)), hidden.shape) == (10, 12)
+    assert hidden.max() == pytest.approx(1.0, abs=1e-3)
+
+
+def test_the_slow_marker_search_with_one_window_finds_a_mat_the_fast_one_misses(recognizer: Recognizer) -> None:
+    from vision.calibrate import find_markers
+    from vision.grandioso import CONFIG
+
+    p = Pyramid.start().with_card(0, 1, Card.ELEPHANT)
+    sharp = frame(Scene(p, singles=2, jitter=1))
+    blurred = cv2.GaussianBlur(sharp, (0, 0), 4.0)
+    gray = cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY)
+
+    def mat_ids(**options: bool) -> set[int]:
+        return {m.id for m in find_markers(gray, CONFIG, **options)} & set(MAT.marker_ids)
+
+    assert len(mat_ids()) < CONFIG.min_mat_markers
+    assert mat_ids(robust=True, one_window=True) == set(MAT.marker_ids)
+    assert mat_ids(one_window=True) == mat_ids()  # the fast search has one window already
+    result = recognizer.recognize(blurred)
+    truth = recognizer.recognize(sharp).calibration
+    corners = np.array([[[0.0, 0.0], [MAT.width, 0.0], [MAT.width, MAT.height], [0.0, MAT.height]]])
+    assert np.allclose(cv2.perspectiveTransform(corners, result.calibration.table_to_image),
+                       cv2.perspectiveTransform(corners, truth.table_to_image), atol=3.0)

@@ -1,0 +1,159 @@
+"""The places' fast paths (`vision.bigtop.places`) give exactly what the plain computations give."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from vision.bigtop import DEFAULT_CONFIG
+from vision.bigtop import places as pl
+from vision.calibrate import Rectified
+
+
+def _rect(image: NDArray[Any]) -> Rectified:
+    x0, y0, _, _ = DEFAULT_CONFIG.view_region_mm
+    s = DEFAULT_CONFIG.px_per_mm
+    t = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]], np.float64)
+    return Rectified(image, t, s)
+
+
+def _table_image(rng: np.random.Generator) -> NDArray[Any]:
+    """A rectified grey table: shaded noise, a few card-like outlines and a saturated glare spot."""
+    x0, y0, x1, y1 = DEFAULT_CONFIG.view_region_mm
+    s = DEFAULT_CONFIG.px_per_mm
+    h, w = int(round((y1 - y0) * s)), int(round((x1 - x0) * s))
+    img = np.clip(rng.normal(150, 25, (h, w)), 0, 255).astype(np.uint8)
+    img = cv2.GaussianBlur(img, (0, 0), 1.5)
+    for _ in range(12):
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        box = cv2.boxPoints(((cx, cy), (58, 95), rng.uniform(0, 180)))
+        cv2.polylines(img, [np.round(box).astype(np.int32)], True, 30, 2)
+    cv2.circle(img, (w // 2, h // 2), 70, 255, -1)
+    return img
+
+
+def _fit_scores_one_by_one(img: NDArray[Any], rot: NDArray[Any], s: float, centre: NDArray[Any],
+                           shifts: NDArray[Any]) -> NDArray[Any]:
+    """`places._fit_scores` for one turn, each moved point rounded and clipped on its own."""
+    h, w = img.shape
+    out = []
+    for band in (pl._RIM, pl._FRAME):
+        pts = band @ rot.T * s + centre
+        p = np.rint(pts[None] + shifts[:, None]).astype(np.int64)
+        out.append(img[np.clip(p[..., 1], 0, h - 1), np.clip(p[..., 0], 0, w - 1)].mean(axis=1))
+    scores: NDArray[Any] = (out[0] - out[1]) / (out[0] + 4.0)
+    return scores
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_card_fit_scores_match_rounding_each_moved_point(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    s = DEFAULT_CONFIG.px_per_mm
+    img = cv2.blur(rng.integers(0, 256, (150, 130), dtype=np.uint8), (3, 3)).astype(np.float32)
+    rots = [pl._rot(float(a)) for a in rng.uniform(-180, 180, 5)]
+    grid = np.array([(dx, dy) for dy in range(-6, 7, 2) for dx in range(-6, 7, 2)], np.float64)
+    for centre, shifts in ((np.array([65.3, 75.1]) + rng.uniform(-2, 2, 2), grid),  # inside: the fast path
+                           (np.array([20.0, 30.0]), grid),  # off the image: rounded and clipped point by point
+                           (np.array([65.0, 75.0]), grid + 0.25)):  # shifts not whole pixels
+        got = pl._fit_scores(img, rots, s, centre, shifts)
+        want = np.stack([_fit_scores_one_by_one(img, r, s, centre, shifts) for r in rots])
+        assert got.shape == want.shape
+        assert np.array_equal(got, want)
+
+
+def test_shifted_pixels_are_the_moved_points_rounded() -> None:
+    rng = np.random.default_rng(7)
+    pts = rng.uniform(20, 80, (50, 2))
+    shifts = np.array([(dx, dy) for dy in range(-3, 4) for dx in range(-3, 4)], np.float64)
+    at = pl._shifted_pixels(pts, shifts, 100, 90)
+    assert at is not None
+    p = np.rint(pts[None] + shifts[:, None]).astype(np.int64)
+    assert np.array_equal(at, p[..., 1] * 100 + p[..., 0])
+    half = pts.copy()
+    half[0] = (40.5, 41.0)  # a point on a half pixel: rounding it moved may differ, so no fast path
+    assert pl._shifted_pixels(half, shifts, 100, 90) is None
+    assert pl._shifted_pixels(pts, shifts, 60, 90) is None  # moved points fall off the image
+
+
+def _print_match_afresh(image: NDArray[Any], rect: Rectified, place: pl.LayoutPlace) -> float:
+    """`places.print_match` with the clean print's band made afresh."""
+    s = rect.px_per_mm
+    r = pl._place_rect(place)
+    half = pl._TEXT_HALF_MM[place.zone.area]
+    pad = pl.PRINT_SHIFT_MM
+    bx0, bx1 = r.x + pl._BORDER_MM, r.x + r.w - pl._BORDER_MM
+    by0, by1 = r.y + r.h / 2 - half, r.y + r.h / 2 + half
+    sigma = pl.SHADING_MM * s
+    margin = pad + 2 * pl.SHADING_MM
+    wx0, wy0 = bx0 - margin, by0 - margin
+    size = (int(round((bx1 - bx0 + 2 * margin) * s)), int(round((by1 - by0 + 2 * margin) * s)))
+    rot = place.rotation
+    shift = ((np.array(place.centre) - np.array(rect.origin)) - rot @ (np.array(place.sheet_centre) - (wx0, wy0))) * s
+    m = np.hstack([rot, shift[:, None]]).astype(np.float64)
+    corners = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float64) @ rot.T + shift
+    h, w = image.shape[:2]
+    if corners.min() < 0 or corners[:, 0].max() > w - 1 or corners[:, 1].max() > h - 1:
+        return -1.0
+    seen = cv2.warpAffine(image, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).astype(np.float32)
+    edge = int(np.ceil(margin * s))
+    sheet = cv2.copyMakeBorder(pl._sheet_grey(place.sheet, s), edge, edge, edge, edge, cv2.BORDER_REPLICATE)
+    ox, oy = int(round(wx0 * s)) + edge, int(round(wy0 * s)) + edge
+    clean = sheet[oy:oy + size[1], ox:ox + size[0]]
+    fine_seen = cv2.GaussianBlur(seen, (0, 0), pl.PRINT_BLUR_PX) - cv2.GaussianBlur(seen, (0, 0), sigma)
+    fine_clean = cv2.GaussianBlur(clean, (0, 0), pl.PRINT_BLUR_PX) - cv2.GaussianBlur(clean, (0, 0), sigma)
+    k = int(round(margin * s))
+    p = int(round(pad * s))
+    tpl = fine_clean[k:size[1] - k, k:size[0] - k]
+    area = fine_seen[k - p:size[1] - k + p, k - p:size[0] - k + p]
+    if tpl.size < 20 or float(tpl.std()) < 1e-3:
+        return -1.0
+    return float(cv2.matchTemplate(area, tpl, cv2.TM_CCOEFF_NORMED).max())
+
+
+def test_print_match_with_the_clean_band_kept_matches_it_made_afresh() -> None:
+    image = _table_image(np.random.default_rng(3))
+    rect = _rect(image)
+    for place in pl.layout_places({}):
+        assert pl.print_match(image, rect, place) == _print_match_afresh(image, rect, place)
+        assert pl.print_match(image, rect, place) == _print_match_afresh(image, rect, place)  # kept
+
+
+def test_a_places_plainness_tested_once_matches_each_test_on_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    image = _table_image(np.random.default_rng(5))
+    rect = _rect(image)
+    places = pl.layout_places({})
+    want = []
+    washed_tested = 0
+    for place in places:
+        printed = (pl.looks_plain(image, rect, place.plain_mm, place.text_mm)
+                   and pl.print_match(image, rect, place) >= pl.PRINT_MATCH[place.zone.area])
+        want.append(printed or pl.looks_washed(image, rect, place))
+        detail, _ = pl.place_features(image, rect, place.plain_mm)
+        if detail < pl.PLAIN_CONTRAST:
+            washed_tested += 1
+            assert pl.looks_washed(image, rect, place, detail) == pl.looks_washed(image, rect, place)
+    assert washed_tested  # the glare spot makes some places plain enough for the whole glare test
+    measured = []
+    features = pl.place_features
+    monkeypatch.setattr(pl, "place_features", lambda *a: measured.append(1) or features(*a))
+    memory = pl.PlaceMemory()
+    assert [memory._looks_plain(rect, place) for place in places] == want
+    assert len(measured) == len(places)  # one measure of fine detail for both tests of each place
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_spread_and_median_of_fine_detail_are_numpys_bit_for_bit(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    for n in (*range(1, 40), *rng.integers(40, 6000, 60).tolist()):
+        for values in (rng.normal(0, 6, n).astype(np.float32),  # fine detail
+                       rng.integers(0, 256, n).astype(np.float32),  # grey levels, many alike
+                       (rng.integers(-3, 4, n) * 0.37).astype(np.float32)):  # ties at the percentiles
+            lo, hi = np.percentile(values, [3, 97])
+            assert pl._percentiles(values) == (float(lo), float(hi))
+            assert pl._median(values) == float(np.median(values))
+        grey = rng.integers(0, 256, n).astype(np.uint8)
+        assert pl._median_grey(grey) == float(np.median(grey.astype(np.float32)))
