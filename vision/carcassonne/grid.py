@@ -53,10 +53,13 @@ class Cell:
 
 @dataclass(frozen=True, slots=True)
 class Grid:
-    """The cells found and the homography from grid units (one cell = 1) to photo pixels."""
+    """The cells found and the homography from grid units (one cell = 1) to photo pixels (before the lens's bend)."""
 
     cells: tuple[Cell, ...]
     to_photo: NDArray[Any]
+    #: the lens's barrel term fitted with the grid, ``(k, cx, cy)`` in photo pixels: a cell's corners are
+    #: ``to_photo``'s, bent about (cx, cy) by 1 + k r^2 (r in units of cx); k = 0 where no bend was fitted
+    bend: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 def _foreground(img: NDArray[Any]) -> NDArray[Any]:
@@ -390,6 +393,42 @@ def _outline_pitch(steps: NDArray[Any], pitch: float, phase: float) -> tuple[flo
     return float(new), shift
 
 
+def _lattice_score(profile: NDArray[Any], extent: tuple[float, float], pitch: float, phase: float) -> float:
+    """How strongly the seams show on the lattice lines ``phase + k * pitch`` across the board (``extent``, first
+    and last position of the board along the axis): the seam profile, high-passed as the pitch search sees it, on
+    the lines (the strongest within a pixel of each) over its mean across the board. A lattice on every seam scores
+    as high as one on every other seam; one with lines on tile middles or between seams scores lower."""
+    hp, _ = _autocorr(profile, 12.0)
+    lo, hi = int(max(0, np.floor(extent[0]))), int(min(len(hp) - 1, np.ceil(extent[1])))
+    if hi <= lo or pitch <= 0:
+        return 0.0
+    base = float(hp[lo:hi + 1].mean())
+    if base <= 0:
+        return 0.0
+    first = np.ceil((lo - phase) / pitch)
+    lines = phase + pitch * np.arange(first, np.floor((hi - phase) / pitch) + 1)
+    if not len(lines):
+        return 0.0
+    near = np.clip(np.round(lines)[:, None].astype(np.intp) + np.arange(-1, 2), 0, len(hp) - 1)
+    return float(hp[near].max(axis=1).mean()) / base
+
+
+def _guarded_outline(profile: NDArray[Any], top_mask: NDArray[Any], axis: int, pitch: float,
+                     phase: float) -> tuple[float, float]:
+    """The lattice along ``axis`` from the board's outline (`_outline_pitch`) where it scores at least as well on
+    the seams (`_lattice_score`) as the seams' own ``(pitch, phase)``, else the seams' lattice."""
+    new = _outline_pitch(_outline_steps(top_mask, axis), pitch, phase)
+    if new == (pitch, phase):
+        return pitch, phase
+    on = np.nonzero(top_mask.any(axis=1 - axis))[0]
+    if len(on) < 2:
+        return pitch, phase
+    extent = (float(on[0]), float(on[-1]))
+    if _lattice_score(profile, extent, *new) >= _lattice_score(profile, extent, pitch, phase):
+        return new
+    return pitch, phase
+
+
 #: (lattice score, work image -> canvas, board mask in the canvas, (pitch x, phase x, pitch y, phase y))
 _View = tuple[float, NDArray[Any], NDArray[Any], tuple[float, float, float, float]]
 
@@ -487,8 +526,9 @@ def find_grid(photo: NDArray[Any]) -> Grid:
         if best is start:
             break
     _, full, top_mask, (px, phx, py, phy) = best
-    px, phx = _outline_pitch(_outline_steps(top_mask, 1), px, phx)
-    py, phy = _outline_pitch(_outline_steps(top_mask, 0), py, phy)
+    prof_x, prof_y, _ = _profiles(gray, mask, full)
+    px, phx = _guarded_outline(prof_x, top_mask, 1, px, phx)
+    py, phy = _guarded_outline(prof_y, top_mask, 0, py, phy)
     px, phx = _outline_parity(top_mask, px, phx, axis=1)
     py, phy = _outline_parity(top_mask, py, phy, axis=0)
     # grid units -> canvas -> photo
@@ -511,16 +551,18 @@ def find_grid(photo: NDArray[Any]) -> Grid:
             cells.append(Cell(i, j, corners.astype(np.float32), cover))
     if not cells:
         raise NoBoardError("no tile grid in the photo: the board's cells could not be placed")
-    refined = refine_seams(gray, {(c.x, c.y) for c in cells}, np.diag([scale, scale, 1]) @ to_photo)
+    refined = _fit_seams(gray, {(c.x, c.y) for c in cells}, np.diag([scale, scale, 1]) @ to_photo, 2, lens=True)
     if refined is None:
         return Grid(tuple(cells), to_photo)
-    to_photo = np.diag([1 / scale, 1 / scale, 1]) @ refined
+    to_photo = np.diag([1 / scale, 1 / scale, 1]) @ refined[0]
+    bend = (refined[1][0], refined[1][1] / scale, refined[1][2] / scale)
     moved = []
     for c in cells:
-        corners = cv2.perspectiveTransform(np.array([[c.x, c.y], [c.x + 1, c.y], [c.x + 1, c.y + 1], [c.x, c.y + 1]], np.float64)
-                                           .reshape(-1, 1, 2), to_photo).reshape(-1, 2)
+        corners = _apply(to_photo, np.array([[c.x, c.y], [c.x + 1, c.y], [c.x + 1, c.y + 1], [c.x, c.y + 1]], np.float64))
+        if bend[0]:
+            corners = _distort(corners, bend)
         moved.append(Cell(c.x, c.y, corners.astype(np.float32), c.cover))
-    return Grid(tuple(moved), to_photo)
+    return Grid(tuple(moved), to_photo, bend)
 
 
 def _apply(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:
@@ -530,6 +572,68 @@ def _apply(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
+def _distort(pts: NDArray[Any], lens: tuple[float, float, float]) -> NDArray[Any]:
+    """``pts`` (..., 2) as a lens of barrel term ``k`` about ``(cx, cy)`` bends them: ``lens = (k, cx, cy)``; the
+    radius is measured in units of ``cx`` (half the image's width), so ``k`` is the bend at the width's ends."""
+    k, cx, cy = lens
+    d = pts - np.array([cx, cy])
+    r2 = (d * d).sum(axis=-1, keepdims=True) / (cx * cx)
+    out: NDArray[Any] = np.array([cx, cy]) + d * (1 + k * r2)
+    return out
+
+
+def _undistort(pts: NDArray[Any], lens: tuple[float, float, float]) -> NDArray[Any]:
+    """The inverse of `_distort` (Newton steps on the radius)."""
+    k, cx, cy = lens
+    d = pts - np.array([cx, cy])
+    rd = np.sqrt((d * d).sum(axis=-1, keepdims=True)) / cx
+    r = rd.copy()
+    for _ in range(6):
+        r = r - (r + k * r**3 - rd) / (1 + 3 * k * r * r)
+    out: NDArray[Any] = np.array([cx, cy]) + d * (r / np.maximum(rd, 1e-12))
+    return out
+
+
+#: the barrel term's range (`_distort`'s k): phone and webcam lenses bend a straight line at the frame's side by
+#: up to a few percent of the half width, barrel (negative) far more often than pincushion
+LENS_RANGE = (-0.12, 0.03)
+
+
+def _fit_lens(src: NDArray[Any], dst: NDArray[Any], to_work: NDArray[Any], centre: tuple[float, float],
+              tol: float) -> tuple[NDArray[Any], float, float] | None:
+    """A homography and barrel term through the seam points ``src`` (grid units) -> ``dst`` (pixels), the points
+    within a few ``tol`` of ``to_work`` taken: ``(homography, k, share of all points within tol)``, or None.
+
+    Each bend tried is undone from the points, a homography fitted through them and bent again; the bend whose
+    points land nearest (each point's miss capped) wins, searched coarse then fine over `LENS_RANGE`.
+    """
+    keep = np.linalg.norm(_apply(to_work, src) - dst, axis=1) < 3 * tol
+    if keep.sum() < 12:
+        return None
+    s_in, d_in = src[keep], dst[keep]
+
+    def fit(k: float) -> tuple[float, NDArray[Any] | None]:
+        lens = (k, centre[0], centre[1])
+        hk, _ = cv2.findHomography(s_in, _undistort(d_in, lens), 0)
+        if hk is None:
+            return float("inf"), None
+        miss = np.linalg.norm(_distort(_apply(hk, s_in), lens) - d_in, axis=1)
+        return float((np.minimum(miss, 2 * tol) ** 2).sum()), hk
+
+    lo, hi = LENS_RANGE
+    ks = list(np.linspace(lo, hi, 16))
+    costs = [fit(float(k))[0] for k in ks]
+    best = float(ks[int(np.argmin(costs))])
+    step = (hi - lo) / 15
+    fine = [float(k) for k in np.linspace(best - step, best + step, 9) if lo <= k <= hi]
+    results = [(fit(k), k) for k in fine]
+    (_, h), k = min(results, key=lambda r: r[0][0])
+    if h is None:
+        return None
+    share = float((np.linalg.norm(_distort(_apply(h, src), (k, *centre)) - dst, axis=1) < tol).mean())
+    return h, k, share
+
+
 def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray[Any], rounds: int = 2) -> NDArray[Any] | None:
     """Fit the grid to the seams actually seen: a homography from grid units to ``gray``'s pixels.
 
@@ -537,8 +641,18 @@ def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArr
     seam (a quarter cell each way) for the strongest edge; a robust homography through
     them corrects what the straight-line estimate of the perspective left over.
     """
+    fitted = _fit_seams(gray, cells, to_work, rounds, lens=False)
+    return None if fitted is None else fitted[0]
+
+
+def _fit_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray[Any], rounds: int,
+               lens: bool) -> tuple[NDArray[Any], tuple[float, float, float]] | None:
+    """`refine_seams`, with a barrel term of the lens fitted along with the homography where ``lens``:
+    ``(homography, (k, cx, cy))`` (see `_distort`; k = 0 without), or None where the seams do not show."""
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
     h, w = g.shape
+    centre = (w / 2.0, h / 2.0)
+    bend = (0.0, *centre)
     vertical = [(x + 1, y) for x, y in cells if (x + 1, y) in cells]
     horizontal = [(x, y + 1) for x, y in cells if (x, y + 1) in cells]
     if len(vertical) + len(horizontal) < 6:
@@ -558,15 +672,18 @@ def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArr
         py = hz[:, 1, None, None] + offs[None, None, :] + 0 * ts[None, :, None]
         probes.append(np.stack([px, py], axis=-1).reshape(-1, len(offs), 2))
     pts = np.concatenate(probes)
-    centre = pts[:, len(offs) // 2]
+    centre_pts = pts[:, len(offs) // 2]
     current = to_work
+    moved = False
     for _ in range(rounds):
         img = _apply(current, pts)
+        if bend[0]:
+            img = _distort(img, bend)
         xi, yi = img[..., 0], img[..., 1]
         inside = (xi.min(axis=1) >= 1) & (yi.min(axis=1) >= 1) & (xi.max(axis=1) <= w - 2) & (yi.max(axis=1) <= h - 2)
-        img, src = img[inside], centre[inside]
+        img, src = img[inside], centre_pts[inside]
         if not len(img):
-            return None if current is to_work else current
+            break
         vals = g[np.round(img[..., 1]).astype(np.intp), np.round(img[..., 0]).astype(np.intp)]
         step = np.abs(np.diff(vals, axis=1))
         # a seam is a step or a thin line: the larger of the edge strength and the line's depth
@@ -578,12 +695,22 @@ def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArr
         dst = 0.5 * (img[rows, k] + img[rows, k + 1])
         src, dst = src[good], dst[good]
         if len(src) < 12:
-            return None if current is to_work else current
+            break
         ends = _apply(current, np.array([[0.0, 0.0], [1.0, 0.0]]))
         cell_px = float(np.linalg.norm(ends[1] - ends[0]))
-        found, inliers = cv2.findHomography(src, dst, cv2.RANSAC, max(1.5, 0.06 * cell_px))
+        tol = max(1.5, 0.06 * cell_px)
+        found, inliers = cv2.findHomography(src, dst, cv2.RANSAC, tol)
         if found is None or inliers is None or inliers.sum() < 0.4 * len(src):
-            return None if current is to_work else current
+            break
+        if lens:
+            bent = _fit_lens(src, dst, found, centre, tol)
+            # the bend is kept only where it brings clearly more seam points onto the grid
+            if bent is not None and bent[2] >= float(inliers.mean()) + 0.02 and bent[2] >= 0.4:
+                found, bend = bent[0], (bent[1], *centre)
+            else:
+                bend = (0.0, *centre)
         current = found
-    out: NDArray[Any] = current
-    return out
+        moved = True
+    if not moved:
+        return None
+    return current, bend

@@ -9,7 +9,21 @@ import pytest
 
 from vision.carcassonne.board import draw_board, random_layout
 from vision.carcassonne.camera import _homography
-from vision.carcassonne.grid import _directions, _foreground, _lines, _outline, _outline_pitch, _outline_steps, find_grid
+from vision.carcassonne.grid import (
+    _apply,
+    _directions,
+    _distort,
+    _fit_lens,
+    _foreground,
+    _guarded_outline,
+    _lattice_score,
+    _lines,
+    _outline,
+    _outline_pitch,
+    _outline_steps,
+    _undistort,
+    find_grid,
+)
 from vision.carcassonne.render import render_tile
 
 
@@ -159,3 +173,68 @@ def test_a_streak_of_glare_over_a_striped_table_is_table() -> None:
     mask = _foreground(photo)
     assert mask[cv2.erode(streak, np.ones((9, 9), np.uint8)) > 0].mean() < 0.05
     assert mask[110:240, 160:320].mean() > 0.95
+
+
+def _seam_profile(lines: np.ndarray, strength: float, size: int = 640, art: float = 0.0,
+                  art_lines: np.ndarray | None = None) -> np.ndarray:
+    """A seam profile across the canvas: a thin peak of ``strength`` at each of ``lines`` (and of ``art`` at each
+    of ``art_lines``) over a little noise."""
+    rng = np.random.default_rng(4)
+    prof = rng.uniform(0.0, 1.0, size)
+    pos = np.arange(size)
+    for at in lines:
+        prof += strength * np.exp(-0.5 * ((pos - at) / 0.8) ** 2)
+    for at in art_lines if art_lines is not None else ():
+        prof += art * np.exp(-0.5 * ((pos - at) / 0.8) ** 2)
+    out: np.ndarray = prof
+    return out
+
+
+def test_a_lattice_on_the_seams_scores_above_one_on_the_tile_middles() -> None:
+    seams = 9.0 + 21.0 * np.arange(2, 16)
+    prof = _seam_profile(seams, 6.0, art=3.0, art_lines=seams[:-1] + 10.5)
+    extent = (seams[0], seams[-1])
+    on = _lattice_score(prof, extent, 21.0, 9.0)
+    # every other seam is as good a lattice as every seam; tile middles (roads) and a drifting pitch are worse
+    assert abs(_lattice_score(prof, extent, 42.0, 9.0) - on) < 0.25 * on
+    assert _lattice_score(prof, extent, 21.0, 19.5) < 0.7 * on
+    assert _lattice_score(prof, extent, 23.0, 9.0) < 0.7 * on
+
+
+def test_the_outline_lattice_is_taken_where_it_fits_the_seams_better() -> None:
+    """Faint seams locked on twice the pitch, off phase: the outline's lattice lies on the seams and is taken."""
+    mask = _jagged_mask(21.0, 9.0)
+    prof = _seam_profile(9.0 + 21.0 * np.arange(2, 16), 2.0)
+    pitch, phase = _guarded_outline(prof, mask, 1, 42.5, 20.0)
+    assert abs(pitch - 21.0) < 0.5
+    assert abs((phase - 9.0 + pitch / 2) % pitch - pitch / 2) < 1.5
+
+
+def test_an_outline_lattice_off_the_seams_is_refused() -> None:
+    """The outline says one lattice (a board edge cut short by glare, a cell half covered), the seams, seen all over
+    the board, clearly another: the seams' lattice stands, though the outline alone would have moved it."""
+    mask = _jagged_mask(21.0, 9.0)
+    seams = 19.5 + 21.0 * np.arange(2, 16)
+    assert _outline_pitch(_outline_steps(mask, 1), 21.0, 19.5) != (21.0, 19.5)
+    prof = _seam_profile(seams, 6.0, art=3.0, art_lines=seams[:-1] + 10.5)
+    assert _guarded_outline(prof, mask, 1, 21.0, 19.5) == (21.0, 19.5)
+
+
+def test_the_lens_bend_is_undone_and_fitted_with_the_perspective() -> None:
+    """Seam points of a board seen through a barrel lens: the fit finds the bend and puts every point back within a
+    pixel, where a homography alone leaves the outer ones several pixels off."""
+    centre = (320.0, 180.0)
+    pts = np.random.default_rng(2).uniform([0, 0], [640, 360], (50, 2))
+    assert np.abs(_distort(_undistort(pts, (-0.12, *centre)), (-0.12, *centre)) - pts).max() < 0.01
+    grid = np.array([[x + t, y] for x in range(12) for y in range(8) for t in (0.25, 0.5, 0.75)]
+                    + [[x, y + t] for x in range(12) for y in range(8) for t in (0.25, 0.5, 0.75)], np.float64)
+    hmat = np.array([[40.0, 6.0, 90.0], [-3.0, 34.0, 30.0], [0.0, 0.0004, 1.0]])
+    seen = _distort(_apply(hmat, grid), (-0.07, *centre))
+    straight, _ = cv2.findHomography(grid, seen, 0)
+    assert np.linalg.norm(_apply(straight, grid) - seen, axis=1).max() > 3.0
+    fitted = _fit_lens(grid, seen, straight, centre, 2.0)
+    assert fitted is not None
+    found, k, share = fitted
+    assert abs(k + 0.07) < 0.01
+    assert share > 0.95
+    assert np.linalg.norm(_distort(_apply(found, grid), (k, *centre)) - seen, axis=1).max() < 1.0
