@@ -551,9 +551,17 @@ def find_grid(photo: NDArray[Any]) -> Grid:
             cells.append(Cell(i, j, corners.astype(np.float32), cover))
     if not cells:
         raise NoBoardError("no tile grid in the photo: the board's cells could not be placed")
-    refined = _fit_seams(gray, {(c.x, c.y) for c in cells}, np.diag([scale, scale, 1]) @ to_photo, 2, lens=True)
+    to_work = np.diag([scale, scale, 1]) @ to_photo
+    # the outline runs along tile edges: where the seams' perspective leaves it off its lattice lines (seams too
+    # faint to correct it on a big board seen at a slant), the fit that puts the most outline on them is taken
+    fits = [f for f in (_outline_fit(mask, to_work, prior) for prior in OUTLINE_PRIORS) if f is not None]
+    if fits:
+        fitted = max(fits, key=lambda f: f[2])
+        if fitted[2] >= fitted[1] + 0.1:
+            to_work = fitted[0]
+    refined = _fit_seams(gray, {(c.x, c.y) for c in cells}, to_work, 2, lens=True)
     if refined is None:
-        return Grid(tuple(cells), to_photo)
+        refined = (to_work, (0.0, 0.0, 0.0))
     to_photo = np.diag([1 / scale, 1 / scale, 1]) @ refined[0]
     bend = (refined[1][0], refined[1][1] / scale, refined[1][2] / scale)
     moved = []
@@ -563,6 +571,96 @@ def find_grid(photo: NDArray[Any]) -> Grid:
             corners = _distort(corners, bend)
         moved.append(Cell(c.x, c.y, corners.astype(np.float32), c.cover))
     return Grid(tuple(moved), to_photo, bend)
+
+
+#: how firmly the outline fit is held near the fit before (in units of the points' own weight): a firm hold keeps
+#: a grid that is nearly right, a loose one lets a grid a third of a cell off at the far end come onto the lines
+OUTLINE_PRIORS = (1.0, 0.1)
+
+
+def _outline_fit(mask: NDArray[Any], to_work: NDArray[Any], prior: float) -> tuple[NDArray[Any], float, float] | None:
+    """The grid (``to_work``: grid units -> work pixels) fitted to the board's outline in ``mask``: every piece of
+    the outline lies on a lattice line (a tile's edge).
+
+    Each outline point is mapped to grid units; where the outline there runs along a lattice direction, the
+    nearest lattice line of that direction is its target. A homography puts the points on their lines (least
+    squares, held near the fit before by ``prior``), first for the part of the board nearest the camera (its
+    cells look largest: the first estimate is best there), then for wider parts, each matched with the fit of
+    the part before, the reach narrowing at the end. Returns ``(grid units -> work pixels, share of the outline
+    points within a tenth of a cell of their line before, after)``, or None with too little outline.
+    """
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    pts_l, tan_l = [], []
+    for c in contours:
+        c = c.reshape(-1, 2).astype(np.float64)
+        if len(c) < 24:
+            continue
+        pts_l.append(c)
+        tan_l.append(np.roll(c, -3, axis=0) - np.roll(c, 3, axis=0))
+    if not pts_l:
+        return None
+    pts, tan = np.concatenate(pts_l), np.concatenate(tan_l)
+    inv = np.linalg.inv(to_work)
+    mid = pts.mean(axis=0)
+    spread = float(np.abs(pts - mid).mean()) + 1e-9
+    norm = np.array([[1 / spread, 0, -mid[0] / spread], [0, 1 / spread, -mid[1] / spread], [0, 0, 1]])
+    ph = np.c_[(pts - mid) / spread, np.ones(len(pts))]
+
+    def snapped(g: NDArray[Any], reach: float) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+        uv = _apply(g, pts)
+        duv = _apply(g, pts + 0.5 * tan) - _apply(g, pts - 0.5 * tan)
+        along_v = np.abs(duv[:, 1]) > 2 * np.abs(duv[:, 0])
+        along_u = np.abs(duv[:, 0]) > 2 * np.abs(duv[:, 1])
+        target = np.round(uv)
+        off = np.abs(uv - target)
+        use_u = along_v & (off[:, 0] < reach)
+        use_v = along_u & (off[:, 1] < reach)
+        return use_u, use_v, target
+
+    def share(g: NDArray[Any]) -> float:
+        use_u, use_v, target = snapped(g, 0.5)
+        uv = _apply(g, pts)
+        n = int(use_u.sum() + use_v.sum())
+        if n == 0:
+            return 0.0
+        ok = (np.abs(uv[:, 0] - target[:, 0]) < 0.1) & use_u
+        ok2 = (np.abs(uv[:, 1] - target[:, 1]) < 0.1) & use_v
+        return float(ok.sum() + ok2.sum()) / n
+
+    before = share(inv)
+    g = inv
+    uv0 = _apply(inv, pts)
+    keys = np.floor(uv0)
+    jac = np.abs(np.linalg.det(np.stack([_apply(to_work, keys + [1, 0]) - _apply(to_work, keys),
+                                         _apply(to_work, keys + [0, 1]) - _apply(to_work, keys)], axis=-1)))
+    anchor = keys[int(np.argmax(np.where(np.isfinite(jac), jac, 0)))] + 0.5
+    for radius, reach in ((3.0, 0.3), (5.0, 0.3), (8.0, 0.3), (12.0, 0.3), (1e9, 0.25), (1e9, 0.15)):
+        use_u, use_v, target = snapped(g, reach)
+        near = np.hypot(*(_apply(g, pts) - anchor).T) <= radius
+        use_u &= near
+        use_v &= near
+        if use_u.sum() < 20 or use_v.sum() < 20:
+            continue
+        gn = g @ np.linalg.inv(norm)
+        gn = gn / gn[2, 2]
+        w3 = 1.0 / np.abs(ph @ gn[2])
+        xy = ph[:, :2]
+        z = np.zeros((len(ph), 3))
+        rows_u = np.c_[ph, z, -target[:, :1] * xy][use_u] * w3[use_u, None]
+        rows_v = np.c_[z, ph, -target[:, 1:] * xy][use_v] * w3[use_v, None]
+        rhs = np.r_[target[use_u, 0] * w3[use_u], target[use_v, 1] * w3[use_v]]
+        lam = prior * np.sqrt(len(rhs))
+        cur = gn.ravel()[:8]
+        a = np.r_[rows_u, rows_v, lam * np.eye(8)]
+        b = np.r_[rhs, lam * cur]
+        x = np.linalg.lstsq(a, b, rcond=None)[0]
+        g_new = np.r_[x, 1.0].reshape(3, 3) @ norm
+        if not np.isfinite(g_new).all() or abs(g_new[2, 2]) < 1e-12:
+            return None
+        g = g_new / g_new[2, 2]
+    after = share(g)
+    out: NDArray[Any] = np.linalg.inv(g)
+    return out, before, after
 
 
 def _apply(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:
