@@ -53,13 +53,10 @@ class Cell:
 
 @dataclass(frozen=True, slots=True)
 class Grid:
-    """The cells found and the homography from grid units (one cell = 1) to photo pixels (before the lens's bend)."""
+    """The cells found and the homography from grid units (one cell = 1) to photo pixels."""
 
     cells: tuple[Cell, ...]
     to_photo: NDArray[Any]
-    #: the lens's barrel term fitted with the grid, ``(k, cx, cy)`` in photo pixels: a cell's corners are
-    #: ``to_photo``'s, bent about (cx, cy) by 1 + k r^2 (r in units of cx); k = 0 where no bend was fitted
-    bend: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 def _foreground(img: NDArray[Any]) -> NDArray[Any]:
@@ -559,18 +556,13 @@ def find_grid(photo: NDArray[Any]) -> Grid:
         fitted = max(fits, key=lambda f: f[2])
         if fitted[2] >= fitted[1] + 0.1:
             to_work = fitted[0]
-    refined = _fit_seams(gray, {(c.x, c.y) for c in cells}, to_work, 2, lens=True)
-    if refined is None:
-        refined = (to_work, (0.0, 0.0, 0.0))
-    to_photo = np.diag([1 / scale, 1 / scale, 1]) @ refined[0]
-    bend = (refined[1][0], refined[1][1] / scale, refined[1][2] / scale)
+    refined = refine_seams(gray, {(c.x, c.y) for c in cells}, to_work)
+    to_photo = np.diag([1 / scale, 1 / scale, 1]) @ (to_work if refined is None else refined)
     moved = []
     for c in cells:
         corners = _apply(to_photo, np.array([[c.x, c.y], [c.x + 1, c.y], [c.x + 1, c.y + 1], [c.x, c.y + 1]], np.float64))
-        if bend[0]:
-            corners = _distort(corners, bend)
         moved.append(Cell(c.x, c.y, corners.astype(np.float32), c.cover))
-    return Grid(tuple(moved), to_photo, bend)
+    return Grid(tuple(moved), to_photo)
 
 
 #: how firmly the outline fit is held near the fit before (in units of the points' own weight): a firm hold keeps
@@ -670,68 +662,6 @@ def _apply(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
-def _distort(pts: NDArray[Any], lens: tuple[float, float, float]) -> NDArray[Any]:
-    """``pts`` (..., 2) as a lens of barrel term ``k`` about ``(cx, cy)`` bends them: ``lens = (k, cx, cy)``; the
-    radius is measured in units of ``cx`` (half the image's width), so ``k`` is the bend at the width's ends."""
-    k, cx, cy = lens
-    d = pts - np.array([cx, cy])
-    r2 = (d * d).sum(axis=-1, keepdims=True) / (cx * cx)
-    out: NDArray[Any] = np.array([cx, cy]) + d * (1 + k * r2)
-    return out
-
-
-def _undistort(pts: NDArray[Any], lens: tuple[float, float, float]) -> NDArray[Any]:
-    """The inverse of `_distort` (Newton steps on the radius)."""
-    k, cx, cy = lens
-    d = pts - np.array([cx, cy])
-    rd = np.sqrt((d * d).sum(axis=-1, keepdims=True)) / cx
-    r = rd.copy()
-    for _ in range(6):
-        r = r - (r + k * r**3 - rd) / (1 + 3 * k * r * r)
-    out: NDArray[Any] = np.array([cx, cy]) + d * (r / np.maximum(rd, 1e-12))
-    return out
-
-
-#: the barrel term's range (`_distort`'s k): phone and webcam lenses bend a straight line at the frame's side by
-#: up to a few percent of the half width, barrel (negative) far more often than pincushion
-LENS_RANGE = (-0.12, 0.03)
-
-
-def _fit_lens(src: NDArray[Any], dst: NDArray[Any], to_work: NDArray[Any], centre: tuple[float, float],
-              tol: float) -> tuple[NDArray[Any], float, float] | None:
-    """A homography and barrel term through the seam points ``src`` (grid units) -> ``dst`` (pixels), the points
-    within a few ``tol`` of ``to_work`` taken: ``(homography, k, share of all points within tol)``, or None.
-
-    Each bend tried is undone from the points, a homography fitted through them and bent again; the bend whose
-    points land nearest (each point's miss capped) wins, searched coarse then fine over `LENS_RANGE`.
-    """
-    keep = np.linalg.norm(_apply(to_work, src) - dst, axis=1) < 3 * tol
-    if keep.sum() < 12:
-        return None
-    s_in, d_in = src[keep], dst[keep]
-
-    def fit(k: float) -> tuple[float, NDArray[Any] | None]:
-        lens = (k, centre[0], centre[1])
-        hk, _ = cv2.findHomography(s_in, _undistort(d_in, lens), 0)
-        if hk is None:
-            return float("inf"), None
-        miss = np.linalg.norm(_distort(_apply(hk, s_in), lens) - d_in, axis=1)
-        return float((np.minimum(miss, 2 * tol) ** 2).sum()), hk
-
-    lo, hi = LENS_RANGE
-    ks = list(np.linspace(lo, hi, 16))
-    costs = [fit(float(k))[0] for k in ks]
-    best = float(ks[int(np.argmin(costs))])
-    step = (hi - lo) / 15
-    fine = [float(k) for k in np.linspace(best - step, best + step, 9) if lo <= k <= hi]
-    results = [(fit(k), k) for k in fine]
-    (_, h), k = min(results, key=lambda r: r[0][0])
-    if h is None:
-        return None
-    share = float((np.linalg.norm(_distort(_apply(h, src), (k, *centre)) - dst, axis=1) < tol).mean())
-    return h, k, share
-
-
 def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray[Any], rounds: int = 2) -> NDArray[Any] | None:
     """Fit the grid to the seams actually seen: a homography from grid units to ``gray``'s pixels.
 
@@ -739,18 +669,8 @@ def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArr
     seam (a quarter cell each way) for the strongest edge; a robust homography through
     them corrects what the straight-line estimate of the perspective left over.
     """
-    fitted = _fit_seams(gray, cells, to_work, rounds, lens=False)
-    return None if fitted is None else fitted[0]
-
-
-def _fit_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray[Any], rounds: int,
-               lens: bool) -> tuple[NDArray[Any], tuple[float, float, float]] | None:
-    """`refine_seams`, with a barrel term of the lens fitted along with the homography where ``lens``:
-    ``(homography, (k, cx, cy))`` (see `_distort`; k = 0 without), or None where the seams do not show."""
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
     h, w = g.shape
-    centre = (w / 2.0, h / 2.0)
-    bend = (0.0, *centre)
     vertical = [(x + 1, y) for x, y in cells if (x + 1, y) in cells]
     horizontal = [(x, y + 1) for x, y in cells if (x, y + 1) in cells]
     if len(vertical) + len(horizontal) < 6:
@@ -770,18 +690,15 @@ def _fit_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray
         py = hz[:, 1, None, None] + offs[None, None, :] + 0 * ts[None, :, None]
         probes.append(np.stack([px, py], axis=-1).reshape(-1, len(offs), 2))
     pts = np.concatenate(probes)
-    centre_pts = pts[:, len(offs) // 2]
+    centre = pts[:, len(offs) // 2]
     current = to_work
-    moved = False
     for _ in range(rounds):
         img = _apply(current, pts)
-        if bend[0]:
-            img = _distort(img, bend)
         xi, yi = img[..., 0], img[..., 1]
         inside = (xi.min(axis=1) >= 1) & (yi.min(axis=1) >= 1) & (xi.max(axis=1) <= w - 2) & (yi.max(axis=1) <= h - 2)
-        img, src = img[inside], centre_pts[inside]
+        img, src = img[inside], centre[inside]
         if not len(img):
-            break
+            return None if current is to_work else current
         vals = g[np.round(img[..., 1]).astype(np.intp), np.round(img[..., 0]).astype(np.intp)]
         step = np.abs(np.diff(vals, axis=1))
         # a seam is a step or a thin line: the larger of the edge strength and the line's depth
@@ -793,22 +710,12 @@ def _fit_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray
         dst = 0.5 * (img[rows, k] + img[rows, k + 1])
         src, dst = src[good], dst[good]
         if len(src) < 12:
-            break
+            return None if current is to_work else current
         ends = _apply(current, np.array([[0.0, 0.0], [1.0, 0.0]]))
         cell_px = float(np.linalg.norm(ends[1] - ends[0]))
-        tol = max(1.5, 0.06 * cell_px)
-        found, inliers = cv2.findHomography(src, dst, cv2.RANSAC, tol)
+        found, inliers = cv2.findHomography(src, dst, cv2.RANSAC, max(1.5, 0.06 * cell_px))
         if found is None or inliers is None or inliers.sum() < 0.4 * len(src):
-            break
-        if lens:
-            bent = _fit_lens(src, dst, found, centre, tol)
-            # the bend is kept only where it brings clearly more seam points onto the grid
-            if bent is not None and bent[2] >= float(inliers.mean()) + 0.02 and bent[2] >= 0.4:
-                found, bend = bent[0], (bent[1], *centre)
-            else:
-                bend = (0.0, *centre)
+            return None if current is to_work else current
         current = found
-        moved = True
-    if not moved:
-        return None
-    return current, bend
+    out: NDArray[Any] = current
+    return out

@@ -12,8 +12,6 @@ from vision.carcassonne.camera import _homography
 from vision.carcassonne.grid import (
     _apply,
     _directions,
-    _distort,
-    _fit_lens,
     _foreground,
     _guarded_outline,
     _lattice_score,
@@ -22,7 +20,6 @@ from vision.carcassonne.grid import (
     _outline_fit,
     _outline_pitch,
     _outline_steps,
-    _undistort,
     find_grid,
 )
 from vision.carcassonne.render import render_tile
@@ -219,26 +216,6 @@ def test_an_outline_lattice_off_the_seams_is_refused() -> None:
     assert _outline_pitch(_outline_steps(mask, 1), 21.0, 19.5) != (21.0, 19.5)
     prof = _seam_profile(seams, 6.0, art=3.0, art_lines=seams[:-1] + 10.5)
     assert _guarded_outline(prof, mask, 1, 21.0, 19.5) == (21.0, 19.5)
-
-
-def test_the_lens_bend_is_undone_and_fitted_with_the_perspective() -> None:
-    """Seam points of a board seen through a barrel lens: the fit finds the bend and puts every point back within a
-    pixel, where a homography alone leaves the outer ones several pixels off."""
-    centre = (320.0, 180.0)
-    pts = np.random.default_rng(2).uniform([0, 0], [640, 360], (50, 2))
-    assert np.abs(_distort(_undistort(pts, (-0.12, *centre)), (-0.12, *centre)) - pts).max() < 0.01
-    grid = np.array([[x + t, y] for x in range(12) for y in range(8) for t in (0.25, 0.5, 0.75)]
-                    + [[x, y + t] for x in range(12) for y in range(8) for t in (0.25, 0.5, 0.75)], np.float64)
-    hmat = np.array([[40.0, 6.0, 90.0], [-3.0, 34.0, 30.0], [0.0, 0.0004, 1.0]])
-    seen = _distort(_apply(hmat, grid), (-0.07, *centre))
-    straight, _ = cv2.findHomography(grid, seen, 0)
-    assert np.linalg.norm(_apply(straight, grid) - seen, axis=1).max() > 3.0
-    fitted = _fit_lens(grid, seen, straight, centre, 2.0)
-    assert fitted is not None
-    found, k, share = fitted
-    assert abs(k + 0.07) < 0.01
-    assert share > 0.95
-    assert np.linalg.norm(_distort(_apply(found, grid), (k, *centre)) - seen, axis=1).max() < 1.0
 
 
 def test_a_grid_off_at_the_far_end_is_brought_onto_the_boards_outline() -> None:
