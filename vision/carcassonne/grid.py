@@ -11,9 +11,12 @@
    and 3 are repeated on that view, where the seams run nearly along the axes, to undo the
    perspective left over.
 4. In that view the seams repeat with the tile pitch: a comb over the edge profiles
-   gives each axis's pitch and phase, and equal pitches make the cells square.
+   gives each axis's pitch and phase, and equal pitches make the cells square. The board's
+   outline (its steps lie on seams only) gives them instead where its lattice fits the seams
+   at least as well as the seams' own.
 5. Every cell mostly covered by the board is a candidate; its corners are mapped back
-   to the photo.
+   to the photo, through a fit that puts the board's outline on lattice lines (where seams
+   are too faint to mend the perspective) and then one to the seams seen.
 """
 
 from __future__ import annotations
