@@ -11,9 +11,12 @@
    and 3 are repeated on that view, where the seams run nearly along the axes, to undo the
    perspective left over.
 4. In that view the seams repeat with the tile pitch: a comb over the edge profiles
-   gives each axis's pitch and phase, and equal pitches make the cells square.
+   gives each axis's pitch and phase, and equal pitches make the cells square. The board's
+   outline (its steps lie on seams only) gives them instead where its lattice fits the seams
+   at least as well as the seams' own.
 5. Every cell mostly covered by the board is a candidate; its corners are mapped back
-   to the photo.
+   to the photo, through a fit that puts the board's outline on lattice lines (where seams
+   are too faint to mend the perspective) and then one to the seams seen.
 """
 
 from __future__ import annotations
@@ -77,11 +80,13 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     limit = min(0.6 * table_chroma + 3, 20.0)
     light = lab[:, :, 0]
     texture = np.sqrt(np.maximum(cv2.blur(light * light, (7, 7)) - cv2.blur(light, (7, 7)) ** 2, 0))
+    # a striped or grained table keeps its texture under the glare
+    ring_texture = float(np.median(np.concatenate([texture[:b].ravel(), texture[-b:].ravel()])))
     # on a coloured table, glare is the table's colour washed out towards the light's (near white, tinted by
     # the white balance): lighter, its colour between the table's and grey, and smooth (tile art is not)
     ta, tb = float(med[1] - 128), float(med[2] - 128)
     s = np.clip((a * ta + bb * tb) / max(ta * ta + tb * tb, 1e-6), 0.0, 1.1)
-    washed = (table_chroma > 12) & ((a - s * ta) ** 2 + (bb - s * tb) ** 2 < 16.0**2) & (texture < 3.0)
+    washed = (table_chroma > 12) & ((a - s * ta) ** 2 + (bb - s * tb) ** 2 < 16.0**2) & (texture < max(3.0, ring_texture))
     glare = (lab[:, :, 0] > med[0] + 20) & ((chroma2 < limit * limit) | washed)
     mask = ((d2 > 1.6**2) & ~glare).astype(np.uint8)
     k = max(3, int(min(h, w) * 0.012)) | 1
@@ -92,13 +97,18 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
         return mask
     # a pool of glare is smooth, tile art is not: drop parts much smoother than the board
     smooth = np.bincount(lab_img.ravel(), weights=texture.ravel(), minlength=n) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
-    ring_tex = float(np.median(np.concatenate([texture[:b].ravel(), texture[-b:].ravel()])))
     area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
     area[0] = 0
-    area[smooth < 1.5 * ring_tex + 1.0] = 0
+    # a part much smoother than the most textured large part is no board either: on a striped or grained
+    # table the ring is as textured as the tiles, and a streak of glare over the stripes is smoother
+    large = area >= 0.1 * area.max()
+    ref = float(smooth[large].max()) if large.any() else 0.0
+    area[smooth < 0.35 * ref] = 0
+    kept = area.copy()
+    area[smooth < 1.5 * ring_texture + 1.0] = 0
     if area.max() <= 0:
-        area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
-        area[0] = 0
+        area = kept
+        area[smooth < 0.5 * ref] = 0
     big = area.max()
     keep = np.zeros(n, np.uint8)
     keep[1:] = area[1:] >= 0.2 * big
@@ -336,6 +346,89 @@ def _outline_parity(top_mask: NDArray[Any], pitch: float, phase: float, axis: in
     return pitch, phase
 
 
+def _outline_steps(top_mask: NDArray[Any], axis: int) -> NDArray[Any]:
+    """How much of the board's outline crosses each position along ``axis`` (1: columns, 0: rows) of the canvas.
+
+    Where the board starts or ends is a seam: its steps lie on the lattice and nowhere in between.
+    """
+    steps = np.abs(np.diff(top_mask.astype(np.int8), axis=axis)).sum(axis=1 - axis).astype(np.float64)
+    out: NDArray[Any] = np.r_[0.0, steps]
+    return out
+
+
+def _outline_pitch(steps: NDArray[Any], pitch: float, phase: float) -> tuple[float, float]:
+    """The lattice along one axis as the board's outline shows it, ``(pitch, phase)`` from the seams as a guide.
+
+    The outline's steps repeat with the tile pitch and never at half of it (a tile centre is no
+    edge of the board), so the shortest strong repetition of the steps is the pitch or a
+    multiple of it; the seams' pitch says which multiple. The steps' circular mean at that
+    pitch is the phase. With too little outline, no clear repetition, or an outline that agrees
+    with the seams, the seams' answer stands.
+    """
+    n = len(steps)
+    total = float(steps.sum())
+    if total < 4 * pitch:
+        return pitch, phase
+    blurred = cv2.GaussianBlur(steps.reshape(1, -1), (0, 0), 1.0)[0]
+    spec = np.fft.rfft(blurred, 2 * n)
+    ac = np.fft.irfft(spec * np.conj(spec))[:n]
+    ac = ac / (ac[0] + 1e-12)
+    peaks = [(lag, hgt) for lag, hgt in _peaks(ac, 8, n // 2) if hgt >= 0.4]
+    if not peaks:
+        return pitch, phase
+    top = max(hgt for _, hgt in peaks)
+    lag = min(lg for lg, hgt in peaks if hgt >= 0.6 * top)
+    new = lag if lag <= 1.15 * pitch else lag / max(1, round(lag / pitch))
+    pos = np.arange(n, dtype=np.float64)
+    turn = np.exp(2j * np.pi * pos / new)
+    mean = complex((blurred * turn).sum()) / (blurred.sum() + 1e-12)
+    # steps scattered all over the period (an outline cut by glare, a lens bending long seams) say nothing
+    if abs(mean) < 0.5:
+        return pitch, phase
+    shift = float(np.angle(mean) / (2 * np.pi) * new) % new
+    # where both agree the seams, seen all over the board, are the finer measure
+    off = abs((shift - phase + new / 2) % new - new / 2)
+    if abs(new - pitch) < 0.05 * pitch and off < 0.15 * new:
+        return pitch, phase
+    return float(new), shift
+
+
+def _lattice_score(profile: NDArray[Any], extent: tuple[float, float], pitch: float, phase: float) -> float:
+    """How strongly the seams show on the lattice lines ``phase + k * pitch`` across the board (``extent``, first
+    and last position of the board along the axis): the seam profile, high-passed as the pitch search sees it, on
+    the lines (the strongest within a pixel of each) over its mean across the board. A lattice on every seam scores
+    as high as one on every other seam; one with lines on tile middles or between seams scores lower."""
+    hp, _ = _autocorr(profile, 12.0)
+    lo, hi = int(max(0, np.floor(extent[0]))), int(min(len(hp) - 1, np.ceil(extent[1])))
+    if hi <= lo or pitch <= 0:
+        return 0.0
+    base = float(hp[lo:hi + 1].mean())
+    if base <= 0:
+        return 0.0
+    first = np.ceil((lo - phase) / pitch)
+    lines = phase + pitch * np.arange(first, np.floor((hi - phase) / pitch) + 1)
+    if not len(lines):
+        return 0.0
+    near = np.clip(np.round(lines)[:, None].astype(np.intp) + np.arange(-1, 2), 0, len(hp) - 1)
+    return float(hp[near].max(axis=1).mean()) / base
+
+
+def _guarded_outline(profile: NDArray[Any], top_mask: NDArray[Any], axis: int, pitch: float,
+                     phase: float) -> tuple[float, float]:
+    """The lattice along ``axis`` from the board's outline (`_outline_pitch`) where it scores at least as well on
+    the seams (`_lattice_score`) as the seams' own ``(pitch, phase)``, else the seams' lattice."""
+    new = _outline_pitch(_outline_steps(top_mask, axis), pitch, phase)
+    if new == (pitch, phase):
+        return pitch, phase
+    on = np.nonzero(top_mask.any(axis=1 - axis))[0]
+    if len(on) < 2:
+        return pitch, phase
+    extent = (float(on[0]), float(on[-1]))
+    if _lattice_score(profile, extent, *new) >= _lattice_score(profile, extent, pitch, phase):
+        return new
+    return pitch, phase
+
+
 #: (lattice score, work image -> canvas, board mask in the canvas, (pitch x, phase x, pitch y, phase y))
 _View = tuple[float, NDArray[Any], NDArray[Any], tuple[float, float, float, float]]
 
@@ -433,6 +526,9 @@ def find_grid(photo: NDArray[Any]) -> Grid:
         if best is start:
             break
     _, full, top_mask, (px, phx, py, phy) = best
+    prof_x, prof_y, _ = _profiles(gray, mask, full)
+    px, phx = _guarded_outline(prof_x, top_mask, 1, px, phx)
+    py, phy = _guarded_outline(prof_y, top_mask, 0, py, phy)
     px, phx = _outline_parity(top_mask, px, phx, axis=1)
     py, phy = _outline_parity(top_mask, py, phy, axis=0)
     # grid units -> canvas -> photo
@@ -455,16 +551,111 @@ def find_grid(photo: NDArray[Any]) -> Grid:
             cells.append(Cell(i, j, corners.astype(np.float32), cover))
     if not cells:
         raise NoBoardError("no tile grid in the photo: the board's cells could not be placed")
-    refined = refine_seams(gray, {(c.x, c.y) for c in cells}, np.diag([scale, scale, 1]) @ to_photo)
-    if refined is None:
-        return Grid(tuple(cells), to_photo)
-    to_photo = np.diag([1 / scale, 1 / scale, 1]) @ refined
+    to_work = np.diag([scale, scale, 1]) @ to_photo
+    # the outline runs along tile edges: where the seams' perspective leaves it off its lattice lines (seams too
+    # faint to correct it on a big board seen at a slant), the fit that puts the most outline on them is taken
+    fits = [f for f in (_outline_fit(mask, to_work, prior) for prior in OUTLINE_PRIORS) if f is not None]
+    if fits:
+        fitted = max(fits, key=lambda f: f[2])
+        if fitted[2] >= fitted[1] + 0.1:
+            to_work = fitted[0]
+    refined = refine_seams(gray, {(c.x, c.y) for c in cells}, to_work)
+    to_photo = np.diag([1 / scale, 1 / scale, 1]) @ (to_work if refined is None else refined)
     moved = []
     for c in cells:
-        corners = cv2.perspectiveTransform(np.array([[c.x, c.y], [c.x + 1, c.y], [c.x + 1, c.y + 1], [c.x, c.y + 1]], np.float64)
-                                           .reshape(-1, 1, 2), to_photo).reshape(-1, 2)
+        corners = _apply(to_photo, np.array([[c.x, c.y], [c.x + 1, c.y], [c.x + 1, c.y + 1], [c.x, c.y + 1]], np.float64))
         moved.append(Cell(c.x, c.y, corners.astype(np.float32), c.cover))
     return Grid(tuple(moved), to_photo)
+
+
+#: how firmly the outline fit is held near the fit before (in units of the points' own weight): a firm hold keeps
+#: a grid that is nearly right, a loose one lets a grid a third of a cell off at the far end come onto the lines
+OUTLINE_PRIORS = (1.0, 0.1)
+
+
+def _outline_fit(mask: NDArray[Any], to_work: NDArray[Any], prior: float) -> tuple[NDArray[Any], float, float] | None:
+    """The grid (``to_work``: grid units -> work pixels) fitted to the board's outline in ``mask``: every piece of
+    the outline lies on a lattice line (a tile's edge).
+
+    Each outline point is mapped to grid units; where the outline there runs along a lattice direction, the
+    nearest lattice line of that direction is its target. A homography puts the points on their lines (least
+    squares, held near the fit before by ``prior``), first for the part of the board nearest the camera (its
+    cells look largest: the first estimate is best there), then for wider parts, each matched with the fit of
+    the part before, the reach narrowing at the end. Returns ``(grid units -> work pixels, share of the outline
+    points within a tenth of a cell of their line before, after)``, or None with too little outline.
+    """
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    pts_l, tan_l = [], []
+    for c in contours:
+        c = c.reshape(-1, 2).astype(np.float64)
+        if len(c) < 24:
+            continue
+        pts_l.append(c)
+        tan_l.append(np.roll(c, -3, axis=0) - np.roll(c, 3, axis=0))
+    if not pts_l:
+        return None
+    pts, tan = np.concatenate(pts_l), np.concatenate(tan_l)
+    inv = np.linalg.inv(to_work)
+    mid = pts.mean(axis=0)
+    spread = float(np.abs(pts - mid).mean()) + 1e-9
+    norm = np.array([[1 / spread, 0, -mid[0] / spread], [0, 1 / spread, -mid[1] / spread], [0, 0, 1]])
+    ph = np.c_[(pts - mid) / spread, np.ones(len(pts))]
+
+    def snapped(g: NDArray[Any], reach: float) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+        uv = _apply(g, pts)
+        duv = _apply(g, pts + 0.5 * tan) - _apply(g, pts - 0.5 * tan)
+        along_v = np.abs(duv[:, 1]) > 2 * np.abs(duv[:, 0])
+        along_u = np.abs(duv[:, 0]) > 2 * np.abs(duv[:, 1])
+        target = np.round(uv)
+        off = np.abs(uv - target)
+        use_u = along_v & (off[:, 0] < reach)
+        use_v = along_u & (off[:, 1] < reach)
+        return use_u, use_v, target
+
+    def share(g: NDArray[Any]) -> float:
+        use_u, use_v, target = snapped(g, 0.5)
+        uv = _apply(g, pts)
+        n = int(use_u.sum() + use_v.sum())
+        if n == 0:
+            return 0.0
+        ok = (np.abs(uv[:, 0] - target[:, 0]) < 0.1) & use_u
+        ok2 = (np.abs(uv[:, 1] - target[:, 1]) < 0.1) & use_v
+        return float(ok.sum() + ok2.sum()) / n
+
+    before = share(inv)
+    g = inv
+    uv0 = _apply(inv, pts)
+    keys = np.floor(uv0)
+    jac = np.abs(np.linalg.det(np.stack([_apply(to_work, keys + [1, 0]) - _apply(to_work, keys),
+                                         _apply(to_work, keys + [0, 1]) - _apply(to_work, keys)], axis=-1)))
+    anchor = keys[int(np.argmax(np.where(np.isfinite(jac), jac, 0)))] + 0.5
+    for radius, reach in ((3.0, 0.3), (5.0, 0.3), (8.0, 0.3), (12.0, 0.3), (1e9, 0.25), (1e9, 0.15)):
+        use_u, use_v, target = snapped(g, reach)
+        near = np.hypot(*(_apply(g, pts) - anchor).T) <= radius
+        use_u &= near
+        use_v &= near
+        if use_u.sum() < 20 or use_v.sum() < 20:
+            continue
+        gn = g @ np.linalg.inv(norm)
+        gn = gn / gn[2, 2]
+        w3 = 1.0 / np.abs(ph @ gn[2])
+        xy = ph[:, :2]
+        z = np.zeros((len(ph), 3))
+        rows_u = np.c_[ph, z, -target[:, :1] * xy][use_u] * w3[use_u, None]
+        rows_v = np.c_[z, ph, -target[:, 1:] * xy][use_v] * w3[use_v, None]
+        rhs = np.r_[target[use_u, 0] * w3[use_u], target[use_v, 1] * w3[use_v]]
+        lam = prior * np.sqrt(len(rhs))
+        cur = gn.ravel()[:8]
+        a = np.r_[rows_u, rows_v, lam * np.eye(8)]
+        b = np.r_[rhs, lam * cur]
+        x = np.linalg.lstsq(a, b, rcond=None)[0]
+        g_new = np.r_[x, 1.0].reshape(3, 3) @ norm
+        if not np.isfinite(g_new).all() or abs(g_new[2, 2]) < 1e-12:
+            return None
+        g = g_new / g_new[2, 2]
+    after = share(g)
+    out: NDArray[Any] = np.linalg.inv(g)
+    return out, before, after
 
 
 def _apply(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:

@@ -9,7 +9,19 @@ import pytest
 
 from vision.carcassonne.board import draw_board, random_layout
 from vision.carcassonne.camera import _homography
-from vision.carcassonne.grid import _directions, _foreground, _lines, _outline, find_grid
+from vision.carcassonne.grid import (
+    _apply,
+    _directions,
+    _foreground,
+    _guarded_outline,
+    _lattice_score,
+    _lines,
+    _outline,
+    _outline_fit,
+    _outline_pitch,
+    _outline_steps,
+    find_grid,
+)
 from vision.carcassonne.render import render_tile
 
 
@@ -106,3 +118,123 @@ def test_a_steeply_tilted_board_is_found_cell_by_cell(seed: int, tilt: float) ->
         right += err < 0.2 * side
     assert right == len(tiles)
     assert len(grid.cells) <= len(tiles) + 2
+
+
+def _jagged_mask(pitch: float, phase: float, size: int = 640) -> np.ndarray:
+    """A canvas of a board of ``pitch`` px cells whose lattice starts at ``phase``: an L of rows of varied lengths."""
+    rows = [(2, 9), (1, 7), (3, 12), (3, 5), (0, 10), (4, 8), (2, 14), (6, 11)]
+    mask = np.zeros((size, size), np.uint8)
+    for j, (a, b) in enumerate(rows):
+        y0 = int(round(phase + (j + 2) * pitch))
+        mask[y0:int(round(phase + (j + 3) * pitch)), int(round(phase + a * pitch)):int(round(phase + b * pitch))] = 1
+    return mask
+
+
+def test_the_outline_gives_the_pitch_and_phase_that_the_seams_missed() -> None:
+    """Seams too faint on a big tilted board locked the lattice onto twice the pitch and the wrong phase."""
+    mask = _jagged_mask(21.0, 9.0)
+    pitch, phase = _outline_pitch(_outline_steps(mask, 1), 42.5, 20.0)
+    assert abs(pitch - 21.0) < 0.5
+    assert abs((phase - 9.0 + pitch / 2) % pitch - pitch / 2) < 1.5
+    # rows: the seams' guess near 1.5 pitches, the outline's repetition says which multiple it is
+    pitch, phase = _outline_pitch(_outline_steps(mask, 0), 23.0, 0.0)
+    assert abs(pitch - 21.0) < 0.5
+    assert abs((phase - 9.0 + pitch / 2) % pitch - pitch / 2) < 1.5
+
+
+def test_seams_that_agree_with_the_outline_stand() -> None:
+    mask = _jagged_mask(21.0, 9.0)
+    assert _outline_pitch(_outline_steps(mask, 1), 21.3, 9.8) == (21.3, 9.8)
+    # a single tile's outline repeats once: too little to say anything
+    lone = np.zeros((640, 640), np.uint8)
+    lone[100:300, 200:400] = 1
+    assert _outline_pitch(_outline_steps(lone, 1), 200.0, 0.0) == (200.0, 0.0)
+
+
+def test_a_streak_of_glare_over_a_striped_table_is_table() -> None:
+    """The table's stripes show through a streak of glare (pale, the table's colour washed out): the board is
+    scarcely more textured than the striped border, the streak much less. The streak once stayed in the board's
+    outline and turned its grid."""
+    rng = np.random.default_rng(11)
+    h, w = 360, 640
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    wave = np.sin(yy / 3.0 + 2 * np.sin(xx / 40.0))
+    img = np.zeros((h, w, 3), np.float32)
+    img[:] = (180, 60, 190)  # a magenta table (BGR)
+    img += (25 * wave)[:, :, None]
+    streak = np.zeros((h, w), np.uint8)
+    cv2.ellipse(streak, (540, 150), (45, 130), 15, 0, 360, 1, -1)
+    img[streak > 0] = np.array([200, 150, 225], np.float32) + (12.5 * wave)[streak > 0][:, None]
+    art = rng.uniform(-1, 1, (30, 36, 3)).astype(np.float32)
+    img[100:250, 150:330] = cv2.resize(art, (180, 150), interpolation=cv2.INTER_NEAREST) * 30 + np.array([60, 150, 90], np.float32)
+    photo = np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+    mask = _foreground(photo)
+    assert mask[cv2.erode(streak, np.ones((9, 9), np.uint8)) > 0].mean() < 0.05
+    assert mask[110:240, 160:320].mean() > 0.95
+
+
+def _seam_profile(lines: np.ndarray, strength: float, size: int = 640, art: float = 0.0,
+                  art_lines: np.ndarray | None = None) -> np.ndarray:
+    """A seam profile across the canvas: a thin peak of ``strength`` at each of ``lines`` (and of ``art`` at each
+    of ``art_lines``) over a little noise."""
+    rng = np.random.default_rng(4)
+    prof = rng.uniform(0.0, 1.0, size)
+    pos = np.arange(size)
+    for at in lines:
+        prof += strength * np.exp(-0.5 * ((pos - at) / 0.8) ** 2)
+    for at in art_lines if art_lines is not None else ():
+        prof += art * np.exp(-0.5 * ((pos - at) / 0.8) ** 2)
+    out: np.ndarray = prof
+    return out
+
+
+def test_a_lattice_on_the_seams_scores_above_one_on_the_tile_middles() -> None:
+    seams = 9.0 + 21.0 * np.arange(2, 16)
+    prof = _seam_profile(seams, 6.0, art=3.0, art_lines=seams[:-1] + 10.5)
+    extent = (seams[0], seams[-1])
+    on = _lattice_score(prof, extent, 21.0, 9.0)
+    # every other seam is as good a lattice as every seam; tile middles (roads) and a drifting pitch are worse
+    assert abs(_lattice_score(prof, extent, 42.0, 9.0) - on) < 0.25 * on
+    assert _lattice_score(prof, extent, 21.0, 19.5) < 0.7 * on
+    assert _lattice_score(prof, extent, 23.0, 9.0) < 0.7 * on
+
+
+def test_the_outline_lattice_is_taken_where_it_fits_the_seams_better() -> None:
+    """Faint seams locked on twice the pitch, off phase: the outline's lattice lies on the seams and is taken."""
+    mask = _jagged_mask(21.0, 9.0)
+    prof = _seam_profile(9.0 + 21.0 * np.arange(2, 16), 2.0)
+    pitch, phase = _guarded_outline(prof, mask, 1, 42.5, 20.0)
+    assert abs(pitch - 21.0) < 0.5
+    assert abs((phase - 9.0 + pitch / 2) % pitch - pitch / 2) < 1.5
+
+
+def test_an_outline_lattice_off_the_seams_is_refused() -> None:
+    """The outline says one lattice (a board edge cut short by glare, a cell half covered), the seams, seen all over
+    the board, clearly another: the seams' lattice stands, though the outline alone would have moved it."""
+    mask = _jagged_mask(21.0, 9.0)
+    seams = 19.5 + 21.0 * np.arange(2, 16)
+    assert _outline_pitch(_outline_steps(mask, 1), 21.0, 19.5) != (21.0, 19.5)
+    prof = _seam_profile(seams, 6.0, art=3.0, art_lines=seams[:-1] + 10.5)
+    assert _guarded_outline(prof, mask, 1, 21.0, 19.5) == (21.0, 19.5)
+
+
+def test_a_grid_off_at_the_far_end_is_brought_onto_the_boards_outline() -> None:
+    """A board of 12 x 9 cells seen at a slant, its first grid estimate a third of a cell off at the far end (the
+    seams too faint to mend it): the outline's pieces, each on a tile edge, put every cell corner within a tenth
+    of a cell."""
+    rng = np.random.default_rng(8)
+    cells = {(x, y) for x in range(12) for y in range(9) if rng.random() < 0.75} | {(x, 4) for x in range(12)}
+    truth = np.array([[26.0, 4.0, 150.0], [-2.0, 18.0, 60.0], [0.0, 0.0035, 1.0]])
+    mask = np.zeros((360, 640), np.uint8)
+    for x, y in cells:
+        quad = _apply(truth, np.array([[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]], np.float64))
+        cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1)
+    first = truth @ np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, -0.006, 1.0]])
+    corners = np.array(sorted({(x + dx, y + dy) for x, y in cells for dx in (0, 1) for dy in (0, 1)}), np.float64)
+    side = float(np.median(np.linalg.norm(_apply(truth, corners + [1, 0]) - _apply(truth, corners), axis=1)))
+    assert np.linalg.norm(_apply(first, corners) - _apply(truth, corners), axis=1).max() > 0.3 * side
+    fits = [f for f in (_outline_fit(mask, first, prior) for prior in (1.0, 0.1)) if f is not None]
+    assert fits
+    found, before, after = max(fits, key=lambda f: f[2])
+    assert after >= before + 0.1
+    assert np.linalg.norm(_apply(found, corners) - _apply(truth, corners), axis=1).max() < 0.1 * side
