@@ -8,14 +8,20 @@ import numpy as np
 import pytest
 
 from vision.carcassonne.figures import (
+    ANIMAL_PIPS,
     COLORS,
+    TOKEN,
+    PlacedFigure,
     _paint,
     _poly,
     acrobat_stack,
     clipped_sides,
+    draw_figures,
+    draw_token,
     find_figures,
     footprint_centre,
     on_roof,
+    random_figures,
     roof_box,
     search_figures,
     white_gain,
@@ -191,3 +197,62 @@ def test_a_red_streak_on_an_acrobat_space_narrower_than_an_acrobat_is_in_doubt()
     found = search_figures(photo, tiles, {(x, 0): _square(100 * x, 0, 100) for x in range(2)})
     assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "acrobat", "red")]
     assert [(f.x, f.figure, f.color) for f in found.unsure] == [(0, "acrobat", "red")]
+
+
+def _circus_row(styles: list[str], side: int = 128) -> tuple[np.ndarray, list[TileReading], dict[tuple[int, int], np.ndarray]]:
+    """A row of circus tiles (a city, a road and fields round the circus space) drawn in ``styles``, a white mark."""
+    photo = np.hstack([render_tile("cfrf.circus", 0, side, s, np.random.default_rng(5)) for s in styles])
+    photo[:3, :3] = 240
+    tiles = [TileReading(x, 0, "cfrf.circus", 0, 1.0) for x in range(len(styles))]
+    return photo, tiles, {(x, 0): _square(side * x, 0, side) for x in range(len(styles))}
+
+
+@pytest.mark.parametrize("animal", sorted(ANIMAL_PIPS.values()))
+def test_an_animal_token_face_up_on_the_circus_is_read_as_its_animal(animal: str) -> None:
+    # the same token, turned a different way, on a circus tile of each drawing style
+    styles = ["classic", "newart", "bright", "flat"]
+    photo, tiles, corners = _circus_row(styles)
+    for x in range(len(styles)):
+        draw_token(photo, (128 * x + 64, 64), 128, animal, 25.0 * x)
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.figure, f.animal, f.feature) for f in found.sure] == [(x, TOKEN, animal, "circus") for x in range(4)]
+    assert found.unsure == ()
+    assert found.sure[0].to_json()["animal"] == animal
+
+
+def test_a_circus_without_a_token_shows_none_and_the_big_top_is_no_token() -> None:
+    photo, tiles, corners = _circus_row(["classic", "newart"])
+    drawn = draw_figures(photo, {(0, 0): ("cfrf.circus", 0)}, [PlacedFigure(0, 0, "big-top", "", "circus")],
+                         lambda x, y: (128 * x, 128 * y), 128, np.random.default_rng(0))
+    found = search_figures(drawn, tiles, corners)
+    assert [(f.x, f.figure) for f in found.sure] == [(0, "big-top")]
+    assert found.unsure == ()
+    assert "animal" not in found.sure[0].to_json()
+
+
+def test_a_token_whose_pips_no_animal_shows_is_in_doubt() -> None:
+    # two pips (no animal is worth two), and a flea with a black meeple's leg over its face
+    photo, tiles, corners = _circus_row(["newart", "newart"])
+    draw_token(photo, (64, 64), 128, "flea", 0.0)
+    cv2.circle(photo, (74, 64), 3, (35, 50, 75), -1)
+    draw_token(photo, (192, 64), 128, "flea", 0.0)
+    photo[50:62, 170:182] = COLORS["black"]
+    found = search_figures(photo, tiles, corners)
+    assert [f for f in found.sure if f.figure == TOKEN] == []
+    assert [(f.x, f.figure, f.animal) for f in found.unsure] == [(0, TOKEN, ""), (1, TOKEN, "")]
+
+
+def test_tokens_in_a_scene_come_from_their_own_generator() -> None:
+    # the other figures are those drawn without tokens; a token replaces the Big Top on its circus tile
+    from vision.carcassonne.board import Placed
+
+    tiles = [Placed(0, 0, "cfrf.circus", 0), Placed(1, 0, "B", 0), Placed(2, 0, "ffrr.acrobats", 0)]
+    plain = random_figures(tiles, np.random.default_rng(3), share=1.0)
+    seen = set()
+    for seed in range(12):
+        with_tokens = random_figures(tiles, np.random.default_rng(3), share=1.0, tokens=np.random.default_rng(seed))
+        assert [f for f in with_tokens if f.x != 0] == [f for f in plain if f.x != 0]
+        (top,) = [f for f in with_tokens if f.x == 0]
+        seen.add(top.figure)
+        assert top.figure == "big-top" or top.animal in ANIMAL_PIPS.values()
+    assert seen == {"big-top", TOKEN}
