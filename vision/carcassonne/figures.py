@@ -37,7 +37,7 @@ from vision.carcassonne.features import anchor, spot_at
 
 __all__ = ["ANIMAL_PIPS", "BIG_TOP", "COLORS", "FIGURE_COLOURS", "TOKEN", "FigureReading", "FigureSearch", "PlacedFigure",
            "acrobat_stack", "clipped_sides", "draw_figures", "draw_token", "find_figures", "footprint_centre", "on_roof",
-           "random_figures", "read_token", "roof_box", "search_figures", "white_gain"]
+           "random_figures", "read_token", "roof_box", "search_figures", "under_roof", "white_gain"]
 
 #: The six player colours (BGR as the project draws them).
 COLORS: dict[str, tuple[int, int, int]] = {
@@ -132,6 +132,8 @@ _ROOF_HUES = ("red", "blue")
 #: colours that the tiles' art holds (fields, roads, walls): a figure of such a colour may run together with the art
 #: under it and look larger than it is
 _BLENDING = ("green", "grey")
+#: of two followers read on one tile, the surer stays when its confidence is at least this much higher
+_CLEARLY_SURER = 0.15
 #: a meeple's outline in a unit square (head at the top)
 _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98, 0.5], [0.72, 0.52], [0.9, 1.0], [0.6, 1.0],
                     [0.5, 0.78], [0.4, 1.0], [0.1, 1.0], [0.28, 0.52], [0.02, 0.5], [0.02, 0.36], [0.34, 0.24], [0.36, 0.06]])
@@ -543,6 +545,8 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
                 put = unsure  # as small as a roof, a pennant, the circus's centre
             elif tall and colour in _ROOF_HUES and on_roof(t.tile, t.rotation, box, (t.x - x0) * _CUT, (t.y - y0) * _CUT):
                 put = unsure  # a meeple run together with the monastery's roof may look as large
+            elif colour in _ROOF_HUES and under_roof(t.tile, t.rotation, u, v):
+                put = unsure  # the middle of the monastery's roof: the roof itself, seen as a meeple
             put.append(FigureReading(t.x, t.y, "ringmaster" if tall else "meeple", colour, feature, conf))
             if put is out:
                 sizes[len(out) - 1] = area
@@ -566,6 +570,20 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
         rings = [i for i, f in enumerate(out) if f.figure == "ringmaster" and f.color == colour]
         for i in sorted(rings, key=lambda i: sizes[i])[:-1]:
             out[i] = replace(out[i], figure="meeple")
+    # a tile holds one follower (each is put on the tile just placed): of two read on one tile, one is the other's
+    # shadow or the tile's art; the one clearly surer than the rest stays, else none does
+    followers: dict[tuple[int, int], list[int]] = {}
+    for i, f in enumerate(out):
+        if f.figure in ("meeple", "ringmaster"):
+            followers.setdefault((f.x, f.y), []).append(i)
+    doubted: set[int] = set()
+    for group in followers.values():
+        if len(group) > 1:
+            ranked = sorted(group, key=lambda i: -out[i].confidence)
+            clear = out[ranked[0]].confidence >= out[ranked[1]].confidence + _CLEARLY_SURER
+            doubted.update(ranked[1:] if clear else ranked)
+    unsure.extend(out[i] for i in sorted(doubted))
+    out = [f for i, f in enumerate(out) if i not in doubted]
     out.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
     unsure.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
     return FigureSearch(tuple(out), tuple(unsure))
@@ -579,6 +597,16 @@ def roof_box(rotation: int) -> tuple[float, float, float, float]:
         # a quarter turn clockwise takes (u, v) to (1 - v, u)
         u0, v0, u1, v1 = 1.0 - v1, u0, 1.0 - v0, u1
     return u0, v0, u1, v1
+
+
+def under_roof(name: str, rotation: int, u: float, v: float) -> bool:
+    """Whether the point (``u``, ``v``) (shares of the tile side from its north-west corner) lies on the roof of the
+    monastery on tile ``name`` turned ``rotation`` degrees: a figure's footprint there is the roof's own shape (a
+    meeple on the monastery stands at its middle, south of the roof)."""
+    if not any(seg.kind is Kind.MONASTERY for seg in CATALOG[name].segments):
+        return False
+    u0, v0, u1, v1 = roof_box(rotation)
+    return u0 <= u <= u1 and v0 <= v <= v1
 
 
 def on_roof(name: str, rotation: int, box: tuple[int, int, int, int], left: float, top: float,

@@ -24,6 +24,7 @@ from vision.carcassonne.figures import (
     random_figures,
     roof_box,
     search_figures,
+    under_roof,
     white_gain,
 )
 from vision.carcassonne.recognize import TileReading
@@ -256,3 +257,27 @@ def test_tokens_in_a_scene_come_from_their_own_generator() -> None:
         seen.add(top.figure)
         assert top.figure == "big-top" or top.animal in ANIMAL_PIPS.values()
     assert seen == {"big-top", TOKEN}
+
+
+def test_a_red_patch_in_the_middle_of_the_monastery_roof_is_in_doubt() -> None:
+    # the roof's own shape, a meeple's size, over the roof north of the monastery; a red meeple on the monastery sure
+    photo, tiles, corners = _sand(2)
+    cv2.fillConvexPoly(photo, np.array([[33, 42], [67, 42], [50, 16]], np.int32), COLORS["red"])
+    _paint(photo, _poly(150, 50, 30.0, 0.0), COLORS["red"], 100)
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.figure, f.color, f.feature) for f in found.sure] == [(1, "meeple", "red", "monastery")]
+    assert [(f.x, f.color) for f in found.unsure] == [(0, "red")]
+    assert under_roof("B", 90, 0.7, 0.5) and not under_roof("B", 90, 0.5, 0.7) and not under_roof("V", 0, 0.5, 0.3)
+
+
+def test_of_two_followers_read_on_one_tile_only_a_clearly_surer_one_stays() -> None:
+    # a tile holds one follower: a red and a blue meeple on one tile are both in doubt (equally sure); beside them a
+    # blue meeple with a pale red patch (a shadow, a faded roof) on its tile: the blue one stays
+    photo, tiles, corners = _sand(2)
+    _paint(photo, _poly(25, 70, 30.0, 0.0), COLORS["red"], 100)
+    _paint(photo, _poly(75, 70, 30.0, 0.0), COLORS["blue"], 100)
+    _paint(photo, _poly(125, 70, 30.0, 0.0), COLORS["blue"], 100)
+    _paint(photo, _poly(175, 70, 30.0, 0.0), (70, 60, 175), 100)
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.color) for f in found.sure] == [(1, "blue")]
+    assert sorted((f.x, f.color) for f in found.unsure) == [(0, "blue"), (0, "red"), (1, "red")]
