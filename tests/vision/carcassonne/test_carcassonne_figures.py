@@ -281,3 +281,14 @@ def test_of_two_followers_read_on_one_tile_only_a_clearly_surer_one_stays() -> N
     found = search_figures(photo, tiles, corners)
     assert [(f.x, f.color) for f in found.sure] == [(1, "blue")]
     assert sorted((f.x, f.color) for f in found.unsure) == [(0, "blue"), (0, "red"), (1, "red")]
+
+
+def test_a_token_with_pips_too_faint_to_count_surely_is_in_doubt() -> None:
+    # a bear's five pips, four of them blurred pale (darker than the face, not as dark as a pip): not a flea
+    photo, tiles, corners = _circus_row(["newart"])
+    draw_token(photo, (64, 64), 128, "flea", 0.0)
+    for dx, dy in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
+        cv2.circle(photo, (64 + 10 * dx, 64 + 10 * dy), 3, (150, 180, 200), -1)
+    found = search_figures(photo, tiles, corners)
+    assert found.sure == ()
+    assert [(f.figure, f.animal) for f in found.unsure] == [(TOKEN, "")]
