@@ -125,6 +125,9 @@ _MEEPLE_AREA = 0.05
 #: pixels of the cut eaten by the camera's blur on each side) is in doubt
 _ART_HUES = ("red", "blue", "yellow")
 _WHOLE_MEEPLE = 0.25
+#: a red or blue follower on a city (whose houses have red and blue roofs) is in doubt below this confidence: the
+#: roofs run together look a meeple's size, of a roof's duller colour
+_SURE_ON_CITY = 0.33
 #: the monastery's roof (a colour of the roofs: red or blue) on its tile in catalog orientation (u0, v0, u1, v1): a
 #: meeple whose blob reaches over it may have run together with it and look as large as a ringmaster
 _MONASTERY_ROOF = (0.3, 0.17, 0.7, 0.42)
@@ -553,6 +556,8 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
                 put = unsure  # a meeple run together with the monastery's roof may look as large
             elif colour in _ROOF_HUES and under_roof(t.tile, t.rotation, u, v):
                 put = unsure  # the middle of the monastery's roof: the roof itself, seen as a meeple
+            elif colour in _ROOF_HUES and feature.startswith("city") and conf < _SURE_ON_CITY:
+                put = unsure  # a city's roofs run together by the camera's blur
             put.append(FigureReading(t.x, t.y, "ringmaster" if tall else "meeple", colour, feature, conf))
             if put is out:
                 sizes[len(out) - 1] = area

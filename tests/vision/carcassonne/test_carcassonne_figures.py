@@ -292,3 +292,18 @@ def test_a_token_with_pips_too_faint_to_count_surely_is_in_doubt() -> None:
     found = search_figures(photo, tiles, corners)
     assert found.sure == ()
     assert [(f.figure, f.animal) for f in found.unsure] == [(TOKEN, "")]
+
+
+def test_a_dull_red_meeple_on_a_city_is_in_doubt_and_a_bright_one_is_sure() -> None:
+    # a city's roofs run together look a meeple's size in a duller red; on a field the same dull red is a meeple
+    photo = np.full((100, 300, 3), (150, 190, 220), np.uint8)
+    photo[:, :4] = 240
+    dull = (50, 50, 165)
+    _paint(photo, _poly(50, 25, 30.0, 0.0), dull, 100)
+    _paint(photo, _poly(150, 25, 30.0, 0.0), COLORS["red"], 100)
+    _paint(photo, _poly(250, 70, 30.0, 0.0), dull, 100)
+    tiles = [TileReading(x, 0, "E", 0, 1.0) for x in range(3)]
+    found = search_figures(photo, tiles, {(x, 0): _square(100 * x, 0, 100) for x in range(3)})
+    assert [(f.x, f.color, f.feature) for f in found.sure] == [(1, "red", "city:N"), (2, "red", "field:EL")]
+    assert [(f.x, f.color, f.feature) for f in found.unsure] == [(0, "red", "city:N")]
+    assert 0.2 <= found.unsure[0].confidence < 0.33
