@@ -137,6 +137,9 @@ _ROOF_HUES = ("red", "blue")
 _BLENDING = ("green", "grey")
 #: of two followers read on one tile, the surer stays when its confidence is at least this much higher
 _CLEARLY_SURER = 0.15
+#: a green or grey acrobat stack whose height differs counted through only the pixels this near (Lab) its colour is
+#: in doubt: the field and road round the acrobat space are within `_FAR` of them
+_STRIP_NEAR = 22.0
 #: a meeple's outline in a unit square (head at the top)
 _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98, 0.5], [0.72, 0.52], [0.9, 1.0], [0.6, 1.0],
                     [0.5, 0.78], [0.4, 1.0], [0.1, 1.0], [0.28, 0.52], [0.02, 0.5], [0.02, 0.36], [0.34, 0.24], [0.36, 0.06]])
@@ -562,8 +565,13 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
             if put is out:
                 sizes[len(out) - 1] = area
         for (x, y), parts in stack_parts.items():
-            count, conf = acrobat_stack(parts, each & (spaces > 0))
+            strips = each & (spaces > 0)
+            count, conf = acrobat_stack(parts, strips)
             put = out if conf >= SURE[colour] else unsure
+            # the field or road around the space is near green and grey: a stack as tall only through pixels less
+            # near than a figure's own may be one acrobat over the field
+            if colour in _BLENDING and acrobat_stack(parts, strips & (dist < _STRIP_NEAR))[0] != count:
+                put = unsure
             if colour in _SPACE_HUES and max(min(b[2], b[3]) for b, _, _ in parts) < _ACROBAT_WIDTH * _CUT:
                 put = unsure  # no piece as wide as the top acrobat's body: the space's dots, run together
             put.extend(FigureReading(x, y, "acrobat", colour, "acrobats", conf) for _ in range(count))

@@ -307,3 +307,18 @@ def test_a_dull_red_meeple_on_a_city_is_in_doubt_and_a_bright_one_is_sure() -> N
     assert [(f.x, f.color, f.feature) for f in found.sure] == [(1, "red", "city:N"), (2, "red", "field:EL")]
     assert [(f.x, f.color, f.feature) for f in found.unsure] == [(0, "red", "city:N")]
     assert 0.2 <= found.unsure[0].confidence < 0.33
+
+
+def test_a_green_acrobat_stack_tall_only_through_a_field_green_is_in_doubt_and_three_green_ones_are_three() -> None:
+    # one green acrobat on the space, with a band of a field's green (near the figures' green, not as near as the
+    # figure) just south of its outline; beside it a stack of three green acrobats, each a tenth of the tile above the last
+    photo = np.full((100, 200, 3), (150, 190, 220), np.uint8)
+    photo[:, :4] = 240
+    photo[65:78, 35:65] = (70, 150, 70)
+    _paint(photo, _poly(50, 50, 22.0, 0.0), COLORS["green"], 100)
+    for k in range(3):
+        _paint(photo, _poly(150, 60 - 10 * k, 22.0, 0.0), COLORS["green"], 100)
+    tiles = [TileReading(x, 0, "ffff.acrobats", 0, 1.0) for x in range(2)]
+    found = search_figures(photo, tiles, {(x, 0): _square(100 * x, 0, 100) for x in range(2)})
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "acrobat", "green")] * 3
+    assert {(f.x, f.figure) for f in found.unsure if f.color == "green"} == {(0, "acrobat")}
