@@ -236,7 +236,9 @@ def draw_figures(image: NDArray[Any], tiles: dict[tuple[int, int], tuple[str, in
             cv2.polylines(out, [np.round(pts * 16).astype(np.int32)], True, (30, 30, 30), 1, cv2.LINE_AA, shift=4)
             continue
         if f.figure == TOKEN:
-            draw_token(out, (ox + 0.5 * cell, oy + 0.5 * cell), cell, f.animal, float(rng.uniform(0, 360)))
+            # turned by its cell, not by ``rng``: a board with a token is drawn as with the Big Top otherwise
+            turn = float(np.random.default_rng([f.x % 997, f.y % 997]).uniform(0, 360))
+            draw_token(out, (ox + 0.5 * cell, oy + 0.5 * cell), cell, f.animal, turn)
             continue
         u, v = anchor(name, rot, f.feature)
         size = _SIZE[f.figure] * cell * rng.uniform(0.93, 1.07)
