@@ -1,11 +1,12 @@
 """Carcassonne figures and the features they stand on, read on the true grid: the figure search alone.
 
     python benchmarks/bench_carcassonne_figures.py [--boards N] [--levels L,...] [--editions E,...] [--seed S]
-        [--found-grid [--model M]]
+        [--found-grid [--model M]] [--show] [--no-tokens]
 
 Boards are legal layouts of 3 to 40 tiles drawn from the box in one of the
 project's render styles, with figures (`vision.carcassonne.figures.random_figures`:
-meeples of the six colours, a ringmaster, acrobat stacks, the Big Top), taken by
+meeples of the six colours, a ringmaster, acrobat stacks, the Big Top or, on
+half the boards that have a circus, the animal token face up in its place), taken by
 the benchmark camera (`vision.carcassonne.camera`, separate code, harsher than
 the training augmentations) at each level. The true cells are projected into
 the photo and every tile is given with its true type and turn, so that what is
@@ -44,7 +45,7 @@ from vision.carcassonne.board import draw_board, random_layout
 from vision.carcassonne.camera import LEVELS, photograph
 from vision.carcassonne.dataset import build_bank
 from vision.carcassonne.features import anchor
-from vision.carcassonne.figures import PlacedFigure, draw_figures, random_figures, search_figures
+from vision.carcassonne.figures import TOKEN, PlacedFigure, draw_figures, random_figures, search_figures
 from vision.carcassonne.labels import canonical_rotation
 from vision.carcassonne.recognize import BoardReading, TileReading
 
@@ -52,7 +53,13 @@ SEED = 910_000
 CELL = 96
 STYLES = ("classic", "newart", "bright", "flat")
 #: the kinds of figure reported apart
-_KIND = {"meeple": "followers", "ringmaster": "followers", "acrobat": "acrobats", "big-top": "big top"}
+_KIND = {"meeple": "followers", "ringmaster": "followers", "acrobat": "acrobats", "big-top": "big top",
+         TOKEN: "animal tokens"}
+
+
+def _name(figure: str, animal: str) -> str:
+    """A figure's name as compared: an animal token's with its animal (``animal-token:seal``)."""
+    return f"{figure}:{animal}" if figure == TOKEN else figure
 
 
 def _truth(figs: list[PlacedFigure], kinds: dict[tuple[int, int], tuple[str, int]]) -> Counter[tuple[int, int, str, str, str]]:
@@ -60,7 +67,7 @@ def _truth(figs: list[PlacedFigure], kinds: dict[tuple[int, int], tuple[str, int
     for f in figs:
         view = rotated(*kinds[(f.x, f.y)])
         feature = f.feature if f.feature in ("circus", "acrobats") else view.segments[view.spots[f.feature]].spot
-        want[(f.x, f.y, f.figure, f.color, feature)] += f.count if f.figure == "acrobat" else 1
+        want[(f.x, f.y, _name(f.figure, f.animal), f.color, feature)] += f.count if f.figure == "acrobat" else 1
     return want
 
 
@@ -116,7 +123,7 @@ def _read_whole(image: NDArray[Any], clf: Any, kinds: dict[tuple[int, int], tupl
     # a reading's origin is its own top-left tile: try shifts around the one that puts the corners together
     shifts = [(tx - gx + dx, ty - gy + dy) for dx in range(-4, 5) for dy in range(-4, 5)]
     ox, oy = max(shifts, key=lambda d: sum(truth.get((x + d[0], y + d[1])) == v for (x, y), v in got.items()))
-    held = {(f.x, f.y) for f in figs if f.figure != "big-top"}
+    held = {(f.x, f.y) for f in figs if f.figure not in ("big-top", TOKEN)}
     for cell, v in truth.items():
         key = "under" if cell in held else "bare"
         tally[key] += 1
@@ -137,6 +144,10 @@ def main() -> int:
     p.add_argument("--found-grid", action="store_true",
                    help="read whole photos (grid found, tiles classified) instead of the figure search on the true grid")
     p.add_argument("--model", default=None, help="tile model for --found-grid (default: the shipped one)")
+    p.add_argument("--no-tokens", action="store_true",
+                   help="always the Big Top on the circus, never an animal token (the scenes before tokens were drawn)")
+    p.add_argument("--show", action="store_true",
+                   help="list every wrong figure reported: its board, cell, what was read and what stands there")
     args = p.parse_args()
     styles = [s for s in args.editions.split(",") if s]
     banks: dict[str, Any] = {}
@@ -169,7 +180,8 @@ def main() -> int:
 
             board = draw_board(tiles, pic, rng, cell=CELL, margin=max(4.0, 1.3 * len(tiles) ** 0.5))
             kinds = {(t.x, t.y): (t.tile, t.rotation) for t in tiles}
-            figs = random_figures(tiles, rng)
+            tokens = None if args.no_tokens else np.random.default_rng([args.seed, k, b])
+            figs = random_figures(tiles, rng, tokens=tokens)
             image = draw_figures(board.image, kinds, figs, lambda x, y, board=board: board.cell_corners(x, y)[0],
                                  board.cell, rng)
             photo = photograph(image, LEVELS[level], rng, subject=board.subject)
@@ -184,17 +196,23 @@ def main() -> int:
             spent += time.perf_counter() - t0
             doubt += len(unsure)
             want = _truth(figs, kinds)
-            have = Counter((f.x, f.y, f.figure, f.color, f.feature) for f in found)
+            have = Counter((f.x, f.y, _name(f.figure, f.animal), f.color, f.feature) for f in found)
             ok = want & have
             placed += sum(want.values())
             for key, n in want.items():
-                kinds_placed[_KIND[key[2]]] += n
-                kinds_right[_KIND[key[2]]] += ok[key]
+                kinds_placed[_KIND[key[2].split(":")[0]]] += n
+                kinds_right[_KIND[key[2].split(":")[0]]] += ok[key]
             right += sum(ok.values())
             extra += sum((have - ok).values())
             # a figure found on its cell in its colour, on another feature
             rest_want, rest_have = want - ok, have - ok
             why += _why_wrong(rest_want, rest_have)
+            if args.show:
+                for key, n in rest_have.items():
+                    there = sorted(k[2:] for k in want if k[:2] == key[:2])
+                    tile = kinds.get(key[:2])
+                    print(f"      {level} board {b} ({style}): {n} x {key[2:]} at {key[:2]} on {tile}; placed there: "
+                          f"{there}")
             by_place = Counter({(x, y, fig, col): n for (x, y, fig, col, _), n in rest_have.items()})
             for (x, y, fig, col, _), n in rest_want.items():
                 hit = min(n, by_place[(x, y, fig, col)])
@@ -204,12 +222,12 @@ def main() -> int:
             for f in figs:
                 if _at_edge(f, kinds):
                     edge += 1
-                    edge_right += ok[(f.x, f.y, f.figure, f.color, _truth([f], kinds).most_common(1)[0][0][4])] > 0
+                    edge_right += ok[_truth([f], kinds).most_common(1)[0][0]] > 0
         print(f"   {level:9s} {placed:8d} {right / max(1, placed):7.1%} {feature_wrong / max(1, placed):14.1%} "
               f"{missed / max(1, placed):7.1%} {extra / max(1, placed):15.2%} {doubt:9d} {edge:12d} "
               f"{edge_right / max(1, edge):12.1%} {1000 * spent / args.boards:9.0f}")
         print("   " + " " * 10 + ", ".join(f"{kind} {kinds_right[kind]}/{kinds_placed[kind]} right"
-                                          for kind in ("followers", "acrobats", "big top")))
+                                          for kind in ("followers", "acrobats", "big top", "animal tokens")))
         print("   " + " " * 10 + "wrong reported: " + ", ".join(f"{k} {why[k]}" for k in _WHY))
         if args.found_grid:
             print("   " + " " * 10 + f"no board {tiles_seen['no board']}; tiles typed and turned right: under a figure "

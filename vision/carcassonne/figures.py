@@ -12,6 +12,13 @@ larger patch of a player colour is the tile's art) is a figure standing on the f
 the middle of its footprint (`vision.carcassonne.features`), put back whole
 where the board ends. A player has one ringmaster: of two read in one colour
 the smaller is a meeple.
+
+For the last circus scoring the Big Top is lifted and the animal token under it
+turned face up on its circus space: a round token whose pips count the points its
+animal is worth (the project's own drawing, `draw_token`), read on each circus
+tile at a finer cut (`read_token`) and reported as an ``animal-token`` figure
+with its animal named as in RECORDS.md (``seal``, ``bear``, ...); a token whose
+pips cannot be counted is in doubt.
 """
 
 from __future__ import annotations
@@ -25,11 +32,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorer.carcassonne.catalog import CATALOG, Kind, Special
+from scorer.carcassonne.model import Animal
 from vision.carcassonne.features import anchor, spot_at
 
-__all__ = ["BIG_TOP", "COLORS", "FIGURE_COLOURS", "FigureReading", "FigureSearch", "PlacedFigure", "acrobat_stack",
-           "clipped_sides", "draw_figures", "find_figures", "footprint_centre", "on_roof", "random_figures", "roof_box",
-           "search_figures", "white_gain"]
+__all__ = ["ANIMAL_PIPS", "BIG_TOP", "COLORS", "FIGURE_COLOURS", "TOKEN", "FigureReading", "FigureSearch", "PlacedFigure",
+           "acrobat_stack", "clipped_sides", "draw_figures", "draw_token", "find_figures", "footprint_centre", "on_roof",
+           "random_figures", "read_token", "roof_box", "search_figures", "under_roof", "white_gain"]
 
 #: The six player colours (BGR as the project draws them).
 COLORS: dict[str, tuple[int, int, int]] = {
@@ -44,6 +52,29 @@ COLORS: dict[str, tuple[int, int, int]] = {
 BIG_TOP = (150, 40, 135)
 #: every colour a figure can have, by name
 FIGURE_COLOURS = dict(COLORS, **{"big-top": BIG_TOP})
+#: an animal token lying face up on a circus tile (the one the Big Top stood on, turned over for the last circus
+#: scoring): a cream disc with a brown rim, showing as many dark pips as the points its animal is worth
+TOKEN = "animal-token"
+#: the animals (RECORDS.md's names) by the pips on their token
+ANIMAL_PIPS: dict[int, str] = {a.points: a.value for a in Animal}
+_TOKEN_FACE = (200, 232, 245)
+_TOKEN_RIM = (40, 70, 110)
+_PIP = (35, 50, 75)
+#: the token's radius, its pips' radius and the step between pips, as shares of the tile side
+_TOKEN_RADIUS = 0.2
+_PIP_RADIUS = 0.022
+_PIP_STEP = 0.08
+#: each count's pips, in steps from the token's middle (a die's faces; seven: six and the middle)
+_PIP_LAYOUT: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((0, 0),),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
+    7: ((-1, -1), (1, -1), (-1, 0), (0, 0), (1, 0), (-1, 1), (1, 1)),
+}
+#: the side of the cut a circus tile is read at for its token (its pips are small)
+_TOKEN_CUT = 128
 #: figure size as a share of the tile side: meeple, ringmaster, acrobat
 _SIZE = {"meeple": 0.30, "ringmaster": 0.38, "acrobat": 0.22}
 #: how far each acrobat of a stack shows above the one below, as a share of the tile side
@@ -54,7 +85,8 @@ _FAR = 40.0
 MIN_CONFIDENCE = 0.2
 #: and the least confidence at which a figure of a colour is reported: the tiles' art holds greens (fields) and
 #: greys (roads, walls, the monastery) near the green and grey figures', no reds, blues or yellows as strong
-SURE: dict[str, float] = {"red": 0.2, "blue": 0.2, "yellow": 0.2, "black": 0.35, "green": 0.5, "grey": 0.55, "big-top": 0.2}
+SURE: dict[str, float] = {"red": 0.2, "blue": 0.2, "yellow": 0.2, "black": 0.35, "green": 0.5, "grey": 0.55, "big-top": 0.2,
+                         "animal-token": 0.3}
 #: a blob up to this much less sure than its colour asks is a figure in doubt (unrecognised), not tile art
 DOUBT = 0.1
 #: the crop each tile is cut to for the search
@@ -93,6 +125,9 @@ _MEEPLE_AREA = 0.05
 #: pixels of the cut eaten by the camera's blur on each side) is in doubt
 _ART_HUES = ("red", "blue", "yellow")
 _WHOLE_MEEPLE = 0.25
+#: a red or blue follower on a city (whose houses have red and blue roofs) is in doubt below this confidence: the
+#: roofs run together look a meeple's size, of a roof's duller colour
+_SURE_ON_CITY = 0.33
 #: the monastery's roof (a colour of the roofs: red or blue) on its tile in catalog orientation (u0, v0, u1, v1): a
 #: meeple whose blob reaches over it may have run together with it and look as large as a ringmaster
 _MONASTERY_ROOF = (0.3, 0.17, 0.7, 0.42)
@@ -100,6 +135,11 @@ _ROOF_HUES = ("red", "blue")
 #: colours that the tiles' art holds (fields, roads, walls): a figure of such a colour may run together with the art
 #: under it and look larger than it is
 _BLENDING = ("green", "grey")
+#: of two followers read on one tile, the surer stays when its confidence is at least this much higher
+_CLEARLY_SURER = 0.15
+#: a green or grey acrobat stack whose height differs counted through only the pixels this near (Lab) its colour is
+#: in doubt: the field and road round the acrobat space are within `_FAR` of them
+_STRIP_NEAR = 22.0
 #: a meeple's outline in a unit square (head at the top)
 _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98, 0.5], [0.72, 0.52], [0.9, 1.0], [0.6, 1.0],
                     [0.5, 0.78], [0.4, 1.0], [0.1, 1.0], [0.28, 0.52], [0.02, 0.5], [0.02, 0.36], [0.34, 0.24], [0.36, 0.06]])
@@ -121,6 +161,8 @@ class PlacedFigure:
     count: int = 1
     below: int = 0
     above: int = 0
+    #: the animal of an ``animal-token`` (RECORDS.md's names: ``seal``, ``bear``, ...)
+    animal: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +176,8 @@ class FigureSearch:
 @dataclass(frozen=True, slots=True)
 class FigureReading:
     """A figure found in a photo: cell (as in the board reading), figure (``meeple``, ``ringmaster``, ``acrobat``,
-    ``big-top``), colour (empty for the Big Top), feature, confidence."""
+    ``big-top``, ``animal-token``), colour (empty for the Big Top and a token), feature, confidence; for an animal
+    token face up on a circus tile, its animal (RECORDS.md's names; empty when its pips could not be counted)."""
 
     x: int
     y: int
@@ -142,11 +185,15 @@ class FigureReading:
     color: str
     feature: str
     confidence: float
+    animal: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """``{"x", "y", "figure", "color", "feature", "confidence"}``."""
-        return {"x": self.x, "y": self.y, "figure": self.figure, "color": self.color or None, "feature": self.feature,
-                "confidence": round(self.confidence, 3)}
+        """``{"x", "y", "figure", "color", "feature", "confidence"}``, and ``"animal"`` for an animal token."""
+        out: dict[str, Any] = {"x": self.x, "y": self.y, "figure": self.figure, "color": self.color or None,
+                               "feature": self.feature, "confidence": round(self.confidence, 3)}
+        if self.figure == TOKEN:
+            out["animal"] = self.animal or None
+        return out
 
 
 def _poly(cx: float, cy: float, size: float, angle: float) -> NDArray[Any]:
@@ -188,6 +235,11 @@ def draw_figures(image: NDArray[Any], tiles: dict[tuple[int, int], tuple[str, in
             cv2.circle(out, (int(cx), int(cy)), max(2, int(0.06 * cell)), (230, 230, 235), -1, cv2.LINE_AA)
             cv2.polylines(out, [np.round(pts * 16).astype(np.int32)], True, (30, 30, 30), 1, cv2.LINE_AA, shift=4)
             continue
+        if f.figure == TOKEN:
+            # turned by its cell, not by ``rng``: a board with a token is drawn as with the Big Top otherwise
+            turn = float(np.random.default_rng([f.x % 997, f.y % 997]).uniform(0, 360))
+            draw_token(out, (ox + 0.5 * cell, oy + 0.5 * cell), cell, f.animal, turn)
+            continue
         u, v = anchor(name, rot, f.feature)
         size = _SIZE[f.figure] * cell * rng.uniform(0.93, 1.07)
         angle = float(rng.normal(0, 12))
@@ -199,6 +251,79 @@ def draw_figures(image: NDArray[Any], tiles: dict[tuple[int, int], tuple[str, in
         for k in range(f.below, f.below + f.count):
             _paint(out, _poly(cx, cy - (k - (height - 1) / 2) * _STEP * cell, size, angle), colour, cell)
     return out
+
+
+def draw_token(image: NDArray[Any], centre: tuple[float, float], cell: float, animal: str, angle: float) -> None:
+    """Paint an animal token face up on ``image`` (in place): centred at ``centre`` (pixels) on a tile ``cell``
+    pixels wide, its pips (as many as ``animal`` is worth) turned ``angle`` degrees.
+
+    :raises ValueError: for an animal that is not one of the box's.
+    """
+    pips = _PIP_LAYOUT[Animal(animal).points]
+    cx, cy = centre
+    r = _TOKEN_RADIUS * cell
+    ring = np.array([[cx + r * np.cos(a), cy + r * np.sin(a)] for a in np.linspace(0, 2 * np.pi, 41)[:-1]])
+    p = np.round(ring * 16).astype(np.int32)
+    cv2.fillPoly(image, [p], _TOKEN_FACE, cv2.LINE_AA, shift=4)
+    cv2.polylines(image, [p], True, _TOKEN_RIM, max(1, int(round(cell / 50))), cv2.LINE_AA, shift=4)
+    c, s = np.cos(np.deg2rad(angle)), np.sin(np.deg2rad(angle))
+    for i, j in pips:
+        px, py = cx + _PIP_STEP * cell * (c * i - s * j), cy + _PIP_STEP * cell * (s * i + c * j)
+        cv2.circle(image, (int(round(px * 16)), int(round(py * 16))), int(round(_PIP_RADIUS * cell * 16)), _PIP, -1,
+                   cv2.LINE_AA, shift=4)
+
+
+def read_token(cut: NDArray[Any]) -> tuple[bool, str, float]:
+    """Whether a square cut of a circus tile (BGR, colour balanced, its side a tile's) shows an animal token face up
+    on its circus space, which animal it is (empty when its pips cannot be counted) and how sure that is.
+
+    The token is the round light patch about the circus space's size at the tile's middle (the roads that reach the
+    space are narrower and are taken off it; the circus space's light stripes are narrower still); its pips are the
+    dark spots inside of about a pip's size: a count that no animal is worth, a dark patch larger than a pip (a
+    figure's, the space's stripes showing through), or spots too faint leave the animal unread."""
+    side = cut.shape[0]
+    lab = cv2.cvtColor(cut, cv2.COLOR_BGR2Lab).astype(np.float32)
+    light, chroma = lab[..., 0], np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
+    face = ((light > 175) & (chroma < 40)).astype(np.uint8)
+    n, labels, _, cents = cv2.connectedComponentsWithStats(face, connectivity=4)
+    if n <= 1:
+        return False, "", 0.0
+    mid = (side - 1) / 2.0
+    k = 1 + int(np.argmin(np.hypot(cents[1:, 0] - mid, cents[1:, 1] - mid)))
+    # the patch with its holes (the pips) filled, less anything narrower than the token attached to it
+    contours, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros((side, side), np.uint8)
+    cv2.drawContours(filled, contours, -1, 1, -1)
+    wide = max(3, int(round(0.16 * side)) | 1)
+    disc = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (wide, wide)))
+    ys, xs = np.nonzero(disc)
+    if len(xs) < 16:
+        return False, "", 0.0
+    (ox, oy), radius = cv2.minEnclosingCircle(np.column_stack([xs, ys]).astype(np.float32))
+    fill = len(xs) / max(1.0, np.pi * radius**2)
+    # a disc of the token's size (less its rim), round, lying on the circus space at the tile's middle
+    if not (0.13 * side <= radius <= 0.24 * side and fill >= 0.75 and np.hypot(ox - mid, oy - mid) <= 0.12 * side):
+        return False, "", 0.0
+    inner = np.zeros((side, side), np.uint8)
+    cv2.circle(inner, (int(round(ox)), int(round(oy))), max(1, int(round(radius - 0.025 * side))), 1, -1)
+    inside = inner > 0
+    level = float(np.median(light[inside]))
+    pip_area = np.pi * (_PIP_RADIUS * side) ** 2
+    conf = float(np.clip((fill - 0.75) / 0.2, 0.0, 1.0))
+    counts = []
+    # the pips counted dark and counted darker than the face at all: a blurred pip that one count misses, or pips
+    # run together, make the two differ
+    for step in (70, 35):
+        dark = ((light < level - step) & inside).astype(np.uint8)
+        _, _, pstats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+        areas = pstats[1:, cv2.CC_STAT_AREA]
+        if (areas > 2.2 * pip_area).any():
+            return True, "", conf
+        counts.append(int((areas >= 0.35 * pip_area).sum()))
+        counts.append(int((areas >= 0.1 * pip_area).sum()))
+    if len(set(counts)) > 1 or counts[0] not in ANIMAL_PIPS:
+        return True, "", conf
+    return True, ANIMAL_PIPS[counts[0]], conf
 
 
 def clipped_sides(blobs: NDArray[Any], label: int, box: tuple[int, int, int, int], seen: NDArray[Any],
@@ -277,10 +402,10 @@ def white_gain(pixels: NDArray[Any], reference: NDArray[Any] | Sequence[float] |
     return out
 
 
-def _cut(photo: NDArray[Any], corners: NDArray[Any]) -> NDArray[Any]:
-    dst = np.asarray([[0, 0], [_CUT, 0], [_CUT, _CUT], [0, _CUT]], dtype=np.float32)
+def _cut(photo: NDArray[Any], corners: NDArray[Any], side: int = _CUT) -> NDArray[Any]:
+    dst = np.asarray([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
     m = cv2.getPerspectiveTransform(np.asarray(corners, dtype=np.float32), dst)
-    out: NDArray[Any] = cv2.warpPerspective(photo, m, (_CUT, _CUT), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    out: NDArray[Any] = cv2.warpPerspective(photo, m, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     return out
 
 
@@ -434,20 +559,52 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
                 put = unsure  # as small as a roof, a pennant, the circus's centre
             elif tall and colour in _ROOF_HUES and on_roof(t.tile, t.rotation, box, (t.x - x0) * _CUT, (t.y - y0) * _CUT):
                 put = unsure  # a meeple run together with the monastery's roof may look as large
+            elif colour in _ROOF_HUES and under_roof(t.tile, t.rotation, u, v):
+                put = unsure  # the middle of the monastery's roof: the roof itself, seen as a meeple
+            elif colour in _ROOF_HUES and feature.startswith("city") and conf < _SURE_ON_CITY:
+                put = unsure  # a city's roofs run together by the camera's blur
             put.append(FigureReading(t.x, t.y, "ringmaster" if tall else "meeple", colour, feature, conf))
             if put is out:
                 sizes[len(out) - 1] = area
         for (x, y), parts in stack_parts.items():
-            count, conf = acrobat_stack(parts, each & (spaces > 0))
+            strips = each & (spaces > 0)
+            count, conf = acrobat_stack(parts, strips)
             put = out if conf >= SURE[colour] else unsure
+            # the field or road around the space is near green and grey: a stack as tall only through pixels less
+            # near than a figure's own may be one acrobat over the field
+            if colour in _BLENDING and acrobat_stack(parts, strips & (dist < _STRIP_NEAR))[0] != count:
+                put = unsure
             if colour in _SPACE_HUES and max(min(b[2], b[3]) for b, _, _ in parts) < _ACROBAT_WIDTH * _CUT:
                 put = unsure  # no piece as wide as the top acrobat's body: the space's dots, run together
             put.extend(FigureReading(x, y, "acrobat", colour, "acrobats", conf) for _ in range(count))
+    # an animal token face up on a circus space, read on a finer cut (its pips are small)
+    for (x, y), t in sorted(by_cell.items()):
+        if CATALOG[t.tile].special is not Special.CIRCUS:
+            continue
+        fine = np.minimum(_cut(photo, corners[(x, y)], _TOKEN_CUT).astype(np.float32) * gain, 255).astype(np.uint8)
+        seen_token, animal, conf = read_token(fine)
+        if seen_token:
+            (out if animal and conf >= SURE[TOKEN] else unsure).append(
+                FigureReading(x, y, TOKEN, "", "circus", conf, animal))
     # a player has one ringmaster: of two read in one colour, the smaller is a meeple
     for colour in _NAMES:
         rings = [i for i, f in enumerate(out) if f.figure == "ringmaster" and f.color == colour]
         for i in sorted(rings, key=lambda i: sizes[i])[:-1]:
             out[i] = replace(out[i], figure="meeple")
+    # a tile holds one follower (each is put on the tile just placed): of two read on one tile, one is the other's
+    # shadow or the tile's art; the one clearly surer than the rest stays, else none does
+    followers: dict[tuple[int, int], list[int]] = {}
+    for i, f in enumerate(out):
+        if f.figure in ("meeple", "ringmaster"):
+            followers.setdefault((f.x, f.y), []).append(i)
+    doubted: set[int] = set()
+    for group in followers.values():
+        if len(group) > 1:
+            ranked = sorted(group, key=lambda i: -out[i].confidence)
+            clear = out[ranked[0]].confidence >= out[ranked[1]].confidence + _CLEARLY_SURER
+            doubted.update(ranked[1:] if clear else ranked)
+    unsure.extend(out[i] for i in sorted(doubted))
+    out = [f for i, f in enumerate(out) if i not in doubted]
     out.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
     unsure.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
     return FigureSearch(tuple(out), tuple(unsure))
@@ -461,6 +618,16 @@ def roof_box(rotation: int) -> tuple[float, float, float, float]:
         # a quarter turn clockwise takes (u, v) to (1 - v, u)
         u0, v0, u1, v1 = 1.0 - v1, u0, 1.0 - v0, u1
     return u0, v0, u1, v1
+
+
+def under_roof(name: str, rotation: int, u: float, v: float) -> bool:
+    """Whether the point (``u``, ``v``) (shares of the tile side from its north-west corner) lies on the roof of the
+    monastery on tile ``name`` turned ``rotation`` degrees: a figure's footprint there is the roof's own shape (a
+    meeple on the monastery stands at its middle, south of the roof)."""
+    if not any(seg.kind is Kind.MONASTERY for seg in CATALOG[name].segments):
+        return False
+    u0, v0, u1, v1 = roof_box(rotation)
+    return u0 <= u <= u1 and v0 <= v <= v1
 
 
 def on_roof(name: str, rotation: int, box: tuple[int, int, int, int], left: float, top: float,
@@ -513,10 +680,13 @@ def acrobat_stack(parts: Sequence[tuple[tuple[int, int, int, int], float, int]],
 
 
 def random_figures(tiles: Sequence[Any], rng: np.random.Generator, colors: Sequence[str] = tuple(COLORS),
-                   share: float = 0.35) -> list[PlacedFigure]:
+                   share: float = 0.35, tokens: np.random.Generator | None = None) -> list[PlacedFigure]:
     """Figures for a drawn layout (`vision.carcassonne.board.Placed` tiles): a meeple on about ``share`` of the tiles,
     one ringmaster of the first colour, a stack of one to three acrobats on each acrobat tile now and then, and
     the Big Top on a circus tile when the layout has one. Not checked against the rules (a feature may hold two).
+
+    With ``tokens`` (a generator of its own, so that the other figures are those drawn without it), half the time
+    the Big Top is lifted and the animal token under it lies face up in its place (an animal drawn as from the box).
     """
     from scorer.carcassonne.catalog import rotated
 
@@ -524,7 +694,11 @@ def random_figures(tiles: Sequence[Any], rng: np.random.Generator, colors: Seque
     circus = [t for t in tiles if CATALOG[t.tile].special is Special.CIRCUS]
     if circus:
         t = circus[int(rng.integers(len(circus)))]
-        out.append(PlacedFigure(t.x, t.y, "big-top", "", "circus"))
+        if tokens is not None and tokens.random() < 0.5:
+            box = [a.value for a in Animal for _ in range(a.count)]
+            out.append(PlacedFigure(t.x, t.y, TOKEN, "", "circus", animal=box[int(tokens.integers(len(box)))]))
+        else:
+            out.append(PlacedFigure(t.x, t.y, "big-top", "", "circus"))
     ring = False
     for t in tiles:
         special = CATALOG[t.tile].special

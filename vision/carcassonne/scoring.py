@@ -8,7 +8,7 @@ The annotated photo colours every scored feature by its owner with its points.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -17,9 +17,9 @@ from numpy.typing import NDArray
 
 from scorer.carcassonne.catalog import Kind
 from scorer.carcassonne.engine import IllegalPosition, final_feature_points, finish, position
-from scorer.carcassonne.model import CATEGORIES, Figure, State
+from scorer.carcassonne.model import CATEGORIES, Animal, Figure, State
 from vision.carcassonne.features import MAP_SIZE, feature_map
-from vision.carcassonne.figures import COLORS
+from vision.carcassonne.figures import COLORS, TOKEN
 from vision.carcassonne.recognize import BoardReading
 
 __all__ = ["FinalScore", "IllegalPosition", "annotate_scores", "parse_colors", "score_reading"]
@@ -91,9 +91,14 @@ def score_reading(reading: BoardReading, colors: dict[str, str]) -> tuple[FinalS
     figures: list[tuple[int, Figure, tuple[int, int], str]] = []
     acrobats: dict[tuple[int, int], list[int]] = {}
     big_top = None
+    #: the animal token turned face up where the Big Top stood, for the last circus scoring
+    token: tuple[tuple[int, int], Animal] | None = None
     for f in reading.figures:
         if f.figure == "big-top":
             big_top = (f.x, f.y)
+            continue
+        if f.figure == TOKEN:
+            token = ((f.x, f.y), Animal(f.animal))
             continue
         if f.color not in seat:
             raise IllegalPosition(f"a {f.color} {f.figure} at ({f.x},{f.y}) but no player plays {f.color}")
@@ -102,7 +107,15 @@ def score_reading(reading: BoardReading, colors: dict[str, str]) -> tuple[FinalS
         else:
             figures.append((seat[f.color], Figure(f.figure), (f.x, f.y), f.feature))
     tiles = {(t.x, t.y): (t.tile, t.rotation) for t in reading.tiles}
+    if token is not None:
+        if big_top is not None and big_top != token[0]:
+            raise IllegalPosition(f"the Big Top at ({big_top[0]},{big_top[1]}) and the animal token turned up at "
+                                  f"({token[0][0]},{token[0][1]}): the token lies where the Big Top stands")
+        big_top = token[0]
     state = position(players, tiles, figures, acrobats, big_top)
+    if token is not None:
+        # the token under the Big Top, turned up: the last circus scoring counts its animal
+        state = replace(state, big_top=token)
     scored = []
     colour_of = dict(enumerate(colors))
     for fid, feature in state.features.items():

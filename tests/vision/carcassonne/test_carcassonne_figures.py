@@ -8,16 +8,23 @@ import numpy as np
 import pytest
 
 from vision.carcassonne.figures import (
+    ANIMAL_PIPS,
     COLORS,
+    TOKEN,
+    PlacedFigure,
     _paint,
     _poly,
     acrobat_stack,
     clipped_sides,
+    draw_figures,
+    draw_token,
     find_figures,
     footprint_centre,
     on_roof,
+    random_figures,
     roof_box,
     search_figures,
+    under_roof,
     white_gain,
 )
 from vision.carcassonne.recognize import TileReading
@@ -191,3 +198,127 @@ def test_a_red_streak_on_an_acrobat_space_narrower_than_an_acrobat_is_in_doubt()
     found = search_figures(photo, tiles, {(x, 0): _square(100 * x, 0, 100) for x in range(2)})
     assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "acrobat", "red")]
     assert [(f.x, f.figure, f.color) for f in found.unsure] == [(0, "acrobat", "red")]
+
+
+def _circus_row(styles: list[str], side: int = 128) -> tuple[np.ndarray, list[TileReading], dict[tuple[int, int], np.ndarray]]:
+    """A row of circus tiles (a city, a road and fields round the circus space) drawn in ``styles``, a white mark."""
+    photo = np.hstack([render_tile("cfrf.circus", 0, side, s, np.random.default_rng(5)) for s in styles])
+    photo[:3, :3] = 240
+    tiles = [TileReading(x, 0, "cfrf.circus", 0, 1.0) for x in range(len(styles))]
+    return photo, tiles, {(x, 0): _square(side * x, 0, side) for x in range(len(styles))}
+
+
+@pytest.mark.parametrize("animal", sorted(ANIMAL_PIPS.values()))
+def test_an_animal_token_face_up_on_the_circus_is_read_as_its_animal(animal: str) -> None:
+    # the same token, turned a different way, on a circus tile of each drawing style
+    styles = ["classic", "newart", "bright", "flat"]
+    photo, tiles, corners = _circus_row(styles)
+    for x in range(len(styles)):
+        draw_token(photo, (128 * x + 64, 64), 128, animal, 25.0 * x)
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.figure, f.animal, f.feature) for f in found.sure] == [(x, TOKEN, animal, "circus") for x in range(4)]
+    assert found.unsure == ()
+    assert found.sure[0].to_json()["animal"] == animal
+
+
+def test_a_circus_without_a_token_shows_none_and_the_big_top_is_no_token() -> None:
+    photo, tiles, corners = _circus_row(["classic", "newart"])
+    drawn = draw_figures(photo, {(0, 0): ("cfrf.circus", 0)}, [PlacedFigure(0, 0, "big-top", "", "circus")],
+                         lambda x, y: (128 * x, 128 * y), 128, np.random.default_rng(0))
+    found = search_figures(drawn, tiles, corners)
+    assert [(f.x, f.figure) for f in found.sure] == [(0, "big-top")]
+    assert found.unsure == ()
+    assert "animal" not in found.sure[0].to_json()
+
+
+def test_a_token_whose_pips_no_animal_shows_is_in_doubt() -> None:
+    # two pips (no animal is worth two), and a flea with a black meeple's leg over its face
+    photo, tiles, corners = _circus_row(["newart", "newart"])
+    draw_token(photo, (64, 64), 128, "flea", 0.0)
+    cv2.circle(photo, (74, 64), 3, (35, 50, 75), -1)
+    draw_token(photo, (192, 64), 128, "flea", 0.0)
+    photo[50:62, 170:182] = COLORS["black"]
+    found = search_figures(photo, tiles, corners)
+    assert [f for f in found.sure if f.figure == TOKEN] == []
+    assert [(f.x, f.figure, f.animal) for f in found.unsure] == [(0, TOKEN, ""), (1, TOKEN, "")]
+
+
+def test_tokens_in_a_scene_come_from_their_own_generator() -> None:
+    # the other figures are those drawn without tokens; a token replaces the Big Top on its circus tile
+    from vision.carcassonne.board import Placed
+
+    tiles = [Placed(0, 0, "cfrf.circus", 0), Placed(1, 0, "B", 0), Placed(2, 0, "ffrr.acrobats", 0)]
+    plain = random_figures(tiles, np.random.default_rng(3), share=1.0)
+    seen = set()
+    for seed in range(12):
+        with_tokens = random_figures(tiles, np.random.default_rng(3), share=1.0, tokens=np.random.default_rng(seed))
+        assert [f for f in with_tokens if f.x != 0] == [f for f in plain if f.x != 0]
+        (top,) = [f for f in with_tokens if f.x == 0]
+        seen.add(top.figure)
+        assert top.figure == "big-top" or top.animal in ANIMAL_PIPS.values()
+    assert seen == {"big-top", TOKEN}
+
+
+def test_a_red_patch_in_the_middle_of_the_monastery_roof_is_in_doubt() -> None:
+    # the roof's own shape, a meeple's size, over the roof north of the monastery; a red meeple on the monastery sure
+    photo, tiles, corners = _sand(2)
+    cv2.fillConvexPoly(photo, np.array([[33, 42], [67, 42], [50, 16]], np.int32), COLORS["red"])
+    _paint(photo, _poly(150, 50, 30.0, 0.0), COLORS["red"], 100)
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.figure, f.color, f.feature) for f in found.sure] == [(1, "meeple", "red", "monastery")]
+    assert [(f.x, f.color) for f in found.unsure] == [(0, "red")]
+    assert under_roof("B", 90, 0.7, 0.5) and not under_roof("B", 90, 0.5, 0.7) and not under_roof("V", 0, 0.5, 0.3)
+
+
+def test_of_two_followers_read_on_one_tile_only_a_clearly_surer_one_stays() -> None:
+    # a tile holds one follower: a red and a blue meeple on one tile are both in doubt (equally sure); beside them a
+    # blue meeple with a pale red patch (a shadow, a faded roof) on its tile: the blue one stays
+    photo, tiles, corners = _sand(2)
+    _paint(photo, _poly(25, 70, 30.0, 0.0), COLORS["red"], 100)
+    _paint(photo, _poly(75, 70, 30.0, 0.0), COLORS["blue"], 100)
+    _paint(photo, _poly(125, 70, 30.0, 0.0), COLORS["blue"], 100)
+    _paint(photo, _poly(175, 70, 30.0, 0.0), (70, 60, 175), 100)
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.color) for f in found.sure] == [(1, "blue")]
+    assert sorted((f.x, f.color) for f in found.unsure) == [(0, "blue"), (0, "red"), (1, "red")]
+
+
+def test_a_token_with_pips_too_faint_to_count_surely_is_in_doubt() -> None:
+    # a bear's five pips, four of them blurred pale (darker than the face, not as dark as a pip): not a flea
+    photo, tiles, corners = _circus_row(["newart"])
+    draw_token(photo, (64, 64), 128, "flea", 0.0)
+    for dx, dy in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
+        cv2.circle(photo, (64 + 10 * dx, 64 + 10 * dy), 3, (150, 180, 200), -1)
+    found = search_figures(photo, tiles, corners)
+    assert found.sure == ()
+    assert [(f.figure, f.animal) for f in found.unsure] == [(TOKEN, "")]
+
+
+def test_a_dull_red_meeple_on_a_city_is_in_doubt_and_a_bright_one_is_sure() -> None:
+    # a city's roofs run together look a meeple's size in a duller red; on a field the same dull red is a meeple
+    photo = np.full((100, 300, 3), (150, 190, 220), np.uint8)
+    photo[:, :4] = 240
+    dull = (50, 50, 165)
+    _paint(photo, _poly(50, 25, 30.0, 0.0), dull, 100)
+    _paint(photo, _poly(150, 25, 30.0, 0.0), COLORS["red"], 100)
+    _paint(photo, _poly(250, 70, 30.0, 0.0), dull, 100)
+    tiles = [TileReading(x, 0, "E", 0, 1.0) for x in range(3)]
+    found = search_figures(photo, tiles, {(x, 0): _square(100 * x, 0, 100) for x in range(3)})
+    assert [(f.x, f.color, f.feature) for f in found.sure] == [(1, "red", "city:N"), (2, "red", "field:EL")]
+    assert [(f.x, f.color, f.feature) for f in found.unsure] == [(0, "red", "city:N")]
+    assert 0.2 <= found.unsure[0].confidence < 0.33
+
+
+def test_a_green_acrobat_stack_tall_only_through_a_field_green_is_in_doubt_and_three_green_ones_are_three() -> None:
+    # one green acrobat on the space, with a band of a field's green (near the figures' green, not as near as the
+    # figure) just south of its outline; beside it a stack of three green acrobats, each a tenth of the tile above the last
+    photo = np.full((100, 200, 3), (150, 190, 220), np.uint8)
+    photo[:, :4] = 240
+    photo[65:78, 35:65] = (70, 150, 70)
+    _paint(photo, _poly(50, 50, 22.0, 0.0), COLORS["green"], 100)
+    for k in range(3):
+        _paint(photo, _poly(150, 60 - 10 * k, 22.0, 0.0), COLORS["green"], 100)
+    tiles = [TileReading(x, 0, "ffff.acrobats", 0, 1.0) for x in range(2)]
+    found = search_figures(photo, tiles, {(x, 0): _square(100 * x, 0, 100) for x in range(2)})
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "acrobat", "green")] * 3
+    assert {(f.x, f.figure) for f in found.unsure if f.color == "green"} == {(0, "acrobat")}

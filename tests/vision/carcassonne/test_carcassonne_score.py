@@ -11,8 +11,10 @@ import pytest
 from firmware.cli import main
 from vision.carcassonne.board import Placed, draw_board
 from vision.carcassonne.camera import LEVELS, photograph
-from vision.carcassonne.figures import PlacedFigure, draw_figures
+from vision.carcassonne.figures import FigureReading, PlacedFigure, draw_figures
+from vision.carcassonne.recognize import BoardReading, TileReading
 from vision.carcassonne.render import render_tile
+from vision.carcassonne.scoring import IllegalPosition, score_reading
 
 
 @pytest.fixture(scope="module")
@@ -47,3 +49,29 @@ def test_a_colour_nobody_plays_is_exit_3(photo: Path, capsys: pytest.CaptureFixt
 def test_bad_colours_are_one_line_exit_2(photo: Path, colors: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", "carcassonne", str(photo), "--colors", colors]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def _circus_board(*figures: FigureReading) -> BoardReading:
+    """A circus tile (city north, road south) with a B beside it to the east; a red meeple on the B's monastery."""
+    tiles = (TileReading(0, 0, "cfrf.circus", 0, 1.0), TileReading(1, 0, "B", 0, 1.0))
+    return BoardReading(tiles, figures=(FigureReading(1, 0, "meeple", "red", "monastery", 1.0), *figures))
+
+
+def test_the_animal_token_turned_up_where_the_big_top_stood_scores_the_last_circus() -> None:
+    # a seal (4 points a follower): the red meeple beside the circus scores it, with its monastery (1 + 1 tile)
+    seal = FigureReading(0, 0, "animal-token", "", "circus", 0.9, "seal")
+    result, _ = score_reading(_circus_board(seal), {"red": "Ann"})
+    assert result.points["Ann"]["circus"] == 4 and result.points["Ann"]["monastery"] == 2
+    with_top = _circus_board(FigureReading(0, 0, "big-top", "", "circus", 0.9), seal)
+    assert score_reading(with_top, {"red": "Ann"})[0].points == result.points
+    # the Big Top alone: its animal unknown, the circus scores nothing
+    assert score_reading(_circus_board(FigureReading(0, 0, "big-top", "", "circus", 0.9)),
+                         {"red": "Ann"})[0].points["Ann"]["circus"] == 0
+
+
+def test_an_animal_token_turned_up_away_from_the_big_top_is_no_legal_position() -> None:
+    board = BoardReading((TileReading(0, 0, "cfrf.circus", 0, 1.0), TileReading(0, 1, "cfrf.circus", 180, 1.0)),
+                         figures=(FigureReading(0, 0, "big-top", "", "circus", 0.9),
+                                  FigureReading(0, 1, "animal-token", "", "circus", 0.9, "bear")))
+    with pytest.raises(IllegalPosition, match="the token lies where the Big Top stands"):
+        score_reading(board, {"red": "Ann"})
