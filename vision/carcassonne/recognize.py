@@ -131,7 +131,8 @@ class BoardReading:
                  f"{len(self.unrecognised) + len(self.unsure_figures)} unrecognised"]
         lines += [f"  ({t.x},{t.y}) {t.tile} turned {t.rotation} ({t.confidence:.2f})" for t in self.tiles]
         lines += [f"  ({u.x},{u.y}) unsure: {u.best}? ({u.confidence:.2f})" for u in self.unrecognised]
-        lines += [f"  ({f.x},{f.y}) {f.color} {f.figure} on {f.feature} ({f.confidence:.2f})" for f in self.figures]
+        lines += [f"  ({f.x},{f.y}) {f.color} {f.figure}{' ' + f.animal if f.animal else ''} on {f.feature} "
+                  f"({f.confidence:.2f})" for f in self.figures]
         lines += [f"  ({f.x},{f.y}) unsure: {f.color} {f.figure}? on {f.feature} ({f.confidence:.2f})"
                   for f in self.unsure_figures]
         lines += [f"  conflict: {c}" for c in self.conflicts]
@@ -463,7 +464,8 @@ def annotate(photo: NDArray[Any], reading: BoardReading) -> NDArray[Any]:
         cv2.circle(out, at, max(3, int(6 * scale)), (255, 255, 255), -1, cv2.LINE_AA)
         cv2.circle(out, at, max(2, int(4 * scale)), dot, -1, cv2.LINE_AA)
         # a figure in doubt is labelled with a question mark, in red
-        label_text = f"{f.figure} {f.feature}" if n < sure else f"{f.figure}? {f.feature}"
+        name = f"{f.animal} token" if f.animal else f.figure
+        label_text = f"{name} {f.feature}" if n < sure else f"{name}? {f.feature}"
         ink = (255, 255, 255) if n < sure else (0, 0, 255)
         org = (at[0] + int(6 * scale), at[1] - int(4 * scale))
         cv2.putText(out, label_text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4 * scale, (0, 0, 0), max(1, int(3 * scale)), cv2.LINE_AA)
