@@ -266,11 +266,20 @@ _CHECK_PX_PER_MM = 1.0
 _CHECK_SURROUND = 3.0
 #: a code area is looked at closely when its brighter quarter is this many times the mat's level
 _BRIGHT = 1.6
+#: a place is empty when at least this share of its upper half is as dark as the mat (`_BRIGHT`): a card's upper
+#: half shows at most about 0.45 so dark (its name's band, its words and frame all darker than the mat's level times
+#: `_BRIGHT`), on the camera model's photos under 0.05; the bare mat shows all of it but what glare brightens
+_EMPTY_SHARE = 0.6
 #: a code area is glared when this share of it is brighter than card paper by this many grey
 #: levels (paper brighter than `_GLARE_LEVEL` less that: glare cannot be seen)
 _GLARE_ABOVE_PAPER = 20.0
 _GLARE_LEVEL = 250.0
 _GLARE_SHARE = 0.1
+#: ... and, paper that bright, when this share of the code area's middle (less this fraction of its side on each
+#: side) is saturated: a code shows its black cells (a third of its area) unless glare saturates them too;
+#: two card tops below an empty place leave their names' bands and words unsaturated
+_SATURATED_SHARE = 0.75
+_SATURATED_RIM = 0.2
 
 
 def _percentile(values: NDArray[Any], q: float) -> float:
@@ -317,8 +326,9 @@ def _bright(top: Image, mat_level: float, row: int, col: int) -> bool:
 
 
 def _empty(top: Image, level: float, reading: _Reading, row: int, col: int) -> bool:
-    """True when the place's upper half, which its card would show (no card read lies over it), is as dark
-    as the mat: no card lies there."""
+    """True when most of the place's upper half, which its card would show (no card read lies over it), is as
+    dark as the mat: no card lies there. Glare only adds light: it may brighten part of the bare mat, never
+    darken a card's paper (`_EMPTY_SHARE`)."""
     if (row + 1, col - 1) in reading.pyramid or (row + 1, col) in reading.pyramid:
         return False
     r = MAT.card_rect(row, col)
@@ -327,7 +337,7 @@ def _empty(top: Image, level: float, reading: _Reading, row: int, col: int) -> b
     x0, x1 = int(round((r.x + 4 - area.x) * s)), int(round((r.x + r.w - 4 - area.x) * s))
     y0, y1 = int(round((r.y + 3 - area.y) * s)), int(round((r.y + r.h / 2 - 4 - area.y) * s))
     patch = top[max(0, y0):y1, max(0, x0):x1]
-    return patch.size > 0 and _percentile(patch, 75) < _BRIGHT * level
+    return patch.size > 0 and float(np.mean(patch < _BRIGHT * level)) >= _EMPTY_SHARE
 
 
 def _paper_white(top: Image, places: list[tuple[int, int]]) -> float:
@@ -338,11 +348,18 @@ def _paper_white(top: Image, places: list[tuple[int, int]]) -> float:
 
 
 def _glared(top: Image, paper: float, row: int, col: int) -> bool:
-    """True when glare, brighter than card paper, whitens part of the place's code area."""
-    if paper >= _GLARE_LEVEL - _GLARE_ABOVE_PAPER:
-        return False  # paper is as bright as the sensor goes: glare cannot be told from it
+    """True when glare, brighter than card paper, whitens part of the place's code area; where paper is as bright
+    as the sensor goes (glare cannot be told from it), when glare saturates the middle of the code area, black
+    cells and all (`_SATURATED_SHARE`): no code could be seen there."""
     patch = _code_area(top, row, col)
-    return patch.size > 0 and float(np.mean(patch >= paper + _GLARE_ABOVE_PAPER)) > _GLARE_SHARE
+    if patch.size == 0:
+        return False
+    if paper >= _GLARE_LEVEL - _GLARE_ABOVE_PAPER:
+        n = min(patch.shape)
+        q = int(round(n * _SATURATED_RIM))
+        middle = patch[q:n - q, q:n - q]
+        return middle.size > 0 and float(np.mean(middle >= _GLARE_LEVEL)) >= _SATURATED_SHARE
+    return float(np.mean(patch >= paper + _GLARE_ABOVE_PAPER)) > _GLARE_SHARE
 
 
 #: resolution (px/mm) of the close look at a place whose code the marker search could not read

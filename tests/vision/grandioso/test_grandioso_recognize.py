@@ -246,6 +246,29 @@ def test_glare_washing_over_an_empty_place_names_no_card(recognizer: Recognizer)
         assert all(_truth(p).get(q) is card for q, card in view.pyramid.items())
 
 
+def test_glare_over_part_of_an_empty_place_leaves_it_empty(recognizer: Recognizer) -> None:
+    p = _pyramid()
+    r = MAT.card_rect(0, -2)  # empty, beside the base card (0, -1)
+    # a spot saturating its code area and brightening the lower part of its upper half (more than a quarter)
+    img = _glare(frame(Scene(p, singles=1, jitter=3)), r.x + r.w / 2, r.y + r.h / 2 + 8.0, 12.0)
+    view = recognizer.recognize(img).view
+    assert view.pyramid == _truth(p) and not view.unrecognised
+
+
+def test_a_card_whose_code_glare_saturates_is_unrecognised_never_left_out(recognizer: Recognizer) -> None:
+    p = _pyramid()
+    img = frame(Scene(p, singles=1, jitter=3))  # paper as bright as the sensor goes: glare cannot outshine it
+    s = img.shape[1] / (CONTENT_REGION[2] - CONTENT_REGION[0])
+    x, y = code_centre(0, 2)
+    yy, xx = np.mgrid[0:img.shape[0], 0:img.shape[1]]
+    d2 = (xx - (x - CONTENT_REGION[0]) * s) ** 2 + (yy - (y - CONTENT_REGION[1]) * s) ** 2
+    light = 600.0 * np.exp(-d2 / (2 * (18.0 * s) ** 2))
+    view = recognizer.recognize(np.clip(img + light[:, :, None], 0, 255).astype(np.uint8)).view
+    assert (0, 2) not in view.pyramid
+    assert (0, 2) in {(u.row, u.col) for u in view.unrecognised if u.unread}
+    assert all(_truth(p).get(q) is card for q, card in view.pyramid.items())
+
+
 def test_a_code_far_off_its_place_is_searched_for_where_no_code_read_nearby_says_how_far() -> None:
     img, cal = _blurred_code(Card.CAMEL, 0.3)
     img = cv2.copyMakeBorder(img, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=210)
