@@ -406,9 +406,12 @@ def _templates() -> tuple[tuple[int, ...], NDArray[Any]]:
 
 
 def _match_code(gray: Image, cal: Calibration, row: int, col: int,
-                shift: tuple[float, float] | None = (0.0, 0.0)) -> Card | None | bool:
+                shift: tuple[float, float] | None = (0.0, 0.0), paper: float = 255.0) -> Card | None | bool:
     """The card whose code the place's code area (moved by ``shift`` mm; searched farther when None) clearly
-    shows; False when no code lies there; None when something like a code lies there but no card's clearly."""
+    shows; False when no code lies there; None when something like a code lies there but no card's clearly, or
+    when the code matched shows its ring broken or, card paper being of grey level ``paper`` (below
+    `_GLARE_LEVEL` less `_GLARE_ABOVE_PAPER`), saturating glare over `_MATCH_GLARE_SHARE` of it: glare whitens
+    a code's black cells, and a code so whitened can match another card's."""
     ids, templates = _templates()
     s = _MATCH_PX_PER_MM
     cx, cy = code_centre(row, col)
@@ -427,22 +430,62 @@ def _match_code(gray: Image, cal: Calibration, row: int, col: int,
     # it is, it is matched again with the ramp taken out (the image less its blur)
     best_any = 0.0
     for img, temps in ((patch, templates), (_high_pass(patch), _high_pass_templates())):
-        scores = [float(cv2.minMaxLoc(cv2.matchTemplate(img, t, cv2.TM_CCOEFF_NORMED))[1]) for t in temps]
+        found = [cv2.minMaxLoc(cv2.matchTemplate(img, t, cv2.TM_CCOEFF_NORMED)) for t in temps]
+        scores = [float(f[1]) for f in found]
         order = np.argsort(scores)[::-1]
         best, second = scores[order[0]], scores[order[1]]
         if best >= _MATCH_MIN and best - second >= _MATCH_MARGIN:
-            return card_of_id(ids[order[0]])
+            return card_of_id(ids[order[0]]) if _trusted(patch, found[order[0]][3], paper) else None
         if best_any == 0.0 and best < _MATCH_NOTHING:
             return False  # nothing like a code lies there
         best_any = max(best_any, best)
     # a code blurred more than the templates (a lens out of focus, a moving camera): matched against
     # every code blurred as much as each of `_MATCH_BLURS`, the best blur for each code
-    scores = np.max([[float(cv2.minMaxLoc(cv2.matchTemplate(patch, t, cv2.TM_CCOEFF_NORMED))[1]) for t in blurred]
-                     for blurred in _blurred_templates()], axis=0)
+    found = [max((cv2.minMaxLoc(cv2.matchTemplate(patch, blurred[k], cv2.TM_CCOEFF_NORMED))
+                  for blurred in _blurred_templates()), key=lambda f: float(f[1])) for k in range(len(ids))]
+    scores = np.array([float(f[1]) for f in found])
     order = np.argsort(scores)[::-1]
     if scores[order[0]] >= _BLURRED_MIN and scores[order[0]] - scores[order[1]] >= _BLURRED_MARGIN:
-        return card_of_id(ids[order[0]])
+        return card_of_id(ids[order[0]]) if _trusted(patch, found[order[0]][3], paper) else None
     return None
+
+
+#: every code is framed by a ring of black cells: each of its four sides, where a code is matched, must be darker
+#: than the white around the code by this share of the patch's range (glare that whitens part of a code can make it
+#: match another code; it cannot leave the ring dark)
+_RING_DARK = 0.35
+
+
+#: ... and no more than this share of it saturated by glare, where glare can be told from paper
+_MATCH_GLARE_SHARE = 0.03
+
+
+def _trusted(patch: NDArray[Any], at: tuple[int, int], paper: float) -> bool:
+    """True when the code matched with its template's corner at pixel ``at`` of ``patch`` may be named: its ring
+    is intact and, where glare can be told from paper of grey level ``paper``, glare saturates almost none of it."""
+    if not _ring_intact(patch, at):
+        return False
+    if paper >= _GLARE_LEVEL - _GLARE_ABOVE_PAPER:
+        return True
+    n = int(round((CODE_SIZE + 4.0) * _MATCH_PX_PER_MM))
+    window = patch[at[1]:at[1] + n, at[0]:at[0] + n]
+    return window.size > 0 and float(np.mean(window >= _PLACE_SATURATED)) <= _MATCH_GLARE_SHARE
+
+
+def _ring_intact(patch: NDArray[Any], at: tuple[int, int]) -> bool:
+    """True when the code matched with its template's corner at pixel ``at`` of ``patch`` shows its black ring dark
+    on all four sides."""
+    s = _MATCH_PX_PER_MM
+    pad, cell = int(round(2.0 * s)), CODE_SIZE / 6 * s
+    x0, y0 = at[0] + pad, at[1] + pad
+    n = int(round(CODE_SIZE * s))
+    window = patch[at[1]:at[1] + n + 2 * pad, at[0]:at[0] + n + 2 * pad]
+    white, dark = _percentile(window, 95), _percentile(window, 5)
+    a, b = int(round(cell * 0.25)), int(round(cell * 0.75))  # the middle half of the ring's cells
+    lo, hi = int(round(cell)), int(round(n - cell))  # along each side: the four middle cells
+    sides = (patch[y0 + a:y0 + b, x0 + lo:x0 + hi], patch[y0 + n - b:y0 + n - a, x0 + lo:x0 + hi],
+             patch[y0 + lo:y0 + hi, x0 + a:x0 + b], patch[y0 + lo:y0 + hi, x0 + n - b:x0 + n - a])
+    return all(side.size > 0 and float(side.mean()) <= white - _RING_DARK * (white - dark) for side in sides)
 
 
 #: a code that glare washes out is read again with the light evened out (`vision.codematch.local_contrast`,
@@ -770,7 +813,7 @@ class Recognizer:
         for row, col in self._candidates(top, level, reading):
             if _empty(top, level, reading, row, col):
                 continue  # the place's upper half shows the mat: no card lies there to read
-            found = _match_code(gray, cal, row, col, _local_shift(reading, row, col))
+            found = _match_code(gray, cal, row, col, _local_shift(reading, row, col), paper)
             if isinstance(found, Card):
                 reading.pyramid[row, col] = found
             elif self.classifier is not None and (by_art := self._read_face(frame, cal, row, col)) is not None:

@@ -154,6 +154,20 @@ def test_a_blurred_square_that_is_no_code_is_not_named() -> None:
     assert not isinstance(_match_code(img, cal, 0, 0), Card)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(("card", "blur", "whitened", "side"),
+                         [(Card.ELEPHANT, 3.0, 0.2, "left"), (Card.BEAR, 3.0, 0.3, "right"), (Card.SEAL, 1.5, 0.3, "left")])
+def test_a_code_glare_partly_whitens_is_never_named_another_card(card: Card, blur: float, whitened: float,
+                                                                  side: str) -> None:
+    img, cal = _blurred_code(card, blur)
+    xx = np.mgrid[0:img.shape[0], 0:img.shape[1]][1].astype(np.float32)
+    # saturating glare over ``whitened`` of the code's width from one side (the code spans pixels 36 to 84)
+    edge = 36 + whitened * 48 if side == "left" else 84 - whitened * 48
+    into = (edge - xx) if side == "left" else (xx - edge)
+    glared = np.clip(img + 255.0 * np.clip(into / 4.0 + 0.5, 0, 1), 0, 255).astype(np.uint8)
+    found = _match_code(glared, cal, 0, 0, paper=210.0)  # type: ignore[arg-type]
+    assert not isinstance(found, Card) or found is card
+
+
 def test_a_mat_blurred_past_the_marker_decoder_is_found_by_matching(recognizer: Recognizer) -> None:
     from vision.calibrate import find_markers
     from vision.grandioso import CONFIG
