@@ -443,9 +443,9 @@ def _match_code(gray: Image, cal: Calibration, row: int, col: int,
     # every code blurred as much as each of `_MATCH_BLURS`, the best blur for each code
     found = [max((cv2.minMaxLoc(cv2.matchTemplate(patch, blurred[k], cv2.TM_CCOEFF_NORMED))
                   for blurred in _blurred_templates()), key=lambda f: float(f[1])) for k in range(len(ids))]
-    scores = np.array([float(f[1]) for f in found])
-    order = np.argsort(scores)[::-1]
-    if scores[order[0]] >= _BLURRED_MIN and scores[order[0]] - scores[order[1]] >= _BLURRED_MARGIN:
+    blurred_scores = np.array([float(f[1]) for f in found])
+    order = np.argsort(blurred_scores)[::-1]
+    if blurred_scores[order[0]] >= _BLURRED_MIN and blurred_scores[order[0]] - blurred_scores[order[1]] >= _BLURRED_MARGIN:
         return card_of_id(ids[order[0]]) if _trusted(patch, found[order[0]][3], paper) else None
     return None
 
