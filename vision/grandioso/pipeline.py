@@ -276,10 +276,11 @@ _GLARE_ABOVE_PAPER = 20.0
 _GLARE_LEVEL = 250.0
 _GLARE_SHARE = 0.1
 #: ... and, paper that bright, when this share of the code area's middle (less this fraction of its side on each
-#: side) is saturated: a code shows its black cells (a third of its area) unless glare saturates them too;
-#: two card tops below an empty place leave their names' bands and words unsaturated
+#: side) is saturated: a code shows its black cells (a third of its area) unless glare saturates them too
 _SATURATED_SHARE = 0.75
 _SATURATED_RIM = 0.2
+#: ... and, above the base, this share of the place's upper half saturated too
+_SATURATED_UPPER = 0.3
 
 
 def _percentile(values: NDArray[Any], q: float) -> float:
@@ -331,13 +332,18 @@ def _empty(top: Image, level: float, reading: _Reading, row: int, col: int) -> b
     darken a card's paper (`_EMPTY_SHARE`)."""
     if (row + 1, col - 1) in reading.pyramid or (row + 1, col) in reading.pyramid:
         return False
+    patch = _upper_half(top, row, col)
+    return patch.size > 0 and float(np.mean(patch < _BRIGHT * level)) >= _EMPTY_SHARE
+
+
+def _upper_half(top: Image, row: int, col: int) -> Image:
+    """The place's upper half, clear of its edges, in the pyramid's top-down image."""
     r = MAT.card_rect(row, col)
     area = MAT.pyramid_area
     s = _CHECK_PX_PER_MM
     x0, x1 = int(round((r.x + 4 - area.x) * s)), int(round((r.x + r.w - 4 - area.x) * s))
     y0, y1 = int(round((r.y + 3 - area.y) * s)), int(round((r.y + r.h / 2 - 4 - area.y) * s))
-    patch = top[max(0, y0):y1, max(0, x0):x1]
-    return patch.size > 0 and float(np.mean(patch < _BRIGHT * level)) >= _EMPTY_SHARE
+    return top[max(0, y0):y1, max(0, x0):x1]
 
 
 def _paper_white(top: Image, places: list[tuple[int, int]]) -> float:
@@ -358,7 +364,14 @@ def _glared(top: Image, paper: float, row: int, col: int) -> bool:
         n = min(patch.shape)
         q = int(round(n * _SATURATED_RIM))
         middle = patch[q:n - q, q:n - q]
-        return middle.size > 0 and float(np.mean(middle >= _GLARE_LEVEL)) >= _SATURATED_SHARE
+        if middle.size == 0 or float(np.mean(middle >= _GLARE_LEVEL)) < _SATURATED_SHARE:
+            return False
+        if row == 0:
+            return True  # an empty base place shows the mat there: only glare saturates it
+        # above the base the code area of an empty place shows the tops of the two cards below, which paper this
+        # bright saturates: glare is told by its saturating the mat of the place's upper half too
+        upper = _upper_half(top, row, col)
+        return upper.size > 0 and float(np.mean(upper >= _GLARE_LEVEL)) >= _SATURATED_UPPER
     return float(np.mean(patch >= paper + _GLARE_ABOVE_PAPER)) > _GLARE_SHARE
 
 
