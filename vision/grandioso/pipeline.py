@@ -268,11 +268,21 @@ _CHECK_PX_PER_MM = 1.0
 _CHECK_SURROUND = 3.0
 #: a code area is looked at closely when its brighter quarter is this many times the mat's level
 _BRIGHT = 1.6
+#: a place is empty when at least this share of its upper half is as dark as the mat (`_BRIGHT`): a card's upper
+#: half shows at most about 0.45 so dark (its name's band, its words and frame all darker than the mat's level times
+#: `_BRIGHT`), on the camera model's photos under 0.05; the bare mat shows all of it but what glare brightens
+_EMPTY_SHARE = 0.6
 #: a code area is glared when this share of it is brighter than card paper by this many grey
 #: levels (paper brighter than `_GLARE_LEVEL` less that: glare cannot be seen)
 _GLARE_ABOVE_PAPER = 20.0
 _GLARE_LEVEL = 250.0
 _GLARE_SHARE = 0.1
+#: ... and, paper that bright, when this share of the code area's middle (less this fraction of its side on each
+#: side) is saturated: a code shows its black cells (a third of its area) unless glare saturates them too
+_SATURATED_SHARE = 0.75
+_SATURATED_RIM = 0.2
+#: ... and, above the base, this share of the place's upper half saturated too
+_SATURATED_UPPER = 0.3
 
 
 def _percentile(values: NDArray[Any], q: float) -> float:
@@ -334,12 +344,13 @@ def _covered(reading: _Reading, row: int, col: int) -> bool:
 
 
 def _empty(top: Image, level: float, reading: _Reading, row: int, col: int) -> bool:
-    """True when the place's upper half, which its card would show (no card read lies over it), is as dark
-    as the mat: no card lies there."""
+    """True when most of the place's upper half, which its card would show (no card read lies over it), is as
+    dark as the mat: no card lies there. Glare only adds light: it may brighten part of the bare mat, never
+    darken a card's paper (`_EMPTY_SHARE`)."""
     if _covered(reading, row, col):
         return False
     patch = _upper_half(top, row, col)
-    return patch.size > 0 and _percentile(patch, 75) < _BRIGHT * level
+    return patch.size > 0 and float(np.mean(patch < _BRIGHT * level)) >= _EMPTY_SHARE
 
 
 #: With an enrolled deck, whose faces may be as dark as the mat (a published card's art), a place's upper half
@@ -407,11 +418,25 @@ def _paper_white(top: Image, places: list[tuple[int, int]]) -> float:
 
 
 def _glared(top: Image, paper: float, row: int, col: int) -> bool:
-    """True when glare, brighter than card paper, whitens part of the place's code area."""
-    if paper >= _GLARE_LEVEL - _GLARE_ABOVE_PAPER:
-        return False  # paper is as bright as the sensor goes: glare cannot be told from it
+    """True when glare, brighter than card paper, whitens part of the place's code area; where paper is as bright
+    as the sensor goes (glare cannot be told from it), when glare saturates the middle of the code area, black
+    cells and all (`_SATURATED_SHARE`): no code could be seen there."""
     patch = _code_area(top, row, col)
-    return patch.size > 0 and float(np.mean(patch >= paper + _GLARE_ABOVE_PAPER)) > _GLARE_SHARE
+    if patch.size == 0:
+        return False
+    if paper >= _GLARE_LEVEL - _GLARE_ABOVE_PAPER:
+        n = min(patch.shape)
+        q = int(round(n * _SATURATED_RIM))
+        middle = patch[q:n - q, q:n - q]
+        if middle.size == 0 or float(np.mean(middle >= _GLARE_LEVEL)) < _SATURATED_SHARE:
+            return False
+        if row == 0:
+            return True  # an empty base place shows the mat there: only glare saturates it
+        # above the base the code area of an empty place shows the tops of the two cards below, which paper this
+        # bright saturates: glare is told by its saturating the mat of the place's upper half too
+        upper = _upper_half(top, row, col)
+        return upper.size > 0 and float(np.mean(upper >= _GLARE_LEVEL)) >= _SATURATED_UPPER
+    return float(np.mean(patch >= paper + _GLARE_ABOVE_PAPER)) > _GLARE_SHARE
 
 
 #: resolution (px/mm) of the close look at a place whose code the marker search could not read
@@ -458,9 +483,12 @@ def _templates() -> tuple[tuple[int, ...], NDArray[Any]]:
 
 
 def _match_code(gray: Image, cal: Calibration, row: int, col: int,
-                shift: tuple[float, float] | None = (0.0, 0.0)) -> Card | None | bool:
+                shift: tuple[float, float] | None = (0.0, 0.0), paper: float = 255.0) -> Card | None | bool:
     """The card whose code the place's code area (moved by ``shift`` mm; searched farther when None) clearly
-    shows; False when no code lies there; None when something like a code lies there but no card's clearly."""
+    shows; False when no code lies there; None when something like a code lies there but no card's clearly, or
+    when the code matched shows its ring broken or, card paper being of grey level ``paper`` (below
+    `_GLARE_LEVEL` less `_GLARE_ABOVE_PAPER`), saturating glare over `_MATCH_GLARE_SHARE` of it: glare whitens
+    a code's black cells, and a code so whitened can match another card's."""
     ids, templates = _templates()
     s = _MATCH_PX_PER_MM
     cx, cy = code_centre(row, col)
@@ -479,22 +507,62 @@ def _match_code(gray: Image, cal: Calibration, row: int, col: int,
     # it is, it is matched again with the ramp taken out (the image less its blur)
     best_any = 0.0
     for img, temps in ((patch, templates), (_high_pass(patch), _high_pass_templates())):
-        scores = [float(cv2.minMaxLoc(cv2.matchTemplate(img, t, cv2.TM_CCOEFF_NORMED))[1]) for t in temps]
+        found = [cv2.minMaxLoc(cv2.matchTemplate(img, t, cv2.TM_CCOEFF_NORMED)) for t in temps]
+        scores = [float(f[1]) for f in found]
         order = np.argsort(scores)[::-1]
         best, second = scores[order[0]], scores[order[1]]
         if best >= _MATCH_MIN and best - second >= _MATCH_MARGIN:
-            return card_of_id(ids[order[0]])
+            return card_of_id(ids[order[0]]) if _trusted(patch, found[order[0]][3], paper) else None
         if best_any == 0.0 and best < _MATCH_NOTHING:
             return False  # nothing like a code lies there
         best_any = max(best_any, best)
     # a code blurred more than the templates (a lens out of focus, a moving camera): matched against
     # every code blurred as much as each of `_MATCH_BLURS`, the best blur for each code
-    scores = np.max([[float(cv2.minMaxLoc(cv2.matchTemplate(patch, t, cv2.TM_CCOEFF_NORMED))[1]) for t in blurred]
-                     for blurred in _blurred_templates()], axis=0)
-    order = np.argsort(scores)[::-1]
-    if scores[order[0]] >= _BLURRED_MIN and scores[order[0]] - scores[order[1]] >= _BLURRED_MARGIN:
-        return card_of_id(ids[order[0]])
+    found = [max((cv2.minMaxLoc(cv2.matchTemplate(patch, blurred[k], cv2.TM_CCOEFF_NORMED))
+                  for blurred in _blurred_templates()), key=lambda f: float(f[1])) for k in range(len(ids))]
+    blurred_scores = np.array([float(f[1]) for f in found])
+    order = np.argsort(blurred_scores)[::-1]
+    if blurred_scores[order[0]] >= _BLURRED_MIN and blurred_scores[order[0]] - blurred_scores[order[1]] >= _BLURRED_MARGIN:
+        return card_of_id(ids[order[0]]) if _trusted(patch, found[order[0]][3], paper) else None
     return None
+
+
+#: every code is framed by a ring of black cells: each of its four sides, where a code is matched, must be darker
+#: than the white around the code by this share of the patch's range (glare that whitens part of a code can make it
+#: match another code; it cannot leave the ring dark)
+_RING_DARK = 0.35
+
+
+#: ... and no more than this share of it saturated by glare, where glare can be told from paper
+_MATCH_GLARE_SHARE = 0.03
+
+
+def _trusted(patch: NDArray[Any], at: tuple[int, int], paper: float) -> bool:
+    """True when the code matched with its template's corner at pixel ``at`` of ``patch`` may be named: its ring
+    is intact and, where glare can be told from paper of grey level ``paper``, glare saturates almost none of it."""
+    if not _ring_intact(patch, at):
+        return False
+    if paper >= _GLARE_LEVEL - _GLARE_ABOVE_PAPER:
+        return True
+    n = int(round((CODE_SIZE + 4.0) * _MATCH_PX_PER_MM))
+    window = patch[at[1]:at[1] + n, at[0]:at[0] + n]
+    return window.size > 0 and float(np.mean(window >= _PLACE_SATURATED)) <= _MATCH_GLARE_SHARE
+
+
+def _ring_intact(patch: NDArray[Any], at: tuple[int, int]) -> bool:
+    """True when the code matched with its template's corner at pixel ``at`` of ``patch`` shows its black ring dark
+    on all four sides."""
+    s = _MATCH_PX_PER_MM
+    pad, cell = int(round(2.0 * s)), CODE_SIZE / 6 * s
+    x0, y0 = at[0] + pad, at[1] + pad
+    n = int(round(CODE_SIZE * s))
+    window = patch[at[1]:at[1] + n + 2 * pad, at[0]:at[0] + n + 2 * pad]
+    white, dark = _percentile(window, 95), _percentile(window, 5)
+    a, b = int(round(cell * 0.25)), int(round(cell * 0.75))  # the middle half of the ring's cells
+    lo, hi = int(round(cell)), int(round(n - cell))  # along each side: the four middle cells
+    sides = (patch[y0 + a:y0 + b, x0 + lo:x0 + hi], patch[y0 + n - b:y0 + n - a, x0 + lo:x0 + hi],
+             patch[y0 + lo:y0 + hi, x0 + a:x0 + b], patch[y0 + lo:y0 + hi, x0 + n - b:x0 + n - a])
+    return all(side.size > 0 and float(side.mean()) <= white - _RING_DARK * (white - dark) for side in sides)
 
 
 #: a code that glare washes out is read again with the light evened out (`vision.codematch.local_contrast`,
@@ -886,7 +954,7 @@ class Recognizer:
         for row, col in self._candidates(top, level, reading):
             if look.bare(reading, row, col) if look is not None else _empty(top, level, reading, row, col):
                 continue  # the place's upper half shows the mat: no card lies there to read
-            found = _match_code(gray, cal, row, col, _local_shift(reading, row, col))
+            found = _match_code(gray, cal, row, col, _local_shift(reading, row, col), paper)
             if isinstance(found, Card):
                 reading.pyramid[row, col] = found
             elif self.classifier is not None and \

@@ -155,6 +155,20 @@ def test_a_blurred_square_that_is_no_code_is_not_named() -> None:
     assert not isinstance(_match_code(img, cal, 0, 0), Card)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(("card", "blur", "whitened", "side"),
+                         [(Card.ELEPHANT, 3.0, 0.2, "left"), (Card.BEAR, 3.0, 0.3, "right"), (Card.SEAL, 1.5, 0.3, "left")])
+def test_a_code_glare_partly_whitens_is_never_named_another_card(card: Card, blur: float, whitened: float,
+                                                                  side: str) -> None:
+    img, cal = _blurred_code(card, blur)
+    xx = np.mgrid[0:img.shape[0], 0:img.shape[1]][1].astype(np.float32)
+    # saturating glare over ``whitened`` of the code's width from one side (the code spans pixels 36 to 84)
+    edge = 36 + whitened * 48 if side == "left" else 84 - whitened * 48
+    into = (edge - xx) if side == "left" else (xx - edge)
+    glared = np.clip(img + 255.0 * np.clip(into / 4.0 + 0.5, 0, 1), 0, 255).astype(np.uint8)
+    found = _match_code(glared, cal, 0, 0, paper=210.0)  # type: ignore[arg-type]
+    assert not isinstance(found, Card) or found is card
+
+
 def test_a_mat_blurred_past_the_marker_decoder_is_found_by_matching(recognizer: Recognizer) -> None:
     from vision.calibrate import find_markers
     from vision.grandioso import CONFIG
@@ -245,6 +259,29 @@ def test_glare_washing_over_an_empty_place_names_no_card(recognizer: Recognizer)
         view = recognizer.recognize(_washed(img, *code_centre(*place), sigma, peak)).view
         assert place not in view.pyramid
         assert all(_truth(p).get(q) is card for q, card in view.pyramid.items())
+
+
+def test_glare_over_part_of_an_empty_place_leaves_it_empty(recognizer: Recognizer) -> None:
+    p = _pyramid()
+    r = MAT.card_rect(0, -2)  # empty, beside the base card (0, -1)
+    # a spot saturating its code area and brightening the lower part of its upper half (more than a quarter)
+    img = _glare(frame(Scene(p, singles=1, jitter=3)), r.x + r.w / 2, r.y + r.h / 2 + 8.0, 12.0)
+    view = recognizer.recognize(img).view
+    assert view.pyramid == _truth(p) and not view.unrecognised
+
+
+def test_a_card_whose_code_glare_saturates_is_unrecognised_never_left_out(recognizer: Recognizer) -> None:
+    p = _pyramid()
+    img = frame(Scene(p, singles=1, jitter=3))  # paper as bright as the sensor goes: glare cannot outshine it
+    s = img.shape[1] / (CONTENT_REGION[2] - CONTENT_REGION[0])
+    x, y = code_centre(0, 2)
+    yy, xx = np.mgrid[0:img.shape[0], 0:img.shape[1]]
+    d2 = (xx - (x - CONTENT_REGION[0]) * s) ** 2 + (yy - (y - CONTENT_REGION[1]) * s) ** 2
+    light = 600.0 * np.exp(-d2 / (2 * (18.0 * s) ** 2))
+    view = recognizer.recognize(np.clip(img + light[:, :, None], 0, 255).astype(np.uint8)).view
+    assert (0, 2) not in view.pyramid
+    assert (0, 2) in {(u.row, u.col) for u in view.unrecognised if u.unread}
+    assert all(_truth(p).get(q) is card for q, card in view.pyramid.items())
 
 
 def test_a_code_far_off_its_place_is_searched_for_where_no_code_read_nearby_says_how_far() -> None:
