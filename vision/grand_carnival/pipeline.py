@@ -1236,6 +1236,12 @@ def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:
     geometry = WAGON if seat < 0 else BOARD
     src = np.array([geometry.marker_corners(ids.index(m.id)) for m in markers], np.float64).reshape(-1, 2)
     dst = np.concatenate([m.corners for m in markers]).reshape(-1, 2)
+    return _fit_pose(seat, src, dst, len(markers))
+
+
+def _fit_pose(seat: int, src: NDArray[Any], dst: NDArray[Any], markers: int) -> BoardPose | None:
+    """The homography taking board points ``src`` (mm) to photo points ``dst``, or None when it fits them
+    worse than `_MAX_FIT_MM` (its error measured back on the board)."""
     h, _ = cv2.findHomography(src, dst, 0)
     if h is None:
         return None
@@ -1243,7 +1249,7 @@ def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:
     err = float(np.sqrt(np.mean(np.sum((back - src) ** 2, axis=1))))
     if err > _MAX_FIT_MM:
         return None
-    return BoardPose(seat, np.asarray(h, np.float64), len(markers), err)
+    return BoardPose(seat, np.asarray(h, np.float64), markers, err)
 
 
 def _outline_pose(seat: int, markers: list[Marker], gray: Image) -> BoardPose | None:
@@ -1323,14 +1329,7 @@ def _outline_pose(seat: int, markers: list[Marker], gray: Image) -> BoardPose | 
     board_corners = np.array([[w, 0.0], [w, h], [0.0, h], [0.0, 0.0]])  # top/right, right/bottom, ...
     all_src = np.concatenate([src, board_corners])
     all_dst = np.concatenate([dst, np.array(corners)])
-    hom, _ = cv2.findHomography(all_src, all_dst, 0)
-    if hom is None:
-        return None
-    back = cv2.perspectiveTransform(all_dst.reshape(1, -1, 2), np.linalg.inv(hom))[0]
-    err = float(np.sqrt(np.mean(np.sum((back - all_src) ** 2, axis=1))))
-    if err > _MAX_FIT_MM:
-        return None
-    return BoardPose(seat, np.asarray(hom, np.float64), len(markers), err)
+    return _fit_pose(seat, all_src, all_dst, len(markers))
 
 
 @functools.lru_cache(maxsize=1)
