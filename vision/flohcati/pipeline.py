@@ -585,7 +585,8 @@ def _flag_glared_slots(gray: Image, view: FlohcatiView, to_table: NDArray[Any]) 
     paper = _paper_level(gray, view, to_table)
     if paper >= _SATURATED:
         return view
-    lanes = [(Area.ACTIONS, None, [action_slot(k) for k in range(int(MAT.actions.w // FAN_STEP))])]
+    lanes: list[tuple[Area, int | None, list[tuple[float, float]]]] = [
+        (Area.ACTIONS, None, [action_slot(k) for k in range(int(MAT.actions.w // FAN_STEP))])]
     lanes += [(Area.SEAT, s, [seat_slot(s, k) for k in range(SEAT_CAPACITY)]) for s in range(MAX_SEATS)]
     extra: list[tuple[float, float, str]] = []
     for area, seat, slots in lanes:
