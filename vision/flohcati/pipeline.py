@@ -596,7 +596,7 @@ def _flag_glared_slots(gray: Image, view: FlohcatiView, to_table: NDArray[Any]) 
             return any(abs(px - cx) < FAN_STEP / 2 and abs(py - cy) < ROW_STEP / 2 for px, py in points)
 
         read = [(c.x, c.y) for c in view.cards if c.area is area and c.seat == seat]
-        last = max((k for k, (cx, cy) in enumerate(centres) if at(cx, cy, read)), default=-1)
+        last = max((k for k, (cx, cy) in enumerate(centres) if at(cx, cy, read)), default=0)
         known = read + [(x, y) for x, y, _ in view.unreadable]
         for cx, cy in centres[:last]:
             if not at(cx, cy, known) and float(np.mean(_code_patch(gray, to_table, cx, cy) >= _SATURATED)) > _GLARED:

@@ -207,14 +207,16 @@ def test_a_blurred_card_code_is_never_taken_for_a_mat_marker() -> None:
     assert mat_markers_by_matching(cv2.GaussianBlur(frame, (0, 0), 6.0), CONFIG) == ()
 
 
-def test_glare_over_an_action_card_is_asked_about_and_glare_past_the_lanes_last_card_is_not(canvas: tuple) -> None:  # type: ignore[type-arg]
+def test_glare_over_an_action_card_is_asked_about_and_glare_on_bare_places_is_not(canvas: tuple) -> None:  # type: ignore[type-arg]
     image, origin = canvas
     level = dataclasses.replace(LEVELS["easy"], name="still", hand_probability=0.0, glare_spots=(0, 0),
                                 exposure=(0.8, 0.8))
     photo = photograph(image, 2.5, origin, REGION, level, seed=3)
     slots = [(x + CODE_CENTRE[0], y + CODE_CENTRE[1]) for x, y in (action_slot(k) for k in range(4))]
     glared = photo.image.copy()
-    for x, y in (slots[1], slots[3]):  # the lane's middle card, and the bare lane past its last card
+    empty_seat = seat_slot(2, 0)  # seat 3's zone is empty
+    # the lane's middle card; the bare lane past its last card; an empty seat zone
+    for x, y in (slots[1], slots[3], (empty_seat[0] + CODE_CENTRE[0], empty_seat[1] + CODE_CENTRE[1])):
         (px, py), = photo.to_image(np.array([[x, y]]))
         radius = int(np.hypot(*(photo.to_image(np.array([[x + 0.7 * CODE_SIZE, y]])) - (px, py))[0]))
         cv2.circle(glared, (int(px), int(py)), radius, (255, 255, 255), -1)
