@@ -22,7 +22,10 @@ Between frames the recogniser remembers the row: a row card no longer read is
 reported unrecognised (held) unless the table shows that it left: it is read
 elsewhere, another card's code lies on its place, or its place shows neither
 code-like dark cells nor glare brighter than the paper. Glare over a card is
-never taken for a card taken from the row.
+never taken for a card taken from the row. In one frame, a place of the action
+lane or of a seat zone (both filled slot by slot) that glare brighter than the
+paper covers, before a card read in the same lane or zone, is reported
+unrecognised too: a card hidden by glare is asked about, never silently missed.
 
 >>> from vision.flohcati.pipeline import Recognizer   # doctest: +SKIP
 """
