@@ -22,7 +22,10 @@ Between frames the recogniser remembers the row: a row card no longer read is
 reported unrecognised (held) unless the table shows that it left: it is read
 elsewhere, another card's code lies on its place, or its place shows neither
 code-like dark cells nor glare brighter than the paper. Glare over a card is
-never taken for a card taken from the row.
+never taken for a card taken from the row. In one frame, a place of the action
+lane or of a seat zone (both filled slot by slot) that glare brighter than the
+paper covers, before a card read in the same lane or zone, is reported
+unrecognised too: a card hidden by glare is asked about, never silently missed.
 
 >>> from vision.flohcati.pipeline import Recognizer   # doctest: +SKIP
 """
@@ -47,14 +50,20 @@ from vision.codematch import CodeTemplates, code_templates, local_contrast, mat_
 from vision.config import VisionConfig
 from vision.flohcati.layout import (
     ARUCO_DICTIONARY,
+    CODE_CENTRE,
     CODE_SIZE,
+    FAN_STEP,
     GEOMETRY,
     MAT,
     MAX_SEATS,
+    ROW_STEP,
+    SEAT_CAPACITY,
     Area,
+    action_slot,
     card_of_id,
     is_card_id,
     request_field,
+    seat_slot,
     zone_of,
 )
 from vision.geometry import Image
@@ -517,6 +526,7 @@ class Recognizer:
         view = read_view(markers, quads, to_table)
         if self.classifier is not None and view.unreadable:
             view = self._read_faces(frame, view, to_table)
+        view = _flag_glared_slots(gray, view, to_table)
         view = self._hold_row(gray, view, to_table)
         t3 = time.perf_counter()
         return Recognition(view, markers, to_table,
@@ -569,6 +579,32 @@ def _shows_gone(gray: Image, to_table: NDArray[Any], x: float, y: float, paper: 
     if patch.size == 0 or float(np.mean(patch < 0.6 * paper)) > _CODE_DARK:
         return False
     return paper >= _SATURATED or float(np.mean(patch >= _SATURATED)) <= _GLARED
+
+
+def _flag_glared_slots(gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> FlohcatiView:
+    """The view with every place of the action lane and of the seat zones (which are filled slot by slot)
+    reported unrecognised where glare brighter than the paper lies on it and a card is read in a later slot
+    of the same lane or zone: a card hidden by glare is asked about, never silently missed."""
+    paper = _paper_level(gray, view, to_table)
+    if paper >= _SATURATED:
+        return view
+    lanes: list[tuple[Area, int | None, list[tuple[float, float]]]] = [
+        (Area.ACTIONS, None, [action_slot(k) for k in range(int(MAT.actions.w // FAN_STEP))])]
+    lanes += [(Area.SEAT, s, [seat_slot(s, k) for k in range(SEAT_CAPACITY)]) for s in range(MAX_SEATS)]
+    extra: list[tuple[float, float, str]] = []
+    for area, seat, slots in lanes:
+        centres = [(x + CODE_CENTRE[0], y + CODE_CENTRE[1]) for x, y in slots]
+
+        def at(cx: float, cy: float, points: Sequence[tuple[float, float]]) -> bool:
+            return any(abs(px - cx) < FAN_STEP / 2 and abs(py - cy) < ROW_STEP / 2 for px, py in points)
+
+        read = [(c.x, c.y) for c in view.cards if c.area is area and c.seat == seat]
+        last = max((k for k, (cx, cy) in enumerate(centres) if at(cx, cy, read)), default=0)
+        known = read + [(x, y) for x, y, _ in view.unreadable]
+        for cx, cy in centres[:last]:
+            if not at(cx, cy, known) and float(np.mean(_code_patch(gray, to_table, cx, cy) >= _SATURATED)) > _GLARED:
+                extra.append((cx, cy, f"A card in the {_place(area, seat)} could not be read (glare?)."))
+    return FlohcatiView(view.cards, view.unreadable + tuple(extra)) if extra else view
 
 
 def _mat_box(table_to_image: NDArray[Any], width: int, height: int) -> tuple[int, int, int, int]:

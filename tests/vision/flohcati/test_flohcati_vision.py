@@ -15,7 +15,21 @@ from vision.camera_model import LEVELS, photograph
 from vision.codematch import mat_markers_by_matching
 from vision.flohcati.cli import print_sheets, recognize
 from vision.flohcati.faces import draw_card
-from vision.flohcati.layout import CODE_SIZE, MAT, Area, card_id, card_of_id, is_card_id, request_slot, row_slot, seat_slot, zone_of
+from vision.flohcati.layout import (
+    CODE_CENTRE,
+    CODE_SIZE,
+    FAN_STEP,
+    MAT,
+    Area,
+    action_slot,
+    card_id,
+    card_of_id,
+    is_card_id,
+    request_slot,
+    row_slot,
+    seat_slot,
+    zone_of,
+)
 from vision.flohcati.pipeline import CONFIG, Recognizer, match_code
 from vision.flohcati.scene import REGION, TableLayout, render
 
@@ -191,3 +205,23 @@ def test_a_blurred_card_code_is_never_taken_for_a_mat_marker() -> None:
     code = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_100), 50, 60)
     frame[170:230, 170:230] = np.where(code > 0, 200, 30).astype(np.uint8)
     assert mat_markers_by_matching(cv2.GaussianBlur(frame, (0, 0), 6.0), CONFIG) == ()
+
+
+def test_glare_over_an_action_card_is_asked_about_and_glare_on_bare_places_is_not(canvas: tuple) -> None:  # type: ignore[type-arg]
+    image, origin = canvas
+    level = dataclasses.replace(LEVELS["easy"], name="still", hand_probability=0.0, glare_spots=(0, 0),
+                                exposure=(0.8, 0.8))
+    photo = photograph(image, 2.5, origin, REGION, level, seed=3)
+    slots = [(x + CODE_CENTRE[0], y + CODE_CENTRE[1]) for x, y in (action_slot(k) for k in range(4))]
+    glared = photo.image.copy()
+    empty_seat = seat_slot(2, 0)  # seat 3's zone is empty
+    # the lane's middle card; the bare lane past its last card; an empty seat zone
+    for x, y in (slots[1], slots[3], (empty_seat[0] + CODE_CENTRE[0], empty_seat[1] + CODE_CENTRE[1])):
+        (px, py), = photo.to_image(np.array([[x, y]]))
+        radius = int(np.hypot(*(photo.to_image(np.array([[x + 0.7 * CODE_SIZE, y]])) - (px, py))[0]))
+        cv2.circle(glared, (int(px), int(py)), radius, (255, 255, 255), -1)
+    view = Recognizer().recognize(glared).view
+    assert [(c.card, round(c.x / FAN_STEP)) for c in view.in_area(Area.ACTIONS)] == \
+        [(Action.NEW, round(slots[0][0] / FAN_STEP)), (Action.NEW, round(slots[2][0] / FAN_STEP))]
+    assert [(round(x), round(y)) for x, y, _ in view.unreadable] == [(round(slots[1][0]), round(slots[1][1]))]
+    assert view.sight(4).unrecognised
