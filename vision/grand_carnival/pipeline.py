@@ -872,15 +872,20 @@ def _edge_ratio(rb: _Board, a: int, b_cell: int) -> float:
         ey = by + max(ra, rb_) * FIELD
         x0, x1, y0, y1 = bx + ca * FIELD + 6.0, bx + (ca + 1) * FIELD - 6.0, ey - 3.0, ey + 3.0
         along_x = False
-    patch = rb.rect[_px(y0):_px(y1), _px(x0):_px(x1)].astype(np.float64).mean(axis=2)
+    patch = rb.rect[_px(y0):_px(y1), _px(x0):_px(x1)].astype(np.float64)
     if patch.size == 0:
         return 0.0
-    profile = patch.mean(axis=0) if along_x else patch.mean(axis=1)
+    colours = patch.mean(axis=0) if along_x else patch.mean(axis=1)
     # the level of each side, apart: glare falling off across the edge lights one side more than the
-    # other, and an outline is darker than both
-    third = max(1, len(profile) // 3)
-    level = min(float(profile[:third].max()), float(profile[-third:].max()))
-    return float(profile.min()) / max(level, 1.0)
+    # other, and an outline is darker than both. Brightness, and the pieces' own strongest channel:
+    # a site showing between two pieces laid apart is hardly darker than them, but far less of it
+    third = max(1, len(colours) // 3)
+    strongest = int(np.argmax(colours[:third].max(axis=0) + colours[-third:].max(axis=0)))
+    ratios = []
+    for profile in (colours.mean(axis=1), colours[:, strongest]):
+        level = min(float(profile[:third].max()), float(profile[-third:].max()))
+        ratios.append(float(profile.min()) / max(level, 1.0))
+    return min(ratios)
 
 
 def _shape_of(cells: list[int], catalog: Catalog) -> tuple[str | None, str]:

@@ -591,6 +591,22 @@ def test_glare_falling_off_across_one_attraction_is_no_outline() -> None:
     assert _edge_ratio(board, 0, 8) < _SPLIT
 
 
+def test_a_site_showing_between_two_attractions_laid_apart_parts_them() -> None:
+    rect = np.full((_px(BOARD.height), _px(BOARD.width), 3), 255, np.uint8)
+    x0, y0 = _px(BOARD.grid_x), _px(BOARD.grid_y)
+    n = _px(FIELD)
+    # fields a8 and a7 under attraction colour: one piece, its print continuous across the edge
+    rect[y0:y0 + 2 * n, x0:x0 + n] = ATTRACTION
+    board = _Board(rect, np.zeros((6, 3)), CATALOG)
+    assert _edge_ratio(board, 0, 8) >= _JOINED
+    # two pieces laid 1.5 mm apart, the site between them showing, their outlines blurred away:
+    # hardly darker than the pieces, but of another colour
+    rect[y0 + n - _px(0.75):y0 + n + _px(0.75), x0:x0 + n] = SITE
+    rect[:] = cv2.GaussianBlur(rect, (0, 0), 1.0)
+    assert float(np.mean(SITE)) > 0.8 * float(np.mean(ATTRACTION))
+    assert _edge_ratio(board, 0, 8) < _SPLIT
+
+
 
 @pytest.mark.parametrize(("colour", "allowed"), [(WALKWAY, ("walkway", "guest")), (GUEST, ("walkway", "guest")),
                                                  (TENT_PLACE, ("tent", "guest"))])
