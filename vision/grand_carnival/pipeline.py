@@ -13,7 +13,8 @@ lies on it (a guest, a barker, a ticket). A second reading allows for glare
 colour the first finds unclear, and a colour the two disagree on is held.
 Pixels glare saturated are left out of a field's colour (they keep none of their
 own). A parcel partly hidden keeps its clear fields when they fit a tile of the
-box. The dark double outline between two attraction fields says they are two
+box. The dark double outline between two attraction fields, or a site's colour
+showing between them (their strongest channel dropping), says they are two
 pieces; a piece's fields must form one of the box's shapes, and a piece not
 wholly in view is held while its clear fields still read as sites. A middle
 neither reading is sure of holds nothing when it differs from its ring by grey
