@@ -14,7 +14,8 @@ colour the first finds unclear, and a colour the two disagree on is held.
 Pixels glare saturated are left out of a field's colour (they keep none of their
 own). A parcel partly hidden keeps its clear fields when they fit a tile of the
 box. The dark double outline between two attraction fields says they are two
-pieces; a piece's fields must form one of the box's shapes, and a piece not
+pieces, another colour between them (their strongest channel dropping) without
+it that they may be; a piece's fields must form one of the box's shapes, and a piece not
 wholly in view is held while its clear fields still read as sites. A middle
 neither reading is sure of holds nothing when it differs from its ring by grey
 light alone and no piece's colour shows beside it (`_bare`, `_guest_near`). The tent's places, the entrances, the action numbers and the
@@ -858,9 +859,11 @@ def _hammer(rb: _Board, parcel: int) -> bool:
     return bool(len(px)) and float(np.percentile(px, 10)) < _HAMMER_DARK * float(rb.white(cx, cy).mean())
 
 
-def _edge_ratio(rb: _Board, a: int, b_cell: int) -> float:
+def _edge_ratio(rb: _Board, a: int, b_cell: int, strongest: bool = False) -> float:
     """How bright the middle of the edge between fields ``a`` and ``b_cell`` stays, as a share of the
-    darker of its two sides (each side's lightest third)."""
+    darker of its two sides (each side's lightest third); with ``strongest``, in the sides' strongest
+    channel alone (a site showing between two pieces laid apart is hardly darker than them, but far
+    less of their colour)."""
     ra, ca = divmod(a, 8)
     rb_, cb = divmod(b_cell, 8)
     bx, by = BOARD.grid_x, BOARD.grid_y
@@ -872,13 +875,15 @@ def _edge_ratio(rb: _Board, a: int, b_cell: int) -> float:
         ey = by + max(ra, rb_) * FIELD
         x0, x1, y0, y1 = bx + ca * FIELD + 6.0, bx + (ca + 1) * FIELD - 6.0, ey - 3.0, ey + 3.0
         along_x = False
-    patch = rb.rect[_px(y0):_px(y1), _px(x0):_px(x1)].astype(np.float64).mean(axis=2)
+    patch = rb.rect[_px(y0):_px(y1), _px(x0):_px(x1)].astype(np.float64)
     if patch.size == 0:
         return 0.0
-    profile = patch.mean(axis=0) if along_x else patch.mean(axis=1)
+    colours = patch.mean(axis=0) if along_x else patch.mean(axis=1)
     # the level of each side, apart: glare falling off across the edge lights one side more than the
     # other, and an outline is darker than both
-    third = max(1, len(profile) // 3)
+    third = max(1, len(colours) // 3)
+    channel = int(np.argmax(colours[:third].max(axis=0) + colours[-third:].max(axis=0)))
+    profile = colours[:, channel] if strongest else colours.mean(axis=1)
     level = min(float(profile[:third].max()), float(profile[-third:].max()))
     return float(profile.min()) / max(level, 1.0)
 
@@ -1072,7 +1077,8 @@ def _attractions(rb: _Board, cells: list[int], tickets: set[int], chars: list[st
             if d not in members or (d == c + 1 and c % 8 == 7):
                 continue
             ratio = _edge_ratio(rb, c, d)
-            if ratio >= _JOINED:
+            # another colour between them, though no outline: pieces laid apart, or a finger over one
+            if ratio >= _JOINED and _edge_ratio(rb, c, d, strongest=True) >= _SPLIT:
                 parent[root(d)] = root(c)
             elif ratio > _SPLIT:
                 unsure.update((c, d))

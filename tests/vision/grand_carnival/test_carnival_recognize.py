@@ -591,6 +591,19 @@ def test_glare_falling_off_across_one_attraction_is_no_outline() -> None:
     assert _edge_ratio(board, 0, 8) < _SPLIT
 
 
+def test_a_site_showing_between_two_attractions_without_an_outline_holds_them() -> None:
+    # two pieces laid apart, the site between them showing over their outlines: hardly darker than
+    # the pieces, so no outline parts them, but of another colour than a piece's print
+    assert float(np.mean(SITE)) > _JOINED * float(np.mean(ATTRACTION))
+    two = (Attraction("O1", fields("a7"), 0), Attraction("O1", fields("b7"), 0))
+    image = frame([MarketScene(hand_made(two), 0, None)], WIDTH)
+    x, y, _, _ = BOARD.field_rect(parse_cell("b7") or 0)
+    patch_board(image, x - 1.0, y + 1.0, 2.0, FIELD - 2.0, SITE)
+    view = Recognizer().recognize(image).views[0]
+    assert view.attractions == ()
+    assert any(u.where == "a7-b7" for u in view.unrecognised)
+
+
 
 @pytest.mark.parametrize(("colour", "allowed"), [(WALKWAY, ("walkway", "guest")), (GUEST, ("walkway", "guest")),
                                                  (TENT_PLACE, ("tent", "guest"))])
