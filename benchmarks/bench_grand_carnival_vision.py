@@ -155,7 +155,8 @@ def judge(view: MarketView | None, scene: MarketScene, photo: Photo,
         out["places"] += 1
         if piece in read_pieces:
             out["right"] += 1
-        elif view is None or any("".join(view.market)[i] == "?" for i in cells_of(piece[1])):
+        elif (view is None or any("".join(view.market)[i] == "?" for i in cells_of(piece[1]))
+              or any(u.fields & piece[1] for u in view.unrecognised)):
             hidden = _hidden(photo, 0.0, 0.0, *centre(BOARD.field_rect(first)))
             out["hand_held" if hidden else "held"] += 1
             if not hidden and causes is not None:
