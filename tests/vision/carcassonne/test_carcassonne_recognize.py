@@ -13,9 +13,10 @@ from vision import ModelFileError
 from vision.carcassonne.board import Placed, draw_board, random_layout
 from vision.carcassonne.camera import LEVELS, photograph
 from vision.carcassonne.classifier import DEFAULT_MODEL, TileClassifier
+from vision.carcassonne.figures import TOKEN, FigureReading
 from vision.carcassonne.grid import NoBoardError, find_grid
 from vision.carcassonne.labels import canonical_rotation
-from vision.carcassonne.recognize import _sharpen, annotate, recognize
+from vision.carcassonne.recognize import BoardReading, TileReading, _sharpen, annotate, recognize
 from vision.carcassonne.render import render_tile
 from vision.cli import cmd_recognize
 
@@ -130,3 +131,15 @@ def test_figures_are_found_on_their_features(classifier: TileClassifier) -> None
     want = {(f.x, f.y, f.figure, f.color, canonical(f)) for f in figs}
     assert len(got & want) >= 3, got
     assert len(got - want) <= 1, got - want
+
+
+def test_an_animal_token_is_named_by_its_animal_in_the_summary_and_on_the_annotated_photo() -> None:
+    corners = {(0, 0): np.array([[40, 40], [120, 40], [120, 120], [40, 120]], np.float64)}
+    token = FigureReading(0, 0, TOKEN, "", "circus", 0.9, animal="seal")
+    reading = BoardReading((TileReading(0, 0, "A", 0, 0.95),), figures=(token,), corners=corners)
+    assert f"{TOKEN} seal on circus" in reading.describe()
+    photo = np.full((160, 320, 3), 90, np.uint8)
+    plain = annotate(photo, BoardReading(reading.tiles, figures=(FigureReading(0, 0, TOKEN, "", "circus", 0.9),),
+                                         corners=corners))
+    named = annotate(photo, reading)
+    assert not np.array_equal(plain, named)  # the token is labelled by its animal, not only as a token
