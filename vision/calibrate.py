@@ -36,6 +36,7 @@ __all__ = [
     "block_means",
     "find_layout_markers",
     "find_markers",
+    "frame_blur",
     "locate_charts",
     "marker_outlines",
     "mat_homography",
@@ -204,6 +205,15 @@ class FrameBlur:
         return out
 
 
+def frame_blur(gray: Image, sigma: float, shared: FrameBlur | None) -> Image:
+    """``cv2.GaussianBlur(gray, (0, 0), sigma)``, taken from ``shared`` when that is ``gray``'s blur at ``sigma``
+    (read only then)."""
+    if shared is not None and shared.gray is gray and shared.sigma == sigma:
+        return shared.whole()
+    out: Image = cv2.GaussianBlur(gray, (0, 0), sigma)
+    return out
+
+
 def sharpen_sigma(side: int) -> float:
     """The blur (px) the slow marker search subtracts in a frame whose longer side is ``side`` px."""
     return max(1.0, _SHARPEN_SIGMA * side)
@@ -238,11 +248,7 @@ def find_markers(gray: Image, config: VisionConfig, frame_side: int | None = Non
             params.adaptiveThreshWinSizeStep = 10
             det.setDetectorParameters(params)
     if robust:
-        sigma = sharpen_sigma(side)
-        if blur is not None and blur.gray is gray and blur.sigma == sigma:
-            soft = blur.whole()
-        else:
-            soft = cv2.GaussianBlur(gray, (0, 0), sigma)
+        soft = frame_blur(gray, sharpen_sigma(side), blur)
         gray = cv2.addWeighted(gray, 1.0 + _SHARPEN_AMOUNT, soft, -_SHARPEN_AMOUNT, 0)
     corners, ids, rejected = det.detectMarkers(gray)
     if squares is not None:

@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibrate import FrameBlur, Marker
+from vision.calibrate import FrameBlur, Marker, frame_blur, sharpen_sigma
 from vision.config import VisionConfig
 from vision.geometry import Image
 
@@ -193,11 +193,7 @@ def _candidate_squares(gray: Image, dictionary: int, window_rate: float,
     (``blur``: ``gray``'s `FrameBlur`, when the frame's searches share it)."""
     side = max(gray.shape[:2])
     window = max(3, int(round(window_rate * side)) | 1)
-    sigma = max(1.0, 0.0016 * side)
-    if blur is not None and blur.gray is gray and blur.sigma == sigma:
-        soft = blur.whole()
-    else:
-        soft = cv2.GaussianBlur(gray, (0, 0), sigma)
+    soft = frame_blur(gray, sharpen_sigma(side), blur)
     _, _, rejected = _square_detector(dictionary, window).detectMarkers(cv2.addWeighted(gray, 2.0, soft, -1.0, 0))
     out = []
     for r in rejected:

@@ -507,7 +507,7 @@ class Recognizer:
             part = cv2.resize(part, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC)
         big_side = side * f
         # an unsharp mask undoes some of the lens's and the motion's blur before the codes are read
-        sigma = max(1.0, 0.0016 * big_side)
+        sigma = sharpen_sigma(big_side)
         if f == 1.0 and blur.made and blur.sigma == sigma:
             soft = blur.part(x0, y0, x1, y1)
         else:
