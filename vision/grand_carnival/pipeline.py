@@ -118,6 +118,9 @@ _GLARE = 1.12
 #: `_PAPER_FIT_SHARE` of them, and at most `_PAPER_CLIPPED` of them clipped. Glare adds light of its own
 #: colour, never takes a figure's colour away: a figure's is 0.13 and more of the white off that
 _PAPER_FIT = 0.05
+#: a figure is read under glare of a tint only where its colour lies this far (linear light, of the white) from
+#: the paper's white under any glare (`_off_paper`): across a tint near the figure's, the two can look alike
+_OFF_PAPER = 0.1
 _PAPER_GAIN = 0.9
 _PAPER_FIT_SHARE = 0.03
 _PAPER_CLIPPED = 0.1
@@ -177,6 +180,11 @@ _HAMMER_AT = (2.0, 4.5)
 #: the fields' colour), two pieces when it drops below `_SPLIT`
 _JOINED = 0.8
 _SPLIT = 0.6
+#: ... and two pieces too when, between those, a line across the edge is darker than this share of both
+#: its sides (`_edge_dip`): one piece has no line inside it, and glare falling off across it makes none
+_DIP = 0.75
+#: the most unclear edges between attraction fields settled together by the box's shapes (`_settle_by_shapes`)
+_MAX_UNCLEAR = 8
 
 
 class NoBoardError(VisionError, LookupError):
@@ -583,6 +591,18 @@ def _paper_under_glare(pixels: NDArray[Any], tint: NDArray[Any]) -> NDArray[Any]
     return out
 
 
+def _off_paper(colour: NDArray[Any], tint: NDArray[Any]) -> float:
+    """How far a paper-normalised colour (3,) lies, in linear light, from the paper's white under any glare,
+    grey or of the colour ``tint`` (`_glare_tint`), however much: its part off the grey axis less the most of
+    the tint's part off it that glare could add."""
+    lin = np.clip(np.asarray(colour, np.float64), 0.0, None) ** 2.2
+    off = lin - lin.mean()
+    t = np.asarray(tint, np.float64) / np.linalg.norm(tint)
+    t_off = t - t.mean()
+    g = max(0.0, float(off @ t_off) / max(float(t_off @ t_off), 1e-9))
+    return float(np.linalg.norm(off - g * t_off))
+
+
 def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
                tint: NDArray[Any] = _GREY) -> bool | None:
     """Whether a figure stands on a printed box (white with a dark digit or ring): None when unclear.
@@ -598,12 +618,23 @@ def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
     # one pass for every percentile: the colour's median and brighter quarter, the lightness's tenths
     stats = np.percentile(np.column_stack([pixels, pixels.mean(axis=1)]), (10, 50, 75, 90), axis=0)
     colour, paper, low, high = stats[1, :3], stats[2, :3], float(stats[0, 3]), float(stats[3, 3])
-    if float(colour.max()) <= _GLARE and _classify(colour, ("figure",)) == "figure":
-        return True
-    # (grey glare alone: under glare of a tint the paper's white, seen across the tint, can be the figure's
-    # colour, and with one class there is no other to tell them apart)
-    if _glare_classes(colour[None], ("figure",))[0] == "figure":
-        return True
+    # pixels glare saturated keep no colour of their own: divided by the paper's white, their clipped channels
+    # show the opposite of its cast, which can be the figure's colour; a figure is read from the rest alone
+    kept = pixels if clipped is None else pixels[~clipped]
+    if len(kept) >= max(8.0, _LEAST_GLARE_KEPT * len(pixels)):
+        rest = colour if len(kept) == len(pixels) else np.median(kept, axis=0)
+        if float(rest.max()) <= _GLARE and _classify(rest, ("figure",)) == "figure":
+            return True
+        # (grey glare alone: under glare of a tint the paper's white, seen across the tint, can be the figure's
+        # colour, and with one class there is no other to tell them apart)
+        if _glare_classes(rest[None], ("figure",))[0] == "figure":
+            return True
+        # glare of a tint: the figure's colour under it, and clearly not the paper's white under glare, grey or
+        # of the tint, down to none
+        readings = (_glare_fit(rest[None], ("figure", "back"), np.asarray(tint, np.float64)[None])[0],
+                    _glare_fit(rest[None], ("figure", "back"), _GREY[None])[0])
+        if readings[0] == "figure" and readings[1] in ("figure", None) and _off_paper(rest, tint) >= _OFF_PAPER:
+            return True
     if low < _PAPER_LOW:
         return None
     if float(colour.max()) > _GLARE or float(paper.max()) > _GLARE or high > _PAPER_HIGH:
@@ -864,6 +895,35 @@ def _edge_ratio(rb: _Board, a: int, b_cell: int, strongest: bool = False) -> flo
     darker of its two sides (each side's lightest third); with ``strongest``, in the sides' strongest
     channel alone (a site showing between two pieces laid apart is hardly darker than them, but far
     less of their colour)."""
+    colours = _edge_profile(rb, a, b_cell)
+    if colours.size == 0:
+        return 0.0
+    # the level of each side, apart: glare falling off across the edge lights one side more than the
+    # other, and an outline is darker than both
+    third = max(1, len(colours) // 3)
+    channel = int(np.argmax(colours[:third].max(axis=0) + colours[-third:].max(axis=0)))
+    profile = colours[:, channel] if strongest else colours.mean(axis=1)
+    level = min(float(profile[:third].max()), float(profile[-third:].max()))
+    return float(profile.min()) / max(level, 1.0)
+
+
+def _edge_dip(rb: _Board, a: int, b_cell: int) -> float:
+    """How dark the darkest line across the edge between fields ``a`` and ``b_cell`` is, as a share of the
+    lighter of what lies either side of it, up to it; 1 where the darkest place is at an end of the span
+    looked at (a light falling off across it, glare's, makes no line: a line is darker than both sides)."""
+    colours = _edge_profile(rb, a, b_cell)
+    if colours.size == 0:
+        return 1.0
+    profile = colours.mean(axis=1)
+    i = int(np.argmin(profile))
+    if i < 2 or i > len(profile) - 3:
+        return 1.0
+    return float(profile[i]) / max(min(float(profile[:i].max()), float(profile[i + 1:].max())), 1.0)
+
+
+def _edge_profile(rb: _Board, a: int, b_cell: int) -> NDArray[Any]:
+    """The colours (N, 3) across the edge between fields ``a`` and ``b_cell``, each averaged along it, from
+    ``a``'s side; empty where the edge lies off the rectified board."""
     ra, ca = divmod(a, 8)
     rb_, cb = divmod(b_cell, 8)
     bx, by = BOARD.grid_x, BOARD.grid_y
@@ -877,15 +937,9 @@ def _edge_ratio(rb: _Board, a: int, b_cell: int, strongest: bool = False) -> flo
         along_x = False
     patch = rb.rect[_px(y0):_px(y1), _px(x0):_px(x1)].astype(np.float64)
     if patch.size == 0:
-        return 0.0
-    colours = patch.mean(axis=0) if along_x else patch.mean(axis=1)
-    # the level of each side, apart: glare falling off across the edge lights one side more than the
-    # other, and an outline is darker than both
-    third = max(1, len(colours) // 3)
-    channel = int(np.argmax(colours[:third].max(axis=0) + colours[-third:].max(axis=0)))
-    profile = colours[:, channel] if strongest else colours.mean(axis=1)
-    level = min(float(profile[:third].max()), float(profile[-third:].max()))
-    return float(profile.min()) / max(level, 1.0)
+        return np.zeros((0, 3))
+    out: NDArray[Any] = patch.mean(axis=0) if along_x else patch.mean(axis=1)
+    return out
 
 
 def _shape_of(cells: list[int], catalog: Catalog) -> tuple[str | None, str]:
@@ -1072,6 +1126,7 @@ def _attractions(rb: _Board, cells: list[int], tickets: set[int], chars: list[st
         return c
 
     unsure: set[int] = set()
+    unclear: list[tuple[int, int]] = []
     for c in cells:
         for d in (c + 1, c + 8):
             if d not in members or (d == c + 1 and c % 8 == 7):
@@ -1080,10 +1135,16 @@ def _attractions(rb: _Board, cells: list[int], tickets: set[int], chars: list[st
             # another colour between them, though no outline: pieces laid apart, or a finger over one
             if ratio >= _JOINED and _edge_ratio(rb, c, d, strongest=True) >= _SPLIT:
                 parent[root(d)] = root(c)
-            elif ratio > _SPLIT:
-                unsure.update((c, d))
-                rb.problem(f"{cell_name(c)}-{cell_name(d)}", "cannot tell whether one attraction or two lie here",
-                           (1 << c) | (1 << d))
+            elif ratio > _SPLIT and _edge_dip(rb, c, d) > _DIP:
+                unclear.append((c, d))
+    # an outline neither clearly there nor clearly not: decided where one way alone gives pieces of the box
+    joined, unsettled = _settle_by_shapes(unclear, {c: root(c) for c in cells}, rb.catalog)
+    for c, d in joined:
+        parent[root(d)] = root(c)
+    for c, d in unsettled:
+        unsure.update((c, d))
+        rb.problem(f"{cell_name(c)}-{cell_name(d)}", "cannot tell whether one attraction or two lie here",
+                   (1 << c) | (1 << d))
     groups: dict[int, list[int]] = {}
     for c in cells:
         groups.setdefault(root(c), []).append(c)
@@ -1109,6 +1170,61 @@ def _attractions(rb: _Board, cells: list[int], tickets: set[int], chars: list[st
     # a problem that holds a field of a piece not read whole holds the piece's other fields too
     rb.problems = [replace(u, fields=u.fields | sum(g for g in held if g & u.fields)) for u in rb.problems]
     return sorted(out, key=lambda a: (a[1] & -a[1]))
+
+
+def _settle_by_shapes(unclear: list[tuple[int, int]], groups: dict[int, int],
+                      catalog: Catalog) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The unclear edges between attraction fields (``unclear``) that the box's shapes settle: those to join,
+    and those left unsettled.
+
+    ``groups``: each attraction field's piece as the clear edges join them. The unclear edges that touch one
+    another's pieces are settled together: every way of taking each as an outline or not is tried, and a way
+    is possible when every piece it makes is one of the box's shapes, lying right or flipped over (a player
+    may lay one flipped), with each edge taken as an outline between two pieces. Where exactly one way is
+    possible and it lays no piece flipped, the pieces cannot lie otherwise; else every edge of them stays
+    unsettled. (At most `_MAX_UNCLEAR` edges together are tried; more stay unsettled.)
+    """
+    shapes = [s for shape in catalog.shapes.values() for s in (shape.orientations, shape.mirrored)]
+    proper = [shape.orientations for shape in catalog.shapes.values()]
+    # the unclear edges that touch one another's pieces, together
+    clusters: list[tuple[set[int], list[tuple[int, int]]]] = []
+    for c, d in unclear:
+        pieces = {groups[c], groups[d]}
+        touching = [k for k in clusters if k[0] & pieces]
+        merged = (pieces.union(*(k[0] for k in touching)), [e for k in touching for e in k[1]] + [(c, d)])
+        clusters = [k for k in clusters if not k[0] & pieces] + [merged]
+    joined: list[tuple[int, int]] = []
+    unsettled: list[tuple[int, int]] = []
+    for pieces, edges in clusters:
+        if len(edges) > _MAX_UNCLEAR:
+            unsettled += edges
+            continue
+        fields = [c for c, g in groups.items() if g in pieces]
+        possible: list[tuple[int, bool]] = []
+        for way in range(1 << len(edges)):
+            part = {g: g for g in pieces}
+
+            def find(g: int, part: dict[int, int] = part) -> int:
+                while part[g] != g:
+                    g = part[g]
+                return g
+
+            for k, (c, d) in enumerate(edges):
+                if way >> k & 1:
+                    part[find(groups[c])] = find(groups[d])
+            if any(not way >> k & 1 and find(groups[c]) == find(groups[d]) for k, (c, d) in enumerate(edges)):
+                continue  # an outline inside one piece
+            made: dict[int, list[tuple[int, int]]] = {}
+            for c in fields:
+                made.setdefault(find(groups[c]), []).append(divmod(c, 8))
+            lying = [normalise(rc) for rc in made.values()]
+            if all(any(rc in s for s in shapes) for rc in lying):
+                possible.append((way, all(any(rc in s for s in proper) for rc in lying)))
+        if len(possible) == 1 and possible[0][1]:
+            joined += [e for k, e in enumerate(edges) if possible[0][0] >> k & 1]
+        else:
+            unsettled += edges
+    return joined, unsettled
 
 
 def _runs_on(rb: _Board, cell: int, chars: list[str]) -> bool:

@@ -20,16 +20,19 @@ from scorer.grand_carnival.scoring import score_board
 from vision.cli import RECOGNISABLE, cmd_recognize
 from vision.grand_carnival.layout import BOARD, FIELD, WAGON
 from vision.grand_carnival.pipeline import (
+    _DIP,
     _JOINED,
     _SPLIT,
     MarketView,
     NoBoardError,
     Recognizer,
+    _attractions,
     _bare,
     _Board,
     _classify,
     _clipped_class,
     _clipped_place,
+    _edge_dip,
     _edge_ratio,
     _figure_on,
     _glare_classes,
@@ -38,6 +41,7 @@ from vision.grand_carnival.pipeline import (
     _glared_place,
     _least_glare,
     _px,
+    _settle_by_shapes,
 )
 from vision.grand_carnival.printing import (
     ATTRACTION,
@@ -641,3 +645,83 @@ def test_a_board_with_two_markers_hidden_is_placed_by_its_outline(hidden: tuple[
     patch_board(image, BOARD.width * 0.3, BOARD.height - 6, BOARD.width * 0.5, 14, (60, 70, 90))
     with pytest.raises(NoBoardError):
         Recognizer().recognize(image)
+
+
+def test_a_faint_line_between_two_attraction_fields_parts_them_and_glare_falling_off_does_not() -> None:
+    # a8 and b8 of the attraction's colour; across their edge either a faint dark line (two pieces' outlines, the
+    # lens's blur leaving them pale) or the light falling off as steeply (glare over a8), neither clearly an outline
+    n = _px(FIELD)
+    x0, y0 = _px(BOARD.grid_x), _px(BOARD.grid_y)
+    profiles = {"line": np.full(2 * n, 160.0), "glare": np.full(2 * n, 160.0)}
+    profiles["line"][n - 4:n + 4] = [150, 135, 122, 116, 116, 122, 135, 150]
+    profiles["glare"][:n + 3] = 230.0
+    profiles["glare"][n + 3:n + 9] = np.linspace(230.0, 150.0, 6)
+    profiles["glare"][n + 9:] = 150.0
+    read = {}
+    for name, profile in profiles.items():
+        rect = np.full((_px(BOARD.height), _px(BOARD.width), 3), 255, np.uint8)
+        rect[y0:y0 + n, x0:x0 + 2 * n] = np.array(ATTRACTION, np.float64) * (profile / 255.0)[None, :, None]
+        board = _Board(rect, np.zeros((6, 3)), CATALOG)
+        assert _SPLIT < _edge_ratio(board, 0, 1) < _JOINED  # the outline alone cannot tell
+        chars = ["s", "s"] + ["."] * 62
+        read[name] = (_edge_dip(board, 0, 1), _attractions(board, [0, 1], set(), chars), board.problems)
+    dip, pieces, problems = read["line"]
+    assert dip <= _DIP and problems == []
+    assert pieces == [("O1", fields("a8"), 0), ("O1", fields("b8"), 0)]
+    dip, pieces, problems = read["glare"]
+    assert dip > _DIP and pieces == []
+    assert [u.where for u in problems] == ["a8-b8"]
+
+
+def test_an_unclear_outline_is_settled_only_where_one_way_alone_lays_pieces_of_the_box() -> None:
+    def cells(*names: str) -> list[int]:
+        return [c for c in (parse_cell(n) for n in names) if c is not None]
+
+    def settle(pieces: list[list[int]], edge: tuple[str, str]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        groups = {c: piece[0] for piece in pieces for c in piece}
+        a, b = cells(*edge)
+        return _settle_by_shapes([(min(a, b), max(a, b))], groups, CATALOG)
+
+    # two L3 joined would make six fields, a shape the box has not: two pieces
+    two_l3 = [cells("d2", "d1", "e1"), cells("e2", "f2", "f1")]
+    assert settle(two_l3, ("d2", "e2")) == ([], [])
+    # an L3 beside an O1 may be either (an L4, or the two): unsettled
+    assert settle([cells("d2", "d1", "e1"), cells("c2")], ("c2", "d2")) == ([], [(cells("c2")[0], cells("d2")[0])])
+    # an L3 and an O1 that only one piece could form: joined
+    edge = (cells("c1")[0], cells("d1")[0])
+    assert settle([cells("a1", "b1"), cells("c1"), cells("d2", "d1", "e1")], ("c1", "d1"))[1] == [edge]
+    # a piece lying flipped over (a player may lay one so), split by the unclear edge into two of the box's
+    # pieces: both ways are possible, so it stays unsettled, never read as the two
+    s4 = CATALOG.shapes["S4"]
+    assert s4.mirrored
+    flipped = sorted(next(iter(s4.mirrored)))
+    where = [r * 8 + c + 1 for r, c in flipped]
+    halves = [[where[0], where[1]], [where[2], where[3]]]
+    if abs(halves[0][1] - halves[1][0]) not in (1, 8):
+        halves = [[where[0], where[2]], [where[1], where[3]]]
+    assert all(abs(a - b) in (1, 8) for a, b in halves)
+    joint = next((a, b) for a in halves[0] for b in halves[1] if abs(a - b) in (1, 8))
+    groups = {c: half[0] for half in halves for c in half}
+    assert _settle_by_shapes([(min(joint), max(joint))], groups, CATALOG) == ([], [(min(joint), max(joint))])
+
+
+def test_a_figure_glare_saturates_in_part_is_read_from_the_rest_and_paper_never_is_one() -> None:
+    rng = np.random.default_rng(11)
+    seen = set()
+    for _ in range(300):
+        white = 230.0 * rng.uniform(0.75, 1.25, 3) ** (1 / 2.2)
+        tint = _glare_tint(white[None])[0]
+        # glare falling off across the place: the part lit most saturated, the rest lit less
+        glare = np.concatenate([np.full(120, 3.0), np.linspace(rng.uniform(0.0, 0.6), 0.0, 80)])[:, None] * tint
+        gain = rng.uniform(0.9, 1.05)
+        for bgr, is_figure in ((FIGURE, True), ((245, 245, 245), False)):
+            lit = gain * light_of(bgr)[None] + glare + rng.normal(0.0, 0.004, (200, 3))
+            raw = np.clip(white * np.clip(lit, 0, None) ** (1 / 2.2), 0, 255)
+            clipped = _glare_clipped(raw[None].astype(np.uint8), white[None])[0]
+            on = _figure_on(raw / white, clipped, tint)
+            if is_figure:
+                seen.add(on)
+                assert on is not False
+            else:
+                assert on is not True
+    assert True in seen  # a figure more than half saturated is still read
