@@ -793,6 +793,18 @@ def _median_of_unclipped(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray
     return out
 
 
+def _unclipped_colour(pixels: NDArray[Any], white: NDArray[Any]) -> NDArray[Any]:
+    """The paper-normalised colour (3,) of a place's pixels (M, 3, raw 0..255) where the paper's white is
+    ``white`` (3,): the median of those glare did not saturate (`_glare_clipped`); NaN, no colour at all,
+    where it saturated more than `_MAX_CLIPPED_MIDDLE` of them (the glare's own colour, read allowing for
+    glare of a tint, could be a class's). Divided by the white, saturated pixels show the opposite of its
+    cast, which can be a piece's colour."""
+    clipped = _glare_clipped(pixels[None], white[None])
+    if float(clipped.mean()) > _MAX_CLIPPED_MIDDLE:
+        return np.full(3, np.nan)
+    return np.asarray(_median_of_unclipped(pixels[None], clipped)[0] / white)
+
+
 def _least_glare(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray[Any] | None:
     """The colour (3,) of the pixels (M, 3) of one place that glare lit least, or None when too few are left
     or the place is lit evenly.
@@ -838,8 +850,8 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
     rings = _median_of_unclipped(ring_px, clipped) / whites
     mids = _median_of_unclipped(mid_px, mid_clipped) / whites
     saturated = clipped.mean(axis=1) > _MAX_CLIPPED
-    # (the glare colour is no class's: a piece's and the paper's alike)
-    mids[mid_clipped.mean(axis=1) > _MAX_CLIPPED_MIDDLE] = _GLARE + 1.0
+    # (no colour at all: the glare's own, read allowing for glare of a tint, could be a class's)
+    mids[mid_clipped.mean(axis=1) > _MAX_CLIPPED_MIDDLE] = np.nan
     kinds = ("empty", "walkway", "site", "attraction")
     # a field's kind decides the parcel's tile: a colour only the reading allowing for glare finds let
     # glare-tinted fields through as another kind on hard frames (the white balance tints the glare),
@@ -1279,8 +1291,8 @@ def _read_places(rb: _Board, view_seat: int) -> _Places:
     b = BOARD
 
     def middle(rect: tuple[float, float, float, float]) -> NDArray[Any]:
-        x, y, w, h = rect
-        return rb.colour(x + w / 2, y + h / 2, _MIDDLE_RADIUS + 0.5)
+        x, y = _centre(rect)
+        return _unclipped_colour(_disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5), rb.white(x, y))
 
     def clipped(rect: tuple[float, float, float, float], allowed: tuple[str, ...]) -> str | None:
         x, y = _centre(rect)

@@ -30,6 +30,7 @@ from vision.grand_carnival.pipeline import (
     _bare,
     _Board,
     _classify,
+    _classify_many,
     _clipped_class,
     _clipped_place,
     _edge_dip,
@@ -42,6 +43,7 @@ from vision.grand_carnival.pipeline import (
     _least_glare,
     _px,
     _settle_by_shapes,
+    _unclipped_colour,
 )
 from vision.grand_carnival.printing import (
     ATTRACTION,
@@ -725,3 +727,27 @@ def test_a_figure_glare_saturates_in_part_is_read_from_the_rest_and_paper_never_
             else:
                 assert on is not True
     assert True in seen  # a figure more than half saturated is still read
+
+
+@pytest.mark.parametrize(("bgr", "place"), [(TENT_PLACE, "tent"), (WALKWAY, "walkway"), (GUEST, "tent"),
+                                            (GUEST, "walkway")], ids=["tent", "entrance", "guest-in-tent",
+                                                                       "guest-at-entrance"])
+def test_a_place_glare_saturates_mostly_under_a_cast_white_is_never_read_as_another_class(
+        bgr: tuple[int, int, int], place: str) -> None:
+    # an entrance or a tent place: glare saturating a share of it, falling off across the rest; divided by a
+    # white of a strong cast, its saturated pixels show the cast's opposite, a guest's colour or a place's
+    rng = np.random.default_rng(sum(bgr))
+    truth = "guest" if bgr == GUEST else place
+    allowed = (place, "guest")
+    read = []
+    for _ in range(400):
+        white = 230.0 * rng.uniform(0.75, 1.25, 3) ** (1 / 2.2)
+        tint = _glare_tint(white[None])[0]
+        k = int(200 * rng.uniform(0.2, 0.9))
+        glare = np.concatenate([np.full(k, rng.uniform(1.5, 3.0)), np.linspace(rng.uniform(0.0, 0.8), 0.0, 200 - k)])
+        lit = rng.uniform(0.9, 1.05) * light_of(bgr)[None] + glare[:, None] * tint + rng.normal(0.0, 0.004, (200, 3))
+        raw = np.clip(white * np.clip(lit, 0, None) ** (1 / 2.2), 0, 255).round().astype(np.uint8)
+        kind = _classify_many(_unclipped_colour(raw, white)[None], allowed, glare=True, tint=tint[None])[0]
+        read.append(_glared_place(raw, white, tint, allowed) if kind is None else kind)
+    assert set(read) <= {truth, None}
+    assert read.count(truth) > len(read) // 2
