@@ -176,6 +176,15 @@ _LEAST_GLARE_UNEVEN = 1.15
 #: mm off (the lens's barrel), and not only its thin, blurred handle
 _HAMMER_DARK = 0.5
 _HAMMER_AT = (2.0, 4.5)
+#: a hammer's head under glare (`_hammer_under_glare`): searched this far (mm) either side of the parcel's
+#: middle, and from this far above it to this far below it (above it: the parcel's printed middle line stays
+#: out); darker than the print this far (mm) above and below it by this much linear light (of the white), on
+#: this many mm of a row (the head is 6.5 mm wide and 2.4 mm tall; its handle leaves the print below it dark
+#: at its middle)
+_HEAD_SEARCH = (9.0, 7.5, -1.2)
+_HEAD_STEP = 2.0
+_HEAD_DROP = 0.35
+_HEAD_WIDTH = 4.0
 #: two attraction fields are one piece when the edge between them stays this bright (share of
 #: the fields' colour), two pieces when it drops below `_SPLIT`
 _JOINED = 0.8
@@ -899,7 +908,30 @@ def _hammer(rb: _Board, parcel: int) -> bool:
     x, y, _, _ = BOARD.field_rect(cell)
     cx, cy = x + FIELD, y + FIELD
     px = _disc(rb.rect, cx, cy - _HAMMER_AT[0], _HAMMER_AT[1]).astype(np.float64).mean(axis=1)
-    return bool(len(px)) and float(np.percentile(px, 10)) < _HAMMER_DARK * float(rb.white(cx, cy).mean())
+    if bool(len(px)) and float(np.percentile(px, 10)) < _HAMMER_DARK * float(rb.white(cx, cy).mean()):
+        return True
+    return _hammer_under_glare(rb, cx, cy)
+
+
+def _hammer_under_glare(rb: _Board, cx: float, cy: float) -> bool:
+    """True when a hammer's head shows, under glare, above the parcel's middle (``cx``, ``cy`` mm).
+
+    Glare adds light to the head and to the print around it alike, so the head, lighter than printed, is still
+    far darker in linear light than the print just above it and just below it, across its width
+    (`_HEAD_STEP`): in some row, points darker by `_HEAD_DROP` (of the white) than both the points
+    `_HEAD_STEP` mm above and below them, `_HEAD_WIDTH` mm of them in all. A glare spot's light rises and falls
+    once: it leaves no row darker than both sides; a thin printed line or a tile's outline drops far less.
+    Saturated points count at the light they show, less than they had: they only hide a head.
+    """
+    step = _px(_HEAD_STEP)
+    x0, x1 = _px(cx - _HEAD_SEARCH[0]), _px(cx + _HEAD_SEARCH[0])
+    y0, y1 = _px(cy - _HEAD_SEARCH[1]) - step, _px(cy + _HEAD_SEARCH[2]) + step
+    if x0 < 0 or y0 < 0 or x1 > rb.rect.shape[1] or y1 > rb.rect.shape[0]:
+        return False
+    patch = rb.rect[y0:y1, x0:x1].astype(np.float64) / rb.white(cx, cy)
+    light = (np.clip(patch, 0.0, None) ** 2.2).mean(axis=2)
+    drop = np.minimum(light[:-2 * step], light[2 * step:]) - light[step:-step]
+    return bool((drop >= _HEAD_DROP).sum(axis=1).max() >= _px(_HEAD_WIDTH))
 
 
 def _edge_ratio(rb: _Board, a: int, b_cell: int, strongest: bool = False) -> float:

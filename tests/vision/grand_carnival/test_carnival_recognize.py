@@ -751,3 +751,31 @@ def test_a_place_glare_saturates_mostly_under_a_cast_white_is_never_read_as_anot
         read.append(_glared_place(raw, white, tint, allowed) if kind is None else kind)
     assert set(read) <= {truth, None}
     assert read.count(truth) > len(read) // 2
+
+
+@pytest.mark.parametrize("hammer", [True, False], ids=["hammer", "no-hammer"])
+def test_an_empty_parcel_under_glare_is_read_by_its_hammers_head_and_held_without_it(hammer: bool) -> None:
+    board = hand_made(())
+    image = frame([MarketScene(board, 0, None)], WIDTH)
+    x0, _, x1, _ = content_region(1)
+    s = WIDTH / (x1 - x0)
+    fx, fy, _, _ = BOARD.field_rect(parse_cell("c6") or 0)  # the empty parcel c6 d6 c5 d5
+    cx, cy = fx + FIELD, fy + FIELD
+    if not hammer:  # the hammer painted over with the parcel's own colour
+        patch_board(image, cx - 5.0, cy - 6.0, 10.0, 12.0, EMPTY)
+    # a broad glare spot over the parcel's middle, of grey light: the hammer lit far lighter than printed
+    # while the print around it saturates
+    yy, xx = np.mgrid[:image.shape[0], :image.shape[1]]
+    u, v = (cx - x0) * s, (cy - 2.0 - x0) * s
+    spot = 0.5 * np.exp(-((xx - u) ** 2 + (yy - v) ** 2) / (2 * (10.0 * s) ** 2))
+    lit = (image.astype(np.float64) / 255.0) ** 2.2 + spot[:, :, None]
+    image = np.clip(255.0 * np.clip(lit, 0, 1) ** (1 / 2.2), 0, 255).astype(np.uint8)
+    view = Recognizer().recognize(image).views[0]
+    text = "".join(view.market)
+    parcel = [parse_cell(n) for n in ("c6", "d6", "c5", "d5")]
+    if hammer:
+        assert [text[c] for c in parcel if c is not None] == ["."] * 4
+        assert not any("c6" in u.where for u in view.unrecognised)
+    else:
+        assert [text[c] for c in parcel if c is not None] == ["?"] * 4
+        assert any(u.where == "the parcel at c6" for u in view.unrecognised)
