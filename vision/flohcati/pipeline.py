@@ -63,10 +63,12 @@ from vision.flohcati.layout import (
     card_of_id,
     is_card_id,
     request_field,
+    request_slot,
+    row_slot,
     seat_slot,
     zone_of,
 )
-from vision.geometry import Image
+from vision.geometry import Image, Rect
 
 __all__ = ["CONFIG", "CodeMatch", "FlohcatiView", "Recognition", "Recognizer", "SeenCard", "StageTimes", "annotate",
            "match_code"]
@@ -526,7 +528,7 @@ class Recognizer:
         view = read_view(markers, quads, to_table)
         if self.classifier is not None and view.unreadable:
             view = self._read_faces(frame, view, to_table)
-        view = _flag_glared_slots(gray, view, to_table)
+        view = _flag_glared_slots(frame, gray, view, to_table)
         view = self._hold_row(gray, view, to_table)
         t3 = time.perf_counter()
         return Recognition(view, markers, to_table,
@@ -581,30 +583,113 @@ def _shows_gone(gray: Image, to_table: NDArray[Any], x: float, y: float, paper: 
     return paper >= _SATURATED or float(np.mean(patch >= _SATURATED)) <= _GLARED
 
 
-def _flag_glared_slots(gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> FlohcatiView:
-    """The view with every place of the action lane and of the seat zones (which are filled slot by slot)
-    reported unrecognised where glare brighter than the paper lies on it and a card is read in a later slot
-    of the same lane or zone: a card hidden by glare is asked about, never silently missed."""
+#: where a card's face shows below its code when no card lies on it: card millimetres (x0, y0, x1, y1), clear
+#: of its code, of the card before it in the lane (which reaches 25 mm into the slot, a little more when
+#: turned) and, in a seat zone, of the cards of the row above (which reach 57 mm down)
+_BODY = (33.0, 32.0, 54.0, 80.0)
+_SEAT_BODY = (33.0, 63.0, 54.0, 84.0)
+#: a card's face shows when more than `_INK_SHARE` of the unsaturated part of that place is ink (its darkest
+#: channel below `_INK` of the paper's around it: the card's frame line, its words and art; the bare mat
+#: prints nothing there), and at least `_BODY_SEEN` of the place is unsaturated (otherwise nothing is told)
+_INK = 0.75
+_INK_SHARE = 0.02
+_BODY_SEEN = 0.3
+#: the paper around a pixel: the brightest within this (mm), lines thinner than it taken out
+_PAPER_MM = 6.0
+
+
+def _ink_share(frame: Image, to_table: NDArray[Any], box: tuple[float, float, float, float]) -> float:
+    """The share of the unsaturated part of the table box (x0, y0, x1, y1 mm) that is ink (0 when less than
+    `_BODY_SEEN` of it is unsaturated): where the bare mat prints nothing, a card's face."""
+    s = _LOOK_PX_PER_MM
+    pad = _PAPER_MM
+    x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+    t = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]], np.float64)
+    size = (int(round((x1 - x0) * s)), int(round((y1 - y0) * s)))
+    look = cv2.warpPerspective(frame, t @ to_table, size, flags=cv2.INTER_AREA)
+    darkest = look if look.ndim == 2 else look.min(axis=2)
+    brightest = look if look.ndim == 2 else look.max(axis=2)
+    k = int(round(_PAPER_MM * s)) | 1
+    paper = cv2.morphologyEx(darkest, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    inside = (slice(int(round(pad * s)), size[1] - int(round(pad * s))),
+              slice(int(round(pad * s)), size[0] - int(round(pad * s))))
+    seen = brightest[inside] < _SATURATED
+    if float(np.mean(seen)) < _BODY_SEEN:
+        return 0.0
+    ink = (darkest[inside].astype(np.float32) < _INK * paper[inside].astype(np.float32)) & seen
+    return float(np.sum(ink)) / float(np.sum(seen))
+
+
+def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> FlohcatiView:
+    """The view with places of the row, the action lane and the seat zones (each filled slot by slot)
+    reported unrecognised where glare brighter than the paper lies on the code's place and no card is read
+    there: every such place before a card read (or asked about) in the same lane or zone, and the places
+    after the last one as long as the card's face below its code shows (ink where the bare mat prints
+    none). A card hidden by glare is asked about, never silently missed."""
     paper = _paper_level(gray, view, to_table)
     if paper >= _SATURATED:
         return view
-    lanes: list[tuple[Area, int | None, list[tuple[float, float]]]] = [
-        (Area.ACTIONS, None, [action_slot(k) for k in range(int(MAT.actions.w // FAN_STEP))])]
-    lanes += [(Area.SEAT, s, [seat_slot(s, k) for k in range(SEAT_CAPACITY)]) for s in range(MAX_SEATS)]
+    lanes: list[tuple[Area, int | None, Rect, list[tuple[float, float]]]] = [
+        (Area.ROW, None, MAT.row, [row_slot(k) for k in range(int(MAT.row.w // FAN_STEP))]),
+        (Area.ACTIONS, None, MAT.actions, [action_slot(k) for k in range(int(MAT.actions.w // FAN_STEP))])]
+    lanes += [(Area.SEAT, s, MAT.seat_zone(s), [seat_slot(s, k) for k in range(SEAT_CAPACITY)])
+              for s in range(MAX_SEATS)]
     extra: list[tuple[float, float, str]] = []
-    for area, seat, slots in lanes:
+    for area, seat, zone, slots in lanes:
         centres = [(x + CODE_CENTRE[0], y + CODE_CENTRE[1]) for x, y in slots]
 
         def at(cx: float, cy: float, points: Sequence[tuple[float, float]]) -> bool:
             return any(abs(px - cx) < FAN_STEP / 2 and abs(py - cy) < ROW_STEP / 2 for px, py in points)
 
+        def glared(cx: float, cy: float) -> bool:
+            return float(np.mean(_code_patch(gray, to_table, cx, cy) >= _SATURATED)) > _GLARED
+
         read = [(c.x, c.y) for c in view.cards if c.area is area and c.seat == seat]
-        last = max((k for k, (cx, cy) in enumerate(centres) if at(cx, cy, read)), default=0)
         known = read + [(x, y) for x, y, _ in view.unreadable]
-        for cx, cy in centres[:last]:
-            if not at(cx, cy, known) and float(np.mean(_code_patch(gray, to_table, cx, cy) >= _SATURATED)) > _GLARED:
+        last = max((k for k, (cx, cy) in enumerate(centres) if at(cx, cy, read)), default=-1)
+        for cx, cy in centres[:max(0, last)]:
+            if not at(cx, cy, known) and glared(cx, cy):
                 extra.append((cx, cy, f"A card in the {_place(area, seat)} could not be read (glare?)."))
+        bx0, by0, bx1, by1 = _SEAT_BODY if area is Area.SEAT else _BODY
+        for k in range(last + 1, len(slots)):
+            (left, top), (cx, cy) = slots[k], centres[k]
+            if at(cx, cy, known):
+                continue
+            box = (left + bx0, top + by0, left + bx1, min(top + by1, zone.y + zone.h - 2.0))
+            if box[2] > zone.x + zone.w - 2.0 or box[3] - box[1] < 8.0 or not glared(cx, cy) \
+                    or _ink_share(frame, to_table, box) <= _INK_SHARE:
+                break
+            extra.append((cx, cy, f"A card in the {_place(area, seat)} could not be read (glare?)."))
+    extra += _glared_request(frame, gray, view, to_table)
     return FlohcatiView(view.cards, view.unreadable + tuple(extra)) if extra else view
+
+
+#: below the request strip, where a Request card laid on any colour field shows its face (upright: its name;
+#: sideways: its sign) and the bare mat prints nothing: this far (mm) either side of the field's middle, and
+#: from and to this far below the strip
+_REQUEST_BODY = (10.0, 5.0, 20.0)
+
+
+def _glared_request(frame: Image, gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> list[tuple[float, float, str]]:
+    """Where no card is read or asked about on the request strip: the colour field whose code place glare
+    covers and whose Request card's face would show below the strip, where it does (of several, the one glare
+    covers most), to be asked about. Glare over the bare strip asks nothing."""
+    if any(c.area is Area.REQUEST for c in view.cards) or \
+            any(zone_of(x, y)[0] is Area.REQUEST for x, y, _ in view.unreadable):
+        return []
+    half, below, depth = _REQUEST_BODY
+    bottom = MAT.request.y + MAT.request.h
+    shown: list[tuple[float, float, float]] = []
+    for colour in Colour:
+        left, top = request_slot(colour)
+        cx, cy = left + CODE_CENTRE[0], top + CODE_CENTRE[1]
+        glare = float(np.mean(_code_patch(gray, to_table, cx, cy) >= _SATURATED))
+        if glare > _GLARED and _ink_share(frame, to_table, (cx - half, bottom + below, cx + half, bottom + depth)) > _INK_SHARE:
+            shown.append((glare, cx, cy))
+    if not shown:
+        return []
+    _, cx, cy = max(shown)
+    return [(cx, cy, "A card on the request strip could not be read (glare?).")]
 
 
 def _mat_box(table_to_image: NDArray[Any], width: int, height: int) -> tuple[int, int, int, int]:
