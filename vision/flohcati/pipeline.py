@@ -87,6 +87,11 @@ _MAX_ENLARGE = 2.5
 _MAX_RETRIES = 40
 #: The smallest code perimeter searched for, as a fraction of the frame's longer side.
 _MIN_PERIMETER = 0.06
+#: Detectors kept (one per threshold window and smallest perimeter; a still camera needs one).
+_MAX_DETECTORS = 16
+#: The codes are searched where the zones of `_WATCHED` lie and this far (mm) around them: a code's half side,
+#: half the detector's largest threshold window and the unsharp mask's reach, with room to spare
+_SEARCH_MARGIN = 40.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,6 +455,8 @@ class Recognizer:
         key = (window, min_perimeter)
         detector = self._detectors.get(key)
         if detector is None:
+            if len(self._detectors) >= _MAX_DETECTORS:
+                self._detectors.clear()
             detector = self._detectors[key] = _detector(window, min_perimeter)
         return detector
 
@@ -507,19 +514,25 @@ class Recognizer:
         part = gray[y0:y1, x0:x1]
         if f > 1.0:
             part = cv2.resize(part, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC)
+        # the detector's smallest code perimeter, in pixels of the mat's part of the frame (enlarged)
+        min_px = int(round(_MIN_PERIMETER * side / max(part.shape[:2]), 3) * max(part.shape[:2]))
+        # searched only where the zones that hold cards lie (the codes read elsewhere were never used)
+        sx0, sy0, sx1, sy1 = _search_box(calibration.table_to_image, x0, y0, f, part.shape[1], part.shape[0])
+        part = part[sy0:sy1, sx0:sx1]
         big_side = side * f
         # an unsharp mask undoes some of the lens's and the motion's blur before the codes are read
         sigma = sharpen_sigma(big_side)
         if f == 1.0 and blur.made and blur.sigma == sigma:
-            soft = blur.part(x0, y0, x1, y1)
+            soft = blur.part(x0 + sx0, y0 + sy0, x0 + sx1, y0 + sy1)
         else:
             soft = cv2.GaussianBlur(part, (0, 0), sigma)
         window = max(3, int(round(0.011 * big_side)) | 1)
-        detector = self._detector(window, round(_MIN_PERIMETER * side / max(part.shape[:2]), 3))
+        detector = self._detector(window, (min_px + 0.5) / max(part.shape[:2]))
         corners, ids, rejected = detector.detectMarkers(cv2.addWeighted(part, 2.0, soft, -1.0, 0))
+        at = np.array([sx0, sy0], np.float64)
         shift = np.array([x0, y0], np.float64)
-        corners = tuple(np.asarray(c, np.float64).reshape(4, 2) / f + shift for c in corners)
-        rejected = tuple(np.asarray(r, np.float64).reshape(4, 2) / f + shift for r in rejected)
+        corners = tuple((np.asarray(c, np.float64).reshape(4, 2) + at) / f + shift for c in corners)
+        rejected = tuple((np.asarray(r, np.float64).reshape(4, 2) + at) / f + shift for r in rejected)
         found = () if ids is None else tuple(Marker(int(i), c) for c, i in zip(corners, ids.ravel()))
         markers = mat + tuple(m for m in found if is_card_id(m.id))
         quads = [np.asarray(r, np.float64).reshape(4, 2) for r in rejected]
@@ -700,6 +713,23 @@ def _mat_box(table_to_image: NDArray[Any], width: int, height: int) -> tuple[int
     x0, y0 = np.floor(pts.min(0)).astype(int)
     x1, y1 = np.ceil(pts.max(0)).astype(int)
     return max(0, int(x0)), max(0, int(y0)), min(width, int(x1)), min(height, int(y1))
+
+
+def _search_box(table_to_image: NDArray[Any], x0: int, y0: int, f: float, width: int,
+                height: int) -> tuple[int, int, int, int]:
+    """The pixels (x0, y0, x1, y1) of the mat's part of the frame (its top-left at frame pixel (x0, y0), enlarged
+    ``f`` times, ``width`` x ``height``) where a code of a card in the row, the action lane, the request strip
+    or a seat zone can lie."""
+    m = _SEARCH_MARGIN
+    left = min(MAT.seats.x, MAT.row.x, MAT.actions.x, MAT.request.x) - m
+    top = min(MAT.actions.y, MAT.request.y, MAT.row.y, MAT.seats.y) - m
+    right = max(MAT.seats.x + MAT.seats.w, MAT.request.x + MAT.request.w, MAT.row.x + MAT.row.w) + m
+    bottom = max(MAT.seats.y + MAT.seats.h, MAT.row.y + MAT.row.h) + m
+    pts = (_to_table(np.array([[left, top], [right, top], [right, bottom], [left, bottom]]), table_to_image)
+           - (x0, y0)) * f
+    sx0, sy0 = np.floor(pts.min(0)).astype(int)
+    sx1, sy1 = np.ceil(pts.max(0)).astype(int)
+    return max(0, int(sx0)), max(0, int(sy0)), min(width, int(sx1)), min(height, int(sy1))
 
 
 def _code_side_px(table_to_image: NDArray[Any]) -> float:
