@@ -5,7 +5,7 @@ when the fast one does not fix the mat, with the fast one's threshold window
 first; when neither decodes enough of them, the undecoded squares matched
 against the dictionary's codes, blurred, a mat marker taken only with a clear
 lead) and its homography (`vision.calibrate`); then the cards' codes, searched
-with several threshold windows in the part of the frame where the mat lies,
+with several threshold windows in the part of the frame where the zones lie,
 sharpened and enlarged where they are small; each card code's
 centre and side in table millimetres, its zone
 (`vision.flohcati.layout.zone_of`). A square of a card code's size that the
@@ -22,10 +22,13 @@ Between frames the recogniser remembers the row: a row card no longer read is
 reported unrecognised (held) unless the table shows that it left: it is read
 elsewhere, another card's code lies on its place, or its place shows neither
 code-like dark cells nor glare brighter than the paper. Glare over a card is
-never taken for a card taken from the row. In one frame, a place of the action
-lane or of a seat zone (both filled slot by slot) that glare brighter than the
-paper covers, before a card read in the same lane or zone, is reported
-unrecognised too: a card hidden by glare is asked about, never silently missed.
+never taken for a card taken from the row. In one frame, a place of the row, the
+action lane or a seat zone (each filled slot by slot) whose code glare brighter
+than the paper covers is reported unrecognised too: before a card read in the
+same lane or zone, and past the last one while the card's face below its code
+shows (ink where the bare mat prints none); so is the request strip's card when
+glare covers its code and its face shows below the strip. A card hidden by
+glare is asked about, never silently missed; glare over bare places asks nothing.
 
 >>> from vision.flohcati.pipeline import Recognizer   # doctest: +SKIP
 """
@@ -609,6 +612,39 @@ _INK_SHARE = 0.02
 _BODY_SEEN = 0.3
 #: the paper around a pixel: the brightest within this (mm), lines thinner than it taken out
 _PAPER_MM = 6.0
+#: in the row and the action lane, where the left bar of a code's black frame lies (card mm, x0, x1; 3 to 7.3
+#: printed, the card laid up to 1.5 mm off) and the white just left of the code (the card's edge, the card
+#: before it or the bare mat), over the bar's rows (y0, y1): where the slot is bare, the card before it shows
+#: blank paper in both (its code ends 29 mm and its sign starts 41 mm across it) or the mat prints nothing.
+#: A code shows when a column of the bar, at least `_BODY_SEEN` of it unsaturated, is darker than the whitest
+#: column beside it (saturated pixels taken as white) by more than `_BAR_CONTRAST` of its level, and darker
+#: than the paper of the cards read by more than `_BAR_UNDER_PAPER` of it (glare only brightens: a glare's
+#: edge falling off beside bare paper is no darker than the paper)
+_BAR = (3.0, 8.0)
+_BESIDE = (-1.5, 2.5)
+_BAR_ROWS = (5.0, 27.0)
+_BAR_CONTRAST = 0.2
+_BAR_UNDER_PAPER = 0.15
+
+
+def _bar_shows(gray: Image, to_table: NDArray[Any], left: float, top: float, paper: float) -> bool:
+    """True when the left bar of a code's frame shows at the slot whose card's top-left is table (left, top)
+    (``paper``: the grey level of the cards' paper)."""
+    s = 2 * _LOOK_PX_PER_MM
+    x0, y0 = left + _BESIDE[0], top + _BAR_ROWS[0]
+    t = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]], np.float64)
+    size = (int(round((_BAR[1] - _BESIDE[0]) * s)), int(round((_BAR_ROWS[1] - _BAR_ROWS[0]) * s)))
+    look = np.asarray(cv2.warpPerspective(gray, t @ to_table, size, flags=cv2.INTER_AREA), np.float32)
+    seen = look < _SATURATED
+    split = int(round((_BESIDE[1] - _BESIDE[0]) * s))
+    bar_from = int(round((_BAR[0] - _BESIDE[0]) * s))
+    white = float(np.max(np.mean(np.where(seen, look, 255.0)[:, :split], axis=0)))
+    bar, bar_seen = look[:, bar_from:], seen[:, bar_from:]
+    enough = np.mean(bar_seen, axis=0) >= _BODY_SEEN
+    if not np.any(enough):
+        return False
+    dark = float(np.min((np.sum(np.where(bar_seen, bar, 0.0), axis=0) / np.maximum(1, np.sum(bar_seen, axis=0)))[enough]))
+    return dark < (1 - _BAR_CONTRAST) * white and dark < (1 - _BAR_UNDER_PAPER) * paper
 
 
 def _ink_share(frame: Image, to_table: NDArray[Any], box: tuple[float, float, float, float]) -> float:
@@ -638,7 +674,8 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
     reported unrecognised where glare brighter than the paper lies on the code's place and no card is read
     there: every such place before a card read (or asked about) in the same lane or zone, and the places
     after the last one as long as the card's face below its code shows (ink where the bare mat prints
-    none). A card hidden by glare is asked about, never silently missed."""
+    none) or, in the row and the action lane, the left bar of its code's frame does. A card hidden by glare
+    is asked about, never silently missed."""
     paper = _paper_level(gray, view, to_table)
     if paper >= _SATURATED:
         return view
@@ -669,8 +706,10 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
             if at(cx, cy, known):
                 continue
             box = (left + bx0, top + by0, left + bx1, min(top + by1, zone.y + zone.h - 2.0))
-            if box[2] > zone.x + zone.w - 2.0 or box[3] - box[1] < 8.0 or not glared(cx, cy) \
-                    or _ink_share(frame, to_table, box) <= _INK_SHARE:
+            if box[2] > zone.x + zone.w - 2.0 or box[3] - box[1] < 8.0 or not glared(cx, cy):
+                break
+            if _ink_share(frame, to_table, box) <= _INK_SHARE and \
+                    (area is Area.SEAT or not _bar_shows(gray, to_table, left, top, paper)):
                 break
             extra.append((cx, cy, f"A card in the {_place(area, seat)} could not be read (glare?)."))
     extra += _glared_request(frame, gray, view, to_table)
