@@ -271,3 +271,17 @@ def test_glare_over_the_request_card_is_asked_about_and_over_the_bare_strip_is_n
             [(round(on_blue[0]), round(on_blue[1]), "A card on the request strip could not be read (glare?).")]
     bare = Recognizer().recognize(_glare_over_codes(TableLayout(zones=((), ())), [on_blue])).view
     assert not bare.cards and not bare.unreadable
+
+
+def test_glare_over_the_last_action_cards_face_and_most_of_its_code_is_asked_about_by_its_codes_frame() -> None:
+    # the card's face is white with glare; only the left bar of its code's black frame shows
+    image, origin = render(LAYOUT, 2.5)
+    photo = photograph(image, 2.5, origin, REGION, STILL, seed=3)
+    left, top = action_slot(2)
+    glared = photo.image.copy()
+    box = photo.to_image(np.array([[left + 9.5, top - 6.0], [left + 75.0, top - 6.0], [left + 75.0, top + 95.0],
+                                   [left + 9.5, top + 95.0]]))
+    cv2.fillConvexPoly(glared, box.astype(np.int32), (255, 255, 255))
+    view = Recognizer().recognize(glared).view
+    assert [c.card for c in view.in_area(Area.ACTIONS)] == [Action.NEW, Action.TAKE]
+    assert [(round(x), round(y)) for x, y, _ in view.unreadable] == [(round(left + CODE_CENTRE[0]), round(top + CODE_CENTRE[1]))]
