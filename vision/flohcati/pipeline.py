@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -602,29 +602,36 @@ def _shows_gone(gray: Image, to_table: NDArray[Any], x: float, y: float, paper: 
 #: where a card's face shows below its code when no card lies on it: card millimetres (x0, y0, x1, y1), clear
 #: of its code, of the card before it in the lane (which reaches 25 mm into the slot, a little more when
 #: turned) and, in a seat zone, of the cards of the row above (which reach 57 mm down)
-_BODY = (33.0, 32.0, 54.0, 80.0)
+_BODY = (33.0, 32.0, 54.0, 76.0)
 _SEAT_BODY = (33.0, 63.0, 54.0, 84.0)
 #: a card's face shows when more than `_INK_SHARE` of the unsaturated part of that place is ink (its darkest
 #: channel below `_INK` of the paper's around it: the card's frame line, its words and art; the bare mat
-#: prints nothing there), and at least `_BODY_SEEN` of the place is unsaturated (otherwise nothing is told)
+#: prints nothing there; and below `_INK_PAPER` of the cards' paper in its darkest channel: glare only
+#: brightens, so the edge of a glare spot falling off to the paper is no ink), and at least `_BODY_SEEN` of
+#: the place is unsaturated (otherwise nothing is told)
 _INK = 0.75
+_INK_PAPER = 0.8
 _INK_SHARE = 0.02
 _BODY_SEEN = 0.3
 #: the paper around a pixel: the brightest within this (mm), lines thinner than it taken out
 _PAPER_MM = 6.0
+#: where a card's face is looked for, this far (mm) from the outline the mat prints around each zone
+_CLEAR_OF_LINES = 6.0
 #: in the row and the action lane, where the left bar of a code's black frame lies (card mm, x0, x1; 3 to 7.3
 #: printed, the card laid up to 1.5 mm off) and the white just left of the code (the card's edge, the card
 #: before it or the bare mat), over the bar's rows (y0, y1): where the slot is bare, the card before it shows
 #: blank paper in both (its code ends 29 mm and its sign starts 41 mm across it) or the mat prints nothing.
 #: A code shows when a column of the bar, at least `_BODY_SEEN` of it unsaturated, is darker than the whitest
-#: column beside it (saturated pixels taken as white) by more than `_BAR_CONTRAST` of its level, and darker
-#: than the paper of the cards read by more than `_BAR_UNDER_PAPER` of it (glare only brightens: a glare's
-#: edge falling off beside bare paper is no darker than the paper)
-_BAR = (3.0, 8.0)
+#: column beside it (saturated pixels taken as white) by more than `_BAR_CONTRAST` of its level, in at least
+#: `_BAR_ROWS_DARK` of its unsaturated rows (the frame runs the code's whole height; the card before shows
+#: nothing that tall there) and on average, and darker than the paper of the cards read by more than
+#: `_BAR_UNDER_PAPER` of it (glare only brightens: a glare's edge falling off beside bare paper is no darker)
+_BAR = (3.0, 7.0)
 _BESIDE = (-1.5, 2.5)
 _BAR_ROWS = (5.0, 27.0)
 _BAR_CONTRAST = 0.2
 _BAR_UNDER_PAPER = 0.15
+_BAR_ROWS_DARK = 0.66
 
 
 def _bar_shows(gray: Image, to_table: NDArray[Any], left: float, top: float, paper: float) -> bool:
@@ -643,13 +650,18 @@ def _bar_shows(gray: Image, to_table: NDArray[Any], left: float, top: float, pap
     enough = np.mean(bar_seen, axis=0) >= _BODY_SEEN
     if not np.any(enough):
         return False
-    dark = float(np.min((np.sum(np.where(bar_seen, bar, 0.0), axis=0) / np.maximum(1, np.sum(bar_seen, axis=0)))[enough]))
-    return dark < (1 - _BAR_CONTRAST) * white and dark < (1 - _BAR_UNDER_PAPER) * paper
+    means = np.sum(np.where(bar_seen, bar, 0.0), axis=0) / np.maximum(1, np.sum(bar_seen, axis=0))
+    rows_dark = np.sum(bar_seen & (bar < (1 - _BAR_CONTRAST) * white), axis=0) / np.maximum(1, np.sum(bar_seen, axis=0))
+    k = int(np.argmin(np.where(enough, means, np.inf)))
+    dark = float(means[k])
+    return dark < (1 - _BAR_CONTRAST) * white and dark < (1 - _BAR_UNDER_PAPER) * paper and \
+        float(rows_dark[k]) >= _BAR_ROWS_DARK
 
 
-def _ink_share(frame: Image, to_table: NDArray[Any], box: tuple[float, float, float, float]) -> float:
+def _ink_share(frame: Image, to_table: NDArray[Any], box: tuple[float, float, float, float], paper: float) -> float:
     """The share of the unsaturated part of the table box (x0, y0, x1, y1 mm) that is ink (0 when less than
-    `_BODY_SEEN` of it is unsaturated): where the bare mat prints nothing, a card's face."""
+    `_BODY_SEEN` of it is unsaturated; ``paper``: the cards' paper's level in its darkest channel): where the
+    bare mat prints nothing, a card's face."""
     s = _LOOK_PX_PER_MM
     pad = _PAPER_MM
     x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
@@ -659,13 +671,14 @@ def _ink_share(frame: Image, to_table: NDArray[Any], box: tuple[float, float, fl
     darkest = look if look.ndim == 2 else look.min(axis=2)
     brightest = look if look.ndim == 2 else look.max(axis=2)
     k = int(round(_PAPER_MM * s)) | 1
-    paper = cv2.morphologyEx(darkest, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    around = cv2.morphologyEx(darkest, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     inside = (slice(int(round(pad * s)), size[1] - int(round(pad * s))),
               slice(int(round(pad * s)), size[0] - int(round(pad * s))))
     seen = brightest[inside] < _SATURATED
     if float(np.mean(seen)) < _BODY_SEEN:
         return 0.0
-    ink = (darkest[inside].astype(np.float32) < _INK * paper[inside].astype(np.float32)) & seen
+    ink = (darkest[inside].astype(np.float32) < _INK * around[inside].astype(np.float32)) & seen & \
+        (darkest[inside].astype(np.float32) < _INK_PAPER * paper)
     return float(np.sum(ink)) / float(np.sum(seen))
 
 
@@ -674,11 +687,21 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
     reported unrecognised where glare brighter than the paper lies on the code's place and no card is read
     there: every such place before a card read (or asked about) in the same lane or zone, and the places
     after the last one as long as the card's face below its code shows (ink where the bare mat prints
-    none) or, in the row and the action lane, the left bar of its code's frame does. A card hidden by glare
-    is asked about, never silently missed."""
+    none) or, in the row and the action lane, the left bar of its code's frame does (this one also where no
+    glare lies: a code blur hid from the detector). A card hidden by glare or blur is asked about, never
+    silently missed."""
     paper = _paper_level(gray, view, to_table)
     if paper >= _SATURATED:
         return view
+    darkest_paper: list[float] = []
+
+    def ink_paper() -> float:
+        """The cards' paper's level in its darkest channel (measured once, where a face is looked for)."""
+        if not darkest_paper:
+            darkest = frame if frame.ndim == 2 else cv2.min(cv2.min(frame[:, :, 0], frame[:, :, 1]), frame[:, :, 2])
+            darkest_paper.append(_paper_level(darkest, view, to_table))
+        return darkest_paper[0]
+
     lanes: list[tuple[Area, int | None, Rect, list[tuple[float, float]]]] = [
         (Area.ROW, None, MAT.row, [row_slot(k) for k in range(int(MAT.row.w // FAN_STEP))]),
         (Area.ACTIONS, None, MAT.actions, [action_slot(k) for k in range(int(MAT.actions.w // FAN_STEP))])]
@@ -705,27 +728,33 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
             (left, top), (cx, cy) = slots[k], centres[k]
             if at(cx, cy, known):
                 continue
-            box = (left + bx0, top + by0, left + bx1, min(top + by1, zone.y + zone.h - 2.0))
-            if box[2] > zone.x + zone.w - 2.0 or box[3] - box[1] < 8.0 or not glared(cx, cy):
+            if left + 8.0 > zone.x + zone.w:
                 break
-            if _ink_share(frame, to_table, box) <= _INK_SHARE and \
+            box = (left + bx0, top + by0, left + bx1, min(top + by1, zone.y + zone.h - _CLEAR_OF_LINES))
+            clear = box[2] <= zone.x + zone.w - _CLEAR_OF_LINES and box[3] - box[1] >= 8.0
+            # a code blur hid from the detector shows its frame as well (a hand over the slot shows ink too, so
+            # the face is looked for only where glare explains why the code was not read)
+            glare = glared(cx, cy)
+            if not (glare and clear and _ink_share(frame, to_table, box, ink_paper()) > _INK_SHARE) and \
                     (area is Area.SEAT or not _bar_shows(gray, to_table, left, top, paper)):
                 break
-            extra.append((cx, cy, f"A card in the {_place(area, seat)} could not be read (glare?)."))
-    extra += _glared_request(frame, gray, view, to_table)
+            extra.append((cx, cy, f"A card in the {_place(area, seat)} could not be read{' (glare?)' if glare else ''}."))
+    extra += _glared_request(frame, gray, view, to_table, ink_paper)
     return FlohcatiView(view.cards, view.unreadable + tuple(extra)) if extra else view
 
 
 #: below the request strip, where a Request card laid on any colour field shows its face (upright: its name;
-#: sideways: its sign) and the bare mat prints nothing: this far (mm) either side of the field's middle, and
-#: from and to this far below the strip
+#: sideways: its sign) and the bare mat prints nothing: this far (mm) either side of the field's middle (clear
+#: of the action lane's outline), and from and to this far below the strip
 _REQUEST_BODY = (10.0, 5.0, 20.0)
 
 
-def _glared_request(frame: Image, gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> list[tuple[float, float, str]]:
+def _glared_request(frame: Image, gray: Image, view: FlohcatiView, to_table: NDArray[Any],
+                    ink_paper: Callable[[], float]) -> list[tuple[float, float, str]]:
     """Where no card is read or asked about on the request strip: the colour field whose code place glare
     covers and whose Request card's face would show below the strip, where it does (of several, the one glare
-    covers most), to be asked about. Glare over the bare strip asks nothing."""
+    covers most), to be asked about (``ink_paper``: the cards' paper's level in its darkest channel). Glare
+    over the bare strip asks nothing."""
     if any(c.area is Area.REQUEST for c in view.cards) or \
             any(zone_of(x, y)[0] is Area.REQUEST for x, y, _ in view.unreadable):
         return []
@@ -736,7 +765,8 @@ def _glared_request(frame: Image, gray: Image, view: FlohcatiView, to_table: NDA
         left, top = request_slot(colour)
         cx, cy = left + CODE_CENTRE[0], top + CODE_CENTRE[1]
         glare = float(np.mean(_code_patch(gray, to_table, cx, cy) >= _SATURATED))
-        if glare > _GLARED and _ink_share(frame, to_table, (cx - half, bottom + below, cx + half, bottom + depth)) > _INK_SHARE:
+        box = (max(cx - half, MAT.actions.x + MAT.actions.w + _CLEAR_OF_LINES), bottom + below, cx + half, bottom + depth)
+        if glare > _GLARED and _ink_share(frame, to_table, box, ink_paper()) > _INK_SHARE:
             shown.append((glare, cx, cy))
     if not shown:
         return []
