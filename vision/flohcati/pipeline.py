@@ -5,7 +5,7 @@ when the fast one does not fix the mat, with the fast one's threshold window
 first; when neither decodes enough of them, the undecoded squares matched
 against the dictionary's codes, blurred, a mat marker taken only with a clear
 lead) and its homography (`vision.calibrate`); then the cards' codes, searched
-with several threshold windows in the part of the frame where the mat lies,
+with several threshold windows in the part of the frame where the zones lie,
 sharpened and enlarged where they are small; each card code's
 centre and side in table millimetres, its zone
 (`vision.flohcati.layout.zone_of`). A square of a card code's size that the
@@ -22,10 +22,13 @@ Between frames the recogniser remembers the row: a row card no longer read is
 reported unrecognised (held) unless the table shows that it left: it is read
 elsewhere, another card's code lies on its place, or its place shows neither
 code-like dark cells nor glare brighter than the paper. Glare over a card is
-never taken for a card taken from the row. In one frame, a place of the action
-lane or of a seat zone (both filled slot by slot) that glare brighter than the
-paper covers, before a card read in the same lane or zone, is reported
-unrecognised too: a card hidden by glare is asked about, never silently missed.
+never taken for a card taken from the row. In one frame, a place of the row, the
+action lane or a seat zone (each filled slot by slot) whose code glare brighter
+than the paper covers is reported unrecognised too: before a card read in the
+same lane or zone, and past the last one while the card's face below its code
+shows (ink where the bare mat prints none); so is the request strip's card when
+glare covers its code and its face shows below the strip. A card hidden by
+glare is asked about, never silently missed; glare over bare places asks nothing.
 
 >>> from vision.flohcati.pipeline import Recognizer   # doctest: +SKIP
 """
@@ -34,7 +37,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,10 +66,12 @@ from vision.flohcati.layout import (
     card_of_id,
     is_card_id,
     request_field,
+    request_slot,
+    row_slot,
     seat_slot,
     zone_of,
 )
-from vision.geometry import Image
+from vision.geometry import Image, Rect
 
 __all__ = ["CONFIG", "CodeMatch", "FlohcatiView", "Recognition", "Recognizer", "SeenCard", "StageTimes", "annotate",
            "match_code"]
@@ -85,6 +90,11 @@ _MAX_ENLARGE = 2.5
 _MAX_RETRIES = 40
 #: The smallest code perimeter searched for, as a fraction of the frame's longer side.
 _MIN_PERIMETER = 0.06
+#: Detectors kept (one per threshold window and smallest perimeter; a still camera needs one).
+_MAX_DETECTORS = 16
+#: The codes are searched where the zones of `_WATCHED` lie and this far (mm) around them: a code's half side,
+#: half the detector's largest threshold window and the unsharp mask's reach, with room to spare
+_SEARCH_MARGIN = 40.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,6 +458,8 @@ class Recognizer:
         key = (window, min_perimeter)
         detector = self._detectors.get(key)
         if detector is None:
+            if len(self._detectors) >= _MAX_DETECTORS:
+                self._detectors.clear()
             detector = self._detectors[key] = _detector(window, min_perimeter)
         return detector
 
@@ -505,19 +517,25 @@ class Recognizer:
         part = gray[y0:y1, x0:x1]
         if f > 1.0:
             part = cv2.resize(part, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC)
+        # the detector's smallest code perimeter, in pixels of the mat's part of the frame (enlarged)
+        min_px = int(round(_MIN_PERIMETER * side / max(part.shape[:2]), 3) * max(part.shape[:2]))
+        # searched only where the zones that hold cards lie (the codes read elsewhere were never used)
+        sx0, sy0, sx1, sy1 = _search_box(calibration.table_to_image, x0, y0, f, part.shape[1], part.shape[0])
+        part = part[sy0:sy1, sx0:sx1]
         big_side = side * f
         # an unsharp mask undoes some of the lens's and the motion's blur before the codes are read
         sigma = sharpen_sigma(big_side)
         if f == 1.0 and blur.made and blur.sigma == sigma:
-            soft = blur.part(x0, y0, x1, y1)
+            soft = blur.part(x0 + sx0, y0 + sy0, x0 + sx1, y0 + sy1)
         else:
             soft = cv2.GaussianBlur(part, (0, 0), sigma)
         window = max(3, int(round(0.011 * big_side)) | 1)
-        detector = self._detector(window, round(_MIN_PERIMETER * side / max(part.shape[:2]), 3))
+        detector = self._detector(window, (min_px + 0.5) / max(part.shape[:2]))
         corners, ids, rejected = detector.detectMarkers(cv2.addWeighted(part, 2.0, soft, -1.0, 0))
+        at = np.array([sx0, sy0], np.float64)
         shift = np.array([x0, y0], np.float64)
-        corners = tuple(np.asarray(c, np.float64).reshape(4, 2) / f + shift for c in corners)
-        rejected = tuple(np.asarray(r, np.float64).reshape(4, 2) / f + shift for r in rejected)
+        corners = tuple((np.asarray(c, np.float64).reshape(4, 2) + at) / f + shift for c in corners)
+        rejected = tuple((np.asarray(r, np.float64).reshape(4, 2) + at) / f + shift for r in rejected)
         found = () if ids is None else tuple(Marker(int(i), c) for c, i in zip(corners, ids.ravel()))
         markers = mat + tuple(m for m in found if is_card_id(m.id))
         quads = [np.asarray(r, np.float64).reshape(4, 2) for r in rejected]
@@ -526,7 +544,7 @@ class Recognizer:
         view = read_view(markers, quads, to_table)
         if self.classifier is not None and view.unreadable:
             view = self._read_faces(frame, view, to_table)
-        view = _flag_glared_slots(gray, view, to_table)
+        view = _flag_glared_slots(frame, gray, view, to_table)
         view = self._hold_row(gray, view, to_table)
         t3 = time.perf_counter()
         return Recognition(view, markers, to_table,
@@ -581,30 +599,179 @@ def _shows_gone(gray: Image, to_table: NDArray[Any], x: float, y: float, paper: 
     return paper >= _SATURATED or float(np.mean(patch >= _SATURATED)) <= _GLARED
 
 
-def _flag_glared_slots(gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> FlohcatiView:
-    """The view with every place of the action lane and of the seat zones (which are filled slot by slot)
-    reported unrecognised where glare brighter than the paper lies on it and a card is read in a later slot
-    of the same lane or zone: a card hidden by glare is asked about, never silently missed."""
+#: where a card's face shows below its code when no card lies on it: card millimetres (x0, y0, x1, y1), clear
+#: of its code, of the card before it in the lane (which reaches 25 mm into the slot, a little more when
+#: turned) and, in a seat zone, of the cards of the row above (which reach 57 mm down)
+_BODY = (33.0, 32.0, 54.0, 76.0)
+_SEAT_BODY = (33.0, 63.0, 54.0, 84.0)
+#: a card's face shows when more than `_INK_SHARE` of the unsaturated part of that place is ink (its darkest
+#: channel below `_INK` of the paper's around it: the card's frame line, its words and art; the bare mat
+#: prints nothing there; and below `_INK_PAPER` of the cards' paper in its darkest channel: glare only
+#: brightens, so the edge of a glare spot falling off to the paper is no ink), and at least `_BODY_SEEN` of
+#: the place is unsaturated (otherwise nothing is told)
+_INK = 0.75
+_INK_PAPER = 0.8
+_INK_SHARE = 0.02
+_BODY_SEEN = 0.3
+#: the paper around a pixel: the brightest within this (mm), lines thinner than it taken out
+_PAPER_MM = 6.0
+#: where a card's face is looked for, this far (mm) from the outline the mat prints around each zone
+_CLEAR_OF_LINES = 6.0
+#: in the row and the action lane, where the left bar of a code's black frame lies (card mm, x0, x1; 3 to 7.3
+#: printed, the card laid up to 1.5 mm off) and the white just left of the code (the card's edge, the card
+#: before it or the bare mat), over the bar's rows (y0, y1): where the slot is bare, the card before it shows
+#: blank paper in both (its code ends 29 mm and its sign starts 41 mm across it) or the mat prints nothing.
+#: A code shows when a column of the bar, at least `_BODY_SEEN` of it unsaturated, is darker than the whitest
+#: column beside it (saturated pixels taken as white) by more than `_BAR_CONTRAST` of its level, in at least
+#: `_BAR_ROWS_DARK` of its unsaturated rows (the frame runs the code's whole height; the card before shows
+#: nothing that tall there) and on average, and darker than the paper of the cards read by more than
+#: `_BAR_UNDER_PAPER` of it (glare only brightens: a glare's edge falling off beside bare paper is no darker)
+_BAR = (3.0, 7.0)
+_BESIDE = (-1.5, 2.5)
+_BAR_ROWS = (5.0, 27.0)
+_BAR_CONTRAST = 0.2
+_BAR_UNDER_PAPER = 0.15
+_BAR_ROWS_DARK = 0.66
+
+
+def _bar_shows(gray: Image, to_table: NDArray[Any], left: float, top: float, paper: float) -> bool:
+    """True when the left bar of a code's frame shows at the slot whose card's top-left is table (left, top)
+    (``paper``: the grey level of the cards' paper)."""
+    s = 2 * _LOOK_PX_PER_MM
+    x0, y0 = left + _BESIDE[0], top + _BAR_ROWS[0]
+    t = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]], np.float64)
+    size = (int(round((_BAR[1] - _BESIDE[0]) * s)), int(round((_BAR_ROWS[1] - _BAR_ROWS[0]) * s)))
+    look = np.asarray(cv2.warpPerspective(gray, t @ to_table, size, flags=cv2.INTER_AREA), np.float32)
+    seen = look < _SATURATED
+    split = int(round((_BESIDE[1] - _BESIDE[0]) * s))
+    bar_from = int(round((_BAR[0] - _BESIDE[0]) * s))
+    white = float(np.max(np.mean(np.where(seen, look, 255.0)[:, :split], axis=0)))
+    bar, bar_seen = look[:, bar_from:], seen[:, bar_from:]
+    enough = np.mean(bar_seen, axis=0) >= _BODY_SEEN
+    if not np.any(enough):
+        return False
+    means = np.sum(np.where(bar_seen, bar, 0.0), axis=0) / np.maximum(1, np.sum(bar_seen, axis=0))
+    rows_dark = np.sum(bar_seen & (bar < (1 - _BAR_CONTRAST) * white), axis=0) / np.maximum(1, np.sum(bar_seen, axis=0))
+    k = int(np.argmin(np.where(enough, means, np.inf)))
+    dark = float(means[k])
+    return dark < (1 - _BAR_CONTRAST) * white and dark < (1 - _BAR_UNDER_PAPER) * paper and \
+        float(rows_dark[k]) >= _BAR_ROWS_DARK
+
+
+def _ink_share(frame: Image, to_table: NDArray[Any], box: tuple[float, float, float, float], paper: float) -> float:
+    """The share of the unsaturated part of the table box (x0, y0, x1, y1 mm) that is ink (0 when less than
+    `_BODY_SEEN` of it is unsaturated; ``paper``: the cards' paper's level in its darkest channel): where the
+    bare mat prints nothing, a card's face."""
+    s = _LOOK_PX_PER_MM
+    pad = _PAPER_MM
+    x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+    t = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]], np.float64)
+    size = (int(round((x1 - x0) * s)), int(round((y1 - y0) * s)))
+    look = cv2.warpPerspective(frame, t @ to_table, size, flags=cv2.INTER_AREA)
+    darkest = look if look.ndim == 2 else look.min(axis=2)
+    brightest = look if look.ndim == 2 else look.max(axis=2)
+    k = int(round(_PAPER_MM * s)) | 1
+    around = cv2.morphologyEx(darkest, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    inside = (slice(int(round(pad * s)), size[1] - int(round(pad * s))),
+              slice(int(round(pad * s)), size[0] - int(round(pad * s))))
+    seen = brightest[inside] < _SATURATED
+    if float(np.mean(seen)) < _BODY_SEEN:
+        return 0.0
+    ink = (darkest[inside].astype(np.float32) < _INK * around[inside].astype(np.float32)) & seen & \
+        (darkest[inside].astype(np.float32) < _INK_PAPER * paper)
+    return float(np.sum(ink)) / float(np.sum(seen))
+
+
+def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> FlohcatiView:
+    """The view with places of the row, the action lane and the seat zones (each filled slot by slot)
+    reported unrecognised where glare brighter than the paper lies on the code's place and no card is read
+    there: every such place before a card read (or asked about) in the same lane or zone, and the places
+    after the last one as long as the card's face below its code shows (ink where the bare mat prints
+    none) or, in the row and the action lane, the left bar of its code's frame does (this one also where no
+    glare lies: a code blur hid from the detector). A card hidden by glare or blur is asked about, never
+    silently missed."""
     paper = _paper_level(gray, view, to_table)
     if paper >= _SATURATED:
         return view
-    lanes: list[tuple[Area, int | None, list[tuple[float, float]]]] = [
-        (Area.ACTIONS, None, [action_slot(k) for k in range(int(MAT.actions.w // FAN_STEP))])]
-    lanes += [(Area.SEAT, s, [seat_slot(s, k) for k in range(SEAT_CAPACITY)]) for s in range(MAX_SEATS)]
+    darkest_paper: list[float] = []
+
+    def ink_paper() -> float:
+        """The cards' paper's level in its darkest channel (measured once, where a face is looked for)."""
+        if not darkest_paper:
+            darkest = frame if frame.ndim == 2 else cv2.min(cv2.min(frame[:, :, 0], frame[:, :, 1]), frame[:, :, 2])
+            darkest_paper.append(_paper_level(darkest, view, to_table))
+        return darkest_paper[0]
+
+    lanes: list[tuple[Area, int | None, Rect, list[tuple[float, float]]]] = [
+        (Area.ROW, None, MAT.row, [row_slot(k) for k in range(int(MAT.row.w // FAN_STEP))]),
+        (Area.ACTIONS, None, MAT.actions, [action_slot(k) for k in range(int(MAT.actions.w // FAN_STEP))])]
+    lanes += [(Area.SEAT, s, MAT.seat_zone(s), [seat_slot(s, k) for k in range(SEAT_CAPACITY)])
+              for s in range(MAX_SEATS)]
     extra: list[tuple[float, float, str]] = []
-    for area, seat, slots in lanes:
+    for area, seat, zone, slots in lanes:
         centres = [(x + CODE_CENTRE[0], y + CODE_CENTRE[1]) for x, y in slots]
 
         def at(cx: float, cy: float, points: Sequence[tuple[float, float]]) -> bool:
             return any(abs(px - cx) < FAN_STEP / 2 and abs(py - cy) < ROW_STEP / 2 for px, py in points)
 
+        def glared(cx: float, cy: float) -> bool:
+            return float(np.mean(_code_patch(gray, to_table, cx, cy) >= _SATURATED)) > _GLARED
+
         read = [(c.x, c.y) for c in view.cards if c.area is area and c.seat == seat]
-        last = max((k for k, (cx, cy) in enumerate(centres) if at(cx, cy, read)), default=0)
         known = read + [(x, y) for x, y, _ in view.unreadable]
-        for cx, cy in centres[:last]:
-            if not at(cx, cy, known) and float(np.mean(_code_patch(gray, to_table, cx, cy) >= _SATURATED)) > _GLARED:
+        last = max((k for k, (cx, cy) in enumerate(centres) if at(cx, cy, read)), default=-1)
+        for cx, cy in centres[:max(0, last)]:
+            if not at(cx, cy, known) and glared(cx, cy):
                 extra.append((cx, cy, f"A card in the {_place(area, seat)} could not be read (glare?)."))
+        bx0, by0, bx1, by1 = _SEAT_BODY if area is Area.SEAT else _BODY
+        for k in range(last + 1, len(slots)):
+            (left, top), (cx, cy) = slots[k], centres[k]
+            if at(cx, cy, known):
+                continue
+            if left + 8.0 > zone.x + zone.w:
+                break
+            box = (left + bx0, top + by0, left + bx1, min(top + by1, zone.y + zone.h - _CLEAR_OF_LINES))
+            clear = box[2] <= zone.x + zone.w - _CLEAR_OF_LINES and box[3] - box[1] >= 8.0
+            # a code blur hid from the detector shows its frame as well (a hand over the slot shows ink too, so
+            # the face is looked for only where glare explains why the code was not read)
+            glare = glared(cx, cy)
+            if not (glare and clear and _ink_share(frame, to_table, box, ink_paper()) > _INK_SHARE) and \
+                    (area is Area.SEAT or not _bar_shows(gray, to_table, left, top, paper)):
+                break
+            extra.append((cx, cy, f"A card in the {_place(area, seat)} could not be read{' (glare?)' if glare else ''}."))
+    extra += _glared_request(frame, gray, view, to_table, ink_paper)
     return FlohcatiView(view.cards, view.unreadable + tuple(extra)) if extra else view
+
+
+#: below the request strip, where a Request card laid on any colour field shows its face (upright: its name;
+#: sideways: its sign) and the bare mat prints nothing: this far (mm) either side of the field's middle (clear
+#: of the action lane's outline), and from and to this far below the strip
+_REQUEST_BODY = (10.0, 5.0, 20.0)
+
+
+def _glared_request(frame: Image, gray: Image, view: FlohcatiView, to_table: NDArray[Any],
+                    ink_paper: Callable[[], float]) -> list[tuple[float, float, str]]:
+    """Where no card is read or asked about on the request strip: the colour field whose code place glare
+    covers and whose Request card's face would show below the strip, where it does (of several, the one glare
+    covers most), to be asked about (``ink_paper``: the cards' paper's level in its darkest channel). Glare
+    over the bare strip asks nothing."""
+    if any(c.area is Area.REQUEST for c in view.cards) or \
+            any(zone_of(x, y)[0] is Area.REQUEST for x, y, _ in view.unreadable):
+        return []
+    half, below, depth = _REQUEST_BODY
+    bottom = MAT.request.y + MAT.request.h
+    shown: list[tuple[float, float, float]] = []
+    for colour in Colour:
+        left, top = request_slot(colour)
+        cx, cy = left + CODE_CENTRE[0], top + CODE_CENTRE[1]
+        glare = float(np.mean(_code_patch(gray, to_table, cx, cy) >= _SATURATED))
+        box = (max(cx - half, MAT.actions.x + MAT.actions.w + _CLEAR_OF_LINES), bottom + below, cx + half, bottom + depth)
+        if glare > _GLARED and _ink_share(frame, to_table, box, ink_paper()) > _INK_SHARE:
+            shown.append((glare, cx, cy))
+    if not shown:
+        return []
+    _, cx, cy = max(shown)
+    return [(cx, cy, "A card on the request strip could not be read (glare?).")]
 
 
 def _mat_box(table_to_image: NDArray[Any], width: int, height: int) -> tuple[int, int, int, int]:
@@ -615,6 +782,23 @@ def _mat_box(table_to_image: NDArray[Any], width: int, height: int) -> tuple[int
     x0, y0 = np.floor(pts.min(0)).astype(int)
     x1, y1 = np.ceil(pts.max(0)).astype(int)
     return max(0, int(x0)), max(0, int(y0)), min(width, int(x1)), min(height, int(y1))
+
+
+def _search_box(table_to_image: NDArray[Any], x0: int, y0: int, f: float, width: int,
+                height: int) -> tuple[int, int, int, int]:
+    """The pixels (x0, y0, x1, y1) of the mat's part of the frame (its top-left at frame pixel (x0, y0), enlarged
+    ``f`` times, ``width`` x ``height``) where a code of a card in the row, the action lane, the request strip
+    or a seat zone can lie."""
+    m = _SEARCH_MARGIN
+    left = min(MAT.seats.x, MAT.row.x, MAT.actions.x, MAT.request.x) - m
+    top = min(MAT.actions.y, MAT.request.y, MAT.row.y, MAT.seats.y) - m
+    right = max(MAT.seats.x + MAT.seats.w, MAT.request.x + MAT.request.w, MAT.row.x + MAT.row.w) + m
+    bottom = max(MAT.seats.y + MAT.seats.h, MAT.row.y + MAT.row.h) + m
+    pts = (_to_table(np.array([[left, top], [right, top], [right, bottom], [left, bottom]]), table_to_image)
+           - (x0, y0)) * f
+    sx0, sy0 = np.floor(pts.min(0)).astype(int)
+    sx1, sy1 = np.ceil(pts.max(0)).astype(int)
+    return max(0, int(sx0)), max(0, int(sy0)), min(width, int(sx1)), min(height, int(sy1))
 
 
 def _code_side_px(table_to_image: NDArray[Any]) -> float:

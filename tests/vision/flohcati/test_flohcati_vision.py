@@ -225,3 +225,81 @@ def test_glare_over_an_action_card_is_asked_about_and_glare_on_bare_places_is_no
         [(Action.NEW, round(slots[0][0] / FAN_STEP)), (Action.NEW, round(slots[2][0] / FAN_STEP))]
     assert [(round(x), round(y)) for x, y, _ in view.unreadable] == [(round(slots[1][0]), round(slots[1][1]))]
     assert view.sight(4).unrecognised
+
+
+STILL = dataclasses.replace(LEVELS["easy"], name="still", hand_probability=0.0, glare_spots=(0, 0), exposure=(0.8, 0.8))
+
+
+def _glare_over_codes(layout: TableLayout, places: list[tuple[float, float]]) -> np.ndarray:  # type: ignore[type-arg]
+    """A still photo of ``layout`` with a saturated disc over the code place centred on each table point."""
+    image, origin = render(layout, 2.5)
+    photo = photograph(image, 2.5, origin, REGION, STILL, seed=3)
+    glared = photo.image.copy()
+    for x, y in places:
+        (px, py), = photo.to_image(np.array([[x, y]]))
+        radius = int(np.hypot(*(photo.to_image(np.array([[x + 0.7 * CODE_SIZE, y]])) - (px, py))[0]))
+        cv2.circle(glared, (int(px), int(py)), radius, (255, 255, 255), -1)
+    return glared
+
+
+def _code_place(top_left: tuple[float, float]) -> tuple[float, float]:
+    return top_left[0] + CODE_CENTRE[0], top_left[1] + CODE_CENTRE[1]
+
+
+def test_glare_over_the_last_card_of_the_lane_and_of_the_row_is_asked_about_where_its_face_shows() -> None:
+    # no later card shows that the lane or the row goes on: the face below the code does
+    last_action, last_flea = _code_place(action_slot(2)), _code_place(row_slot(4))
+    view = Recognizer().recognize(_glare_over_codes(LAYOUT, [last_action, last_flea])).view
+    assert [c.card for c in view.in_area(Area.ACTIONS)] == [Action.NEW, Action.TAKE]
+    assert [c.card for c in view.in_area(Area.ROW)] == list(LAYOUT.row[:4])
+    assert sorted((round(x), round(y)) for x, y, _ in view.unreadable) == \
+        sorted((round(x), round(y)) for x, y in (last_action, last_flea))
+
+
+def test_glare_over_a_rows_only_card_on_a_first_frame_is_asked_about() -> None:
+    layout = TableLayout(row=fleas("yellow-2"), zones=((), ()))
+    view = Recognizer().recognize(_glare_over_codes(layout, [_code_place(row_slot(0))])).view
+    assert not view.cards and [t for _, _, t in view.unreadable] == ["A card in the row could not be read (glare?)."]
+
+
+def test_glare_over_the_request_card_is_asked_about_and_over_the_bare_strip_is_not() -> None:
+    on_blue = _code_place(request_slot(Colour.BLUE))
+    for request in ((Colour.BLUE, False), (Colour.BLUE, True)):
+        view = Recognizer().recognize(_glare_over_codes(TableLayout(request=request, zones=((), ())), [on_blue])).view
+        assert not view.cards
+        assert [(round(x), round(y), t) for x, y, t in view.unreadable] == \
+            [(round(on_blue[0]), round(on_blue[1]), "A card on the request strip could not be read (glare?).")]
+    bare = Recognizer().recognize(_glare_over_codes(TableLayout(zones=((), ())), [on_blue])).view
+    assert not bare.cards and not bare.unreadable
+
+
+def test_glare_over_the_last_action_cards_face_and_most_of_its_code_is_asked_about_by_its_codes_frame() -> None:
+    # the card's face is white with glare; only the left bar of its code's black frame shows
+    image, origin = render(LAYOUT, 2.5)
+    photo = photograph(image, 2.5, origin, REGION, STILL, seed=3)
+    left, top = action_slot(2)
+    glared = photo.image.copy()
+    box = photo.to_image(np.array([[left + 9.5, top - 6.0], [left + 75.0, top - 6.0], [left + 75.0, top + 95.0],
+                                   [left + 9.5, top + 95.0]]))
+    cv2.fillConvexPoly(glared, box.astype(np.int32), (255, 255, 255))
+    view = Recognizer().recognize(glared).view
+    assert [c.card for c in view.in_area(Area.ACTIONS)] == [Action.NEW, Action.TAKE]
+    assert [(round(x), round(y)) for x, y, _ in view.unreadable] == [(round(left + CODE_CENTRE[0]), round(top + CODE_CENTRE[1]))]
+
+
+def test_a_last_row_card_whose_code_the_detector_misses_without_glare_is_asked_about_by_its_codes_frame() -> None:
+    # all of the code but the left bar of its frame painted over with the card's own paper (as heavy blur
+    # leaves a code the detector finds no square in): no glare explains it, the frame shows a card lies there
+    image, origin = render(LAYOUT, 2.5)
+    photo = photograph(image, 2.5, origin, REGION, STILL, seed=3)
+    left, top = row_slot(4)
+    (px, py), = photo.to_image(np.array([[left + 40.0, top + 40.0]]))
+    paper = photo.image[int(py), int(px)].tolist()
+    painted = photo.image.copy()
+    box = photo.to_image(np.array([[left + 8.5, top + 1.0], [left + 31.0, top + 1.0], [left + 31.0, top + 31.0],
+                                   [left + 8.5, top + 31.0]]))
+    cv2.fillConvexPoly(painted, box.astype(np.int32), paper)
+    view = Recognizer().recognize(painted).view
+    assert [c.card for c in view.in_area(Area.ROW)] == list(LAYOUT.row[:4])
+    assert [(round(x), round(y), t) for x, y, t in view.unreadable] == \
+        [(round(left + CODE_CENTRE[0]), round(top + CODE_CENTRE[1]), "A card in the row could not be read.")]
