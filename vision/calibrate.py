@@ -40,6 +40,7 @@ __all__ = [
     "locate_charts",
     "marker_outlines",
     "mat_homography",
+    "missing_windows",
     "rectify",
     "sharpen_sigma",
 ]
@@ -293,7 +294,11 @@ def find_layout_markers(gray: Image, config: VisionConfig,
                         squares: list[FloatArray] | None = None) -> tuple[Marker, ...]:
     """`find_markers` on a whole frame, with the slow path when the fast one missed a layout marker.
 
-    ``squares``, when given, receives the squares the last path run found but could not decode.
+    The slow path searches only around where each missing marker must lie (`missing_windows`: the mat's
+    from the mat markers the fast path read, a chart's from its markers read) when the fast path read
+    enough to say; else, and for a frame whose layout it cannot tell, the whole frame.
+    ``squares``, when given, receives the squares the fast path found but could not decode and those the
+    slow path found in its windows (after a whole-frame slow search: the squares that search found).
     """
     fast: list[FloatArray] = []
     markers = find_markers(gray, config, squares=fast)
@@ -301,7 +306,91 @@ def find_layout_markers(gray: Image, config: VisionConfig,
         if squares is not None:
             squares.extend(fast)
         return markers
-    return _merge(markers, find_markers(gray, config, robust=True, squares=squares))
+    windows = missing_windows(markers, gray.shape, config)
+    if windows is None:
+        return _merge(markers, find_markers(gray, config, robust=True, squares=squares))
+    side = max(gray.shape[:2])
+    more: list[Marker] = []
+    for x0, y0, x1, y1 in windows:
+        part: list[FloatArray] = []
+        shift = np.array([x0, y0], np.float64)
+        for m in find_markers(gray[y0:y1, x0:x1], config, side, robust=True, squares=part):
+            corners = m.corners + shift
+            # overlapping windows find a marker twice: once is enough
+            if not any(o.id == m.id and float(np.abs(o.corners - corners).max()) <= _SAME_MARKER_PX for o in more):
+                more.append(Marker(m.id, corners))
+        if squares is not None:
+            fast.extend(q + shift for q in part)
+    if squares is not None:
+        squares.extend(fast)
+    return _merge(markers, tuple(more))
+
+
+#: `missing_windows`: a missing marker is searched for this many of its sides beyond where it must lie, on every
+#: side (a chart placed by one marker turns a little, lens distortion bends the mat), and at least `_WINDOW_MIN_PX`
+_WINDOW_MARGIN = 1.5
+_WINDOW_MIN_PX = 12
+#: two markers of one id whose corners lie this close (px) are one
+_SAME_MARKER_PX = 2.0
+_BOARD_SIDES: dict[tuple[int, int, int], tuple[MarkerLayout, dict[int, tuple[int, ...]]]] = {}
+
+
+def _board_sides(config: VisionConfig, version: int) -> dict[int, tuple[int, ...]]:
+    """The sides of each seat's board that carry a marker on a print of sheet ``version``, by seat."""
+    layout = config.table.markers
+    key = (id(layout), config.aruco_dictionary, version)
+    kept = _BOARD_SIDES.get(key)
+    if kept is None or kept[0] is not layout:
+        sides: dict[int, list[int]] = {}
+        for i in range(int(cv2.aruco.getPredefinedDictionary(config.aruco_dictionary).bytesList.shape[0])):
+            ss = layout.board_of_marker(i)
+            if ss is not None and (layout.sheet_version_of({i}) or 0) <= version:
+                sides.setdefault(ss[0], []).append(ss[1])
+        kept = _BOARD_SIDES[key] = (layout, {seat: tuple(sorted(v)) for seat, v in sides.items()})
+    return kept[1]
+
+
+def missing_windows(markers: tuple[Marker, ...], shape: tuple[int, ...],
+                    config: VisionConfig) -> list[tuple[int, int, int, int]] | None:
+    """Where in a frame of ``shape`` the layout markers that ``markers`` (a fast search's) lack must lie, one
+    window ``x0, y0, x1, y1`` (px) per missing marker: the mat's from the homography of the mat markers read
+    (`mat_homography`), each missing marker of a chart read in part from its pose (`locate_charts`), every side
+    of the chart. None when that cannot be said (too few mat markers for a calibration, no layout marker read):
+    the whole frame must be searched. A window wholly outside the frame is left out.
+    """
+    layout = config.table.markers
+    ids = {m.id for m in markers}
+    version = layout.sheet_version_of(ids)
+    if version is None:
+        return None
+    try:
+        cal = mat_homography(markers, config)
+    except NoMatError:
+        return None
+    quads: list[FloatArray] = []
+    for k, mid in enumerate(layout.marker_ids):
+        if mid in layout.mat_marker_ids(version) and mid not in ids:
+            quads.append(np.array(layout.marker_corners(k), np.float64))
+    printed = _board_sides(config, version)
+    for seat, pose in locate_charts(markers, cal, config).items():
+        sides = {ss[1] for i in ids for ss in (layout.board_of_marker(i),) if ss is not None and ss[0] == seat}
+        for side in printed.get(seat, ()):
+            if side not in sides:
+                corners = np.array(layout.board_marker_corners(side), np.float64)
+                quads.append(corners @ pose.chart_to_table[:2, :2].T + pose.chart_to_table[:2, 2])
+    h, w = shape[:2]
+    out: list[tuple[int, int, int, int]] = []
+    for table in quads:
+        pts = cv2.perspectiveTransform(table[None], cal.table_to_image)[0]
+        size = float(np.max(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)))
+        pad = max(_WINDOW_MARGIN * size, _WINDOW_MIN_PX)
+        x0 = max(0, math.floor(float(pts[:, 0].min()) - pad))
+        y0 = max(0, math.floor(float(pts[:, 1].min()) - pad))
+        x1 = min(w, math.ceil(float(pts[:, 0].max()) + pad) + 1)
+        y1 = min(h, math.ceil(float(pts[:, 1].max()) + pad) + 1)
+        if x1 - x0 >= size and y1 - y0 >= size:
+            out.append((x0, y0, x1, y1))
+    return out
 
 
 class MarkerTracker:
