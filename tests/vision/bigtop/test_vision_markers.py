@@ -53,12 +53,13 @@ def test_a_blurred_mat_still_calibrates_through_the_slow_path() -> None:
     assert _mat_error_mm(cal.image_to_table, truth) < 3.0
 
 
-def _blur(gray: np.ndarray, table_to_image: np.ndarray, corners_mm: tuple[tuple[float, float], ...]) -> np.ndarray:
-    """Blur the frame around a marker (sigma 3 px, past the fast detector's reach); its corners in the frame."""
+def _blur(gray: np.ndarray, table_to_image: np.ndarray, corners_mm: tuple[tuple[float, float], ...],
+          sigma: float = 3.0) -> np.ndarray:
+    """Blur the frame around a marker (by ``sigma`` px: 3 is past the fast detector's reach); its corners in the frame."""
     pts = cv2.perspectiveTransform(np.array([corners_mm], np.float64), table_to_image)[0]
     x0, y0 = np.floor(pts.min(0)).astype(int) - 10
     x1, y1 = np.ceil(pts.max(0)).astype(int) + 10
-    gray[y0:y1, x0:x1] = cv2.GaussianBlur(gray[y0:y1, x0:x1], (0, 0), 3.0)
+    gray[y0:y1, x0:x1] = cv2.GaussianBlur(gray[y0:y1, x0:x1], (0, 0), sigma)
     return pts
 
 
@@ -83,6 +84,24 @@ def test_the_slow_path_searches_around_the_missing_markers_only_and_finds_what_a
     for m in found:
         if m.id in lost:
             assert float(np.abs(m.corners - whole[m.id].corners).max()) < 0.05
+
+
+def test_a_chart_none_of_whose_markers_the_fast_path_read_is_found_from_its_undecoded_squares() -> None:
+    gray, truth = _gray(9, [0, 2])
+    _blur(gray, truth, MAT.marker_corners(4))  # the slow path runs: a mat marker is missing
+    for side in range(4):  # the side markers are smaller and read through more blur
+        _blur(gray, truth, tuple(chart_to_table(chart_pose(2), x, y) for x, y in CHART.marker_corners(side)),
+              3.0 if side < 2 else 4.0)
+    squares: list[np.ndarray] = []
+    fast = find_markers(gray, CFG, squares=squares)
+    seat = set(chart_marker_ids(2))
+    assert not seat & {m.id for m in fast}
+    assert missing_windows(fast, gray.shape, CFG) == missing_windows(fast, gray.shape, CFG, [])
+    assert len(missing_windows(fast, gray.shape, CFG, squares) or []) > len(missing_windows(fast, gray.shape, CFG) or [])
+    found = {m.id for m in find_layout_markers(gray, CFG)}
+    whole = {m.id for m in find_markers(gray, CFG, robust=True)}
+    assert seat <= whole
+    assert found == {m.id for m in fast} | whole
 
 
 def test_the_mat_calibrates_with_two_corners_hidden_by_its_edge_markers() -> None:
