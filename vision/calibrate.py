@@ -6,7 +6,10 @@ markers are is the game's `vision.geometry.MarkerLayout`, in ``config.table``.
 
 Markers are read by a fast detector (one threshold window); where it misses
 some of the layout's markers, a slower one (sharpened image, several windows,
-more tolerant decoding) searches again (`find_markers` with ``robust=True``).
+more tolerant decoding) searches again (`find_markers` with ``robust=True``):
+only around where the missing markers must lie and around the squares the fast
+one could not decode (`missing_windows`), the whole frame when the markers read
+cannot say where.
 """
 
 from __future__ import annotations
