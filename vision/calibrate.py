@@ -6,13 +6,17 @@ markers are is the game's `vision.geometry.MarkerLayout`, in ``config.table``.
 
 Markers are read by a fast detector (one threshold window); where it misses
 some of the layout's markers, a slower one (sharpened image, several windows,
-more tolerant decoding) searches again (`find_markers` with ``robust=True``).
+more tolerant decoding) searches again (`find_markers` with ``robust=True``):
+only around where the missing markers must lie and around the squares the fast
+one could not decode (`missing_windows`), the whole frame when the markers read
+cannot say where.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +44,7 @@ __all__ = [
     "locate_charts",
     "marker_outlines",
     "mat_homography",
+    "missing_windows",
     "rectify",
     "sharpen_sigma",
 ]
@@ -293,15 +298,157 @@ def find_layout_markers(gray: Image, config: VisionConfig,
                         squares: list[FloatArray] | None = None) -> tuple[Marker, ...]:
     """`find_markers` on a whole frame, with the slow path when the fast one missed a layout marker.
 
-    ``squares``, when given, receives the squares the last path run found but could not decode.
+    The slow path searches only windows (`missing_windows`): around where each missing marker must lie (the
+    mat's from the mat markers the fast path read, a chart's from its markers read) and around each square the
+    fast path could not decode that may be a chart's marker; then around the other markers of each chart
+    those windows showed. It searches the whole frame when the fast path read too little to say.
+    ``squares``, when given, receives the squares the fast path found but could not decode and those the
+    slow path found in its windows (after a whole-frame slow search: the squares that search found).
     """
     fast: list[FloatArray] = []
     markers = find_markers(gray, config, squares=fast)
-    if _complete(markers, config.table.markers):
+    layout = config.table.markers
+    if _complete(markers, layout):
         if squares is not None:
             squares.extend(fast)
         return markers
-    return _merge(markers, find_markers(gray, config, robust=True, squares=squares))
+    windows = missing_windows(markers, gray.shape, config, fast)
+    if windows is None:
+        return _merge(markers, find_markers(gray, config, robust=True, squares=squares))
+    more = _search_windows(gray, config, windows, fast)
+    found = _merge(markers, more)
+    before = _seats(markers, layout)
+    new_seats = _seats(found, layout) - before
+    if new_seats:  # a chart none of whose markers the fast path read: its other markers
+        again = _missing_windows(found, gray.shape, config, (), new_seats) or []
+        done = set(windows)
+        more += _search_windows(gray, config, [w for w in again if w not in done], fast)
+        found = _merge(markers, more)
+    if squares is not None:
+        squares.extend(fast)
+    return found
+
+
+def _seats(markers: tuple[Marker, ...], layout: MarkerLayout) -> set[int]:
+    return {ss[0] for m in markers for ss in (layout.board_of_marker(m.id),) if ss is not None}
+
+
+def _search_windows(gray: Image, config: VisionConfig, windows: list[tuple[int, int, int, int]],
+                    squares: list[FloatArray]) -> tuple[Marker, ...]:
+    """The slow path's markers in each window ``x0, y0, x1, y1`` of ``gray`` (frame px), once each; the squares
+    it could not decode are added to ``squares``."""
+    side = max(gray.shape[:2])
+    more: list[Marker] = []
+    for x0, y0, x1, y1 in windows:
+        part: list[FloatArray] = []
+        shift = np.array([x0, y0], np.float64)
+        for m in find_markers(gray[y0:y1, x0:x1], config, side, robust=True, squares=part):
+            corners = m.corners + shift
+            # overlapping windows find a marker twice: once is enough
+            if not any(o.id == m.id and float(np.abs(o.corners - corners).max()) <= _SAME_MARKER_PX for o in more):
+                more.append(Marker(m.id, corners))
+        squares.extend(q + shift for q in part)
+    return tuple(more)
+
+
+#: `missing_windows`: a missing marker is searched for this many of its sides beyond where it must lie, on every
+#: side (a chart placed by one marker turns a little, lens distortion bends the mat), and at least `_WINDOW_MIN_PX`;
+#: an undecoded square this many of its sides beyond it
+_WINDOW_MARGIN = 1.5
+_SQUARE_MARGIN = 0.5
+_WINDOW_MIN_PX = 12
+#: an undecoded square may be a chart's marker when its side on the table is within this fraction of a chart
+#: marker's printed side (blur shrinks or grows a square) and it lies off the mat, this far (mm) from every marker read
+_SQUARE_SIZE_TOLERANCE = 0.35
+_SQUARE_APART_MM = 10.0
+#: two markers of one id whose corners lie this close (px) are one
+_SAME_MARKER_PX = 2.0
+
+
+def missing_windows(markers: tuple[Marker, ...], shape: tuple[int, ...], config: VisionConfig,
+                    squares: Sequence[FloatArray] = ()) -> list[tuple[int, int, int, int]] | None:
+    """Where in a frame of ``shape`` the slow path must look for the layout markers that ``markers`` (a fast
+    search's) lack, as windows ``x0, y0, x1, y1`` (px): around where each missing mat marker must lie (from the
+    homography of the mat markers read, `mat_homography`), around where each missing marker of a chart read in
+    part must lie (from its pose, `locate_charts`), and around each of ``squares`` (the fast search's undecoded
+    squares) that may be a chart's marker: off the mat, of a chart marker's size, away from every marker read (a
+    chart none of whose markers the fast path read). None when the fast search read too little to say (too few
+    mat markers for a calibration, no layout marker): the whole frame must be searched. A window wholly outside
+    the frame is left out.
+    """
+    return _missing_windows(markers, shape, config, squares, None)
+
+
+def _missing_windows(markers: tuple[Marker, ...], shape: tuple[int, ...], config: VisionConfig,
+                     squares: Sequence[FloatArray], seats: set[int] | None) -> list[tuple[int, int, int, int]] | None:
+    """`missing_windows`; with ``seats``, only the missing markers of those seats' charts."""
+    layout = config.table.markers
+    ids = {m.id for m in markers}
+    version = layout.sheet_version_of(ids)
+    if version is None:
+        return None
+    try:
+        cal = mat_homography(markers, config)
+    except NoMatError:
+        return None
+    quads: list[tuple[FloatArray, float]] = []
+    if seats is None:
+        for k, mid in enumerate(layout.marker_ids):
+            if mid in layout.mat_marker_ids(version) and mid not in ids:
+                quads.append((np.array(layout.marker_corners(k), np.float64), _WINDOW_MARGIN))
+    printed = _board_sides(config, version)
+    for seat, pose in locate_charts(markers, cal, config).items():
+        if seats is not None and seat not in seats:
+            continue
+        sides = {ss[1] for i in ids for ss in (layout.board_of_marker(i),) if ss is not None and ss[0] == seat}
+        for side in printed.get(seat, ()):
+            if side not in sides:
+                corners = np.array(layout.board_marker_corners(side), np.float64)
+                quads.append((corners @ pose.chart_to_table[:2, :2].T + pose.chart_to_table[:2, 2], _WINDOW_MARGIN))
+    if seats is None and len(squares):
+        sizes = {layout.board_marker_size(side) for v in printed.values() for side in v}
+        read = [cv2.perspectiveTransform(m.corners[None].astype(np.float64), cal.image_to_table)[0].mean(0)
+                for m in markers]
+        for quad in squares:
+            table = cv2.perspectiveTransform(quad[None].astype(np.float64), cal.image_to_table)[0]
+            x, y = table.mean(0)
+            if 0 <= x <= layout.width and 0 <= y <= layout.height:
+                continue  # charts lie off the mat
+            side_mm = float(np.mean(np.linalg.norm(table - np.roll(table, 1, axis=0), axis=1)))
+            if (any(abs(side_mm - s) <= _SQUARE_SIZE_TOLERANCE * s for s in sizes)
+                    and all(math.hypot(x - c[0], y - c[1]) > _SQUARE_APART_MM for c in read)):
+                quads.append((table, _SQUARE_MARGIN))
+    h, w = shape[:2]
+    out: list[tuple[int, int, int, int]] = []
+    for table, margin in quads:
+        pts = cv2.perspectiveTransform(table[None], cal.table_to_image)[0]
+        size = float(np.max(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)))
+        pad = max(margin * size, _WINDOW_MIN_PX)
+        x0 = max(0, math.floor(float(pts[:, 0].min()) - pad))
+        y0 = max(0, math.floor(float(pts[:, 1].min()) - pad))
+        x1 = min(w, math.ceil(float(pts[:, 0].max()) + pad) + 1)
+        y1 = min(h, math.ceil(float(pts[:, 1].max()) + pad) + 1)
+        if x1 - x0 >= size and y1 - y0 >= size:
+            out.append((x0, y0, x1, y1))
+    return out
+
+
+_BOARD_SIDES: dict[tuple[int, int, int], tuple[MarkerLayout, dict[int, tuple[int, ...]]]] = {}
+
+
+def _board_sides(config: VisionConfig, version: int) -> dict[int, tuple[int, ...]]:
+    """The sides of each seat's board that carry a marker on a print of sheet ``version``, by seat."""
+    layout = config.table.markers
+    key = (id(layout), config.aruco_dictionary, version)
+    kept = _BOARD_SIDES.get(key)
+    if kept is None or kept[0] is not layout:
+        sides: dict[int, list[int]] = {}
+        for i in range(int(cv2.aruco.getPredefinedDictionary(config.aruco_dictionary).bytesList.shape[0])):
+            ss = layout.board_of_marker(i)
+            if ss is not None and (layout.sheet_version_of({i}) or 0) <= version:
+                sides.setdefault(ss[0], []).append(ss[1])
+        kept = _BOARD_SIDES[key] = (layout, {seat: tuple(sorted(v)) for seat, v in sides.items()})
+    return kept[1]
 
 
 class MarkerTracker:

@@ -9,7 +9,14 @@ from vision.bigtop import CONFIG as CFG
 from vision.bigtop.faces import render_chart, render_mat
 from vision.bigtop.layout import CHART, MAT, chart_marker_ids, seat_of_marker, sheet_version_of
 from vision.bigtop.scene import SceneSettings, chart_pose, chart_to_table, render_scene
-from vision.calibrate import Calibrator, find_layout_markers, find_markers, locate_charts, mat_homography
+from vision.calibrate import (
+    Calibrator,
+    find_layout_markers,
+    find_markers,
+    locate_charts,
+    mat_homography,
+    missing_windows,
+)
 
 CALM = SceneSettings(tilt_deg=(5.0, 12.0), yaw_deg=(-6.0, 6.0), brightness=(0.85, 1.0), warmth=(0.0, 0.08),
                      blur_sigma=(0.2, 0.5), noise_sigma=(1.0, 3.0), jpeg_quality=(85, 95),
@@ -40,9 +47,61 @@ def test_a_blurred_mat_still_calibrates_through_the_slow_path() -> None:
     blurred = np.clip(cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 4.0), 0, 255).astype(np.uint8)
     fast = [m for m in find_markers(blurred, CFG) if m.id in MAT.marker_ids]
     assert len(fast) < 3  # the fast detector alone loses the mat
+    assert missing_windows(find_markers(blurred, CFG), blurred.shape, CFG) is None  # nowhere to say: whole frame
     cal = mat_homography(find_layout_markers(blurred, CFG), CFG)
     assert cal.markers_seen >= 3
     assert _mat_error_mm(cal.image_to_table, truth) < 3.0
+
+
+def _blur(gray: np.ndarray, table_to_image: np.ndarray, corners_mm: tuple[tuple[float, float], ...],
+          sigma: float = 3.0) -> np.ndarray:
+    """Blur the frame around a marker (by ``sigma`` px: 3 is past the fast detector's reach); its corners in the frame."""
+    pts = cv2.perspectiveTransform(np.array([corners_mm], np.float64), table_to_image)[0]
+    x0, y0 = np.floor(pts.min(0)).astype(int) - 10
+    x1, y1 = np.ceil(pts.max(0)).astype(int) + 10
+    gray[y0:y1, x0:x1] = cv2.GaussianBlur(gray[y0:y1, x0:x1], (0, 0), sigma)
+    return pts
+
+
+def test_the_slow_path_searches_around_the_missing_markers_only_and_finds_what_a_whole_frame_search_finds() -> None:
+    gray, truth = _gray(9, [0, 2])
+    mat_edge = _blur(gray, truth, MAT.marker_corners(4))
+    chart = _blur(gray, truth, tuple(chart_to_table(chart_pose(2), x, y) for x, y in CHART.marker_corners(1)))
+    fast = find_markers(gray, CFG)
+    lost = {MAT.marker_ids[4], chart_marker_ids(2)[1]}
+    assert not lost & {m.id for m in fast}
+    windows = missing_windows(fast, gray.shape, CFG)
+    assert windows is not None and len(windows) == 2
+    for pts in (mat_edge, chart):
+        assert any(x0 <= pts[:, 0].min() and pts[:, 0].max() <= x1 and y0 <= pts[:, 1].min() and pts[:, 1].max() <= y1
+                   for x0, y0, x1, y1 in windows)
+    assert sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in windows) < 0.05 * gray.size
+    found = find_layout_markers(gray, CFG)
+    # the plain computation: the slow search over the whole frame, added to the fast one's markers
+    whole = {m.id: m for m in find_markers(gray, CFG, robust=True)}
+    assert lost <= {m.id for m in found}
+    assert sorted(m.id for m in found) == sorted({m.id for m in fast} | set(whole))
+    for m in found:
+        if m.id in lost:
+            assert float(np.abs(m.corners - whole[m.id].corners).max()) < 0.05
+
+
+def test_a_chart_none_of_whose_markers_the_fast_path_read_is_found_from_its_undecoded_squares() -> None:
+    gray, truth = _gray(9, [0, 2])
+    _blur(gray, truth, MAT.marker_corners(4))  # the slow path runs: a mat marker is missing
+    for side in range(4):  # the side markers are smaller and read through more blur
+        _blur(gray, truth, tuple(chart_to_table(chart_pose(2), x, y) for x, y in CHART.marker_corners(side)),
+              3.0 if side < 2 else 4.0)
+    squares: list[np.ndarray] = []
+    fast = find_markers(gray, CFG, squares=squares)
+    seat = set(chart_marker_ids(2))
+    assert not seat & {m.id for m in fast}
+    assert missing_windows(fast, gray.shape, CFG) == missing_windows(fast, gray.shape, CFG, [])
+    assert len(missing_windows(fast, gray.shape, CFG, squares) or []) > len(missing_windows(fast, gray.shape, CFG) or [])
+    found = {m.id for m in find_layout_markers(gray, CFG)}
+    whole = {m.id for m in find_markers(gray, CFG, robust=True)}
+    assert seat <= whole
+    assert found == {m.id for m in fast} | whole
 
 
 def test_the_mat_calibrates_with_two_corners_hidden_by_its_edge_markers() -> None:
