@@ -22,11 +22,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorer.carcassonne.catalog import BIG_TOP_TILES, box, rotated
+from scorer.carcassonne.catalog import BIG_TOP_TILES, CATALOG, Special, box, rotated
 from vision.carcassonne.classifier import DeckTileClassifier, TileClassifier, cut_crops
 from vision.carcassonne.dataset import EDGE_INDEX
 from vision.carcassonne.features import anchor
-from vision.carcassonne.figures import FIGURE_COLOURS, FigureReading, search_figures
+from vision.carcassonne.figures import FIGURE_COLOURS, TOKEN, FigureReading, search_figures
 from vision.carcassonne.grid import Grid, NoBoardError, find_grid
 from vision.carcassonne.labels import NONE, ROTATIONS, TILE_NAMES, canonical_rotation, label
 
@@ -67,6 +67,9 @@ OWN_EVIDENCE = 0.1
 NOT_A_TILE = 0.2
 #: a tile one of whose sides the edge head reads as what the tile has there with less than this probability is unrecognised
 SIDE_DOUBT = 0.5
+#: a base tile whose Under the Big Top twin (the same edges around a circus or an acrobat space) the class head gives
+#: at least this share of the two, and on which that twin's figure is found (`figures_of_twins`), is unrecognised
+FIGURE_TWIN_SHARE = 0.005
 
 _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
@@ -161,6 +164,60 @@ def _twins() -> NDArray[Any]:
 
 
 _TWINS = _twins()
+
+
+def _twin_table() -> dict[tuple[str, int, Special], tuple[str, int]]:
+    """(base tile, rotation, centre space) -> the Under the Big Top tile with that space and the same edges in the
+    same places, and its rotation."""
+    out: dict[tuple[str, int, Special], tuple[str, int]] = {}
+    for name, rot in _PAIRS:
+        if name in BIG_TOP_TILES:
+            continue
+        edges = rotated(name, rot).edges
+        for twin in BIG_TOP_TILES:
+            for r in ROTATIONS:
+                if rotated(twin, r).edges == edges:
+                    out.setdefault((name, rot, CATALOG[twin].special), (twin, canonical_rotation(twin, r)))
+    return out
+
+
+_BIG_TOP_TWIN = _twin_table()
+#: the figures that stand only on each Under the Big Top centre space (the Big Top, or the animal token it left)
+_SPACE_FIGURES = {Special.CIRCUS: ("big-top", TOKEN), Special.ACROBATS: ("acrobat",)}
+
+
+def big_top_twins(name: str, rotation: int) -> dict[Special, tuple[str, int]]:
+    """The Under the Big Top tiles whose edges are those of base tile ``name`` turned ``rotation`` degrees (the same
+    tile with a circus or an acrobat space at its centre), by their centre space, each with its rotation."""
+    rot = canonical_rotation(name, rotation)
+    return {sp: tw for sp in _SPACE_FIGURES if (tw := _BIG_TOP_TWIN.get((name, rot, sp))) is not None}
+
+
+def figures_of_twins(photo: NDArray[Any], twins: dict[tuple[int, int], dict[Special, tuple[str, int]]],
+                     corners: dict[tuple[int, int], NDArray[Any]]) -> dict[tuple[int, int], tuple[str, int, bool]]:
+    """Of the cells read as base tiles (``twins``: each one's Under the Big Top twins, `big_top_twins`), those on
+    which a twin's own figure stands: cell -> (that twin, its rotation, whether the figure is sure).
+
+    A figure on an Under the Big Top centre space (the Big Top or its animal token on the circus, acrobats on
+    their space) hides what tells the tile from the base tile with the same edges. Each cell is searched for
+    figures (`search_figures`) as if it held its twin, as the search looks for the Big Top on a circus tile
+    only and for acrobats on an acrobat space only; ``corners`` maps the cells and those around them to their
+    corners in ``photo``.
+    """
+    out: dict[tuple[int, int], tuple[str, int, bool]] = {}
+    for special, figures in _SPACE_FIGURES.items():
+        swap = {cell: kinds[special] for cell, kinds in twins.items() if special in kinds}
+        if not swap:
+            continue
+        near = {(x + dx, y + dy) for x, y in swap for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+        found = search_figures(photo, [TileReading(x, y, *swap[(x, y)], 0.0) for x, y in swap],
+                               {c: v for c, v in corners.items() if c in near})
+        for sure, group in ((True, found.sure), (False, found.unsure)):
+            for f in group:
+                cell = (f.x, f.y)
+                if f.figure in figures and (cell not in out or (sure and not out[cell][2])):
+                    out[cell] = (*swap[cell], sure)
+    return out
 
 
 def _prior(expansion: bool) -> NDArray[Any]:
@@ -318,6 +375,29 @@ def _unsupported(probs: NDArray[Any], edges: NDArray[Any], choice: list[int], la
     return out
 
 
+def _under_figures(photo: NDArray[Any], probs: NDArray[Any], choice: list[int], labels: Sequence[str],
+                   pos: list[tuple[int, int]], corners: dict[tuple[int, int], NDArray[Any]]) -> dict[int, tuple[str, int]]:
+    """The cells (indices into ``choice``) read as a base tile that are its Under the Big Top twin under the twin's
+    figure: the class head gives the twin at least `FIGURE_TWIN_SHARE` of the two, and the figure is found there
+    (`figures_of_twins`); each with that twin and its rotation."""
+    by_type: dict[str, list[int]] = {}
+    for j, lab in enumerate(labels):
+        if lab != NONE:
+            by_type.setdefault(lab.rpartition("@")[0], []).append(j)
+    twins: dict[tuple[int, int], dict[Special, tuple[str, int]]] = {}
+    for k, p in enumerate(choice):
+        name, rot = _PAIRS[p]
+        mine = float(probs[k, by_type[name]].sum())
+        doubted = {sp: tw for sp, tw in big_top_twins(name, rot).items()
+                   if (theirs := float(probs[k, by_type[tw[0]]].sum())) >= FIGURE_TWIN_SHARE * max(mine + theirs, 1e-9)}
+        if doubted:
+            twins[pos[k]] = doubted
+    if not twins:
+        return {}
+    found = figures_of_twins(photo, twins, corners)
+    return {k: found[c][:2] for k, c in enumerate(pos) if c in found}
+
+
 def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | DeckTileClassifier,
                threshold: float | None = None) -> BoardReading:
     """Classify the grid's cells in ``photo`` and settle the board (see the module text).
@@ -366,6 +446,8 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     y0 = min(p[1] for p in pos)
     conflicts: list[str] = []
     doubtful = _unsupported(probs[keep], edges[keep], choice, classifier.labels, caps)
+    under = _under_figures(photo, probs[keep], choice, classifier.labels, pos, {(c.x, c.y): c.corners for c in cells})
+    doubtful |= set(under)
     for i, j in bad:
         # the less sure of the two is the one in doubt
         doubtful.add(i if conf[i] <= conf[j] else j)
@@ -389,6 +471,9 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
             doubtful.add(k)
         if conf[k] >= threshold and k not in doubtful:
             tiles.append(TileReading(x, y, name, rot, conf[k]))
+        elif k in under:
+            # an Under the Big Top figure on it: its twin is the better guess
+            unsure.append(UnsureCell(x, y, *under[k], min(conf[k], threshold)))
         else:
             unsure.append(UnsureCell(x, y, name, rot, min(conf[k], threshold) if k in doubtful else conf[k]))
     if apart:
