@@ -5,14 +5,25 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scorer.carcassonne.catalog import BASE_TILES, BIG_TOP_TILES, CATALOG, Edge, box, rotated
+from scorer.carcassonne.catalog import BASE_TILES, BIG_TOP_TILES, CATALOG, Edge, Special, box, rotated
 from vision.carcassonne.board import draw_board, random_layout
 from vision.carcassonne.camera import LEVELS, photograph
 from vision.carcassonne.classifier import TileClassifier
 from vision.carcassonne.dataset import EDGE_INDEX, build_bank, make_crops
+from vision.carcassonne.figures import PlacedFigure, draw_figures
 from vision.carcassonne.grid import Cell, Grid
 from vision.carcassonne.labels import NONE, TILE_LABELS, TILE_NAMES, canonical_rotation, label, parse_label
-from vision.carcassonne.recognize import _EDGES, _PAIRS, _TWINS, BoardReading, _components, _mismatches, _settle, read_cells
+from vision.carcassonne.recognize import (
+    _EDGES,
+    _PAIRS,
+    _TWINS,
+    BoardReading,
+    _components,
+    _mismatches,
+    _settle,
+    big_top_twins,
+    read_cells,
+)
 from vision.carcassonne.render import STYLES, render_tile
 
 
@@ -200,3 +211,61 @@ def test_a_tile_torn_between_pennant_twins_is_unrecognised() -> None:
     sure = _twin_row(0.999)
     assert len(sure.tiles) == 5 and not sure.unrecognised
     assert sure.tiles[2].tile == "F"
+
+
+def _big_top_row(middle: str, rotation: int, read_as: str, read_rotation: int, twin_share: float,
+                 figure: PlacedFigure | None) -> BoardReading:
+    """Three tiles in a row, B, ``middle`` turned ``rotation`` with ``figure`` on it, B, drawn and read as drawn but for
+    the middle, which the class head reads as ``read_as`` and its Under the Big Top twin at ``twin_share`` : 1 - share."""
+    side = 96
+    tiles = [("B", 0), (middle, rotation), ("B", 0)]
+    photo = np.hstack([render_tile(n, r, side, "classic", np.random.default_rng(k)) for k, (n, r) in enumerate(tiles)])
+    photo[:3, :3] = 240
+    if figure is not None:
+        photo = draw_figures(photo, {(k, 0): t for k, t in enumerate(tiles)}, [figure], lambda x, y: (side * x, side * y),
+                             side, np.random.default_rng(0))
+    twin = big_top_twins(read_as, read_rotation)
+    index = {lab: i for i, lab in enumerate(TILE_LABELS)}
+    probs = np.zeros((3, len(TILE_LABELS)), np.float32)
+    edges = np.full((3, 4, 3), 0.01, np.float32)
+    probs[[0, 2], index[label("B", 0)]] = 1.0
+    probs[1, index[label(read_as, read_rotation)]] = 1.0 - twin_share
+    for name, rot in twin.values():
+        probs[1, index[label(name, rot)]] += twin_share / len(twin)
+    for k, (name, rot) in enumerate([("B", 0), (read_as, read_rotation), ("B", 0)]):
+        edges[k, range(4), [EDGE_INDEX[e.value] for e in rotated(name, rot).edges]] = 0.98
+    cells = tuple(Cell(k, 0, np.array([[side * k, 0], [side * (k + 1), 0], [side * (k + 1), side], [side * k, side]],
+                                      np.float32), 1.0) for k in range(3))
+    return read_cells(photo, Grid(cells, np.eye(3)), _FixedClassifier(probs, edges))
+
+
+def test_a_base_tile_is_the_twin_of_each_under_the_big_top_tile_with_its_edges() -> None:
+    assert big_top_twins("E", 90) == {Special.CIRCUS: ("cfff.circus", 90)}
+    assert big_top_twins("U", 0) == {Special.CIRCUS: ("frfr.circus", 0), Special.ACROBATS: ("rfrf.acrobats", 90)}
+    assert big_top_twins("X", 0) == {} and big_top_twins("cfff.circus", 0) == {}
+    for name in BASE_TILES:
+        for rot in (0, 90, 180, 270):
+            for special, (twin, turn) in big_top_twins(name, rot).items():
+                assert CATALOG[twin].special is special and rotated(twin, turn).edges == rotated(name, rot).edges
+
+
+def test_a_base_tile_read_where_the_big_top_stands_is_unrecognised() -> None:
+    """The Big Top over a circus tile hides the circus: the class head reads the city tile with the same edges, and
+    gives the circus tile a little. The Big Top found there says which it is."""
+    big_top = PlacedFigure(1, 0, "big-top", "", "circus")
+    hidden = _big_top_row("cfff.circus", 0, "E", 0, 0.02, big_top)
+    assert [(t.x, t.tile) for t in hidden.tiles] == [(0, "B"), (2, "B")]
+    assert [(u.x, u.best, u.rotation) for u in hidden.unrecognised] == [(1, "cfff.circus", 0)]
+    # the same city tile, bare, that the class head doubts as much, is accepted
+    bare = _big_top_row("E", 0, "E", 0, 0.02, None)
+    assert [(t.x, t.tile) for t in bare.tiles] == [(0, "B"), (1, "E"), (2, "B")] and not bare.unrecognised
+
+
+def test_a_straight_road_read_where_acrobats_stand_is_unrecognised_and_one_under_a_meeple_is_not() -> None:
+    acrobats = PlacedFigure(1, 0, "acrobat", "red", "acrobats", 2)
+    hidden = _big_top_row("rfrf.acrobats", 0, "U", 90, 0.02, acrobats)
+    assert [(u.x, u.best) for u in hidden.unrecognised] == [(1, "rfrf.acrobats")]
+    # a meeple on the road of a straight road tile the class head is sure of stands where acrobats would
+    meeple = PlacedFigure(1, 0, "meeple", "red", "road:N")
+    road = _big_top_row("U", 90, "U", 90, 1e-6, meeple)
+    assert [(t.x, t.tile) for t in road.tiles] == [(0, "B"), (1, "U"), (2, "B")] and not road.unrecognised
