@@ -9,7 +9,10 @@ field) and no type may appear more often than the box holds. A tile whose
 answer stays doubtful, or that the board chose but its own picture does not
 bear out (the class head scarcely sees its type, or reads the cell as empty,
 or the edge head reads one of its sides otherwise), is listed as unrecognised,
-never guessed silently.
+never guessed silently. So is a base tile that may be the Under the Big Top
+tile with the same edges, whose circus or acrobat space a figure hides: the
+class head gives that twin a share, or a smaller one and the twin's own figure
+(the Big Top, its animal token, acrobats) is found on the cell.
 """
 
 from __future__ import annotations
@@ -67,8 +70,10 @@ OWN_EVIDENCE = 0.1
 NOT_A_TILE = 0.2
 #: a tile one of whose sides the edge head reads as what the tile has there with less than this probability is unrecognised
 SIDE_DOUBT = 0.5
-#: a base tile whose Under the Big Top twin (the same edges around a circus or an acrobat space) the class head gives
-#: at least this share of the two, and on which that twin's figure is found (`figures_of_twins`), is unrecognised
+#: a base tile whose Under the Big Top twin (the same edges around a circus or an acrobat space: a figure on the space
+#: hides it) the class head gives at least this share of the two is unrecognised
+BIG_TOP_TWIN_DOUBT = 0.02
+#: ... and from this share, where that twin's own figure is found on it (`figures_of_twins`)
 FIGURE_TWIN_SHARE = 0.005
 
 _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
@@ -375,27 +380,32 @@ def _unsupported(probs: NDArray[Any], edges: NDArray[Any], choice: list[int], la
     return out
 
 
-def _under_figures(photo: NDArray[Any], probs: NDArray[Any], choice: list[int], labels: Sequence[str],
-                   pos: list[tuple[int, int]], corners: dict[tuple[int, int], NDArray[Any]]) -> dict[int, tuple[str, int]]:
-    """The cells (indices into ``choice``) read as a base tile that are its Under the Big Top twin under the twin's
-    figure: the class head gives the twin at least `FIGURE_TWIN_SHARE` of the two, and the figure is found there
-    (`figures_of_twins`); each with that twin and its rotation."""
+def _big_top_doubts(photo: NDArray[Any], probs: NDArray[Any], choice: list[int], labels: Sequence[str],
+                    pos: list[tuple[int, int]], corners: dict[tuple[int, int], NDArray[Any]]) -> dict[int, tuple[str, int] | None]:
+    """The cells (indices into ``choice``) read as a base tile that may be its Under the Big Top twin (the same edges
+    around a circus or an acrobat space, which a figure on it hides): the class head gives the twin at least
+    `BIG_TOP_TWIN_DOUBT` of the two, or at least `FIGURE_TWIN_SHARE` and the twin's own figure is found there
+    (`figures_of_twins`); each with the twin where its figure was found (then the better guess), else None."""
     by_type: dict[str, list[int]] = {}
     for j, lab in enumerate(labels):
         if lab != NONE:
             by_type.setdefault(lab.rpartition("@")[0], []).append(j)
+    out: dict[int, tuple[str, int] | None] = {}
     twins: dict[tuple[int, int], dict[Special, tuple[str, int]]] = {}
     for k, p in enumerate(choice):
         name, rot = _PAIRS[p]
         mine = float(probs[k, by_type[name]].sum())
-        doubted = {sp: tw for sp, tw in big_top_twins(name, rot).items()
-                   if (theirs := float(probs[k, by_type[tw[0]]].sum())) >= FIGURE_TWIN_SHARE * max(mine + theirs, 1e-9)}
+        share = {sp: theirs / max(mine + theirs, 1e-9) for sp, tw in big_top_twins(name, rot).items()
+                 if (theirs := float(probs[k, by_type[tw[0]]].sum())) > 0.0}
+        if any(v >= BIG_TOP_TWIN_DOUBT for v in share.values()):
+            out[k] = None
+        doubted = {sp: tw for sp, tw in big_top_twins(name, rot).items() if share.get(sp, 0.0) >= FIGURE_TWIN_SHARE}
         if doubted:
             twins[pos[k]] = doubted
-    if not twins:
-        return {}
-    found = figures_of_twins(photo, twins, corners)
-    return {k: found[c][:2] for k, c in enumerate(pos) if c in found}
+    if twins:
+        found = figures_of_twins(photo, twins, corners)
+        out.update({k: found[c][:2] for k, c in enumerate(pos) if c in found})
+    return out
 
 
 def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | DeckTileClassifier,
@@ -446,7 +456,7 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     y0 = min(p[1] for p in pos)
     conflicts: list[str] = []
     doubtful = _unsupported(probs[keep], edges[keep], choice, classifier.labels, caps)
-    under = _under_figures(photo, probs[keep], choice, classifier.labels, pos, {(c.x, c.y): c.corners for c in cells})
+    under = _big_top_doubts(photo, probs[keep], choice, classifier.labels, pos, {(c.x, c.y): c.corners for c in cells})
     doubtful |= set(under)
     for i, j in bad:
         # the less sure of the two is the one in doubt
@@ -471,9 +481,9 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
             doubtful.add(k)
         if conf[k] >= threshold and k not in doubtful:
             tiles.append(TileReading(x, y, name, rot, conf[k]))
-        elif k in under:
+        elif (guess := under.get(k)) is not None:
             # an Under the Big Top figure on it: its twin is the better guess
-            unsure.append(UnsureCell(x, y, *under[k], min(conf[k], threshold)))
+            unsure.append(UnsureCell(x, y, *guess, min(conf[k], threshold)))
         else:
             unsure.append(UnsureCell(x, y, name, rot, min(conf[k], threshold) if k in doubtful else conf[k]))
     if apart:
