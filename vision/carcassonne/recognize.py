@@ -72,7 +72,7 @@ NOT_A_TILE = 0.2
 SIDE_DOUBT = 0.5
 #: a base tile whose Under the Big Top twin (the same edges around a circus or an acrobat space: a figure on the space
 #: hides it) the class head gives at least this share of the two is unrecognised
-BIG_TOP_TWIN_DOUBT = 0.02
+BIG_TOP_TWIN_DOUBT = 0.03
 #: ... and from this share, where that twin's own figure is found on it (`figures_of_twins`)
 FIGURE_TWIN_SHARE = 0.005
 
