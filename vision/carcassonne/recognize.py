@@ -75,6 +75,9 @@ SIDE_DOUBT = 0.5
 BIG_TOP_TWIN_DOUBT = 0.03
 #: ... and from this share, where that twin's own figure is found on it (`figures_of_twins`)
 FIGURE_TWIN_SHARE = 0.005
+#: ... on a board with at least this many cells sure of an Under the Big Top tile (without the expansion's tiles, a
+#: meeple on a straight road or on a monastery looks like an acrobat tile to the class head)
+BIG_TOP_TWIN_BOARD = 1
 
 _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
@@ -456,7 +459,8 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     y0 = min(p[1] for p in pos)
     conflicts: list[str] = []
     doubtful = _unsupported(probs[keep], edges[keep], choice, classifier.labels, caps)
-    under = _big_top_doubts(photo, probs[keep], choice, classifier.labels, pos, {(c.x, c.y): c.corners for c in cells})
+    under = _big_top_doubts(photo, probs[keep], choice, classifier.labels, pos,
+                            {(c.x, c.y): c.corners for c in cells}) if seen >= BIG_TOP_TWIN_BOARD else {}
     doubtful |= set(under)
     for i, j in bad:
         # the less sure of the two is the one in doubt

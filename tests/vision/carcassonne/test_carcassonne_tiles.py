@@ -214,11 +214,13 @@ def test_a_tile_torn_between_pennant_twins_is_unrecognised() -> None:
 
 
 def _big_top_row(middle: str, rotation: int, read_as: str, read_rotation: int, twin_share: float,
-                 figure: PlacedFigure | None) -> BoardReading:
-    """Three tiles in a row, B, ``middle`` turned ``rotation`` with ``figure`` on it, B, drawn and read as drawn but for
-    the middle, which the class head reads as ``read_as`` and its Under the Big Top twin at ``twin_share`` : 1 - share."""
+                 figure: PlacedFigure | None, expansion: bool = True) -> BoardReading:
+    """Five tiles in a row, B, ``middle`` turned ``rotation`` with ``figure`` on it, B and two acrobat tiles (with
+    ``expansion``; else two B), drawn and read as drawn but for the middle, which the class head reads as
+    ``read_as`` and its Under the Big Top twin at ``twin_share`` : 1 - share."""
     side = 96
-    tiles = [("B", 0), (middle, rotation), ("B", 0)]
+    tiles = [("B", 0), (middle, rotation), ("B", 0)] + ([("ffff.acrobats", 0), ("ffrf.acrobats", 0)] if expansion
+                                                         else [("B", 0), ("B", 0)])
     photo = np.hstack([render_tile(n, r, side, "classic", np.random.default_rng(k)) for k, (n, r) in enumerate(tiles)])
     photo[:3, :3] = 240
     if figure is not None:
@@ -226,16 +228,17 @@ def _big_top_row(middle: str, rotation: int, read_as: str, read_rotation: int, t
                              side, np.random.default_rng(0))
     twin = big_top_twins(read_as, read_rotation)
     index = {lab: i for i, lab in enumerate(TILE_LABELS)}
-    probs = np.zeros((3, len(TILE_LABELS)), np.float32)
-    edges = np.full((3, 4, 3), 0.01, np.float32)
-    probs[[0, 2], index[label("B", 0)]] = 1.0
-    probs[1, index[label(read_as, read_rotation)]] = 1.0 - twin_share
+    read = [t if k != 1 else (read_as, read_rotation) for k, t in enumerate(tiles)]
+    probs = np.zeros((len(tiles), len(TILE_LABELS)), np.float32)
+    edges = np.full((len(tiles), 4, 3), 0.01, np.float32)
+    for k, (name, rot) in enumerate(read):
+        probs[k, index[label(name, rot)]] = 1.0
+        edges[k, range(4), [EDGE_INDEX[e.value] for e in rotated(name, rot).edges]] = 0.98
+    probs[1] *= 1.0 - twin_share
     for name, rot in twin.values():
         probs[1, index[label(name, rot)]] += twin_share / len(twin)
-    for k, (name, rot) in enumerate([("B", 0), (read_as, read_rotation), ("B", 0)]):
-        edges[k, range(4), [EDGE_INDEX[e.value] for e in rotated(name, rot).edges]] = 0.98
     cells = tuple(Cell(k, 0, np.array([[side * k, 0], [side * (k + 1), 0], [side * (k + 1), side], [side * k, side]],
-                                      np.float32), 1.0) for k in range(3))
+                                      np.float32), 1.0) for k in range(len(tiles)))
     return read_cells(photo, Grid(cells, np.eye(3)), _FixedClassifier(probs, edges))
 
 
@@ -254,11 +257,12 @@ def test_a_base_tile_read_where_the_big_top_stands_is_unrecognised() -> None:
     gives the circus tile a little. The Big Top found there says which it is."""
     big_top = PlacedFigure(1, 0, "big-top", "", "circus")
     hidden = _big_top_row("cfff.circus", 0, "E", 0, 0.01, big_top)
-    assert [(t.x, t.tile) for t in hidden.tiles] == [(0, "B"), (2, "B")]
+    assert [(t.x, t.tile) for t in hidden.tiles] == [(0, "B"), (2, "B"), (3, "ffff.acrobats"), (4, "ffrf.acrobats")]
     assert [(u.x, u.best, u.rotation) for u in hidden.unrecognised] == [(1, "cfff.circus", 0)]
     # the same city tile, bare, that the class head doubts as much, is accepted
     bare = _big_top_row("E", 0, "E", 0, 0.01, None)
-    assert [(t.x, t.tile) for t in bare.tiles] == [(0, "B"), (1, "E"), (2, "B")] and not bare.unrecognised
+    assert [(t.x, t.tile) for t in bare.tiles] == [(0, "B"), (1, "E"), (2, "B"), (3, "ffff.acrobats"), (4, "ffrf.acrobats")]
+    assert not bare.unrecognised
 
 
 def test_a_straight_road_read_where_acrobats_stand_is_unrecognised_and_one_under_a_meeple_is_not() -> None:
@@ -268,7 +272,7 @@ def test_a_straight_road_read_where_acrobats_stand_is_unrecognised_and_one_under
     # a meeple on the road of a straight road tile the class head is sure of stands where acrobats would
     meeple = PlacedFigure(1, 0, "meeple", "red", "road:N")
     road = _big_top_row("U", 90, "U", 90, 1e-6, meeple)
-    assert [(t.x, t.tile) for t in road.tiles] == [(0, "B"), (1, "U"), (2, "B")] and not road.unrecognised
+    assert [(t.x, t.tile) for t in road.tiles][:3] == [(0, "B"), (1, "U"), (2, "B")] and not road.unrecognised
 
 
 def test_a_base_tile_whose_picture_gives_its_big_top_twin_a_share_is_unrecognised_without_a_figure_found() -> None:
@@ -276,5 +280,16 @@ def test_a_base_tile_whose_picture_gives_its_big_top_twin_a_share_is_unrecognise
     class head still gives the Under the Big Top tile a share: the tile is held, its own reading kept as the best
     guess (the bare city tile, doubted less, is accepted: see above)."""
     doubted = _big_top_row("E", 0, "E", 0, 0.05, None)
-    assert [(t.x, t.tile) for t in doubted.tiles] == [(0, "B"), (2, "B")]
+    assert [(t.x, t.tile) for t in doubted.tiles] == [(0, "B"), (2, "B"), (3, "ffff.acrobats"), (4, "ffrf.acrobats")]
     assert [(u.x, u.best, u.rotation) for u in doubted.unrecognised] == [(1, "E", 0)]
+
+
+def test_without_an_under_the_big_top_tile_in_sight_a_base_tile_is_not_doubted_for_its_twin() -> None:
+    """On a base game board a meeple on a straight road looks like an acrobat tile to the class head: with no tile of
+    the expansion read surely on the board, the road is read as the class head's first base answer."""
+    meeple = PlacedFigure(1, 0, "meeple", "blue", "road:N")
+    road = _big_top_row("U", 90, "U", 90, 0.5, meeple, expansion=False)
+    assert [(t.x, t.tile) for t in road.tiles] == [(k, "U" if k == 1 else "B") for k in range(5)]
+    assert not road.unrecognised
+    with_expansion = _big_top_row("U", 90, "U", 90, 0.5, meeple)
+    assert [(u.x, u.best) for u in with_expansion.unrecognised] == [(1, "rfrf.acrobats")]
