@@ -213,18 +213,15 @@ def figures_of_twins(photo: NDArray[Any], twins: dict[tuple[int, int], dict[Spec
     corners in ``photo``.
     """
     out: dict[tuple[int, int], tuple[str, int, bool]] = {}
-    for special, figures in _SPACE_FIGURES.items():
-        swap = {cell: kinds[special] for cell, kinds in twins.items() if special in kinds}
-        if not swap:
-            continue
-        near = {(x + dx, y + dy) for x, y in swap for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
-        found = search_figures(photo, [TileReading(x, y, *swap[(x, y)], 0.0) for x, y in swap],
-                               {c: v for c, v in corners.items() if c in near})
-        for sure, group in ((True, found.sure), (False, found.unsure)):
-            for f in group:
-                cell = (f.x, f.y)
-                if f.figure in figures and (cell not in out or (sure and not out[cell][2])):
-                    out[cell] = (*swap[cell], sure)
+    for (x, y), kinds in twins.items():
+        # each cell with the cells around it (the colours are balanced against them), as the search's mosaic spans
+        # every cell between those it is given
+        around = {c: v for c, v in corners.items() if abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1}
+        for special, (twin, turn) in kinds.items():
+            found = search_figures(photo, [TileReading(x, y, twin, turn, 0.0)], around)
+            for sure, group in ((True, found.sure), (False, found.unsure)):
+                if any(f.figure in _SPACE_FIGURES[special] for f in group) and ((x, y) not in out or (sure and not out[(x, y)][2])):
+                    out[(x, y)] = (twin, turn, sure)
     return out
 
 
@@ -388,7 +385,8 @@ def _big_top_doubts(photo: NDArray[Any], probs: NDArray[Any], choice: list[int],
     """The cells (indices into ``choice``) read as a base tile that may be its Under the Big Top twin (the same edges
     around a circus or an acrobat space, which a figure on it hides): the class head gives the twin at least
     `BIG_TOP_TWIN_DOUBT` of the two, or at least `FIGURE_TWIN_SHARE` and the twin's own figure is found there
-    (`figures_of_twins`); each with the twin where its figure was found (then the better guess), else None."""
+    (`figures_of_twins`, searched only below `BIG_TOP_TWIN_DOUBT`); each with the twin where its figure was found
+    (then the better guess), else None."""
     by_type: dict[str, list[int]] = {}
     for j, lab in enumerate(labels):
         if lab != NONE:
@@ -403,7 +401,7 @@ def _big_top_doubts(photo: NDArray[Any], probs: NDArray[Any], choice: list[int],
         if any(v >= BIG_TOP_TWIN_DOUBT for v in share.values()):
             out[k] = None
         doubted = {sp: tw for sp, tw in big_top_twins(name, rot).items() if share.get(sp, 0.0) >= FIGURE_TWIN_SHARE}
-        if doubted:
+        if doubted and k not in out:
             twins[pos[k]] = doubted
     if twins:
         found = figures_of_twins(photo, twins, corners)
