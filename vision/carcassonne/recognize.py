@@ -11,8 +11,7 @@ bear out (the class head scarcely sees its type, or reads the cell as empty,
 or the edge head reads one of its sides otherwise), is listed as unrecognised,
 never guessed silently. So is a base tile that may be the Under the Big Top
 tile with the same edges, whose circus or acrobat space a figure hides: the
-class head gives that twin a share, or a smaller one and the twin's own figure
-(the Big Top, its animal token, acrobats) is found on the cell.
+class head gives that twin a share.
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from scorer.carcassonne.catalog import BIG_TOP_TILES, CATALOG, Special, box, rot
 from vision.carcassonne.classifier import DeckTileClassifier, TileClassifier, cut_crops
 from vision.carcassonne.dataset import EDGE_INDEX
 from vision.carcassonne.features import anchor
-from vision.carcassonne.figures import FIGURE_COLOURS, TOKEN, FigureReading, search_figures
+from vision.carcassonne.figures import FIGURE_COLOURS, FigureReading, search_figures
 from vision.carcassonne.grid import Grid, NoBoardError, find_grid
 from vision.carcassonne.labels import NONE, ROTATIONS, TILE_NAMES, canonical_rotation, label
 
@@ -73,8 +72,6 @@ SIDE_DOUBT = 0.5
 #: a base tile whose Under the Big Top twin (the same edges around a circus or an acrobat space: a figure on the space
 #: hides it) the class head gives at least this share of the two is unrecognised
 BIG_TOP_TWIN_DOUBT = 0.03
-#: ... and from this share, where that twin's own figure is found on it (`figures_of_twins`)
-FIGURE_TWIN_SHARE = 0.005
 #: ... on a board with at least this many cells sure of an Under the Big Top tile (without the expansion's tiles, a
 #: meeple on a straight road or on a monastery looks like an acrobat tile to the class head)
 BIG_TOP_TWIN_BOARD = 1
@@ -190,39 +187,15 @@ def _twin_table() -> dict[tuple[str, int, Special], tuple[str, int]]:
 
 
 _BIG_TOP_TWIN = _twin_table()
-#: the figures that stand only on each Under the Big Top centre space (the Big Top, or the animal token it left)
-_SPACE_FIGURES = {Special.CIRCUS: ("big-top", TOKEN), Special.ACROBATS: ("acrobat",)}
+#: the Under the Big Top centre spaces a figure stands on, hiding them
+_SPACES = (Special.CIRCUS, Special.ACROBATS)
 
 
 def big_top_twins(name: str, rotation: int) -> dict[Special, tuple[str, int]]:
     """The Under the Big Top tiles whose edges are those of base tile ``name`` turned ``rotation`` degrees (the same
     tile with a circus or an acrobat space at its centre), by their centre space, each with its rotation."""
     rot = canonical_rotation(name, rotation)
-    return {sp: tw for sp in _SPACE_FIGURES if (tw := _BIG_TOP_TWIN.get((name, rot, sp))) is not None}
-
-
-def figures_of_twins(photo: NDArray[Any], twins: dict[tuple[int, int], dict[Special, tuple[str, int]]],
-                     corners: dict[tuple[int, int], NDArray[Any]]) -> dict[tuple[int, int], tuple[str, int, bool]]:
-    """Of the cells read as base tiles (``twins``: each one's Under the Big Top twins, `big_top_twins`), those on
-    which a twin's own figure stands: cell -> (that twin, its rotation, whether the figure is sure).
-
-    A figure on an Under the Big Top centre space (the Big Top or its animal token on the circus, acrobats on
-    their space) hides what tells the tile from the base tile with the same edges. Each cell is searched for
-    figures (`search_figures`) as if it held its twin, as the search looks for the Big Top on a circus tile
-    only and for acrobats on an acrobat space only; ``corners`` maps the cells and those around them to their
-    corners in ``photo``.
-    """
-    out: dict[tuple[int, int], tuple[str, int, bool]] = {}
-    for (x, y), kinds in twins.items():
-        # each cell with the cells around it (the colours are balanced against them), as the search's mosaic spans
-        # every cell between those it is given
-        around = {c: v for c, v in corners.items() if abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1}
-        for special, (twin, turn) in kinds.items():
-            found = search_figures(photo, [TileReading(x, y, twin, turn, 0.0)], around)
-            for sure, group in ((True, found.sure), (False, found.unsure)):
-                if any(f.figure in _SPACE_FIGURES[special] for f in group) and ((x, y) not in out or (sure and not out[(x, y)][2])):
-                    out[(x, y)] = (twin, turn, sure)
-    return out
+    return {sp: tw for sp in _SPACES if (tw := _BIG_TOP_TWIN.get((name, rot, sp))) is not None}
 
 
 def _prior(expansion: bool) -> NDArray[Any]:
@@ -380,32 +353,22 @@ def _unsupported(probs: NDArray[Any], edges: NDArray[Any], choice: list[int], la
     return out
 
 
-def _big_top_doubts(photo: NDArray[Any], probs: NDArray[Any], choice: list[int], labels: Sequence[str],
-                    pos: list[tuple[int, int]], corners: dict[tuple[int, int], NDArray[Any]]) -> dict[int, tuple[str, int] | None]:
+def _big_top_doubts(probs: NDArray[Any], choice: list[int], labels: Sequence[str]) -> set[int]:
     """The cells (indices into ``choice``) read as a base tile that may be its Under the Big Top twin (the same edges
     around a circus or an acrobat space, which a figure on it hides): the class head gives the twin at least
-    `BIG_TOP_TWIN_DOUBT` of the two, or at least `FIGURE_TWIN_SHARE` and the twin's own figure is found there
-    (`figures_of_twins`, searched only below `BIG_TOP_TWIN_DOUBT`); each with the twin where its figure was found
-    (then the better guess), else None."""
+    `BIG_TOP_TWIN_DOUBT` of the two."""
     by_type: dict[str, list[int]] = {}
     for j, lab in enumerate(labels):
         if lab != NONE:
             by_type.setdefault(lab.rpartition("@")[0], []).append(j)
-    out: dict[int, tuple[str, int] | None] = {}
-    twins: dict[tuple[int, int], dict[Special, tuple[str, int]]] = {}
+    out: set[int] = set()
     for k, p in enumerate(choice):
         name, rot = _PAIRS[p]
         mine = float(probs[k, by_type[name]].sum())
-        share = {sp: theirs / max(mine + theirs, 1e-9) for sp, tw in big_top_twins(name, rot).items()
-                 if (theirs := float(probs[k, by_type[tw[0]]].sum())) > 0.0}
-        if any(v >= BIG_TOP_TWIN_DOUBT for v in share.values()):
-            out[k] = None
-        doubted = {sp: tw for sp, tw in big_top_twins(name, rot).items() if share.get(sp, 0.0) >= FIGURE_TWIN_SHARE}
-        if doubted and k not in out:
-            twins[pos[k]] = doubted
-    if twins:
-        found = figures_of_twins(photo, twins, corners)
-        out.update({k: found[c][:2] for k, c in enumerate(pos) if c in found})
+        for twin, _ in big_top_twins(name, rot).values():
+            theirs = float(probs[k, by_type[twin]].sum())
+            if theirs / max(mine + theirs, 1e-9) >= BIG_TOP_TWIN_DOUBT:
+                out.add(k)
     return out
 
 
@@ -457,9 +420,8 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     y0 = min(p[1] for p in pos)
     conflicts: list[str] = []
     doubtful = _unsupported(probs[keep], edges[keep], choice, classifier.labels, caps)
-    under = _big_top_doubts(photo, probs[keep], choice, classifier.labels, pos,
-                            {(c.x, c.y): c.corners for c in cells}) if seen >= BIG_TOP_TWIN_BOARD else {}
-    doubtful |= set(under)
+    if seen >= BIG_TOP_TWIN_BOARD:
+        doubtful |= _big_top_doubts(probs[keep], choice, classifier.labels)
     for i, j in bad:
         # the less sure of the two is the one in doubt
         doubtful.add(i if conf[i] <= conf[j] else j)
@@ -483,9 +445,6 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
             doubtful.add(k)
         if conf[k] >= threshold and k not in doubtful:
             tiles.append(TileReading(x, y, name, rot, conf[k]))
-        elif (guess := under.get(k)) is not None:
-            # an Under the Big Top figure on it: its twin is the better guess
-            unsure.append(UnsureCell(x, y, *guess, min(conf[k], threshold)))
         else:
             unsure.append(UnsureCell(x, y, name, rot, min(conf[k], threshold) if k in doubtful else conf[k]))
     if apart:
