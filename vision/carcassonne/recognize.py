@@ -9,7 +9,9 @@ field) and no type may appear more often than the box holds. A tile whose
 answer stays doubtful, or that the board chose but its own picture does not
 bear out (the class head scarcely sees its type, or reads the cell as empty,
 or the edge head reads one of its sides otherwise), is listed as unrecognised,
-never guessed silently.
+never guessed silently. So is a base tile that may be the Under the Big Top
+tile with the same edges, whose circus or acrobat space a figure hides: the
+class head gives that twin a share.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorer.carcassonne.catalog import BIG_TOP_TILES, box, rotated
+from scorer.carcassonne.catalog import BIG_TOP_TILES, CATALOG, Special, box, rotated
 from vision.carcassonne.classifier import DeckTileClassifier, TileClassifier, cut_crops
 from vision.carcassonne.dataset import EDGE_INDEX
 from vision.carcassonne.features import anchor
@@ -67,6 +69,12 @@ OWN_EVIDENCE = 0.1
 NOT_A_TILE = 0.2
 #: a tile one of whose sides the edge head reads as what the tile has there with less than this probability is unrecognised
 SIDE_DOUBT = 0.5
+#: a base tile whose Under the Big Top twin (the same edges around a circus or an acrobat space: a figure on the space
+#: hides it) the class head gives at least this share of the two is unrecognised
+BIG_TOP_TWIN_DOUBT = 0.03
+#: ... on a board with at least this many cells sure of an Under the Big Top tile (without the expansion's tiles, a
+#: meeple on a straight road or on a monastery looks like an acrobat tile to the class head)
+BIG_TOP_TWIN_BOARD = 1
 
 _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
@@ -161,6 +169,33 @@ def _twins() -> NDArray[Any]:
 
 
 _TWINS = _twins()
+
+
+def _twin_table() -> dict[tuple[str, int, Special], tuple[str, int]]:
+    """(base tile, rotation, centre space) -> the Under the Big Top tile with that space and the same edges in the
+    same places, and its rotation."""
+    out: dict[tuple[str, int, Special], tuple[str, int]] = {}
+    for name, rot in _PAIRS:
+        if name in BIG_TOP_TILES:
+            continue
+        edges = rotated(name, rot).edges
+        for twin in BIG_TOP_TILES:
+            for r in ROTATIONS:
+                if rotated(twin, r).edges == edges:
+                    out.setdefault((name, rot, CATALOG[twin].special), (twin, canonical_rotation(twin, r)))
+    return out
+
+
+_BIG_TOP_TWIN = _twin_table()
+#: the Under the Big Top centre spaces a figure stands on, hiding them
+_SPACES = (Special.CIRCUS, Special.ACROBATS)
+
+
+def big_top_twins(name: str, rotation: int) -> dict[Special, tuple[str, int]]:
+    """The Under the Big Top tiles whose edges are those of base tile ``name`` turned ``rotation`` degrees (the same
+    tile with a circus or an acrobat space at its centre), by their centre space, each with its rotation."""
+    rot = canonical_rotation(name, rotation)
+    return {sp: tw for sp in _SPACES if (tw := _BIG_TOP_TWIN.get((name, rot, sp))) is not None}
 
 
 def _prior(expansion: bool) -> NDArray[Any]:
@@ -318,6 +353,25 @@ def _unsupported(probs: NDArray[Any], edges: NDArray[Any], choice: list[int], la
     return out
 
 
+def _big_top_doubts(probs: NDArray[Any], choice: list[int], labels: Sequence[str]) -> set[int]:
+    """The cells (indices into ``choice``) read as a base tile that may be its Under the Big Top twin (the same edges
+    around a circus or an acrobat space, which a figure on it hides): the class head gives the twin at least
+    `BIG_TOP_TWIN_DOUBT` of the two."""
+    by_type: dict[str, list[int]] = {}
+    for j, lab in enumerate(labels):
+        if lab != NONE:
+            by_type.setdefault(lab.rpartition("@")[0], []).append(j)
+    out: set[int] = set()
+    for k, p in enumerate(choice):
+        name, rot = _PAIRS[p]
+        mine = float(probs[k, by_type[name]].sum())
+        for twin, _ in big_top_twins(name, rot).values():
+            theirs = float(probs[k, by_type[twin]].sum())
+            if theirs / max(mine + theirs, 1e-9) >= BIG_TOP_TWIN_DOUBT:
+                out.add(k)
+    return out
+
+
 def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | DeckTileClassifier,
                threshold: float | None = None) -> BoardReading:
     """Classify the grid's cells in ``photo`` and settle the board (see the module text).
@@ -366,6 +420,8 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     y0 = min(p[1] for p in pos)
     conflicts: list[str] = []
     doubtful = _unsupported(probs[keep], edges[keep], choice, classifier.labels, caps)
+    if seen >= BIG_TOP_TWIN_BOARD:
+        doubtful |= _big_top_doubts(probs[keep], choice, classifier.labels)
     for i, j in bad:
         # the less sure of the two is the one in doubt
         doubtful.add(i if conf[i] <= conf[j] else j)
