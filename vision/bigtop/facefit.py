@@ -13,7 +13,8 @@ that may lie there (`MARGIN`) and well in itself (`MAX_COST`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -23,8 +24,9 @@ from scorer.bigtop.cards import DECK
 from vision.bigtop.faces import render_card
 from vision.bigtop.layout import CARD
 from vision.classify import Recognition, Verdict
+from vision.recall import CROP_SAME, crop_signature
 
-__all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "confirmed", "face_read", "fit_costs"]
+__all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "FitMemory", "confirmed", "face_read", "fit_costs"]
 
 #: the camera's tone curve, as sRGB's near enough
 GAMMA = 2.2
@@ -155,17 +157,47 @@ def face_read(crop: NDArray[np.uint8], candidates: Sequence[str], guess: str = "
     return candidates[int(order[0])], first, second / max(first, 1e-9)
 
 
-def confirmed(crops: NDArray[np.uint8], recognitions: Sequence[Recognition],
-              candidates: Sequence[Sequence[str]]) -> list[Recognition]:
+class FitMemory:
+    """`face_read`'s answer per place, given again for a crop alike the one it was read from (every 2x2
+    block's mean within `vision.recall.CROP_SAME` grey levels) with the same guess and candidates: a still
+    table's unsure place is fitted once, not every frame. `reset` for another table."""
+
+    def __init__(self) -> None:
+        self._last: dict[Hashable, tuple[NDArray[Any], str, tuple[str, ...], tuple[str, float, float]]] = {}
+
+    def reset(self) -> None:
+        """Forget every answer."""
+        self._last.clear()
+
+    def face_read(self, place: Hashable, crop: NDArray[np.uint8], candidates: Sequence[str],
+                  guess: str) -> tuple[str, float, float]:
+        """`face_read`, or its last answer at ``place`` for a crop alike ``crop``."""
+        sig = crop_signature(crop[None])[0]
+        seen = self._last.get(place)
+        cands = tuple(candidates)
+        if (seen is not None and seen[1] == guess and seen[2] == cands
+                and int(np.abs(seen[0] - sig).max(initial=0)) <= CROP_SAME):
+            return seen[3]
+        answer = face_read(crop, cands, guess)
+        self._last[place] = (sig, guess, cands, answer)
+        return answer
+
+
+def confirmed(crops: NDArray[np.uint8], recognitions: Sequence[Recognition], candidates: Sequence[Sequence[str]],
+              places: Sequence[Hashable] | None = None, memory: FitMemory | None = None) -> list[Recognition]:
     """``recognitions`` of ``(N, H, W, 3)`` place crops, each classifier reading left unsure (at least
     `MIN_CONFIDENCE`) whose best guess is one of its place's ``candidates`` (the cards that may lie there)
     made identified when `face_read` names the same card, fitting well (`MAX_COST`) and clearly better than
-    every other candidate (`MARGIN`): two readers that share nothing agree."""
+    every other candidate (`MARGIN`): two readers that share nothing agree. With a ``memory``, each crop's
+    fit is asked of it under its place's key in ``places``."""
     out = list(recognitions)
     for i, r in enumerate(out):
         if r.verdict is not Verdict.UNSURE or r.confidence < MIN_CONFIDENCE or r.best not in candidates[i]:
             continue
-        label, cost, ratio = face_read(crops[i], candidates[i], r.best)
+        if memory is not None and places is not None:
+            label, cost, ratio = memory.face_read(places[i], crops[i], candidates[i], r.best)
+        else:
+            label, cost, ratio = face_read(crops[i], candidates[i], r.best)
         if label == r.best and cost <= MAX_COST and ratio >= MARGIN:
             out[i] = Recognition(Verdict.IDENTIFIED, r.best, r.confidence)
     return out

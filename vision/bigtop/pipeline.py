@@ -17,7 +17,7 @@ import numpy as np
 from scorer.bigtop.cards import DECK, Card, Shade
 from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
 from vision.bigtop.balance import paper_gains, second_look
-from vision.bigtop.facefit import confirmed
+from vision.bigtop.facefit import FitMemory, confirmed
 from vision.bigtop.faces import render_card_back
 from vision.bigtop.glare import second_look as glare_look
 from vision.bigtop.labels import BACK, NONE, Kind, kind_of
@@ -119,6 +119,8 @@ class Recognizer:
         #: live: the last frame searched and the crops last read, given back while unchanged (`vision.recall`)
         self.still = FrameMemory()
         self.read = CropMemory()
+        #: live: each unsure place's fit of the printed faces, given back while its crop is unchanged
+        self.fits = FitMemory()
         self._last_calibration: Calibration | None = None
         #: the charts' poses, fitted to their markers or found by matching them, while the table has not moved
         self.boards = BoardMemory(config, ((0.0, 0.0), (CHART.width, 0.0), (CHART.width, CHART.height),
@@ -131,6 +133,7 @@ class Recognizer:
         self.places.reset()
         self.still.reset()
         self.read.reset()
+        self.fits.reset()
         self._last_calibration = None
         self.boards.reset()
 
@@ -217,7 +220,7 @@ class Recognizer:
         if isinstance(self.classifier, Classifier):  # an enrolled deck's confidence is not a probability
             recs = glare_look(self.read.reading(self.classifier, "deglared"), crops, recs, cfg.confidence_threshold,
                               allowing_for_blur)
-            recs = confirmed(crops, recs, [_cards_on(p.zone) for p in todo])
+            recs = confirmed(crops, recs, [_cards_on(p.zone) for p in todo], [p.key for p in todo], self.fits)
         keys = [_zone_key(zone_of(x, y, charts)) for _, (x, y), _, _ in items]
         accepted: list[Recognition] = []
         changed = False
