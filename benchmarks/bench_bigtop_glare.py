@@ -40,8 +40,9 @@ from vision.bigtop.dataset import match_truth  # noqa: E402
 from vision.bigtop.layout import CHART, MAT, Pile, Space  # noqa: E402
 from vision.bigtop.pipeline import Recognizer  # noqa: E402
 from vision.bigtop.scene import CONTENT_REGION, HARD_SETTINGS, TopDown, chart_to_table, render_top_down  # noqa: E402
+from vision.bigtop.tableview import zone_of  # noqa: E402
 from vision.camera_model import LEVELS, photograph  # noqa: E402
-from vision.classify import Classifier  # noqa: E402
+from vision.classify import Classifier, Recognition  # noqa: E402
 
 SEED_BASE = 978_000_000
 
@@ -79,7 +80,9 @@ def main() -> int:
     if "paper" in off:
         bt_places.PAPER_SHARE = float("inf")
     if "facefit" in off:
-        bt_pipeline.confirmed = lambda crops, recs, candidates: list(recs)  # type: ignore[assignment]
+        def unconfirmed(crops: object, recs: list[Recognition], *rest: object) -> list[Recognition]:
+            return list(recs)
+        bt_pipeline.confirmed = unconfirmed
     cv2.setNumThreads(1)
     rec = Recognizer(DEFAULT_MODEL, classifier=Classifier(DEFAULT_MODEL, threads=1))
     tally: Counter[str] = Counter()
@@ -94,8 +97,8 @@ def main() -> int:
         for lv in levels:
             photo = photograph(td.canvas, td.px_per_mm, td.origin, CONTENT_REGION, lv, seed, (1280, 960),
                                with_hand=False)
-            foreign = {bench._place_of_zone(bench.zone_of(t.x, t.y, poses)) for t in td.truth if t.label == "none"}
-            foreign |= {bench._place_of_zone(bench.zone_of(x, y, poses)) for x, y in td.clutter}
+            foreign = {bench._place_of_zone(zone_of(t.x, t.y, poses)) for t in td.truth if t.label == "none"}
+            foreign |= {bench._place_of_zone(zone_of(x, y, poses)) for x, y in td.clutter}
             foreign |= bench._covered_places(td, photo)
             keys = [key for key in expected if key not in foreign and (key[0] != "space" or key[1] in td.charts)]
             centres = []
