@@ -14,9 +14,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.bigtop.cards import Card, Shade
+from scorer.bigtop.cards import DECK, Card, Shade
 from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
 from vision.bigtop.balance import paper_gains, second_look
+from vision.bigtop.facefit import FitMemory, confirmed
 from vision.bigtop.faces import render_card_back
 from vision.bigtop.glare import second_look as glare_look
 from vision.bigtop.labels import BACK, NONE, Kind, kind_of
@@ -118,6 +119,8 @@ class Recognizer:
         #: live: the last frame searched and the crops last read, given back while unchanged (`vision.recall`)
         self.still = FrameMemory()
         self.read = CropMemory()
+        #: live: each unsure place's fit of the printed faces, given back while its crop is unchanged
+        self.fits = FitMemory()
         self._last_calibration: Calibration | None = None
         #: the charts' poses, fitted to their markers or found by matching them, while the table has not moved
         self.boards = BoardMemory(config, ((0.0, 0.0), (CHART.width, 0.0), (CHART.width, CHART.height),
@@ -130,6 +133,7 @@ class Recognizer:
         self.places.reset()
         self.still.reset()
         self.read.reset()
+        self.fits.reset()
         self._last_calibration = None
         self.boards.reset()
 
@@ -216,6 +220,7 @@ class Recognizer:
         if isinstance(self.classifier, Classifier):  # an enrolled deck's confidence is not a probability
             recs = glare_look(self.read.reading(self.classifier, "deglared"), crops, recs, cfg.confidence_threshold,
                               allowing_for_blur)
+            recs = confirmed(crops, recs, [_cards_on(p.zone) for p in todo], [p.key for p in todo], self.fits)
         keys = [_zone_key(zone_of(x, y, charts)) for _, (x, y), _, _ in items]
         accepted: list[Recognition] = []
         changed = False
@@ -285,6 +290,12 @@ def can_lie_on(label: str, zone: Zone) -> bool:
 
 
 _PILE_OF_SHADE = {Shade.POSTER: Pile.POSTER, Shade.LIGHT: Pile.LIGHT, Shade.DARK: Pile.DARK}
+
+
+@functools.lru_cache(maxsize=64)
+def _cards_on(zone: Zone) -> tuple[str, ...]:
+    """The notations of every card that `can_lie_on` the place ``zone``."""
+    return tuple(c.notation() for c in DECK if can_lie_on(c.notation(), zone))
 
 
 def fine_detail(crops: Image) -> FloatArray:

@@ -180,6 +180,17 @@ GLARE_LEVEL = 250
 GLARE_SHARE = 0.3
 #: ... the rest bright too (their 5th percentile at least this grey level: no card's face, no hand), ...
 GLARE_FLOOR = 200
+#: ... or at least this share of the paper's grey level around the place (`_paper_level`: a dim frame's bare
+#: print is darker than `GLARE_FLOOR`; a card's face field or a hand is darker than the paper beside it)
+PAPER_SHARE = 0.9
+#: the paper around a place: a band this far (mm) beyond the farthest a card on it reaches, this wide
+PAPER_GAP_MM = 4.0
+PAPER_BAND_MM = 10.0
+#: ... whose grey level is the `PAPER_QUANTILE` of its pixels below `GLARE_LEVEL` (some of the band may show
+#: other cards, markers or the table), counted only where at least `PAPER_SEEN` of the band is in the image and
+#: unsaturated
+PAPER_QUANTILE = 75
+PAPER_SEEN = 0.25
 #: ... and at every pose a card could lie in (`FIT_SHIFT_MM`, `FIT_ANGLES`), at least this many of the
 #: card's sides readable, none of which shows a frame line this much darker than both the rim and the
 #: face beside it (relatively, beyond what the clean print shows there)
@@ -226,10 +237,33 @@ def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace, detai
     inside = image[y0:y1, x0:x1][mask.astype(bool)]
     if inside.size < 20 or float(np.mean(inside >= GLARE_LEVEL)) < GLARE_SHARE:
         return False
-    if float(np.percentile(inside, 5)) < GLARE_FLOOR:
+    floor = float(np.percentile(inside, 5))
+    if floor < GLARE_FLOOR and not floor >= PAPER_SHARE * _paper_level(image, rect, place):
         return False
     evidence, readable = _frame_evidence(image, rect, place)
     return evidence < WASHED_FRAME_CONTRAST and readable >= WASHED_SIDES
+
+
+def _paper_level(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> float:
+    """The grey level of the bare paper around ``place`` in the rectified grey ``image``: the `PAPER_QUANTILE`
+    of the unsaturated pixels of a square band `PAPER_GAP_MM` beyond where a card on the place may reach,
+    `PAPER_BAND_MM` wide; infinity when too little of the band is in the image and unsaturated."""
+    s = rect.px_per_mm
+    centre = (np.array(place.centre) - np.array(rect.origin)) * s
+    inner = (float(np.hypot(CARD.width, CARD.height)) / 2 + FIT_SHIFT_MM + PAPER_GAP_MM) * s
+    outer = inner + PAPER_BAND_MM * s
+    h, w = image.shape[:2]
+    x0, y0 = int(np.floor(centre[0] - outer)), int(np.floor(centre[1] - outer))
+    x1, y1 = int(np.ceil(centre[0] + outer)) + 1, int(np.ceil(centre[1] + outer)) + 1
+    win = image[max(y0, 0):min(y1, h), max(x0, 0):min(x1, w)]
+    yy, xx = np.mgrid[max(y0, 0):min(y1, h), max(x0, 0):min(x1, w)]
+    ring = np.maximum(np.abs(xx - centre[0]), np.abs(yy - centre[1])) >= inner
+    total = int(np.count_nonzero(np.maximum(np.abs(np.mgrid[y0:y1, x0:x1][1] - centre[0]),
+                                            np.abs(np.mgrid[y0:y1, x0:x1][0] - centre[1])) >= inner))
+    values = win[ring & (win < GLARE_LEVEL)]
+    if total == 0 or len(values) < PAPER_SEEN * total:
+        return float("inf")
+    return float(np.percentile(values, PAPER_QUANTILE))
 
 
 #: the printed name must match the clean print's within this shift (mm): the calibration's error

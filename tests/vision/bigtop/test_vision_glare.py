@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import cv2
@@ -12,6 +13,7 @@ from numpy.typing import NDArray
 from vision.bigtop import DEFAULT_MODEL
 from vision.bigtop.layout import CHART, Space
 from vision.bigtop.pipeline import Recognizer
+from vision.bigtop.places import GLARE_FLOOR
 from vision.bigtop.scene import Placement, SceneSettings, chart_pose, chart_to_table, render_scene
 from vision.bigtop.tableview import Area, TableView
 
@@ -72,3 +74,44 @@ def test_a_card_under_glare_is_never_read_as_an_empty_space(recognizer: Recogniz
         recognizer.reset()
         card, held = _space_state(recognizer.recognize(_glare(image, to_image, radius)).view)
         assert held or (card is not None and card.notation() == "clowns-L3")
+
+
+DIM = replace(CALM, brightness=(0.7, 0.7))
+
+
+def _dim_table(card: str | None) -> tuple[NDArray[Any], NDArray[Any]]:
+    """`_table` in a dim frame: the bare print darker than `vision.bigtop.places.GLARE_FLOOR`."""
+    x, y = _space_centre()
+    placements = [] if card is None else [Placement(card, x, y, chart_pose(SEAT)[2])]
+    scene = render_scene(np.random.default_rng(8), seats=[SEAT, 3], settings=DIM, placements=placements)
+    return scene.image, scene.table_to_image
+
+
+def _linear_glare(image: NDArray[Any], to_image: NDArray[Any], radius_mm: float, dy_mm: float) -> NDArray[Any]:
+    """A glare spot of peak 1.5 (linear light, 1 = white) centred ``dy_mm`` below the space's centre: it
+    saturates part of the space and brightens the rest."""
+    x, y = _space_centre()
+    pts = cv2.perspectiveTransform(np.array([[[x, y + dy_mm], [x + radius_mm, y + dy_mm]]], np.float64), to_image)[0]
+    radius = float(np.linalg.norm(pts[1] - pts[0]))
+    spot = np.zeros(image.shape[:2], np.float32)
+    cv2.circle(spot, (int(round(pts[0][0])), int(round(pts[0][1]))), int(round(radius)), 1.0, -1, cv2.LINE_AA)
+    spot = cv2.GaussianBlur(spot, (0, 0), 0.25 * radius)
+    lin = (image.astype(np.float32) / 255.0) ** 2.2 + 1.5 * spot[:, :, None]
+    return np.clip(255.0 * np.clip(lin, 0.0, 1.0) ** (1 / 2.2) + 0.5, 0, 255).astype(np.uint8)
+
+
+def test_an_empty_space_under_glare_in_a_dim_frame_reads_empty(recognizer: Recognizer) -> None:
+    image, to_image = _dim_table(None)
+    assert float(np.percentile(image, 50)) < GLARE_FLOOR  # the bare print is darker than the fixed floor
+    for radius, dy in ((25.0, 10.0), (25.0, -10.0), (35.0, 20.0)):
+        recognizer.reset()
+        assert _space_state(recognizer.recognize(_linear_glare(image, to_image, radius, dy)).view) == (None, False)
+
+
+@pytest.mark.parametrize("card", ["clowns-L3", "sideshow-D2", "performers-L6"])
+def test_a_card_under_glare_in_a_dim_frame_is_never_read_as_an_empty_space(recognizer: Recognizer, card: str) -> None:
+    image, to_image = _dim_table(card)
+    for radius, dy in ((25.0, 10.0), (25.0, -10.0), (35.0, 20.0), (40.0, 0.0)):
+        recognizer.reset()
+        seen, held = _space_state(recognizer.recognize(_linear_glare(image, to_image, radius, dy)).view)
+        assert held or (seen is not None and seen.notation() == card)

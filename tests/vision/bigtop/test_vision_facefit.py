@@ -1,0 +1,90 @@
+"""A place's crop read by fitting each card's printed face: sure where the numeral shows, silent where glare hides it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from scorer.bigtop.cards import DECK, Card
+from vision.bigtop.facefit import MARGIN, MAX_COST, MIN_CONFIDENCE, confirmed, face_read
+from vision.bigtop.faces import render_card
+from vision.bigtop.layout import CARD
+from vision.classify import Recognition, Verdict
+
+CHART_CARDS = [c.notation() for c in DECK if not c.is_poster]
+
+
+def _pile(label: str) -> list[str]:
+    """The cards that may lie on ``label``'s tableau pile: its suit's cards of its shade."""
+    return [c for c in CHART_CARDS if c[:-1] == label[:-1]]
+
+
+def _face(label: str, glare: float, spot_y: float, seed: int = 0) -> NDArray[np.uint8]:
+    """The classifier's 40 x 56 crop of ``label``'s face field, under-exposed with a white balance off, a glare
+    spot of peak ``glare`` (linear light) centred ``spot_y`` px from its top, blurred, with sensor noise."""
+    img, _ = render_card(Card.parse(label), 4.0)
+    f = int(round((CARD.margin + CARD.frame) * 4))
+    face = cv2.resize(img[f:img.shape[0] - f, f:img.shape[1] - f], (40, 56), interpolation=cv2.INTER_AREA)
+    lin = (face.astype(np.float32) / 255.0) ** 2.2 * np.array([0.8, 0.72, 0.86], np.float32)
+    yy, xx = np.mgrid[0:56, 0:40]
+    spot = np.exp(-(((xx - 20) / 16.0) ** 2 + ((yy - spot_y) / 9.0) ** 2) / 2).astype(np.float32)
+    out = 255.0 * np.clip(lin + glare * spot[:, :, None], 0.0, 1.0) ** (1 / 2.2)
+    out = cv2.GaussianBlur(out, (0, 0), 1.0) + np.random.default_rng(seed).normal(0.0, 2.0, out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("label", ["clowns-D1", "performers-L5", "sideshow-L6"])
+def test_a_card_whose_picture_glare_saturates_is_read_from_its_numeral(label: str) -> None:
+    crop = _face(label, 2.0, 46.0)
+    assert float((crop[40:52] >= 250).all(axis=2).mean()) > 0.3  # the picture is gone
+    name, cost, ratio = face_read(crop, _pile(label), label)
+    assert name == label and cost <= MAX_COST and ratio >= MARGIN
+
+
+def test_among_every_card_a_chart_space_may_hold_the_colour_and_the_numeral_both_count() -> None:
+    name, cost, ratio = face_read(_face("animals-D3", 0.0, 46.0), CHART_CARDS, "animals-D3")
+    assert name == "animals-D3" and cost <= MAX_COST and ratio >= MARGIN
+
+
+@pytest.mark.parametrize("label", ["clowns-D1", "performers-L5"])
+def test_a_card_whose_numeral_glare_saturates_is_named_by_no_fit(label: str) -> None:
+    crop = _face(label, 3.0, 16.0)
+    _, cost, ratio = face_read(crop, _pile(label), label)
+    assert ratio < MARGIN or cost > MAX_COST
+    # whatever the classifier guessed, the fit does not confirm it
+    for guess in _pile(label):
+        assert confirmed(crop[None], [Recognition(Verdict.UNSURE, guess, 0.8)], [_pile(label)])[0].verdict \
+            is Verdict.UNSURE
+
+
+def test_only_an_unsure_reading_the_fit_names_too_is_confirmed() -> None:
+    crops = np.stack([_face("performers-L5", 2.0, 46.0)] * 4)
+    pile = _pile("performers-L5")
+    recs = [Recognition(Verdict.UNSURE, "performers-L5", 0.8),  # the same card: confirmed
+            Recognition(Verdict.UNSURE, "performers-L3", 0.8),  # another card: the fit names L5, not L3
+            Recognition(Verdict.UNSURE, "performers-L5", MIN_CONFIDENCE / 2),  # too unsure to look again
+            Recognition(Verdict.NOT_A_COMPONENT, "none", 0.9)]  # no card guessed
+    out = confirmed(crops, recs, [pile] * 4)
+    assert out[0] == Recognition(Verdict.IDENTIFIED, "performers-L5", 0.8)
+    assert out[1:] == recs[1:]
+
+
+def test_a_still_places_fit_is_made_once_while_its_crop_looks_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision.bigtop import facefit
+
+    calls: list[str] = []
+    real = facefit.face_read
+    monkeypatch.setattr(facefit, "face_read", lambda *a: calls.append(a[2]) or real(*a))
+    memory = facefit.FitMemory()
+    pile = _pile("performers-L5")
+    still = [_face("performers-L5", 2.0, 46.0, seed) for seed in range(3)]  # sensor noise only
+    answers = [memory.face_read("pile", crop, pile, "performers-L5") for crop in still]
+    assert len(calls) == 1 and answers[0] == answers[1] == answers[2]
+    memory.face_read("pile", _face("performers-L3", 2.0, 46.0), pile, "performers-L3")  # another card
+    memory.face_read("other pile", still[0], pile, "performers-L5")  # another place
+    assert len(calls) == 3
+    memory.reset()
+    memory.face_read("pile", still[0], pile, "performers-L5")
+    assert len(calls) == 4

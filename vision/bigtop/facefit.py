@@ -1,0 +1,203 @@
+"""A place's crop read by fitting each card's clean printed face to it, glare and blur allowed for.
+
+Ringside prints the Big Top faces itself (`vision.bigtop.faces`), so what a card may look like
+under the camera is known up to the light: each colour channel scaled (exposure, white balance,
+vignetting), a smooth field of light added (a glare spot, linear light, clipped at white), and
+blur. `fit_costs` fits that model to a crop for each candidate card and measures what it leaves
+unexplained; pixels the glare saturated constrain the fit only to be that bright. Where glare
+saturates the numeral every card of the place's suit and shade fits alike, and the fit
+says so: `face_read` names a card only when it fits clearly better than every other card
+that may lie there (`MARGIN`) and well in itself (`MAX_COST`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from scorer.bigtop.cards import DECK
+from vision.bigtop.faces import render_card
+from vision.bigtop.layout import CARD
+from vision.classify import Recognition, Verdict
+from vision.recall import CROP_SAME, crop_signature
+
+__all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "FitMemory", "confirmed", "face_read", "fit_costs"]
+
+#: the camera's tone curve, as sRGB's near enough
+GAMMA = 2.2
+#: a channel at or above this (linear light) is taken as clipped: it says only that the pixel is bright
+CLIPPED = 0.88
+#: a channel's gain is within this factor of the channels' geometric mean (the camera's white balance)
+WHITE_BALANCE = 1.3
+#: the added light is smooth over this many crop pixels (Gaussian sigma; a numeral's stroke is 2 to 3)
+FIELD_SIGMA = 4.0
+#: the camera's blur tried (Gaussian sigma, crop pixels), and the crop's misplacement (whole pixels)
+BLURS = (0.5, 1.0, 1.6, 2.4)
+SHIFTS = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+#: a card is named when every other candidate leaves at least this many times its unexplained light ...
+MARGIN = 2.0
+#: ... and its own is below this (mean squared difference over the numeral's rows, grey levels over 255, squared)
+MAX_COST = 0.002
+#: `confirmed` looks again only at a classifier's unsure reading at least this confident
+MIN_CONFIDENCE = 0.5
+#: rendering scale of the templates (px/mm) before they are shrunk to the crop's size
+_RENDER_PX_PER_MM = 6.0
+_ITERATIONS = 3
+
+
+@functools.lru_cache(maxsize=4)
+def _templates(width: int, height: int) -> dict[str, NDArray[np.float32]]:
+    """Every card's face field at the crop's size, linear light: ``(height + 2, width + 2, 3)`` (a pixel of
+    the frame line around, for shifts)."""
+    out: dict[str, NDArray[np.float32]] = {}
+    s = _RENDER_PX_PER_MM
+    f = int(round((CARD.margin + CARD.frame) * s))
+    for card in DECK:
+        img, _ = render_card(card, s)
+        field = img[f:img.shape[0] - f, f:img.shape[1] - f]
+        # one crop pixel more on every side: the frame line where a shifted crop shows it
+        px_w, px_h = field.shape[1] / width, field.shape[0] / height
+        mx, my = int(round(px_w)), int(round(px_h))
+        padded = cv2.copyMakeBorder(field, my, my, mx, mx, cv2.BORDER_CONSTANT, value=(35, 30, 30))
+        small = cv2.resize(padded, (width + 2, height + 2), interpolation=cv2.INTER_AREA)
+        lin = (small.astype(np.float32) / 255.0) ** GAMMA
+        lin.flags.writeable = False
+        out[card.notation()] = lin
+    return out
+
+
+def _smooth(values: NDArray[np.float32], weight: NDArray[np.float32]) -> NDArray[np.float32]:
+    """``values`` averaged over `FIELD_SIGMA`, each pixel counted by ``weight`` (normalised convolution)."""
+    num = cv2.GaussianBlur(values * weight, (0, 0), FIELD_SIGMA)
+    den = cv2.GaussianBlur(weight, (0, 0), FIELD_SIGMA)
+    out: NDArray[np.float32] = (num / np.maximum(den, 1e-3)).astype(np.float32)
+    return out
+
+
+def _fit(seen: NDArray[np.float32], face: NDArray[np.float32], rows: slice) -> float:
+    """How much of ``seen`` (linear ``(H, W, 3)``) the printed ``face`` leaves unexplained over ``rows``, fitted
+    with a gain per channel and a smooth added field (clipped at white): mean squared difference in grey
+    levels / 255."""
+    free = (seen < CLIPPED).astype(np.float32)
+    field = np.zeros(seen.shape[:2], np.float32)
+    gain = np.ones(3, np.float32)
+    for _ in range(_ITERATIONS):
+        rest = seen - field[:, :, None]
+        num = (free * face * rest).sum(axis=(0, 1))
+        den = (free * face * face).sum(axis=(0, 1))
+        gain = np.maximum(num / np.maximum(den, 1e-6), 0.02)
+        # white balance moves a channel's gain only so far from the others'
+        mid = float(np.exp(np.log(gain).mean()))
+        gain = np.clip(gain, mid / WHITE_BALANCE, mid * WHITE_BALANCE).astype(np.float32)
+        lit = face * gain
+        left = seen - lit
+        w = free.sum(axis=2)
+        raw = (left * free).sum(axis=2) / np.maximum(w, 1.0)
+        # where every channel clipped the field is at least what makes the brightest channel clip
+        floor = np.maximum(CLIPPED - lit.max(axis=2), 0.0)
+        raw = np.where(w > 0, raw, floor).astype(np.float32)
+        field = np.maximum(_smooth(raw, np.maximum(w, 0.5 * (w == 0)).astype(np.float32)), 0.0)
+    model = np.clip(face * gain + field[:, :, None], 0.0, 1.0)
+    diff = (seen ** (1 / GAMMA) - model ** (1 / GAMMA))[rows]
+    return float((diff * diff).mean())
+
+
+def _numeral_rows(height: int) -> slice:
+    """The crop's rows that show the numeral (the print's ``0.29 +- 0.17`` of the face field's height), a pixel more."""
+    return slice(max(int(height * 0.12) - 1, 0), int(np.ceil(height * 0.46)) + 1)
+
+
+def fit_costs(crop: NDArray[np.uint8], labels: Sequence[str], blur: float, shift: tuple[int, int]) -> list[float]:
+    """`_fit`'s unexplained light of a ``(H, W, 3)`` uint8 BGR crop for each card of ``labels`` (their printed
+    faces blurred by ``blur`` px and seen ``shift`` whole px off)."""
+    h, w = crop.shape[:2]
+    top = _fitted_rows(h)
+    seen = (crop[:top].astype(np.float32) / 255.0) ** GAMMA
+    tpl = _blurred(w, h, blur)
+    dx, dy = shift
+    rows = _numeral_rows(h)
+    return [_fit(seen, tpl[lab][1 + dy:1 + dy + top, 1 + dx:1 + dx + w], rows) for lab in labels]
+
+
+def _fitted_rows(height: int) -> int:
+    """How many of the crop's rows, from its top, are fitted: the numeral and the face field around it."""
+    return min(int(np.ceil(height * 0.6)), height)
+
+
+@functools.lru_cache(maxsize=16)
+def _blurred(width: int, height: int, blur: float) -> dict[str, NDArray[np.float32]]:
+    """`_templates` blurred by ``blur`` px."""
+    out: dict[str, NDArray[np.float32]] = {}
+    for lab, t in _templates(width, height).items():
+        b: NDArray[np.float32] = cv2.GaussianBlur(t, (0, 0), blur).astype(np.float32)
+        b.flags.writeable = False
+        out[lab] = b
+    return out
+
+
+def face_read(crop: NDArray[np.uint8], candidates: Sequence[str], guess: str = "") -> tuple[str, float, float]:
+    """The card of ``candidates`` whose printed face fits ``crop`` best, its cost, and the next best's cost
+    over it (``"", inf, 0`` when fewer than two candidates). The camera's blur and the crop's shift are
+    fitted to ``guess`` when it is a candidate (the classifier's best guess), else to the candidate that
+    fits best unblurred and in place; then every candidate is fitted at those."""
+    if len(candidates) < 2:
+        return "", float("inf"), 0.0
+    if guess not in candidates:
+        costs = fit_costs(crop, list(candidates), BLURS[1], (0, 0))
+        guess = candidates[int(np.argmin(costs))]
+    _, bl, sh = min((fit_costs(crop, [guess], bl, sh)[0], bl, sh) for bl in BLURS for sh in SHIFTS)
+    costs = fit_costs(crop, list(candidates), bl, sh)
+    order = np.argsort(costs)
+    first, second = costs[int(order[0])], costs[int(order[1])]
+    return candidates[int(order[0])], first, second / max(first, 1e-9)
+
+
+class FitMemory:
+    """`face_read`'s answer per place, given again for a crop alike the one it was read from (every 2x2
+    block's mean within `vision.recall.CROP_SAME` grey levels) with the same guess and candidates: a still
+    table's unsure place is fitted once, not every frame. `reset` for another table."""
+
+    def __init__(self) -> None:
+        self._last: dict[Hashable, tuple[NDArray[Any], str, tuple[str, ...], tuple[str, float, float]]] = {}
+
+    def reset(self) -> None:
+        """Forget every answer."""
+        self._last.clear()
+
+    def face_read(self, place: Hashable, crop: NDArray[np.uint8], candidates: Sequence[str],
+                  guess: str) -> tuple[str, float, float]:
+        """`face_read`, or its last answer at ``place`` for a crop alike ``crop``."""
+        sig = crop_signature(crop[None])[0]
+        seen = self._last.get(place)
+        cands = tuple(candidates)
+        if (seen is not None and seen[1] == guess and seen[2] == cands
+                and int(np.abs(seen[0] - sig).max(initial=0)) <= CROP_SAME):
+            return seen[3]
+        answer = face_read(crop, cands, guess)
+        self._last[place] = (sig, guess, cands, answer)
+        return answer
+
+
+def confirmed(crops: NDArray[np.uint8], recognitions: Sequence[Recognition], candidates: Sequence[Sequence[str]],
+              places: Sequence[Hashable] | None = None, memory: FitMemory | None = None) -> list[Recognition]:
+    """``recognitions`` of ``(N, H, W, 3)`` place crops, each classifier reading left unsure (at least
+    `MIN_CONFIDENCE`) whose best guess is one of its place's ``candidates`` (the cards that may lie there)
+    made identified when `face_read` names the same card, fitting well (`MAX_COST`) and clearly better than
+    every other candidate (`MARGIN`): two readers that share nothing agree. With a ``memory``, each crop's
+    fit is asked of it under its place's key in ``places``."""
+    out = list(recognitions)
+    for i, r in enumerate(out):
+        if r.verdict is not Verdict.UNSURE or r.confidence < MIN_CONFIDENCE or r.best not in candidates[i]:
+            continue
+        if memory is not None and places is not None:
+            label, cost, ratio = memory.face_read(places[i], crops[i], candidates[i], r.best)
+        else:
+            label, cost, ratio = face_read(crops[i], candidates[i], r.best)
+        if label == r.best and cost <= MAX_COST and ratio >= MARGIN:
+            out[i] = Recognition(Verdict.IDENTIFIED, r.best, r.confidence)
+    return out
