@@ -849,8 +849,9 @@ class Deck:
         agree = (tm[rows, best] >= MIN_TEMPLATE) & (near[rows, best] <= EMBEDDING_BOUND) & usable
         ok &= agree
         ok |= (tm[rows, best] >= STRONG_TEMPLATE) & (ratio <= STRONG_RATIO) & (near[rows, best] <= STRONG_BOUND) & usable
-        ok |= (ratio <= CLEAR_RATIO) & (tm[rows, best] >= CLEAR_TEMPLATE) & (near[rows, best] <= EMBEDDING_BOUND) & usable
-        ok |= self._by_colour(crops, fused, best, agree & ~ok & (ratio <= COLOUR_GATE))
+        ok |= self._clear(crops, best, usable & ~ok & (ratio <= CLEAR_RATIO) & (tm[rows, best] >= CLEAR_TEMPLATE)
+                          & (near[rows, best] <= EMBEDDING_BOUND))
+        ok |= self._by_colour(crops, fused, tm, near, best, usable & ~ok & (ratio <= COLOUR_GATE))
         todo = np.flatnonzero(~ok & usable & (ratio <= FUSED_SEARCH_GATE[0]) & (tm[rows, best] >= FUSED_SEARCH_GATE[1]))
         if len(todo):
             moved = _realigned(crops[todo], FUSED_MOVES + WIDE_MOVES)
@@ -882,17 +883,47 @@ class Deck:
                 for k, good, r in zip(best, ok, ratio)]
 
 
-    def _by_colour(self, crops: Image, fused: FloatArray, best: NDArray[np.intp],
-                   asked: NDArray[np.bool_]) -> NDArray[np.bool_]:
-        """Which of the ``asked`` crops (their nearest label passing every fused test but the ratio) the colour
-        cue settles: the nearest label's colours are near the crop's (`COLOUR_MAX`) and every rival (a label
-        within the ratio test of it) is farther by colour by at least `COLOUR_MARGIN`. The colour cue never
-        names a label of its own: it only tells apart labels the other cues found alike."""
+    def _clear(self, crops: Image, best: NDArray[np.intp], asked: NDArray[np.bool_]) -> NDArray[np.bool_]:
+        """Which of the ``asked`` crops (their nearest label far ahead of the next, correlating a little under
+        `MIN_TEMPLATE`) show some of their nearest label's hues (`ColourCue` distance within `CLEAR_COLOUR`): a
+        bare printed circle correlates with a token's back about as well as a blurred back does, but shows
+        none of its colours."""
         out = np.zeros(len(crops), bool)
         todo = np.flatnonzero(asked)
         colour = self.colour_cue
         if colour is None or not len(todo):
             return out
+        own = best[todo]
+        wanted = np.zeros((len(todo), len(self.labels)), bool)
+        wanted[np.arange(len(todo)), own] = True
+        out[todo] = colour.distances(crops[todo], wanted)[np.arange(len(todo)), own] <= CLEAR_COLOUR
+        return out
+
+    def _by_colour(self, crops: Image, fused: FloatArray, tm: FloatArray, near: FloatArray, best: NDArray[np.intp],
+                   asked: NDArray[np.bool_]) -> NDArray[np.bool_]:
+        """Which of the ``asked`` crops (their nearest label short of the ratio test) the colour cue settles, and
+        as which label (written into ``best``): among the labels within the ratio test of the nearest (the
+        rivals, the nearest one of them), the one nearest by colour, when its colours are near the crop's
+        (`COLOUR_MAX`), every other rival is farther by colour by at least `COLOUR_MARGIN`, and it passes the
+        fused tests but the ratio (template correlation `MIN_TEMPLATE`, embedding within `EMBEDDING_BOUND`).
+        The colour cue never names a label of its own: it only tells apart labels the other cues found alike
+        (a token's face in two colours, one number in two suits)."""
+        out = np.zeros(len(crops), bool)
+        todo = np.flatnonzero(asked)
+        colour = self.colour_cue
+        if colour is None or not len(todo):
+            return out
+        own = best[todo]
+        sub = np.arange(len(todo))
+        rivals = fused[todo] <= fused[todo, own][:, None] / self.max_ratio
+        d = np.where(rivals, colour.distances(crops[todo], rivals), np.inf)
+        order = np.argsort(d, axis=1)
+        pick, other = order[:, 0], order[:, 1]
+        settled = ((d[sub, pick] <= COLOUR_MAX) & (d[sub, other] - d[sub, pick] >= COLOUR_MARGIN)
+                   & (tm[todo, pick] >= MIN_TEMPLATE) & (near[todo, pick] <= EMBEDDING_BOUND))
+        out[todo] = settled
+        best[todo[settled]] = pick[settled]
+        return out
         own = best[todo]
         sub = np.arange(len(todo))
         rivals = fused[todo] <= fused[todo, own][:, None] / self.max_ratio
@@ -1278,9 +1309,10 @@ WIDE_BOUND = 1.0
 #: A deck with templates: a nearest label far ahead of the next (`CLEAR_RATIO`) and within the embedding's
 #: bound needs a template correlation of only `CLEAR_TEMPLATE` (a token's back, turned between two
 #: enrolled angles and blurred, correlates a little under `MIN_TEMPLATE`; on the tuning tables no wrong
-#: nearest label lay under a ratio of 0.85).
+#: nearest label lay under a ratio of 0.85), when its hues are not far from the label's (`CLEAR_COLOUR`).
 CLEAR_RATIO = 0.78
 CLEAR_TEMPLATE = 0.42
+CLEAR_COLOUR = 0.85
 #: A deck with templates: a crop whose nearest label passes every fused test but the ratio, within this
 #: ratio, is identified when the colour cue (`ColourCue`) puts the label within `COLOUR_MAX` of the crop's
 #: colours and every rival at least `COLOUR_MARGIN` farther (chosen on the tuning tables, seeds
