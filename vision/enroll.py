@@ -726,14 +726,18 @@ class Deck:
         crop): a recogniser then leaves its verdicts on blurred crops as they are."""
         return self.templates is not None
 
-    def scores(self, crops: Image) -> tuple[FloatArray, FloatArray | None, FloatArray]:
+    def scores(self, crops: Image, among: NDArray[np.bool_] | None = None,
+               ) -> tuple[FloatArray, FloatArray | None, FloatArray]:
         """For each crop and label: the distance the tests use, the template correlation (None without
         templates; -1 outside the candidates) and the embedding distance over ``max_distance``.
 
         With templates, the distance is the embedding's plus `TEMPLATE_WEIGHT` times one less the
         correlation, for the `CANDIDATES` labels nearest by embedding (others: as if uncorrelated).
+        ``among`` (one flag per label): only these labels are compared; the others lie infinitely far.
         """
         emb = self.label_distances(self.project(describe(crops)))
+        if among is not None:
+            emb = np.where(among[None, :], emb, np.inf).astype(np.float32)
         cue = self.cue
         if cue is None:
             return emb, None, emb / max(self.max_distance, 1e-9)
@@ -802,6 +806,20 @@ class Deck:
             return []
         if self.cue is not None:
             return self._classify_fused(crops)
+        return self._classify_plain(crops)
+
+    def classify_among(self, crops: Image, labels: Sequence[str]) -> list[Recognition]:
+        """`classify`, each crop compared with ``labels`` only (the recogniser knows the crop's shape: a
+        disc is one of the round components). A deck without templates reads as `classify`."""
+        if len(crops) == 0:
+            return []
+        if self.cue is None:
+            return self._classify_plain(crops)
+        wanted = set(labels)
+        return self._classify_fused(crops, np.array([x in wanted for x in self.labels], bool))
+
+    def _classify_plain(self, crops: Image) -> list[Recognition]:
+        """`classify` for a deck without templates."""
         plain = self.label_distances(self.project(describe(crops)))
         best, ok, ratio = _nearest(plain, self.max_distance, self.max_ratio, BOTH_LIMITS)
         # a crop the plain test leaves unsure is looked at again, slightly shifted and scaled (the table
@@ -825,7 +843,7 @@ class Deck:
         return out
 
 
-    def _classify_fused(self, crops: Image) -> list[Recognition]:
+    def _classify_fused(self, crops: Image, among: NDArray[np.bool_] | None = None) -> list[Recognition]:
         """`classify` with the template cue: the nearest label by the fused distance (`scores`), identified
         when it passes the ratio test (``max_ratio``), correlates with its templates at least
         `MIN_TEMPLATE`, lies within `EMBEDDING_BOUND` times the embedding's bound, and the crop is neither
@@ -836,8 +854,9 @@ class Deck:
         is looked at again moved a little (`FUSED_MOVES`: the place a card was read from may be off by a
         few per cent); each label's fused distance is then its least over the looks, and the crop is
         identified only as the plain look's nearest label, under the stricter `FUSED_SEARCH_RATIO` and
-        `FUSED_SEARCH_BOUND`."""
-        fused, tm, near = self.scores(crops)
+        `FUSED_SEARCH_BOUND`. ``among``: the labels compared (`scores`), default all."""
+        look = functools.partial(self.scores) if among is None else functools.partial(self.scores, among=among)
+        fused, tm, near = look(crops)
         assert tm is not None
         best, ok, ratio = _nearest(fused, math.inf, self.max_ratio)
         rows = np.arange(len(crops))
@@ -861,8 +880,8 @@ class Deck:
             # label than the plain look's (the place a card was read from lies well off the card)
             clear = np.zeros(len(todo), bool)
             clear_label, clear_ratio = best[todo].copy(), ratio[todo].copy()
-            for k, look in enumerate(moved):
-                f, t, e = self.scores(look)
+            for k, crops_moved in enumerate(moved):
+                f, t, e = look(crops_moved)
                 assert t is not None
                 if k < len(FUSED_MOVES):
                     least, most, nearest = np.minimum(least, f), np.maximum(most, t), np.minimum(nearest, e)

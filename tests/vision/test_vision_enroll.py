@@ -504,3 +504,36 @@ def test_a_crop_read_a_tenth_of_its_width_off_is_named_by_its_clear_look(monkeyp
     # the narrow moves alone never find a look clear enough
     monkeypatch.setattr("vision.enroll.WIDE_MOVES", ())
     assert all(r.verdict is Verdict.UNSURE for r in deck.classify(crops))
+
+
+def _card_or_token_scores(self: Deck, crops: np.ndarray, among: np.ndarray | None = None,
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Stand-in fused scores: two cards a hair apart and nearer than either token, one token clearly ahead
+    of the other; ``among`` as `Deck.scores` (other labels infinitely far)."""
+    n = len(crops)
+    near = np.tile(np.array([[0.6, 0.61, 1.0, 1.3]], np.float32), (n, 1))
+    tm = np.tile(np.array([[0.5, 0.5, 0.6, 0.2]], np.float32), (n, 1))
+    if among is not None:
+        near = np.where(among[None, :], near, np.inf).astype(np.float32)
+    return near + 1.5 * (1.0 - tm), tm, near
+
+
+def test_a_crop_is_read_among_the_labels_of_its_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Deck, "scores", _card_or_token_scores)
+    monkeypatch.setattr("vision.enroll.FUSED_SEARCH_GATE", (0.0, 2.0))
+    labels = ("card-a", "card-b", "token-1", "token-2")
+    deck = Deck("bigtop", "t", labels, np.zeros((4, 2), np.float32), np.arange(4, dtype=np.int32),
+                np.zeros(2, np.float32), np.eye(2, dtype=np.float32), 1.0, 0.9, (40, 56),
+                templates=np.zeros((4, 56, 40, 3), np.uint8), template_owners=np.arange(4, dtype=np.int32))
+    crops = np.zeros((1, 56, 40, 3), np.uint8)
+    assert deck.classify(crops)[0].verdict is Verdict.UNSURE  # the two cards too alike
+    assert deck.classify_among(crops, ["token-1", "token-2"])[0].label == "token-1"
+    assert deck.classify_among(crops, ["card-a", "card-b"])[0].verdict is Verdict.UNSURE
+
+
+def test_scores_among_some_labels_put_the_others_infinitely_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("vision.enroll.describe", _centroid)
+    deck = _two_label_deck()
+    deck.templates, deck.template_owners = np.zeros((2, 56, 40, 3), np.uint8), np.array([0, 1], np.int32)
+    fused, _, near = deck.scores(_blob_crops([0.0]), np.array([False, True]))
+    assert np.isinf(fused[0, 0]) and np.isinf(near[0, 0]) and np.isfinite(fused[0, 1])
