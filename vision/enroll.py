@@ -23,9 +23,11 @@ than the next label, correlates well with its own templates and is near it by th
 too; a crop just short of these tests is looked at again moved by a few per cent, and accepted only
 as the same label under stricter tests. The template cue takes the colour cast out, and with it most
 of what tells apart two labels printed alike in different colours (tokens of one design); a third cue
-(`ColourCue`) keeps the hues, each crop balanced against its own paper white, and settles a crop that
-passes every test but the ratio when its nearest label's hues are near and every rival's far. A
-deck without templates (built by descriptors alone) keeps the tests below.
+(`ColourCue`) keeps the hues, each crop balanced against its own paper white, and settles a crop short of
+the ratio test as whichever label within that test is near by hue, every other far, when that label
+passes the other tests. A crop still unsure is also looked at moved by a tenth of its width (a card on
+a pile read from an outline around the pile), and one clear look names its label. A deck without
+templates (built by descriptors alone) keeps the tests below.
 
 A crop is recognised as the label of its nearest prototype when that prototype is
 near enough (a distance bound learnt from the deck's own prototypes) and clearly
