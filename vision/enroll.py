@@ -938,9 +938,9 @@ class Deck:
         sub = np.arange(len(todo))
         rivals = fused[todo] <= fused[todo, own][:, None] / self.max_ratio
         d = np.where(rivals, colour.distances(crops[todo], rivals), np.inf)
-        order = np.argsort(d, axis=1)
-        pick, other = order[:, 0], order[:, 1]
-        settled = ((d[sub, pick] <= COLOUR_MAX) & (d[sub, other] - d[sub, pick] >= COLOUR_MARGIN)
+        pick = np.argmin(d, axis=1)
+        other = np.sort(d, axis=1)[:, 1] if d.shape[1] > 1 else np.full(len(todo), np.inf)  # a deck of one label
+        settled = ((d[sub, pick] <= COLOUR_MAX) & (other - d[sub, pick] >= COLOUR_MARGIN)
                    & (tm[todo, pick] >= MIN_TEMPLATE) & (near[todo, pick] <= EMBEDDING_BOUND))
         out[todo] = settled
         best[todo[settled]] = pick[settled]
