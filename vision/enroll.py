@@ -23,9 +23,11 @@ than the next label, correlates well with its own templates and is near it by th
 too; a crop just short of these tests is looked at again moved by a few per cent, and accepted only
 as the same label under stricter tests. The template cue takes the colour cast out, and with it most
 of what tells apart two labels printed alike in different colours (tokens of one design); a third cue
-(`ColourCue`) keeps the hues, each crop balanced against its own paper white, and settles a crop that
-passes every test but the ratio when its nearest label's hues are near and every rival's far. A
-deck without templates (built by descriptors alone) keeps the tests below.
+(`ColourCue`) keeps the hues, each crop balanced against its own paper white, and settles a crop short of
+the ratio test as whichever label within that test is near by hue, every other far, when that label
+passes the other tests. A crop still unsure is also looked at moved by a tenth of its width (a card on
+a pile read from an outline around the pile), and one clear look names its label. A deck without
+templates (built by descriptors alone) keeps the tests below.
 
 A crop is recognised as the label of its nearest prototype when that prototype is
 near enough (a distance bound learnt from the deck's own prototypes) and clearly
@@ -726,14 +728,18 @@ class Deck:
         crop): a recogniser then leaves its verdicts on blurred crops as they are."""
         return self.templates is not None
 
-    def scores(self, crops: Image) -> tuple[FloatArray, FloatArray | None, FloatArray]:
+    def scores(self, crops: Image, among: NDArray[np.bool_] | None = None,
+               ) -> tuple[FloatArray, FloatArray | None, FloatArray]:
         """For each crop and label: the distance the tests use, the template correlation (None without
         templates; -1 outside the candidates) and the embedding distance over ``max_distance``.
 
         With templates, the distance is the embedding's plus `TEMPLATE_WEIGHT` times one less the
         correlation, for the `CANDIDATES` labels nearest by embedding (others: as if uncorrelated).
+        ``among`` (one flag per label): only these labels are compared; the others lie infinitely far.
         """
         emb = self.label_distances(self.project(describe(crops)))
+        if among is not None:
+            emb = np.where(among[None, :], emb, np.inf).astype(np.float32)
         cue = self.cue
         if cue is None:
             return emb, None, emb / max(self.max_distance, 1e-9)
@@ -802,6 +808,20 @@ class Deck:
             return []
         if self.cue is not None:
             return self._classify_fused(crops)
+        return self._classify_plain(crops)
+
+    def classify_among(self, crops: Image, labels: Sequence[str]) -> list[Recognition]:
+        """`classify`, each crop compared with ``labels`` only (the recogniser knows the crop's shape: a
+        disc is one of the round components). A deck without templates reads as `classify`."""
+        if len(crops) == 0:
+            return []
+        if self.cue is None:
+            return self._classify_plain(crops)
+        wanted = set(labels)
+        return self._classify_fused(crops, np.array([x in wanted for x in self.labels], bool))
+
+    def _classify_plain(self, crops: Image) -> list[Recognition]:
+        """`classify` for a deck without templates."""
         plain = self.label_distances(self.project(describe(crops)))
         best, ok, ratio = _nearest(plain, self.max_distance, self.max_ratio, BOTH_LIMITS)
         # a crop the plain test leaves unsure is looked at again, slightly shifted and scaled (the table
@@ -825,7 +845,7 @@ class Deck:
         return out
 
 
-    def _classify_fused(self, crops: Image) -> list[Recognition]:
+    def _classify_fused(self, crops: Image, among: NDArray[np.bool_] | None = None) -> list[Recognition]:
         """`classify` with the template cue: the nearest label by the fused distance (`scores`), identified
         when it passes the ratio test (``max_ratio``), correlates with its templates at least
         `MIN_TEMPLATE`, lies within `EMBEDDING_BOUND` times the embedding's bound, and the crop is neither
@@ -836,8 +856,9 @@ class Deck:
         is looked at again moved a little (`FUSED_MOVES`: the place a card was read from may be off by a
         few per cent); each label's fused distance is then its least over the looks, and the crop is
         identified only as the plain look's nearest label, under the stricter `FUSED_SEARCH_RATIO` and
-        `FUSED_SEARCH_BOUND`."""
-        fused, tm, near = self.scores(crops)
+        `FUSED_SEARCH_BOUND`. ``among``: the labels compared (`scores`), default all."""
+        look = functools.partial(self.scores) if among is None else functools.partial(self.scores, among=among)
+        fused, tm, near = look(crops)
         assert tm is not None
         best, ok, ratio = _nearest(fused, math.inf, self.max_ratio)
         rows = np.arange(len(crops))
@@ -849,36 +870,81 @@ class Deck:
         agree = (tm[rows, best] >= MIN_TEMPLATE) & (near[rows, best] <= EMBEDDING_BOUND) & usable
         ok &= agree
         ok |= (tm[rows, best] >= STRONG_TEMPLATE) & (ratio <= STRONG_RATIO) & (near[rows, best] <= STRONG_BOUND) & usable
-        ok |= self._by_colour(crops, fused, best, agree & ~ok & (ratio <= COLOUR_GATE))
+        ok |= self._clear(crops, best, usable & ~ok & (ratio <= CLEAR_RATIO) & (tm[rows, best] >= CLEAR_TEMPLATE)
+                          & (near[rows, best] <= EMBEDDING_BOUND))
+        ok |= self._by_colour(crops, fused, tm, near, best, usable & ~ok & (ratio <= COLOUR_GATE))
         todo = np.flatnonzero(~ok & usable & (ratio <= FUSED_SEARCH_GATE[0]) & (tm[rows, best] >= FUSED_SEARCH_GATE[1]))
         if len(todo):
-            moved = _realigned(crops[todo], FUSED_MOVES)
+            moved = _realigned(crops[todo], FUSED_MOVES + WIDE_MOVES)
             least, most, nearest = fused[todo], tm[todo], near[todo]
-            for look in moved:
-                f, t, e = self.scores(look)
-                assert t is not None
-                least, most, nearest = np.minimum(least, f), np.maximum(most, t), np.minimum(nearest, e)
-            best2, ok2, ratio2 = _nearest(least, math.inf, FUSED_SEARCH_RATIO)
             sub = np.arange(len(todo))
+            # the clearest single look that names a label on its own (`WIDE_RATIO`): it may name another
+            # label than the plain look's (the place a card was read from lies well off the card)
+            clear = np.zeros(len(todo), bool)
+            clear_label, clear_ratio = best[todo].copy(), ratio[todo].copy()
+            for k, crops_moved in enumerate(moved):
+                f, t, e = look(crops_moved)
+                assert t is not None
+                if k < len(FUSED_MOVES):
+                    least, most, nearest = np.minimum(least, f), np.maximum(most, t), np.minimum(nearest, e)
+                b, _, r = _nearest(f, math.inf, WIDE_RATIO)
+                better = ((r <= WIDE_RATIO) & (r < clear_ratio) & (t[sub, b] >= WIDE_TEMPLATE)
+                          & (e[sub, b] <= WIDE_BOUND))
+                clear |= better
+                clear_label[better], clear_ratio[better] = b[better], r[better]
+            best2, ok2, ratio2 = _nearest(least, math.inf, FUSED_SEARCH_RATIO)
             ok2 &= ((best2 == best[todo]) & (most[sub, best2] >= MIN_TEMPLATE)
                     & (nearest[sub, best2] <= FUSED_SEARCH_BOUND))
             ok[todo[ok2]] = True
             ratio[todo[ok2]] = ratio2[ok2]
+            switch = clear & ~ok2
+            ok[todo[switch]] = True
+            best[todo[switch]], ratio[todo[switch]] = clear_label[switch], clear_ratio[switch]
         return [Recognition(Verdict.IDENTIFIED if good else Verdict.UNSURE, self.labels[int(k)], float(max(0.0, 1.0 - r)))
                 for k, good, r in zip(best, ok, ratio)]
 
 
-    def _by_colour(self, crops: Image, fused: FloatArray, best: NDArray[np.intp],
-                   asked: NDArray[np.bool_]) -> NDArray[np.bool_]:
-        """Which of the ``asked`` crops (their nearest label passing every fused test but the ratio) the colour
-        cue settles: the nearest label's colours are near the crop's (`COLOUR_MAX`) and every rival (a label
-        within the ratio test of it) is farther by colour by at least `COLOUR_MARGIN`. The colour cue never
-        names a label of its own: it only tells apart labels the other cues found alike."""
+    def _clear(self, crops: Image, best: NDArray[np.intp], asked: NDArray[np.bool_]) -> NDArray[np.bool_]:
+        """Which of the ``asked`` crops (their nearest label far ahead of the next, correlating a little under
+        `MIN_TEMPLATE`) show some of their nearest label's hues (`ColourCue` distance within `CLEAR_COLOUR`): a
+        bare printed circle correlates with a token's back about as well as a blurred back does, but shows
+        none of its colours."""
         out = np.zeros(len(crops), bool)
         todo = np.flatnonzero(asked)
         colour = self.colour_cue
         if colour is None or not len(todo):
             return out
+        own = best[todo]
+        wanted = np.zeros((len(todo), len(self.labels)), bool)
+        wanted[np.arange(len(todo)), own] = True
+        out[todo] = colour.distances(crops[todo], wanted)[np.arange(len(todo)), own] <= CLEAR_COLOUR
+        return out
+
+    def _by_colour(self, crops: Image, fused: FloatArray, tm: FloatArray, near: FloatArray, best: NDArray[np.intp],
+                   asked: NDArray[np.bool_]) -> NDArray[np.bool_]:
+        """Which of the ``asked`` crops (their nearest label short of the ratio test) the colour cue settles, and
+        as which label (written into ``best``): among the labels within the ratio test of the nearest (the
+        rivals, the nearest one of them), the one nearest by colour, when its colours are near the crop's
+        (`COLOUR_MAX`), every other rival is farther by colour by at least `COLOUR_MARGIN`, and it passes the
+        fused tests but the ratio (template correlation `MIN_TEMPLATE`, embedding within `EMBEDDING_BOUND`).
+        The colour cue never names a label of its own: it only tells apart labels the other cues found alike
+        (a token's face in two colours, one number in two suits)."""
+        out = np.zeros(len(crops), bool)
+        todo = np.flatnonzero(asked)
+        colour = self.colour_cue
+        if colour is None or not len(todo):
+            return out
+        own = best[todo]
+        sub = np.arange(len(todo))
+        rivals = fused[todo] <= fused[todo, own][:, None] / self.max_ratio
+        d = np.where(rivals, colour.distances(crops[todo], rivals), np.inf)
+        pick = np.argmin(d, axis=1)
+        other = np.sort(d, axis=1)[:, 1] if d.shape[1] > 1 else np.full(len(todo), np.inf)  # a deck of one label
+        settled = ((d[sub, pick] <= COLOUR_MAX) & (other - d[sub, pick] >= COLOUR_MARGIN)
+                   & (tm[todo, pick] >= MIN_TEMPLATE) & (near[todo, pick] <= EMBEDDING_BOUND))
+        out[todo] = settled
+        best[todo[settled]] = pick[settled]
+        return out
         own = best[todo]
         sub = np.arange(len(todo))
         rivals = fused[todo] <= fused[todo, own][:, None] / self.max_ratio
@@ -1245,11 +1311,29 @@ FUSED_FLAT = 0.04
 #: scale), and identified as the same label under this ratio and within this multiple of the embedding's
 #: bound (chosen on the tuning tables, seeds 902,000,000 to 902,000,029: no wrong label passed within a
 #: ratio of 0.9 or an embedding bound of 1.3, so the search is held stricter).
-FUSED_SEARCH_GATE = (0.99, 0.35)
+FUSED_SEARCH_GATE = (0.99, 0.3)
 FUSED_MOVES = ((0.05, 0.0, 1.0), (-0.05, 0.0, 1.0), (0.0, 0.05, 1.0), (0.0, -0.05, 1.0),
                (0.0, 0.0, 1.06), (0.0, 0.0, 0.94), (0.0, 0.0, 1.12))
 FUSED_SEARCH_RATIO = 0.88
 FUSED_SEARCH_BOUND = 1.2
+#: A deck with templates: the same crops are also looked at moved farther (`WIDE_MOVES`: a card on a pile
+#: whose lower cards stick out is read from an outline around them all, up to a tenth of its width off),
+#: and a single look, at any move, is identified as its own nearest label, even another than the plain
+#: look's, when that label is far ahead (`WIDE_RATIO`), correlates well (`WIDE_TEMPLATE`) and lies within
+#: `WIDE_BOUND` times the embedding's bound: each test well inside the plain match's (chosen on the tuning
+#: tables, seeds 902,000,000 and 905,000,000 on).
+WIDE_MOVES = ((0.1, 0.0, 1.0), (-0.1, 0.0, 1.0), (0.0, 0.1, 1.0), (0.0, -0.1, 1.0),
+              (0.07, 0.07, 1.0), (-0.07, 0.07, 1.0), (0.07, -0.07, 1.0), (-0.07, -0.07, 1.0))
+WIDE_RATIO = 0.7
+WIDE_TEMPLATE = 0.6
+WIDE_BOUND = 1.0
+#: A deck with templates: a nearest label far ahead of the next (`CLEAR_RATIO`) and within the embedding's
+#: bound needs a template correlation of only `CLEAR_TEMPLATE` (a token's back, turned between two
+#: enrolled angles and blurred, correlates a little under `MIN_TEMPLATE`; on the tuning tables no wrong
+#: nearest label lay under a ratio of 0.85), when its hues are not far from the label's (`CLEAR_COLOUR`).
+CLEAR_RATIO = 0.78
+CLEAR_TEMPLATE = 0.42
+CLEAR_COLOUR = 0.85
 #: A deck with templates: a crop whose nearest label passes every fused test but the ratio, within this
 #: ratio, is identified when the colour cue (`ColourCue`) puts the label within `COLOUR_MAX` of the crop's
 #: colours and every rival at least `COLOUR_MARGIN` farther (chosen on the tuning tables, seeds

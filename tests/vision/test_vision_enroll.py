@@ -417,25 +417,123 @@ def test_colour_cue_only_looks_at_candidates() -> None:
     assert d[0, 0] == 1.0 and d[0, 1] < 1.0
 
 
-def test_the_colour_cue_settles_look_alikes_only_as_the_other_cues_nearest(monkeypatch: pytest.MonkeyPatch) -> None:
-    blue, green = _ring((200, 120, 40), 48), _ring((60, 170, 90), 48)
-
-    def alike(self: Deck, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        # the embedding and the templates see the two labels alike, "blue" a hair nearer: the ratio test fails
+def _alike(blue: float, green: float, green_near: float) -> object:
+    """Stand-in fused scores: the embedding and the templates see "blue" and "green" alike, "blue" a hair
+    nearer (the ratio test fails); ``blue`` and ``green``: their template correlations."""
+    def scores(self: Deck, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n = len(crops)
-        near = np.tile(np.array([[0.5, 0.51]], np.float32), (n, 1))
-        tm = np.full((n, 2), 0.8, np.float32)
+        near = np.tile(np.array([[0.5, green_near]], np.float32), (n, 1))
+        tm = np.tile(np.array([[blue, green]], np.float32), (n, 1))
         return near + 1.5 * (1.0 - tm), tm, near
 
-    monkeypatch.setattr(Deck, "scores", alike)
-    monkeypatch.setattr("vision.enroll.FUSED_SEARCH_GATE", (0.0, 2.0))  # no second look: the colour cue alone
-    deck = Deck("bigtop", "t", ("blue", "green"), np.zeros((2, 2), np.float32), np.array([0, 1], np.int32),
+    return scores
+
+
+def _ring_deck(labels: tuple[str, ...], faces: list[tuple[int, int, int]]) -> Deck:
+    n = len(labels)
+    return Deck("bigtop", "t", labels, np.zeros((n, 2), np.float32), np.arange(n, dtype=np.int32),
                 np.zeros(2, np.float32), np.eye(2, dtype=np.float32), 1.0, 0.9, (48, 48),
-                templates=np.stack([blue, green]), template_owners=np.array([0, 1], np.int32))
-    cast = np.stack([_cast(blue, (1.2, 0.85, 1.1), 0.7), _cast(green, (1.2, 0.85, 1.1), 0.7)])
+                templates=np.stack([_ring(f, 48) for f in faces]), template_owners=np.arange(n, dtype=np.int32))
+
+
+def test_the_colour_cue_settles_look_alikes_as_the_rival_of_their_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Deck, "scores", _alike(0.8, 0.78, 0.51))
+    monkeypatch.setattr("vision.enroll.FUSED_SEARCH_GATE", (0.0, 2.0))  # no second look: the colour cue alone
+    deck = _ring_deck(("blue", "green"), [(200, 120, 40), (60, 170, 90)])
+    cast = np.stack([_cast(_ring(face, 48), (1.2, 0.85, 1.1), 0.7)
+                     for face in ((200, 120, 40), (60, 170, 90), (50, 50, 200))])
     recs = deck.classify(cast)
-    # the blue token is read; the green one stays unsure: the other cues' nearest is blue, which its colour denies
+    # the blue token is read; so is the green one, though the other cues put blue a hair nearer
     assert recs[0].label == "blue"
-    assert recs[1].verdict is Verdict.UNSURE
+    assert recs[1].label == "green"
+    # a red token has neither rival's colour: unsure
+    assert recs[2].verdict is Verdict.UNSURE
     monkeypatch.setattr("vision.enroll.COLOUR_GATE", 0.0)
-    assert deck.classify(cast)[0].verdict is Verdict.UNSURE
+    assert all(r.verdict is Verdict.UNSURE for r in deck.classify(cast))
+
+
+def test_the_colour_cue_names_a_rival_only_when_its_templates_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Deck, "scores", _alike(0.55, 0.45, 0.45))  # green correlates under MIN_TEMPLATE
+    monkeypatch.setattr("vision.enroll.FUSED_SEARCH_GATE", (0.0, 2.0))
+    deck = _ring_deck(("blue", "green"), [(200, 120, 40), (60, 170, 90)])
+    green = _cast(_ring((60, 170, 90), 48), (1.2, 0.85, 1.1), 0.7)[None]
+    assert deck.classify(green)[0].verdict is Verdict.UNSURE
+    monkeypatch.setattr("vision.enroll.MIN_TEMPLATE", 0.4)
+    assert deck.classify(green)[0].label == "green"
+
+
+def test_a_clear_nearest_label_with_weak_templates_needs_its_colours(monkeypatch: pytest.MonkeyPatch) -> None:
+    def clear(self: Deck, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        # "blue" far ahead of "green" (ratio about 0.56), its template correlation a little under MIN_TEMPLATE
+        n = len(crops)
+        near = np.tile(np.array([[0.5, 1.0]], np.float32), (n, 1))
+        tm = np.tile(np.array([[0.45, 0.1]], np.float32), (n, 1))
+        return near + 1.5 * (1.0 - tm), tm, near
+
+    monkeypatch.setattr(Deck, "scores", clear)
+    monkeypatch.setattr("vision.enroll.FUSED_SEARCH_GATE", (0.0, 2.0))
+    deck = _ring_deck(("blue", "green"), [(200, 120, 40), (60, 170, 90)])
+    crops = np.stack([_cast(_ring((200, 120, 40), 48), (0.9, 1.1, 1.2), 0.8), _ring((128, 128, 128), 48)])
+    recs = deck.classify(crops)
+    assert recs[0].label == "blue"
+    # a bare grey disc (a printed circle) is as clear by shape, but has none of blue's colours
+    assert recs[1].verdict is Verdict.UNSURE
+    monkeypatch.setattr("vision.enroll.CLEAR_RATIO", 0.5)
+    assert deck.classify(crops)[0].verdict is Verdict.UNSURE
+
+
+def _pile_scores(self: Deck, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Stand-in fused scores: label "a" is the bright square centred, falling off as it moves; "b" a
+    look-alike that fits any crop weakly (a neighbouring pip count)."""
+    off = np.abs(_centroid(crops)[:, 0])
+    tm = np.stack([0.9 - 0.1 * off, np.full(len(off), 0.4)], axis=1).astype(np.float32)
+    near = np.stack([0.2 + 0.15 * off, np.full(len(off), 1.1)], axis=1).astype(np.float32)
+    return near + 1.5 * (1.0 - tm), tm, near
+
+
+def test_a_crop_read_a_tenth_of_its_width_off_is_named_by_its_clear_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Deck, "scores", _pile_scores)
+    deck = Deck("bigtop", "t", ("a", "b"), np.zeros((2, 2), np.float32), np.array([0, 1], np.int32),
+                np.zeros(2, np.float32), np.eye(2, dtype=np.float32), 1.0, 0.9, (40, 56),
+                templates=np.zeros((2, 56, 40, 3), np.uint8), template_owners=np.array([0, 1], np.int32))
+    # 6 px off (15% of the width, as a card on a pile read from the pile's outline): "b" nearest as it lies
+    crops = _blob_crops([6.0, -6.0])
+    fused = _pile_scores(deck, crops)[0]
+    assert (fused.argmin(axis=1) == 1).all()
+    assert [r.label for r in deck.classify(crops)] == ["a", "a"]
+    # the narrow moves alone never find a look clear enough
+    monkeypatch.setattr("vision.enroll.WIDE_MOVES", ())
+    assert all(r.verdict is Verdict.UNSURE for r in deck.classify(crops))
+
+
+def _card_or_token_scores(self: Deck, crops: np.ndarray, among: np.ndarray | None = None,
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Stand-in fused scores: two cards a hair apart and nearer than either token, one token clearly ahead
+    of the other; ``among`` as `Deck.scores` (other labels infinitely far)."""
+    n = len(crops)
+    near = np.tile(np.array([[0.6, 0.61, 1.0, 1.3]], np.float32), (n, 1))
+    tm = np.tile(np.array([[0.5, 0.5, 0.6, 0.2]], np.float32), (n, 1))
+    if among is not None:
+        near = np.where(among[None, :], near, np.inf).astype(np.float32)
+    return near + 1.5 * (1.0 - tm), tm, near
+
+
+def test_a_crop_is_read_among_the_labels_of_its_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Deck, "scores", _card_or_token_scores)
+    monkeypatch.setattr("vision.enroll.FUSED_SEARCH_GATE", (0.0, 2.0))
+    labels = ("card-a", "card-b", "token-1", "token-2")
+    deck = Deck("bigtop", "t", labels, np.zeros((4, 2), np.float32), np.arange(4, dtype=np.int32),
+                np.zeros(2, np.float32), np.eye(2, dtype=np.float32), 1.0, 0.9, (40, 56),
+                templates=np.zeros((4, 56, 40, 3), np.uint8), template_owners=np.arange(4, dtype=np.int32))
+    crops = np.zeros((1, 56, 40, 3), np.uint8)
+    assert deck.classify(crops)[0].verdict is Verdict.UNSURE  # the two cards too alike
+    assert deck.classify_among(crops, ["token-1", "token-2"])[0].label == "token-1"
+    assert deck.classify_among(crops, ["card-a", "card-b"])[0].verdict is Verdict.UNSURE
+
+
+def test_scores_among_some_labels_put_the_others_infinitely_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("vision.enroll.describe", _centroid)
+    deck = _two_label_deck()
+    deck.templates, deck.template_owners = np.zeros((2, 56, 40, 3), np.uint8), np.array([0, 1], np.int32)
+    fused, _, near = deck.scores(_blob_crops([0.0]), np.array([False, True]))
+    assert np.isinf(fused[0, 0]) and np.isinf(near[0, 0]) and np.isfinite(fused[0, 1])

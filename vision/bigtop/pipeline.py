@@ -20,7 +20,7 @@ from vision.bigtop.balance import paper_gains, second_look
 from vision.bigtop.facefit import FitMemory, confirmed
 from vision.bigtop.faces import render_card_back
 from vision.bigtop.glare import second_look as glare_look
-from vision.bigtop.labels import BACK, NONE, Kind, kind_of
+from vision.bigtop.labels import BACK, LABELS, NONE, Kind, kind_of
 from vision.bigtop.layout import CARD, CHART, Pile
 from vision.bigtop.places import PlaceMemory, fit_card
 from vision.bigtop.tableview import Area, TableView, Zone, build_table_view, zone_of
@@ -174,6 +174,7 @@ class Recognizer:
         crops = warp_crops(frame, dets, cfg, rect.rect_to_frame)
         t5 = _now()
         recs = [_of_its_shape(d, r) for d, r in zip(dets, reader.classify(crops, cfg.confidence_threshold))]
+        recs = self._tokens_among_tokens(crops, dets, recs)
         if colour and any(d.kind is Kind.TOKEN for d in dets):
             recs = second_look(self.read.reading(self.classifier, "balanced"), crops, dets, recs,
                                paper_gains(frame, cal.table_to_image),
@@ -247,6 +248,25 @@ class Recognizer:
         if changed:
             view = build_table_view(items, charts, view.mat_markers_seen, view.calibration_error_mm)
         return self.places.update(view, rect, charts, plain), (fits, accepted, crops)
+
+    def _tokens_among_tokens(self, crops: Image, detections: list[Detection],
+                             recognitions: list[Recognition]) -> list[Recognition]:
+        """``recognitions``, each token detection left unsure read again by an enrolled deck among its round
+        components only (`vision.enroll.Deck.classify_among`): a blurred disc's nearest labels by the deck's
+        embedding may all be cards, which its shape rules out. Other readers: as they are."""
+        among = getattr(self.classifier, "classify_among", None)
+        todo = [i for i, (d, r) in enumerate(zip(detections, recognitions))
+                if d.kind is Kind.TOKEN and r.verdict is not Verdict.IDENTIFIED]
+        if among is None or not todo:
+            return recognitions
+        labels = [x for x in getattr(self.classifier, "labels", ()) if x in _TOKENS]
+        if len(labels) < 2:
+            return recognitions
+        out = list(recognitions)
+        for i, r in zip(todo, among(crops[todo], labels)):
+            if r.verdict is Verdict.IDENTIFIED:
+                out[i] = r
+        return out
 
     def _allowing_for_blur(self, crops: Image, recognitions: list[Recognition]) -> list[Recognition]:
         """`allowing_for_blur`, unless the reader tells blurred crops apart itself (``judges_blur``: an
@@ -396,6 +416,9 @@ BACK_MATCH = 0.3
 BLURRED = 0.2
 #: ... and is identified only from this confidence (the wrong label had 0.93; one right card in ~370 lay lower)
 BLURRED_CONFIDENCE = 0.95
+
+
+_TOKENS = frozenset(x for x in LABELS if x != NONE and kind_of(x) is Kind.TOKEN)
 
 
 def _of_its_shape(detection: Detection, recognition: Recognition) -> Recognition:

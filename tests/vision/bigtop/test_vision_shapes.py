@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.bigtop.pipeline import _of_its_shape
+from vision.bigtop.pipeline import Recognizer, _of_its_shape
 from vision.classify import Recognition, Verdict
 from vision.detect import Detection
 from vision.geometry import Kind
@@ -24,3 +24,44 @@ def test_labels_of_another_shape_are_unsure() -> None:
     assert _of_its_shape(card, back) is back
     nothing = Recognition(Verdict.NOT_A_COMPONENT, "none", 0.99)
     assert _of_its_shape(disc, nothing) is nothing
+
+
+class _Reader:
+    """A stand-in enrolled deck: unsure of every crop among all its labels, sure of "token-7" among the tokens."""
+
+    labels = ("animals-D4", "token-7", "token-5", "token-back")
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[int, tuple[str, ...]]] = []
+
+    def classify(self, crops: np.ndarray, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.UNSURE, "animals-D4", 0.0) for _ in crops]
+
+    def classify_among(self, crops: np.ndarray, labels: list[str]) -> list[Recognition]:
+        self.asked.append((len(crops), tuple(labels)))
+        return [Recognition(Verdict.IDENTIFIED, "token-7", 0.4) for _ in crops]
+
+
+def test_an_unsure_disc_is_read_again_among_the_decks_tokens_only() -> None:
+    reader = _Reader()
+    recognizer = Recognizer(classifier=reader)  # type: ignore[arg-type]
+    disc = Detection(Kind.TOKEN, BOX, (0.0, 0.0), 0.0)
+    card = Detection(Kind.CARD, BOX, (0.0, 0.0), 0.0)
+    crops = np.zeros((3, 56, 40, 3), np.uint8)
+    unsure = Recognition(Verdict.UNSURE, "animals-D4", 0.0)
+    sure = Recognition(Verdict.IDENTIFIED, "token-5", 0.5)
+    out = recognizer._tokens_among_tokens(crops, [disc, card, disc], [unsure, unsure, sure])
+    # only the unsure disc is read again, among the deck's tokens; the card and the identified disc stay
+    assert reader.asked == [(1, ("token-7", "token-5", "token-back"))]
+    assert out == [Recognition(Verdict.IDENTIFIED, "token-7", 0.4), unsure, sure]
+
+
+def test_a_reader_without_a_restricted_read_keeps_its_readings() -> None:
+    class Plain:
+        def classify(self, crops: np.ndarray, threshold: float) -> list[Recognition]:
+            return []
+
+    recognizer = Recognizer(classifier=Plain())
+    disc = Detection(Kind.TOKEN, BOX, (0.0, 0.0), 0.0)
+    recs = [Recognition(Verdict.UNSURE, "animals-D4", 0.0)]
+    assert recognizer._tokens_among_tokens(np.zeros((1, 56, 40, 3), np.uint8), [disc], recs) == recs
