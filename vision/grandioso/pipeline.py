@@ -21,7 +21,9 @@ card clearly, or glare over the place, is read once more with the light evened
 out (`vision.codematch.local_contrast`: glare that washes a code out without
 saturating it leaves its cells' pattern) and named only when every light
 evened out that names a card names the same one with a clear lead; else it is
-reported unrecognised. Where no code read nearby says how far the lens moves a
+reported unrecognised; but a place that lies on one this frame shows empty
+(the mat, so no card may lie on it) is not asked about when its code cannot be
+seen. Where no code read nearby says how far the lens moves a
 place (a blurred frame whose codes none decode), its code is searched for
 twice as far. The fast
 marker search runs first; the slow, tolerant one searches the whole frame only
@@ -951,8 +953,11 @@ class Recognizer:
         paper = _paper_white(top, list(reading.pyramid))
         level = _median(top[::2, ::2])  # the mat's level: every other pixel tells it
         look = _MatLook.of(frame, top, cal, level) if self.classifier is not None else None
+        vacant: set[tuple[int, int]] = set()  # places this frame shows hold no card
         for row, col in self._candidates(top, level, reading):
+            on_vacant = row > 0 and ((row - 1, col) in vacant or (row - 1, col + 1) in vacant)
             if look.bare(reading, row, col) if look is not None else _empty(top, level, reading, row, col):
+                vacant.add((row, col))
                 continue  # the place's upper half shows the mat: no card lies there to read
             found = _match_code(gray, cal, row, col, _local_shift(reading, row, col), paper)
             if isinstance(found, Card):
@@ -963,6 +968,9 @@ class Recognizer:
             elif (found is None or _glared(top, paper, row, col)) and \
                     (washed := _read_washed_out(gray, cal, row, col, _local_shift(reading, row, col))) is not None:
                 reading.pyramid[row, col] = washed
+            elif on_vacant:
+                # no card may lie on a place that holds none: a code that cannot be read here is not asked about
+                vacant.add((row, col))
             elif found is None:
                 reading.problem(Unrecognised(_place_name(row, col), "a card whose code cannot be read", row, col,
                                              unread=True))
