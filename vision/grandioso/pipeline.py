@@ -45,7 +45,7 @@ import functools
 import math
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -873,16 +873,33 @@ def _card_pose(frame: Image, cal: Calibration, row: int, col: int) -> tuple[floa
     return best[1], best[2], best[3]
 
 
+#: a frame is the one last read when no block of `_STILL_BLOCK` x `_STILL_BLOCK` pixels differs from it by more than
+#: `_STILL_LEVEL` grey levels on average: sensor noise moves a block's mean by about a grey level, a card laid, taken
+#: or turned, a hand or a moved lamp by tens (one code cell alone covers most of a block)
+_STILL_BLOCK = 8
+_STILL_LEVEL = 8.0
+
+
+def _thumbnail(gray: Image) -> NDArray[Any]:
+    """Each `_STILL_BLOCK`-pixel square block's mean grey level."""
+    h, w = gray.shape[:2]
+    size = (max(1, w // _STILL_BLOCK), max(1, h // _STILL_BLOCK))
+    return np.asarray(cv2.resize(gray, size, interpolation=cv2.INTER_AREA), np.int16)
+
+
 class Recognizer:
-    """Frame -> `GrandiosoView` (keeps nothing between frames but its configuration)."""
+    """Frame -> `GrandiosoView`. Keeps the last frame's outcome: a frame that does not differ from the one last read
+    (`_STILL_LEVEL`: a still table filmed again) is not read again (`reset` forgets it)."""
 
     def __init__(self, config: VisionConfig = CONFIG, classifier: Any = None) -> None:
         self.config = config
         #: an enrolled deck's reader (`vision.classify.CropReader`): names a card whose code cannot be read
         self.classifier = classifier
+        self._last: tuple[NDArray[Any], Result | NoMatError] | None = None
 
     def reset(self) -> None:
-        """Nothing is cached between frames."""
+        """Forget the last frame read."""
+        self._last = None
 
     def _read_face(self, frame: Image, cal: Calibration, row: int, col: int, whole: bool = False) -> Card | None:
         """The card at a place by its art (an enrolled deck), when the deck is sure of it; None otherwise.
@@ -917,12 +934,29 @@ class Recognizer:
             return None
 
     def recognize(self, frame: Image) -> Result:
-        """The view of one frame.
+        """The view of one frame (the last one's when the frame does not differ from it).
 
         :raises NoMatError: when too few of the mat's markers are in view.
         """
-        t0 = time.perf_counter()
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        thumb = _thumbnail(gray)
+        if self._last is not None and self._last[0].shape == thumb.shape and \
+                int(np.abs(thumb - self._last[0]).max()) <= _STILL_LEVEL:
+            last = self._last[1]
+            if isinstance(last, NoMatError):
+                raise last
+            return replace(last, times=StageTimes())
+        try:
+            result = self._read(frame, gray)
+        except NoMatError as exc:
+            self._last = (thumb, exc)
+            raise
+        self._last = (thumb, result)
+        return result
+
+    def _read(self, frame: Image, gray: Image) -> Result:
+        """The view of one frame (``gray``: the frame in grey)."""
+        t0 = time.perf_counter()
         markers = find_markers(gray, self.config)
         t1 = time.perf_counter()
         robust = 0.0

@@ -445,3 +445,29 @@ def test_the_slow_marker_search_with_one_window_finds_a_mat_the_fast_one_misses(
     corners = np.array([[[0.0, 0.0], [MAT.width, 0.0], [MAT.width, MAT.height], [0.0, MAT.height]]])
     assert np.allclose(cv2.perspectiveTransform(corners, result.calibration.table_to_image),
                        cv2.perspectiveTransform(corners, truth.table_to_image), atol=3.0)
+
+
+def test_a_still_table_filmed_again_is_not_read_again() -> None:
+    recognizer = Recognizer()
+    img = frame(Scene(_pyramid(), singles=2, jitter=3))
+    first = recognizer.recognize(img)
+    assert first.times.markers > 0.0
+    noisy = np.clip(img + np.random.default_rng(1).normal(0.0, 4.0, img.shape), 0, 255).astype(np.uint8)
+    again = recognizer.recognize(noisy)  # sensor noise only: the view read last, not read again
+    assert again.view == first.view and again.times.markers == 0.0
+    recognizer.reset()
+    assert recognizer.recognize(noisy).times.markers > 0.0
+
+
+@pytest.mark.parametrize("change", ["card", "single", "shown"])
+def test_every_change_of_the_table_is_read(change: str) -> None:
+    p = _pyramid()
+    before = Scene(p, singles=2, jitter=3)
+    after = {"card": Scene(p.with_card(2, -1, Card.CAMEL), singles=2, jitter=3),
+             "single": Scene(p, singles=3, jitter=3),
+             "shown": Scene(p, singles=2, jitter=3, shown=Card.LION)}[change]
+    recognizer = Recognizer()
+    recognizer.recognize(frame(before))
+    view = recognizer.recognize(frame(after)).view
+    assert view == Recognizer().recognize(frame(after)).view
+    assert view.pyramid == _truth(after.pyramid) and view.singles == after.singles and view.shown is after.shown
