@@ -21,7 +21,9 @@ card clearly, or glare over the place, is read once more with the light evened
 out (`vision.codematch.local_contrast`: glare that washes a code out without
 saturating it leaves its cells' pattern) and named only when every light
 evened out that names a card names the same one with a clear lead; else it is
-reported unrecognised. Where no code read nearby says how far the lens moves a
+reported unrecognised; but a place that lies on one this frame shows empty
+(the mat, so no card may lie on it) is not asked about when its code cannot be
+seen. Where no code read nearby says how far the lens moves a
 place (a blurred frame whose codes none decode), its code is searched for
 twice as far. The fast
 marker search runs first; the slow, tolerant one searches the whole frame only
@@ -43,7 +45,7 @@ import functools
 import math
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -871,16 +873,33 @@ def _card_pose(frame: Image, cal: Calibration, row: int, col: int) -> tuple[floa
     return best[1], best[2], best[3]
 
 
+#: a frame is the one last read when no block of `_STILL_BLOCK` x `_STILL_BLOCK` pixels differs from it by more than
+#: `_STILL_LEVEL` grey levels on average: sensor noise moves a block's mean by about a grey level, a card laid, taken
+#: or turned, a hand or a moved lamp by tens (one code cell alone covers most of a block)
+_STILL_BLOCK = 8
+_STILL_LEVEL = 8.0
+
+
+def _thumbnail(gray: Image) -> NDArray[Any]:
+    """Each `_STILL_BLOCK`-pixel square block's mean grey level."""
+    h, w = gray.shape[:2]
+    size = (max(1, w // _STILL_BLOCK), max(1, h // _STILL_BLOCK))
+    return np.asarray(cv2.resize(gray, size, interpolation=cv2.INTER_AREA), np.int16)
+
+
 class Recognizer:
-    """Frame -> `GrandiosoView` (keeps nothing between frames but its configuration)."""
+    """Frame -> `GrandiosoView`. Keeps the last frame's outcome: a frame that does not differ from the one last read
+    (`_STILL_LEVEL`: a still table filmed again) is not read again (`reset` forgets it)."""
 
     def __init__(self, config: VisionConfig = CONFIG, classifier: Any = None) -> None:
         self.config = config
         #: an enrolled deck's reader (`vision.classify.CropReader`): names a card whose code cannot be read
         self.classifier = classifier
+        self._last: tuple[NDArray[Any], Result | NoMatError] | None = None
 
     def reset(self) -> None:
-        """Nothing is cached between frames."""
+        """Forget the last frame read."""
+        self._last = None
 
     def _read_face(self, frame: Image, cal: Calibration, row: int, col: int, whole: bool = False) -> Card | None:
         """The card at a place by its art (an enrolled deck), when the deck is sure of it; None otherwise.
@@ -915,12 +934,29 @@ class Recognizer:
             return None
 
     def recognize(self, frame: Image) -> Result:
-        """The view of one frame.
+        """The view of one frame (the last one's when the frame does not differ from it).
 
         :raises NoMatError: when too few of the mat's markers are in view.
         """
-        t0 = time.perf_counter()
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        thumb = _thumbnail(gray)
+        if self._last is not None and self._last[0].shape == thumb.shape and \
+                int(np.abs(thumb - self._last[0]).max()) <= _STILL_LEVEL:
+            last = self._last[1]
+            if isinstance(last, NoMatError):
+                raise last
+            return replace(last, times=StageTimes())
+        try:
+            result = self._read(frame, gray)
+        except NoMatError as exc:
+            self._last = (thumb, exc)
+            raise
+        self._last = (thumb, result)
+        return result
+
+    def _read(self, frame: Image, gray: Image) -> Result:
+        """The view of one frame (``gray``: the frame in grey)."""
+        t0 = time.perf_counter()
         markers = find_markers(gray, self.config)
         t1 = time.perf_counter()
         robust = 0.0
@@ -951,8 +987,11 @@ class Recognizer:
         paper = _paper_white(top, list(reading.pyramid))
         level = _median(top[::2, ::2])  # the mat's level: every other pixel tells it
         look = _MatLook.of(frame, top, cal, level) if self.classifier is not None else None
+        vacant: set[tuple[int, int]] = set()  # places this frame shows hold no card
         for row, col in self._candidates(top, level, reading):
+            on_vacant = row > 0 and ((row - 1, col) in vacant or (row - 1, col + 1) in vacant)
             if look.bare(reading, row, col) if look is not None else _empty(top, level, reading, row, col):
+                vacant.add((row, col))
                 continue  # the place's upper half shows the mat: no card lies there to read
             found = _match_code(gray, cal, row, col, _local_shift(reading, row, col), paper)
             if isinstance(found, Card):
@@ -963,6 +1002,9 @@ class Recognizer:
             elif (found is None or _glared(top, paper, row, col)) and \
                     (washed := _read_washed_out(gray, cal, row, col, _local_shift(reading, row, col))) is not None:
                 reading.pyramid[row, col] = washed
+            elif on_vacant:
+                # no card may lie on a place that holds none: a code that cannot be read here is not asked about
+                vacant.add((row, col))
             elif found is None:
                 reading.problem(Unrecognised(_place_name(row, col), "a card whose code cannot be read", row, col,
                                              unread=True))

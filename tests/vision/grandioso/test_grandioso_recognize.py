@@ -270,6 +270,31 @@ def test_glare_over_part_of_an_empty_place_leaves_it_empty(recognizer: Recognize
     assert view.pyramid == _truth(p) and not view.unrecognised
 
 
+def _saturate(img: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:  # type: ignore[type-arg]
+    """The frame with glare saturating the table rectangle (x0, y0)-(x1, y1) mm."""
+    s = img.shape[1] / (CONTENT_REGION[2] - CONTENT_REGION[0])
+    out = img.copy()
+    u0, v0 = int((x0 - CONTENT_REGION[0]) * s), int((y0 - CONTENT_REGION[1]) * s)
+    u1, v1 = int((x1 - CONTENT_REGION[0]) * s), int((y1 - CONTENT_REGION[1]) * s)
+    out[v0:v1, u0:u1] = 255
+    return out
+
+
+@pytest.mark.parametrize("below", [None, Card.CAMEL])
+def test_glare_over_a_place_on_an_empty_one_asks_only_where_a_card_may_lie(recognizer: Recognizer,
+                                                                         below: Card | None) -> None:
+    p = _pyramid() if below is None else _pyramid().with_card(2, -1, below)
+    r = MAT.card_rect(3, -1)  # on (2, -1) and (2, 0): glare saturates its upper half and its code area
+    img = _saturate(frame(Scene(p, singles=1, jitter=3)), r.x + 6.0, r.y - 2.0, r.x + r.w + 2.0, r.y + r.h + 2.0)
+    view = recognizer.recognize(img).view
+    assert all(_truth(p).get(q) is card for q, card in view.pyramid.items())
+    asked = {(u.row, u.col) for u in view.unrecognised if u.unread}
+    if below is None:  # (2, -1) shows the bare mat: no card may lie on it, so none is looked for there
+        assert view.pyramid == _truth(p) and not view.unrecognised
+    else:  # a card may lie there: its code cannot be seen, so it is asked about
+        assert (3, -1) in asked
+
+
 def test_a_card_whose_code_glare_saturates_is_unrecognised_never_left_out(recognizer: Recognizer) -> None:
     p = _pyramid()
     img = frame(Scene(p, singles=1, jitter=3))  # paper as bright as the sensor goes: glare cannot outshine it
@@ -420,3 +445,29 @@ def test_the_slow_marker_search_with_one_window_finds_a_mat_the_fast_one_misses(
     corners = np.array([[[0.0, 0.0], [MAT.width, 0.0], [MAT.width, MAT.height], [0.0, MAT.height]]])
     assert np.allclose(cv2.perspectiveTransform(corners, result.calibration.table_to_image),
                        cv2.perspectiveTransform(corners, truth.table_to_image), atol=3.0)
+
+
+def test_a_still_table_filmed_again_is_not_read_again() -> None:
+    recognizer = Recognizer()
+    img = frame(Scene(_pyramid(), singles=2, jitter=3))
+    first = recognizer.recognize(img)
+    assert first.times.markers > 0.0
+    noisy = np.clip(img + np.random.default_rng(1).normal(0.0, 4.0, img.shape), 0, 255).astype(np.uint8)
+    again = recognizer.recognize(noisy)  # sensor noise only: the view read last, not read again
+    assert again.view == first.view and again.times.markers == 0.0
+    recognizer.reset()
+    assert recognizer.recognize(noisy).times.markers > 0.0
+
+
+@pytest.mark.parametrize("change", ["card", "single", "shown"])
+def test_every_change_of_the_table_is_read(change: str) -> None:
+    p = _pyramid()
+    before = Scene(p, singles=2, jitter=3)
+    after = {"card": Scene(p.with_card(2, -1, Card.CAMEL), singles=2, jitter=3),
+             "single": Scene(p, singles=3, jitter=3),
+             "shown": Scene(p, singles=2, jitter=3, shown=Card.LION)}[change]
+    recognizer = Recognizer()
+    recognizer.recognize(frame(before))
+    view = recognizer.recognize(frame(after)).view
+    assert view == Recognizer().recognize(frame(after)).view
+    assert view.pyramid == _truth(after.pyramid) and view.singles == after.singles and view.shown is after.shown
