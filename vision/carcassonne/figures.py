@@ -10,8 +10,10 @@ cuts laid side by side as on the board, pixels near a player colour grouped
 into blobs, and a blob of figure size (for the tile's side: a shorter or a much
 larger patch of a player colour is the tile's art) is a figure standing on the feature under
 the middle of its footprint (`vision.carcassonne.features`), put back whole
-where the board ends. A player has one ringmaster: of two read in one colour
-the smaller is a meeple.
+where the board ends. A figure stands up from its tile: a red, blue or yellow
+patch whose edge is no darker than itself and the tile around it (no outline, no
+shadow) lies flat, the tile's art, and is in doubt. A player has one ringmaster:
+of two read in one colour the smaller is a meeple.
 
 For the last circus scoring the Big Top is lifted and the animal token under it
 turned face up on its circus space: a round token whose pips count the points its
@@ -37,7 +39,7 @@ from vision.carcassonne.features import anchor, spot_at
 
 __all__ = ["ANIMAL_PIPS", "BIG_TOP", "COLORS", "FIGURE_COLOURS", "TOKEN", "FigureReading", "FigureSearch", "PlacedFigure",
            "acrobat_stack", "clipped_sides", "draw_figures", "draw_token", "find_figures", "footprint_centre", "on_roof",
-           "random_figures", "read_token", "roof_box", "search_figures", "under_roof", "white_gain"]
+           "random_figures", "read_token", "rim_contrast", "roof_box", "search_figures", "under_roof", "white_gain"]
 
 #: The six player colours (BGR as the project draws them).
 COLORS: dict[str, tuple[int, int, int]] = {
@@ -128,6 +130,16 @@ _WHOLE_MEEPLE = 0.25
 #: a red or blue follower on a city (whose houses have red and blue roofs) is in doubt below this confidence: the
 #: roofs run together look a meeple's size, of a roof's duller colour
 _SURE_ON_CITY = 0.33
+#: a figure stands up from its tile: its edge (its outline, the shadow it casts) is darker than both the figure and
+#: the tile around it, where a patch of the tiles' art of a figure's colour (a roof, the house at a crossroads, a
+#: pennant) lies flat, its edge blurred into the lighter wall, road or field round it. A red, blue or yellow follower
+#: whose rim is less than this much darker (Lab lightness, 0..255) is in doubt; green and grey ones blur into the
+#: field or road under them, and a black one's edge is lighter than itself, so their rim tells nothing
+_MIN_RIM = 10.0
+#: the rim: this many pixels (of the cut) just outside the blob, against the tile as far again beyond it
+_RIM = 2
+#: the share of the rim's pixels, the darkest, taken for its lightness (its outline or its shadow side)
+_RIM_PERCENTILE = 25.0
 #: the monastery's roof (a colour of the roofs: red or blue) on its tile in catalog orientation (u0, v0, u1, v1): a
 #: meeple whose blob reaches over it may have run together with it and look as large as a ringmaster
 _MONASTERY_ROOF = (0.3, 0.17, 0.7, 0.42)
@@ -463,6 +475,8 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
     mosaic_d = np.zeros((ny, _CUT, nx, _CUT), np.float32)
     mosaic_k = np.zeros((ny, _CUT, nx, _CUT), np.uint8)
     mosaic_near = np.zeros((ny, _CUT, nx, _CUT), bool)
+    mosaic_l = np.zeros((ny, _CUT, nx, _CUT), np.float32)
+    light_all = planes[0].reshape(len(cells), _CUT, _CUT)
     dmin_all = np.sqrt(best_sq).reshape(len(cells), _CUT, _CUT)
     nearest_all = nearest_flat.reshape(len(cells), _CUT, _CUT)
     seen = np.zeros((ny, nx), bool)
@@ -470,11 +484,13 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
         mosaic_d[y - y0, :, x - x0] = dmin_all[i]
         mosaic_k[y - y0, :, x - x0] = nearest_all[i]
         mosaic_near[y - y0, :, x - x0] = dmin_all[i] < _FAR
+        mosaic_l[y - y0, :, x - x0] = light_all[i]
         seen[y - y0, x - x0] = True
     on_tiles = np.repeat(np.repeat(seen, _CUT, axis=0), _CUT, axis=1)
     dist = mosaic_d.reshape(ny * _CUT, nx * _CUT)
     nearest = mosaic_k.reshape(ny * _CUT, nx * _CUT)
     near = mosaic_near.reshape(ny * _CUT, nx * _CUT)
+    light = mosaic_l.reshape(ny * _CUT, nx * _CUT)
     kernel = np.ones((3, 3), np.uint8)
     # the acrobat spaces: there an acrobat, the smallest figure, often half hidden by the one beside it, is cut in
     # pieces by its dark outline, which the opening would take away: the pieces are joined instead
@@ -557,6 +573,8 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
                 put = unsure  # a meeple run together with the art around it may look as large
             elif colour in _ART_HUES and tall_side < _WHOLE_MEEPLE and not any(clipped):
                 put = unsure  # as small as a roof, a pennant, the circus's centre
+            elif colour in _ART_HUES and rim_contrast(lab_img, int(j), box, light, on_tiles) < _MIN_RIM:
+                put = unsure  # flat on the tile, no outline or shadow: the tile's art
             elif tall and colour in _ROOF_HUES and on_roof(t.tile, t.rotation, box, (t.x - x0) * _CUT, (t.y - y0) * _CUT):
                 put = unsure  # a meeple run together with the monastery's roof may look as large
             elif colour in _ROOF_HUES and under_roof(t.tile, t.rotation, u, v):
@@ -608,6 +626,32 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
     out.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
     unsure.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
     return FigureSearch(tuple(out), tuple(unsure))
+
+
+def rim_contrast(blobs: NDArray[Any], label: int, box: tuple[int, int, int, int], light: NDArray[Any],
+                 seen: NDArray[Any]) -> float:
+    """How much darker the rim just outside blob ``label`` of ``blobs`` (a label image; ``box``: its left, top, width,
+    height) is than both the blob and the tile beyond the rim, in ``light`` (the lightness of the same pixels): a
+    figure standing on its tile shows a dark edge (its outline, its shadow), a patch of the tile's own art none.
+
+    Only pixels inside ``seen`` (the tiles searched) count; with no rim or nothing beyond it there (a blob filling
+    the search), nothing tells against a figure: infinity."""
+    x, y, w, h = box
+    pad = 2 * _RIM + 1
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(blobs.shape[1], x + w + pad), min(blobs.shape[0], y + h + pad)
+    own = (blobs[y0:y1, x0:x1] == label).astype(np.uint8)
+    lit = np.asarray(light[y0:y1, x0:x1], np.float32)
+    inside = np.asarray(seen[y0:y1, x0:x1], bool)
+    kernel = np.ones((3, 3), np.uint8)
+    near = cv2.dilate(own, kernel, iterations=_RIM) > 0
+    far = cv2.dilate(own, kernel, iterations=2 * _RIM) > 0
+    rim = near & (own == 0) & inside
+    beyond = far & ~near & inside
+    if not rim.any() or not beyond.any() or not own.any():
+        return float("inf")
+    edge = float(np.percentile(lit[rim], _RIM_PERCENTILE))
+    return min(float(np.median(lit[own > 0])), float(np.median(lit[beyond]))) - edge
 
 
 def roof_box(rotation: int) -> tuple[float, float, float, float]:

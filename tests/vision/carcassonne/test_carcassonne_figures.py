@@ -322,3 +322,19 @@ def test_a_green_acrobat_stack_tall_only_through_a_field_green_is_in_doubt_and_t
     found = search_figures(photo, tiles, {(x, 0): _square(100 * x, 0, 100) for x in range(2)})
     assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "acrobat", "green")] * 3
     assert {(f.x, f.figure) for f in found.unsure if f.color == "green"} == {(0, "acrobat")}
+
+
+@pytest.mark.parametrize("blur", [0.0, 1.0])
+def test_a_meeple_shaped_patch_of_a_player_colour_lying_flat_on_the_tile_is_in_doubt(blur: float) -> None:
+    # the same meeple shape in red, yellow and blue on a field: painted flat as the tiles' art is (no outline, no
+    # shadow, its edge blurring into the lighter tile) it is in doubt; standing, outlined and casting its shadow, sure
+    photo, tiles, corners = _sand(3)
+    cv2.fillPoly(photo, [np.round(_poly(25, 75, 30.0, 0.0)).astype(np.int32)], COLORS["red"], cv2.LINE_AA)
+    _paint(photo, _poly(125, 75, 30.0, 0.0), COLORS["red"], 100)
+    cv2.fillPoly(photo, [np.round(_poly(225, 75, 30.0, 0.0)).astype(np.int32)], COLORS["yellow"], cv2.LINE_AA)
+    _paint(photo, _poly(275, 75, 30.0, 0.0), COLORS["blue"], 100)
+    if blur:
+        photo = cv2.GaussianBlur(photo, (0, 0), blur)
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "meeple", "red"), (2, "meeple", "blue")]
+    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(0, "meeple", "red"), (2, "meeple", "yellow")]
