@@ -48,7 +48,16 @@ from numpy.typing import NDArray
 from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name
 from scorer.flohcati.observe import TableSight
 from vision import NoMatError
-from vision.calibrate import Calibration, Calibrator, FrameBlur, Marker, find_markers, sharpen_sigma
+from vision.calibrate import (
+    REGION_SAME,
+    Calibration,
+    Calibrator,
+    FrameBlur,
+    Marker,
+    block_means,
+    find_markers,
+    sharpen_sigma,
+)
 from vision.codematch import CodeTemplates, code_templates, local_contrast, mat_markers_by_matching, match_patch
 from vision.config import VisionConfig
 from vision.flohcati.layout import (
@@ -95,6 +104,8 @@ _MAX_DETECTORS = 16
 #: The codes are searched where the zones of `_WATCHED` lie and this far (mm) around them: a code's half side,
 #: half the detector's largest threshold window and the unsharp mask's reach, with room to spare
 _SEARCH_MARGIN = 40.0
+#: a kept mat marker's region reaches this many of its sides beyond it on every side (`Recognizer._kept_mat`)
+_KEEP_MARGIN = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,11 +341,50 @@ class Recognizer:
         self._retries: dict[int, cv2.aruco.ArucoDetector] = {}
         #: the row's cards as last known (card, code centre in table mm): read, or held since
         self._row: list[tuple[DeckCard, float, float]] = []
+        #: the mat's markers of the last frame that calibrated, and each one's region (x0, y0, x1, y1) with
+        #: its 4x4 blocks' means in that frame (`_kept_mat`)
+        self._mat: tuple[Marker, ...] = ()
+        self._mat_regions: list[tuple[int, int, int, int, NDArray[np.int16]]] = []
+        #: frames calibrated by the mat's markers kept from the frame before, without a search (a count)
+        self.mat_kept = 0
 
     def reset(self) -> None:
-        """Forget the cached calibration and the row's cards."""
+        """Forget the cached calibration, the mat's markers and the row's cards."""
         self.calibrator.reset()
         self._row = []
+        self._mat = ()
+        self._mat_regions = []
+
+    def _remember_mat(self, gray: Image, mat: tuple[Marker, ...]) -> None:
+        """Keep ``mat`` (the markers that calibrated this frame) and how each one's region looks now."""
+        regions = []
+        h, w = gray.shape[:2]
+        for m in mat:
+            x0, y0 = np.floor(m.corners.min(0)).astype(int)
+            x1, y1 = np.ceil(m.corners.max(0)).astype(int)
+            pad = int(math.ceil(_KEEP_MARGIN * max(x1 - x0, y1 - y0))) + 4
+            x0, y0, x1, y1 = max(0, int(x0) - pad), max(0, int(y0) - pad), min(w, int(x1) + pad), min(h, int(y1) + pad)
+            if x1 - x0 < 4 or y1 - y0 < 4:
+                self._mat, self._mat_regions = (), []
+                return
+            regions.append((x0, y0, x1, y1, block_means(gray[y0:y1, x0:x1])))
+        self._mat, self._mat_regions = mat, regions
+
+    def _kept_mat(self, gray: Image) -> tuple[Marker, ...] | None:
+        """The mat's markers of the frame before, when the region around each shows the same now within sensor
+        noise (no 4x4 block's mean moved by more than `REGION_SAME` grey levels: a marker moved by a pixel, a hand
+        or a shadow over it moves some by far more); None otherwise. The very same markers give the cached
+        calibration back without a search or a fit (`Calibrator.update`)."""
+        if not self._mat or self.calibrator.cached is None:
+            return None
+        h, w = gray.shape[:2]
+        for x0, y0, x1, y1, then in self._mat_regions:
+            if x1 > w or y1 > h:
+                return None
+            now = block_means(gray[y0:y1, x0:x1])
+            if now.shape != then.shape or int(np.abs(now - then).max(initial=0)) > REGION_SAME:
+                return None
+        return self._mat
 
     def _hold_row(self, gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> FlohcatiView:
         """The view with every row card of the frames before that is not read now, and that nothing shows
@@ -464,7 +514,22 @@ class Recognizer:
         return detector
 
     def _calibrate(self, gray: Image, blur: FrameBlur | None = None) -> tuple[Calibration, tuple[Marker, ...]]:
-        """The mat's calibration and the mat's markers: the vision core's fast search; where that does not fix
+        """The mat's calibration and the mat's markers: those of the frame before while none of them moved
+        (`_kept_mat`, a still table's live frames), else searched (`_search_mat`).
+
+        :raises NoMatError: when the mat's markers are not in view.
+        """
+        kept = self._kept_mat(gray)
+        if kept is not None:
+            self.mat_kept += 1
+            return self.calibrator.update(kept), kept
+        self._mat, self._mat_regions = (), []
+        calibration, mat = self._search_mat(gray, blur)
+        self._remember_mat(gray, mat)
+        return calibration, mat
+
+    def _search_mat(self, gray: Image, blur: FrameBlur | None = None) -> tuple[Calibration, tuple[Marker, ...]]:
+        """The mat's calibration and the mat's markers searched in ``gray``: the vision core's fast search; where that does not fix
         the mat, the slow one for the markers it missed, with one threshold window first (taken when it
         completes the mat's markers) and then with all;
         where neither decodes enough of them, the undecoded squares matched against the dictionary's codes
