@@ -347,6 +347,12 @@ class Recognizer:
         self._mat_regions: list[tuple[int, int, int, int, NDArray[np.int16]]] = []
         #: frames calibrated by the mat's markers kept from the frame before, without a search (a count)
         self.mat_kept = 0
+        #: the codes of the last search (`_find_codes`): the mat's box in the frame (x0, y0, x1, y1), its 4x4 blocks'
+        #: means then, the markers and the undecoded squares
+        self._codes: tuple[tuple[int, int, int, int], NDArray[np.int16], tuple[Marker, ...],
+                           list[NDArray[Any]]] | None = None
+        #: frames whose codes were kept from the frame before, without a search (a count)
+        self.codes_kept = 0
 
     def reset(self) -> None:
         """Forget the cached calibration, the mat's markers and the row's cards."""
@@ -354,6 +360,7 @@ class Recognizer:
         self._row = []
         self._mat = ()
         self._mat_regions = []
+        self._codes = None
 
     def _remember_mat(self, gray: Image, mat: tuple[Marker, ...]) -> None:
         """Keep ``mat`` (the markers that calibrated this frame) and how each one's region looks now."""
@@ -559,20 +566,11 @@ class Recognizer:
         mat += mat_markers_by_matching(gray, self.config, mat, blur)
         return self.calibrator.update(mat), mat
 
-    def recognize(self, frame: Image) -> Recognition:
-        """Read one frame.
-
-        :raises NoMatError: when the mat's markers are not in view.
-        """
-        t0 = time.perf_counter()
-        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    def _find_codes(self, gray: Image, blur: FrameBlur, calibration: Calibration,
+                    mat: tuple[Marker, ...]) -> tuple[tuple[Marker, ...], list[NDArray[Any]]]:
+        """The mat's and the cards' markers in ``gray``, and the code-sized squares the detector could not decode
+        (image corners)."""
         side = max(gray.shape[:2])
-        # the mat's large markers: the vision core's fast search, and the slow one where the fast one
-        # does not fix the mat
-        # the slow searches and the codes' unsharp mask subtract the same blur of the frame: made at most once
-        blur = FrameBlur(gray, sharpen_sigma(side))
-        calibration, mat = self._calibrate(gray, blur)
-        t1 = time.perf_counter()
         to_table = calibration.image_to_table
         # the cards' codes: only where the mat lies, enlarged when they are small there (a camera far
         # away, or turned) until a code is about _SMALL_CODE_PX across
@@ -605,6 +603,36 @@ class Recognizer:
         markers = mat + tuple(m for m in found if is_card_id(m.id))
         quads = [np.asarray(r, np.float64).reshape(4, 2) for r in rejected]
         markers += self._read_again(gray, markers, quads, to_table)
+        return markers, quads
+
+    def recognize(self, frame: Image) -> Recognition:
+        """Read one frame.
+
+        :raises NoMatError: when the mat's markers are not in view.
+        """
+        t0 = time.perf_counter()
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        side = max(gray.shape[:2])
+        # the mat's large markers: the vision core's fast search, and the slow one where the fast one
+        # does not fix the mat
+        # the slow searches and the codes' unsharp mask subtract the same blur of the frame: made at most once
+        blur = FrameBlur(gray, sharpen_sigma(side))
+        kept_before = self.mat_kept
+        calibration, mat = self._calibrate(gray, blur)
+        t1 = time.perf_counter()
+        to_table = calibration.image_to_table
+        # a still table's frame (the mat's markers kept, the mat's part of the frame the same within sensor noise
+        # as when its codes were searched) keeps those codes; any change there searches again
+        box = _mat_box(calibration.table_to_image, gray.shape[1], gray.shape[0])
+        codes = self._codes
+        looks = block_means(gray[box[1]:box[3], box[0]:box[2]])
+        if (codes is not None and self.mat_kept > kept_before and codes[0] == box and codes[1].shape == looks.shape
+                and int(np.abs(looks - codes[1]).max(initial=0)) <= REGION_SAME):
+            markers, quads = codes[2], codes[3]
+            self.codes_kept += 1
+        else:
+            markers, quads = self._find_codes(gray, blur, calibration, mat)
+            self._codes = (box, looks, markers, quads)
         t2 = time.perf_counter()
         view = read_view(markers, quads, to_table)
         if self.classifier is not None and view.unreadable:

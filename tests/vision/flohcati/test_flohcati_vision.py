@@ -330,7 +330,7 @@ def test_a_still_tables_next_frame_keeps_the_mats_markers_and_reads_as_a_fresh_r
     noise = np.random.default_rng(1).integers(-1, 2, frame.shape)
     again = np.clip(frame.astype(np.int16) + noise, 0, 255).astype(np.uint8)
     kept = _reading(live, again)
-    assert live.mat_kept == 1
+    assert (live.mat_kept, live.codes_kept) == (1, 1)
     assert kept[2] is first[2]
     assert _alike(kept, _reading(Recognizer(), again))
 
@@ -345,6 +345,7 @@ def test_the_mats_markers_are_searched_again_when_the_table_moved(canvas: tuple)
     live.recognize(moved)
     assert live.mat_kept == 0
     assert all(np.abs(m.corners - b.corners - (3, 0)).max() < 0.5 for m, b in zip(live._mat, before))
+    assert live.codes_kept == 0
     live.recognize(frame)
     assert live.mat_kept == 0
     hand = frame.copy()
@@ -354,3 +355,18 @@ def test_the_mats_markers_are_searched_again_when_the_table_moved(canvas: tuple)
     hand[y0:y1, x0:x1] = 90
     live.recognize(hand)
     assert live.mat_kept == 0
+
+
+def test_a_card_put_down_on_a_still_table_is_searched_for_again() -> None:
+    image, origin = render(LAYOUT, 2.5)
+    frame = photograph(image, 2.5, origin, REGION, "easy", seed=3).image
+    layout = dataclasses.replace(LAYOUT, row=LAYOUT.row + fleas("yellow-6"))
+    image, origin = render(layout, 2.5)
+    more = photograph(image, 2.5, origin, REGION, "easy", seed=3).image
+    live = Recognizer()
+    live.recognize(frame)
+    seen = _reading(live, more)
+    assert (live.mat_kept, live.codes_kept) == (1, 0)
+    assert _alike(seen, _reading(Recognizer(), more))
+    assert [c.card for c in live.recognize(more).view.in_area(Area.ROW)] == list(layout.row)
+    assert (live.mat_kept, live.codes_kept) == (2, 1)
