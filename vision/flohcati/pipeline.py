@@ -30,6 +30,12 @@ shows (ink where the bare mat prints none); so is the request strip's card when
 glare covers its code and its face shows below the strip. A card hidden by
 glare is asked about, never silently missed; glare over bare places asks nothing.
 
+On a still table's live frames the work of the frame before is kept where the frame shows the same
+within sensor noise (no 4x4 block's mean moved by more than `vision.calibrate.REGION_SAME` grey
+levels, compared with the frame that was searched): the mat's markers, and so its calibration, while
+the region around each marker is unchanged; the cards' codes too while, besides, the mat's whole part
+of the frame is. A card put down or taken, a hand, a shadow or a moved table searches again.
+
 >>> from vision.flohcati.pipeline import Recognizer   # doctest: +SKIP
 """
 
