@@ -353,10 +353,9 @@ class Recognizer:
         self._mat_regions: list[tuple[int, int, int, int, NDArray[np.int16]]] = []
         #: frames calibrated by the mat's markers kept from the frame before, without a search (a count)
         self.mat_kept = 0
-        #: the codes of the last search (`_find_codes`): the mat's box in the frame (x0, y0, x1, y1), its 4x4 blocks'
-        #: means then, the markers and the undecoded squares
-        self._codes: tuple[tuple[int, int, int, int], NDArray[np.int16], tuple[Marker, ...],
-                           list[NDArray[Any]]] | None = None
+        #: the codes of the last search (`_find_codes`): the mat's box in the frame (x0, y0, x1, y1), the grey frame
+        #: searched, the markers and the undecoded squares
+        self._codes: tuple[tuple[int, int, int, int], Image, tuple[Marker, ...], list[NDArray[Any]]] | None = None
         #: frames whose codes were kept from the frame before, without a search (a count)
         self.codes_kept = 0
 
@@ -631,14 +630,20 @@ class Recognizer:
         # as when its codes were searched) keeps those codes; any change there searches again
         box = _mat_box(calibration.table_to_image, gray.shape[1], gray.shape[0])
         codes = self._codes
-        looks = block_means(gray[box[1]:box[3], box[0]:box[2]])
-        if (codes is not None and self.mat_kept > kept_before and codes[0] == box and codes[1].shape == looks.shape
-                and int(np.abs(looks - codes[1]).max(initial=0)) <= REGION_SAME):
+        if codes is not None and self.mat_kept > kept_before and codes[0] == box and codes[1].shape == gray.shape:
+            x0, y0, x1, y1 = box
+            then, now = block_means(codes[1][y0:y1, x0:x1]), block_means(gray[y0:y1, x0:x1])
+            if int(np.abs(now - then).max(initial=0)) > REGION_SAME:
+                codes = None
+        else:
+            codes = None
+        if codes is not None:
             markers, quads = codes[2], codes[3]
             self.codes_kept += 1
         else:
             markers, quads = self._find_codes(gray, blur, calibration, mat)
-            self._codes = (box, looks, markers, quads)
+            # the frame searched, kept as it was (a caller's grey frame may be overwritten by the next)
+            self._codes = (box, gray.copy() if gray is frame else gray, markers, quads)
         t2 = time.perf_counter()
         view = read_view(markers, quads, to_table)
         if self.classifier is not None and view.unreadable:
