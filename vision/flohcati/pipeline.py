@@ -30,6 +30,12 @@ shows (ink where the bare mat prints none); so is the request strip's card when
 glare covers its code and its face shows below the strip. A card hidden by
 glare is asked about, never silently missed; glare over bare places asks nothing.
 
+On a still table's live frames the work of the frame before is kept where the frame shows the same
+within sensor noise (no 4x4 block's mean moved by more than `vision.calibrate.REGION_SAME` grey
+levels, compared with the frame that was searched): the mat's markers, and so its calibration, while
+the region around each marker is unchanged; the cards' codes too while, besides, the mat's whole part
+of the frame is. A card put down or taken, a hand, a shadow or a moved table searches again.
+
 >>> from vision.flohcati.pipeline import Recognizer   # doctest: +SKIP
 """
 
@@ -48,7 +54,16 @@ from numpy.typing import NDArray
 from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name
 from scorer.flohcati.observe import TableSight
 from vision import NoMatError
-from vision.calibrate import Calibration, Calibrator, FrameBlur, Marker, find_markers, sharpen_sigma
+from vision.calibrate import (
+    REGION_SAME,
+    Calibration,
+    Calibrator,
+    FrameBlur,
+    Marker,
+    block_means,
+    find_markers,
+    sharpen_sigma,
+)
 from vision.codematch import CodeTemplates, code_templates, local_contrast, mat_markers_by_matching, match_patch
 from vision.config import VisionConfig
 from vision.flohcati.layout import (
@@ -95,6 +110,8 @@ _MAX_DETECTORS = 16
 #: The codes are searched where the zones of `_WATCHED` lie and this far (mm) around them: a code's half side,
 #: half the detector's largest threshold window and the unsharp mask's reach, with room to spare
 _SEARCH_MARGIN = 40.0
+#: a kept mat marker's region reaches this many of its sides beyond it on every side (`Recognizer._kept_mat`)
+_KEEP_MARGIN = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,11 +347,56 @@ class Recognizer:
         self._retries: dict[int, cv2.aruco.ArucoDetector] = {}
         #: the row's cards as last known (card, code centre in table mm): read, or held since
         self._row: list[tuple[DeckCard, float, float]] = []
+        #: the mat's markers of the last frame that calibrated, and each one's region (x0, y0, x1, y1) with
+        #: its 4x4 blocks' means in that frame (`_kept_mat`)
+        self._mat: tuple[Marker, ...] = ()
+        self._mat_regions: list[tuple[int, int, int, int, NDArray[np.int16]]] = []
+        #: frames calibrated by the mat's markers kept from the frame before, without a search (a count)
+        self.mat_kept = 0
+        #: the codes of the last search (`_find_codes`): the mat's box in the frame (x0, y0, x1, y1), the grey frame
+        #: searched, the markers and the undecoded squares
+        self._codes: tuple[tuple[int, int, int, int], Image, tuple[Marker, ...], list[NDArray[Any]]] | None = None
+        #: frames whose codes were kept from the frame before, without a search (a count)
+        self.codes_kept = 0
 
     def reset(self) -> None:
-        """Forget the cached calibration and the row's cards."""
+        """Forget the cached calibration, the mat's markers and the row's cards."""
         self.calibrator.reset()
         self._row = []
+        self._mat = ()
+        self._mat_regions = []
+        self._codes = None
+
+    def _remember_mat(self, gray: Image, mat: tuple[Marker, ...]) -> None:
+        """Keep ``mat`` (the markers that calibrated this frame) and how each one's region looks now."""
+        regions = []
+        h, w = gray.shape[:2]
+        for m in mat:
+            x0, y0 = np.floor(m.corners.min(0)).astype(int)
+            x1, y1 = np.ceil(m.corners.max(0)).astype(int)
+            pad = int(math.ceil(_KEEP_MARGIN * max(x1 - x0, y1 - y0))) + 4
+            x0, y0, x1, y1 = max(0, int(x0) - pad), max(0, int(y0) - pad), min(w, int(x1) + pad), min(h, int(y1) + pad)
+            if x1 - x0 < 4 or y1 - y0 < 4:
+                self._mat, self._mat_regions = (), []
+                return
+            regions.append((x0, y0, x1, y1, block_means(gray[y0:y1, x0:x1])))
+        self._mat, self._mat_regions = mat, regions
+
+    def _kept_mat(self, gray: Image) -> tuple[Marker, ...] | None:
+        """The mat's markers of the frame before, when the region around each shows the same now within sensor
+        noise (no 4x4 block's mean moved by more than `REGION_SAME` grey levels: a marker moved by a pixel, a hand
+        or a shadow over it moves some by far more); None otherwise. The very same markers give the cached
+        calibration back without a search or a fit (`Calibrator.update`)."""
+        if not self._mat or self.calibrator.cached is None:
+            return None
+        h, w = gray.shape[:2]
+        for x0, y0, x1, y1, then in self._mat_regions:
+            if x1 > w or y1 > h:
+                return None
+            now = block_means(gray[y0:y1, x0:x1])
+            if now.shape != then.shape or int(np.abs(now - then).max(initial=0)) > REGION_SAME:
+                return None
+        return self._mat
 
     def _hold_row(self, gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> FlohcatiView:
         """The view with every row card of the frames before that is not read now, and that nothing shows
@@ -464,7 +526,22 @@ class Recognizer:
         return detector
 
     def _calibrate(self, gray: Image, blur: FrameBlur | None = None) -> tuple[Calibration, tuple[Marker, ...]]:
-        """The mat's calibration and the mat's markers: the vision core's fast search; where that does not fix
+        """The mat's calibration and the mat's markers: those of the frame before while none of them moved
+        (`_kept_mat`, a still table's live frames), else searched (`_search_mat`).
+
+        :raises NoMatError: when the mat's markers are not in view.
+        """
+        kept = self._kept_mat(gray)
+        if kept is not None:
+            self.mat_kept += 1
+            return self.calibrator.update(kept), kept
+        self._mat, self._mat_regions = (), []
+        calibration, mat = self._search_mat(gray, blur)
+        self._remember_mat(gray, mat)
+        return calibration, mat
+
+    def _search_mat(self, gray: Image, blur: FrameBlur | None = None) -> tuple[Calibration, tuple[Marker, ...]]:
+        """The mat's calibration and the mat's markers searched in ``gray``: the vision core's fast search; where that does not fix
         the mat, the slow one for the markers it missed, with one threshold window first (taken when it
         completes the mat's markers) and then with all;
         where neither decodes enough of them, the undecoded squares matched against the dictionary's codes
@@ -494,20 +571,11 @@ class Recognizer:
         mat += mat_markers_by_matching(gray, self.config, mat, blur)
         return self.calibrator.update(mat), mat
 
-    def recognize(self, frame: Image) -> Recognition:
-        """Read one frame.
-
-        :raises NoMatError: when the mat's markers are not in view.
-        """
-        t0 = time.perf_counter()
-        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    def _find_codes(self, gray: Image, blur: FrameBlur, calibration: Calibration,
+                    mat: tuple[Marker, ...]) -> tuple[tuple[Marker, ...], list[NDArray[Any]]]:
+        """The mat's and the cards' markers in ``gray``, and the code-sized squares the detector could not decode
+        (image corners)."""
         side = max(gray.shape[:2])
-        # the mat's large markers: the vision core's fast search, and the slow one where the fast one
-        # does not fix the mat
-        # the slow searches and the codes' unsharp mask subtract the same blur of the frame: made at most once
-        blur = FrameBlur(gray, sharpen_sigma(side))
-        calibration, mat = self._calibrate(gray, blur)
-        t1 = time.perf_counter()
         to_table = calibration.image_to_table
         # the cards' codes: only where the mat lies, enlarged when they are small there (a camera far
         # away, or turned) until a code is about _SMALL_CODE_PX across
@@ -540,6 +608,42 @@ class Recognizer:
         markers = mat + tuple(m for m in found if is_card_id(m.id))
         quads = [np.asarray(r, np.float64).reshape(4, 2) for r in rejected]
         markers += self._read_again(gray, markers, quads, to_table)
+        return markers, quads
+
+    def recognize(self, frame: Image) -> Recognition:
+        """Read one frame.
+
+        :raises NoMatError: when the mat's markers are not in view.
+        """
+        t0 = time.perf_counter()
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        side = max(gray.shape[:2])
+        # the mat's large markers: the vision core's fast search, and the slow one where the fast one
+        # does not fix the mat
+        # the slow searches and the codes' unsharp mask subtract the same blur of the frame: made at most once
+        blur = FrameBlur(gray, sharpen_sigma(side))
+        kept_before = self.mat_kept
+        calibration, mat = self._calibrate(gray, blur)
+        t1 = time.perf_counter()
+        to_table = calibration.image_to_table
+        # a still table's frame (the mat's markers kept, the mat's part of the frame the same within sensor noise
+        # as when its codes were searched) keeps those codes; any change there searches again
+        box = _mat_box(calibration.table_to_image, gray.shape[1], gray.shape[0])
+        codes = self._codes
+        if codes is not None and self.mat_kept > kept_before and codes[0] == box and codes[1].shape == gray.shape:
+            x0, y0, x1, y1 = box
+            then, now = block_means(codes[1][y0:y1, x0:x1]), block_means(gray[y0:y1, x0:x1])
+            if int(np.abs(now - then).max(initial=0)) > REGION_SAME:
+                codes = None
+        else:
+            codes = None
+        if codes is not None:
+            markers, quads = codes[2], codes[3]
+            self.codes_kept += 1
+        else:
+            markers, quads = self._find_codes(gray, blur, calibration, mat)
+            # the frame searched, kept as it was (a caller's grey frame may be overwritten by the next)
+            self._codes = (box, gray.copy() if gray is frame else gray, markers, quads)
         t2 = time.perf_counter()
         view = read_view(markers, quads, to_table)
         if self.classifier is not None and view.unreadable:

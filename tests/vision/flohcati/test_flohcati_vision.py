@@ -303,3 +303,70 @@ def test_a_last_row_card_whose_code_the_detector_misses_without_glare_is_asked_a
     assert [c.card for c in view.in_area(Area.ROW)] == list(LAYOUT.row[:4])
     assert [(round(x), round(y), t) for x, y, t in view.unreadable] == \
         [(round(left + CODE_CENTRE[0]), round(top + CODE_CENTRE[1]), "A card in the row could not be read.")]
+
+
+def _reading(recognizer: Recognizer, frame: np.ndarray) -> tuple:  # type: ignore[type-arg]
+    """The view as JSON, the cards' code centres (mm, in card order) and the image-to-table homography."""
+    result = recognizer.recognize(frame)
+    assert result.image_to_table is not None
+    cards = sorted((str(c.card), c.x, c.y) for c in result.view.cards)
+    return result.view.to_json(), np.array([c[1:] for c in cards]), result.image_to_table
+
+
+def _alike(a: tuple, b: tuple) -> bool:  # type: ignore[type-arg]
+    """The same view, the cards within 0.05 mm and the same homography (within 0.05 mm at the mat's corners)."""
+    w, h = MAT.width, MAT.height
+    corners = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64)
+    to_a = cv2.perspectiveTransform(corners, np.linalg.inv(a[2]))
+    return bool(a[0] == b[0] and a[1].shape == b[1].shape and np.abs(a[1] - b[1]).max() < 0.05
+                and np.abs(cv2.perspectiveTransform(to_a, b[2]) - corners).max() < 0.05)
+
+
+def test_a_still_tables_next_frame_keeps_the_mats_markers_and_reads_as_a_fresh_recogniser(canvas: tuple) -> None:  # type: ignore[type-arg]
+    image, origin = canvas
+    frame = photograph(image, 2.5, origin, REGION, "medium", seed=5).image
+    live = Recognizer()
+    first = _reading(live, frame)
+    noise = np.random.default_rng(1).integers(-1, 2, frame.shape)
+    again = np.clip(frame.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+    kept = _reading(live, again)
+    assert (live.mat_kept, live.codes_kept) == (1, 1)
+    assert kept[2] is first[2]
+    assert _alike(kept, _reading(Recognizer(), again))
+
+
+def test_the_mats_markers_are_searched_again_when_the_table_moved(canvas: tuple) -> None:  # type: ignore[type-arg]
+    image, origin = canvas
+    frame = photograph(image, 2.5, origin, REGION, "easy", seed=3).image
+    live = Recognizer()
+    live.recognize(frame)
+    before = live._mat
+    moved = np.ascontiguousarray(np.roll(frame, 3, axis=1))
+    live.recognize(moved)
+    assert live.mat_kept == 0
+    assert all(np.abs(m.corners - b.corners - (3, 0)).max() < 0.5 for m, b in zip(live._mat, before))
+    assert live.codes_kept == 0
+    live.recognize(frame)
+    assert live.mat_kept == 0
+    hand = frame.copy()
+    marker = live._mat[0].corners  # a hand over one of the mat's markers
+    x0, y0 = marker.min(0).astype(int)
+    x1, y1 = marker.max(0).astype(int)
+    hand[y0:y1, x0:x1] = 90
+    live.recognize(hand)
+    assert live.mat_kept == 0
+
+
+def test_a_card_put_down_on_a_still_table_is_searched_for_again() -> None:
+    image, origin = render(LAYOUT, 2.5)
+    frame = photograph(image, 2.5, origin, REGION, "easy", seed=3).image
+    layout = dataclasses.replace(LAYOUT, row=LAYOUT.row + fleas("yellow-6"))
+    image, origin = render(layout, 2.5)
+    more = photograph(image, 2.5, origin, REGION, "easy", seed=3).image
+    live = Recognizer()
+    live.recognize(frame)
+    seen = _reading(live, more)
+    assert (live.mat_kept, live.codes_kept) == (1, 0)
+    assert _alike(seen, _reading(Recognizer(), more))
+    assert [c.card for c in live.recognize(more).view.in_area(Area.ROW)] == list(layout.row)
+    assert (live.mat_kept, live.codes_kept) == (2, 1)
