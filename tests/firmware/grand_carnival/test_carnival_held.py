@@ -425,3 +425,32 @@ def test_a_piece_taken_off_a_market_where_glare_holds_its_place_is_kept_or_held_
                 assert found is None or found.seen is not Seen.MOVE
                 checked += 1
     assert checked > 100 and kept > 20 and held > 20, (checked, kept, held)
+
+
+def test_the_referee_refuses_a_tile_laid_over_a_tile_and_says_why(tmp_path: Path) -> None:
+    table = CarnivalTable()
+    with Journal.open(tmp_path / "j.db") as journal:
+        referee = Referee.new_game(journal, PLAYERS, table=table)
+        for _ in range(2):  # each player lays a tile from the face-down stack
+            state = referee.state
+            move = next(m for m in GAME.legal_moves(state)
+                        if isinstance(m, Foundation) and m.source == "1a" and not m.discard)
+            after, _ = GAME.apply_unchecked(state, move)
+            referee.see(Sighting(tuple(market_of(b) for b in after.boards), None))
+            assert referee.mode is Mode.PLAYING
+        state = referee.state
+        seat = current_seat(state)
+        assert seat is not None
+        board = state.boards[seat]
+        parcel = next(p for p, t in enumerate(board.parcels) if t is not None)
+        number = min(n for n in NUMBERS if n not in board.numbers)
+        tile = next(t for t in GAME.catalog.foundations if t != board.parcels[parcel])
+        over = replace(board, parcels=tuple(tile if p == parcel else t for p, t in enumerate(board.parcels)),
+                       numbers=board.numbers | {number})
+        markets = tuple(market_of(over if s == seat else b) for s, b in enumerate(state.boards))
+        referee.see(Sighting(markets, None))
+        assert referee.mode is Mode.ILLEGAL and "already has a tile" in referee.last_event
+        assert len(referee.live.moves()) == 2
+        # the new tile taken off again, the figure back in the hand: play goes on from the accepted state
+        referee.see(Sighting(tuple(market_of(b) for b in state.boards), None))
+        assert referee.mode is Mode.PLAYING and len(referee.live.moves()) == 2
