@@ -35,9 +35,12 @@ Two readings of that market narrow it further:
 `changeable` lists those places; `fill` takes every held place outside them
 from the accepted state and leaves every place inside them held, so a piece
 laid under glare is never passed over unseen: on its owner's turn its place is
-changeable, and stays held until it can be read. Pieces put where no action of
-the game puts any (a tile over a tile) or taken off the market are outside this
-guard.
+changeable, and stays held until it can be read. A piece taken off the market
+where glare holds its place is kept from the state or held, never read as gone:
+a removal is seen only where the place reads empty. A tile laid over a tile
+where the field that shows it is taken from the state is told by the wagon row
+(`scorer.grand_carnival.observe`: a tile gone from it, no new one on an empty
+parcel); one from a face-down stack shows nowhere until the glare moves.
 """
 
 from __future__ import annotations

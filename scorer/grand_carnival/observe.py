@@ -7,8 +7,9 @@ round. `market_of` is what a board should look like; `infer_move` finds the
 move that turns the last accepted state into what the camera sees now, or
 says in a sentence why no single move does (the referee then asks instead of
 guessing). The move is built from what changed, legal or not: the referee
-judges it, so a foundation on a taken parcel or an attraction that is too
-large is caught with its reason.
+judges it, so a foundation on a taken parcel (a tile laid over a tile) or an
+attraction that is too large is caught with its reason. A tile gone from the
+wagon row with no new tile on an empty parcel is not explained by any move.
 
 The table's conventions: a player puts a figure on the action number they use
 and then does the action: lays the foundation tile on its parcel, builds the
@@ -130,6 +131,11 @@ def infer_move(state: CarnivalState, seen: tuple[SeenMarket, ...], catalog: Cata
         return _unexplained(f"{name}: more than one action on the market; one action a turn.")
     if new_parcels:
         return _foundation(state, seat, number, new_parcels, view, catalog, railyard)
+    if railyard is not None and any(t is not None and (k >= len(railyard) or railyard[k] != t)
+                                    for k, t in enumerate(state.railyard.open)):
+        # a tile taken, yet no parcel shows a new one: laid over a tile, or where the camera cannot see it
+        return _unexplained(f"{name}: a tile left the wagon row, but no empty parcel of the market shows it; "
+                            f"a foundation tile goes on an empty parcel, never over a tile.")
     if built:
         if len(built) > 1:
             return _unexplained(f"{name}: {len(built)} new attractions; one a turn.")
@@ -149,8 +155,8 @@ def _foundation(state: CarnivalState, seat: int, number: int, parcels: list[int]
     parcel = parcels[0]
     tile = view.parcels[parcel]
     where = cell_name(parcel // 4 * 16 + parcel % 4 * 2)
-    if tile is None or board.parcels[parcel] is not None:
-        return _unexplained(f"{name}: the foundation tile on {where} was taken away or changed.")
+    if tile is None:
+        return _unexplained(f"{name}: the foundation tile on {where} was taken off the market.")
     if view.guests != board.guests or view.barkers != board.barkers:
         return _unexplained(f"{name}: guests or barkers moved with a foundation tile.")
     yard = state.railyard

@@ -305,3 +305,152 @@ def test_a_row_of_places_read_otherwise_than_the_state_where_nothing_could_chang
     assert out.tent is None and out.unrecognised
     out = fill(glare(truth, places=("tent place 2",)), board, changeable(state, other))
     assert out.tent == 5 and out.unrecognised == ()
+
+
+def _over_a_tile(seed: int, sources: tuple[str, ...] = ("1a", "1b", "2", "3", "4", "5")
+                 ) -> tuple[CarnivalState, Foundation]:
+    """A state and a foundation tile (from one of ``sources``) laid on a parcel of the market on turn that already
+    has a tile of another pattern, with the figure on a number that may take it."""
+    for state in _states(seed):
+        for move in GAME.legal_moves(state):
+            if not isinstance(move, Foundation) or move.discard or move.source not in sources:
+                continue
+            board = state.boards[move.seat]
+            taken = [p for p, t in enumerate(board.parcels) if t is not None and t != move.tile]
+            if taken:
+                return state, replace(move, parcel=taken[0])
+    raise AssertionError("no tile to lay over another")
+
+
+def test_a_tile_laid_over_a_tile_is_judged_with_the_reason_a_player_understands() -> None:
+    from scorer.grand_carnival.rules import check_move
+
+    state, move = _over_a_tile(1)
+    after, _ = GAME.apply_unchecked(state, move)
+    table = CarnivalTable()
+    found = table.infer(state, Sighting(tuple(market_of(b) for b in after.boards), after.railyard.open))
+    assert found.seen is Seen.MOVE and found.move == move
+    check = check_move(state, move, GAME.catalog)
+    assert check.is_illegal and "already has a tile" in check.message
+
+
+def test_a_tile_from_the_wagon_row_laid_over_a_tile_under_glare_is_not_passed_over() -> None:
+    """The new tile differs from the one under it in one field only, and glare holds that field: no guest can
+    have walked there unseen, so the field is taken from the state and the market reads as it was; the tile
+    gone from the wagon row tells the referee a tile was laid, and it says so instead of seeing a pass."""
+    for state in _states(1):
+        moves = [m for m in GAME.legal_moves(state) if isinstance(m, Foundation) and m.source in "2345"]
+        board = state.boards[current_seat(state) or 0]
+        found = [(m, p, k) for m in moves for p, t in enumerate(board.parcels) if t is not None
+                 for k in range(4) if sum(a != b for a, b in zip(t.replace("/", ""), m.tile.replace("/", ""))) == 1
+                 and t.replace("/", "")[k] != m.tile.replace("/", "")[k]]
+        if found:
+            break
+    move, parcel, k = replace(found[0][0], parcel=found[0][1]), found[0][1], found[0][2]
+    after, _ = GAME.apply_unchecked(state, move)
+    seat = move.seat
+    assert None not in state.railyard.open and after.railyard.open != state.railyard.open
+    views = [seen(b, s) for s, b in enumerate(after.boards)]
+    views[seat] = glare(views[seat], 1 << parcel_cells(parcel)[k])
+    table = CarnivalTable()
+    result = _Result(tuple(views))
+    result.railyard = _Yard(after.railyard.open)
+    sighting = table.sighting(result, PLAYERS)
+    assert sighting is not None
+    filled = table.fill_held(state, sighting)
+    assert filled.unrecognised == () and filled.markets[seat].parcels == state.boards[seat].parcels
+    found_move = table.infer(state, filled)
+    assert found_move.seen is Seen.UNEXPLAINED and "wagon row" in found_move.message, found_move
+
+
+class _Yard:
+    """The wagon row as the recogniser reads it, read clearly."""
+
+    def __init__(self, tiles: tuple[str | None, ...]) -> None:
+        self.open = tiles
+        self.unrecognised: tuple[Unrecognised, ...] = ()
+
+
+def _pieces(board: Board, seat: int) -> list[tuple[MarketView, int, str]]:
+    """``board``'s market seen with one piece taken off, for each piece: the view, the fields and the place
+    (`glare`'s) that held it."""
+    out: list[tuple[MarketView, int, str]] = []
+    for c in cells_of(board.guests):
+        out.append((seen(replace(board, guests=board.guests & ~(1 << c)), seat), 1 << c, ""))
+    for c in cells_of(board.barkers):
+        out.append((seen(replace(board, barkers=board.barkers & ~(1 << c)), seat), 1 << c, ""))
+    for a in board.attractions:
+        rest = tuple(b for b in board.attractions if b is not a)
+        out.append((seen(replace(board, attractions=rest), seat), a.mask, ""))
+    for k in (0, 1):
+        if board.entrances[k]:
+            gone = (False, board.entrances[1]) if k == 0 else (board.entrances[0], False)
+            out.append((seen(replace(board, entrances=gone), seat), 0, f"in{k + 1}"))
+    if 0 < board.tent <= TENT_PLACES:
+        out.append((seen(replace(board, tent=board.tent - 1), seat), 0, f"tent place {board.tent}"))
+    for n in sorted(board.numbers):
+        out.append((seen(replace(board, numbers=board.numbers - {n}), seat), 0, f"number {n}"))
+    return out
+
+
+def test_a_piece_taken_off_a_market_where_glare_holds_its_place_is_kept_or_held_never_removed() -> None:
+    """Every piece of every market of a game's states taken off, its place under glare: the place is either
+    held or taken from the state (the piece kept), and the referee accepts no move from it."""
+    table = CarnivalTable()
+    checked = kept = held = 0
+    for state in _states(1)[::3]:
+        for seat, board in enumerate(state.boards):
+            truth = seen(board, seat)
+            for view, cells, place in _pieces(board, seat):
+                blind = glare(view, cells, (place,) if place else ())
+                for could in (changeable(state, seat, blind), changeable(state, seat)):
+                    out = fill(blind, board, could)
+                    chars, real = "".join(out.market), "".join(truth.market)
+                    assert all(chars[c] in ("?", real[c]) for c in cells_of(cells))
+                    assert {a for a in out.attractions if a[1] & cells} <= set(truth.attractions)
+                    if cells and not out.unrecognised:
+                        assert {a for a in out.attractions if a[1] & cells} == {
+                            a for a in truth.attractions if a[1] & cells}
+                    for mine, real_row in ((out.entrances, truth.entrances), (out.tent_places, truth.tent_places),
+                                           (out.number_figures, truth.number_figures)):
+                        assert all(a is None or a == b for a, b in zip(mine, real_row))
+                    kept += out.unrecognised == ()
+                    held += out.unrecognised != ()
+                views = [seen(b, s) for s, b in enumerate(state.boards)]
+                views[seat] = blind
+                sighting = table.sighting(_Result(tuple(views)), PLAYERS)
+                assert sighting is not None
+                found = table.infer(state, table.fill_held(state, sighting)) if not table.fill_held(
+                    state, sighting).unrecognised else None
+                assert found is None or found.seen is not Seen.MOVE
+                checked += 1
+    assert checked > 100 and kept > 20 and held > 20, (checked, kept, held)
+
+
+def test_the_referee_refuses_a_tile_laid_over_a_tile_and_says_why(tmp_path: Path) -> None:
+    table = CarnivalTable()
+    with Journal.open(tmp_path / "j.db") as journal:
+        referee = Referee.new_game(journal, PLAYERS, table=table)
+        for _ in range(2):  # each player lays a tile from the face-down stack
+            state = referee.state
+            move = next(m for m in GAME.legal_moves(state)
+                        if isinstance(m, Foundation) and m.source == "1a" and not m.discard)
+            after, _ = GAME.apply_unchecked(state, move)
+            referee.see(Sighting(tuple(market_of(b) for b in after.boards), None))
+            assert referee.mode is Mode.PLAYING
+        state = referee.state
+        seat = current_seat(state)
+        assert seat is not None
+        board = state.boards[seat]
+        parcel = next(p for p, t in enumerate(board.parcels) if t is not None)
+        number = min(n for n in NUMBERS if n not in board.numbers)
+        tile = next(t for t in GAME.catalog.foundations if t != board.parcels[parcel])
+        over = replace(board, parcels=tuple(tile if p == parcel else t for p, t in enumerate(board.parcels)),
+                       numbers=board.numbers | {number})
+        markets = tuple(market_of(over if s == seat else b) for s, b in enumerate(state.boards))
+        referee.see(Sighting(markets, None))
+        assert referee.mode is Mode.ILLEGAL and "already has a tile" in referee.last_event
+        assert len(referee.live.moves()) == 2
+        # the new tile taken off again, the figure back in the hand: play goes on from the accepted state
+        referee.see(Sighting(tuple(market_of(b) for b in state.boards), None))
+        assert referee.mode is Mode.PLAYING and len(referee.live.moves()) == 2
