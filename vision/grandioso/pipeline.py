@@ -55,7 +55,16 @@ from numpy.typing import NDArray
 from scorer.core import UnknownComponent
 from scorer.grandioso.pyramid import ROWS, Card
 from vision import NoMatError
-from vision.calibrate import Calibration, FrameBlur, Marker, find_markers, mat_homography, sharpen_sigma
+from vision.calibrate import (
+    REGION_SAME,
+    Calibration,
+    FrameBlur,
+    Marker,
+    block_means,
+    find_markers,
+    mat_homography,
+    sharpen_sigma,
+)
 from vision.codematch import CodeTemplates, code_templates, local_contrast, mat_markers_by_matching, match_patch
 from vision.config import VisionConfig
 from vision.geometry import Image
@@ -873,23 +882,11 @@ def _card_pose(frame: Image, cal: Calibration, row: int, col: int) -> tuple[floa
     return best[1], best[2], best[3]
 
 
-#: a frame is the one last read when no block of `_STILL_BLOCK` x `_STILL_BLOCK` pixels differs from it by more than
-#: `_STILL_LEVEL` grey levels on average: sensor noise moves a block's mean by about a grey level, a card laid, taken
-#: or turned, a hand or a moved lamp by tens (one code cell alone covers most of a block)
-_STILL_BLOCK = 8
-_STILL_LEVEL = 8.0
-
-
-def _thumbnail(gray: Image) -> NDArray[Any]:
-    """Each `_STILL_BLOCK`-pixel square block's mean grey level."""
-    h, w = gray.shape[:2]
-    size = (max(1, w // _STILL_BLOCK), max(1, h // _STILL_BLOCK))
-    return np.asarray(cv2.resize(gray, size, interpolation=cv2.INTER_AREA), np.int16)
-
-
 class Recognizer:
     """Frame -> `GrandiosoView`. Keeps the last frame's outcome: a frame that does not differ from the one last read
-    (`_STILL_LEVEL`: a still table filmed again) is not read again (`reset` forgets it)."""
+    (no block's mean moved by more than `vision.calibrate.REGION_SAME` grey levels: a still table filmed again;
+    a card laid, taken or turned, a hand or a moved lamp moves some by tens) is not read again (`reset` forgets
+    it)."""
 
     def __init__(self, config: VisionConfig = CONFIG, classifier: Any = None) -> None:
         self.config = config
@@ -939,9 +936,9 @@ class Recognizer:
         :raises NoMatError: when too few of the mat's markers are in view.
         """
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        thumb = _thumbnail(gray)
+        thumb = block_means(gray)
         if self._last is not None and self._last[0].shape == thumb.shape and \
-                int(np.abs(thumb - self._last[0]).max()) <= _STILL_LEVEL:
+                int(np.abs(thumb - self._last[0]).max(initial=0)) <= REGION_SAME:
             last = self._last[1]
             if isinstance(last, NoMatError):
                 raise last
