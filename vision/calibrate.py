@@ -38,6 +38,7 @@ __all__ = [
     "MarkerTracker",
     "Rectified",
     "block_means",
+    "looks_same",
     "find_layout_markers",
     "find_markers",
     "frame_blur",
@@ -543,8 +544,7 @@ class MarkerTracker:
             then = self._regions.get(key)
             if then is None and self._full_frame is not None and self._full_frame.shape == gray.shape:
                 then = block_means(self._full_frame[y0:y1, x0:x1])
-            if (then is not None and then.shape == looks.shape
-                    and int(np.abs(looks - then).max(initial=0)) <= REGION_SAME):
+            if then is not None and looks_same(then, looks):
                 found.append(old)
                 regions[key] = then
                 self.region_kept += 1
@@ -586,6 +586,12 @@ def block_means(image: Image) -> NDArray[np.int16]:
     out: NDArray[np.int16] = cv2.resize(image[:h - h % BLOCK, :w - w % BLOCK], (w // BLOCK, h // BLOCK),
                                         interpolation=cv2.INTER_AREA).astype(np.int16)
     return out
+
+
+def looks_same(then: NDArray[np.int16], now: NDArray[np.int16]) -> bool:
+    """Whether two images' block means (`block_means`) show the same within sensor noise: the same shape, and no
+    block's mean moved by more than `REGION_SAME` grey levels."""
+    return then.shape == now.shape and int(np.abs(now - then).max(initial=0)) <= REGION_SAME
 
 
 #: a mat marker whose corners miss the others' homography by more than this (mm, RMS) is dropped

@@ -55,13 +55,13 @@ from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name
 from scorer.flohcati.observe import TableSight
 from vision import NoMatError
 from vision.calibrate import (
-    REGION_SAME,
     Calibration,
     Calibrator,
     FrameBlur,
     Marker,
     block_means,
     find_markers,
+    looks_same,
     sharpen_sigma,
 )
 from vision.codematch import CodeTemplates, code_templates, local_contrast, mat_markers_by_matching, match_patch
@@ -353,9 +353,9 @@ class Recognizer:
         self._mat_regions: list[tuple[int, int, int, int, NDArray[np.int16]]] = []
         #: frames calibrated by the mat's markers kept from the frame before, without a search (a count)
         self.mat_kept = 0
-        #: the codes of the last search (`_find_codes`): the mat's box in the frame (x0, y0, x1, y1), the grey frame
-        #: searched, the markers and the undecoded squares
-        self._codes: tuple[tuple[int, int, int, int], Image, tuple[Marker, ...], list[NDArray[Any]]] | None = None
+        #: the codes of the last search (`_find_codes`): the mat's box in the frame (x0, y0, x1, y1), the block means
+        #: of its part of the frame searched (`block_means`), the markers and the undecoded squares
+        self._codes: tuple[tuple[int, int, int, int], NDArray[np.int16], tuple[Marker, ...], list[NDArray[Any]]] | None = None
         #: frames whose codes were kept from the frame before, without a search (a count)
         self.codes_kept = 0
 
@@ -384,8 +384,8 @@ class Recognizer:
 
     def _kept_mat(self, gray: Image) -> tuple[Marker, ...] | None:
         """The mat's markers of the frame before, when the region around each shows the same now within sensor
-        noise (no 4x4 block's mean moved by more than `REGION_SAME` grey levels: a marker moved by a pixel, a hand
-        or a shadow over it moves some by far more); None otherwise. The very same markers give the cached
+        noise (`vision.calibrate.looks_same`: a marker moved by a pixel, a hand or a shadow over it moves some
+        blocks by far more); None otherwise. The very same markers give the cached
         calibration back without a search or a fit (`Calibrator.update`)."""
         if not self._mat or self.calibrator.cached is None:
             return None
@@ -393,8 +393,7 @@ class Recognizer:
         for x0, y0, x1, y1, then in self._mat_regions:
             if x1 > w or y1 > h:
                 return None
-            now = block_means(gray[y0:y1, x0:x1])
-            if now.shape != then.shape or int(np.abs(now - then).max(initial=0)) > REGION_SAME:
+            if not looks_same(then, block_means(gray[y0:y1, x0:x1])):
                 return None
         return self._mat
 
@@ -630,20 +629,16 @@ class Recognizer:
         # as when its codes were searched) keeps those codes; any change there searches again
         box = _mat_box(calibration.table_to_image, gray.shape[1], gray.shape[0])
         codes = self._codes
-        if codes is not None and self.mat_kept > kept_before and codes[0] == box and codes[1].shape == gray.shape:
-            x0, y0, x1, y1 = box
-            then, now = block_means(codes[1][y0:y1, x0:x1]), block_means(gray[y0:y1, x0:x1])
-            if int(np.abs(now - then).max(initial=0)) > REGION_SAME:
-                codes = None
-        else:
+        x0, y0, x1, y1 = box
+        looks = block_means(gray[y0:y1, x0:x1])
+        if codes is None or self.mat_kept <= kept_before or codes[0] != box or not looks_same(codes[1], looks):
             codes = None
         if codes is not None:
             markers, quads = codes[2], codes[3]
             self.codes_kept += 1
         else:
             markers, quads = self._find_codes(gray, blur, calibration, mat)
-            # the frame searched, kept as it was (a caller's grey frame may be overwritten by the next)
-            self._codes = (box, gray.copy() if gray is frame else gray, markers, quads)
+            self._codes = (box, looks, markers, quads)
         t2 = time.perf_counter()
         view = read_view(markers, quads, to_table)
         if self.classifier is not None and view.unreadable:

@@ -56,12 +56,12 @@ from scorer.core import UnknownComponent
 from scorer.grandioso.pyramid import ROWS, Card
 from vision import NoMatError
 from vision.calibrate import (
-    REGION_SAME,
     Calibration,
     FrameBlur,
     Marker,
     block_means,
     find_markers,
+    looks_same,
     mat_homography,
     sharpen_sigma,
 )
@@ -937,8 +937,7 @@ class Recognizer:
         """
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         thumb = block_means(gray)
-        if self._last is not None and self._last[0].shape == thumb.shape and \
-                int(np.abs(thumb - self._last[0]).max(initial=0)) <= REGION_SAME:
+        if self._last is not None and looks_same(self._last[0], thumb):
             last = self._last[1]
             if isinstance(last, NoMatError):
                 raise last
