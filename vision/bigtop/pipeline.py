@@ -221,7 +221,7 @@ class Recognizer:
         if isinstance(self.classifier, Classifier):  # an enrolled deck's confidence is not a probability
             recs = glare_look(self.read.reading(self.classifier, "deglared"), crops, recs, cfg.confidence_threshold,
                               allowing_for_blur)
-            recs = confirmed(crops, recs, [_cards_on(p.zone) for p in todo], [p.key for p in todo], self.fits)
+            recs = confirmed(crops, recs, [_fit_among(p.zone) for p in todo], [p.key for p in todo], self.fits)
         keys = [_zone_key(zone_of(x, y, charts)) for _, (x, y), _, _ in items]
         accepted: list[Recognition] = []
         changed = False
@@ -316,6 +316,19 @@ _PILE_OF_SHADE = {Shade.POSTER: Pile.POSTER, Shade.LIGHT: Pile.LIGHT, Shade.DARK
 def _cards_on(zone: Zone) -> tuple[str, ...]:
     """The notations of every card that `can_lie_on` the place ``zone``."""
     return tuple(c.notation() for c in DECK if can_lie_on(c.notation(), zone))
+
+
+@functools.lru_cache(maxsize=64)
+def _fit_among(zone: Zone) -> tuple[str, ...]:
+    """The cards a place's crop is fitted among (`vision.bigtop.facefit.confirmed`): every card that `can_lie_on`
+    the place ``zone``, first; where that is one card only (a suit's Poster pile), its suit's other cards after
+    it: they share its colour and picture, so the Poster is confirmed only when its numeral's "P" fits clearly
+    better than every number of the suit (a card laid on the wrong pile is not taken for it either)."""
+    cards = _cards_on(zone)
+    if len(cards) != 1:
+        return cards
+    suit = Card.parse(cards[0]).suit
+    return cards + tuple(c.notation() for c in DECK if c.suit is suit and c.notation() != cards[0])
 
 
 def fine_detail(crops: Image) -> FloatArray:

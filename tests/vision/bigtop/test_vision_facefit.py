@@ -7,10 +7,12 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from scorer.bigtop.cards import DECK, Card
+from scorer.bigtop.cards import DECK, Card, Suit
 from vision.bigtop.facefit import MARGIN, MAX_COST, MIN_CONFIDENCE, confirmed, face_read
 from vision.bigtop.faces import render_card
-from vision.bigtop.layout import CARD
+from vision.bigtop.layout import CARD, Pile
+from vision.bigtop.pipeline import _cards_on, _fit_among
+from vision.bigtop.tableview import Area, Zone
 from vision.classify import Recognition, Verdict
 
 CHART_CARDS = [c.notation() for c in DECK if not c.is_poster]
@@ -88,3 +90,17 @@ def test_a_still_places_fit_is_made_once_while_its_crop_looks_the_same(monkeypat
     memory.reset()
     memory.face_read("pile", still[0], pile, "performers-L5")
     assert len(calls) == 4
+
+
+def test_a_poster_is_confirmed_among_its_suits_numbered_cards_and_a_number_is_not_taken_for_it() -> None:
+    poster_pile = Zone(Area.TABLEAU, suit=Suit.ANIMALS, pile=Pile.POSTER)
+    among = _fit_among(poster_pile)
+    assert among[0] == "animals-P" and len(among) == 13 and all(c.startswith("animals-") for c in among)
+    light_pile = Zone(Area.TABLEAU, suit=Suit.ANIMALS, pile=Pile.LIGHT)
+    assert _fit_among(light_pile) == _cards_on(light_pile)  # more than one card may lie there: as before
+    guess = [Recognition(Verdict.UNSURE, "animals-P", 0.8)]
+    assert confirmed(_face("animals-P", 2.0, 46.0)[None], guess, [among])[0].verdict is Verdict.IDENTIFIED
+    for other in ("animals-L1", "animals-D4"):  # a numbered card on the Poster's pile, read as the Poster
+        assert confirmed(_face(other, 2.0, 46.0)[None], guess, [among])[0].verdict is Verdict.UNSURE
+    # a Poster whose "P" glare saturates fits every card of its suit alike
+    assert confirmed(_face("animals-P", 3.0, 16.0)[None], guess, [among])[0].verdict is Verdict.UNSURE
