@@ -175,7 +175,8 @@ def _plain(detail: float, text: float) -> bool:
     return detail < PLAIN_CONTRAST and text >= max(TEXT_CONTRAST, TEXT_OVER_PLAIN * detail)
 
 
-#: a place washed out by glare: at least this share of its tested parts at or over this grey level, ...
+#: a place washed out by glare: at least this share of its tested parts, or of its printed name's band, at or
+#: over this grey level, ...
 GLARE_LEVEL = 250
 GLARE_SHARE = 0.3
 #: ... the rest bright too (their 5th percentile at least this grey level: no card's face, no hand), ...
@@ -212,8 +213,9 @@ def _sheet_grey(sheet: int, px_per_mm: float) -> NDArray[Any]:
 def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace, detail: float | None = None) -> bool:
     """True when a glare spot washed out the place's print and no card lies under it.
 
-    The place must be plain (`place_features` below `PLAIN_CONTRAST`), in good part saturated
-    (`GLARE_SHARE`) and bright everywhere else (`GLARE_FLOOR`); then for every pose a card may
+    The place must be plain (`place_features` below `PLAIN_CONTRAST`), in good part saturated, or its
+    printed name in good part saturated (`GLARE_SHARE`: a streak of glare over the name), and bright
+    everywhere else (`GLARE_FLOOR`); then for every pose a card may
     have on the place, the sides of its outline that the glare leaves readable (`READABLE_LEVEL`)
     are tested for its dark frame line between the white rim and the face: at every pose at least
     `WASHED_SIDES` must be readable, and none may show the frame line (`WASHED_FRAME_CONTRAST`).
@@ -226,22 +228,33 @@ def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace, detai
         return False
     org = np.array(rect.origin)
     s = rect.px_per_mm
-    polys = [np.round((p - org) * s).astype(np.int32) for p in place.plain_mm]
-    allp = np.concatenate(polys)
-    x0, y0 = np.maximum(allp.min(axis=0), 0)
-    x1, y1 = np.minimum(allp.max(axis=0) + 1, (image.shape[1], image.shape[0]))
-    if x1 - x0 < 4 or y1 - y0 < 4:
+    inside = _pixels_in(image, [(p - org) * s for p in place.plain_mm])
+    if inside.size < 20:
         return False
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(mask, [p - (x0, y0) for p in polys], 1)
-    inside = image[y0:y1, x0:x1][mask.astype(bool)]
-    if inside.size < 20 or float(np.mean(inside >= GLARE_LEVEL)) < GLARE_SHARE:
-        return False
+    if float(np.mean(inside >= GLARE_LEVEL)) < GLARE_SHARE:
+        # a streak of glare over the printed name hides it without covering much of the rest
+        name = _pixels_in(image, [(p - org) * s for p in place.text_mm])
+        if name.size < 20 or float(np.mean(name >= GLARE_LEVEL)) < GLARE_SHARE:
+            return False
     floor = float(np.percentile(inside, 5))
     if floor < GLARE_FLOOR and not floor >= PAPER_SHARE * _paper_level(image, rect, place):
         return False
     evidence, readable = _frame_evidence(image, rect, place)
     return evidence < WASHED_FRAME_CONTRAST and readable >= WASHED_SIDES
+
+
+def _pixels_in(image: NDArray[Any], polygons_px: Sequence[NDArray[Any]]) -> NDArray[Any]:
+    """The pixels of ``image`` inside the polygons (image px), flat; empty when they lie outside it."""
+    polys = [np.round(p).astype(np.int32) for p in polygons_px]
+    allp = np.concatenate(polys)
+    x0, y0 = np.maximum(allp.min(axis=0), 0)
+    x1, y1 = np.minimum(allp.max(axis=0) + 1, (image.shape[1], image.shape[0]))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return np.zeros(0, image.dtype)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [p - (x0, y0) for p in polys], 1)
+    out: NDArray[Any] = image[y0:y1, x0:x1][mask.astype(bool)]
+    return out
 
 
 def _paper_level(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> float:

@@ -115,3 +115,35 @@ def test_a_card_under_glare_in_a_dim_frame_is_never_read_as_an_empty_space(recog
         recognizer.reset()
         seen, held = _space_state(recognizer.recognize(_linear_glare(image, to_image, radius, dy)).view)
         assert held or (seen is not None and seen.notation() == card)
+
+
+def _streak(image: NDArray[Any], to_image: NDArray[Any], half_mm: float) -> NDArray[Any]:
+    """A narrow streak of glare (peak 1.5, linear light) along the space's printed name, ``half_mm`` either side
+    of its middle line: it saturates the name and leaves most of the space as it was."""
+    r = CHART.space(SPACE)
+    cx, cy = r.centre
+    a = np.linspace(0, 2 * np.pi, 72, endpoint=False)
+    chart = [(cx + 0.55 * r.w * np.cos(t), cy + half_mm * np.sin(t)) for t in a]
+    table = np.array([[chart_to_table(chart_pose(SEAT), x, y) for x, y in chart]], np.float64)
+    pts = cv2.perspectiveTransform(table, to_image)[0]
+    spot = np.zeros(image.shape[:2], np.float32)
+    cv2.fillPoly(spot, [np.round(pts).astype(np.int32)], 1.0, cv2.LINE_AA)
+    spot = cv2.GaussianBlur(spot, (0, 0), 2.0)
+    lin = (image.astype(np.float32) / 255.0) ** 2.2 + 1.5 * spot[:, :, None]
+    return np.clip(255.0 * np.clip(lin, 0.0, 1.0) ** (1 / 2.2) + 0.5, 0, 255).astype(np.uint8)
+
+
+def test_an_empty_space_whose_name_a_streak_of_glare_hides_reads_empty(recognizer: Recognizer) -> None:
+    image, to_image = _table(None)
+    for half in (6.0, 9.0):
+        recognizer.reset()
+        assert _space_state(recognizer.recognize(_streak(image, to_image, half)).view) == (None, False)
+
+
+@pytest.mark.parametrize("card", ["clowns-L3", "sideshow-D2"])
+def test_a_card_under_a_streak_of_glare_is_never_read_as_an_empty_space(recognizer: Recognizer, card: str) -> None:
+    image, to_image = _table(card)
+    for half in (6.0, 9.0, 14.0):
+        recognizer.reset()
+        seen, held = _space_state(recognizer.recognize(_streak(image, to_image, half)).view)
+        assert held or (seen is not None and seen.notation() == card)
