@@ -115,15 +115,17 @@ _GLARE = 1.12
 #: a box lit brighter than the paper's white (glare, or the white's fit a little low there) holds no figure
 #: when its pixels are paper under glare (`_paper_under_glare`): the linear light of each the paper's white
 #: (times `_GLARE_GAIN`) plus glare of the glare's colour, within `_PAPER_FIT` (of the white), on all but
-#: `_PAPER_FIT_SHARE` of them, and at most `_PAPER_CLIPPED` of them clipped. Glare adds light of its own
-#: colour, never takes a figure's colour away: a figure's is 0.13 and more of the white off that
+#: `_PAPER_FIT_SHARE` of those no channel of which glare clipped, and at most `_PAPER_CLIPPED` of them clipped
+#: in some channel. Glare adds light of its own colour, never takes a figure's colour away: a figure's is 0.13
+#: and more of the white off that. (A figure laid on the box covers the whole middle read: the pixels glare
+#: left unclipped show it, however many it clipped.)
 _PAPER_FIT = 0.05
 #: a figure is read under glare of a tint only where its colour lies this far (linear light, of the white) from
 #: the paper's white under any glare (`_off_paper`): across a tint near the figure's, the two can look alike
 _OFF_PAPER = 0.1
 _PAPER_GAIN = 0.9
 _PAPER_FIT_SHARE = 0.03
-_PAPER_CLIPPED = 0.1
+_PAPER_CLIPPED = 0.7
 #: a pixel with a channel this bright (of 255) is clipped: glare saturated it; a field's ring with more
 #: than this share of its pixels clipped is unclear
 _CLIPPED = 248
@@ -612,12 +614,28 @@ def _off_paper(colour: NDArray[Any], tint: NDArray[Any]) -> float:
     return float(np.linalg.norm(off - g * t_off))
 
 
+def _figure_colour(colour: NDArray[Any], tint: NDArray[Any]) -> bool:
+    """True when a paper-normalised colour (3,) is a figure's, also under glare (`_figure_on`)."""
+    if float(colour.max()) <= _GLARE and _classify(colour, ("figure",)) == "figure":
+        return True
+    # (grey glare alone: under glare of a tint the paper's white, seen across the tint, can be the figure's
+    # colour, and with one class there is no other to tell them apart)
+    if _glare_classes(colour[None], ("figure",))[0] == "figure":
+        return True
+    # glare of a tint: the figure's colour under it, and clearly not the paper's white under glare, grey or
+    # of the tint, down to none
+    readings = (_glare_fit(colour[None], ("figure", "back"), np.asarray(tint, np.float64)[None])[0],
+                _glare_fit(colour[None], ("figure", "back"), _GREY[None])[0])
+    return readings[0] == "figure" and readings[1] in ("figure", None) and _off_paper(colour, tint) >= _OFF_PAPER
+
+
 def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
-               tint: NDArray[Any] = _GREY) -> bool | None:
+               tint: NDArray[Any] = _GREY, touched: NDArray[Any] | None = None) -> bool | None:
     """Whether a figure stands on a printed box (white with a dark digit or ring): None when unclear.
 
     ``pixels``: the paper-normalised colours (N, 3) of the box's middle; ``clipped``: which of them
-    glare saturated (`_glare_clipped`; None: none); ``tint``: the glare's colour there (`_glare_tint`).
+    glare saturated (`_glare_clipped`; None: none); ``tint``: the glare's colour there (`_glare_tint`);
+    ``touched``: which of them glare clipped in some channel (None: those ``clipped``).
     A figure: their median is the figure's colour (also under glare, `_glare_classes`). No figure:
     the box's white paper all over (its brighter quarter between the print's strokes), and no part of it
     darker than paper can be (a figure half in view); a box brighter than the paper's white (glare,
@@ -632,24 +650,23 @@ def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
     kept = pixels if clipped is None else pixels[~clipped]
     if len(kept) >= max(8.0, _LEAST_GLARE_KEPT * len(pixels)):
         rest = colour if len(kept) == len(pixels) else np.median(kept, axis=0)
-        if float(rest.max()) <= _GLARE and _classify(rest, ("figure",)) == "figure":
+        if _figure_colour(rest, tint):
             return True
-        # (grey glare alone: under glare of a tint the paper's white, seen across the tint, can be the figure's
-        # colour, and with one class there is no other to tell them apart)
-        if _glare_classes(rest[None], ("figure",))[0] == "figure":
-            return True
-        # glare of a tint: the figure's colour under it, and clearly not the paper's white under glare, grey or
-        # of the tint, down to none
-        readings = (_glare_fit(rest[None], ("figure", "back"), np.asarray(tint, np.float64)[None])[0],
-                    _glare_fit(rest[None], ("figure", "back"), _GREY[None])[0])
-        if readings[0] == "figure" and readings[1] in ("figure", None) and _off_paper(rest, tint) >= _OFF_PAPER:
+        # glare lighting the box unevenly: its pixels glare lit least
+        least = _least_glare(pixels, np.zeros(len(pixels), bool) if clipped is None else clipped)
+        if least is not None and _figure_colour(least, tint):
             return True
     if low < _PAPER_LOW:
         return None
     if float(colour.max()) > _GLARE or float(paper.max()) > _GLARE or high > _PAPER_HIGH:
         # lit brighter than paper: no figure only where paper under glare shows all over, little of it saturated
-        kept = pixels if clipped is None else pixels[~clipped]
-        if (clipped is not None and float(clipped.mean()) > _PAPER_CLIPPED) or len(kept) < 8:
+        # (a channel glare clipped shows less light than it had: such a pixel fits no paper under glare)
+        if touched is None or clipped is None:
+            touched = clipped if touched is None else touched
+        else:
+            touched = touched | clipped
+        kept = pixels if touched is None else pixels[~touched]
+        if (touched is not None and float(touched.mean()) > _PAPER_CLIPPED) or len(kept) < 8:
             return None
         if float((~_paper_under_glare(kept, tint)).mean()) > _PAPER_FIT_SHARE:
             return None
@@ -1363,7 +1380,8 @@ def _read_places(rb: _Board, view_seat: int) -> _Places:
     def figure_on(x: float, y: float) -> bool | None:
         raw = _disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5)
         white = rb.white(x, y)
-        return _figure_on(raw / white, _glare_clipped(raw[None], white[None])[0], rb.tint(x, y))
+        return _figure_on(raw / white, _glare_clipped(raw[None], white[None])[0], rb.tint(x, y),
+                          raw.max(axis=1) >= _CLIPPED)
 
     numbers: set[int] | None = set()
     number_figures: list[bool | None] = []
