@@ -187,6 +187,14 @@ _HEAD_SEARCH = (9.0, 7.5, -1.2)
 _HEAD_STEP = 2.0
 _HEAD_DROP = 0.35
 _HEAD_WIDTH = 4.0
+#: ... or its handle (`_hammer_handle`): a line 1.3 mm wide, searched this far (mm) either side of the parcel's
+#: middle, on the rows from this far to this far (mm) below it (below the parcel's printed middle line), darker
+#: by `_HEAD_DROP` (linear light, of the white) than the print this far (mm) either side of it, on all but this
+#: share of the rows, within this far (mm) of one column
+_HANDLE_SEARCH = (2.5, 0.8, 4.4)
+_HANDLE_SIDE = 1.8
+_HANDLE_MISS = 0.2
+_HANDLE_STRAIGHT = 0.7
 #: two attraction fields are one piece when the edge between them stays this bright (share of
 #: the fields' colour), two pieces when it drops below `_SPLIT`
 _JOINED = 0.8
@@ -927,7 +935,31 @@ def _hammer(rb: _Board, parcel: int) -> bool:
     px = _disc(rb.rect, cx, cy - _HAMMER_AT[0], _HAMMER_AT[1]).astype(np.float64).mean(axis=1)
     if bool(len(px)) and float(np.percentile(px, 10)) < _HAMMER_DARK * float(rb.white(cx, cy).mean()):
         return True
-    return _hammer_under_glare(rb, cx, cy)
+    return _hammer_under_glare(rb, cx, cy) or _hammer_handle(rb, cx, cy)
+
+
+def _hammer_handle(rb: _Board, cx: float, cy: float) -> bool:
+    """True when a hammer's handle shows below the parcel's middle (``cx``, ``cy`` mm): a dark upright line, in
+    every row but a few (`_HANDLE_MISS`) darker than the print either side of it (`_HANDLE_SIDE`) by `_HEAD_DROP`
+    of the white in linear light, all within `_HANDLE_STRAIGHT` of one column (`_HANDLE_SEARCH`).
+
+    Glare over the head (a streak across it) leaves the handle below it: glare adds light to the handle and
+    to the print beside it alike. The parcel's printed middle line is far fainter; a finger far wider.
+    """
+    side = _px(_HANDLE_SIDE)
+    reach = _px(_HANDLE_SEARCH[0])
+    x0, x1 = _px(cx) - reach - side, _px(cx) + reach + side + 1
+    y0, y1 = _px(cy + _HANDLE_SEARCH[1]), _px(cy + _HANDLE_SEARCH[2])
+    if x0 < 0 or y0 < 0 or x1 > rb.rect.shape[1] or y1 > rb.rect.shape[0]:
+        return False
+    patch = rb.rect[y0:y1, x0:x1].astype(np.float64) / rb.white(cx, cy)
+    light = (np.clip(patch, 0.0, None) ** 2.2).mean(axis=2)
+    middle = light[:, side:-side]
+    at = np.argmin(middle, axis=1)  # the darkest column of each row, within the search
+    rows = np.arange(len(light))
+    drop = np.minimum(light[rows, at], light[rows, at + 2 * side]) - middle[rows, at]
+    straight = np.abs(at - np.median(at)) <= _HANDLE_STRAIGHT * _PX_PER_MM
+    return bool(((drop >= _HEAD_DROP) & straight).mean() >= 1.0 - _HANDLE_MISS)
 
 
 def _hammer_under_glare(rb: _Board, cx: float, cy: float) -> bool:

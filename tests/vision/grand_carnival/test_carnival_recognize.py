@@ -798,3 +798,24 @@ def test_an_empty_parcel_under_glare_is_read_by_its_hammers_head_and_held_withou
     else:
         assert [text[c] for c in parcel if c is not None] == ["?"] * 4
         assert any(u.where == "the parcel at c6" for u in view.unrecognised)
+
+
+@pytest.mark.parametrize("handle", [True, False], ids=["handle", "no-handle"])
+def test_an_empty_parcel_whose_hammers_head_glare_saturates_is_read_by_its_handle(handle: bool) -> None:
+    board = hand_made(())
+    image = frame([MarketScene(board, 0, None)], WIDTH)
+    fx, fy, _, _ = BOARD.field_rect(parse_cell("c6") or 0)  # the empty parcel c6 d6 c5 d5
+    cx, cy = fx + FIELD, fy + FIELD
+    if not handle:  # the handle below the head painted over with the parcel's own colour
+        patch_board(image, cx - 2.0, cy + 0.5, 4.0, 5.0, EMPTY)
+    # a streak of glare saturating the rows of the hammer's head and the top of its handle, across the parcel
+    patch_board(image, cx - 12.0, cy - 6.0, 24.0, 6.5, (255, 255, 255))
+    view = Recognizer().recognize(image).views[0]
+    text = "".join(view.market)
+    parcel = [parse_cell(n) for n in ("c6", "d6", "c5", "d5")]
+    if handle:
+        assert [text[c] for c in parcel if c is not None] == ["."] * 4
+        assert not any("c6" in u.where for u in view.unrecognised)
+    else:
+        assert [text[c] for c in parcel if c is not None] == ["?"] * 4
+        assert any(u.where == "the parcel at c6" for u in view.unrecognised)
