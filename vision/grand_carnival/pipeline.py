@@ -23,7 +23,12 @@ trick places are read the same way. A middle, an entrance or a tent place whose
 colour glare clipped in one channel is read from the other two where only one
 of the colours it may show fits them (`_clipped_place`), and a number or trick
 box lit brighter than the paper holds no figure only where nothing but the
-paper under glare shows there (`_paper_under_glare`).
+paper under glare shows on the pixels glare left unclipped
+(`_paper_under_glare`). Where glare lights the box or the paper around it, a
+box holds no figure only where a figure under glare of the tint could not show
+the same (`_figure_under_glare`: glare of the tint opposite the white's cast,
+added to the figure's blue, can give the paper's own white). An empty parcel
+whose hammer's head glare hides is told by its handle (`_hammer_handle`).
 
 Unsure means unrecognised, never a guess: a colour that is not clearly one of
 the colours a place may show (glare, a hand, a shadow, a piece half off its
@@ -125,6 +130,14 @@ _PAPER_FIT = 0.05
 _OFF_PAPER = 0.1
 _PAPER_GAIN = 0.9
 _PAPER_FIT_SHARE = 0.03
+#: a box holds no figure only where a figure under glare of the tint (`_figure_under_glare`: its colour times a
+#: gain in `_GLARE_GAIN` plus glare, within this much linear light of the white) explains less than this share
+#: of its pixels: across a glare of the right tint, a figure's colour plus the glare is the paper's own white.
+#: Asked where the box is lit brighter than the paper, or the paper around it beyond a figure's reach (between
+#: these radii, mm) is: its brightest tenth over `_PAPER_HIGH` of the white
+_MIMIC_FIT = 0.06
+_MIMIC_SHARE = 0.5
+_AROUND = (7.5, 9.0)
 _PAPER_CLIPPED = 0.7
 #: a pixel with a channel this bright (of 255) is clipped: glare saturated it; a field's ring with more
 #: than this share of its pixels clipped is unclear
@@ -638,17 +651,19 @@ def _figure_colour(colour: NDArray[Any], tint: NDArray[Any]) -> bool:
 
 
 def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
-               tint: NDArray[Any] = _GREY, touched: NDArray[Any] | None = None) -> bool | None:
+               tint: NDArray[Any] = _GREY, touched: NDArray[Any] | None = None, lit_around: bool = True) -> bool | None:
     """Whether a figure stands on a printed box (white with a dark digit or ring): None when unclear.
 
     ``pixels``: the paper-normalised colours (N, 3) of the box's middle; ``clipped``: which of them
     glare saturated (`_glare_clipped`; None: none); ``tint``: the glare's colour there (`_glare_tint`);
-    ``touched``: which of them glare clipped in some channel (None: those ``clipped``).
+    ``touched``: which of them glare clipped in some channel (None: those ``clipped``); ``lit_around``: whether
+    glare lights the paper around the box (`_AROUND`).
     A figure: their median is the figure's colour (also under glare, `_glare_classes`). No figure:
     the box's white paper all over (its brighter quarter between the print's strokes), and no part of it
     darker than paper can be (a figure half in view); a box brighter than the paper's white (glare,
     which could hide a figure) only when its pixels are the paper under glare all over
-    (`_paper_under_glare`).
+    (`_paper_under_glare`); and where glare lights the box or the paper around it, only when a figure
+    under glare could not show the same (`_figure_under_glare`).
     """
     # one pass for every percentile: the colour's median and brighter quarter, the lightness's tenths
     stats = np.percentile(np.column_stack([pixels, pixels.mean(axis=1)]), (10, 50, 75, 90), axis=0)
@@ -666,7 +681,8 @@ def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
             return True
     if low < _PAPER_LOW:
         return None
-    if float(colour.max()) > _GLARE or float(paper.max()) > _GLARE or high > _PAPER_HIGH:
+    lit = float(colour.max()) > _GLARE or float(paper.max()) > _GLARE or high > _PAPER_HIGH
+    if lit:
         # lit brighter than paper: no figure only where paper under glare shows all over, little of it saturated
         # (a channel glare clipped shows less light than it had: such a pixel fits no paper under glare)
         if touched is None or clipped is None:
@@ -679,7 +695,29 @@ def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
         if float((~_paper_under_glare(kept, tint)).mean()) > _PAPER_FIT_SHARE:
             return None
     bright = float(paper.min()) > _PAPER
-    return False if bright and float(paper.max() - paper.min()) < _NEUTRAL else None
+    if not bright or float(paper.max() - paper.min()) >= _NEUTRAL:
+        return None
+    if lit or lit_around:
+        # glare near: a figure under it could show the paper's white
+        free = pixels if touched is None else pixels[~touched]
+        if len(free) < 8 or float(_figure_under_glare(free, tint).mean()) >= _MIMIC_SHARE:
+            return None
+    return False
+
+
+def _figure_under_glare(pixels: NDArray[Any], tint: NDArray[Any]) -> NDArray[Any]:
+    """Which paper-normalised colours (N, 3) a figure under glare of the colour ``tint`` (3,) explains: in linear
+    light ``e * figure + g * tint`` with e in `_GLARE_GAIN` and g >= 0, within `_MIMIC_FIT`."""
+    lin = np.clip(np.asarray(pixels, np.float64), 0.0, None) ** 2.2
+    fig = (np.array(FIGURE, np.float64) / 255.0) ** 2.2
+    t = np.asarray(tint, np.float64) / np.linalg.norm(tint)
+    best = np.full(len(lin), np.inf)
+    for e in np.linspace(_GLARE_GAIN[0], _GLARE_GAIN[1], 11):
+        rest = lin - e * fig
+        g = np.maximum(rest @ t, 0.0)
+        best = np.minimum(best, np.linalg.norm(rest - g[:, None] * t, axis=1))
+    out: NDArray[Any] = best < _MIMIC_FIT
+    return out
 
 
 # -- sampling masks (board mm -> rectified pixels) -----------------------------------
@@ -1409,17 +1447,11 @@ def _read_places(rb: _Board, view_seat: int) -> _Places:
             tent = None
         elif k == "guest" and tent is not None:
             tent += 1
-    def figure_on(x: float, y: float) -> bool | None:
-        raw = _disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5)
-        white = rb.white(x, y)
-        return _figure_on(raw / white, _glare_clipped(raw[None], white[None])[0], rb.tint(x, y),
-                          raw.max(axis=1) >= _CLIPPED)
-
     numbers: set[int] | None = set()
     number_figures: list[bool | None] = []
     for number in range(1, 6):
         x, y = b.number_spot(number)
-        on = figure_on(x, y)
+        on = _box_figure(rb, x, y)
         number_figures.append(on)
         if on is None:
             rb.problem(f"number {number}", "cannot tell whether a figure stands on it")
@@ -1430,7 +1462,7 @@ def _read_places(rb: _Board, view_seat: int) -> _Places:
     trick_figures: list[bool | None] = []
     for place in range(TRICK_PLACES):
         x, y, w, h = b.trick_rect(place)
-        on = figure_on(x + w / 2, y + h / 2)
+        on = _box_figure(rb, x + w / 2, y + h / 2)
         trick_figures.append(on)
         if on is None:
             rb.problem(f"trick place {place + 1}", "cannot tell whether a figure stands on it")
@@ -1439,6 +1471,18 @@ def _read_places(rb: _Board, view_seat: int) -> _Places:
             tricks += 1
     return _Places((entrances[0], entrances[1]), tent, None if numbers is None else frozenset(numbers), tricks,
                    tuple(tent_places), tuple(number_figures), tuple(trick_figures))
+
+
+def _box_figure(rb: _Board, x: float, y: float) -> bool | None:
+    """`_figure_on` of the number or trick box whose figure stands at board point (x, y) mm."""
+    raw = _disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5)
+    white = rb.white(x, y)
+    ys, xs = _disc_index(((x, y),), _AROUND[1], rb.rect.shape[:2])
+    far = np.hypot(ys[0] / _PX_PER_MM - y, xs[0] / _PX_PER_MM - x) >= _AROUND[0]
+    around = rb.rect[ys[0][far], xs[0][far]].astype(np.float64)
+    lit_around = float(np.percentile(around.mean(axis=1), 90)) > _PAPER_HIGH * float(white.mean())
+    return _figure_on(raw / white, _glare_clipped(raw[None], white[None])[0], rb.tint(x, y),
+                      raw.max(axis=1) >= _CLIPPED, lit_around)
 
 
 def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:

@@ -819,3 +819,26 @@ def test_an_empty_parcel_whose_hammers_head_glare_saturates_is_read_by_its_handl
     else:
         assert [text[c] for c in parcel if c is not None] == ["?"] * 4
         assert any(u.where == "the parcel at c6" for u in view.unrecognised)
+
+
+def test_a_figure_whose_colour_glare_of_its_opposite_tint_cancels_is_never_read_as_absent() -> None:
+    # glare of the tint opposite the white's cast, on the figure's blue: the sum can be the paper's own white
+    rng = np.random.default_rng(17)
+    fooled = 0
+    for _ in range(400):
+        white = 230.0 * rng.uniform(0.75, 1.25, 3) ** (1 / 2.2)
+        tint = _glare_tint(white[None])[0]
+        hot = int(rng.choice([0, 20, 60, 100, 140]))
+        glare = np.concatenate([np.full(hot, 6.0), rng.uniform(0.0, 3.0)
+                                + rng.uniform(0.0, 0.6) * np.linspace(1.0, 0.0, 200 - hot)])[:, None] * tint
+        lit = rng.uniform(0.8, 1.1) * light_of(FIGURE)[None] + glare + rng.normal(0.0, 0.004, (200, 3))
+        raw = np.clip(white * np.clip(lit, 0, None) ** (1 / 2.2), 0, 255).round()
+        clipped = _glare_clipped(raw[None], white[None])[0]
+        assert _figure_on(raw / white, clipped, tint, raw.max(axis=1) >= 248) is not False
+        # (with no glare around the box the same pixels pass for paper: the case the check is there for)
+        fooled += _figure_on(raw / white, clipped, tint, raw.max(axis=1) >= 248, lit_around=False) is False
+    assert fooled > 0
+    # the paper's white unlit, nothing lit around it: no figure
+    white = np.array([242.0, 241.0, 216.0])
+    paper = np.repeat((np.array([233.0, 231.0, 207.0]) / white)[None], 200, axis=0)
+    assert _figure_on(paper, np.zeros(200, bool), _glare_tint(white[None])[0], lit_around=False) is False
