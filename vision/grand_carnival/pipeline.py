@@ -133,11 +133,15 @@ _PAPER_FIT_SHARE = 0.03
 #: a box holds no figure only where a figure under glare of the tint (`_figure_under_glare`: its colour times a
 #: gain in `_GLARE_GAIN` plus glare, within this much linear light of the white) explains less than this share
 #: of its pixels: across a glare of the right tint, a figure's colour plus the glare is the paper's own white.
-#: Asked where the box is lit brighter than the paper, or the paper around it beyond a figure's reach (between
-#: these radii, mm) is: its brightest tenth over `_PAPER_HIGH` of the white
+#: Asked where the box is lit brighter than the paper or is not the paper all over, or where the paper
+#: around it beyond a figure's reach (between these radii, mm) is lit: its brightest tenth over this share of
+#: the white
 _MIMIC_FIT = 0.06
 _MIMIC_SHARE = 0.5
 _AROUND = (7.5, 9.0)
+_AROUND_LIT = 1.02
+#: ... and not the paper's white all over: not its colour (`_paper_under_glare`) at this share of its light or more
+_PAPER_DIM = 0.8
 _PAPER_CLIPPED = 0.7
 #: a pixel with a channel this bright (of 255) is clipped: glare saturated it; a field's ring with more
 #: than this share of its pixels clipped is unclear
@@ -606,9 +610,9 @@ def _glare_tint(whites: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
-def _paper_under_glare(pixels: NDArray[Any], tint: NDArray[Any]) -> NDArray[Any]:
+def _paper_under_glare(pixels: NDArray[Any], tint: NDArray[Any], gain: float = _PAPER_GAIN) -> NDArray[Any]:
     """Which paper-normalised colours (N, 3) are the paper's white under glare of the colour ``tint`` (3,)
-    (`_glare_tint`): in linear light ``e * white + g * tint`` with e at least `_PAPER_GAIN` (the white is
+    (`_glare_tint`): in linear light ``e * white + g * tint`` with e at least ``gain`` (the white is
     measured on the board's paper itself) and g >= 0, within `_PAPER_FIT`. (The glare's colour is near
     grey: the light above the paper's says how much of the tint's own colour may show.)"""
     lin = np.clip(np.asarray(pixels, np.float64), 0.0, None) ** 2.2
@@ -616,10 +620,10 @@ def _paper_under_glare(pixels: NDArray[Any], tint: NDArray[Any]) -> NDArray[Any]
     level = lin.mean(axis=1)
     off = lin - level[:, None]  # the colour off the grey axis
     t_off = t - t.mean()
-    g_most = np.maximum(level - _PAPER_GAIN, 0.0) / t.mean()
+    g_most = np.maximum(level - gain, 0.0) / t.mean()
     g = np.clip(off @ t_off / max(float(t_off @ t_off), 1e-9), 0.0, g_most)
     fits = np.linalg.norm(off - g[:, None] * t_off[None], axis=1) < _PAPER_FIT
-    out: NDArray[Any] = fits & (level - g * t.mean() >= _PAPER_GAIN)
+    out: NDArray[Any] = fits & (level - g * t.mean() >= gain)
     return out
 
 
@@ -697,10 +701,12 @@ def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
     bright = float(paper.min()) > _PAPER
     if not bright or float(paper.max() - paper.min()) >= _NEUTRAL:
         return None
-    if lit or lit_around:
-        # glare near: a figure under it could show the paper's white
-        free = pixels if touched is None else pixels[~touched]
-        if len(free) < 8 or float(_figure_under_glare(free, tint).mean()) >= _MIMIC_SHARE:
+    free = pixels if touched is None else pixels[~touched]
+    if len(free) < 8:  # (a frame exposed so long the paper's own white clips, unlit: as the paper reads)
+        return None if lit or lit_around else False
+    if lit or lit_around or float((~_paper_under_glare(free, tint, _PAPER_DIM)).mean()) > _PAPER_FIT_SHARE:
+        # glare near, or a box darker or more tinted than the paper: a figure under glare could show the same
+        if float(_figure_under_glare(free, tint).mean()) >= _MIMIC_SHARE:
             return None
     return False
 
@@ -1480,7 +1486,7 @@ def _box_figure(rb: _Board, x: float, y: float) -> bool | None:
     ys, xs = _disc_index(((x, y),), _AROUND[1], rb.rect.shape[:2])
     far = np.hypot(ys[0] / _PX_PER_MM - y, xs[0] / _PX_PER_MM - x) >= _AROUND[0]
     around = rb.rect[ys[0][far], xs[0][far]].astype(np.float64)
-    lit_around = float(np.percentile(around.mean(axis=1), 90)) > _PAPER_HIGH * float(white.mean())
+    lit_around = float(np.percentile(around.mean(axis=1), 90)) > _AROUND_LIT * float(white.mean())
     return _figure_on(raw / white, _glare_clipped(raw[None], white[None])[0], rb.tint(x, y),
                       raw.max(axis=1) >= _CLIPPED, lit_around)
 

@@ -842,3 +842,28 @@ def test_a_figure_whose_colour_glare_of_its_opposite_tint_cancels_is_never_read_
     white = np.array([242.0, 241.0, 216.0])
     paper = np.repeat((np.array([233.0, 231.0, 207.0]) / white)[None], 200, axis=0)
     assert _figure_on(paper, np.zeros(200, bool), _glare_tint(white[None])[0], lit_around=False) is False
+
+
+@pytest.mark.parametrize(("sigma", "glare"), [(0.0, 0.0), (4.0, 0.6), (8.0, 0.6), (4.0, 1.4)],
+                         ids=["no-glare", "spot-4mm", "spot-8mm", "strong-4mm"])
+def test_figures_under_glare_of_the_white_balance_s_opposite_tint_are_never_read_as_absent(
+        sigma: float, glare: float) -> None:
+    # a frame balanced yellow (blue kept, red cut): the lamp's own light, divided by that white, leans to blue and
+    # red's opposite, and added to a figure's blue it can give the paper's own white
+    board = board_from_parts(("ww/ss",) * 4 + (None,) * 12, (), 0, (True, False), 0, 0, frozenset({1, 3, 5}),
+                             (TrickStatus.OPEN,) * 3, CATALOG)
+    image = frame([MarketScene(board, 0, None)], WIDTH)
+    x0, y0, x1, _ = content_region(1)
+    s = WIDTH / (x1 - x0)
+    lin = (image.astype(np.float64) / 255.0) ** 2.2 * np.array([0.85, 0.79, 0.64])
+    yy, xx = np.mgrid[:image.shape[0], :image.shape[1]]
+    for n in range(1, 6) if glare else ():
+        u, v = BOARD.number_spot(n)
+        spot = np.exp(-(((xx - (u - x0) * s) ** 2 + (yy - (v - y0) * s) ** 2) / (2 * (sigma * s) ** 2)))
+        lin += glare * spot[:, :, None] * np.array([1.0, 0.98, 0.95])
+    shot = np.clip(255.0 * np.clip(lin, 0, 1) ** (1 / 2.2) + 0.5, 0, 255).astype(np.uint8)
+    figures = Recognizer().recognize(shot).views[0].number_figures
+    assert all(figures[n - 1] is not False for n in (1, 3, 5))
+    assert all(figures[n - 1] is not True for n in (2, 4))
+    if not glare:
+        assert figures == (True, False, True, False, True)
