@@ -655,13 +655,14 @@ def _figure_colour(colour: NDArray[Any], tint: NDArray[Any]) -> bool:
 
 
 def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
-               tint: NDArray[Any] = _GREY, touched: NDArray[Any] | None = None, lit_around: bool = True) -> bool | None:
+               tint: NDArray[Any] = _GREY, touched: NDArray[Any] | None = None,
+               lit_around: bool | Callable[[], bool] = True) -> bool | None:
     """Whether a figure stands on a printed box (white with a dark digit or ring): None when unclear.
 
     ``pixels``: the paper-normalised colours (N, 3) of the box's middle; ``clipped``: which of them
     glare saturated (`_glare_clipped`; None: none); ``tint``: the glare's colour there (`_glare_tint`);
     ``touched``: which of them glare clipped in some channel (None: those ``clipped``); ``lit_around``: whether
-    glare lights the paper around the box (`_AROUND`).
+    glare lights the paper around the box (`_AROUND`), or a function saying so (asked only where it matters).
     A figure: their median is the figure's colour (also under glare, `_glare_classes`). No figure:
     the box's white paper all over (its brighter quarter between the print's strokes), and no part of it
     darker than paper can be (a figure half in view); a box brighter than the paper's white (glare,
@@ -702,9 +703,10 @@ def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
     if not bright or float(paper.max() - paper.min()) >= _NEUTRAL:
         return None
     free = pixels if touched is None else pixels[~touched]
+    lit = lit or (lit_around() if callable(lit_around) else lit_around)
     if len(free) < 8:  # (a frame exposed so long the paper's own white clips, unlit: as the paper reads)
-        return None if lit or lit_around else False
-    if lit or lit_around or float((~_paper_under_glare(free, tint, _PAPER_DIM)).mean()) > _PAPER_FIT_SHARE:
+        return None if lit else False
+    if lit or float((~_paper_under_glare(free, tint, _PAPER_DIM)).mean()) > _PAPER_FIT_SHARE:
         # glare near, or a box darker or more tinted than the paper: a figure under glare could show the same
         if float(_figure_under_glare(free, tint).mean()) >= _MIMIC_SHARE:
             return None
@@ -1483,10 +1485,13 @@ def _box_figure(rb: _Board, x: float, y: float) -> bool | None:
     """`_figure_on` of the number or trick box whose figure stands at board point (x, y) mm."""
     raw = _disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5)
     white = rb.white(x, y)
-    ys, xs = _disc_index(((x, y),), _AROUND[1], rb.rect.shape[:2])
-    far = np.hypot(ys[0] / _PX_PER_MM - y, xs[0] / _PX_PER_MM - x) >= _AROUND[0]
-    around = rb.rect[ys[0][far], xs[0][far]].astype(np.float64)
-    lit_around = float(np.percentile(around.mean(axis=1), 90)) > _AROUND_LIT * float(white.mean())
+
+    def lit_around() -> bool:
+        ys, xs = _disc_index(((x, y),), _AROUND[1], rb.rect.shape[:2])
+        far = np.hypot(ys[0] / _PX_PER_MM - y, xs[0] / _PX_PER_MM - x) >= _AROUND[0]
+        around = rb.rect[ys[0][far], xs[0][far]].astype(np.float64)
+        return float(np.percentile(around.mean(axis=1), 90)) > _AROUND_LIT * float(white.mean())
+
     return _figure_on(raw / white, _glare_clipped(raw[None], white[None])[0], rb.tint(x, y),
                       raw.max(axis=1) >= _CLIPPED, lit_around)
 
