@@ -23,7 +23,12 @@ trick places are read the same way. A middle, an entrance or a tent place whose
 colour glare clipped in one channel is read from the other two where only one
 of the colours it may show fits them (`_clipped_place`), and a number or trick
 box lit brighter than the paper holds no figure only where nothing but the
-paper under glare shows there (`_paper_under_glare`).
+paper under glare shows on the pixels glare left unclipped
+(`_paper_under_glare`). Where glare lights the box or the paper around it, a
+box holds no figure only where a figure under glare of the tint could not show
+the same (`_figure_under_glare`: glare of the tint opposite the white's cast,
+added to the figure's blue, can give the paper's own white). An empty parcel
+whose hammer's head glare hides is told by its handle (`_hammer_handle`).
 
 Unsure means unrecognised, never a guess: a colour that is not clearly one of
 the colours a place may show (glare, a hand, a shadow, a piece half off its
@@ -115,15 +120,29 @@ _GLARE = 1.12
 #: a box lit brighter than the paper's white (glare, or the white's fit a little low there) holds no figure
 #: when its pixels are paper under glare (`_paper_under_glare`): the linear light of each the paper's white
 #: (times `_GLARE_GAIN`) plus glare of the glare's colour, within `_PAPER_FIT` (of the white), on all but
-#: `_PAPER_FIT_SHARE` of them, and at most `_PAPER_CLIPPED` of them clipped. Glare adds light of its own
-#: colour, never takes a figure's colour away: a figure's is 0.13 and more of the white off that
+#: `_PAPER_FIT_SHARE` of those no channel of which glare clipped, and at most `_PAPER_CLIPPED` of them clipped
+#: in some channel. Glare adds light of its own colour, never takes a figure's colour away: a figure's is 0.13
+#: and more of the white off that. (A figure laid on the box covers the whole middle read: the pixels glare
+#: left unclipped show it, however many it clipped.)
 _PAPER_FIT = 0.05
 #: a figure is read under glare of a tint only where its colour lies this far (linear light, of the white) from
 #: the paper's white under any glare (`_off_paper`): across a tint near the figure's, the two can look alike
 _OFF_PAPER = 0.1
 _PAPER_GAIN = 0.9
 _PAPER_FIT_SHARE = 0.03
-_PAPER_CLIPPED = 0.1
+#: a box holds no figure only where a figure under glare of the tint (`_figure_under_glare`: its colour times a
+#: gain in `_GLARE_GAIN` plus glare, within this much linear light of the white) explains less than this share
+#: of its pixels: across a glare of the right tint, a figure's colour plus the glare is the paper's own white.
+#: Asked where the box is lit brighter than the paper or is not the paper all over, or where the paper
+#: around it beyond a figure's reach (between these radii, mm) is lit: its brightest tenth over this share of
+#: the white
+_MIMIC_FIT = 0.06
+_MIMIC_SHARE = 0.5
+_AROUND = (7.5, 9.0)
+_AROUND_LIT = 1.02
+#: ... and not the paper's white all over: not its colour (`_paper_under_glare`) at this share of its light or more
+_PAPER_DIM = 0.8
+_PAPER_CLIPPED = 0.7
 #: a pixel with a channel this bright (of 255) is clipped: glare saturated it; a field's ring with more
 #: than this share of its pixels clipped is unclear
 _CLIPPED = 248
@@ -185,6 +204,14 @@ _HEAD_SEARCH = (9.0, 7.5, -1.2)
 _HEAD_STEP = 2.0
 _HEAD_DROP = 0.35
 _HEAD_WIDTH = 4.0
+#: ... or its handle (`_hammer_handle`): a line 1.3 mm wide, searched this far (mm) either side of the parcel's
+#: middle, on the rows from this far to this far (mm) below it (below the parcel's printed middle line), darker
+#: by `_HEAD_DROP` (linear light, of the white) than the print this far (mm) either side of it, on all but this
+#: share of the rows, within this far (mm) of one column
+_HANDLE_SEARCH = (2.5, 0.8, 4.4)
+_HANDLE_SIDE = 1.8
+_HANDLE_MISS = 0.2
+_HANDLE_STRAIGHT = 0.7
 #: two attraction fields are one piece when the edge between them stays this bright (share of
 #: the fields' colour), two pieces when it drops below `_SPLIT`
 _JOINED = 0.8
@@ -583,9 +610,9 @@ def _glare_tint(whites: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
-def _paper_under_glare(pixels: NDArray[Any], tint: NDArray[Any]) -> NDArray[Any]:
+def _paper_under_glare(pixels: NDArray[Any], tint: NDArray[Any], gain: float = _PAPER_GAIN) -> NDArray[Any]:
     """Which paper-normalised colours (N, 3) are the paper's white under glare of the colour ``tint`` (3,)
-    (`_glare_tint`): in linear light ``e * white + g * tint`` with e at least `_PAPER_GAIN` (the white is
+    (`_glare_tint`): in linear light ``e * white + g * tint`` with e at least ``gain`` (the white is
     measured on the board's paper itself) and g >= 0, within `_PAPER_FIT`. (The glare's colour is near
     grey: the light above the paper's says how much of the tint's own colour may show.)"""
     lin = np.clip(np.asarray(pixels, np.float64), 0.0, None) ** 2.2
@@ -593,10 +620,10 @@ def _paper_under_glare(pixels: NDArray[Any], tint: NDArray[Any]) -> NDArray[Any]
     level = lin.mean(axis=1)
     off = lin - level[:, None]  # the colour off the grey axis
     t_off = t - t.mean()
-    g_most = np.maximum(level - _PAPER_GAIN, 0.0) / t.mean()
+    g_most = np.maximum(level - gain, 0.0) / t.mean()
     g = np.clip(off @ t_off / max(float(t_off @ t_off), 1e-9), 0.0, g_most)
     fits = np.linalg.norm(off - g[:, None] * t_off[None], axis=1) < _PAPER_FIT
-    out: NDArray[Any] = fits & (level - g * t.mean() >= _PAPER_GAIN)
+    out: NDArray[Any] = fits & (level - g * t.mean() >= gain)
     return out
 
 
@@ -612,17 +639,36 @@ def _off_paper(colour: NDArray[Any], tint: NDArray[Any]) -> float:
     return float(np.linalg.norm(off - g * t_off))
 
 
+def _figure_colour(colour: NDArray[Any], tint: NDArray[Any]) -> bool:
+    """True when a paper-normalised colour (3,) is a figure's, also under glare (`_figure_on`)."""
+    if float(colour.max()) <= _GLARE and _classify(colour, ("figure",)) == "figure":
+        return True
+    # (grey glare alone: under glare of a tint the paper's white, seen across the tint, can be the figure's
+    # colour, and with one class there is no other to tell them apart)
+    if _glare_classes(colour[None], ("figure",))[0] == "figure":
+        return True
+    # glare of a tint: the figure's colour under it, and clearly not the paper's white under glare, grey or
+    # of the tint, down to none
+    readings = (_glare_fit(colour[None], ("figure", "back"), np.asarray(tint, np.float64)[None])[0],
+                _glare_fit(colour[None], ("figure", "back"), _GREY[None])[0])
+    return readings[0] == "figure" and readings[1] in ("figure", None) and _off_paper(colour, tint) >= _OFF_PAPER
+
+
 def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
-               tint: NDArray[Any] = _GREY) -> bool | None:
+               tint: NDArray[Any] = _GREY, touched: NDArray[Any] | None = None,
+               lit_around: bool | Callable[[], bool] = True) -> bool | None:
     """Whether a figure stands on a printed box (white with a dark digit or ring): None when unclear.
 
     ``pixels``: the paper-normalised colours (N, 3) of the box's middle; ``clipped``: which of them
-    glare saturated (`_glare_clipped`; None: none); ``tint``: the glare's colour there (`_glare_tint`).
+    glare saturated (`_glare_clipped`; None: none); ``tint``: the glare's colour there (`_glare_tint`);
+    ``touched``: which of them glare clipped in some channel (None: those ``clipped``); ``lit_around``: whether
+    glare lights the paper around the box (`_AROUND`), or a function saying so (asked only where it matters).
     A figure: their median is the figure's colour (also under glare, `_glare_classes`). No figure:
     the box's white paper all over (its brighter quarter between the print's strokes), and no part of it
     darker than paper can be (a figure half in view); a box brighter than the paper's white (glare,
     which could hide a figure) only when its pixels are the paper under glare all over
-    (`_paper_under_glare`).
+    (`_paper_under_glare`); and where glare lights the box or the paper around it, only when a figure
+    under glare could not show the same (`_figure_under_glare`).
     """
     # one pass for every percentile: the colour's median and brighter quarter, the lightness's tenths
     stats = np.percentile(np.column_stack([pixels, pixels.mean(axis=1)]), (10, 50, 75, 90), axis=0)
@@ -632,29 +678,54 @@ def _figure_on(pixels: NDArray[Any], clipped: NDArray[Any] | None = None,
     kept = pixels if clipped is None else pixels[~clipped]
     if len(kept) >= max(8.0, _LEAST_GLARE_KEPT * len(pixels)):
         rest = colour if len(kept) == len(pixels) else np.median(kept, axis=0)
-        if float(rest.max()) <= _GLARE and _classify(rest, ("figure",)) == "figure":
+        if _figure_colour(rest, tint):
             return True
-        # (grey glare alone: under glare of a tint the paper's white, seen across the tint, can be the figure's
-        # colour, and with one class there is no other to tell them apart)
-        if _glare_classes(rest[None], ("figure",))[0] == "figure":
-            return True
-        # glare of a tint: the figure's colour under it, and clearly not the paper's white under glare, grey or
-        # of the tint, down to none
-        readings = (_glare_fit(rest[None], ("figure", "back"), np.asarray(tint, np.float64)[None])[0],
-                    _glare_fit(rest[None], ("figure", "back"), _GREY[None])[0])
-        if readings[0] == "figure" and readings[1] in ("figure", None) and _off_paper(rest, tint) >= _OFF_PAPER:
+        # glare lighting the box unevenly: its pixels glare lit least
+        least = _least_glare(pixels, np.zeros(len(pixels), bool) if clipped is None else clipped)
+        if least is not None and _figure_colour(least, tint):
             return True
     if low < _PAPER_LOW:
         return None
-    if float(colour.max()) > _GLARE or float(paper.max()) > _GLARE or high > _PAPER_HIGH:
+    lit = float(colour.max()) > _GLARE or float(paper.max()) > _GLARE or high > _PAPER_HIGH
+    if lit:
         # lit brighter than paper: no figure only where paper under glare shows all over, little of it saturated
-        kept = pixels if clipped is None else pixels[~clipped]
-        if (clipped is not None and float(clipped.mean()) > _PAPER_CLIPPED) or len(kept) < 8:
+        # (a channel glare clipped shows less light than it had: such a pixel fits no paper under glare)
+        if touched is None or clipped is None:
+            touched = clipped if touched is None else touched
+        else:
+            touched = touched | clipped
+        kept = pixels if touched is None else pixels[~touched]
+        if (touched is not None and float(touched.mean()) > _PAPER_CLIPPED) or len(kept) < 8:
             return None
         if float((~_paper_under_glare(kept, tint)).mean()) > _PAPER_FIT_SHARE:
             return None
     bright = float(paper.min()) > _PAPER
-    return False if bright and float(paper.max() - paper.min()) < _NEUTRAL else None
+    if not bright or float(paper.max() - paper.min()) >= _NEUTRAL:
+        return None
+    free = pixels if touched is None else pixels[~touched]
+    lit = lit or (lit_around() if callable(lit_around) else lit_around)
+    if len(free) < 8:  # (a frame exposed so long the paper's own white clips, unlit: as the paper reads)
+        return None if lit else False
+    if lit or float((~_paper_under_glare(free, tint, _PAPER_DIM)).mean()) > _PAPER_FIT_SHARE:
+        # glare near, or a box darker or more tinted than the paper: a figure under glare could show the same
+        if float(_figure_under_glare(free, tint).mean()) >= _MIMIC_SHARE:
+            return None
+    return False
+
+
+def _figure_under_glare(pixels: NDArray[Any], tint: NDArray[Any]) -> NDArray[Any]:
+    """Which paper-normalised colours (N, 3) a figure under glare of the colour ``tint`` (3,) explains: in linear
+    light ``e * figure + g * tint`` with e in `_GLARE_GAIN` and g >= 0, within `_MIMIC_FIT`."""
+    lin = np.clip(np.asarray(pixels, np.float64), 0.0, None) ** 2.2
+    fig = (np.array(FIGURE, np.float64) / 255.0) ** 2.2
+    t = np.asarray(tint, np.float64) / np.linalg.norm(tint)
+    best = np.full(len(lin), np.inf)
+    for e in np.linspace(_GLARE_GAIN[0], _GLARE_GAIN[1], 11):
+        rest = lin - e * fig
+        g = np.maximum(rest @ t, 0.0)
+        best = np.minimum(best, np.linalg.norm(rest - g[:, None] * t, axis=1))
+    out: NDArray[Any] = best < _MIMIC_FIT
+    return out
 
 
 # -- sampling masks (board mm -> rectified pixels) -----------------------------------
@@ -910,7 +981,31 @@ def _hammer(rb: _Board, parcel: int) -> bool:
     px = _disc(rb.rect, cx, cy - _HAMMER_AT[0], _HAMMER_AT[1]).astype(np.float64).mean(axis=1)
     if bool(len(px)) and float(np.percentile(px, 10)) < _HAMMER_DARK * float(rb.white(cx, cy).mean()):
         return True
-    return _hammer_under_glare(rb, cx, cy)
+    return _hammer_under_glare(rb, cx, cy) or _hammer_handle(rb, cx, cy)
+
+
+def _hammer_handle(rb: _Board, cx: float, cy: float) -> bool:
+    """True when a hammer's handle shows below the parcel's middle (``cx``, ``cy`` mm): a dark upright line, in
+    every row but a few (`_HANDLE_MISS`) darker than the print either side of it (`_HANDLE_SIDE`) by `_HEAD_DROP`
+    of the white in linear light, all within `_HANDLE_STRAIGHT` of one column (`_HANDLE_SEARCH`).
+
+    Glare over the head (a streak across it) leaves the handle below it: glare adds light to the handle and
+    to the print beside it alike. The parcel's printed middle line is far fainter; a finger far wider.
+    """
+    side = _px(_HANDLE_SIDE)
+    reach = _px(_HANDLE_SEARCH[0])
+    x0, x1 = _px(cx) - reach - side, _px(cx) + reach + side + 1
+    y0, y1 = _px(cy + _HANDLE_SEARCH[1]), _px(cy + _HANDLE_SEARCH[2])
+    if x0 < 0 or y0 < 0 or x1 > rb.rect.shape[1] or y1 > rb.rect.shape[0]:
+        return False
+    patch = rb.rect[y0:y1, x0:x1].astype(np.float64) / rb.white(cx, cy)
+    light = (np.clip(patch, 0.0, None) ** 2.2).mean(axis=2)
+    middle = light[:, side:-side]
+    at = np.argmin(middle, axis=1)  # the darkest column of each row, within the search
+    rows = np.arange(len(light))
+    drop = np.minimum(light[rows, at], light[rows, at + 2 * side]) - middle[rows, at]
+    straight = np.abs(at - np.median(at)) <= _HANDLE_STRAIGHT * _PX_PER_MM
+    return bool(((drop >= _HEAD_DROP) & straight).mean() >= 1.0 - _HANDLE_MISS)
 
 
 def _hammer_under_glare(rb: _Board, cx: float, cy: float) -> bool:
@@ -1360,16 +1455,11 @@ def _read_places(rb: _Board, view_seat: int) -> _Places:
             tent = None
         elif k == "guest" and tent is not None:
             tent += 1
-    def figure_on(x: float, y: float) -> bool | None:
-        raw = _disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5)
-        white = rb.white(x, y)
-        return _figure_on(raw / white, _glare_clipped(raw[None], white[None])[0], rb.tint(x, y))
-
     numbers: set[int] | None = set()
     number_figures: list[bool | None] = []
     for number in range(1, 6):
         x, y = b.number_spot(number)
-        on = figure_on(x, y)
+        on = _box_figure(rb, x, y)
         number_figures.append(on)
         if on is None:
             rb.problem(f"number {number}", "cannot tell whether a figure stands on it")
@@ -1380,7 +1470,7 @@ def _read_places(rb: _Board, view_seat: int) -> _Places:
     trick_figures: list[bool | None] = []
     for place in range(TRICK_PLACES):
         x, y, w, h = b.trick_rect(place)
-        on = figure_on(x + w / 2, y + h / 2)
+        on = _box_figure(rb, x + w / 2, y + h / 2)
         trick_figures.append(on)
         if on is None:
             rb.problem(f"trick place {place + 1}", "cannot tell whether a figure stands on it")
@@ -1389,6 +1479,21 @@ def _read_places(rb: _Board, view_seat: int) -> _Places:
             tricks += 1
     return _Places((entrances[0], entrances[1]), tent, None if numbers is None else frozenset(numbers), tricks,
                    tuple(tent_places), tuple(number_figures), tuple(trick_figures))
+
+
+def _box_figure(rb: _Board, x: float, y: float) -> bool | None:
+    """`_figure_on` of the number or trick box whose figure stands at board point (x, y) mm."""
+    raw = _disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5)
+    white = rb.white(x, y)
+
+    def lit_around() -> bool:
+        ys, xs = _disc_index(((x, y),), _AROUND[1], rb.rect.shape[:2])
+        far = np.hypot(ys[0] / _PX_PER_MM - y, xs[0] / _PX_PER_MM - x) >= _AROUND[0]
+        around = rb.rect[ys[0][far], xs[0][far]].astype(np.float64)
+        return float(np.percentile(around.mean(axis=1), 90)) > _AROUND_LIT * float(white.mean())
+
+    return _figure_on(raw / white, _glare_clipped(raw[None], white[None])[0], rb.tint(x, y),
+                      raw.max(axis=1) >= _CLIPPED, lit_around)
 
 
 def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:
