@@ -558,9 +558,8 @@ class Recognizer:
                 if states[-2:] == ["bare", "bare"]:
                     break
             last = max((k for k, st in enumerate(states) if st == "card"), default=-1)
-            # a place asked about from an undecoded square is decided here
-            asked = [u for u in asked if not any(abs(u[0] - cx) < FAN_STEP / 2 and abs(u[1] - cy) < ROW_STEP / 2
-                                                 for cx, cy in centres[:last + 1])]
+            # a place asked about from a code-sized square in this zone is decided here, slot by slot
+            asked = [u for u in asked if zone_of(u[0], u[1]) != (area, seat)]
             allowed = actions if area is Area.ACTIONS else fleas
             among = np.array([x in allowed for x in labels], bool)
             by_part: dict[tuple[float, float, float, float], list[int]] = {}
@@ -568,16 +567,18 @@ class Recognizer:
                 later = [(slots[j][0] - slots[k][0], slots[j][1] - slots[k][1]) for j in range(k + 1, last + 1)]
                 by_part.setdefault(visible_part(later), []).append(k)
             for part, ks in by_part.items():
-                crops = np.stack([_cut(colour, to_table, slots[k][0], slots[k][1], 0.0, size) for k in ks])
-                names: list[str | None]
+                names: list[str | None] = [None] * len(ks)
+                if getattr(deck, "templates", None) is not None:
+                    posed = np.stack([np.stack([_cut(colour, to_table, slots[k][0] + dx, slots[k][1] + dy, t, size)
+                                                for k in ks]) for dx, dy, t in _POSES])
+                    names = self._part_reader(part).read(posed, among)
                 if part == CARD_PARTS[0]:
+                    # a whole card: the deck's own tests too; where the two name different cards, neither is taken
+                    crops = np.stack([_cut(colour, to_table, slots[k][0], slots[k][1], 0.0, size) for k in ks])
                     recs = deck.classify_among(crops, allowed) if hasattr(deck, "classify_among") \
                         else deck.classify(crops, 0.0)
-                    names = [r.label if r.label in allowed and r.verdict is Verdict.IDENTIFIED else None for r in recs]
-                elif getattr(deck, "templates", None) is not None:
-                    names = self._part_reader(part).read(crops, among)
-                else:
-                    names = [None] * len(ks)
+                    whole = [r.label if r.label in allowed and r.verdict is Verdict.IDENTIFIED else None for r in recs]
+                    names = [a if b is None else b if a is None or a == b else None for a, b in zip(names, whole)]
                 for k, name in zip(ks, names):
                     cx, cy = centres[k]
                     if name is None:
@@ -588,6 +589,16 @@ class Recognizer:
                 cx, cy = centres[last + 1]
                 asked.append((cx, cy, f"A card in the {_place(area, seat)} could not be told from the bare mat "
                                       "(glare?)."))
+        if not any(c.area is Area.REQUEST for c in view.cards) and \
+                not any(zone_of(x, y)[0] is Area.REQUEST for x, y, _ in asked):
+            # a card without a code on the request strip is not read by its art (yet): where the mat below the strip
+            # shows anything but the bare mat, it is asked about, never taken for no card
+            x0, y0, x1, y1 = _REQUEST_BAND
+            step = (x1 - x0) / 4
+            if any(place_look(colour, to_table, (x0 + k * step, y0, x0 + (k + 1) * step, y1), mat).state != "bare"
+                   for k in range(4)):
+                asked.append((MAT.request.centre[0], MAT.request.centre[1],
+                              "A card on the request strip could not be read."))
         return FlohcatiView(tuple(cards), tuple(asked)), handled
 
     def _part_reader(self, part: tuple[float, float, float, float]) -> _PartReader:
@@ -1080,13 +1091,16 @@ MAT_WIDTH = MAT.width
 #: no bare mat (`_PLACE`, card mm from the slot's top-left corner: x0, y0, x1, y1; in a seat zone lower, below the
 #: cards of the row above), seen at `_PLACE_PX_PER_MM`
 _PLACE = (34.0, 8.0, 52.0, 78.0)
+#: below the request strip, where a Request card laid on the strip (upright or sideways) lies and the bare mat prints
+#: nothing (table mm: x0, y0, x1, y1)
+_REQUEST_BAND = (434.0, 95.0, 586.0, 132.0)
 _SEAT_PLACE = (34.0, 63.0, 52.0, 81.0)
 _PLACE_PX_PER_MM = 2.0
 #: The bare mat shows little print (its mean absolute detail finer than `_MAT_DETAIL_MM`, over the mat's level,
 #: below `_BARE_PRINT`), the mat's hue (median chromaticity within `_BARE_HUE` of the bare mat's) and about its level
 #: (at least `_BARE_DARK` of it), over at least `_PLACE_SEEN` of the place; a card shows print (at least
 #: `_CARD_PRINT`), another hue (at least `_CARD_HUE`) or is far darker (below `_CARD_DARK`), over at least `_CARD_SEEN`
-#: of it. Glare (pixels brighter than the mat's paper, clipped) is not looked at; a place that is neither is unsure
+#: of it. Glare (clipped pixels, `_CLIPPED`) is not looked at; a place that is neither is unsure
 #: (glare hides it, a hand, a shadow). On the camera model's photos of the Fleapit deck (seeds 906,000,000 on) the
 #: bare mat where no hand lies shows print at most 0.007 and hue at most 0.004 in 99 places of 100 and level at least
 #: 0.6; a card, print or hue at least 0.03 but for one place in 180, or level at most 0.3 (a dark card).
@@ -1099,6 +1113,8 @@ _CARD_PRINT = 0.03
 _CARD_HUE = 0.03
 _CARD_DARK = 0.45
 _CARD_SEEN = 0.1
+#: a pixel this bright in any channel is clipped: glare, or paper the camera overexposes (nothing can be told there)
+_CLIPPED = 254.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -1162,10 +1178,8 @@ def place_look(colour: Image, to_table: NDArray[Any], box: tuple[float, float, f
     k = int(round(pad * s))
     inner = (slice(k, grey.shape[0] - k), slice(k, grey.shape[1] - k))
     # glare is taken out with a margin: the edge of a glare spot falling off to the paper is no print
-    clipped = look.max(axis=2) >= _SATURATED
-    if mat.level >= _SATURATED - 10.0:
-        clipped[:] = False  # the paper itself clips: glare cannot be told, and the bare mat is flat
-    glare = cv2.dilate(clipped.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8))
+    clipped = (look.max(axis=2) >= _CLIPPED).astype(np.uint8)
+    glare = cv2.dilate(clipped, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
     seen = glare[inner] == 0
     share = float(np.mean(seen))
     if share <= 0.0:
@@ -1205,40 +1219,113 @@ def _part_slice(part: tuple[float, float, float, float], size: tuple[int, int]) 
     return slice(y0, y1), slice(x0, x1)
 
 
-#: A part of a card (not the whole card) is read by the deck's templates cut to that part (`vision.enroll.TemplateCue`,
-#: `vision.enroll.ColourCue`), among the cards that may lie there: named when its best label correlates at least
-#: `_PART_MIN`, ahead of every other label by `_PART_LEAD`, and its hues lie within `_PART_COLOUR` of that label's
-_PART_MIN = 0.6
-_PART_LEAD = 0.1
-_PART_COLOUR = 0.5
+#: A card's part is read as cut where the layout lays the card and moved by each of these (mm right, mm down, degrees
+#: clockwise about its top-left corner): a card is laid by hand a little off and turned
+_POSES = ((0.0, 0.0, 0.0),) + tuple((dx, dy, t) for t in (-2.5, -1.25, 0.0, 1.25, 2.5)
+                                    for dx, dy in ((0.0, 0.0), (1.5, 0.0), (-1.5, 0.0), (0.0, 1.5), (0.0, -1.5))
+                                    if (dx, dy, t) != (0.0, 0.0, 0.0))
+
+
+#: The tint cue: each image in linear light balanced against its own white (`vision.enroll.COLOUR_WHITE`), its
+#: colourful pixels (chroma at least `vision.enroll.COLOUR_GREY`) counted by hue (`_TINT_HUES` bins) and by how light
+#: they are against that white (`_TINT_LIGHT` bounds), over all its pixels. The deck's colour cue counts hues only,
+#: and a card printed in brown (a dark orange) then looks like its orange twin; how light its colours are tells them
+#: apart.
+_TINT_HUES = 12
+_TINT_LIGHT = (0.0, 0.06, 0.16, 0.4)
+
+
+def tints(images: Image) -> NDArray[Any]:
+    """``(N, bins)``: each ``(N, H, W, 3)`` uint8 BGR image's colours by hue and lightness, the camera's white
+    balance and exposure out; the last bin counts the grey and dark pixels. Each row sums to one."""
+    from vision.enroll import COLOUR_DARK, COLOUR_GREY, COLOUR_WHITE
+
+    levels = len(_TINT_LIGHT)
+    out = np.zeros((len(images), _TINT_HUES * levels + 1), np.float32)
+    for i, im in enumerate(images):
+        px = im.reshape(-1, 3).astype(np.float32)
+        lin = (px / 255.0) ** 2.2
+        bright = lin.sum(axis=1)
+        unclipped = px.max(axis=1) < _SATURATED
+        if unclipped.sum() < 16:
+            unclipped[:] = True
+        lo, hi = np.quantile(bright[unclipped], COLOUR_WHITE)
+        sel = (bright >= lo) & (bright <= hi) & unclipped
+        white = np.median(lin[sel], axis=0) if sel.any() else lin.max(axis=0)
+        bal = lin / np.maximum(white, 1e-4)
+        total = bal.sum(axis=1)
+        b, g, r = (bal / np.maximum(total, 1e-6)[:, None]).T
+        x, y = r - g, (r + g) / 2 - b
+        level = np.searchsorted(np.asarray(_TINT_LIGHT), total / 3.0) - 1
+        colourful = (np.hypot(x, y) >= COLOUR_GREY) & (total >= 3 * COLOUR_DARK)
+        hue = ((np.arctan2(y, x) + math.pi) / (2 * math.pi) * _TINT_HUES).astype(np.intp) % _TINT_HUES
+        bins = np.where(colourful, hue * levels + np.clip(level, 0, levels - 1), _TINT_HUES * levels)
+        out[i] = np.bincount(bins, minlength=out.shape[1]) / max(len(px), 1)
+    return out
+
+
+#: A part of a card (not the whole card) is read by the deck's templates cut to that part (`vision.enroll.TemplateCue`),
+#: among the cards that may lie there and whose tints (`tints`, Hellinger distance to the nearest of each label's
+#: templates) lie within `_PART_TINT` of the nearest label's: named when its best label correlates at least
+#: `_PART_MIN` and ahead of every other such label by `_PART_LEAD`, its tints lie within `_PART_TINT_MAX` of the
+#: crop's and the crop shows at least `_PART_DETAIL` of the print of that label's templates (`vision.enroll.detail`:
+#: a hand or a glared place shows little)
+_PART_MIN = 0.5
+_PART_LEAD = 0.03
+_PART_TINT = 0.08
+_PART_TINT_MAX = 0.4
+_PART_DETAIL = 0.5
 
 
 class _PartReader:
     """An enrolled deck's templates cut to one part of a card."""
 
     def __init__(self, deck: Any, part: tuple[float, float, float, float]) -> None:
-        from vision.enroll import ColourCue, TemplateCue
+        from vision.enroll import TemplateCue, detail
 
         self.size: tuple[int, int] = tuple(deck.crop_size)
         self.rows, self.cols = _part_slice(part, self.size)
         templates = np.ascontiguousarray(deck.templates[:, self.rows, self.cols])
         self.labels: tuple[str, ...] = tuple(deck.labels)
+        self.owners = np.asarray(deck.template_owners, np.intp)
         self.cue = TemplateCue(templates, deck.template_owners, len(self.labels))
-        self.colour = ColourCue(templates, deck.template_owners, len(self.labels))
+        self.roots = np.sqrt(tints(templates))
+        printed = detail(templates)
+        #: each label's median print (`vision.enroll.detail`) over its templates
+        self.detail = np.array([float(np.median(printed[self.owners == k])) if np.any(self.owners == k) else 0.0
+                                for k in range(len(self.labels))])
 
     def scores(self, crops: Image, among: NDArray[np.bool_]) -> tuple[NDArray[Any], NDArray[Any]]:
-        """``(N, labels)`` template correlations (-1 outside ``among``) and colour distances of whole face-field crops."""
+        """``(N, labels)`` template correlations (-1 outside ``among``) and tint distances (1 outside ``among``) of
+        whole face-field crops."""
         parts = np.ascontiguousarray(crops[:, self.rows, self.cols])
         wanted = np.repeat(among[None, :], len(crops), axis=0)
-        return self.cue.scores(parts, wanted), self.colour.distances(parts, wanted)
+        corr = self.cue.scores(parts, wanted)
+        d = np.sqrt(np.maximum(1.0 - np.sqrt(tints(parts)) @ self.roots.T, 0.0))
+        tint = np.ones((len(crops), len(self.labels)), np.float32)
+        for i in range(len(crops)):
+            np.minimum.at(tint[i], self.owners, d[i])
+        tint[:, ~among] = 1.0
+        return corr, tint
 
     def read(self, crops: Image, among: NDArray[np.bool_]) -> list[str | None]:
-        """The label each crop's part shows, where the tests are sure of it."""
-        corr, colour = self.scores(crops, among)
+        """The label each card's part shows, where the tests are sure of it; ``crops``: ``(poses, N, H, W, 3)``, each
+        card's face field cut at each of `_POSES` (the first as the layout lays it): each label's correlation is its
+        best over the poses, its tint distance its least."""
+        from vision.enroll import detail
+
+        corr, tint = self.scores(crops[0], among)
+        for moved in crops[1:]:
+            c, d = self.scores(moved, among)
+            corr, tint = np.maximum(corr, c), np.minimum(tint, d)
+        printed = detail(np.ascontiguousarray(crops[0][:, self.rows, self.cols]))
         out: list[str | None] = []
-        for c, d in zip(corr, colour):
-            order = np.argsort(-c)
-            best, lead = int(order[0]), float(c[order[0]] - (c[order[1]] if len(order) > 1 else -1.0))
-            ok = c[best] >= _PART_MIN and lead >= _PART_LEAD and d[best] <= _PART_COLOUR
-            out.append(self.labels[best] if ok else None)
+        for c, d, p in zip(corr, tint, printed):
+            near = among & (d <= float(d.min()) + _PART_TINT)
+            ranked = np.argsort(-np.where(near, c, -2.0))
+            best = int(ranked[0])
+            second = float(c[ranked[1]]) if near.sum() > 1 else -1.0
+            sure = c[best] >= _PART_MIN and c[best] - second >= _PART_LEAD and d[best] <= _PART_TINT_MAX and \
+                p >= _PART_DETAIL * self.detail[best]
+            out.append(self.labels[best] if sure else None)
         return out
