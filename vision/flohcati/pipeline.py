@@ -1155,17 +1155,20 @@ def _top_down(frame: Image, to_table: NDArray[Any], box: tuple[float, float, flo
 
 @dataclass(frozen=True, slots=True)
 class _BareMat:
-    """The bare mat in one frame: its level (grey) and hue, beside the row where no card lies (`_BARE_PIECE`)."""
+    """The bare mat in one frame, beside the row where no card lies (`_BARE_PIECE`): its level (grey) and hue, and
+    whether the camera overexposes its paper (most of it clipped: glare then cannot be told from paper)."""
 
     level: float
     hue: NDArray[Any]
+    clips: bool = False
 
     @classmethod
     def of(cls, colour: Image, to_table: NDArray[Any]) -> _BareMat:
         look = _top_down(colour, to_table, _BARE_PIECE, _PLACE_PX_PER_MM).reshape(-1, 3)
-        seen = look[look.max(axis=1) < _SATURATED]
-        seen = seen if len(seen) >= 16 else look
-        return cls(float(np.median(seen.mean(axis=1))), np.median(_chromaticity(seen), axis=0))
+        clipped = look.max(axis=1) >= _CLIPPED
+        seen = look[~clipped] if np.sum(~clipped) >= 16 else look
+        return cls(float(np.median(seen.mean(axis=1))), np.median(_chromaticity(seen), axis=0),
+                   float(np.mean(clipped)) >= 0.5)
 
 
 def place_look(colour: Image, to_table: NDArray[Any], box: tuple[float, float, float, float], mat: _BareMat) -> PlaceLook:
@@ -1178,7 +1181,8 @@ def place_look(colour: Image, to_table: NDArray[Any], box: tuple[float, float, f
     k = int(round(pad * s))
     inner = (slice(k, grey.shape[0] - k), slice(k, grey.shape[1] - k))
     # glare is taken out with a margin: the edge of a glare spot falling off to the paper is no print
-    clipped = (look.max(axis=2) >= _CLIPPED).astype(np.uint8)
+    # where the paper itself clips, a clipped pixel is paper as often as glare: it is looked at
+    clipped = (look.max(axis=2) >= (math.inf if mat.clips else _CLIPPED)).astype(np.uint8)
     glare = cv2.dilate(clipped, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
     seen = glare[inner] == 0
     share = float(np.mean(seen))
