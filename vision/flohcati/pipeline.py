@@ -30,6 +30,12 @@ shows (ink where the bare mat prints none); so is the request strip's card when
 glare covers its code and its face shows below the strip. A card hidden by
 glare is asked about, never silently missed; glare over bare places asks nothing.
 
+With an enrolled deck (a published deck, whose cards carry no code), a card whose code square is seen but
+not decoded is read by its art where it lies; and in each zone filled slot by slot (the row, the action
+lane, the seat zones) where no code is read, the cards are found at their slots by how the place differs
+from the bare mat, cut out and read through the deck, whole or by the part the cards laid over them leave
+in view (`Recognizer._read_codeless`). Unsure is unrecognised, never a guess.
+
 On a still table's live frames the work of the frame before is kept where the frame shows the same
 within sensor noise (no 4x4 block's mean moved by more than `vision.calibrate.REGION_SAME` grey
 levels, compared with the frame that was searched): the mat's markers, and so its calibration, while
@@ -90,7 +96,7 @@ from vision.flohcati.layout import (
 from vision.geometry import Image
 
 __all__ = ["CONFIG", "CodeMatch", "FlohcatiView", "PlaceLook", "Recognition", "Recognizer", "SeenCard", "StageTimes",
-           "annotate", "match_code", "place_look", "visible_part"]
+           "annotate", "match_code", "place_look", "tints", "visible_part"]
 
 CONFIG = VisionConfig(table=GEOMETRY)
 
