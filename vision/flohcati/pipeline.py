@@ -1100,6 +1100,10 @@ _PLACE = (34.0, 8.0, 52.0, 78.0)
 #: below the request strip, where a Request card laid on the strip (upright or sideways) lies and the bare mat prints
 #: nothing (table mm: x0, y0, x1, y1)
 _REQUEST_BAND = (434.0, 95.0, 586.0, 132.0)
+#: pieces of the mat where no card lies (table mm: x0, y0, x1, y1): left of the row, right of it, between the
+#: request strip and the row, below the seat zones' fourth rows, between the bottom markers
+_BARE_PIECES = ((12.0, 170.0, 40.0, 245.0), (579.0, 170.0, 595.0, 245.0), (440.0, 143.0, 585.0, 156.0),
+                (60.0, 520.0, 540.0, 560.0))
 _SEAT_PLACE = (34.0, 63.0, 52.0, 81.0)
 _PLACE_PX_PER_MM = 2.0
 #: The bare mat shows little print (its mean absolute detail finer than `_MAT_DETAIL_MM`, over the mat's level,
@@ -1170,11 +1174,16 @@ class _BareMat:
 
     @classmethod
     def of(cls, colour: Image, to_table: NDArray[Any]) -> _BareMat:
-        look = _top_down(colour, to_table, _BARE_PIECE, _PLACE_PX_PER_MM).reshape(-1, 3)
-        clipped = look.max(axis=1) >= _CLIPPED
-        seen = look[~clipped] if np.sum(~clipped) >= 16 else look
-        return cls(float(np.median(seen.mean(axis=1))), np.median(_chromaticity(seen), axis=0),
-                   float(np.mean(clipped)) >= 0.5)
+        """The bare mat's look: the median over `_BARE_PIECES` (a hand or glare over one of them changes nothing)."""
+        levels, hues, clips = [], [], []
+        for piece in _BARE_PIECES:
+            look = _top_down(colour, to_table, piece, _PLACE_PX_PER_MM).reshape(-1, 3)
+            clipped = look.max(axis=1) >= _CLIPPED
+            seen = look[~clipped] if np.sum(~clipped) >= 16 else look
+            levels.append(float(np.median(seen.mean(axis=1))))
+            hues.append(np.median(_chromaticity(seen), axis=0))
+            clips.append(float(np.mean(clipped)) >= 0.5)
+        return cls(float(np.median(levels)), np.median(np.array(hues), axis=0), sum(clips) > len(clips) / 2)
 
 
 def place_look(colour: Image, to_table: NDArray[Any], box: tuple[float, float, float, float], mat: _BareMat) -> PlaceLook:
@@ -1281,7 +1290,7 @@ def tints(images: Image) -> NDArray[Any]:
 #: crop's and the crop shows at least `_PART_DETAIL` of the print of that label's templates (`vision.enroll.detail`:
 #: a hand or a glared place shows little)
 _PART_MIN = 0.5
-_PART_LEAD = 0.03
+_PART_LEAD = 0.05
 _PART_TINT = 0.08
 _PART_TINT_MAX = 0.4
 _PART_DETAIL = 0.5
