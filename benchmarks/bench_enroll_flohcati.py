@@ -17,7 +17,9 @@
    no card lies), and ms per frame.
 
 What the recogniser does with a deck (its bare-place test, the visible parts read, the part reading's
-tests) was chosen on tables of seeds 906,000,000 on; report figures from other seeds (907,000,000 on).
+tests) was chosen on tables of seeds 906,000,000 on; report figures from other seeds (907,000,000 on,
+908,000,000 on). A photo in which enrolment finds no card is taken again with another seed, as the user
+would be asked to (counted).
 
 Usage: python benchmarks/bench_enroll_flohcati.py [--scenes 20] [--levels easy,medium,hard]
        [--photos 2] [--enrol-level medium] [--seed-base 907000000] [--keep DIR] [--why]
