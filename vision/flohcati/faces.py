@@ -174,9 +174,9 @@ def draw_mat(px_per_mm: float, background: tuple[int, int, int] = (235, 245, 250
 
 
 def paste_card(canvas: NDArray[Any], card_img: Image, x: float, y: float, angle_deg: float, px_per_mm: float,
-               origin: tuple[float, float] = (0.0, 0.0)) -> None:
+               origin: tuple[float, float] = (0.0, 0.0), alpha: Image | None = None) -> None:
     """Paste a card image onto a top-down canvas with its top-left corner at table (x, y), turned by ``angle_deg``
-    (clockwise on the table) about that corner."""
+    (clockwise on the table) about that corner (``alpha``: the card's opacity, 0..255; default opaque)."""
     s = px_per_mm
     ch, cw = card_img.shape[:2]
     a = math.radians(angle_deg)
@@ -194,7 +194,8 @@ def paste_card(canvas: NDArray[Any], card_img: Image, x: float, y: float, angle_
     local[:, 2] -= (x0, y0)
     size = (x1 - x0, y1 - y0)
     warped = cv2.warpAffine(card_img, local, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-    mask = cv2.warpAffine(np.full((ch, cw), 255, np.uint8), local, size, flags=cv2.INTER_LINEAR)
-    alpha = (mask.astype(np.float32) / 255.0)[:, :, None]
+    opaque: Image = np.full((ch, cw), 255, np.uint8) if alpha is None else alpha
+    mask = cv2.warpAffine(opaque, local, size, flags=cv2.INTER_LINEAR)
+    cover = (mask.astype(np.float32) / 255.0)[:, :, None]
     roi = canvas[y0:y1, x0:x1]
-    canvas[y0:y1, x0:x1] = (roi * (1 - alpha) + warped * alpha).astype(canvas.dtype)
+    canvas[y0:y1, x0:x1] = (roi * (1 - cover) + warped * cover).astype(canvas.dtype)

@@ -38,6 +38,7 @@ __all__ = [
     "ACTION_IDS",
     "ARUCO_DICTIONARY",
     "CARD",
+    "CARD_PARTS",
     "CODE_CENTRE",
     "CODE_SIZE",
     "FAN_STEP",
@@ -47,12 +48,14 @@ __all__ = [
     "SEAT_ROWS",
     "Area",
     "FlohcatiMat",
+    "lanes",
     "card_id",
     "card_of_id",
     "is_card_id",
     "request_field",
     "row_slot",
     "seat_slot",
+    "visible_part",
     "zone_of",
 ]
 
@@ -236,3 +239,34 @@ def stack_slot() -> tuple[float, float]:
 
 #: Cards a seat zone holds.
 SEAT_CAPACITY = SEAT_ROWS * SEAT_COLUMNS
+
+
+def lanes() -> list[tuple[Area, int | None, Rect, list[tuple[float, float]]]]:
+    """The zones filled slot by slot, in the order cards are laid there: the row, the action lane and each seat's
+    zone, each with its area, seat, outline and its slots' top-left corners (table mm)."""
+    out: list[tuple[Area, int | None, Rect, list[tuple[float, float]]]] = [
+        (Area.ROW, None, MAT.row, [row_slot(k) for k in range(int(MAT.row.w // FAN_STEP))]),
+        (Area.ACTIONS, None, MAT.actions, [action_slot(k) for k in range(int(MAT.actions.w // FAN_STEP))])]
+    out += [(Area.SEAT, s, MAT.seat_zone(s), [seat_slot(s, k) for k in range(SEAT_CAPACITY)]) for s in range(MAX_SEATS)]
+    return out
+
+
+#: The parts of a card that cards laid over it may leave in view (card mm from its top-left corner: x0, y0, x1, y1),
+#: largest first: the whole card; the strip left of a card laid `FAN_STEP` to its right; the band above a card laid
+#: `ROW_STEP` below it; the corner above and left of both.
+CARD_PARTS: tuple[tuple[float, float, float, float], ...] = (
+    (0.0, 0.0, CARD.width, CARD.height), (0.0, 0.0, 28.0, CARD.height), (0.0, 0.0, CARD.width, 27.0), (0.0, 0.0, 28.0, 27.0))
+#: a card laid over another is taken to reach this far (mm) beyond where the layout lays it (it lies a little off
+#: and turned)
+_OVER_MARGIN = 4.0
+
+
+def visible_part(later: list[tuple[float, float]]) -> tuple[float, float, float, float]:
+    """The largest of `CARD_PARTS` that no card laid later covers, each given by its top-left corner's offset
+    (mm) from this card's; the whole card when none is."""
+    m = _OVER_MARGIN
+    for x0, y0, x1, y1 in CARD_PARTS[:-1]:
+        if all(x1 + m <= dx or y1 + m <= dy or x0 >= dx + CARD.width + m or y0 >= dy + CARD.height + m
+               for dx, dy in later):
+            return (x0, y0, x1, y1)
+    return CARD_PARTS[-1]

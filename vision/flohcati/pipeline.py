@@ -30,6 +30,12 @@ shows (ink where the bare mat prints none); so is the request strip's card when
 glare covers its code and its face shows below the strip. A card hidden by
 glare is asked about, never silently missed; glare over bare places asks nothing.
 
+With an enrolled deck (a published deck, whose cards carry no code), a card whose code square is seen but
+not decoded is read by its art where it lies; and in each zone filled slot by slot (the row, the action
+lane, the seat zones) where no code is read, the cards are found at their slots by how the place differs
+from the bare mat, cut out and read through the deck, whole or by the part the cards laid over them leave
+in view (`Recognizer._read_codeless`). Unsure is unrecognised, never a guess.
+
 On a still table's live frames the work of the frame before is kept where the frame shows the same
 within sensor noise (no 4x4 block's mean moved by more than `vision.calibrate.REGION_SAME` grey
 levels, compared with the frame that was searched): the mat's markers, and so its calibration, while
@@ -51,7 +57,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name
+from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name, parse_card
 from scorer.flohcati.observe import TableSight
 from vision import NoMatError
 from vision.calibrate import (
@@ -64,10 +70,13 @@ from vision.calibrate import (
     looks_same,
     sharpen_sigma,
 )
+from vision.classify import Verdict
 from vision.codematch import CodeTemplates, code_templates, local_contrast, mat_markers_by_matching, match_patch
 from vision.config import VisionConfig
 from vision.flohcati.layout import (
     ARUCO_DICTIONARY,
+    CARD,
+    CARD_PARTS,
     CODE_CENTRE,
     CODE_SIZE,
     FAN_STEP,
@@ -75,21 +84,19 @@ from vision.flohcati.layout import (
     MAT,
     MAX_SEATS,
     ROW_STEP,
-    SEAT_CAPACITY,
     Area,
-    action_slot,
     card_of_id,
     is_card_id,
+    lanes,
     request_field,
     request_slot,
-    row_slot,
-    seat_slot,
+    visible_part,
     zone_of,
 )
-from vision.geometry import Image, Rect
+from vision.geometry import Image
 
-__all__ = ["CONFIG", "CodeMatch", "FlohcatiView", "Recognition", "Recognizer", "SeenCard", "StageTimes", "annotate",
-           "match_code"]
+__all__ = ["CONFIG", "CodeMatch", "FlohcatiView", "PlaceLook", "Recognition", "Recognizer", "SeenCard", "StageTimes",
+           "annotate", "match_code", "place_look", "tints", "visible_part"]
 
 CONFIG = VisionConfig(table=GEOMETRY)
 
@@ -358,6 +365,8 @@ class Recognizer:
         self._codes: tuple[tuple[int, int, int, int], NDArray[np.int16], tuple[Marker, ...], list[NDArray[Any]]] | None = None
         #: frames whose codes were kept from the frame before, without a search (a count)
         self.codes_kept = 0
+        #: the enrolled deck's templates cut to each part of a card read (`_part_reader`)
+        self._parts: dict[tuple[int, tuple[float, float, float, float]], _PartReader] = {}
 
     def reset(self) -> None:
         """Forget the cached calibration, the mat's markers and the row's cards."""
@@ -515,6 +524,97 @@ class Recognizer:
             cards.append(SeenCard(card, x, y, 0.0, area, seat))
         return FlohcatiView(tuple(cards), tuple(left_over))
 
+    def _read_codeless(self, frame: Image, view: FlohcatiView,
+                       to_table: NDArray[Any]) -> tuple[FlohcatiView, set[tuple[Area, int | None]]]:
+        """The view with the cards that carry no code (a published deck) found and read through the enrolled deck,
+        and the zones so looked at (none of their cards read by its code).
+
+        In the row, the action lane and each seat zone, filled slot by slot, a slot holds a card when the place
+        that only its card (or one laid after it) would cover shows no bare mat (`place_look`); every slot
+        before the last such one does too. Each card is cut where the layout lays it and read through the
+        deck: whole where no card lies over it (the deck's own tests, among the cards that may lie there),
+        otherwise by the part the cards laid over it leave in view (`visible_part`, `_PartReader`). A card the
+        deck is not sure of, and the first place after the last card when glare hides whether a card lies
+        there, are reported unrecognised: never a guess, never a card taken for the bare mat unseen.
+        """
+        from scorer.flohcati.cards import FLEAS
+
+        deck = self.classifier
+        colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        mat = _BareMat.of(colour, to_table)
+        size: tuple[int, int] = tuple(getattr(deck, "crop_size", (40, 56)))
+        labels: tuple[str, ...] = tuple(getattr(deck, "labels", ()))
+        fleas = tuple(card_name(f) for f in FLEAS)
+        actions = tuple(a.value for a in Action)
+        cards = list(view.cards)
+        asked = list(view.unreadable)
+        handled: set[tuple[Area, int | None]] = set()
+        for area, seat, _, slots in lanes():
+            centres = [(x + CODE_CENTRE[0], y + CODE_CENTRE[1]) for x, y in slots]
+            if any(c.area is area and c.seat == seat for c in view.cards):
+                continue  # Ringside's printed cards: read by their codes
+            handled.add((area, seat))
+            place = _SEAT_PLACE if area is Area.SEAT else _PLACE
+            states: list[str] = []
+            for left, top in slots:
+                box = (left + place[0], top + place[1], left + place[2], top + place[3])
+                if box[2] > MAT.width - 2.0 or box[3] > MAT.height - 2.0:
+                    break
+                states.append(place_look(colour, to_table, box, mat).state)
+                if states[-2:] == ["bare", "bare"]:
+                    break
+            last = max((k for k, st in enumerate(states) if st == "card"), default=-1)
+            # a place asked about from a code-sized square in this zone is decided here, slot by slot
+            asked = [u for u in asked if zone_of(u[0], u[1]) != (area, seat)]
+            allowed = actions if area is Area.ACTIONS else fleas
+            among = np.array([x in allowed for x in labels], bool)
+            by_part: dict[tuple[float, float, float, float], list[int]] = {}
+            for k in range(last + 1):
+                later = [(slots[j][0] - slots[k][0], slots[j][1] - slots[k][1]) for j in range(k + 1, last + 1)]
+                by_part.setdefault(visible_part(later), []).append(k)
+            for part, ks in by_part.items():
+                names: list[str | None] = [None] * len(ks)
+                if getattr(deck, "templates", None) is not None:
+                    posed = np.stack([np.stack([_cut(colour, to_table, slots[k][0] + dx, slots[k][1] + dy, t, size)
+                                                for k in ks]) for dx, dy, t in _POSES])
+                    names = self._part_reader(part).read(posed, among)
+                if part == CARD_PARTS[0]:
+                    # a whole card: the deck's own tests too; where the two name different cards, neither is taken
+                    crops = np.stack([_cut(colour, to_table, slots[k][0], slots[k][1], 0.0, size) for k in ks])
+                    recs = deck.classify_among(crops, allowed) if hasattr(deck, "classify_among") \
+                        else deck.classify(crops, 0.0)
+                    whole = [r.label if r.label in allowed and r.verdict is Verdict.IDENTIFIED else None for r in recs]
+                    names = [a if b is None else b if a is None or a == b else None for a, b in zip(names, whole)]
+                for k, name in zip(ks, names):
+                    cx, cy = centres[k]
+                    if name is None:
+                        asked.append((cx, cy, f"A card in the {_place(area, seat)} could not be read."))
+                    else:
+                        cards.append(SeenCard(parse_card(name), cx, cy, 0.0, area, seat))
+            if last + 1 < len(states) and states[last + 1] == "unsure":
+                cx, cy = centres[last + 1]
+                asked.append((cx, cy, f"A card in the {_place(area, seat)} could not be told from the bare mat "
+                                      "(glare?)."))
+        if not any(c.area is Area.REQUEST for c in view.cards) and \
+                not any(zone_of(x, y)[0] is Area.REQUEST for x, y, _ in asked):
+            # a card without a code on the request strip is not read by its art (yet): where the mat below the strip
+            # shows anything but the bare mat, it is asked about, never taken for no card
+            x0, y0, x1, y1 = _REQUEST_BAND
+            step = (x1 - x0) / 4
+            if any(place_look(colour, to_table, (x0 + k * step, y0, x0 + (k + 1) * step, y1), mat).state != "bare"
+                   for k in range(4)):
+                asked.append((MAT.request.centre[0], MAT.request.centre[1],
+                              "A card on the request strip could not be read."))
+        return FlohcatiView(tuple(cards), tuple(asked)), handled
+
+    def _part_reader(self, part: tuple[float, float, float, float]) -> _PartReader:
+        """The deck's templates cut to ``part`` (made once per deck and part)."""
+        key = (id(self.classifier), part)
+        reader = self._parts.get(key)
+        if reader is None:
+            reader = self._parts[key] = _PartReader(self.classifier, part)
+        return reader
+
     def _detector(self, window: int, min_perimeter: float) -> cv2.aruco.ArucoDetector:
         key = (window, min_perimeter)
         detector = self._detectors.get(key)
@@ -643,7 +743,10 @@ class Recognizer:
         view = read_view(markers, quads, to_table)
         if self.classifier is not None and view.unreadable:
             view = self._read_faces(frame, view, to_table)
-        view = _flag_glared_slots(frame, gray, view, to_table)
+        handled: set[tuple[Area, int | None]] = set()
+        if self.classifier is not None:
+            view, handled = self._read_codeless(frame, view, to_table)
+        view = _flag_glared_slots(frame, gray, view, to_table, handled)
         view = self._hold_row(gray, view, to_table)
         t3 = time.perf_counter()
         return Recognition(view, markers, to_table,
@@ -781,14 +884,15 @@ def _ink_share(frame: Image, to_table: NDArray[Any], box: tuple[float, float, fl
     return float(np.sum(ink)) / float(np.sum(seen))
 
 
-def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> FlohcatiView:
+def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: NDArray[Any],
+                       skip: set[tuple[Area, int | None]] | None = None) -> FlohcatiView:
     """The view with places of the row, the action lane and the seat zones (each filled slot by slot)
     reported unrecognised where glare brighter than the paper lies on the code's place and no card is read
     there: every such place before a card read (or asked about) in the same lane or zone, and the places
     after the last one as long as the card's face below its code shows (ink where the bare mat prints
     none) or, in the row and the action lane, the left bar of its code's frame does (this one also where no
     glare lies: a code blur hid from the detector). A card hidden by glare or blur is asked about, never
-    silently missed."""
+    silently missed. ``skip``: zones whose code-less cards an enrolled deck looked at (`Recognizer._read_codeless`)."""
     paper = _paper_level(gray, view, to_table)
     if paper >= _SATURATED:
         return view
@@ -801,13 +905,10 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
             darkest_paper.append(_paper_level(darkest, view, to_table))
         return darkest_paper[0]
 
-    lanes: list[tuple[Area, int | None, Rect, list[tuple[float, float]]]] = [
-        (Area.ROW, None, MAT.row, [row_slot(k) for k in range(int(MAT.row.w // FAN_STEP))]),
-        (Area.ACTIONS, None, MAT.actions, [action_slot(k) for k in range(int(MAT.actions.w // FAN_STEP))])]
-    lanes += [(Area.SEAT, s, MAT.seat_zone(s), [seat_slot(s, k) for k in range(SEAT_CAPACITY)])
-              for s in range(MAX_SEATS)]
     extra: list[tuple[float, float, str]] = []
-    for area, seat, zone, slots in lanes:
+    for area, seat, zone, slots in lanes():
+        if skip and (area, seat) in skip:
+            continue
         centres = [(x + CODE_CENTRE[0], y + CODE_CENTRE[1]) for x, y in slots]
 
         def at(cx: float, cy: float, points: Sequence[tuple[float, float]]) -> bool:
@@ -986,3 +1087,264 @@ def annotate(frame: Image, result: Recognition) -> Image:
 
 #: the mat's width, for code that sizes renders by it
 MAT_WIDTH = MAT.width
+
+
+# --------------------------------------------------------------------------------------------
+# cards without codes (a published deck), read through an enrolled deck
+
+#: With a deck, a card without a code is looked for at each slot of the row, the action lane and the seat zones:
+#: a slot holds a card when the part of the place that only its own card (or a card laid after it) would cover shows
+#: no bare mat (`_PLACE`, card mm from the slot's top-left corner: x0, y0, x1, y1; in a seat zone lower, below the
+#: cards of the row above), seen at `_PLACE_PX_PER_MM`
+_PLACE = (34.0, 8.0, 52.0, 78.0)
+#: below the request strip, where a Request card laid on the strip (upright or sideways) lies and the bare mat prints
+#: nothing (table mm: x0, y0, x1, y1)
+_REQUEST_BAND = (434.0, 95.0, 586.0, 132.0)
+#: pieces of the mat where no card lies (table mm: x0, y0, x1, y1): left of the row, right of it, between the
+#: request strip and the row, below the seat zones' fourth rows, between the bottom markers
+_BARE_PIECES = ((12.0, 170.0, 40.0, 245.0), (579.0, 170.0, 595.0, 245.0), (440.0, 143.0, 585.0, 156.0),
+                (60.0, 520.0, 540.0, 560.0))
+_SEAT_PLACE = (34.0, 63.0, 52.0, 81.0)
+_PLACE_PX_PER_MM = 2.0
+#: The bare mat shows little print (its mean absolute detail finer than `_MAT_DETAIL_MM`, over the mat's level,
+#: below `_BARE_PRINT`), the mat's hue (median chromaticity within `_BARE_HUE` of the bare mat's) and about its level
+#: (at least `_BARE_DARK` of it), over at least `_PLACE_SEEN` of the place; a card shows print (at least
+#: `_CARD_PRINT`), another hue (at least `_CARD_HUE`) or is far darker (below `_CARD_DARK`), over at least `_CARD_SEEN`
+#: of it. Glare (clipped pixels, `_CLIPPED`) is not looked at; a place that is neither is unsure
+#: (glare hides it, a hand, a shadow). On the camera model's photos of the Fleapit deck (seeds 906,000,000 on) the
+#: bare mat where no hand lies shows print at most 0.007 and hue at most 0.004 in 99 places of 100 and level at least
+#: 0.6; a card, print or hue at least 0.03 but for one place in 180, or level at most 0.3 (a dark card).
+_MAT_DETAIL_MM = 3.0
+_BARE_PRINT = 0.02
+_BARE_HUE = 0.02
+_BARE_DARK = 0.55
+_PLACE_SEEN = 0.5
+_CARD_PRINT = 0.03
+_CARD_HUE = 0.03
+_CARD_DARK = 0.45
+_CARD_SEEN = 0.1
+#: a pixel this bright in any channel is clipped: glare, or paper the camera overexposes (nothing can be told there)
+_CLIPPED = 254.0
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceLook:
+    """How a place looks against the bare mat: the unsaturated share, the print, the hue's distance and the
+    median level over the mat's."""
+
+    seen: float
+    printed: float
+    hue: float
+    level: float = 1.0
+
+    @property
+    def state(self) -> str:
+        """``card``, ``bare`` or ``unsure``."""
+        if self.seen >= _CARD_SEEN and (self.printed >= _CARD_PRINT or self.hue >= _CARD_HUE or self.level < _CARD_DARK):
+            return "card"
+        if self.seen >= _PLACE_SEEN and self.printed < _BARE_PRINT and self.hue < _BARE_HUE and \
+                self.level >= _BARE_DARK:
+            return "bare"
+        return "unsure"
+
+
+def _chromaticity(bgr: NDArray[Any]) -> NDArray[Any]:
+    """``(N, 3)`` colours -> each over its sum (exposure and shading out)."""
+    c = np.asarray(bgr, np.float32)
+    out: NDArray[Any] = c / (c.sum(axis=1, keepdims=True) + 1.0)
+    return out
+
+
+def _top_down(frame: Image, to_table: NDArray[Any], box: tuple[float, float, float, float], s: float) -> NDArray[Any]:
+    """The table box (x0, y0, x1, y1 mm) of ``frame`` seen from straight above at ``s`` px/mm (float32)."""
+    x0, y0, x1, y1 = box
+    t = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]], np.float64)
+    size = (max(1, int(round((x1 - x0) * s))), max(1, int(round((y1 - y0) * s))))
+    return np.asarray(cv2.warpPerspective(frame, t @ to_table, size, flags=cv2.INTER_AREA), np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class _BareMat:
+    """The bare mat in one frame, beside the row where no card lies (`_BARE_PIECE`): its level (grey) and hue, and
+    whether the camera overexposes its paper (most of it clipped: glare then cannot be told from paper)."""
+
+    level: float
+    hue: NDArray[Any]
+    clips: bool = False
+
+    @classmethod
+    def of(cls, colour: Image, to_table: NDArray[Any]) -> _BareMat:
+        """The bare mat's look: the median over `_BARE_PIECES` (a hand or glare over one of them changes nothing)."""
+        levels, hues, clips = [], [], []
+        for piece in _BARE_PIECES:
+            look = _top_down(colour, to_table, piece, _PLACE_PX_PER_MM).reshape(-1, 3)
+            clipped = look.max(axis=1) >= _CLIPPED
+            seen = look[~clipped] if np.sum(~clipped) >= 16 else look
+            levels.append(float(np.median(seen.mean(axis=1))))
+            hues.append(np.median(_chromaticity(seen), axis=0))
+            clips.append(float(np.mean(clipped)) >= 0.5)
+        return cls(float(np.median(levels)), np.median(np.array(hues), axis=0), sum(clips) > len(clips) / 2)
+
+
+def place_look(colour: Image, to_table: NDArray[Any], box: tuple[float, float, float, float], mat: _BareMat) -> PlaceLook:
+    """How the table box (x0, y0, x1, y1 mm) of the BGR ``colour`` frame looks against the bare mat."""
+    s = _PLACE_PX_PER_MM
+    pad = _MAT_DETAIL_MM
+    look = _top_down(colour, to_table, (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad), s)
+    grey = look.mean(axis=2)
+    detail = np.abs(grey - cv2.GaussianBlur(grey, (0, 0), _MAT_DETAIL_MM * s))
+    k = int(round(pad * s))
+    inner = (slice(k, grey.shape[0] - k), slice(k, grey.shape[1] - k))
+    # glare is taken out with a margin: the edge of a glare spot falling off to the paper is no print
+    # where the paper itself clips, a clipped pixel is paper as often as glare: it is looked at
+    clipped = (look.max(axis=2) >= (math.inf if mat.clips else _CLIPPED)).astype(np.uint8)
+    glare = cv2.dilate(clipped, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
+    seen = glare[inner] == 0
+    share = float(np.mean(seen))
+    if share <= 0.0:
+        return PlaceLook(0.0, 0.0, 0.0)
+    printed = float(detail[inner][seen].mean()) / (mat.level + 10.0)
+    hue = float(np.median(np.linalg.norm(_chromaticity(look[inner][seen]) - mat.hue, axis=1)))
+    return PlaceLook(share, printed, hue, float(np.median(grey[inner][seen])) / max(mat.level, 1.0))
+
+
+def _card_corners(left: float, top: float, angle: float, box: tuple[float, float, float, float]) -> NDArray[Any]:
+    """Table mm of a card-mm box (x0, y0, x1, y1) of the card whose top-left corner lies at (left, top), turned
+    ``angle`` degrees clockwise about it; TL, TR, BR, BL."""
+    a = math.radians(angle)
+    ca, sa = math.cos(a), math.sin(a)
+    x0, y0, x1, y1 = box
+    return np.array([[left + ca * u - sa * v, top + sa * u + ca * v] for u, v in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))],
+                    np.float64)
+
+
+def _cut(colour: Image, to_table: NDArray[Any], left: float, top: float, angle: float, size: tuple[int, int]) -> Image:
+    """The face field of the card at (left, top), turned ``angle``, cut from ``colour`` at ``size`` (w, h)."""
+    inset = CARD.margin + CARD.frame
+    box = _card_corners(left, top, angle, (inset, inset, CARD.width - inset, CARD.height - inset))
+    corners = cv2.perspectiveTransform(box[None], np.linalg.inv(to_table))[0].astype(np.float32)
+    w, h = size
+    m = cv2.getPerspectiveTransform(corners, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
+    return np.asarray(cv2.warpPerspective(colour, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+
+
+def _part_slice(part: tuple[float, float, float, float], size: tuple[int, int]) -> tuple[slice, slice]:
+    """The pixels (rows, columns) of a face-field crop of ``size`` (w, h) that a card part (card mm) shows."""
+    inset = CARD.margin + CARD.frame
+    w, h = size
+    fx, fy = w / (CARD.width - 2 * inset), h / (CARD.height - 2 * inset)
+    x0, x1 = max(0, int(round((part[0] - inset) * fx))), min(w, int(round((part[2] - inset) * fx)))
+    y0, y1 = max(0, int(round((part[1] - inset) * fy))), min(h, int(round((part[3] - inset) * fy)))
+    return slice(y0, y1), slice(x0, x1)
+
+
+#: A card's part is read as cut where the layout lays the card and moved by each of these (mm right, mm down, degrees
+#: clockwise about its top-left corner): a card is laid by hand a little off and turned
+_POSES = ((0.0, 0.0, 0.0),) + tuple((dx, dy, t) for t in (-2.5, -1.25, 0.0, 1.25, 2.5)
+                                    for dx, dy in ((0.0, 0.0), (1.5, 0.0), (-1.5, 0.0), (0.0, 1.5), (0.0, -1.5))
+                                    if (dx, dy, t) != (0.0, 0.0, 0.0))
+
+
+#: The tint cue: each image in linear light balanced against its own white (`vision.enroll.COLOUR_WHITE`), its
+#: colourful pixels (chroma at least `vision.enroll.COLOUR_GREY`) counted by hue (`_TINT_HUES` bins) and by how light
+#: they are against that white (`_TINT_LIGHT` bounds), over all its pixels. The deck's colour cue counts hues only,
+#: and a card printed in brown (a dark orange) then looks like its orange twin; how light its colours are tells them
+#: apart.
+_TINT_HUES = 12
+_TINT_LIGHT = (0.0, 0.06, 0.16, 0.4)
+
+
+def tints(images: Image) -> NDArray[Any]:
+    """``(N, bins)``: each ``(N, H, W, 3)`` uint8 BGR image's colours by hue and lightness, the camera's white
+    balance and exposure out; the last bin counts the grey and dark pixels. Each row sums to one."""
+    from vision.enroll import COLOUR_DARK, COLOUR_GREY, COLOUR_WHITE
+
+    levels = len(_TINT_LIGHT)
+    out = np.zeros((len(images), _TINT_HUES * levels + 1), np.float32)
+    for i, im in enumerate(images):
+        px = im.reshape(-1, 3).astype(np.float32)
+        lin = (px / 255.0) ** 2.2
+        bright = lin.sum(axis=1)
+        unclipped = px.max(axis=1) < _SATURATED
+        if unclipped.sum() < 16:
+            unclipped[:] = True
+        lo, hi = np.quantile(bright[unclipped], COLOUR_WHITE)
+        sel = (bright >= lo) & (bright <= hi) & unclipped
+        white = np.median(lin[sel], axis=0) if sel.any() else lin.max(axis=0)
+        bal = lin / np.maximum(white, 1e-4)
+        total = bal.sum(axis=1)
+        b, g, r = (bal / np.maximum(total, 1e-6)[:, None]).T
+        x, y = r - g, (r + g) / 2 - b
+        level = np.searchsorted(np.asarray(_TINT_LIGHT), total / 3.0) - 1
+        colourful = (np.hypot(x, y) >= COLOUR_GREY) & (total >= 3 * COLOUR_DARK)
+        hue = ((np.arctan2(y, x) + math.pi) / (2 * math.pi) * _TINT_HUES).astype(np.intp) % _TINT_HUES
+        bins = np.where(colourful, hue * levels + np.clip(level, 0, levels - 1), _TINT_HUES * levels)
+        out[i] = np.bincount(bins, minlength=out.shape[1]) / max(len(px), 1)
+    return out
+
+
+#: A part of a card (not the whole card) is read by the deck's templates cut to that part (`vision.enroll.TemplateCue`),
+#: among the cards that may lie there and whose tints (`tints`, Hellinger distance to the nearest of each label's
+#: templates) lie within `_PART_TINT` of the nearest label's: named when its best label correlates at least
+#: `_PART_MIN` and ahead of every other such label by `_PART_LEAD`, its tints lie within `_PART_TINT_MAX` of the
+#: crop's and the crop shows at least `_PART_DETAIL` of the print of that label's templates (`vision.enroll.detail`:
+#: a hand or a glared place shows little)
+_PART_MIN = 0.5
+_PART_LEAD = 0.05
+_PART_TINT = 0.08
+_PART_TINT_MAX = 0.4
+_PART_DETAIL = 0.5
+
+
+class _PartReader:
+    """An enrolled deck's templates cut to one part of a card."""
+
+    def __init__(self, deck: Any, part: tuple[float, float, float, float]) -> None:
+        from vision.enroll import TemplateCue, detail
+
+        self.size: tuple[int, int] = tuple(deck.crop_size)
+        self.rows, self.cols = _part_slice(part, self.size)
+        templates = np.ascontiguousarray(deck.templates[:, self.rows, self.cols])
+        self.labels: tuple[str, ...] = tuple(deck.labels)
+        self.owners = np.asarray(deck.template_owners, np.intp)
+        self.cue = TemplateCue(templates, deck.template_owners, len(self.labels))
+        self.roots = np.sqrt(tints(templates))
+        printed = detail(templates)
+        #: each label's median print (`vision.enroll.detail`) over its templates
+        self.detail = np.array([float(np.median(printed[self.owners == k])) if np.any(self.owners == k) else 0.0
+                                for k in range(len(self.labels))])
+
+    def scores(self, crops: Image, among: NDArray[np.bool_]) -> tuple[NDArray[Any], NDArray[Any]]:
+        """``(N, labels)`` template correlations (-1 outside ``among``) and tint distances (1 outside ``among``) of
+        whole face-field crops."""
+        parts = np.ascontiguousarray(crops[:, self.rows, self.cols])
+        wanted = np.repeat(among[None, :], len(crops), axis=0)
+        corr = self.cue.scores(parts, wanted)
+        d = np.sqrt(np.maximum(1.0 - np.sqrt(tints(parts)) @ self.roots.T, 0.0))
+        tint = np.ones((len(crops), len(self.labels)), np.float32)
+        for i in range(len(crops)):
+            np.minimum.at(tint[i], self.owners, d[i])
+        tint[:, ~among] = 1.0
+        return corr, tint
+
+    def read(self, crops: Image, among: NDArray[np.bool_]) -> list[str | None]:
+        """The label each card's part shows, where the tests are sure of it; ``crops``: ``(poses, N, H, W, 3)``, each
+        card's face field cut at each of `_POSES` (the first as the layout lays it): each label's correlation is its
+        best over the poses, its tint distance its least."""
+        from vision.enroll import detail
+
+        corr, tint = self.scores(crops[0], among)
+        for moved in crops[1:]:
+            c, d = self.scores(moved, among)
+            corr, tint = np.maximum(corr, c), np.minimum(tint, d)
+        printed = detail(np.ascontiguousarray(crops[0][:, self.rows, self.cols]))
+        out: list[str | None] = []
+        for c, d, p in zip(corr, tint, printed):
+            near = among & (d <= float(d.min()) + _PART_TINT)
+            ranked = np.argsort(-np.where(near, c, -2.0))
+            best = int(ranked[0])
+            second = float(c[ranked[1]]) if near.sum() > 1 else -1.0
+            sure = c[best] >= _PART_MIN and c[best] - second >= _PART_LEAD and d[best] <= _PART_TINT_MAX and \
+                p >= _PART_DETAIL * self.detail[best]
+            out.append(self.labels[best] if sure else None)
+        return out

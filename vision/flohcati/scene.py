@@ -10,6 +10,7 @@ the input of the simulated camera and of the independent camera model.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -32,7 +33,7 @@ from vision.flohcati.layout import (
     stack_slot,
 )
 
-__all__ = ["REGION", "Placement", "TableLayout", "placements", "render"]
+__all__ = ["REGION", "FaceSource", "Placement", "TableLayout", "placements", "render"]
 
 #: The table region the camera frames (x0, y0, x1, y1 mm): the mat and a little around it.
 REGION = (-10.0, -10.0, MAT.width + 10.0, MAT.height + 10.0)
@@ -114,11 +115,17 @@ def _face(card: DeckCard | None, px_per_mm: float) -> NDArray[np.uint8]:
     return draw_back(px_per_mm) if card is None else draw_card(card, px_per_mm)
 
 
+#: Another deck's faces: (card name or ``back``, px per mm) -> (BGR image, alpha), as `render` takes.
+FaceSource = Callable[[str, float], tuple[NDArray[Any], NDArray[Any]]]
+
+
 def render(layout_or_placements: TableLayout | list[Placement], px_per_mm: float = 3.0,
-           cloth: tuple[int, int, int] = (70, 95, 60), seed: int = 0) -> tuple[NDArray[Any], tuple[float, float]]:
+           cloth: tuple[int, int, int] = (70, 95, 60), seed: int = 0,
+           faces: FaceSource | None = None) -> tuple[NDArray[Any], tuple[float, float]]:
     """The clean top-down image of the table (BGR uint8) and the table mm of its top-left pixel.
 
-    It covers `REGION`: the mat on a table cloth of colour ``cloth``.
+    It covers `REGION`: the mat on a table cloth of colour ``cloth``. ``faces``: another deck's art for
+    the cards and their back (a published deck, without codes); default Ringside's print.
     """
     items = placements(layout_or_placements, seed) if isinstance(layout_or_placements, TableLayout) \
         else layout_or_placements
@@ -131,5 +138,9 @@ def render(layout_or_placements: TableLayout | list[Placement], px_per_mm: float
     ox, oy = int(round(-x0 * s)), int(round(-y0 * s))
     canvas[oy:oy + mat.shape[0], ox:ox + mat.shape[1]] = mat[: h - oy, : w - ox]
     for p in items:
-        paste_card(canvas, _face(p.card, s), p.x, p.y, p.angle, s, (x0, y0))
+        if faces is None:
+            paste_card(canvas, _face(p.card, s), p.x, p.y, p.angle, s, (x0, y0))
+        else:
+            img, alpha = faces("back" if p.card is None else card_name(p.card), s)
+            paste_card(canvas, img, p.x, p.y, p.angle, s, (x0, y0), alpha)
     return canvas, (x0, y0)

@@ -1,0 +1,145 @@
+"""Circus Flohcati with an enrolled deck of cards that carry no code (a published deck): found at their places, read by their art."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name, parse_card
+from vision.bigtop.scene import paste, table_texture
+from vision.camera_model import photograph
+from vision.classify import Recognition, Verdict
+from vision.enroll import ComponentShape, Deck, build_deck, enrol_photo
+from vision.flohcati.faces import draw_back, draw_card
+from vision.flohcati.layout import CARD, CARD_PARTS, CODE_CENTRE, CODE_SIZE, Area, row_slot, visible_part
+from vision.flohcati.pipeline import Recognizer, tints
+from vision.flohcati.scene import TableLayout, render
+
+SHAPE = ComponentShape(CARD.width, CARD.height, CARD.margin + CARD.frame)
+LABELS = ("new-attraction", "take-attraction", "request-attraction", "red-3", "blue-5", "green-0")
+S = 2.5
+
+
+def codeless(label: str, s: float) -> tuple[np.ndarray, np.ndarray]:
+    """Ringside's face of a card with its code painted over in the paper's white (as a published card has none),
+    printed on paper a little less white than the camera's white."""
+    if label == "back":
+        img = draw_back(s)
+    else:
+        img = draw_card(parse_card(label), s).copy()
+        x0, y0 = (int(round((c - CODE_SIZE / 2 - 1) * s)) for c in CODE_CENTRE)
+        side = int(round((CODE_SIZE + 2) * s))
+        img[y0:y0 + side, x0:x0 + side] = 255
+    return (img * 0.93).astype(np.uint8), np.full(img.shape[:2], 255, np.uint8)
+
+
+def card_photo(label: str, seed: int) -> np.ndarray:
+    """A small phone photo of one code-less card alone on a table."""
+    rng = np.random.default_rng(seed)
+    s, half = 3.0, 90.0
+    canvas = table_texture(rng, (int(2 * half * s), int(2 * half * s)))
+    img, alpha = codeless(label, s)
+    paste(canvas, img, alpha, half, half, float(rng.uniform(0, 360)), s, (0.0, 0.0), shadow=0.3)
+    return photograph(canvas, s, (0.0, 0.0), (half - 65, half - 65, half + 65, half + 65), "easy", seed, (480, 360),
+                      with_hand=False).image
+
+
+@functools.cache
+def small_deck() -> Deck:
+    rng = np.random.default_rng(0)
+    views = []
+    for i, label in enumerate(LABELS):
+        for k in range(2):
+            view = enrol_photo(card_photo(label, 40 + 10 * i + k), label, Path(f"{label}/{k}.jpg"), SHAPE, (40, 56),
+                               rng, count=2)
+            assert view is not None
+            views.append(view)
+    return build_deck("flohcati", "test", views, (40, 56), LABELS)
+
+
+def table(layout: TableLayout) -> np.ndarray:
+    image, _ = render(layout, S, seed=3, faces=codeless)
+    return image
+
+
+class Reader:
+    """A deck's reader that is never sure, and keeps what it was shown (no templates: whole cards only)."""
+
+    crop_size = (40, 56)
+    labels = LABELS
+
+    def __init__(self) -> None:
+        self.seen: list[np.ndarray] = []
+
+    def classify(self, crops: np.ndarray, threshold: float) -> list[Recognition]:
+        self.seen.extend(crops)
+        return [Recognition(Verdict.UNSURE, "x", 0.1) for _ in crops]
+
+
+def test_the_part_of_a_card_left_in_view_by_the_cards_laid_over_it() -> None:
+    whole, strip, band, corner = CARD_PARTS
+    assert visible_part([]) == whole
+    assert visible_part([(32.0, 0.0), (64.0, 0.0)]) == strip  # the row, the action lane
+    assert visible_part([(0.0, 31.0)]) == band  # a seat zone's card with one below it
+    assert visible_part([(32.0, 0.0), (-32.0, 31.0), (0.0, 31.0)]) == corner
+    assert visible_part([(-64.0, 0.0)]) == whole  # a card laid before it, under it, hides nothing
+
+
+def test_tints_tell_a_dark_colour_from_its_bright_twin_under_any_white_balance() -> None:
+    orange, brown = np.full((8, 8, 3), (197, 220, 247), np.uint8), np.full((8, 8, 3), (203, 209, 218), np.uint8)
+    for img, ink in ((orange, (10, 115, 235)), (brown, (35, 65, 105))):
+        img[2:6, 2:6] = ink
+    cast = np.array([0.75, 0.9, 1.0])  # a warm cast, darker: nothing clips
+    t = tints(np.stack([orange, brown, np.clip(orange * cast, 0, 255).astype(np.uint8)]))
+    assert np.allclose(t.sum(axis=1), 1.0)
+    assert np.abs(t[0] - t[2]).sum() < 0.2 < np.abs(t[0] - t[1]).sum()
+
+
+def test_a_table_of_cards_without_codes_is_read_through_the_deck() -> None:
+    layout = TableLayout(row=(Flea.parse("red-3"), Flea.parse("blue-5"), Flea.parse("green-0")),
+                         lane=(Action.NEW, Action.TAKE, Action.REQUEST, Action.TAKE), zones=((), ()))
+    view = Recognizer(classifier=small_deck()).recognize(table(layout)).view
+    assert [card_name(c.card) for c in view.in_area(Area.ROW)] == ["red-3", "blue-5", "green-0"]
+    assert [c.card for c in view.in_area(Area.ACTIONS)] == list(layout.lane)
+    assert not view.unreadable
+    assert view.sight(2) == layout.sight(2)
+
+
+def test_the_deck_is_not_asked_about_the_bare_mat_and_an_unsure_deck_asks() -> None:
+    reader = Reader()
+    view = Recognizer(classifier=reader).recognize(table(TableLayout(zones=((), ())))).view
+    assert not reader.seen and not view.cards and not view.unreadable
+    layout = TableLayout(lane=(Action.NEW,), zones=((), ()))
+    view = Recognizer(classifier=reader).recognize(table(layout)).view
+    assert len(reader.seen) == 1 and not view.cards
+    assert len(view.unreadable) == 1 and "action lane" in view.unreadable[0][2]
+
+
+def _glare(image: np.ndarray, x: float, y: float, r: float) -> np.ndarray:
+    """The image with a saturated spot of radius ``r`` mm at table point (x, y)."""
+    out = image.copy()
+    cv2.circle(out, (int((x + 10) * S), int((y + 10) * S)), int(r * S), (255, 255, 255), -1)
+    return out
+
+
+@pytest.mark.parametrize("card", [None, "red-3"])
+def test_glare_over_a_place_is_never_read_as_a_card_nor_a_card_under_it_as_the_bare_mat(card: str | None) -> None:
+    row: tuple[DeckCard, ...] = () if card is None else (parse_card(card),)
+    left, top = row_slot(0)
+    image = _glare(table(TableLayout(row=row, zones=((), ()))), left + 40, top + 45, 40)  # type: ignore[arg-type]
+    view = Recognizer(classifier=small_deck()).recognize(image).view
+    assert all(c.area is not Area.ROW or card_name(c.card) == card for c in view.cards)
+    asked = [u for u in view.unreadable if abs(u[1] - (top + CODE_CENTRE[1])) < 20]
+    # the glare hides whether a card lies there: asked about, never silently taken for the bare mat
+    assert view.in_area(Area.ROW) or asked
+
+
+def test_a_card_without_a_code_on_the_request_strip_is_asked_about_not_missed() -> None:
+    layout = TableLayout(request=(Colour.BLUE, False), zones=((), ()))
+    view = Recognizer(classifier=Reader()).recognize(table(layout)).view
+    assert not view.cards
+    assert [text for _, _, text in view.unreadable] == ["A card on the request strip could not be read."]
