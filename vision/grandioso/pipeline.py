@@ -966,13 +966,13 @@ class Recognizer:
             # a large frame: the mat's markers searched in the frame shrunk (`find_markers_reduced`) and, where they
             # fix the mat, those still missing around where they must lie
             t = time.perf_counter()
-            found = self._merge(markers, tuple(m for m in find_markers_reduced(gray, self.config, factor)
+            read = self._merge(markers, tuple(m for m in find_markers_reduced(gray, self.config, factor)
                                                if m.id in MAT.marker_ids))
-            if self._calibrate(found) is not None:
-                found += find_missing_mat_markers(gray, found, self.config)
-                cal = self._calibrate(found)
+            if self._calibrate(read) is not None:
+                read += find_missing_mat_markers(gray, read, self.config)
+                cal = self._calibrate(read)
                 if cal is not None:
-                    markers = found
+                    markers = read
             robust += time.perf_counter() - t
         for one_window in (True, False):  # the slow search: with the fast one's threshold window, then with all
             if cal is not None:
