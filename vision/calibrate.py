@@ -293,7 +293,8 @@ def find_markers_reduced(gray: Image, config: VisionConfig, factor: int, one_win
 
     A large frame's camera blurs its markers over as many of its pixels as a small frame's over a smaller share of
     theirs: the slow path reads them in the shrunk frame at a fraction of the cost. Each corner is refined in the
-    frame itself (`cv2.cornerSubPix` on the frame sharpened as the slow path sharpens it, around the marker): it stays
+    frame: read again around where it was found, by the fast path and else the slow one (the corners a search of the
+    whole frame reads), else by `cv2.cornerSubPix` on the frame sharpened as the slow path sharpens it; a corner stays
     where the shrunk frame put it when refining would move it further than one shrunk pixel. ``one_window``: the
     fast path's threshold window alone (`find_markers`). ``factor`` 1 is `find_markers` on ``gray``.
     """
@@ -315,8 +316,12 @@ def find_markers_reduced(gray: Image, config: VisionConfig, factor: int, one_win
         x1 = min(w, math.ceil(float(corners[:, 0].max()) + pad) + 1)
         y1 = min(h, math.ceil(float(corners[:, 1].max()) + pad) + 1)
         shift = np.array([x0, y0], np.float64)
-        again = [a.corners + shift for a in find_markers(gray[y0:y1, x0:x1], config, side, robust=True)
-                 if a.id == m.id and float(np.abs(a.corners + shift - corners).max()) <= 2 * factor]
+        again: list[FloatArray] = []
+        for robust in (False, True):  # the fast path's corners where it reads the marker, as a whole frame's search
+            again = [a.corners + shift for a in find_markers(gray[y0:y1, x0:x1], config, side, robust=robust)
+                     if a.id == m.id and float(np.abs(a.corners + shift - corners).max()) <= 2 * factor]
+            if again:
+                break
         out.append(Marker(m.id, again[0] if again else _refined(gray, corners, sigma, factor)))
     return tuple(out)
 
