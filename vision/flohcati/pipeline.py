@@ -1,8 +1,10 @@
 """Circus Flohcati's recogniser: one camera frame -> the cards on the mat, by zone (a `FlohcatiView`).
 
-Stages: the mat's markers (the vision core's fast search; the slow one only
-when the fast one does not fix the mat, with the fast one's threshold window
-first; when neither decodes enough of them, the undecoded squares matched
+Stages: the mat's markers (in a large frame first the slow search in the
+frame shrunk, the markers it misses searched where they must lie,
+`vision.calibrate.find_markers_reduced`; the vision core's fast search; the
+slow one only when the fast one does not fix the mat, with the fast one's
+threshold window first; when neither decodes enough of them, the undecoded squares matched
 against the dictionary's codes, blurred, a mat marker taken only with a clear
 lead) and its homography (`vision.calibrate`); then the cards' codes, searched
 with several threshold windows in the part of the frame where the zones lie,
