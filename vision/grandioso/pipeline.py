@@ -61,11 +61,8 @@ from vision.calibrate import (
     Marker,
     block_means,
     find_markers,
-    find_markers_reduced,
-    find_missing_mat_markers,
     looks_same,
     mat_homography,
-    reduction,
     sharpen_sigma,
 )
 from vision.codematch import CodeTemplates, code_templates, local_contrast, mat_markers_by_matching, match_patch
@@ -958,22 +955,9 @@ class Recognizer:
         t0 = time.perf_counter()
         markers = find_markers(gray, self.config)
         t1 = time.perf_counter()
-        blur = FrameBlur(gray, sharpen_sigma(max(gray.shape[:2])))  # made once for the slow searches below
         robust = 0.0
+        blur = FrameBlur(gray, sharpen_sigma(max(gray.shape[:2])))  # made once for the slow searches below
         cal = self._calibrate(markers)
-        factor = reduction(max(gray.shape[:2]))
-        if cal is None and factor > 1:
-            # a large frame: the mat's markers searched in the frame shrunk (`find_markers_reduced`) and, where they
-            # fix the mat, those still missing around where they must lie
-            t = time.perf_counter()
-            read = self._merge(markers, tuple(m for m in find_markers_reduced(gray, self.config, factor)
-                                               if m.id in MAT.marker_ids))
-            if self._calibrate(read) is not None:
-                read += find_missing_mat_markers(gray, read, self.config)
-                cal = self._calibrate(read)
-                if cal is not None:
-                    markers = read
-            robust += time.perf_counter() - t
         for one_window in (True, False):  # the slow search: with the fast one's threshold window, then with all
             if cal is not None:
                 break
