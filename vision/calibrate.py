@@ -9,7 +9,8 @@ some of the layout's markers, a slower one (sharpened image, several windows,
 more tolerant decoding) searches again (`find_markers` with ``robust=True``):
 only around where the missing markers must lie and around the squares the fast
 one could not decode (`missing_windows`), the whole frame when the markers read
-cannot say where.
+cannot say where. In a large frame the slow detector may search the frame shrunk
+(`find_markers_reduced`: a few times faster), its corners refined in the frame.
 """
 
 from __future__ import annotations
@@ -41,12 +42,15 @@ __all__ = [
     "looks_same",
     "find_layout_markers",
     "find_markers",
+    "find_markers_reduced",
+    "find_missing_mat_markers",
     "frame_blur",
     "locate_charts",
     "marker_outlines",
     "mat_homography",
     "missing_windows",
     "rectify",
+    "reduction",
     "sharpen_sigma",
 ]
 
@@ -264,6 +268,109 @@ def find_markers(gray: Image, config: VisionConfig, frame_side: int | None = Non
     if ids is None:
         return ()
     return tuple(Marker(int(i), np.asarray(c, np.float64).reshape(4, 2)) for c, i in zip(corners, ids.ravel()))
+
+
+#: `reduction`: a frame is shrunk for the marker search to no less than this longer side (px), about the frame the
+#: detector's settings were chosen at (a 1280 px frame's markers stay large enough to decode)
+_REDUCED_SIDE = 1152
+#: `find_markers_reduced`: a corner is refined in a window of this fraction of a marker cell (the marker's side over
+#: its 6 cells) each side, from 2 to 8 px; a refinement that moves a corner further than one shrunk pixel is not taken
+_REFINE_CELL = 0.5
+_REFINE_MIN_PX = 2
+_REFINE_MAX_PX = 8
+#: `find_markers_reduced`: each marker is read again in the frame in a window this many of its sides beyond it
+_REREAD_MARGIN = 0.5
+
+
+def reduction(side: int) -> int:
+    """The factor a frame whose longer side is ``side`` px is shrunk by for `find_markers_reduced` (1: not at all)."""
+    return max(1, side // _REDUCED_SIDE)
+
+
+def find_markers_reduced(gray: Image, config: VisionConfig, factor: int, one_window: bool = True) -> tuple[Marker, ...]:
+    """The slow path's markers (`find_markers` with ``robust=True``) searched in ``gray`` shrunk ``factor`` times
+    (pixel areas averaged), each one's corners brought back to ``gray`` and refined there.
+
+    A large frame's camera blurs its markers over as many of its pixels as a small frame's over a smaller share of
+    theirs: the slow path reads them in the shrunk frame at a fraction of the cost. Each corner is refined in the
+    frame: read again around where it was found, by the fast path and else the slow one (the corners a search of the
+    whole frame reads), else by `cv2.cornerSubPix` on the frame sharpened as the slow path sharpens it; a corner stays
+    where the shrunk frame put it when refining would move it further than one shrunk pixel. ``one_window``: the
+    fast path's threshold window alone (`find_markers`). ``factor`` 1 is `find_markers` on ``gray``.
+    """
+    if factor <= 1:
+        return find_markers(gray, config, robust=True, one_window=one_window)
+    h, w = gray.shape[:2]
+    small = cv2.resize(gray, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+    found = find_markers(small, config, robust=True, one_window=one_window)
+    sigma = sharpen_sigma(max(h, w))
+    side = max(h, w)
+    out = []
+    for m in found:
+        # a shrunk pixel's centre is the centre of the frame's block of factor x factor pixels
+        corners = m.corners * factor + (factor - 1) / 2
+        size = float(np.max(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+        pad = max(_REREAD_MARGIN * size, _WINDOW_MIN_PX)
+        x0 = max(0, math.floor(float(corners[:, 0].min()) - pad))
+        y0 = max(0, math.floor(float(corners[:, 1].min()) - pad))
+        x1 = min(w, math.ceil(float(corners[:, 0].max()) + pad) + 1)
+        y1 = min(h, math.ceil(float(corners[:, 1].max()) + pad) + 1)
+        shift = np.array([x0, y0], np.float64)
+        again: list[FloatArray] = []
+        for robust in (False, True):  # the fast path's corners where it reads the marker, as a whole frame's search
+            again = [a.corners + shift for a in find_markers(gray[y0:y1, x0:x1], config, side, robust=robust)
+                     if a.id == m.id and float(np.abs(a.corners + shift - corners).max()) <= 2 * factor]
+            if again:
+                break
+        out.append(Marker(m.id, again[0] if again else _refined(gray, corners, sigma, factor)))
+    return tuple(out)
+
+
+def _refined(gray: Image, corners: FloatArray, sigma: float, step: float) -> FloatArray:
+    """``corners`` (a marker's, frame px) refined on the frame sharpened around them; a corner refining would move
+    further than ``step`` px stays."""
+    cell = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1))) / 6
+    win = max(_REFINE_MIN_PX, min(_REFINE_MAX_PX, int(round(_REFINE_CELL * cell))))
+    # the sharpened patch must hold each corner's window and, around it, the blur's reach
+    pad = win + int(math.ceil(4 * sigma)) + 2
+    h, w = gray.shape[:2]
+    x0 = max(0, math.floor(float(corners[:, 0].min())) - pad)
+    y0 = max(0, math.floor(float(corners[:, 1].min())) - pad)
+    x1 = min(w, math.ceil(float(corners[:, 0].max())) + pad + 1)
+    y1 = min(h, math.ceil(float(corners[:, 1].max())) + pad + 1)
+    if x1 - x0 <= 2 * win + 5 or y1 - y0 <= 2 * win + 5:
+        return corners
+    part = gray[y0:y1, x0:x1]
+    sharp = cv2.addWeighted(part, 1.0 + _SHARPEN_AMOUNT, cv2.GaussianBlur(part, (0, 0), sigma), -_SHARPEN_AMOUNT, 0)
+    shift = np.array([x0, y0], np.float64)
+    pts = (corners - shift).astype(np.float32).reshape(-1, 1, 2)
+    # a corner within a window of the patch's edge cannot be refined there
+    inside = np.all((pts[:, 0] >= win + 1) & (pts[:, 0] <= np.array([x1 - x0, y1 - y0]) - win - 2), axis=1)
+    if not inside.all():
+        return corners
+    cv2.cornerSubPix(sharp, pts, (win, win), (-1, -1),
+                     (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01))
+    refined = pts.reshape(4, 2).astype(np.float64) + shift
+    moved = np.linalg.norm(refined - corners, axis=1) <= step
+    return np.where(moved[:, None], refined, corners)
+
+
+def find_missing_mat_markers(gray: Image, markers: tuple[Marker, ...], config: VisionConfig) -> tuple[Marker, ...]:
+    """The slow path's mat markers that ``markers`` lack, searched only around where each must lie (`missing_windows`,
+    the mat's markers read placing them; the frame itself, full size): those of the layout's mat markers found
+    there, each id once. Empty when ``markers`` cannot place the mat."""
+    layout = config.table.markers
+    have = {m.id for m in markers}
+    mat = tuple(m for m in markers if m.id in layout.marker_ids)
+    windows = missing_windows(mat, gray.shape, config)
+    if not windows:
+        return ()
+    out: list[Marker] = []
+    for m in _search_windows(gray, config, windows, []):
+        if m.id in layout.marker_ids and m.id not in have:
+            out.append(m)
+            have.add(m.id)
+    return tuple(out)
 
 
 def _layout_marker(marker_id: int, layout: MarkerLayout) -> bool:

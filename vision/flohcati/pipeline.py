@@ -1,8 +1,10 @@
 """Circus Flohcati's recogniser: one camera frame -> the cards on the mat, by zone (a `FlohcatiView`).
 
-Stages: the mat's markers (the vision core's fast search; the slow one only
-when the fast one does not fix the mat, with the fast one's threshold window
-first; when neither decodes enough of them, the undecoded squares matched
+Stages: the mat's markers (in a large frame first the slow search in the
+frame shrunk, the markers it misses searched where they must lie,
+`vision.calibrate.find_markers_reduced`; the vision core's fast search; the
+slow one only when the fast one does not fix the mat, with the fast one's
+threshold window first; when neither decodes enough of them, the undecoded squares matched
 against the dictionary's codes, blurred, a mat marker taken only with a clear
 lead) and its homography (`vision.calibrate`); then the cards' codes, searched
 with several threshold windows in the part of the frame where the zones lie,
@@ -67,7 +69,11 @@ from vision.calibrate import (
     Marker,
     block_means,
     find_markers,
+    find_markers_reduced,
+    find_missing_mat_markers,
     looks_same,
+    mat_homography,
+    reduction,
     sharpen_sigma,
 )
 from vision.classify import Verdict
@@ -646,8 +652,21 @@ class Recognizer:
         where neither decodes enough of them, the undecoded squares matched against the dictionary's codes
         (``blur``: the frame's `FrameBlur`, made once for all these searches).
 
+        In a large frame (`reduction`) the shrunk frame's slow search with one threshold window comes first
+        (`find_markers_reduced`): where its markers fix the mat, those it missed are searched around where they must
+        lie (`find_missing_mat_markers`) and the mat is taken from all of them.
+
         :raises NoMatError: when the mat's markers are not in view.
         """
+        factor = reduction(max(gray.shape[:2]))
+        if factor > 1:
+            mat = tuple(m for m in find_markers_reduced(gray, self.config, factor) if not is_card_id(m.id))
+            try:
+                mat_homography(mat, self.config)
+                mat += find_missing_mat_markers(gray, mat, self.config)
+                return self.calibrator.update(mat), mat
+            except NoMatError:
+                pass
         mat = tuple(m for m in find_markers(gray, self.config) if not is_card_id(m.id))
         try:
             return self.calibrator.update(mat), mat
