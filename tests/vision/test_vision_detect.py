@@ -24,7 +24,7 @@ from vision.calibrate import (
     rectify,
 )
 from vision.config import VisionConfig
-from vision.detect import Detection, _inside_cards, find_components, warp_crops
+from vision.detect import Detection, _Geometry, _holes_and_frames, _inside_cards, dark_mask, find_components, warp_crops
 
 
 def _layout(marker_id: int) -> bool:
@@ -199,6 +199,17 @@ def test_the_closed_mask_alone_finds_what_both_masks_find() -> None:
     for dx, dy in ((0.0, -1.0), (1.0, 0.0), (0.0, 1.0)):  # gaps of a pixel or two in three sides of the frame
         _rub_out(img, cx + dx * (CARD.width - 2 * CARD.margin - CARD.frame) / 2 * s,
                  cy + dy * (CARD.height - 2 * CARD.margin - CARD.frame) / 2 * s, r=1)
+    # the token whose value closing joins to its ring: its field is a crescent in the closed mask
+    g = _Geometry(CFG)
+    mask = dark_mask(rect.image, CFG)
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    token = (np.array((-100.0, 420.0)) - np.array(rect.origin)) * rect.px_per_mm
+
+    def tokens_there(unclosed: np.ndarray | None) -> int:
+        holes, _ = _holes_and_frames(rect.image, closed, g, True, unclosed)
+        return sum(d.kind is Kind.TOKEN and math.dist(d.centre, token) < 3.0 for d in holes)
+
+    assert (tokens_there(None), tokens_there(mask)) == (0, 1)
     for image in (rect.image, img):
         one, two = find_components(image, CFG), find_components(image, both)
         assert one and len(one) == len(two)
