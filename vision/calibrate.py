@@ -515,14 +515,15 @@ def _missing_windows(markers: tuple[Marker, ...], shape: tuple[int, ...], config
                 quads.append((corners @ pose.chart_to_table[:2, :2].T + pose.chart_to_table[:2, 2], _WINDOW_MARGIN))
     if seats is None and len(squares):
         sizes = {layout.board_marker_size(side) for v in printed.values() for side in v}
-        read = [cv2.perspectiveTransform(m.corners[None].astype(np.float64), cal.image_to_table)[0].mean(0)
-                for m in markers]
-        for quad in squares:
-            table = cv2.perspectiveTransform(quad[None].astype(np.float64), cal.image_to_table)[0]
-            x, y = table.mean(0)
+        # all squares' and markers' corners at once: for a few points numpy's overhead is the cost
+        read = _to_table([m.corners for m in markers], cal).mean(axis=1).tolist()
+        tables = _to_table(squares, cal)
+        centres = tables.mean(axis=1).tolist()
+        sides = np.linalg.norm(tables - np.roll(tables, 1, axis=1), axis=2).tolist()
+        for table, (x, y), lengths in zip(tables, centres, sides):
             if 0 <= x <= layout.width and 0 <= y <= layout.height:
                 continue  # charts lie off the mat
-            side_mm = float(np.mean(np.linalg.norm(table - np.roll(table, 1, axis=0), axis=1)))
+            side_mm = sum(lengths) / 4
             if (any(abs(side_mm - s) <= _SQUARE_SIZE_TOLERANCE * s for s in sizes)
                     and all(math.hypot(x - c[0], y - c[1]) > _SQUARE_APART_MM for c in read)):
                 quads.append((table, _SQUARE_MARGIN))
@@ -538,6 +539,16 @@ def _missing_windows(markers: tuple[Marker, ...], shape: tuple[int, ...], config
         y1 = min(h, math.ceil(float(pts[:, 1].max()) + pad) + 1)
         if x1 - x0 >= size and y1 - y0 >= size:
             out.append((x0, y0, x1, y1))
+    return out
+
+
+def _to_table(quads: Sequence[FloatArray], calibration: Calibration) -> FloatArray:
+    """``(N, 4, 2)``: each of the image ``quads`` (four corners each) in table mm (one transform of them all,
+    each point as `cv2.perspectiveTransform` maps it alone)."""
+    if not len(quads):
+        return np.zeros((0, 4, 2), np.float64)
+    pts = np.concatenate([np.asarray(q, np.float64).reshape(4, 2) for q in quads])
+    out: FloatArray = cv2.perspectiveTransform(pts[None], calibration.image_to_table)[0].reshape(-1, 4, 2)
     return out
 
 
@@ -924,17 +935,18 @@ def locate_charts(markers: tuple[Marker, ...], calibration: Calibration, config:
     as a chart id); when a seat's markers disagree, the largest group that agrees is kept.
     """
     layout = config.table.markers
+    chart = [(m, ss) for m in markers for ss in (layout.board_of_marker(m.id),) if ss is not None]
     found: dict[int, list[tuple[FloatArray, FloatArray]]] = {}
-    for m in markers:
-        ss = layout.board_of_marker(m.id)
-        if ss is None:
-            continue
-        seat, side = ss
-        table = cv2.perspectiveTransform(m.corners[None].astype(np.float64), calibration.image_to_table)[0]
-        measured = float(np.mean(np.linalg.norm(table - np.roll(table, 1, axis=0), axis=1)))
-        if abs(measured - layout.board_marker_size(side)) > _CHART_SIZE_TOLERANCE * layout.board_marker_size(side):
-            continue
-        found.setdefault(seat, []).append((np.array(layout.board_marker_corners(side), np.float64), table))
+    if chart:
+        # every marker's corners at once: numpy's overhead, not the arithmetic, is the cost of a few points
+        tables = _to_table([m.corners for m, _ in chart], calibration)
+        sides = np.linalg.norm(tables - np.roll(tables, 1, axis=1), axis=2).tolist()
+        for (_, (seat, side)), table, lengths in zip(chart, tables, sides):
+            measured = sum(lengths) / 4
+            printed = layout.board_marker_size(side)
+            if abs(measured - printed) > _CHART_SIZE_TOLERANCE * printed:
+                continue
+            found.setdefault(seat, []).append((np.array(layout.board_marker_corners(side), np.float64), table))
     poses: dict[int, ChartPose] = {}
     for seat, pairs in found.items():
         best: list[tuple[FloatArray, FloatArray]] = []

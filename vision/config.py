@@ -65,6 +65,8 @@ class VisionConfig:
     max_ring_fill: float = 0.6
     #: also search the mask with one-pixel gaps in the frame lines closed
     gap_closing: bool = True
+    #: with ``gap_closing``, search the mask as it is too (else only the closed mask: one contour pass, not two)
+    unclosed_pass: bool = True
     #: also look for cards as blobs brighter than their surroundings (a white card whose frame
     #: line is broken in several places, or on a light table where no rim edge shows)
     bright_cards: bool = True

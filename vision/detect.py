@@ -187,6 +187,34 @@ def _from_hole(c: NDArray[Any], area: float, g: _Geometry) -> Detection | None:
     return det
 
 
+#: a token's field that closing joined to its value is still at least this share of a field (the value is smaller)
+_CRESCENT = 0.5
+
+
+def _unclosed_token(c: NDArray[Any], unclosed: Image, g: _Geometry) -> Detection | None:
+    """A token whose field is the hole ``c`` of the closed dark mask, found in the mask as it was (``unclosed``):
+    closing a gap between the token's value and its ring can turn the field's round hole into a crescent.
+    Looked for only where ``c`` spans a token's field (`_token`'s radius test), in a window around it."""
+    (_, _), rad = cv2.minEnclosingCircle(c)
+    if abs(rad - g.r_tok) > 0.25 * g.r_tok:
+        return None
+    x, y, w, h = cv2.boundingRect(c)
+    pad = 3
+    x0, y0 = max(x - pad, 0), max(y - pad, 0)
+    part = unclosed[y0:y + h + pad, x0:x + w + pad]
+    contours, hierarchy = cv2.findContours(part, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0))
+    if hierarchy is None:
+        return None
+    lo, hi = g.config.token_area_range
+    for i in np.flatnonzero(hierarchy[0][:, 3] >= 0).tolist():
+        area = cv2.contourArea(contours[i])
+        if lo * g.token_area <= area <= hi * g.token_area:
+            det = _token(contours[i], g, g.r_tok, area)
+            if det is not None:
+                return det
+    return None
+
+
 def _from_leaky_hole(c: NDArray[Any], gray: Image, mask: Image, g: _Geometry) -> Detection | None:
     """A hole the size of a whole card: the field joined to the rim through a gap in the frame.
 
@@ -227,8 +255,10 @@ def _from_leaky_hole(c: NDArray[Any], gray: Image, mask: Image, g: _Geometry) ->
     return _card(c, g, g.co_w, g.co_h, 2.5 * tol)
 
 
-def _holes_and_frames(gray: Image, mask: Image, g: _Geometry, frames: bool) -> tuple[list[Detection], list[Detection]]:
-    """(hole detections, detections from the other cues) in one dark mask."""
+def _holes_and_frames(gray: Image, mask: Image, g: _Geometry, frames: bool,
+                      unclosed: Image | None = None) -> tuple[list[Detection], list[Detection]]:
+    """(hole detections, detections from the other cues) in one dark mask. ``unclosed``: when ``mask`` is that
+    mask with its gaps closed, a token-sized hole that is no disc is looked for there too (`_unclosed_token`)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return [], []
@@ -246,6 +276,8 @@ def _holes_and_frames(gray: Image, mask: Image, g: _Geometry, frames: bool) -> t
         if not lo <= area <= hi:
             continue
         det = _from_hole(c, area, g)
+        if det is None and unclosed is not None and _CRESCENT * g.token_area <= area <= token_hi:
+            det = _unclosed_token(c, unclosed, g)
         if det is not None:
             holes.append(det)
         elif not frames:
@@ -286,6 +318,22 @@ def _holes_and_frames(gray: Image, mask: Image, g: _Geometry, frames: bool) -> t
         if det is not None and _is_frame_line(c, det, g):
             extra.append(det)
     return holes, extra
+
+
+def _mask_passes(gray: Image, mask: Image, g: _Geometry) -> tuple[list[Detection], list[Detection]]:
+    """(hole detections, detections from the other cues) in the dark ``mask`` as it is and with its one-pixel
+    gaps closed (``gap_closing``; the closed mask's holes count as the other cues' detections then), or in the
+    closed mask alone (``unclosed_pass`` off: one contour pass, not two; a component is found in it as in the
+    mask as it is nearly always, a token whose value closing joined to its ring in that mask's window)."""
+    config = g.config
+    if not config.gap_closing:
+        return _holes_and_frames(gray, mask, g, frames=True)
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    if not config.unclosed_pass:
+        return _holes_and_frames(gray, closed, g, frames=True, unclosed=mask)
+    holes, extra = _holes_and_frames(gray, mask, g, frames=True)
+    more, more_extra = _holes_and_frames(gray, closed, g, frames=True)
+    return holes, extra + more + more_extra
 
 
 def _bright_cards(gray: Image, g: _Geometry) -> list[Detection]:
@@ -385,12 +433,7 @@ def find_components(gray: Image, config: VisionConfig,
     such as the ArUco markers, whose white cells look like small discs.
     """
     g = _Geometry(config)
-    mask = dark_mask(gray, config)
-    out, extra = _holes_and_frames(gray, mask, g, frames=True)
-    if config.gap_closing:
-        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
-        more, more_extra = _holes_and_frames(gray, closed, g, frames=True)
-        extra.extend(more + more_extra)
+    out, extra = _mask_passes(gray, dark_mask(gray, config), g)
     if config.bright_cards:
         extra.extend(_bright_cards(gray, g))
     out = _merge(out, extra, 0.4 * g.r_tok)
@@ -464,12 +507,7 @@ def find_components_near(gray: Image, config: VisionConfig, exclude: Sequence[Fl
     x0, y0 = max(0, int(xs.min()) * tile - pad) & ~1, max(0, int(ys.min()) * tile - pad) & ~1
     x1, y1 = min(w, (int(xs.max()) + 1) * tile + pad), min(h, (int(ys.max()) + 1) * tile + pad)
     sub = gray[y0:y1, x0:x1]
-    mask = dark_mask(sub, config)
-    holes, extra = _holes_and_frames(sub, mask, g, frames=True)
-    if config.gap_closing:
-        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
-        more, more_extra = _holes_and_frames(sub, closed, g, frames=True)
-        extra.extend(more + more_extra)
+    holes, extra = _mask_passes(sub, dark_mask(sub, config), g)
     holes = [_shifted(d, x0, y0) for d in holes]
     extra = [_shifted(d, x0, y0) for d in extra]
     if config.bright_cards:

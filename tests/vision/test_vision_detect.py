@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -22,7 +23,8 @@ from vision.calibrate import (
     mat_homography,
     rectify,
 )
-from vision.detect import Detection, _inside_cards, find_components, warp_crops
+from vision.config import VisionConfig
+from vision.detect import Detection, _Geometry, _holes_and_frames, _inside_cards, dark_mask, find_components, warp_crops
 
 
 def _layout(marker_id: int) -> bool:
@@ -147,20 +149,23 @@ def test_charts_are_located_by_their_markers() -> None:
         assert (charts[seat].angle - ang + 180) % 360 - 180 == pytest.approx(0, abs=2.0)
 
 
+_GAP = CARD.width + 0.3
+_CROWDED = [
+    Placement("clowns-L3", -150, -60, 0),  # three cards touching edge to edge
+    Placement("clowns-D4", -150 + _GAP, -60, 0),
+    Placement("sideshow-P", -150 + 2 * _GAP, -60, 0),
+    Placement("animals-D6", 650, 420, 37),  # rotated
+    Placement("performers-L2", 560, 420, 180),  # upside down
+    Placement("animals-L1", 120, 90, 3, visible=False),  # a pile: only the top card shows
+    Placement("animals-L2", 121, 92, -2, visible=False),
+    Placement("animals-L3", 122, 90, 1),
+    Placement("token-10", -100, 420, 20),
+    Placement("token-back", -100 + 30.5, 420, 0),  # touching tokens
+]
+
+
 def test_touching_rotated_upside_down_and_piled_cards_are_separate_quads() -> None:
-    gap = CARD.width + 0.3
-    placements = [
-        Placement("clowns-L3", -150, -60, 0),  # three cards touching edge to edge
-        Placement("clowns-D4", -150 + gap, -60, 0),
-        Placement("sideshow-P", -150 + 2 * gap, -60, 0),
-        Placement("animals-D6", 650, 420, 37),  # rotated
-        Placement("performers-L2", 560, 420, 180),  # upside down
-        Placement("animals-L1", 120, 90, 3, visible=False),  # a pile: only the top card shows
-        Placement("animals-L2", 121, 92, -2, visible=False),
-        Placement("animals-L3", 122, 90, 1),
-        Placement("token-10", -100, 420, 20),
-        Placement("token-back", -100 + 30.5, 420, 0),  # touching tokens
-    ]
+    placements = _CROWDED
     scene = render_scene(np.random.default_rng(9), seats=[0], settings=CALM, placements=placements)
     dets, rect = _detect(scene.image)
     found = [(d.kind, rect.to_table(*d.centre), d) for d in dets]
@@ -178,6 +183,41 @@ def test_touching_rotated_upside_down_and_piled_cards_are_separate_quads() -> No
     assert len(dets) == sum(p.visible for p in placements)
     crops = warp_crops(rect.image, dets, CFG)
     assert crops.shape == (len(dets), 56, 40, 3)
+
+
+def test_the_closed_mask_alone_finds_what_both_masks_find() -> None:
+    """Big Top searches only the dark mask with its one-pixel gaps closed (one contour pass, not two): on a
+    crowded table, and with a frame line broken in several places, it finds every component that searching
+    the mask as it is too finds, each where that search puts it."""
+    assert CFG.gap_closing and not CFG.unclosed_pass
+    both = replace(CFG, unclosed_pass=True)
+    scene = render_scene(np.random.default_rng(9), seats=[0], settings=CALM, placements=_CROWDED)
+    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    rect = rectify(gray, mat_homography(find_markers(gray, CFG), CFG), CFG)
+    img, (cx, cy) = _table_with("animals-D6", -15.0, 60, seed=3)
+    s = CFG.px_per_mm
+    for dx, dy in ((0.0, -1.0), (1.0, 0.0), (0.0, 1.0)):  # gaps of a pixel or two in three sides of the frame
+        _rub_out(img, cx + dx * (CARD.width - 2 * CARD.margin - CARD.frame) / 2 * s,
+                 cy + dy * (CARD.height - 2 * CARD.margin - CARD.frame) / 2 * s, r=1)
+    # the token whose value closing joins to its ring: its field is a crescent in the closed mask
+    g = _Geometry(CFG)
+    mask = dark_mask(rect.image, CFG)
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    token = (np.array((-100.0, 420.0)) - np.array(rect.origin)) * rect.px_per_mm
+
+    def tokens_there(unclosed: np.ndarray | None) -> int:
+        holes, _ = _holes_and_frames(rect.image, closed, g, True, unclosed)
+        return sum(d.kind is Kind.TOKEN and math.dist(d.centre, token) < 3.0 for d in holes)
+
+    assert (tokens_there(None), tokens_there(mask)) == (0, 1)
+    for image in (rect.image, img):
+        one, two = find_components(image, CFG), find_components(image, both)
+        assert one and len(one) == len(two)
+        for d in two:
+            near = [e for e in one if math.hypot(e.centre[0] - d.centre[0], e.centre[1] - d.centre[1]) < 1.5]
+            assert len(near) == 1 and near[0].kind is d.kind
+    # the mask as it is searched as well unless told otherwise: another game's pipeline is unchanged
+    assert VisionConfig(CFG.table).unclosed_pass
 
 
 def test_frame_without_mat_reports_markers_seen() -> None:

@@ -1,6 +1,6 @@
 """The vision core's fast paths give what the plain computations give, bit for bit: `vision.calibrate.FrameBlur`
-(a part's blur made from the whole frame's; the searches that share it) and `locate_charts` (a chart whose
-markers all agree is fitted once)."""
+(a part's blur made from the whole frame's; the searches that share it), `locate_charts` (a chart whose
+markers all agree is fitted once) and `_to_table` (many quads taken to the table in one transform)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ import pytest
 from vision.bigtop import CONFIG as BIGTOP
 from vision.bigtop.scene import SceneSettings, render_scene
 from vision.calibrate import (
+    Calibration,
     ChartPose,
     FrameBlur,
     Marker,
     _apply,
     _similarity,
+    _to_table,
     find_markers,
     locate_charts,
     mat_homography,
@@ -127,3 +129,16 @@ def test_charts_located_as_when_every_marker_was_tried() -> None:
             assert got[seat].markers_seen == want[seat].markers_seen
             assert np.array_equal(got[seat].chart_to_table, want[seat].chart_to_table)
             assert np.array_equal(got[seat].table_to_chart, want[seat].table_to_chart)
+
+
+def test_quads_taken_to_the_table_together_as_each_alone() -> None:
+    rng = np.random.default_rng(3)
+    h = np.array([[0.41, 0.03, -120.0], [-0.02, 0.44, -80.0], [1e-5, -2e-5, 1.0]])
+    cal = Calibration(np.linalg.inv(h), h, 6, 0.5)
+    quads = [rng.uniform(0, 1280, (4, 2)) for _ in range(25)] + [rng.uniform(0, 1280, (4, 2)).astype(np.float32)]
+    together = _to_table(quads, cal)
+    assert together.shape == (26, 4, 2)
+    for q, t in zip(quads, together):
+        alone = cv2.perspectiveTransform(q[None].astype(np.float64), cal.image_to_table)[0]
+        assert np.array_equal(alone, t)
+    assert _to_table([], cal).shape == (0, 4, 2)

@@ -19,7 +19,7 @@ from vision.config import VisionConfig
 __all__ = ["CONFIG", "DEFAULT_CONFIG", "DEFAULT_MODEL"]
 
 #: Every threshold of the Big Top pipeline, with the Big Top table's geometry.
-CONFIG = VisionConfig(BIGTOP_TABLE)
+CONFIG = VisionConfig(BIGTOP_TABLE, unclosed_pass=False)
 #: The same, under the name the pipeline's functions use for their default.
 DEFAULT_CONFIG = CONFIG
 #: The Big Top component classifier shipped in the ``models`` package (inside the wheel too).
