@@ -96,8 +96,8 @@ def main() -> int:
     ap.add_argument("--why", action="store_true", help="list every tile not read right with the deck, and why")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    from firmware.enroll import EnrollError, enroll_folder, folder_name
-    from vision.enroll import load_deck, save_deck
+    from firmware.enroll import EnrollError, enroll_folder, folder_name, spec_of
+    from vision.enroll import find_component, load_deck, save_deck
 
     levels = [lv for lv in args.levels.split(",") if lv]
     for lv in levels + [args.enrol_level]:
@@ -113,15 +113,23 @@ def main() -> int:
     work = args.keep or Path(tempfile.mkdtemp(prefix="bench-enroll-carnival-"))
     photos_dir = work / "photos"
     t0 = time.time()
+    retaken: list[str] = []
     if photos_dir.is_dir() and args.keep is not None:
         n_photos = sum(1 for _ in photos_dir.glob("*/*.jpg"))
     else:
         n_photos = 0
+        shape = spec_of("grand-carnival").shape_of(labels[0])
         for i, label in enumerate(labels):
             sub = photos_dir / folder_name(label)
             sub.mkdir(parents=True, exist_ok=True)
             for k in range(args.photos):
-                image = enrolment_photo(label, PHOTO_SEEDS + 10 * i + k, args.enrol_level)
+                # a photo in which enrolment finds no tile is taken again (another seed), as a user told so would
+                seed = PHOTO_SEEDS + 10 * i + k
+                image = enrolment_photo(label, seed, args.enrol_level)
+                while find_component(image, shape) is None and seed < PHOTO_SEEDS + 10 * i + k + 5000:
+                    retaken.append(f"{folder_name(label)}/photo{k + 1} (seed {seed})")
+                    seed += 1000
+                    image = enrolment_photo(label, seed, args.enrol_level)
                 cv2.imwrite(str(sub / f"photo{k + 1}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
                 n_photos += 1
     print(f"{n_photos} enrolment photos of {len(labels)} Fairground tiles ({args.enrol_level} camera, 1280x960) "

@@ -90,11 +90,17 @@ class DeckTileClassifier:
 
     An edition's tile art the model reads poorly is enrolled as a deck (tile letters as
     labels, every quarter turn of each photo). For each cell the deck names the tile
-    when it is sure; the model still says whether the cell holds a tile at all and
-    what each side shows (city, road, field), and of the named tile's turns the one
-    whose printed sides agree best with those is taken. Where the deck is unsure
-    the model's own reading stands, so the board is settled exactly as before.
+    when it is sure; the model still says whether the cell holds a tile at all, and of
+    the named tile's turns the ones whose printed sides agree best with the model's edge
+    head are taken, weighted by that agreement. The cell's sides are then those the named
+    tile shows in those turns (the edge head reads an edition it never saw poorly, and a
+    side it misreads would veto the deck's tile in the board's settling). Where the deck is
+    unsure the model's reading stands only when the model's tile is the deck's nearest
+    label; otherwise the cell is doubtful (`read`), and the board reports it unrecognised.
     """
+
+    #: a deck-named cell's sides: this share from the named tile's turns, the rest from the edge head
+    SIDES_FROM_DECK = 0.95
 
     def __init__(self, deck: Any, model: TileClassifier) -> None:
         from vision.carcassonne.labels import parse_label
@@ -103,29 +109,52 @@ class DeckTileClassifier:
         self.model = model
         self.labels = model.labels
         self._by_tile: dict[str, list[int]] = {}
+        self._type_of = np.full(len(self.labels), -1, np.intp)
+        self._types: list[str] = []
         for j, lab in enumerate(self.labels):
             parsed = parse_label(lab)
             if parsed is not None:
+                if parsed[0] not in self._by_tile:
+                    self._types.append(parsed[0])
                 self._by_tile.setdefault(parsed[0], []).append(j)
+                self._type_of[j] = self._types.index(parsed[0])
 
     def run(self, crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
-        """As `TileClassifier.run`, with the deck's sure names put in the class probabilities."""
+        """As `TileClassifier.run`, with the deck's sure names put in the class probabilities and sides."""
+        probs, edges, _ = self.read(crops)
+        return probs, edges
+
+    def read(self, crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[np.bool_]]:
+        """`run`'s class and edge probabilities, and for each crop whether it is doubtful: the deck unsure of
+        it and the model's most likely tile (its turns together) not the deck's nearest label."""
         from scorer.carcassonne.catalog import rotated
         from vision.carcassonne.dataset import EDGE_INDEX
-        from vision.carcassonne.labels import parse_label
+        from vision.carcassonne.labels import NONE, parse_label
 
         probs, edges = self.model.run(crops)
-        probs = probs.copy()
+        probs, edges = probs.copy(), edges.copy()
+        doubtful = np.zeros(len(crops), bool)
+        tiles = self._type_of >= 0
+        none_col = self.labels.index(NONE)
         for i, rec in enumerate(self.deck.classify(crops, 0.0)):
             cols = self._by_tile.get(rec.label or "")
             if not cols:
+                by_type = np.bincount(self._type_of[tiles], weights=probs[i, tiles], minlength=len(self._types))
+                doubtful[i] = probs[i, none_col] < 0.5 and self._types[int(np.argmax(by_type))] != rec.best
                 continue
             fit = np.empty(len(cols))
+            shown = np.zeros((len(cols), 4, 3))
             for k, j in enumerate(cols):
                 name, rot = parse_label(self.labels[j])  # type: ignore[misc]
                 sides = [EDGE_INDEX[e.value] for e in rotated(name, rot).edges]
-                fit[k] = float(np.prod([edges[i, s, sides[s]] for s in range(4)]))
+                fit[k] = float(np.log(np.clip(edges[i, range(4), sides], 1e-6, 1.0)).sum())
+                shown[k, range(4), sides] = 1.0
+            # how well each turn's sides fit the edge head's, relative to the others (an edition the head reads
+            # poorly may fit every turn badly: the least bad still leads)
+            weight = np.exp(fit - fit.max())
+            weight /= float(weight.sum())
             row = np.zeros(len(self.labels), np.float32)
-            row[cols] = (fit + 1e-6) / float((fit + 1e-6).sum())
+            row[cols] = weight
             probs[i] = row
-        return probs, edges
+            edges[i] = self.SIDES_FROM_DECK * np.tensordot(weight, shown, axes=1) + (1 - self.SIDES_FROM_DECK) * edges[i]
+        return probs, edges, doubtful

@@ -388,7 +388,11 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     threshold = THRESHOLD if threshold is None else threshold
     cells = list(grid.cells)
     crops = cut_crops(photo, [c.corners for c in cells])
-    probs, edges = classifier.run(crops)
+    if isinstance(classifier, DeckTileClassifier):
+        probs, edges, deck_doubts = classifier.read(crops)
+    else:
+        probs, edges = classifier.run(crops)
+        deck_doubts = np.zeros(len(cells), bool)
     probs = _sharpen(probs, CLASS_TEMPERATURE)
     none_col = classifier.labels.index(NONE)
     tile_like = [i for i in range(len(cells)) if probs[i, none_col] < 0.5]
@@ -420,6 +424,8 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     y0 = min(p[1] for p in pos)
     conflicts: list[str] = []
     doubtful = _unsupported(probs[keep], edges[keep], choice, classifier.labels, caps)
+    # with a deck: a cell the deck is unsure of, whose model reading is not the deck's nearest tile
+    doubtful |= {k for k, i in enumerate(keep) if deck_doubts[i]}
     if seen >= BIG_TOP_TWIN_BOARD:
         doubtful |= _big_top_doubts(probs[keep], choice, classifier.labels)
     for i, j in bad:
