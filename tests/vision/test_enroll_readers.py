@@ -133,31 +133,18 @@ def _model_tile(tiles: TileClassifier, crop: np.ndarray) -> str:
     return max(by_type, key=lambda k: by_type[k])
 
 
-def test_carcassonne_deck_unsure_keeps_the_model_only_where_they_agree(tiles: TileClassifier) -> None:
+def test_carcassonne_a_tile_the_deck_is_unsure_of_is_unrecognised_even_where_the_model_agrees(
+        tiles: TileClassifier) -> None:
     rng = np.random.default_rng(11)
     layout = random_layout(6, rng, expansion=False)
     board = draw_board(layout, lambda t, r: render_tile(t, r, 64, "bright", rng), rng, cell=64, margin=4.0)
     photo = photograph(board.image, LEVELS["overhead"], rng, size=(960, 540), subject=board.subject).image
     plain = read_board(photo, tiles)
     assert plain.tiles
-    # the deck's nearest label is the model's tile: the model's reading stands, cell for cell
+    # the deck's nearest label is the model's own tile, but the deck is not sure of it: on an edition the model
+    # reads poorly both err alike, so nothing is accepted
     agree = read_board(photo, DeckTileClassifier(NearestReader(lambda c: _model_tile(tiles, c)), tiles))
-    assert agree.tiles == plain.tiles
-    # the deck's nearest label is another tile than the model's: nothing is accepted, every tile is unrecognised
-    other = read_board(photo, DeckTileClassifier(NearestReader(lambda c: "Q" if _model_tile(tiles, c) != "Q" else "R"),
-                                                 tiles))
-    assert other.tiles == () and {(u.x, u.y) for u in other.unrecognised} >= {(t.x, t.y) for t in plain.tiles}
-
-
-def test_carcassonne_board_read_with_a_deck_calls_it_for_every_cell(tiles: TileClassifier) -> None:
-    rng = np.random.default_rng(11)
-    layout = random_layout(6, rng, expansion=False)
-    board = draw_board(layout, lambda t, r: render_tile(t, r, 64, "bright", rng), rng, cell=64, margin=4.0)
-    photo = photograph(board.image, LEVELS["overhead"], rng, size=(960, 540), subject=board.subject).image
-    reader = Reader(None, (48, 48))  # unsure of every cell, its nearest label no tile: nothing is accepted
-    with_deck = read_board(photo, DeckTileClassifier(reader, tiles))
-    assert len(reader.seen) >= len(layout)
-    assert with_deck.tiles == () and len(with_deck.unrecognised) >= len(layout)
+    assert agree.tiles == () and {(u.x, u.y) for u in agree.unrecognised} >= {(t.x, t.y) for t in plain.tiles}
 
 
 def _request_without_code() -> np.ndarray:

@@ -94,9 +94,9 @@ class DeckTileClassifier:
     the named tile's turns the ones whose printed sides agree best with the model's edge
     head are taken, weighted by that agreement. The cell's sides are then those the named
     tile shows in those turns (the edge head reads an edition it never saw poorly, and a
-    side it misreads would veto the deck's tile in the board's settling). Where the deck is
-    unsure the model's reading stands only when the model's tile is the deck's nearest
-    label; otherwise the cell is doubtful (`read`), and the board reports it unrecognised.
+    side it misreads would veto the deck's tile in the board's settling). A cell the deck is
+    unsure of is doubtful (`read`), and the board reports it unrecognised: the model's own
+    reading still settles its neighbours, never itself.
     """
 
     #: a deck-named cell's sides: this share from the named tile's turns, the rest from the edge head
@@ -109,15 +109,10 @@ class DeckTileClassifier:
         self.model = model
         self.labels = model.labels
         self._by_tile: dict[str, list[int]] = {}
-        self._type_of = np.full(len(self.labels), -1, np.intp)
-        self._types: list[str] = []
         for j, lab in enumerate(self.labels):
             parsed = parse_label(lab)
             if parsed is not None:
-                if parsed[0] not in self._by_tile:
-                    self._types.append(parsed[0])
                 self._by_tile.setdefault(parsed[0], []).append(j)
-                self._type_of[j] = self._types.index(parsed[0])
 
     def run(self, crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
         """As `TileClassifier.run`, with the deck's sure names put in the class probabilities and sides."""
@@ -125,8 +120,8 @@ class DeckTileClassifier:
         return probs, edges
 
     def read(self, crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[np.bool_]]:
-        """`run`'s class and edge probabilities, and for each crop whether it is doubtful: the deck unsure of
-        it and the model's most likely tile (its turns together) not the deck's nearest label."""
+        """`run`'s class and edge probabilities, and for each crop whether it is doubtful: a tile (by the model)
+        the deck is unsure of."""
         from scorer.carcassonne.catalog import rotated
         from vision.carcassonne.dataset import EDGE_INDEX
         from vision.carcassonne.labels import NONE, parse_label
@@ -134,13 +129,14 @@ class DeckTileClassifier:
         probs, edges = self.model.run(crops)
         probs, edges = probs.copy(), edges.copy()
         doubtful = np.zeros(len(crops), bool)
-        tiles = self._type_of >= 0
         none_col = self.labels.index(NONE)
         for i, rec in enumerate(self.deck.classify(crops, 0.0)):
             cols = self._by_tile.get(rec.label or "")
             if not cols:
-                by_type = np.bincount(self._type_of[tiles], weights=probs[i, tiles], minlength=len(self._types))
-                doubtful[i] = probs[i, none_col] < 0.5 and self._types[int(np.argmax(by_type))] != rec.best
+                # the model reads an edition it was not trained on badly, and where the deck is unsure the model
+                # mostly errs the same way (the deck's nearest tile less a road it cannot make out): a tile the
+                # deck does not name is unrecognised
+                doubtful[i] = probs[i, none_col] < 0.5
                 continue
             fit = np.empty(len(cols))
             shown = np.zeros((len(cols), 4, 3))

@@ -1094,13 +1094,21 @@ class _FieldArt:
         inner = np.maximum(np.abs(u), np.abs(v)) < FIELD / 2 - _RING_MARGIN  # the tile's rim and seams left out
         return inner & (np.hypot(u, v) > _ART_PIECE), np.hypot(u, v) < _ART_PIECE - 1.0
 
-    def vectors(self, tile: NDArray[Any], place: int, shift: tuple[int, int] = (0, 0)) -> tuple[NDArray[Any], NDArray[Any]]:
+    @staticmethod
+    def prepared(tile: NDArray[Any]) -> NDArray[Any]:
+        """``tile`` blurred by `_ART_BLUR` of a field and padded by `_ART_SHIFT` pixels (for `vectors`)."""
+        m = _ART_SHIFT
+        blurred = cv2.GaussianBlur(tile.astype(np.float32), (0, 0), _ART_BLUR * tile.shape[1] / 2)
+        return np.asarray(cv2.copyMakeBorder(blurred, m, m, m, m, cv2.BORDER_REPLICATE))
+
+    def vectors(self, tile: NDArray[Any], place: int, shift: tuple[int, int] = (0, 0),
+                big: NDArray[Any] | None = None) -> tuple[NDArray[Any], NDArray[Any]]:
         """The ring's and the middle's unit vectors of field ``place`` (0..3: top row, then bottom) of ``tile``,
-        blurred by `_ART_BLUR` of a field, the field cut ``shift`` (dx, dy) pixels off its place."""
+        blurred by `_ART_BLUR` of a field, the field cut ``shift`` (dx, dy) pixels off its place (``big``: the
+        tile already `prepared`)."""
         h, w = tile.shape[0] // 2, tile.shape[1] // 2
         m = _ART_SHIFT
-        big = cv2.copyMakeBorder(cv2.GaussianBlur(tile.astype(np.float32), (0, 0), _ART_BLUR * w), m, m, m, m,
-                                 cv2.BORDER_REPLICATE)
+        big = self.prepared(tile) if big is None else big
         r, c = divmod(place, 2)
         y0, x0 = m + r * h + shift[1], m + c * w + shift[0]
         field = big[y0:y0 + h, x0:x0 + w]
@@ -1116,7 +1124,8 @@ class _FieldArt:
         up to `_ART_SHIFT` pixels (a tile lies a little off its parcel)."""
         bank = self.mids if middle else self.rings
         moves = range(-_ART_SHIFT, _ART_SHIFT + 1)
-        looks = np.stack([self.vectors(tile, place, (dx, dy))[1 if middle else 0] for dx in moves for dy in moves])
+        big = self.prepared(tile)
+        looks = np.stack([self.vectors(tile, place, (dx, dy), big)[1 if middle else 0] for dx in moves for dy in moves])
         out = {}
         for kind in ("w", "s"):
             sel = (self.places == place) & (self.kinds == kind)
@@ -1179,7 +1188,9 @@ def _fields_by_art(rb: _Board, parcel: int, ring: list[str | None], chars: list[
     seen = []
     for q, c in enumerate(cells):
         by_colour = {"walkway": "w", "site": "s", "attraction": "s"}.get(ring[c] or "")
-        by_art = "s" if ring[c] == "attraction" else art.kind(crop, q)
+        by_art = art.kind(crop, q)
+        if ring[c] == "attraction":  # a piece over the field hides its art; an attraction lies on a site
+            by_art = "s" if by_art != "w" else "?"
         seen.append(by_art if by_art is not None and by_colour in (None, by_art) else "?")
     pattern = "".join(seen)
     if f"{pattern[:2]}/{pattern[2:]}" in rb.catalog.foundations:
