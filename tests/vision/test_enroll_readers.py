@@ -15,11 +15,12 @@ from scorer.grand_carnival.components import CATALOG
 from scorer.grand_carnival.model import TrickStatus
 from scorer.grandioso.pyramid import Card, Pyramid
 from vision.camera_model import photograph as photograph_table
-from vision.carcassonne.board import draw_board, random_layout
+from vision.carcassonne.board import BoardImage, draw_board, random_layout
 from vision.carcassonne.camera import LEVELS, photograph
 from vision.carcassonne.classifier import DEFAULT_MODEL, DeckTileClassifier, TileClassifier
 from vision.carcassonne.dataset import EDGE_INDEX
-from vision.carcassonne.labels import parse_label
+from vision.carcassonne.grid import NoBoardError
+from vision.carcassonne.labels import label, parse_label
 from vision.carcassonne.recognize import recognize as read_board
 from vision.carcassonne.render import render_tile
 from vision.classify import Recognition, Verdict
@@ -280,3 +281,50 @@ def test_grand_carnival_a_deck_naming_a_walkway_under_an_attraction_is_not_taken
     ring: list[str | None] = ["attraction"] * 64
     assert _art_disagrees(Board(), 0, "ws/ss", ring, art)  # type: ignore[arg-type]
     assert not _art_disagrees(Board(), 0, "ss/ss", ring, art)  # type: ignore[arg-type]
+
+
+class SeenModel:
+    """A tile model that reads the sides of ``board``'s tiles right (crops in the board's order), but cells ``city``
+    as the all-city tile C, every side a city: an edition it mostly reads, a few tiles it never could."""
+
+    def __init__(self, labels: tuple[str, ...], board: BoardImage, city: set[int]) -> None:
+        self.labels, self.board, self.city = labels, board, city
+
+    def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        probs = np.zeros((len(crops), len(self.labels)), np.float32)
+        edges = np.full((len(crops), 4, 3), 0.01, np.float32)
+        for k, t in zip(range(len(crops)), self.board.tiles):
+            if k in self.city:
+                probs[k, self.labels.index("C@0")] = 1.0
+                edges[k, :, EDGE_INDEX["city"]] = 0.98
+            else:
+                probs[k, self.labels.index(label(t.tile, t.rotation))] = 1.0
+                edges[k, range(4), [EDGE_INDEX[e.value] for e in rotated(t.tile, t.rotation).edges]] = 0.98
+        return probs, edges
+
+
+def test_carcassonne_the_models_sides_of_cells_the_deck_doubts_do_not_refuse_the_board(tiles: TileClassifier) -> None:
+    from vision.carcassonne.grid import Cell, Grid
+    from vision.carcassonne.recognize import read_cells
+
+    rng = np.random.default_rng(5)
+    layout = random_layout(12, rng, expansion=False)
+    board = draw_board(layout, lambda t, r: render_tile(t, r, 64, "bright", rng), rng, cell=64, margin=2.0)
+    grid = Grid(tuple(Cell(t.x, t.y, board.cell_corners(t.x, t.y), 1.0) for t in board.tiles), np.eye(3))
+    doubted = {1, 4, 7, 10}  # the deck is unsure of these cells (the model reads them as C); it names every other
+
+    class Truth:
+        crop_size = (48, 48)
+
+        def classify(self, crops: np.ndarray, threshold: float) -> list[Recognition]:
+            return [Recognition(Verdict.UNSURE if k in doubted else Verdict.IDENTIFIED, t.tile, 0.5)
+                    for k, t in zip(range(len(crops)), board.tiles)]
+
+    model = SeenModel(tiles.labels, board, doubted)
+    with pytest.raises(NoBoardError):
+        read_cells(board.image, grid, model)  # type: ignore[arg-type]
+    reading = read_cells(board.image, grid, DeckTileClassifier(Truth(), model))  # type: ignore[arg-type]
+    x0, y0 = min(t.x for t in layout), min(t.y for t in layout)
+    truth = {(t.x - x0, t.y - y0): label(t.tile, t.rotation) for t in board.tiles}
+    assert {(u.x, u.y) for u in reading.unrecognised} >= {(board.tiles[k].x - x0, board.tiles[k].y - y0) for k in doubted}
+    assert reading.tiles and all(truth[(t.x, t.y)] == label(t.tile, t.rotation) for t in reading.tiles)

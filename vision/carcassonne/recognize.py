@@ -12,6 +12,12 @@ or the edge head reads one of its sides otherwise), is listed as unrecognised,
 never guessed silently. So is a base tile that may be the Under the Big Top
 tile with the same edges, whose circus or acrobat space a figure hides: the
 class head gives that twin a share.
+
+With an enrolled deck (`vision.carcassonne.classifier.DeckTileClassifier`) a
+tile the deck is unsure of is unrecognised, and whether the photo shows a
+board at all is judged by the neighbouring edges of the tiles the deck named
+(where two touch): the model's sides of an edition it reads poorly are no
+evidence against the board.
 """
 
 from __future__ import annotations
@@ -414,8 +420,15 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     pairs, bad = _mismatches(pos, choice)
     if len(keep) == 1 and (conf[0] < LONE_TILE or any(edges[keep[0]].argmax(axis=1) != _EDGES[choice[0]])):
         raise NoBoardError(f"no board in the photo: one tile-like square, no sure tile ({conf[0]:.2f})")
-    if pairs and len(bad) > (0 if len(keep) <= SMALL_BOARD else NO_BOARD_MISMATCH * pairs):
-        raise NoBoardError(f"no board in the photo: {len(bad)} of {pairs} neighbouring edges disagree")
+    # with a deck, the model's sides of a cell the deck doubts (an edition the model reads poorly) say nothing of
+    # whether a board lies there: only pairs of cells the deck named count, where two touch
+    named = [not deck_doubts[i] for i in keep]
+    pairs_named, bad_named = (pairs, bad) if all(named) else _mismatches(
+        [p for p, ok in zip(pos, named) if ok], [c for c, ok in zip(choice, named) if ok])
+    if not pairs_named:  # no two named cells touch: the model's sides are all there is to judge by
+        pairs_named, bad_named = pairs, bad
+    if pairs_named and len(bad_named) > (0 if len(keep) <= SMALL_BOARD else NO_BOARD_MISMATCH * pairs_named):
+        raise NoBoardError(f"no board in the photo: {len(bad_named)} of {pairs_named} neighbouring edges disagree")
     if float(np.median(conf)) < NO_BOARD_CONFIDENCE or (len(keep) <= SMALL_BOARD and min(conf) < threshold):
         raise NoBoardError(f"no board in the photo: the squares read as tiles are doubtful (median {np.median(conf):.2f})")
     if len(apart) >= len(keep) or (apart and len(keep) <= SMALL_BOARD):
