@@ -328,3 +328,35 @@ def test_carcassonne_the_models_sides_of_cells_the_deck_doubts_do_not_refuse_the
     truth = {(t.x - x0, t.y - y0): label(t.tile, t.rotation) for t in board.tiles}
     assert {(u.x, u.y) for u in reading.unrecognised} >= {(board.tiles[k].x - x0, board.tiles[k].y - y0) for k in doubted}
     assert reading.tiles and all(truth[(t.x, t.y)] == label(t.tile, t.rotation) for t in reading.tiles)
+
+
+def test_carcassonne_look_alikes_differ_by_a_road_or_a_pennant() -> None:
+    from vision.carcassonne.classifier import look_alikes
+
+    assert look_alikes("A", "B") and look_alikes("B", "A")  # a monastery with and without its road
+    assert look_alikes("O", "P") and look_alikes("W", "X") and look_alikes("I", "N")
+    assert not look_alikes("A", "A") and not look_alikes("B", "C") and not look_alikes("E", "X")
+
+
+class ScoredReader(Reader):
+    """A deck naming ``label`` for every crop, with fused distances: ``label`` at ``own``, its look-alike at 1."""
+
+    def __init__(self, label: str, own: float, labels: tuple[str, ...]) -> None:
+        super().__init__(label, (48, 48))
+        self.own, self.labels = own, labels
+
+    def scores(self, crops: np.ndarray) -> tuple[np.ndarray, None, np.ndarray]:
+        d = np.full((len(crops), len(self.labels)), 5.0, np.float32)
+        d[:, self.labels.index("A")] = 1.0
+        d[:, self.labels.index(self.label or "")] = self.own
+        return d, None, d
+
+
+@pytest.mark.parametrize(("own", "named"), [(0.5, True), (0.9, False)])
+def test_carcassonne_a_tile_named_scarcely_nearer_than_its_look_alike_is_doubtful(tiles: TileClassifier, own: float,
+                                                                                 named: bool) -> None:
+    crops = np.stack([render_tile("B", 0, 48, "bright", np.random.default_rng(2))]).astype(np.uint8)
+    probs, _, doubtful = DeckTileClassifier(ScoredReader("B", own, ("A", "B", "C")), tiles).read(crops)
+    # named: the deck's tile replaces the model's row (no share for an empty cell); else the cell is doubtful
+    assert (float(probs[0, tiles.labels.index("none")]) == 0.0) == named
+    assert bool(doubtful[0]) == (not named)
