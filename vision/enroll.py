@@ -196,7 +196,8 @@ def find_component(photo: Image, shape: ComponentShape) -> FloatArray | None:
     """The outline of the single component in ``photo``: 4 corners (photo pixels) or None.
 
     Corners run clockwise from the top-left with the first edge along a short side (for a
-    disc: the corners of the square around it, as seen in the photo). The component must
+    disc: the corners of the square around it, as seen in the photo; for a square: from the
+    corner nearest the photo's top-left). The component must
     be the main thing in the photo: the largest outline of its shape (within the
     perspective of a tilted phone) covering 2% to 95% of the frame.
     """
@@ -209,7 +210,19 @@ def find_component(photo: Image, shape: ComponentShape) -> FloatArray | None:
     sh, sw = small.shape[:2]
     frame_area = float(sh * sw)
     best: tuple[float, FloatArray] | None = None
-    for mask in _masks(small):
+    masks = _masks(small)
+    if not shape.round and shape.aspect < 1.05:
+        # a square tile's parts may differ from the table each in its own way (a light field, a dark road or
+        # site as dark as the table), so that no mask holds the whole tile: each mask closed over such gaps,
+        # its outlines filled, may
+        k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(5, min(sh, sw) // 20),) * 2)
+        for m in masks[:3]:
+            outer, _ = cv2.findContours(cv2.morphologyEx(m, cv2.MORPH_CLOSE, k), cv2.RETR_EXTERNAL,
+                                        cv2.CHAIN_APPROX_SIMPLE)
+            filled = np.zeros_like(m)
+            cv2.drawContours(filled, outer, -1, 255, -1)
+            masks.append(filled)
+    for mask in masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
         for c in contours:
             hull = cv2.convexHull(c)
@@ -235,6 +248,10 @@ def find_component(photo: Image, shape: ComponentShape) -> FloatArray | None:
     if best is None:
         return None
     found: FloatArray = best[1] / scale
+    if not shape.round and shape.aspect < 1.05:
+        # a square has no short side: its first corner is the photo's top-left, so a tile photographed upright
+        # (Grand Carnival's, laid one way only) is cut upright, never a quarter turn off
+        found = np.roll(found, -int(np.argmin(found.sum(axis=1))), axis=0)
     return found
 
 

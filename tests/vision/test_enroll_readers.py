@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import pytest
 
+from scorer.carcassonne.catalog import rotated
 from scorer.flohcati import Action, Colour
 from scorer.grand_carnival.codec import board_from_parts
 from scorer.grand_carnival.components import CATALOG
 from scorer.grand_carnival.model import TrickStatus
 from scorer.grandioso.pyramid import Card, Pyramid
 from vision.camera_model import photograph as photograph_table
-from vision.carcassonne.board import draw_board, random_layout
+from vision.carcassonne.board import BoardImage, draw_board, random_layout
 from vision.carcassonne.camera import LEVELS, photograph
 from vision.carcassonne.classifier import DEFAULT_MODEL, DeckTileClassifier, TileClassifier
-from vision.carcassonne.labels import parse_label
+from vision.carcassonne.dataset import EDGE_INDEX
+from vision.carcassonne.grid import NoBoardError
+from vision.carcassonne.labels import label, parse_label
 from vision.carcassonne.recognize import recognize as read_board
 from vision.carcassonne.render import render_tile
 from vision.classify import Recognition, Verdict
@@ -89,22 +94,58 @@ def test_carcassonne_deck_names_the_tile_and_the_model_its_turn(tiles: TileClass
         assert best is not None and best[0] == "D"
         assert abs(float(row.sum()) - 1.0) < 1e-4
     plain_probs, plain_edges = tiles.run(crops)
-    assert np.array_equal(edges, plain_edges)
-    unsure, _ = DeckTileClassifier(Reader(None, (48, 48)), tiles).run(crops)
-    assert np.array_equal(unsure, plain_probs)
+    unsure, unsure_edges = DeckTileClassifier(Reader(None, (48, 48)), tiles).run(crops)
+    assert np.array_equal(unsure, plain_probs) and np.array_equal(unsure_edges, plain_edges)
 
 
-def test_carcassonne_board_read_with_a_deck_calls_it_for_every_cell(tiles: TileClassifier) -> None:
+def test_carcassonne_deck_named_tile_gives_the_sides_its_turns_show(tiles: TileClassifier) -> None:
+    # the model's edge head reads the sides of these crops as it likes; once the deck names D, each side is
+    # what D shows there in the turns the model's sides picked (city north, road east and west at 0)
+    crops = np.stack([render_tile("D", r, 48, "bright", np.random.default_rng(4)) for r in (0, 90)]).astype(np.uint8)
+    probs, edges = DeckTileClassifier(Reader("D", (48, 48)), tiles).run(crops)
+    for row, sides, turn in zip(probs, edges, (0, 90)):
+        name, rot = parse_label(tiles.labels[int(np.argmax(row))])  # type: ignore[misc]
+        assert (name, rot) == ("D", turn)
+        want = [EDGE_INDEX[e.value] for e in rotated("D", turn).edges]
+        assert [int(np.argmax(sides[s])) for s in range(4)] == want
+        assert abs(float(sides.sum()) - 4.0) < 1e-4
+
+
+class NearestReader:
+    """A deck's reader unsure of every crop, its nearest label the one ``nearest`` gives for the crop."""
+
+    crop_size = (48, 48)
+
+    def __init__(self, nearest: Callable[[np.ndarray], str]) -> None:
+        self.nearest = nearest
+
+    def classify(self, crops: np.ndarray, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.UNSURE, self.nearest(c), 0.1) for c in crops]
+
+
+def _model_tile(tiles: TileClassifier, crop: np.ndarray) -> str:
+    """The model's most likely tile for one crop, its turns together."""
+    probs, _ = tiles.run(crop[None])
+    by_type: dict[str, float] = {}
+    for j, lab in enumerate(tiles.labels):
+        parsed = parse_label(lab)
+        if parsed is not None:
+            by_type[parsed[0]] = by_type.get(parsed[0], 0.0) + float(probs[0, j])
+    return max(by_type, key=lambda k: by_type[k])
+
+
+def test_carcassonne_a_tile_the_deck_is_unsure_of_is_unrecognised_even_where_the_model_agrees(
+        tiles: TileClassifier) -> None:
     rng = np.random.default_rng(11)
     layout = random_layout(6, rng, expansion=False)
     board = draw_board(layout, lambda t, r: render_tile(t, r, 64, "bright", rng), rng, cell=64, margin=4.0)
     photo = photograph(board.image, LEVELS["overhead"], rng, size=(960, 540), subject=board.subject).image
-    reader = Reader(None, (48, 48))
     plain = read_board(photo, tiles)
-    with_deck = read_board(photo, DeckTileClassifier(reader, tiles))
-    assert len(reader.seen) >= len(layout)
-    assert [(t.x, t.y, t.tile, t.rotation) for t in with_deck.tiles] == [(t.x, t.y, t.tile, t.rotation)
-                                                                          for t in plain.tiles]
+    assert plain.tiles
+    # the deck's nearest label is the model's own tile, but the deck is not sure of it: on an edition the model
+    # reads poorly both err alike, so nothing is accepted
+    agree = read_board(photo, DeckTileClassifier(NearestReader(lambda c: _model_tile(tiles, c)), tiles))
+    assert agree.tiles == () and {(u.x, u.y) for u in agree.unrecognised} >= {(t.x, t.y) for t in plain.tiles}
 
 
 def _request_without_code() -> np.ndarray:
@@ -144,3 +185,178 @@ def test_grand_carnival_asks_the_deck_for_every_tiled_parcel(label: str | None, 
     assert len(reader.seen) == 4 and all(c.shape == (48, 48, 3) for c in reader.seen)  # the empty parcels: not asked
     assert view.market[0] == top and view.market[1] == ("wswswsws" if label == "ws/ws" else "ssssssss")
     assert view.market[2:] == ("........",) * 6 and view.unrecognised == ()
+
+
+def _own_field(kind: str, n: int, light: float = 1.0) -> np.ndarray:
+    """One field of a family's own tile art: a walkway of light slabs, a site of dark earth under a striped band."""
+    f = np.empty((n, n, 3), np.float32)
+    if kind == "w":
+        f[:] = (200, 172, 182)
+        for k in range(n // 4, n, n // 4):
+            cv2.line(f, (0, k), (n, k), (110, 90, 100), max(1, n // 24))
+    else:
+        f[:] = (45, 78, 120)
+        f[: n // 5] = (30, 210, 245)
+        for k in range(0, n, max(2, n // 6)):
+            cv2.line(f, (k, n // 5), (k + n // 5, 0), (25, 25, 25), max(1, n // 24))
+    return np.clip(f * light, 0, 255).astype(np.uint8)
+
+
+def _own_tile(pattern: str, s: float, badged: bool = False, light: float = 1.0) -> np.ndarray:
+    """A foundation tile (``ws/ss``) in that art, 2 x 2 fields of 18 mm at ``s`` px/mm."""
+    n = int(round(18.0 * s))
+    kinds = pattern.replace("/", "")
+    return np.vstack([np.hstack([_own_field(kinds[2 * r + c], n, light) for c in range(2)]) for r in range(2)])
+
+
+class OwnTiles:
+    """A deck of the own tiles that names none (as unsure of every parcel as a deck under pieces is), with
+    templates: every pattern of the box photographed twice, upright (``turned``: these patterns a quarter turn off)."""
+
+    crop_size = (48, 48)
+
+    def __init__(self, turned: tuple[str, ...] = ()) -> None:
+        self.labels = tuple(CATALOG.foundations)
+        views, owners = [], []
+        for i, pattern in enumerate(self.labels):
+            for light in (0.9, 1.1):
+                view = cv2.resize(_own_tile(pattern, 4.0, light=light), (48, 48), interpolation=cv2.INTER_AREA)
+                views.append(np.rot90(view).copy() if pattern in turned else view)
+                owners.append(i)
+        self.templates = np.stack(views)
+        self.template_owners = np.array(owners, np.int32)
+
+    def classify(self, crops: np.ndarray, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.UNSURE, self.labels[0], 0.1) for _ in crops]
+
+
+def test_grand_carnival_field_art_reads_each_field_by_the_decks_own_photos() -> None:
+    from vision.grand_carnival.pipeline import _FieldArt
+
+    deck = OwnTiles()
+    art = _FieldArt(deck.templates, deck.template_owners, deck.labels)
+    for pattern in ("ws/sw", "ww/ss", "sw/ww"):
+        tile = cv2.resize(_own_tile(pattern, 3.0, light=0.8), (48, 48), interpolation=cv2.INTER_AREA)
+        assert [art.kind(tile, q) for q in range(4)] == list(pattern.replace("/", ""))
+        assert all(art.bare(tile, q, k) for q, k in enumerate(pattern.replace("/", "")))
+        # a guest (a purple disc) on the first field: its middle is not the art's
+        guest = tile.copy()
+        cv2.circle(guest, (12, 12), 6, (150, 40, 135), -1)
+        assert not art.bare(guest, 0, pattern[0]) and art.kind(guest, 0) == pattern[0]
+    # a photo enrolment cut a quarter turn off shows its fields where the other photos show the other kind: dropped
+    turned = OwnTiles(turned=("ws/ss", "ww/sw"))
+    kept = _FieldArt(turned.templates, turned.template_owners, turned.labels)
+    assert len(kept.rings) == len(art.rings) - 4 * 4
+
+
+def _own_market(parcels: tuple[str | None, ...]) -> np.ndarray:
+    from vision.grand_carnival.scene import content_region, render_top_down
+
+    board = board_from_parts(parcels, (), 0, (True, False), 0, 0, frozenset(), (TrickStatus.OPEN,) * 3, CATALOG)
+    region = content_region(1)
+    return render_top_down([MarketScene(board, 0, 7)], 1280 / (region[2] - region[0]), tile_art=_own_tile)
+
+
+def test_grand_carnival_reads_a_parcel_the_deck_is_unsure_of_field_by_field() -> None:
+    parcels = ("ws/sw", "ww/ss", None, "sw/ww") + (None,) * 12
+    image = _own_market(parcels)
+    with_deck = CarnivalRecognizer(classifier=OwnTiles()).recognize(image).views[0]
+    assert with_deck.market[0] == "wsww..sw" and with_deck.market[1] == "swss..ww"
+    assert with_deck.market[2:] == ("........",) * 6 and with_deck.unrecognised == ()
+    # the printed colours alone do not read the family's tiles
+    plain = CarnivalRecognizer().recognize(image).views[0]
+    assert plain.market[:2] != with_deck.market[:2]
+
+
+def test_grand_carnival_a_deck_naming_a_walkway_under_an_attraction_is_not_taken() -> None:
+    from vision.grand_carnival.pipeline import _art_disagrees, _FieldArt
+
+    deck = OwnTiles()
+    art = _FieldArt(deck.templates, deck.template_owners, deck.labels)
+
+    class Board:
+        rect = np.zeros((1, 1, 3), np.uint8)
+
+    # off the rectified board nothing is cut: only the attraction can disagree
+    ring: list[str | None] = ["attraction"] * 64
+    assert _art_disagrees(Board(), 0, "ws/ss", ring, art)  # type: ignore[arg-type]
+    assert not _art_disagrees(Board(), 0, "ss/ss", ring, art)  # type: ignore[arg-type]
+
+
+class SeenModel:
+    """A tile model that reads the sides of ``board``'s tiles right (crops in the board's order), but cells ``city``
+    as the all-city tile C, every side a city: an edition it mostly reads, a few tiles it never could."""
+
+    def __init__(self, labels: tuple[str, ...], board: BoardImage, city: set[int]) -> None:
+        self.labels, self.board, self.city = labels, board, city
+
+    def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        probs = np.zeros((len(crops), len(self.labels)), np.float32)
+        edges = np.full((len(crops), 4, 3), 0.01, np.float32)
+        for k, t in zip(range(len(crops)), self.board.tiles):
+            if k in self.city:
+                probs[k, self.labels.index("C@0")] = 1.0
+                edges[k, :, EDGE_INDEX["city"]] = 0.98
+            else:
+                probs[k, self.labels.index(label(t.tile, t.rotation))] = 1.0
+                edges[k, range(4), [EDGE_INDEX[e.value] for e in rotated(t.tile, t.rotation).edges]] = 0.98
+        return probs, edges
+
+
+def test_carcassonne_the_models_sides_of_cells_the_deck_doubts_do_not_refuse_the_board(tiles: TileClassifier) -> None:
+    from vision.carcassonne.grid import Cell, Grid
+    from vision.carcassonne.recognize import read_cells
+
+    rng = np.random.default_rng(5)
+    layout = random_layout(12, rng, expansion=False)
+    board = draw_board(layout, lambda t, r: render_tile(t, r, 64, "bright", rng), rng, cell=64, margin=2.0)
+    grid = Grid(tuple(Cell(t.x, t.y, board.cell_corners(t.x, t.y), 1.0) for t in board.tiles), np.eye(3))
+    doubted = {1, 4, 7, 10}  # the deck is unsure of these cells (the model reads them as C); it names every other
+
+    class Truth:
+        crop_size = (48, 48)
+
+        def classify(self, crops: np.ndarray, threshold: float) -> list[Recognition]:
+            return [Recognition(Verdict.UNSURE if k in doubted else Verdict.IDENTIFIED, t.tile, 0.5)
+                    for k, t in zip(range(len(crops)), board.tiles)]
+
+    model = SeenModel(tiles.labels, board, doubted)
+    with pytest.raises(NoBoardError):
+        read_cells(board.image, grid, model)  # type: ignore[arg-type]
+    reading = read_cells(board.image, grid, DeckTileClassifier(Truth(), model))  # type: ignore[arg-type]
+    x0, y0 = min(t.x for t in layout), min(t.y for t in layout)
+    truth = {(t.x - x0, t.y - y0): label(t.tile, t.rotation) for t in board.tiles}
+    assert {(u.x, u.y) for u in reading.unrecognised} >= {(board.tiles[k].x - x0, board.tiles[k].y - y0) for k in doubted}
+    assert reading.tiles and all(truth[(t.x, t.y)] == label(t.tile, t.rotation) for t in reading.tiles)
+
+
+def test_carcassonne_look_alikes_differ_by_a_road_or_a_pennant() -> None:
+    from vision.carcassonne.classifier import look_alikes
+
+    assert look_alikes("A", "B") and look_alikes("B", "A")  # a monastery with and without its road
+    assert look_alikes("O", "P") and look_alikes("W", "X") and look_alikes("I", "N")
+    assert not look_alikes("A", "A") and not look_alikes("B", "C") and not look_alikes("E", "X")
+
+
+class ScoredReader(Reader):
+    """A deck naming ``label`` for every crop, with fused distances: ``label`` at ``own``, its look-alike at 1."""
+
+    def __init__(self, label: str, own: float, labels: tuple[str, ...]) -> None:
+        super().__init__(label, (48, 48))
+        self.own, self.labels = own, labels
+
+    def scores(self, crops: np.ndarray) -> tuple[np.ndarray, None, np.ndarray]:
+        d = np.full((len(crops), len(self.labels)), 5.0, np.float32)
+        d[:, self.labels.index("A")] = 1.0
+        d[:, self.labels.index(self.label or "")] = self.own
+        return d, None, d
+
+
+@pytest.mark.parametrize(("own", "named"), [(0.5, True), (0.9, False)])
+def test_carcassonne_a_tile_named_scarcely_nearer_than_its_look_alike_is_doubtful(tiles: TileClassifier, own: float,
+                                                                                 named: bool) -> None:
+    crops = np.stack([render_tile("B", 0, 48, "bright", np.random.default_rng(2))]).astype(np.uint8)
+    probs, _, doubtful = DeckTileClassifier(ScoredReader("B", own, ("A", "B", "C")), tiles).read(crops)
+    # named: the deck's tile replaces the model's row (no share for an empty cell); else the cell is doubtful
+    assert (float(probs[0, tiles.labels.index("none")]) == 0.0) == named
+    assert bool(doubtful[0]) == (not named)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from pathlib import Path
@@ -14,7 +15,7 @@ from vision.bigtop import CONFIG
 from vision.bigtop.faces import render_label
 from vision.bigtop.layout import CARD
 from vision.bigtop.scene import paste, table_texture
-from vision.camera_model import photograph
+from vision.camera_model import LEVELS, photograph
 from vision.classify import Verdict
 from vision.enroll import (
     DEGRADED,
@@ -68,6 +69,27 @@ def test_finds_the_card_in_a_tilted_rotated_photo() -> None:
         assert error < 0.04
         # the first edge is a short side
         assert np.linalg.norm(found[1] - found[0]) < np.linalg.norm(found[3] - found[0])
+
+
+def test_a_square_tile_photographed_upright_is_cut_upright() -> None:
+    # a tile laid one way only (Grand Carnival's) and photographed so: a square has no short side to start
+    # from, and a tilted camera makes either pair of sides look the longer; its first corner is its top-left
+    s, half, side = 3.0, 70.0, 36.0
+    n = int(side * s)
+    tile = np.full((n, n, 3), (200, 172, 182), np.uint8)
+    tile[n // 2:] = (60, 160, 230)
+    upright = dataclasses.replace(LEVELS["medium"], roll_any=0.0)
+    for seed in (1, 7, 9, 11):
+        canvas = np.empty((int(2 * half * s), int(2 * half * s), 3), np.float32)
+        canvas[:] = (40, 50, 60)
+        paste(canvas, tile, np.full(tile.shape[:2], 255, np.uint8), half, half, 0.0, s, (0.0, 0.0), shadow=0.3)
+        photo = photograph(canvas, s, (0.0, 0.0), (half - 40, half - 40, half + 40, half + 40), upright, seed,
+                           (480, 360), with_hand=False)
+        a, b = half - side / 2, half + side / 2
+        corners = photo.to_image(np.array([[a, a], [b, a], [b, b], [a, b]], np.float64))  # TL, TR, BR, BL
+        found = find_component(photo.image, ComponentShape(side, side, turns=1))
+        assert found is not None
+        assert np.abs(found - corners).max() < 0.04 * np.linalg.norm(corners[0] - corners[2])
 
 
 def test_no_component_in_a_bare_table() -> None:

@@ -20,7 +20,7 @@ import models
 from vision import ModelFileError
 from vision.carcassonne.dataset import CROP
 
-__all__ = ["DEFAULT_MODEL", "DeckTileClassifier", "TileClassifier", "cut_crops"]
+__all__ = ["DEFAULT_MODEL", "DeckTileClassifier", "TileClassifier", "cut_crops", "look_alikes"]
 
 DEFAULT_MODEL = models.path("carcassonne_tiles.onnx")
 
@@ -85,16 +85,45 @@ class TileClassifier:
         return probs, edges
 
 
+def look_alikes(a: str, b: str) -> bool:
+    """True when tiles ``a`` and ``b`` differ, but in some turn of ``b`` show the same sides but for at most one,
+    a road on one and a field on the other (A and B, W and X) or none (a pennant more or less, as O and P; two
+    city caps or one city across the corner, as I and N)."""
+    from scorer.carcassonne.catalog import rotated
+
+    if a == b:
+        return False
+    sides = [e.value for e in rotated(a, 0).edges]
+    for turn in (0, 90, 180, 270):
+        other = [e.value for e in rotated(b, turn).edges]
+        differ = [{x, y} for x, y in zip(sides, other) if x != y]
+        if not differ or (len(differ) == 1 and differ[0] == {"road", "field"}):
+            return True
+    return False
+
+
 class DeckTileClassifier:
     """The shipped tile model with an enrolled deck naming the tiles (``ringside recognize carcassonne --deck``).
 
     An edition's tile art the model reads poorly is enrolled as a deck (tile letters as
     labels, every quarter turn of each photo). For each cell the deck names the tile
-    when it is sure; the model still says whether the cell holds a tile at all and
-    what each side shows (city, road, field), and of the named tile's turns the one
-    whose printed sides agree best with those is taken. Where the deck is unsure
-    the model's own reading stands, so the board is settled exactly as before.
+    when it is sure; the model still says whether the cell holds a tile at all, and of
+    the named tile's turns the ones whose printed sides agree best with the model's edge
+    head are taken, weighted by that agreement. The cell's sides are then those the named
+    tile shows in those turns (the edge head reads an edition it never saw poorly, and a
+    side it misreads would veto the deck's tile in the board's settling). A tile the deck
+    names but scarcely nearer than a look-alike (`look_alikes`, `LOOK_ALIKE_RATIO`), and a
+    cell the deck is unsure of, are doubtful (`read`), and the board reports them
+    unrecognised: the model's own reading still settles their neighbours, never themselves.
     """
+
+    #: a deck-named cell's sides: this share from the named tile's turns, the rest from the edge head
+    SIDES_FROM_DECK = 0.95
+    #: a tile the deck names is taken only when its distance (the deck's `scores`) is at most this share of the
+    #: nearest look-alike's (`look_alikes`: the same tile with a road more or less, or a pennant): on the tuning
+    #: boards (`benchmarks/bench_enroll_carcassonne.py`, seeds 906,000,000 on) every wrong name was a look-alike
+    #: above 0.79, and 75% of the right names of tiles with a look-alike lay within 0.75
+    LOOK_ALIKE_RATIO = 0.75
 
     def __init__(self, deck: Any, model: TileClassifier) -> None:
         from vision.carcassonne.labels import parse_label
@@ -107,25 +136,58 @@ class DeckTileClassifier:
             parsed = parse_label(lab)
             if parsed is not None:
                 self._by_tile.setdefault(parsed[0], []).append(j)
+        names = tuple(getattr(deck, "labels", ()))
+        self._alike = {a: [names.index(b) for b in names if look_alikes(a, b)] for a in names if a in self._by_tile}
 
     def run(self, crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
-        """As `TileClassifier.run`, with the deck's sure names put in the class probabilities."""
+        """As `TileClassifier.run`, with the deck's sure names put in the class probabilities and sides."""
+        probs, edges, _ = self.read(crops)
+        return probs, edges
+
+    def read(self, crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[np.bool_]]:
+        """`run`'s class and edge probabilities, and for each crop whether it is doubtful: a tile (by the model)
+        the deck is unsure of."""
         from scorer.carcassonne.catalog import rotated
         from vision.carcassonne.dataset import EDGE_INDEX
-        from vision.carcassonne.labels import parse_label
+        from vision.carcassonne.labels import NONE, parse_label
 
         probs, edges = self.model.run(crops)
-        probs = probs.copy()
-        for i, rec in enumerate(self.deck.classify(crops, 0.0)):
-            cols = self._by_tile.get(rec.label or "")
+        probs, edges = probs.copy(), edges.copy()
+        doubtful = np.zeros(len(crops), bool)
+        none_col = self.labels.index(NONE)
+        recs = self.deck.classify(crops, 0.0)
+        names = [rec.label for rec in recs]
+        asked = [i for i, name in enumerate(names) if name is not None and self._alike.get(name)]
+        if asked and hasattr(self.deck, "scores"):
+            fused = self.deck.scores(crops[asked])[0]
+            own = list(getattr(self.deck, "labels", ()))
+            for k, i in enumerate(asked):
+                name = names[i]
+                assert name is not None
+                nearest_alike = float(fused[k, self._alike[name]].min())
+                if float(fused[k, own.index(name)]) > self.LOOK_ALIKE_RATIO * nearest_alike:
+                    names[i] = None  # not clearly this tile rather than its look-alike
+        for i in range(len(recs)):
+            cols = self._by_tile.get(names[i] or "")
             if not cols:
+                # the model reads an edition it was not trained on badly, and where the deck is unsure the model
+                # mostly errs the same way (the deck's nearest tile less a road it cannot make out): a tile the
+                # deck does not name is unrecognised
+                doubtful[i] = probs[i, none_col] < 0.5
                 continue
             fit = np.empty(len(cols))
+            shown = np.zeros((len(cols), 4, 3))
             for k, j in enumerate(cols):
                 name, rot = parse_label(self.labels[j])  # type: ignore[misc]
                 sides = [EDGE_INDEX[e.value] for e in rotated(name, rot).edges]
-                fit[k] = float(np.prod([edges[i, s, sides[s]] for s in range(4)]))
+                fit[k] = float(np.log(np.clip(edges[i, range(4), sides], 1e-6, 1.0)).sum())
+                shown[k, range(4), sides] = 1.0
+            # how well each turn's sides fit the edge head's, relative to the others (an edition the head reads
+            # poorly may fit every turn badly: the least bad still leads)
+            weight = np.exp(fit - fit.max())
+            weight /= float(weight.sum())
             row = np.zeros(len(self.labels), np.float32)
-            row[cols] = (fit + 1e-6) / float((fit + 1e-6).sum())
+            row[cols] = weight
             probs[i] = row
-        return probs, edges
+            edges[i] = self.SIDES_FROM_DECK * np.tensordot(weight, shown, axes=1) + (1 - self.SIDES_FROM_DECK) * edges[i]
+        return probs, edges, doubtful

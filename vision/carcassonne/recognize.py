@@ -12,6 +12,12 @@ or the edge head reads one of its sides otherwise), is listed as unrecognised,
 never guessed silently. So is a base tile that may be the Under the Big Top
 tile with the same edges, whose circus or acrobat space a figure hides: the
 class head gives that twin a share.
+
+With an enrolled deck (`vision.carcassonne.classifier.DeckTileClassifier`) a
+tile the deck is unsure of is unrecognised, and whether the photo shows a
+board at all is judged by the neighbouring edges of the tiles the deck named
+(where two touch): the model's sides of an edition it reads poorly are no
+evidence against the board.
 """
 
 from __future__ import annotations
@@ -388,7 +394,11 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     threshold = THRESHOLD if threshold is None else threshold
     cells = list(grid.cells)
     crops = cut_crops(photo, [c.corners for c in cells])
-    probs, edges = classifier.run(crops)
+    if isinstance(classifier, DeckTileClassifier):
+        probs, edges, deck_doubts = classifier.read(crops)
+    else:
+        probs, edges = classifier.run(crops)
+        deck_doubts = np.zeros(len(cells), bool)
     probs = _sharpen(probs, CLASS_TEMPERATURE)
     none_col = classifier.labels.index(NONE)
     tile_like = [i for i in range(len(cells)) if probs[i, none_col] < 0.5]
@@ -410,8 +420,15 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     pairs, bad = _mismatches(pos, choice)
     if len(keep) == 1 and (conf[0] < LONE_TILE or any(edges[keep[0]].argmax(axis=1) != _EDGES[choice[0]])):
         raise NoBoardError(f"no board in the photo: one tile-like square, no sure tile ({conf[0]:.2f})")
-    if pairs and len(bad) > (0 if len(keep) <= SMALL_BOARD else NO_BOARD_MISMATCH * pairs):
-        raise NoBoardError(f"no board in the photo: {len(bad)} of {pairs} neighbouring edges disagree")
+    # with a deck, the model's sides of a cell the deck doubts (an edition the model reads poorly) say nothing of
+    # whether a board lies there: only pairs of cells the deck named count, where two touch
+    named = [not deck_doubts[i] for i in keep]
+    pairs_named, bad_named = (pairs, bad) if all(named) else _mismatches(
+        [p for p, ok in zip(pos, named) if ok], [c for c, ok in zip(choice, named) if ok])
+    if not pairs_named:  # no two named cells touch: the model's sides are all there is to judge by
+        pairs_named, bad_named = pairs, bad
+    if pairs_named and len(bad_named) > (0 if len(keep) <= SMALL_BOARD else NO_BOARD_MISMATCH * pairs_named):
+        raise NoBoardError(f"no board in the photo: {len(bad_named)} of {pairs_named} neighbouring edges disagree")
     if float(np.median(conf)) < NO_BOARD_CONFIDENCE or (len(keep) <= SMALL_BOARD and min(conf) < threshold):
         raise NoBoardError(f"no board in the photo: the squares read as tiles are doubtful (median {np.median(conf):.2f})")
     if len(apart) >= len(keep) or (apart and len(keep) <= SMALL_BOARD):
@@ -420,6 +437,8 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     y0 = min(p[1] for p in pos)
     conflicts: list[str] = []
     doubtful = _unsupported(probs[keep], edges[keep], choice, classifier.labels, caps)
+    # with a deck: a cell the deck is unsure of, whose model reading is not the deck's nearest tile
+    doubtful |= {k for k, i in enumerate(keep) if deck_doubts[i]}
     if seen >= BIG_TOP_TWIN_BOARD:
         doubtful |= _big_top_doubts(probs[keep], choice, classifier.labels)
     for i, j in bad:

@@ -103,6 +103,19 @@ _RING_MARGIN = 2.2
 _RING_RADIUS = 5.6
 #: a place's middle: within this radius (mm)
 _MIDDLE_RADIUS = 2.5
+#: With an enrolled deck, a field of a parcel the deck is unsure of is read by the deck's own art (`_FieldArt`):
+#: its ring (a piece's reach, `_ART_PIECE` mm, left out of the middle) correlates with the ring of that field's
+#: kind, at that place of the tile, in the deck's photos at least `_ART_MATCH`, and `_ART_MARGIN` more than with
+#: the other kind's; a field whose kind the art gave holds nothing when its middle shows no piece's colour and
+#: correlates with its kind's middle there at least `_ART_BARE`, and `_ART_MARGIN` more than with the other
+#: kind's. Chosen on the Fairground tiles' tuning markets (`benchmarks/bench_enroll_grand_carnival.py`).
+_ART_PIECE = 5.6
+_ART_MATCH = 0.6
+_ART_MARGIN = 0.15
+_ART_BARE = 0.8
+#: ... both blurred by this share of a field's width, the crop's field moved by up to this many pixels
+_ART_BLUR = 0.04
+_ART_SHIFT = 2
 #: a colour is a class when its distance is below `_MAX_DISTANCE` and the next class's
 #: is at least `_MARGIN` further
 _MAX_DISTANCE = 0.11
@@ -1124,6 +1137,185 @@ def _tiles_by_art(rb: _Board, ring: list[str | None]) -> dict[int, str]:
     return out
 
 
+class _FieldArt:
+    """The deck's photos of the foundation tiles, field by field: what a walkway and a site look like at each
+    of a tile's four places, in the family's own art.
+
+    Every template of the deck (an upright view of one tile, its pattern the label) is cut into its four
+    fields; each field's ring (its square less a piece's reach round its middle) and middle are kept as unit
+    vectors of their colours less their mean (a correlation then ignores the light's level), by place and kind.
+    """
+
+    def __init__(self, templates: NDArray[Any], owners: NDArray[Any], labels: tuple[str, ...]) -> None:
+        h, w = templates.shape[1:3]
+        self.size = (w, h)
+        self.ring, self.middle = self._masks(h // 2, w // 2)
+        rings, mids, kinds, places = [], [], [], []
+        for t, owner in zip(templates, owners):
+            pattern = labels[int(owner)].replace("/", "")
+            if len(pattern) != 4 or set(pattern) - {"w", "s"}:
+                continue
+            for q in range(4):
+                ring, mid = self.vectors(t, q)  # (the crop, not the template, is moved)
+                rings.append(ring)
+                mids.append(mid)
+                kinds.append(pattern[q])
+                places.append(q)
+        self.rings = np.asarray(rings, np.float32)
+        self.mids = np.asarray(mids, np.float32)
+        self.kinds = np.asarray(kinds)
+        self.places = np.asarray(places, np.intp)
+        # a photo whose tile enrolment cut wrongly (one field taken for the tile, or the tile turned) shows
+        # fields unlike their kind's in the other photos: every field of a template must be nearer its own
+        # kind's fields at that place, in the other templates, than the other kind's, or the template is dropped
+        if len(self.rings) >= 8:
+            which = np.repeat(np.arange(len(self.rings) // 4), 4)
+            corr = self.rings @ self.rings.T
+            corr[which[:, None] == which[None, :]] = -2.0
+            same_place = self.places[:, None] == self.places[None, :]
+            same_kind = self.kinds[:, None] == self.kinds[None, :]
+            own = np.where(same_place & same_kind, corr, -2.0).max(axis=1)
+            other = np.where(same_place & ~same_kind, corr, -2.0).max(axis=1)
+            good = np.ones(len(self.rings) // 4, bool)
+            good[which[own <= other]] = False
+            keep = good[which]
+            self.rings, self.mids, self.kinds, self.places = (self.rings[keep], self.mids[keep], self.kinds[keep],
+                                                              self.places[keep])
+
+    @staticmethod
+    def _masks(h: int, w: int) -> tuple[NDArray[Any], NDArray[Any]]:
+        yy, xx = np.mgrid[:h, :w] + 0.5
+        u, v = (xx - w / 2) / w * FIELD, (yy - h / 2) / h * FIELD  # mm from the field's middle
+        inner = np.maximum(np.abs(u), np.abs(v)) < FIELD / 2 - _RING_MARGIN  # the tile's rim and seams left out
+        return inner & (np.hypot(u, v) > _ART_PIECE), np.hypot(u, v) < _ART_PIECE - 1.0
+
+    @staticmethod
+    def prepared(tile: NDArray[Any]) -> NDArray[Any]:
+        """``tile`` blurred by `_ART_BLUR` of a field and padded by `_ART_SHIFT` pixels (for `vectors`)."""
+        m = _ART_SHIFT
+        blurred = cv2.GaussianBlur(tile.astype(np.float32), (0, 0), _ART_BLUR * tile.shape[1] / 2)
+        return np.asarray(cv2.copyMakeBorder(blurred, m, m, m, m, cv2.BORDER_REPLICATE))
+
+    def vectors(self, tile: NDArray[Any], place: int, shift: tuple[int, int] = (0, 0),
+                big: NDArray[Any] | None = None) -> tuple[NDArray[Any], NDArray[Any]]:
+        """The ring's and the middle's unit vectors of field ``place`` (0..3: top row, then bottom) of ``tile``,
+        blurred by `_ART_BLUR` of a field, the field cut ``shift`` (dx, dy) pixels off its place (``big``: the
+        tile already `prepared`)."""
+        h, w = tile.shape[0] // 2, tile.shape[1] // 2
+        m = _ART_SHIFT
+        big = self.prepared(tile) if big is None else big
+        r, c = divmod(place, 2)
+        y0, x0 = m + r * h + shift[1], m + c * w + shift[0]
+        field = big[y0:y0 + h, x0:x0 + w]
+        out = []
+        for mask in (self.ring, self.middle):
+            v = field[mask].ravel()
+            v = v - v.mean()
+            out.append(v / max(float(np.linalg.norm(v)), 1e-6))
+        return out[0], out[1]
+
+    def best(self, tile: NDArray[Any], place: int, middle: bool = False) -> dict[str, float]:
+        """The best correlation of a field's ring (or middle) with each kind's at that place, the field moved by
+        up to `_ART_SHIFT` pixels (a tile lies a little off its parcel)."""
+        bank = self.mids if middle else self.rings
+        moves = range(-_ART_SHIFT, _ART_SHIFT + 1)
+        big = self.prepared(tile)
+        looks = np.stack([self.vectors(tile, place, (dx, dy), big)[1 if middle else 0] for dx in moves for dy in moves])
+        out = {}
+        for kind in ("w", "s"):
+            sel = (self.places == place) & (self.kinds == kind)
+            out[kind] = float((bank[sel] @ looks.T).max()) if sel.any() else -1.0
+        return out
+
+    def kind(self, tile: NDArray[Any], place: int) -> str | None:
+        """The kind (``w`` or ``s``) field ``place`` of ``tile`` (the deck's crop size) clearly shows, or None."""
+        got = self.best(tile, place)
+        kind, other = ("w", "s") if got["w"] >= got["s"] else ("s", "w")
+        return kind if got[kind] >= _ART_MATCH and got[kind] - got[other] >= _ART_MARGIN else None
+
+    def bare(self, tile: NDArray[Any], place: int, kind: str) -> bool:
+        """True when the middle of field ``place`` of ``tile`` shows its ``kind``'s own art: nothing lies on it."""
+        got = self.best(tile, place, middle=True)
+        other = "s" if kind == "w" else "w"
+        return got[kind] >= _ART_BARE and got[kind] - got[other] >= _ART_MARGIN
+
+
+_FIELD_ART: dict[int, tuple[Any, _FieldArt]] = {}
+
+
+def _field_art(classifier: Any) -> _FieldArt | None:
+    """The `_FieldArt` of an enrolled deck (built once per deck), None for a reader without templates."""
+    templates = getattr(classifier, "templates", None)
+    owners = getattr(classifier, "template_owners", None)
+    labels = getattr(classifier, "labels", None)
+    if templates is None or owners is None or labels is None or templates.ndim != 4:
+        return None
+    kept = _FIELD_ART.get(id(classifier))
+    if kept is None or kept[0] is not classifier:
+        art = _FieldArt(templates, owners, tuple(labels))
+        if not len(art.rings):
+            return None
+        _FIELD_ART.clear()  # one deck at a time: a table's recogniser keeps its deck
+        kept = _FIELD_ART[id(classifier)] = (classifier, art)
+    return kept[1]
+
+
+def _parcel_crop(rb: _Board, parcel: int, size: tuple[int, int]) -> NDArray[Any] | None:
+    """The parcel cut from the rectified board, upright, at ``size`` (the deck's crop); None off the board."""
+    n = _px(FIELD)
+    x0, y0 = _px(BOARD.grid_x), _px(BOARD.grid_y)
+    r, c = divmod(parcel_cells(parcel)[0], 8)
+    crop = rb.rect[y0 + r * n:y0 + (r + 2) * n, x0 + c * n:x0 + (c + 2) * n]
+    if crop.shape[:2] != (2 * n, 2 * n):
+        return None
+    return np.asarray(cv2.resize(crop, size, interpolation=cv2.INTER_AREA))
+
+
+def _fields_by_art(rb: _Board, parcel: int, ring: list[str | None], chars: list[str], art: _FieldArt) -> bool:
+    """The fields of a parcel the deck was unsure of, read by the deck's art field by field (`_FieldArt.kind`);
+    a field whose ring shows an attraction lies over a site. Fields the art and the printed colours read
+    differently are unclear. The parcel's fields are set (and True returned) when the four form a tile of the
+    box; else only those some tile of the box has there, when every field read clearly agrees with one."""
+    crop = _parcel_crop(rb, parcel, art.size)
+    if crop is None:
+        return False
+    cells = parcel_cells(parcel)
+    seen = []
+    for q, c in enumerate(cells):
+        by_colour = {"walkway": "w", "site": "s", "attraction": "s"}.get(ring[c] or "")
+        by_art = art.kind(crop, q)
+        if ring[c] == "attraction":  # a piece over the field hides its art; an attraction lies on a site
+            by_art = "s" if by_art != "w" else "?"
+        seen.append(by_art if by_art is not None and by_colour in (None, by_art) else "?")
+    pattern = "".join(seen)
+    if f"{pattern[:2]}/{pattern[2:]}" in rb.catalog.foundations:
+        for c, letter in zip(cells, pattern):
+            chars[c] = letter
+            if ring[c] != "attraction":
+                ring[c] = "walkway" if letter == "w" else "site"
+        return True
+    if all(s == "?" for s in seen) or not any(all(x in ("?", t) for x, t in zip(seen, tile.replace("/", "")))
+                                              for tile in rb.catalog.foundations):
+        return False
+    for c, letter in zip(cells, seen):
+        if letter != "?":
+            chars[c] = letter
+            if ring[c] != "attraction":
+                ring[c] = "walkway" if letter == "w" else "site"
+    return False
+
+
+def _art_disagrees(rb: _Board, parcel: int, pattern: str, ring: list[str | None], art: _FieldArt) -> bool:
+    """True when a field of the parcel clearly shows, by the deck's art, the other kind than the tile ``pattern``
+    the deck named has there, or an attraction lies where it has a walkway."""
+    letters = list(zip(parcel_cells(parcel), pattern.replace("/", "")))
+    if any(ring[c] == "attraction" and letter != "s" for c, letter in letters):
+        return True  # an attraction is built on sites only
+    crop = _parcel_crop(rb, parcel, art.size)
+    return crop is not None and any(ring[c] != "attraction" and art.kind(crop, q) not in (None, letter)
+                                    for q, (c, letter) in enumerate(letters))
+
+
 def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str]) -> None:
     """The fields of a parcel partly unclear (a hand, glare) that can still be read on their own.
 
@@ -1162,19 +1354,36 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
     ring, mids, rings, least_middle, clipped_middle = _read_fields(rb)
     chars = ["?"] * 64
     by_art = _tiles_by_art(rb, ring) if rb.classifier is not None else {}
+    art = _field_art(rb.classifier) if rb.classifier is not None else None
+    #: the fields whose kind the family's tile art gave (the deck), whose middles that art judges
+    art_fields: set[int] = set()
     # parcels: empty (with its hammer) or one of the box's tiles
     for parcel in range(16):
         cells = parcel_cells(parcel)
         kinds = [ring[c] for c in cells]
         where = f"the parcel at {cell_name(cells[0])}"
         whole = mask_of(cells)
+        if parcel in by_art and art is not None and _art_disagrees(rb, parcel, by_art[parcel], ring, art):
+            del by_art[parcel]  # the deck's name and the tile's fields do not agree: read field by field
         if parcel in by_art:
             pattern = by_art[parcel].replace("/", "")
             for c, letter in zip(cells, pattern):
                 chars[c] = letter
+                art_fields.add(c)
                 if ring[c] in (None, "empty"):  # the tile's own colours, not the print's
                     ring[c] = "walkway" if letter == "w" else "site"
             continue
+        if art is not None and not all(k == "empty" for k in kinds):
+            whole_by_art = _fields_by_art(rb, parcel, ring, chars, art)
+            art_fields.update(c for c in cells if chars[c] in ("w", "s"))
+            if whole_by_art:
+                continue
+            if any(chars[c] in ("w", "s") for c in cells):
+                bad = [cell_name(c) for c in cells if chars[c] == "?"]
+                if bad:
+                    rb.problem(where, f"the colour of {', '.join(bad)} is unclear (glare, a shadow, a hand?)",
+                               mask_of([c for c in cells if chars[c] == "?"]))
+                continue
         if any(k is None for k in kinds):
             _read_part(rb, parcel, kinds, chars)
             bad = [cell_name(c) for c, k in zip(cells, kinds) if k is None and chars[c] == "?"]
@@ -1227,6 +1436,13 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
         # a middle glare clipped in one channel: the two others
         if kind is not None and kind in near and readings[kind][c] is None:
             readings[kind][c] = clipped_middle(c, (kind, *near[kind]))
+        # a field the family's own tile art gave: its middle as that art shows it there
+        if (art is not None and c in art_fields and kind in ("walkway", "site") and readings[kind][c] is None
+                and not _guest_near(rb, BOARD.field_rect(c), near[kind])):
+            parcel = next(p for p in range(16) if c in parcel_cells(p))
+            crop = _parcel_crop(rb, parcel, art.size)
+            if crop is not None and art.bare(crop, parcel_cells(parcel).index(c), chars[c]):
+                readings[kind][c] = kind
         if kind == "walkway":
             mid = on_walkway[c]
             if mid is None:

@@ -14,6 +14,7 @@ in table millimetres, which `vision.camera_model.photograph` turns into a photo.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -38,6 +39,8 @@ __all__ = ["BOARD_GAP", "MarketScene", "WagonScene", "board_origin", "content_re
 #: Table gap (mm) between two boards lying side by side.
 BOARD_GAP = 20.0
 _TABLE_BGR = (95, 120, 140)
+#: draws a foundation tile: pattern (``"ws/ss"``), px per mm, badged -> BGR image (`printing.render_tile`'s signature)
+TileArt = Callable[[str, float, bool], Image]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +117,7 @@ def _centre(rect: tuple[float, float, float, float]) -> tuple[float, float]:
 
 
 def _draw_market(canvas: Image, scene: MarketScene, ox: float, oy: float, s: float,
-                 origin: tuple[float, float], decided: frozenset[str]) -> None:
+                 origin: tuple[float, float], decided: frozenset[str], tile_art: TileArt = render_tile) -> None:
     board, b = scene.board, BOARD
     rng = random.Random(scene.jitter)
 
@@ -137,7 +140,7 @@ def _draw_market(canvas: Image, scene: MarketScene, ox: float, oy: float, s: flo
         if pattern is None:
             continue
         if pattern not in tiles:
-            tiles[pattern] = render_tile(pattern, s, "foundation tiles" in decided)
+            tiles[pattern] = tile_art(pattern, s, "foundation tiles" in decided)
         fx, fy, _, _ = b.field_rect(parcel_cells(parcel)[0])
         dx, dy, da = nudge(1.0, 1.5)
         _paste(canvas, tiles[pattern], None, ox + fx + FIELD + dx, oy + fy + FIELD + dy, da, s, origin)
@@ -178,7 +181,7 @@ def _draw_market(canvas: Image, scene: MarketScene, ox: float, oy: float, s: flo
 
 
 def _draw_wagon(canvas: Image, wagon: WagonScene, ox: float, oy: float, s: float,
-                origin: tuple[float, float], decided: frozenset[str]) -> None:
+                origin: tuple[float, float], decided: frozenset[str], tile_art: TileArt = render_tile) -> None:
     img = render_wagon(s)
     x0, y0 = int(round((ox - origin[0]) * s)), int(round((oy - origin[1]) * s))
     h, w = img.shape[:2]
@@ -198,15 +201,18 @@ def _draw_wagon(canvas: Image, wagon: WagonScene, ox: float, oy: float, s: float
             put(back, WAGON.slot_rect(source))
     for space, pattern in enumerate(wagon.open, start=2):
         if pattern is not None:
-            put(render_tile(pattern, s, "foundation tiles" in decided), WAGON.slot_rect(str(space)))
+            put(tile_art(pattern, s, "foundation tiles" in decided), WAGON.slot_rect(str(space)))
 
 
 def render_top_down(scenes: tuple[MarketScene, ...] | list[MarketScene], s: float,
-                    region: tuple[float, float, float, float] | None = None, wagon: WagonScene | None = None) -> Image:
+                    region: tuple[float, float, float, float] | None = None, wagon: WagonScene | None = None,
+                    tile_art: TileArt = render_tile) -> Image:
     """The markets (and the wagon row) seen from straight above at ``s`` px/mm.
 
     The ``k``-th board lies at `board_origin` (k), the wagon row at `wagon_origin`.
     Pixel (0, 0) is table point ``region[:2]`` (default: `content_region` of the scenes).
+    ``tile_art`` draws the foundation tiles (default the print sheets'; another edition's, to
+    stand in for a family's own tiles).
     """
     x0, y0, x1, y1 = region if region is not None else content_region(len(scenes), wagon=wagon is not None)
     canvas = np.empty((int(round((y1 - y0) * s)), int(round((x1 - x0) * s)), 3), np.uint8)
@@ -214,9 +220,9 @@ def render_top_down(scenes: tuple[MarketScene, ...] | list[MarketScene], s: floa
     decided = carnival_decisions()
     for k, scene in enumerate(scenes):
         ox, oy = board_origin(k)
-        _draw_market(canvas, scene, ox, oy, s, (x0, y0), decided)
+        _draw_market(canvas, scene, ox, oy, s, (x0, y0), decided, tile_art)
     if wagon is not None:
-        _draw_wagon(canvas, wagon, *wagon_origin(len(scenes)), s, (x0, y0), decided)
+        _draw_wagon(canvas, wagon, *wagon_origin(len(scenes)), s, (x0, y0), decided, tile_art)
     return canvas
 
 
