@@ -576,6 +576,11 @@ def find_grid(photo: NDArray[Any]) -> Grid:
         to_work = grown
         covers = _covers(mask, to_work)
     refined = refine_seams(gray, set(covers), to_work)
+    if DEBUG:
+        print("refined", None if refined is None else seam_share(fine, mask, refined), "vs", seam_share(fine, mask, to_work))
+    # the seams at the work scale are faint: their fit is kept only where it leaves the seams seen finer no worse off
+    if refined is not None and seam_share(fine, mask, refined) < seam_share(fine, mask, to_work):
+        refined = None
     to_photo = np.diag([1 / scale, 1 / scale, 1]) @ (to_work if refined is None else refined)
     moved = []
     for (x, y), cover in sorted(covers.items(), key=lambda kv: (kv[0][1], kv[0][0])):
@@ -589,8 +594,8 @@ def find_grid(photo: NDArray[Any]) -> Grid:
 #: how much more of the seams (share of the seam probes on a lattice line) the grown lattice must hold to be taken
 GROWN_GAIN = 0.05
 #: (radius around the board's middle in cells, search across a seam in cells, full homography or affine correction)
-GROW_STEPS = ((2.5, 0.35, False), (4.0, 0.3, False), (6.0, 0.3, False), (9.0, 0.25, True), (14.0, 0.2, True),
-              (1e9, 0.15, True))
+GROW_STEPS = ((2.5, 0.35, False), (4.0, 0.3, True), (6.0, 0.3, True), (9.0, 0.3, True), (14.0, 0.25, True),
+              (1e9, 0.2, True), (1e9, 0.12, True))
 
 
 def _inner(to_work: NDArray[Any], cells: NDArray[Any]) -> NDArray[Any]:
@@ -752,6 +757,8 @@ def _axis_search(u: NDArray[Any], v: NDArray[Any], r: NDArray[Any], scales: NDAr
     return best
 
 
+#: every how many outline points one joins the seams in growing the lattice
+OUTLINE_STEP = 3
 #: how much an outline point weighs in the lattice search against the strongest seam pixel
 OUTLINE_WEIGHT = 1.0
 
@@ -836,6 +843,18 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
         cells, _ = _board_cells(mask, np.linalg.inv(zoom) @ current, 0.75)
         near = cells[np.hypot(*(cells + 0.5 - centre).T) <= radius]
         src, dst, _ = _seam_probes(fine, current, near, reach)
+        # the board's outline lies on lattice lines too: each piece along an axis on its nearest line within reach
+        work = np.linalg.inv(zoom) @ current
+        ouv, along = _outline_points(mask, work)
+        keep = (np.hypot(*(ouv - centre).T) <= radius) & (along >= 0)
+        ouv, along = ouv[keep][::OUTLINE_STEP], along[keep][::OUTLINE_STEP]
+        across = 1 - along
+        line = np.round(ouv[np.arange(len(ouv)), across])
+        snap = np.abs(ouv[np.arange(len(ouv)), across] - line) < reach
+        osrc = ouv[snap].copy()
+        osrc[np.arange(len(osrc)), across[snap]] = line[snap]
+        src = np.r_[src, osrc]
+        dst = np.r_[dst, _apply(current, ouv[snap])]
         if len(src) < 12:
             continue
         ends = _apply(current, np.array([centre, centre + [1.0, 0.0]]))
