@@ -555,31 +555,39 @@ def find_grid(photo: NDArray[Any]) -> Grid:
     to_work = np.diag([scale, scale, 1]) @ to_photo
     # the outline runs along tile edges: where the seams' perspective leaves it off its lattice lines (seams too
     # faint to correct it on a big board seen at a slant), the fit that puts the most outline on them is taken
+    seams_only = to_work
     fits = [f for f in (_outline_fit(mask, to_work, prior) for prior in OUTLINE_PRIORS) if f is not None]
     if fits:
         fitted = max(fits, key=lambda f: f[2])
-        if DEBUG:
-            print("outline fit", fitted[1], fitted[2], "share", seam_share(fine_gray(photo), mask, to_work), seam_share(fine_gray(photo), mask, fitted[0]))
         if fitted[2] >= fitted[1] + 0.1:
             to_work = fitted[0]
     covers = {(c.x, c.y): c.cover for c in cells}
     # the lattice measured in the view from above is a little off in pitch or perspective on a big board seen at a
     # slant: grown from the board's middle outwards along the seams, it is kept where it puts more seams on its lines
     fine = fine_gray(photo)
+    share = seam_share(fine, mask, to_work)
+    # starts for growing: the lattice as it is, moved half a cell where that puts clearly more of the board's outline
+    # on its lines (the seams' comb locked onto tile middles), and the lattice searched against the thin lines seen
+    starts = [to_work, _half_shift(mask, to_work)] + ([seams_only] if seams_only is not to_work else [])
     searched = search_lattice(fine, mask, to_work)
-    if DEBUG and searched is not None:
-        print("searched share", seam_share(fine, mask, searched))
-    grown = grow_seams(fine, mask, to_work if searched is None else searched)
-    if DEBUG:
-        print("share before", seam_share(fine, mask, to_work), "grown", None if grown is None else seam_share(fine, mask, grown))
-    if grown is not None and seam_share(fine, mask, grown) >= seam_share(fine, mask, to_work) + GROWN_GAIN:
-        to_work = grown
+    if searched is not None:
+        starts.append(searched)
+    best_share, best = share, to_work
+    for start in starts:
+        grown = grow_seams(fine, mask, start)
+        if grown is None:
+            continue
+        grown_share = seam_share(fine, mask, grown)
+        if DEBUG:
+            print("share before", share, "grown", grown_share)
+        if grown_share > best_share:
+            best_share, best = grown_share, grown
+    if best_share >= share + GROWN_GAIN:
+        to_work, share = best, best_share
         covers = _covers(mask, to_work)
     refined = refine_seams(gray, set(covers), to_work)
-    if DEBUG:
-        print("refined", None if refined is None else seam_share(fine, mask, refined), "vs", seam_share(fine, mask, to_work))
     # the seams at the work scale are faint: their fit is kept only where it leaves the seams seen finer no worse off
-    if refined is not None and seam_share(fine, mask, refined) < seam_share(fine, mask, to_work):
+    if refined is not None and seam_share(fine, mask, refined) < share:
         refined = None
     to_photo = np.diag([1 / scale, 1 / scale, 1]) @ (to_work if refined is None else refined)
     moved = []
@@ -594,8 +602,37 @@ def find_grid(photo: NDArray[Any]) -> Grid:
 #: how much more of the seams (share of the seam probes on a lattice line) the grown lattice must hold to be taken
 GROWN_GAIN = 0.05
 #: (radius around the board's middle in cells, search across a seam in cells, full homography or affine correction)
-GROW_STEPS = ((2.5, 0.35, False), (4.0, 0.3, True), (6.0, 0.3, True), (9.0, 0.3, True), (14.0, 0.25, True),
-              (1e9, 0.2, True), (1e9, 0.12, True))
+GROW_STEPS = ((2.5, 0.35, False), (4.0, 0.3, True), (6.0, 0.3, True), (9.0, 0.3, True), (14.0, 0.25, True), (1e9, 0.2, True),
+              (1e9, 0.12, True))
+
+
+#: a half-cell move of the lattice is a start for growing where it puts this much more of the outline on its lines
+HALF_GAIN = 0.15
+
+
+def _outline_share(contour: tuple[NDArray[Any], NDArray[Any]], to_work: NDArray[Any]) -> float:
+    """The share of the board's outline pieces along an axis that lie within a tenth of a cell of a lattice line."""
+    uv, along = _outline_points(contour, to_work)
+    on = along >= 0
+    if not on.any():
+        return 0.0
+    idx = np.nonzero(on)[0]
+    v = uv[idx, 1 - along[idx]]
+    return float((np.abs(v - np.round(v)) < 0.1).mean())
+
+
+def _half_shift(mask: NDArray[Any], to_work: NDArray[Any]) -> NDArray[Any]:
+    """``to_work`` moved by half a cell along one or both axes where that puts clearly more of the board's outline
+    on lattice lines (`HALF_GAIN`), else ``to_work``."""
+    contour = _contour(mask)
+    base = _outline_share(contour, to_work)
+    best, out = base + HALF_GAIN, to_work
+    for dx, dy in ((0.5, 0.0), (0.0, 0.5), (0.5, 0.5)):
+        moved = to_work @ np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
+        got = _outline_share(contour, moved)
+        if got > best:
+            best, out = got, moved
+    return out
 
 
 def _inner(to_work: NDArray[Any], cells: NDArray[Any]) -> NDArray[Any]:
@@ -617,7 +654,9 @@ def _board_cells(mask: NDArray[Any], to_work: NDArray[Any], least: float) -> tup
     uv = uv[np.isfinite(uv).all(axis=1)]
     if not len(uv):
         return np.zeros((0, 2), np.intp), np.zeros(0)
-    cells = np.unique(np.floor(uv).astype(np.intp), axis=0)
+    fl = np.floor(uv).astype(np.int64)
+    keys = np.unique((fl[:, 0] << 32) + (fl[:, 1] & 0xFFFFFFFF))
+    cells = np.c_[keys >> 32, ((keys & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000].astype(np.intp)
     if len(cells) > 4000:
         return np.zeros((0, 2), np.intp), np.zeros(0)
     p = _inner(to_work, cells)
@@ -678,7 +717,8 @@ def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any],
     k = np.argmax(line, axis=1)
     rows = np.arange(len(k))
     peak = line[rows, k]
-    good = peak >= np.maximum(SEAM_CONTRAST, 2.0 * np.median(line, axis=1))
+    typical = np.partition(line, line.shape[1] // 2, axis=1)[:, line.shape[1] // 2]
+    good = peak >= np.maximum(SEAM_CONTRAST, 2.0 * typical)
     off = offs[k + 2]
     moved = pts[rows, 0, k + 2]
     # the point on the seam's middle line of the half, where the profile peaked
@@ -697,14 +737,14 @@ def _zoom(fine: NDArray[Any], mask: NDArray[Any]) -> NDArray[Any]:
     return np.diag([z, z, 1.0])
 
 
-def fine_gray(photo: NDArray[Any], width: int = 0) -> NDArray[Any]:
-    """The photo's grey levels at ``width`` pixels across (FINE by default; never enlarged), lightly blurred: the
-    seams between tiles are a few pixels wide in the photo and vanish at the work scale."""
+def fine_gray(photo: NDArray[Any]) -> NDArray[Any]:
+    """The photo's grey levels about FINE pixels across (shrunk by a whole factor, never enlarged), lightly blurred:
+    the seams between tiles are a few pixels wide in the photo and vanish at the work scale."""
     h0, w0 = photo.shape[:2]
-    f = min(1.0, (width or FINE) / max(h0, w0))
-    small = cv2.resize(photo, (int(round(w0 * f)), int(round(h0 * f))), interpolation=cv2.INTER_AREA)
-    gray = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    out: NDArray[Any] = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 0.7)
+    k = max(1, int(round(max(h0, w0) / FINE)))
+    gray = photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(gray, (w0 // k, h0 // k), interpolation=cv2.INTER_AREA) if k > 1 else gray
+    out: NDArray[Any] = cv2.GaussianBlur(small.astype(np.float32), (0, 0), 0.7)
     return out
 
 
@@ -757,20 +797,29 @@ def _axis_search(u: NDArray[Any], v: NDArray[Any], r: NDArray[Any], scales: NDAr
     return best
 
 
+#: the lattice search looks at the cells this near the board's middle (in cells)
+SEARCH_RADIUS = 1e9
+#: the lattice search takes this many by this many points in each board cell
+SEARCH_RASTER = 8
 #: every how many outline points one joins the seams in growing the lattice
 OUTLINE_STEP = 3
 #: how much an outline point weighs in the lattice search against the strongest seam pixel
 OUTLINE_WEIGHT = 1.0
 
 
-def _outline_points(mask: NDArray[Any], to_work: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
-    """The board's outline in grid units (k, 2) and which axis each point's piece runs along (0: u, 1: v, -1: neither)."""
+def _contour(mask: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The board's outline in work pixels (k, 2) and its tangents."""
     contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     pl = [c.reshape(-1, 2).astype(np.float64) for c in contours if len(c) >= 24]
     if not pl:
-        return np.zeros((0, 2)), np.zeros(0, np.intp)
-    pts = np.concatenate(pl)
-    tan = np.concatenate([np.roll(c, -3, axis=0) - np.roll(c, 3, axis=0) for c in pl])
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    return np.concatenate(pl), np.concatenate([np.roll(c, -3, axis=0) - np.roll(c, 3, axis=0) for c in pl])
+
+
+def _outline_points(contour: tuple[NDArray[Any], NDArray[Any]], to_work: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The board's outline (`_contour`) in grid units (k, 2) and which axis each point's piece runs along (0: u,
+    1: v, -1: neither)."""
+    pts, tan = contour
     inv = np.linalg.inv(to_work)
     uv = _apply(inv, pts)
     duv = _apply(inv, pts + 0.5 * tan) - _apply(inv, pts - 0.5 * tan)
@@ -788,10 +837,15 @@ def search_lattice(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]
     cells, _ = _board_cells(mask, to_work, 0.75)
     if len(cells) < 2:
         return None
+    # an affine correction holds near the board's middle; the perspective further out is grown from there
+    middle = np.median(cells, axis=0) + 0.5
+    cells = cells[np.hypot(*(cells + 0.5 - middle).T) <= SEARCH_RADIUS]
     zoom = _zoom(fine, mask)
     ridge = _ridges(fine)
-    # points strewn at random (fixed), not on a raster that would alias with the lattice
-    grid = np.random.default_rng(0).random((160, 2))
+    # a raster jittered (fixed) within each of its squares: even cover without aliasing with the lattice
+    n = SEARCH_RASTER
+    sq = np.stack(np.meshgrid(np.arange(n), np.arange(n)), axis=-1).reshape(-1, 2)
+    grid = (sq + np.random.default_rng(0).random((n * n, 2))) / n
     pts = (cells[:, None, :] + grid[None]).reshape(-1, 2)
     img = _apply(zoom @ to_work, pts)
     h, w = ridge.shape
@@ -803,18 +857,18 @@ def search_lattice(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]
                   cv2.INTER_LINEAR)[0]
     # a few strong lines of art must not outweigh the seams
     r = np.minimum(r, np.percentile(r, 95))
-    centre = np.median(pts, axis=0)
+    centre = middle
     # the board's outline runs along tile edges: its pieces along each axis join the seams, as strong as the strongest
-    opts, along = _outline_points(mask, to_work)
+    opts, along = _outline_points(_contour(mask), to_work)
     cap = float(r.max())
     out = []
     for axis in (0, 1):
-        sel = along == 1 - axis
+        sel = (along == 1 - axis) & (np.hypot(*(opts - middle).T) <= SEARCH_RADIUS)
         a = np.r_[pts[:, axis], opts[sel, axis]] - centre[axis]
         b = np.r_[pts[:, 1 - axis], opts[sel, 1 - axis]] - centre[1 - axis]
         rr = np.r_[r, np.full(int(sel.sum()), OUTLINE_WEIGHT * cap)]
-        _, sc, _, _ = _axis_search(a, b, rr, np.linspace(0.82, 1.18, 37), np.zeros(1))
-        out.append(_axis_search(a, b, rr, sc + np.linspace(-0.02, 0.02, 5), np.linspace(-0.08, 0.08, 9)))
+        _, sc, _, _ = _axis_search(a, b, rr, np.linspace(0.82, 1.18, 19), np.zeros(1))
+        out.append(_axis_search(a, b, rr, sc + np.linspace(-0.01, 0.01, 3), np.linspace(-0.08, 0.08, 9)))
     (_, sx, hx, px), (_, sy, hy, py) = out
     # old grid units (about the board's middle) = A @ new grid units
     fix = np.array([[sx, hx, px], [hy, sy, py], [0.0, 0.0, 1.0]])
@@ -839,13 +893,14 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
     centre = np.median(cells, axis=0) + 0.5
     zoom = _zoom(fine, mask)
     current = zoom @ to_work
+    contour = _contour(mask)
     for radius, reach, full in GROW_STEPS:
         cells, _ = _board_cells(mask, np.linalg.inv(zoom) @ current, 0.75)
         near = cells[np.hypot(*(cells + 0.5 - centre).T) <= radius]
         src, dst, _ = _seam_probes(fine, current, near, reach)
         # the board's outline lies on lattice lines too: each piece along an axis on its nearest line within reach
         work = np.linalg.inv(zoom) @ current
-        ouv, along = _outline_points(mask, work)
+        ouv, along = _outline_points(contour, work)
         keep = (np.hypot(*(ouv - centre).T) <= radius) & (along >= 0)
         ouv, along = ouv[keep][::OUTLINE_STEP], along[keep][::OUTLINE_STEP]
         across = 1 - along
