@@ -555,7 +555,6 @@ def find_grid(photo: NDArray[Any]) -> Grid:
     to_work = np.diag([scale, scale, 1]) @ to_photo
     # the outline runs along tile edges: where the seams' perspective leaves it off its lattice lines (seams too
     # faint to correct it on a big board seen at a slant), the fit that puts the most outline on them is taken
-    seams_only = to_work
     fits = [f for f in (_outline_fit(mask, to_work, prior) for prior in OUTLINE_PRIORS) if f is not None]
     if fits:
         fitted = max(fits, key=lambda f: f[2])
@@ -568,7 +567,7 @@ def find_grid(photo: NDArray[Any]) -> Grid:
     share = seam_share(fine, mask, to_work)
     # starts for growing: the lattice as it is, moved half a cell where that puts clearly more of the board's outline
     # on its lines (the seams' comb locked onto tile middles), and the lattice searched against the thin lines seen
-    starts = [to_work, _half_shift(mask, to_work)] + ([seams_only] if seams_only is not to_work else [])
+    starts = [to_work, _half_shift(mask, to_work)]
     searched = search_lattice(fine, mask, to_work)
     if searched is not None:
         starts.append(searched)
@@ -582,7 +581,7 @@ def find_grid(photo: NDArray[Any]) -> Grid:
             print("share before", share, "grown", grown_share)
         if grown_share > best_share:
             best_share, best = grown_share, grown
-    if best_share >= share + GROWN_GAIN:
+    if best_share >= max(share + GROWN_GAIN, GROWN_FLOOR):
         to_work, share = best, best_share
         covers = _covers(mask, to_work)
     refined = refine_seams(gray, set(covers), to_work)
@@ -601,6 +600,9 @@ def find_grid(photo: NDArray[Any]) -> Grid:
 
 #: how much more of the seams (share of the seam probes on a lattice line) the grown lattice must hold to be taken
 GROWN_GAIN = 0.05
+#: ... and at least this share (a lattice on the tiles' seams holds about half of them or more; one that holds less
+#: is off somewhere, and the lattice as measured stands)
+GROWN_FLOOR = 0.3
 #: (radius around the board's middle in cells, search across a seam in cells, full homography or affine correction)
 GROW_STEPS = ((2.5, 0.35, False), (4.0, 0.3, True), (6.0, 0.3, True), (9.0, 0.3, True), (14.0, 0.25, True), (1e9, 0.2, True),
               (1e9, 0.12, True))
