@@ -567,10 +567,15 @@ def find_grid(photo: NDArray[Any]) -> Grid:
     share = seam_share(fine, mask, to_work)
     # starts for growing: the lattice as it is, moved half a cell where that puts clearly more of the board's outline
     # on its lines (the seams' comb locked onto tile middles), and the lattice searched against the thin lines seen
-    starts = [to_work, _half_shift(mask, to_work)]
-    searched = search_lattice(fine, mask, to_work)
-    if searched is not None:
-        starts.append(searched)
+    starts: list[NDArray[Any]] = []
+    if share < SURE_SHARE:
+        starts = [to_work]
+        half = _half_shift(mask, to_work)
+        if half is not to_work:
+            starts.append(half)
+        searched = search_lattice(fine, mask, to_work)
+        if searched is not None:
+            starts.append(searched)
     best_share, best = share, to_work
     for start in starts:
         grown = grow_seams(fine, mask, start)
@@ -600,6 +605,8 @@ def find_grid(photo: NDArray[Any]) -> Grid:
 
 #: how much more of the seams (share of the seam probes on a lattice line) the grown lattice must hold to be taken
 GROWN_GAIN = 0.05
+#: a lattice holding this share of the seams is not grown again
+SURE_SHARE = 0.75
 #: ... and at least this share (a lattice on the tiles' seams holds about half of them or more; one that holds less
 #: is off somewhere, and the lattice as measured stands)
 GROWN_FLOOR = 0.3
@@ -648,11 +655,12 @@ def _board_cells(mask: NDArray[Any], to_work: NDArray[Any], least: float) -> tup
     """The lattice cells (k, 2) under ``to_work`` (grid units -> work pixels) with at least ``least`` of their inner
     points on the board, and that share."""
     h, w = mask.shape
-    ys, xs = np.nonzero(mask)
+    # every third pixel each way finds every cell a tile covers
+    ys, xs = np.nonzero(mask[::3, ::3])
     if not len(xs):
         return np.zeros((0, 2), np.intp), np.zeros(0)
     step = max(1, len(xs) // 3000)
-    uv = _apply(np.linalg.inv(to_work), np.c_[xs[::step], ys[::step]].astype(np.float64))
+    uv = _apply(np.linalg.inv(to_work), 3.0 * np.c_[xs[::step], ys[::step]].astype(np.float64))
     uv = uv[np.isfinite(uv).all(axis=1)]
     if not len(uv):
         return np.zeros((0, 2), np.intp), np.zeros(0)
