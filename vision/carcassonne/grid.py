@@ -38,7 +38,6 @@ CANVAS = 640
 MIN_COVER = 0.35
 #: times the perspective is measured again in the view from above
 ITERATIONS = 2
-DEBUG = False
 
 
 class NoBoardError(VisionError, LookupError):
@@ -576,18 +575,16 @@ def find_grid(photo: NDArray[Any]) -> Grid:
         searched = search_lattice(fine, mask, to_work)
         if searched is not None:
             starts.append(searched)
-    best_share, best = share, to_work
-    for start in starts:
-        grown = grow_seams(fine, mask, start)
+    best_share, best_grown = share, to_work
+    for origin in starts:
+        grown = grow_seams(fine, mask, origin)
         if grown is None:
             continue
         grown_share = seam_share(fine, mask, grown)
-        if DEBUG:
-            print("share before", share, "grown", grown_share)
         if grown_share > best_share:
-            best_share, best = grown_share, grown
+            best_share, best_grown = grown_share, grown
     if best_share >= max(share + GROWN_GAIN, GROWN_FLOOR):
-        to_work, share = best, best_share
+        to_work, share = best_grown, best_share
         covers = _covers(mask, to_work)
     refined = refine_seams(gray, set(covers), to_work)
     # the seams at the work scale are faint: their fit is kept only where it leaves the seams seen finer no worse off
@@ -798,9 +795,8 @@ def _axis_search(u: NDArray[Any], v: NDArray[Any], r: NDArray[Any], scales: NDAr
             idx = (((u - sh * v) / sc % 1.0) * bins).astype(np.intp) % bins
             got = np.bincount(idx, weights=r, minlength=bins)
             cnt = np.bincount(idx, minlength=bins).astype(np.float64)
-            got = np.convolve(np.r_[got[-3:], got, got[:3]], window, "valid")
-            cnt = np.convolve(np.r_[cnt[-3:], cnt, cnt[:3]], window, "valid")
-            score = got / (cnt + 1e-9) / base
+            score = np.convolve(np.r_[got[-3:], got, got[:3]], window, "valid") / (
+                np.convolve(np.r_[cnt[-3:], cnt, cnt[:3]], window, "valid") + 1e-9) / base
             k = int(np.argmax(score))
             if score[k] > best[0]:
                 best = (float(score[k]), float(sc), float(sh), float((k + 0.5) / bins * sc))
@@ -855,8 +851,9 @@ def search_lattice(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]
     # a raster jittered (fixed) within each of its squares: even cover without aliasing with the lattice
     n = SEARCH_RASTER
     sq = np.stack(np.meshgrid(np.arange(n), np.arange(n)), axis=-1).reshape(-1, 2)
-    grid = (sq + np.random.default_rng(0).random((n * n, 2))) / n
-    pts = (cells[:, None, :] + grid[None]).reshape(-1, 2)
+    # (each cell jittered its own way: the same pattern in every cell would fold onto itself at the old pitch)
+    grid = (sq[None] + np.random.default_rng(0).random((len(cells), n * n, 2))) / n
+    pts = (cells[:, None, :] + grid).reshape(-1, 2)
     img = _apply(zoom @ to_work, pts)
     h, w = ridge.shape
     ok = np.isfinite(img).all(axis=1) & (img[:, 0] >= 0) & (img[:, 1] >= 0) & (img[:, 0] <= w - 1) & (img[:, 1] <= h - 1)
@@ -937,8 +934,6 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
             if aff is None or inliers is None or inliers.sum() < 0.4 * len(src):
                 continue
             current = current @ np.r_[aff, [[0.0, 0.0, 1.0]]]
-        if DEBUG:
-            print("  grow", radius, len(src), int(inliers.sum()), seam_share(fine, mask, np.linalg.inv(zoom) @ current))
         if not np.isfinite(current).all():
             return None
     out: NDArray[Any] = np.linalg.inv(zoom) @ current
