@@ -583,7 +583,7 @@ def find_grid(photo: NDArray[Any]) -> Grid:
         grown_share = seam_share(fine, mask, grown)
         if grown_share > best_share:
             best_share, best_grown = grown_share, grown
-    if best_share >= max(share + GROWN_GAIN, GROWN_FLOOR):
+    if best_share >= max(share + GROWN_GAIN, GROWN_FLOOR) and seam_precision(fine, mask, best_grown) >= GROWN_PRECISION:
         to_work, share = best_grown, best_share
         covers = _covers(mask, to_work)
     refined = refine_seams(gray, set(covers), to_work)
@@ -607,6 +607,8 @@ SURE_SHARE = 0.75
 #: ... and at least this share (a lattice on the tiles' seams holds about half of them or more; one that holds less
 #: is off somewhere, and the lattice as measured stands)
 GROWN_FLOOR = 0.3
+#: ... and keep at least this share of the seams it finds on its lines (`seam_precision`)
+GROWN_PRECISION = 0.6
 #: (radius around the board's middle in cells, search across a seam in cells, full homography or affine correction)
 GROW_STEPS = ((2.5, 0.35, False), (4.0, 0.3, True), (6.0, 0.3, True), (9.0, 0.3, True), (14.0, 0.25, True), (1e9, 0.2, True),
               (1e9, 0.12, True))
@@ -681,8 +683,8 @@ def _covers(mask: NDArray[Any], to_work: NDArray[Any]) -> dict[tuple[int, int], 
     return {(int(x), int(y)): float(s) for (x, y), s in zip(cells, share, strict=True)}
 
 
-def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any],
-                 reach: float) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any], reach: float,
+                 keep_all: bool = False) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """Search across every seam between two of ``cells`` for the thin line between the tiles: (points on the
     lattice lines in grid units, where the seam is there in ``g``'s pixels, its offset from the line in cells), one
     point per half seam, seams too faint to tell left out.
@@ -731,6 +733,9 @@ def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any],
     # the point on the seam's middle line of the half, where the profile peaked
     moved = src + (moved - pts[rows, 0, len(offs) // 2]) * 1.0
     dst = _apply(to_img, moved)
+    if keep_all:
+        # a seam too faint to tell counts as off its line
+        return src, dst, np.where(good, off, np.inf)
     return src[good], dst[good], off[good]
 
 
@@ -768,6 +773,31 @@ def seam_share(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
     if len(src) < 12:
         return 0.0
     return float((np.abs(off) <= 0.05).sum()) / (2 * max(1, _seam_count(cells)))
+
+
+def seam_precision(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> float:
+    """Of the seams found across the half seams of the lattice ``to_work`` (a third of a cell either way), the share
+    within a twentieth of a cell of the line: a lattice on the tiles keeps most seams it finds on its lines even
+    where few are seen, one of the wrong pitch finds them all over its cells (0 with none found)."""
+    cells, _ = _board_cells(mask, to_work, 0.75)
+    _, _, off = _seam_probes(fine, _zoom(fine, mask) @ to_work, cells, 0.35)
+    return float((np.abs(off) <= 0.05).mean()) if len(off) else 0.0
+
+
+def _parity_shares(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> list[tuple[float, float, int]]:
+    """Per axis (u, then v): the share of the half seams on even lattice lines and on odd ones that lie within a
+    twentieth of a cell of their line, and the fewer of the two counts of half seams searched."""
+    cells, _ = _board_cells(mask, to_work, 0.75)
+    src, _, off = _seam_probes(fine, _zoom(fine, mask) @ to_work, cells, 0.35, keep_all=True)
+    out = []
+    for axis in (0, 1):
+        on_axis = np.abs(src[:, axis] - np.round(src[:, axis])) < 1e-6
+        even = on_axis & (np.round(src[:, axis]).astype(np.intp) % 2 == 0)
+        odd = on_axis & ~even
+        near = np.abs(off) <= 0.05
+        out.append((float(near[even].mean()) if even.any() else 0.0, float(near[odd].mean()) if odd.any() else 0.0,
+                    int(min(even.sum(), odd.sum()))))
+    return out
 
 
 def _seam_count(cells: NDArray[Any]) -> int:

@@ -25,6 +25,7 @@ from vision.carcassonne.grid import (
     grow_seams,
     seam_share,
     search_lattice,
+    seam_precision,
 )
 from vision.carcassonne.render import render_tile
 
@@ -330,3 +331,14 @@ def test_a_lattice_on_the_tile_middles_is_moved_half_a_cell_by_the_outline() -> 
     assert _worst(off, truth, cells) > 0.3
     assert _worst(_half_shift(mask, off), truth, cells) < 0.05
     assert _half_shift(mask, truth) is truth
+
+
+def test_a_lattice_of_the_wrong_pitch_finds_its_seams_off_its_lines() -> None:
+    """A grown lattice is taken only where the seams it finds lie on its lines: one of 0.6 times the pitch (each
+    of its cells across parts of two tiles) finds the seams it crosses all over its cells, and still holds over a
+    third of its lines' seams, as much as a lattice on faint seams does."""
+    fine, mask, truth, _ = _seamed_board(6)
+    wrong = truth @ np.array([[0.6, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    assert seam_precision(fine, mask, truth) > 0.9
+    assert seam_share(fine, mask, wrong) > 0.3
+    assert seam_precision(fine, mask, wrong) < 0.6
