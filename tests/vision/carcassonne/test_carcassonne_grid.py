@@ -23,9 +23,9 @@ from vision.carcassonne.grid import (
     _outline_steps,
     find_grid,
     grow_seams,
+    seam_precision,
     seam_share,
     search_lattice,
-    seam_precision,
 )
 from vision.carcassonne.render import render_tile
 
