@@ -567,7 +567,7 @@ def find_grid(photo: NDArray[Any]) -> Grid:
     # starts for growing: the lattice as it is, moved half a cell where that puts clearly more of the board's outline
     # on its lines (the seams' comb locked onto tile middles), and the lattice searched against the thin lines seen
     starts: list[NDArray[Any]] = []
-    if share < SURE_SHARE:
+    if share < SURE_SHARE and len(covers) >= GROW_CELLS:
         starts = [to_work]
         half = _half_shift(mask, to_work)
         if half is not to_work:
@@ -583,12 +583,14 @@ def find_grid(photo: NDArray[Any]) -> Grid:
         grown_share = seam_share(fine, mask, grown)
         if grown_share > best_share:
             best_share, best_grown = grown_share, grown
-    if best_share >= max(share + GROWN_GAIN, GROWN_FLOOR) and seam_precision(fine, mask, best_grown) >= GROWN_PRECISION:
+    grew = best_share >= max(share + GROWN_GAIN, GROWN_FLOOR) and seam_precision(fine, mask, best_grown) >= GROWN_PRECISION
+    if grew:
         to_work, share = best_grown, best_share
         covers = _covers(mask, to_work)
     refined = refine_seams(gray, set(covers), to_work)
-    # the seams at the work scale are faint: their fit is kept only where it leaves the seams seen finer no worse off
-    if refined is not None and seam_share(fine, mask, refined) < share:
+    # the seams at the work scale are faint: after the growing, their fit is kept only where it leaves the seams seen
+    # finer no worse off
+    if grew and refined is not None and seam_share(fine, mask, refined) < share:
         refined = None
     to_photo = np.diag([1 / scale, 1 / scale, 1]) @ (to_work if refined is None else refined)
     moved = []
@@ -602,6 +604,8 @@ def find_grid(photo: NDArray[Any]) -> Grid:
 
 #: how much more of the seams (share of the seam probes on a lattice line) the grown lattice must hold to be taken
 GROWN_GAIN = 0.05
+#: a board of fewer candidate cells is not grown (a pitch a few per cent off moves its far cells little)
+GROW_CELLS = 16
 #: a lattice holding this share of the seams is not grown again
 SURE_SHARE = 0.75
 #: ... and at least this share (a lattice on the tiles' seams holds about half of them or more; one that holds less
