@@ -28,7 +28,8 @@ Top tiles). Seeds here are >= 900_000 and never used in training.
    35 and beyond); per band and board size: boards whose tiles are all right, tiles found,
    typed, typed and turned, wrong tiles accepted (tiles only: grid and cells, no figures), and
    "cells": tiles whose cell the grid placed within a fifth of a cell of the truth.
-   The truth is turned to the photo's north (a roll of the camera turns the board).
+   The truth is turned to the photo's north (a roll of the camera turns the board). ``--bands`` runs some bands
+   on the boards they have in the whole run; ``--per-board`` prints each board (cells right, why no grid).
 
 A model trained without an edition's scans (``--sources`` of the training script)
 measured on that edition is the honest cross-edition figure.
@@ -276,7 +277,8 @@ def _turned(tiles: list[Placed], k: int) -> list[Placed]:
 
 
 def bench_tilt(clf: TileClassifier, editions: list[str], per_size: int, sizes: list[int], tilts: list[tuple[float, float]],
-               effects: str, photo_size: tuple[int, int], banks: dict[str, Any], seed: int = SEED) -> None:
+               effects: str, photo_size: tuple[int, int], banks: dict[str, Any], seed: int = SEED,
+               bands: list[int] | None = None, per_board: bool = False) -> None:
     from vision.camera_model import LEVELS as MODEL_LEVELS
 
     print(f"\n5. Boards by tilt through vision.camera_model ({effects!r} effects, {photo_size[0]}x{photo_size[1]}), "
@@ -286,6 +288,8 @@ def bench_tilt(clf: TileClassifier, editions: list[str], per_size: int, sizes: l
     grand: Counter[str] = Counter()
     why: Counter[str] = Counter()
     for band, (lo, hi) in enumerate(tilts):
+        if bands is not None and band + 1 not in bands:
+            continue
         level = replace(MODEL_LEVELS[effects], name=f"{effects}-tilt", tilt_deg=(lo, hi))
         band_tot: Counter[str] = Counter()
         for n in sizes:
@@ -298,14 +302,19 @@ def bench_tilt(clf: TileClassifier, editions: list[str], per_size: int, sizes: l
                 tot["boards"] += 1
                 tot["tiles"] += len(layout)
                 t = time.perf_counter()
+                cells = 0
+                reason = ""
                 try:
                     grid = find_grid(image)
-                    tot["cells"] += _grid_right(grid, board, project)
+                    cells = _grid_right(grid, board, project)
                     reading = read_cells(image, grid, clf)
-                except NoBoardError:
+                except NoBoardError as e:
                     reading = BoardReading(())
                     tot["nogrid"] += 1
-                tot["ms"] += int(1000 * (time.perf_counter() - t))
+                    reason = str(e)
+                ms = int(1000 * (time.perf_counter() - t))
+                tot["cells"] += cells
+                tot["ms"] += ms
                 # near a diagonal roll either quarter turn is the photo's north
                 turns = [q for q in range(4) if abs((angle - 90 * q + 180) % 360 - 180) < 50] or [k]
                 s = max((_score(reading, _turned(layout, q)) for q in turns), key=lambda r: (r["turned"], r["typed"]))
@@ -314,6 +323,10 @@ def bench_tilt(clf: TileClassifier, editions: list[str], per_size: int, sizes: l
                     tot[key] += s[key]
                 tot["wrong"] += s["wrong"] + s["extra"]
                 tot["right"] += s["turned"] == s["tiles"] and s["wrong"] == 0 and s["extra"] == 0 and s["unsure"] == 0
+                if per_board:
+                    print(f"     board {lo:g}-{hi:g} n={n} #{b} {ed}: cells {cells}/{len(layout)}, typed and turned "
+                          f"{s['turned']}, wrong {s['wrong'] + s['extra']}, unsure {s['unsure']}, {ms} ms"
+                          + (f"; {reason}" if reason else ""))
             _tilt_row(f"{lo:g}-{hi:g}", str(n), tot)
             band_tot += tot
         _tilt_row(f"{lo:g}-{hi:g}", "all", band_tot)
@@ -416,6 +429,9 @@ def main() -> int:
     p.add_argument("--parts", default="1,2,3,4")
     p.add_argument("--scenes", type=int, default=20, help="Big Top tables in part 4")
     p.add_argument("--tilts", default="0-15,15-25,25-35", help="part 5: tilt bands in degrees, LO-HI,...")
+    p.add_argument("--bands", default="", help="part 5: only these bands of --tilts (1 = the first), each on the boards "
+                   "it has in the whole run")
+    p.add_argument("--per-board", action="store_true", help="part 5: a line per board (cells placed right, why no grid)")
     p.add_argument("--effects", default="medium", help="part 5: the vision.camera_model level giving every effect but the tilt")
     p.add_argument("--per-size", type=int, default=2, help="part 5: boards per tilt band and board size")
     p.add_argument("--sizes", default=",".join(map(str, SIZES)), help="part 5: board sizes (tiles)")
@@ -456,7 +472,7 @@ def main() -> int:
         tilts = [(float(a), float(b)) for a, b in (band.split("-") for band in args.tilts.split(","))]
         w, h = (int(v) for v in args.photo.lower().split("x"))
         bench_tilt(clf, editions, args.per_size, [int(v) for v in args.sizes.split(",")], tilts, args.effects, (w, h), banks,
-                    SEED)
+                   SEED, [int(v) for v in args.bands.split(",") if v] or None, args.per_board)
     return 0
 
 

@@ -559,13 +559,419 @@ def find_grid(photo: NDArray[Any]) -> Grid:
         fitted = max(fits, key=lambda f: f[2])
         if fitted[2] >= fitted[1] + 0.1:
             to_work = fitted[0]
-    refined = refine_seams(gray, {(c.x, c.y) for c in cells}, to_work)
+    covers = {(c.x, c.y): c.cover for c in cells}
+    # the lattice measured in the view from above is a little off in pitch or perspective on a big board seen at a
+    # slant: grown from the board's middle outwards along the seams, it is kept where it puts more seams on its lines
+    fine = fine_gray(photo)
+    share = seam_share(fine, mask, to_work)
+    # starts for growing: the lattice as it is, moved half a cell where that puts clearly more of the board's outline
+    # on its lines (the seams' comb locked onto tile middles), and the lattice searched against the thin lines seen
+    starts: list[NDArray[Any]] = []
+    if share < SURE_SHARE and len(covers) >= GROW_CELLS:
+        starts = [to_work]
+        half = _half_shift(mask, to_work)
+        if half is not to_work:
+            starts.append(half)
+        searched = search_lattice(fine, mask, to_work)
+        if searched is not None:
+            starts.append(searched)
+    best_share, best_grown = share, to_work
+    for origin in starts:
+        grown = grow_seams(fine, mask, origin)
+        if grown is None:
+            continue
+        grown_share = seam_share(fine, mask, grown)
+        if grown_share > best_share:
+            best_share, best_grown = grown_share, grown
+    grew = best_share >= max(share + GROWN_GAIN, GROWN_FLOOR) and seam_precision(fine, mask, best_grown) >= GROWN_PRECISION
+    if grew:
+        to_work, share = best_grown, best_share
+        covers = _covers(mask, to_work)
+    refined = refine_seams(gray, set(covers), to_work)
+    # the seams at the work scale are faint: after the growing, their fit is kept only where it leaves the seams seen
+    # finer no worse off
+    if grew and refined is not None and seam_share(fine, mask, refined) < share:
+        refined = None
     to_photo = np.diag([1 / scale, 1 / scale, 1]) @ (to_work if refined is None else refined)
     moved = []
-    for c in cells:
-        corners = _apply(to_photo, np.array([[c.x, c.y], [c.x + 1, c.y], [c.x + 1, c.y + 1], [c.x, c.y + 1]], np.float64))
-        moved.append(Cell(c.x, c.y, corners.astype(np.float32), c.cover))
+    for (x, y), cover in sorted(covers.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        corners = _apply(to_photo, np.array([[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]], np.float64))
+        moved.append(Cell(x, y, corners.astype(np.float32), cover))
+    if not moved:
+        raise NoBoardError("no tile grid in the photo: the board's cells could not be placed")
     return Grid(tuple(moved), to_photo)
+
+
+#: how much more of the seams (share of the seam probes on a lattice line) the grown lattice must hold to be taken
+GROWN_GAIN = 0.05
+#: a board of fewer candidate cells is not grown (a pitch a few per cent off moves its far cells little)
+GROW_CELLS = 16
+#: a lattice holding this share of the seams is not grown again
+SURE_SHARE = 0.75
+#: ... and at least this share (a lattice on the tiles' seams holds about half of them or more; one that holds less
+#: is off somewhere, and the lattice as measured stands)
+GROWN_FLOOR = 0.3
+#: ... and keep at least this share of the seams it finds on its lines (`seam_precision`)
+GROWN_PRECISION = 0.6
+#: (radius around the board's middle in cells, search across a seam in cells, full homography or affine correction)
+GROW_STEPS = ((2.5, 0.35, False), (4.0, 0.3, True), (6.0, 0.3, True), (9.0, 0.3, True), (14.0, 0.25, True), (1e9, 0.2, True),
+              (1e9, 0.12, True))
+
+
+#: a half-cell move of the lattice is a start for growing where it puts this much more of the outline on its lines
+HALF_GAIN = 0.15
+
+
+def _outline_share(contour: tuple[NDArray[Any], NDArray[Any]], to_work: NDArray[Any]) -> float:
+    """The share of the board's outline pieces along an axis that lie within a tenth of a cell of a lattice line."""
+    uv, along = _outline_points(contour, to_work)
+    on = along >= 0
+    if not on.any():
+        return 0.0
+    idx = np.nonzero(on)[0]
+    v = uv[idx, 1 - along[idx]]
+    return float((np.abs(v - np.round(v)) < 0.1).mean())
+
+
+def _half_shift(mask: NDArray[Any], to_work: NDArray[Any]) -> NDArray[Any]:
+    """``to_work`` moved by half a cell along one or both axes where that puts clearly more of the board's outline
+    on lattice lines (`HALF_GAIN`), else ``to_work``."""
+    contour = _contour(mask)
+    base = _outline_share(contour, to_work)
+    best, out = base + HALF_GAIN, to_work
+    for dx, dy in ((0.5, 0.0), (0.0, 0.5), (0.5, 0.5)):
+        moved = to_work @ np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
+        got = _outline_share(contour, moved)
+        if got > best:
+            best, out = got, moved
+    return out
+
+
+def _inner(to_work: NDArray[Any], cells: NDArray[Any]) -> NDArray[Any]:
+    """Work pixels of a 3x3 pattern inside each cell of ``cells`` (k, 2): (k, 9, 2)."""
+    t = np.array([0.25, 0.5, 0.75])
+    pat = np.stack(np.meshgrid(t, t), axis=-1).reshape(-1, 2)
+    return _apply(to_work, cells[:, None, :].astype(np.float64) + pat[None])
+
+
+def _board_cells(mask: NDArray[Any], to_work: NDArray[Any], least: float) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The lattice cells (k, 2) under ``to_work`` (grid units -> work pixels) with at least ``least`` of their inner
+    points on the board, and that share."""
+    h, w = mask.shape
+    # every third pixel each way finds every cell a tile covers
+    ys, xs = np.nonzero(mask[::3, ::3])
+    if not len(xs):
+        return np.zeros((0, 2), np.intp), np.zeros(0)
+    step = max(1, len(xs) // 3000)
+    uv = _apply(np.linalg.inv(to_work), 3.0 * np.c_[xs[::step], ys[::step]].astype(np.float64))
+    uv = uv[np.isfinite(uv).all(axis=1)]
+    if not len(uv):
+        return np.zeros((0, 2), np.intp), np.zeros(0)
+    fl = np.floor(uv).astype(np.int64)
+    keys = np.unique((fl[:, 0] << 32) + (fl[:, 1] & 0xFFFFFFFF))
+    cells = np.c_[keys >> 32, ((keys & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000].astype(np.intp)
+    if len(cells) > 4000:
+        return np.zeros((0, 2), np.intp), np.zeros(0)
+    p = _inner(to_work, cells)
+    ok = np.isfinite(p).all(axis=2) & (p[..., 0] >= 0) & (p[..., 1] >= 0) & (p[..., 0] <= w - 1) & (p[..., 1] <= h - 1)
+    p = np.where(ok[..., None], p, 0)
+    on = (mask[np.round(p[..., 1]).astype(np.intp), np.round(p[..., 0]).astype(np.intp)] > 0) & ok
+    share = on.mean(axis=1)
+    keep = share >= least
+    return cells[keep], share[keep]
+
+
+def _covers(mask: NDArray[Any], to_work: NDArray[Any]) -> dict[tuple[int, int], float]:
+    """Every candidate cell (mostly covered by the board) under ``to_work`` and its cover."""
+    cells, share = _board_cells(mask, to_work, MIN_COVER)
+    return {(int(x), int(y)): float(s) for (x, y), s in zip(cells, share, strict=True)}
+
+
+def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any], reach: float,
+                 keep_all: bool = False) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """Search across every seam between two of ``cells`` for the thin line between the tiles: (points on the
+    lattice lines in grid units, where the seam is there in ``g``'s pixels, its offset from the line in cells), one
+    point per half seam, seams too faint to tell left out.
+
+    The profile across each half seam is averaged along it: a seam runs the whole side, the art's lines do not.
+    """
+    h, w = g.shape
+    have = {(int(x), int(y)) for x, y in cells}
+    vertical = np.array([(x + 1, y) for x, y in have if (x + 1, y) in have], np.float64).reshape(-1, 2)
+    horizontal = np.array([(x, y + 1) for x, y in have if (x, y + 1) in have], np.float64).reshape(-1, 2)
+    ts = np.array([[0.08, 0.18, 0.28, 0.38], [0.62, 0.72, 0.82, 0.92]])
+    offs = np.linspace(-reach, reach, 2 * int(round(reach * 60)) + 1)
+    srcs, probes = [], []
+    for seams, across in ((vertical, 0), (horizontal, 1)):
+        if not len(seams):
+            continue
+        p = np.broadcast_to(seams[:, None, None, None, :], (len(seams), 2, 4, len(offs), 2)).copy()
+        p[..., 1 - across] += ts[None, :, :, None]
+        p[..., across] += offs[None, None, None, :]
+        probes.append(p.reshape(-1, 4, len(offs), 2))
+        src = np.broadcast_to(seams[:, None, :], (len(seams), 2, 2)).copy()
+        src[..., 1 - across] += ts.mean(axis=1)[None, :]
+        srcs.append(src.reshape(-1, 2))
+    empty = np.zeros((0, 2))
+    if not probes:
+        return empty, empty, np.zeros(0)
+    pts, src = np.concatenate(probes), np.concatenate(srcs)
+    img = _apply(to_img, pts)
+    inside = np.isfinite(img).all(axis=(1, 2, 3))
+    inside[inside] &= (img[inside, ..., 0].min(axis=(1, 2)) >= 1) & (img[inside, ..., 1].min(axis=(1, 2)) >= 1) & \
+        (img[inside, ..., 0].max(axis=(1, 2)) <= w - 2) & (img[inside, ..., 1].max(axis=(1, 2)) <= h - 2)
+    img, pts, src = img[inside], pts[inside], src[inside]
+    if not len(img):
+        return empty, empty, np.zeros(0)
+    flat = img.reshape(-1, len(offs), 2)
+    vals = cv2.remap(g, flat[..., 0].astype(np.float32), flat[..., 1].astype(np.float32), cv2.INTER_LINEAR)
+    prof = vals.reshape(len(img), 4, len(offs)).mean(axis=1)
+    line = np.abs(prof[:, 2:-2] - 0.5 * (prof[:, :-4] + prof[:, 4:]))
+    k = np.argmax(line, axis=1)
+    rows = np.arange(len(k))
+    peak = line[rows, k]
+    typical = np.partition(line, line.shape[1] // 2, axis=1)[:, line.shape[1] // 2]
+    good = peak >= np.maximum(SEAM_CONTRAST, 2.0 * typical)
+    off = offs[k + 2]
+    moved = pts[rows, 0, k + 2]
+    # the point on the seam's middle line of the half, where the profile peaked
+    moved = src + (moved - pts[rows, 0, len(offs) // 2]) * 1.0
+    dst = _apply(to_img, moved)
+    if keep_all:
+        # a seam too faint to tell counts as off its line
+        return src, dst, np.where(good, off, np.inf)
+    return src[good], dst[good], off[good]
+
+
+#: a seam's averaged profile must dip or rise this much (grey levels) against its surroundings to be found
+SEAM_CONTRAST = 2.0
+
+
+def _zoom(fine: NDArray[Any], mask: NDArray[Any]) -> NDArray[Any]:
+    """Work pixels -> ``fine``'s pixels (the same photo, larger)."""
+    z = fine.shape[1] / mask.shape[1]
+    return np.diag([z, z, 1.0])
+
+
+def fine_gray(photo: NDArray[Any]) -> NDArray[Any]:
+    """The photo's grey levels about FINE pixels across (shrunk by a whole factor, never enlarged), lightly blurred:
+    the seams between tiles are a few pixels wide in the photo and vanish at the work scale."""
+    h0, w0 = photo.shape[:2]
+    k = max(1, int(round(max(h0, w0) / FINE)))
+    gray = photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(gray, (w0 // k, h0 // k), interpolation=cv2.INTER_AREA) if k > 1 else gray
+    out: NDArray[Any] = cv2.GaussianBlur(small.astype(np.float32), (0, 0), 0.7)
+    return out
+
+
+#: width of the photo in which the seams are searched
+FINE = 1280
+
+
+def seam_share(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> float:
+    """How well the lattice ``to_work`` (grid units -> work pixels) lies on the tile seams seen in ``fine``
+    (`fine_gray`): of the half seams between its board cells, the share whose seam, searched a third of a cell
+    either way, lies within a twentieth of a cell of the line (0 with too few seams)."""
+    cells, _ = _board_cells(mask, to_work, 0.75)
+    src, _, off = _seam_probes(fine, _zoom(fine, mask) @ to_work, cells, 0.35)
+    if len(src) < 12:
+        return 0.0
+    return float((np.abs(off) <= 0.05).sum()) / (2 * max(1, _seam_count(cells)))
+
+
+def seam_precision(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> float:
+    """Of the seams found across the half seams of the lattice ``to_work`` (a third of a cell either way), the share
+    within a twentieth of a cell of the line: a lattice on the tiles keeps most seams it finds on its lines even
+    where few are seen, one of the wrong pitch finds them all over its cells (0 with none found)."""
+    cells, _ = _board_cells(mask, to_work, 0.75)
+    _, _, off = _seam_probes(fine, _zoom(fine, mask) @ to_work, cells, 0.35)
+    return float((np.abs(off) <= 0.05).mean()) if len(off) else 0.0
+
+
+def _parity_shares(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> list[tuple[float, float, int]]:
+    """Per axis (u, then v): the share of the half seams on even lattice lines and on odd ones that lie within a
+    twentieth of a cell of their line, and the fewer of the two counts of half seams searched."""
+    cells, _ = _board_cells(mask, to_work, 0.75)
+    src, _, off = _seam_probes(fine, _zoom(fine, mask) @ to_work, cells, 0.35, keep_all=True)
+    out = []
+    for axis in (0, 1):
+        on_axis = np.abs(src[:, axis] - np.round(src[:, axis])) < 1e-6
+        even = on_axis & (np.round(src[:, axis]).astype(np.intp) % 2 == 0)
+        odd = on_axis & ~even
+        near = np.abs(off) <= 0.05
+        out.append((float(near[even].mean()) if even.any() else 0.0, float(near[odd].mean()) if odd.any() else 0.0,
+                    int(min(even.sum(), odd.sum()))))
+    return out
+
+
+def _seam_count(cells: NDArray[Any]) -> int:
+    have = {(int(x), int(y)) for x, y in cells}
+    return sum((x + 1, y) in have for x, y in have) + sum((x, y + 1) in have for x, y in have)
+
+
+def _ridges(fine: NDArray[Any]) -> NDArray[Any]:
+    """How strongly each pixel of ``fine`` lies on a thin line (a seam between tiles is one, dark or light)."""
+    lap = cv2.Laplacian(cv2.GaussianBlur(fine, (0, 0), 1.2), cv2.CV_32F, ksize=3)
+    out: NDArray[Any] = np.abs(lap)
+    return out
+
+
+def _axis_search(u: NDArray[Any], v: NDArray[Any], r: NDArray[Any], scales: NDArray[Any],
+                 shears: NDArray[Any]) -> tuple[float, float, float, float]:
+    """The lattice lines ``u' = k`` with ``u = scale * u' + shear * v + phase`` that gather the most ridge ``r`` of the
+    points ``(u, v)``: (score, scale, shear, phase); the score is the ridge on the lines over the mean."""
+    bins = 100
+    base = float(r.mean()) + 1e-9
+    best = (0.0, 1.0, 0.0, 0.0)
+    window = np.ones(7)
+    for sc in scales:
+        for sh in shears:
+            idx = (((u - sh * v) / sc % 1.0) * bins).astype(np.intp) % bins
+            got = np.bincount(idx, weights=r, minlength=bins)
+            cnt = np.bincount(idx, minlength=bins).astype(np.float64)
+            score = np.convolve(np.r_[got[-3:], got, got[:3]], window, "valid") / (
+                np.convolve(np.r_[cnt[-3:], cnt, cnt[:3]], window, "valid") + 1e-9) / base
+            k = int(np.argmax(score))
+            if score[k] > best[0]:
+                best = (float(score[k]), float(sc), float(sh), float((k + 0.5) / bins * sc))
+    return best
+
+
+#: the lattice search looks at the cells this near the board's middle (in cells)
+SEARCH_RADIUS = 1e9
+#: the lattice search takes this many by this many points in each board cell
+SEARCH_RASTER = 8
+#: every how many outline points one joins the seams in growing the lattice
+OUTLINE_STEP = 3
+#: how much an outline point weighs in the lattice search against the strongest seam pixel
+OUTLINE_WEIGHT = 1.0
+
+
+def _contour(mask: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The board's outline in work pixels (k, 2) and its tangents."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    pl = [c.reshape(-1, 2).astype(np.float64) for c in contours if len(c) >= 24]
+    if not pl:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    return np.concatenate(pl), np.concatenate([np.roll(c, -3, axis=0) - np.roll(c, 3, axis=0) for c in pl])
+
+
+def _outline_points(contour: tuple[NDArray[Any], NDArray[Any]], to_work: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The board's outline (`_contour`) in grid units (k, 2) and which axis each point's piece runs along (0: u,
+    1: v, -1: neither)."""
+    pts, tan = contour
+    inv = np.linalg.inv(to_work)
+    uv = _apply(inv, pts)
+    duv = _apply(inv, pts + 0.5 * tan) - _apply(inv, pts - 0.5 * tan)
+    along = np.full(len(pts), -1, np.intp)
+    along[np.abs(duv[:, 0]) > 2 * np.abs(duv[:, 1])] = 0
+    along[np.abs(duv[:, 1]) > 2 * np.abs(duv[:, 0])] = 1
+    ok = np.isfinite(uv).all(axis=1)
+    return uv[ok], along[ok]
+
+
+def search_lattice(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> NDArray[Any] | None:
+    """The lattice near ``to_work`` (grid units -> work pixels) whose lines gather the most of the thin lines seen
+    in ``fine`` (`fine_gray`) on the board: a pitch up to a fifth off, a phase and a slight shear searched per axis
+    (a pitch a few per cent off puts the far cells of a big board a whole cell off). None without a board."""
+    cells, _ = _board_cells(mask, to_work, 0.75)
+    if len(cells) < 2:
+        return None
+    # an affine correction holds near the board's middle; the perspective further out is grown from there
+    middle = np.median(cells, axis=0) + 0.5
+    cells = cells[np.hypot(*(cells + 0.5 - middle).T) <= SEARCH_RADIUS]
+    zoom = _zoom(fine, mask)
+    ridge = _ridges(fine)
+    # a raster jittered (fixed) within each of its squares: even cover without aliasing with the lattice
+    n = SEARCH_RASTER
+    sq = np.stack(np.meshgrid(np.arange(n), np.arange(n)), axis=-1).reshape(-1, 2)
+    # (each cell jittered its own way: the same pattern in every cell would fold onto itself at the old pitch)
+    grid = (sq[None] + np.random.default_rng(0).random((len(cells), n * n, 2))) / n
+    pts = (cells[:, None, :] + grid).reshape(-1, 2)
+    img = _apply(zoom @ to_work, pts)
+    h, w = ridge.shape
+    ok = np.isfinite(img).all(axis=1) & (img[:, 0] >= 0) & (img[:, 1] >= 0) & (img[:, 0] <= w - 1) & (img[:, 1] <= h - 1)
+    pts, img = pts[ok], img[ok]
+    if len(pts) < 64:
+        return None
+    r = cv2.remap(ridge, img[:, 0].astype(np.float32).reshape(1, -1), img[:, 1].astype(np.float32).reshape(1, -1),
+                  cv2.INTER_LINEAR)[0]
+    # a few strong lines of art must not outweigh the seams
+    r = np.minimum(r, np.percentile(r, 95))
+    centre = middle
+    # the board's outline runs along tile edges: its pieces along each axis join the seams, as strong as the strongest
+    opts, along = _outline_points(_contour(mask), to_work)
+    cap = float(r.max())
+    out = []
+    for axis in (0, 1):
+        sel = (along == 1 - axis) & (np.hypot(*(opts - middle).T) <= SEARCH_RADIUS)
+        a = np.r_[pts[:, axis], opts[sel, axis]] - centre[axis]
+        b = np.r_[pts[:, 1 - axis], opts[sel, 1 - axis]] - centre[1 - axis]
+        rr = np.r_[r, np.full(int(sel.sum()), OUTLINE_WEIGHT * cap)]
+        _, sc, _, _ = _axis_search(a, b, rr, np.linspace(0.82, 1.18, 19), np.zeros(1))
+        out.append(_axis_search(a, b, rr, sc + np.linspace(-0.01, 0.01, 3), np.linspace(-0.08, 0.08, 9)))
+    (_, sx, hx, px), (_, sy, hy, py) = out
+    # old grid units (about the board's middle) = A @ new grid units
+    fix = np.array([[sx, hx, px], [hy, sy, py], [0.0, 0.0, 1.0]])
+    shift = np.array([[1.0, 0.0, centre[0]], [0.0, 1.0, centre[1]], [0.0, 0.0, 1.0]])
+    new: NDArray[Any] = to_work @ shift @ fix
+    return new
+
+
+def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> NDArray[Any] | None:
+    """The lattice ``to_work`` (grid units -> work pixels) fitted to the seams seen in ``fine``, grown from the board's
+    middle outwards.
+
+    A lattice a few per cent off in pitch, or with some perspective left, is right near where its phase was
+    measured and a cell or more off at the board's far ends, beyond what a fit to the nearest seams can mend. So
+    the fit starts on the cells within a few cells of the board's middle (an affine correction in grid units: a
+    pitch, a phase, a shear), then takes in wider rings, the last ones with a whole homography. None when the
+    seams are too few.
+    """
+    cells, _ = _board_cells(mask, to_work, 0.75)
+    if len(cells) < 4:
+        return None
+    centre = np.median(cells, axis=0) + 0.5
+    zoom = _zoom(fine, mask)
+    current = zoom @ to_work
+    contour = _contour(mask)
+    for radius, reach, full in GROW_STEPS:
+        cells, _ = _board_cells(mask, np.linalg.inv(zoom) @ current, 0.75)
+        near = cells[np.hypot(*(cells + 0.5 - centre).T) <= radius]
+        src, dst, _ = _seam_probes(fine, current, near, reach)
+        # the board's outline lies on lattice lines too: each piece along an axis on its nearest line within reach
+        work = np.linalg.inv(zoom) @ current
+        ouv, along = _outline_points(contour, work)
+        keep = (np.hypot(*(ouv - centre).T) <= radius) & (along >= 0)
+        ouv, along = ouv[keep][::OUTLINE_STEP], along[keep][::OUTLINE_STEP]
+        across = 1 - along
+        line = np.round(ouv[np.arange(len(ouv)), across])
+        snap = np.abs(ouv[np.arange(len(ouv)), across] - line) < reach
+        osrc = ouv[snap].copy()
+        osrc[np.arange(len(osrc)), across[snap]] = line[snap]
+        src = np.r_[src, osrc]
+        dst = np.r_[dst, _apply(current, ouv[snap])]
+        if len(src) < 12:
+            continue
+        ends = _apply(current, np.array([centre, centre + [1.0, 0.0]]))
+        cell_px = float(np.linalg.norm(ends[1] - ends[0]))
+        tol = max(1.0, 0.06 * cell_px)
+        if full:
+            found, inliers = cv2.findHomography(src, dst, cv2.RANSAC, tol)
+            if found is None or inliers is None or inliers.sum() < 0.4 * len(src):
+                continue
+            current = found
+        else:
+            # the edges found, in the current lattice's units: an affine correction there is well posed on a few cells
+            seen = _apply(np.linalg.inv(current), dst)
+            aff, inliers = cv2.estimateAffine2D(src, seen, method=cv2.RANSAC, ransacReprojThreshold=0.06)
+            if aff is None or inliers is None or inliers.sum() < 0.4 * len(src):
+                continue
+            current = current @ np.r_[aff, [[0.0, 0.0, 1.0]]]
+        if not np.isfinite(current).all():
+            return None
+    out: NDArray[Any] = np.linalg.inv(zoom) @ current
+    return out
 
 
 #: how firmly the outline fit is held near the fit before (in units of the points' own weight): a firm hold keeps
