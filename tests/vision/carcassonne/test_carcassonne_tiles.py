@@ -11,7 +11,7 @@ from vision.carcassonne.camera import LEVELS, photograph
 from vision.carcassonne.classifier import TileClassifier
 from vision.carcassonne.dataset import EDGE_INDEX, build_bank, make_crops
 from vision.carcassonne.figures import PlacedFigure, draw_figures
-from vision.carcassonne.grid import Cell, Grid
+from vision.carcassonne.grid import Cell, Grid, NoBoardError
 from vision.carcassonne.labels import NONE, TILE_LABELS, TILE_NAMES, canonical_rotation, label, parse_label
 from vision.carcassonne.recognize import (
     _EDGES,
@@ -173,16 +173,17 @@ class _FixedClassifier(TileClassifier):
         return self._probs, self._edges
 
 
-def _twin_row(p_first: float) -> BoardReading:
-    """Five cells in a row: B, B, a city north and south (F with a pennant or G without, at p_first : 1 - p_first), B, B."""
+def _twin_row(p_first: float, torn: tuple[int, ...] = (2,), length: int = 5) -> BoardReading:
+    """Cells in a row, B but for those in ``torn``: a city north and south (F with a pennant or G without, at
+    p_first : 1 - p_first)."""
     city_ns = [EDGE_INDEX["city"], EDGE_INDEX["field"], EDGE_INDEX["city"], EDGE_INDEX["field"]]
     f_pair = next(p for p in _PAIRS if p[0] == "F" and list(_EDGES[_PAIRS.index(p)]) == city_ns)
     g_pair = next(p for p in _PAIRS if p[0] == "G" and list(_EDGES[_PAIRS.index(p)]) == city_ns)
     index = {lab: i for i, lab in enumerate(TILE_LABELS)}
-    probs = np.zeros((5, len(TILE_LABELS)), np.float32)
-    edges = np.full((5, 4, 3), 0.01, np.float32)
-    for k in range(5):
-        if k == 2:
+    probs = np.zeros((length, len(TILE_LABELS)), np.float32)
+    edges = np.full((length, 4, 3), 0.01, np.float32)
+    for k in range(length):
+        if k in torn:
             probs[k, index[label(*f_pair)]] = p_first
             probs[k, index[label(*g_pair)]] = 1 - p_first
             sides = city_ns
@@ -191,8 +192,8 @@ def _twin_row(p_first: float) -> BoardReading:
             sides = [EDGE_INDEX["field"]] * 4
         edges[k, range(4), sides] = 0.98
     cells = tuple(Cell(k, 0, np.array([[10 + 20 * k, 10], [30 + 20 * k, 10], [30 + 20 * k, 30], [10 + 20 * k, 30]], np.float32), 1.0)
-                  for k in range(5))
-    return read_cells(np.zeros((40, 120, 3), np.uint8), Grid(cells, np.eye(3)), _FixedClassifier(probs, edges))
+                  for k in range(length))
+    return read_cells(np.zeros((40, 20 * length + 20, 3), np.uint8), Grid(cells, np.eye(3)), _FixedClassifier(probs, edges))
 
 
 def test_twins_are_types_with_the_same_edges() -> None:
@@ -211,6 +212,14 @@ def test_a_tile_torn_between_pennant_twins_is_unrecognised() -> None:
     sure = _twin_row(0.999)
     assert len(sure.tiles) == 5 and not sure.unrecognised
     assert sure.tiles[2].tile == "F"
+
+
+def test_a_board_the_model_leaves_mostly_unrecognised_is_no_board() -> None:
+    """More than half of a board of more than four squares in doubt: a grid off the tiles, not a board to read."""
+    half = _twin_row(0.7, torn=(1, 3, 5), length=6)
+    assert [t.x for t in half.tiles] == [0, 2, 4] and [u.x for u in half.unrecognised] == [1, 3, 5]
+    with pytest.raises(NoBoardError, match="4 of 6 squares unrecognised"):
+        _twin_row(0.7, torn=(0, 1, 3, 5), length=6)
 
 
 def _big_top_row(middle: str, rotation: int, read_as: str, read_rotation: int, twin_share: float,
