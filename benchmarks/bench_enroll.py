@@ -97,6 +97,27 @@ def write_enrolment(folder: Path, labels: list[str], photos: int, level: str, dr
     return n
 
 
+def add_enrolment_arguments(ap: argparse.ArgumentParser, component: str, seed_base: int,
+                            keep_help: str = "photos already there are used again") -> None:
+    """The options every enrolment benchmark takes: camera levels, enrolment photos and their level, where to keep
+    them, the held-out tables' first seed."""
+    ap.add_argument("--levels", default="easy,medium,hard")
+    ap.add_argument("--photos", type=int, default=2, choices=(1, 2), help=f"enrolment photos per {component}")
+    ap.add_argument("--enrol-level", default="medium", help="camera level of the enrolment photos")
+    ap.add_argument("--keep", type=Path, default=None, help=f"keep the enrolment photos and the deck here ({keep_help})")
+    ap.add_argument("--seed-base", type=int, default=seed_base)
+
+
+def chosen_levels(args: argparse.Namespace) -> list[str] | None:
+    """The camera levels ``--levels`` names; None (after one line on stderr) when it or ``--enrol-level`` is unknown."""
+    levels = [lv for lv in args.levels.split(",") if lv]
+    for lv in levels + [args.enrol_level]:
+        if lv not in LEVELS:
+            print(f"error: unknown level {lv!r}", file=sys.stderr)
+            return None
+    return levels
+
+
 @dataclass(slots=True)
 class Tally:
     scenes: int = 0
@@ -117,12 +138,7 @@ class Tally:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", type=int, default=30, help="tables per level")
-    ap.add_argument("--levels", default="easy,medium,hard")
-    ap.add_argument("--photos", type=int, default=2, choices=(1, 2), help="enrolment photos per component")
-    ap.add_argument("--enrol-level", default="medium", help="camera level of the enrolment photos")
-    ap.add_argument("--keep", type=Path, default=None,
-                    help="keep the enrolment photos and the deck here (photos already there are used again)")
-    ap.add_argument("--seed-base", type=int, default=SCENE_SEEDS)
+    add_enrolment_arguments(ap, "component", SCENE_SEEDS)
     ap.add_argument("--dump", type=Path, default=None,
                     help="write every detection's nearest label and distances here (JSON), to study the tests")
     ap.add_argument("--why", action="store_true",
@@ -135,11 +151,9 @@ def main() -> int:
     from vision import NoMatError
     from vision.enroll import load_deck, save_deck
 
-    levels = [lv for lv in args.levels.split(",") if lv]
-    for lv in levels + [args.enrol_level]:
-        if lv not in LEVELS:
-            print(f"error: unknown level {lv!r}", file=sys.stderr)
-            return 2
+    levels = chosen_levels(args)
+    if levels is None:
+        return 2
     labels = [x for x in LABELS if x != NONE]
     work = args.keep or Path(tempfile.mkdtemp(prefix="bench-enroll-"))
     photos_dir = work / "photos"

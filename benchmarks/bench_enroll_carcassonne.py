@@ -44,7 +44,7 @@ import numpy as np
 sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parent)]
 
 from bench_carcassonne_vision import _model_photo, _score, _turned  # noqa: E402
-from bench_enroll import enrolment_photo  # noqa: E402
+from bench_enroll import add_enrolment_arguments, chosen_levels, enrolment_photo  # noqa: E402
 from carcassonne_fourth_deck import draw_tile, render  # noqa: E402
 
 from scorer.carcassonne.catalog import BASE_TILES  # noqa: E402
@@ -89,25 +89,18 @@ def write_photos(folder: Path, labels: list[str], photos: int, level: str, retak
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--boards", type=int, default=8, help="boards per level")
-    ap.add_argument("--levels", default="easy,medium,hard")
+    add_enrolment_arguments(ap, "tile", SCENE_SEEDS)
     ap.add_argument("--sizes", default="6,12,20,30", help="board sizes (tiles), in turn")
-    ap.add_argument("--photos", type=int, default=2, choices=(1, 2), help="enrolment photos per tile")
-    ap.add_argument("--enrol-level", default="medium", help="camera level of the enrolment photos")
     ap.add_argument("--photo", default="2304x1296", help="board photo size WxH")
-    ap.add_argument("--keep", type=Path, default=None,
-                    help="keep the enrolment photos and the deck here (photos already there are used again)")
-    ap.add_argument("--seed-base", type=int, default=SCENE_SEEDS)
     ap.add_argument("--why", action="store_true", help="list every tile not read right with the deck")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     from firmware.enroll import EnrollError, enroll_folder
     from vision.enroll import load_deck, save_deck
 
-    levels = [lv for lv in args.levels.split(",") if lv]
-    for lv in levels + [args.enrol_level]:
-        if lv not in LEVELS:
-            print(f"error: unknown level {lv!r}", file=sys.stderr)
-            return 2
+    levels = chosen_levels(args)
+    if levels is None:
+        return 2
     try:
         sizes = [int(v) for v in args.sizes.split(",") if v]
         pw, ph = (int(v) for v in args.photo.lower().split("x"))

@@ -41,12 +41,12 @@ import numpy as np
 # this checkout's code (not an installed copy), and the decks beside this file
 sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parent)]
 
-from bench_enroll import enrolment_photo, write_enrolment  # noqa: E402
+from bench_enroll import add_enrolment_arguments, chosen_levels, enrolment_photo, write_enrolment  # noqa: E402
 from bench_flohcati_vision import scene_layouts  # noqa: E402
 from fleapit_deck import LABELS, render  # noqa: E402
 
 from scorer.flohcati.cards import card_name  # noqa: E402
-from vision.camera_model import LEVELS, Photo, photograph  # noqa: E402
+from vision.camera_model import Photo, photograph  # noqa: E402
 from vision.flohcati.layout import CODE_CENTRE, Area, zone_of  # noqa: E402
 from vision.flohcati.pipeline import visible_part  # noqa: E402
 from vision.flohcati.scene import REGION, Placement, placements  # noqa: E402
@@ -128,12 +128,7 @@ class Tally:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", type=int, default=20, help="tables per level")
-    ap.add_argument("--levels", default="easy,medium,hard")
-    ap.add_argument("--photos", type=int, default=2, choices=(1, 2), help="enrolment photos per card")
-    ap.add_argument("--enrol-level", default="medium", help="camera level of the enrolment photos")
-    ap.add_argument("--keep", type=Path, default=None,
-                    help="keep the enrolment photos and the deck here (photos and a deck already there are used again)")
-    ap.add_argument("--seed-base", type=int, default=SCENE_SEEDS)
+    add_enrolment_arguments(ap, "card", SCENE_SEEDS, keep_help="photos and a deck already there are used again")
     ap.add_argument("--why", action="store_true", help="list every card not read right and every wrong one")
     args = ap.parse_args()
     import cv2
@@ -144,11 +139,9 @@ def main() -> int:
     from vision.enroll import load_deck, save_deck
     from vision.flohcati.pipeline import Recognizer
 
-    levels = [lv for lv in args.levels.split(",") if lv]
-    for lv in levels + [args.enrol_level]:
-        if lv not in LEVELS:
-            print(f"error: unknown level {lv!r}", file=sys.stderr)
-            return 2
+    levels = chosen_levels(args)
+    if levels is None:
+        return 2
     labels = list(LABELS)
     work = args.keep or Path(tempfile.mkdtemp(prefix="bench-enroll-flohcati-"))
     photos_dir = work / "photos"

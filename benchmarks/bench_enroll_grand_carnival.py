@@ -45,6 +45,7 @@ import numpy as np
 # this checkout's code (not an installed copy), and the benchmarks beside this file
 sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parent)]
 
+from bench_enroll import add_enrolment_arguments, chosen_levels  # noqa: E402
 from bench_grand_carnival_vision import random_market  # noqa: E402
 from carnival_fairground_deck import render, render_tile  # noqa: E402
 
@@ -87,24 +88,17 @@ def market_letters(view: MarketView | None) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", type=int, default=20, help="markets per level")
-    ap.add_argument("--levels", default="easy,medium,hard")
-    ap.add_argument("--photos", type=int, default=2, choices=(1, 2), help="enrolment photos per tile")
-    ap.add_argument("--enrol-level", default="medium", help="camera level of the enrolment photos")
+    add_enrolment_arguments(ap, "tile", SCENE_SEEDS)
     ap.add_argument("--size", default="1280x960", help="market photo size WxH")
-    ap.add_argument("--keep", type=Path, default=None,
-                    help="keep the enrolment photos and the deck here (photos already there are used again)")
-    ap.add_argument("--seed-base", type=int, default=SCENE_SEEDS)
     ap.add_argument("--why", action="store_true", help="list every tile not read right with the deck, and why")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     from firmware.enroll import EnrollError, enroll_folder, folder_name, spec_of
     from vision.enroll import find_component, load_deck, save_deck
 
-    levels = [lv for lv in args.levels.split(",") if lv]
-    for lv in levels + [args.enrol_level]:
-        if lv not in LEVELS:
-            print(f"error: unknown level {lv!r}", file=sys.stderr)
-            return 2
+    levels = chosen_levels(args)
+    if levels is None:
+        return 2
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
     except ValueError:

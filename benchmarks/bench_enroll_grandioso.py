@@ -40,12 +40,12 @@ import numpy as np
 # this checkout's code (not an installed copy), and the decks beside this file
 sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parent)]
 
-from bench_enroll import write_enrolment  # noqa: E402
+from bench_enroll import add_enrolment_arguments, chosen_levels, write_enrolment  # noqa: E402
 from bench_grandioso_vision import random_table  # noqa: E402
 from menagerie_deck import render  # noqa: E402
 
 from scorer.grandioso.pyramid import Card  # noqa: E402
-from vision.camera_model import LEVELS, Photo, photograph  # noqa: E402
+from vision.camera_model import Photo, photograph  # noqa: E402
 from vision.grandioso.layout import CARD, MAT  # noqa: E402
 from vision.grandioso.pipeline import Recognizer  # noqa: E402
 from vision.grandioso.scene import CONTENT_REGION, render_top_down  # noqa: E402
@@ -92,12 +92,7 @@ class Tally:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", type=int, default=20, help="tables per level")
-    ap.add_argument("--levels", default="easy,medium,hard")
-    ap.add_argument("--photos", type=int, default=2, choices=(1, 2), help="enrolment photos per card")
-    ap.add_argument("--enrol-level", default="medium", help="camera level of the enrolment photos")
-    ap.add_argument("--keep", type=Path, default=None,
-                    help="keep the enrolment photos and the deck here (photos already there are used again)")
-    ap.add_argument("--seed-base", type=int, default=SCENE_SEEDS)
+    add_enrolment_arguments(ap, "card", SCENE_SEEDS)
     ap.add_argument("--why", action="store_true", help="list every card not read right and every wrong one")
     args = ap.parse_args()
     cv2.setNumThreads(1)
@@ -105,11 +100,9 @@ def main() -> int:
     from vision import NoMatError
     from vision.enroll import load_deck, save_deck
 
-    levels = [lv for lv in args.levels.split(",") if lv]
-    for lv in levels + [args.enrol_level]:
-        if lv not in LEVELS:
-            print(f"error: unknown level {lv!r}", file=sys.stderr)
-            return 2
+    levels = chosen_levels(args)
+    if levels is None:
+        return 2
     labels = [c.notation for c in Card]
     work = args.keep or Path(tempfile.mkdtemp(prefix="bench-enroll-grandioso-"))
     photos_dir = work / "photos"
