@@ -77,18 +77,15 @@ def _edge_line(gray: Image, calibration: Calibration, a: NDArray[Any], b: NDArra
     found = found[strong]
     if len(found) < MIN_POINTS:
         return None
-    # the line most found points lie on: every pair's line tried (a few hundred at most), then refitted
-    best_in: NDArray[Any] | None = None
+    # the line most found points lie on: every pair's line far enough apart tried at once, then refitted
     n = len(found)
-    for i in range(n):
-        for j in range(i + max(1, n // 3), n):
-            d = found[j] - found[i]
-            d = d / max(float(np.hypot(*d)), 1e-9)
-            dist = np.abs((found - found[i]) @ np.array([-d[1], d[0]]))
-            near = dist <= LINE_MM
-            if best_in is None or int(near.sum()) > int(best_in.sum()):
-                best_in = near
-    if best_in is None or int(best_in.sum()) < max(MIN_POINTS, MIN_SHARE * len(rows)):
+    i, j = np.triu_indices(n, max(1, n // 3))
+    d = found[j] - found[i]
+    d /= np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)[:, None]
+    normal = np.stack([-d[:, 1], d[:, 0]], axis=1)
+    near = np.abs(np.einsum("pk,pnk->pn", normal, found[None] - found[i][:, None])) <= LINE_MM
+    best_in = near[int(np.argmax(near.sum(axis=1)))]
+    if int(best_in.sum()) < max(MIN_POINTS, MIN_SHARE * len(rows)):
         return None
     vx, vy, x0, y0 = cv2.fitLine(found[best_in].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
     return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
