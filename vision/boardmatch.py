@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.boardoutline import outline_pose
 from vision.calibrate import Calibration, ChartPose, Marker, _similarity, locate_charts
 from vision.codematch import (
     BLURS_PX,
@@ -339,6 +340,9 @@ class BoardMemory:
     """Live: the seats' boards' poses (`locate_charts`, `refined_poses`, `boards_by_matching`) kept from frame
     to frame while the table has not moved, so that a frame that is not given back whole (`vision.recall`:
     a hand over the table, the frames confirming a still table) does not fit and score them again.
+    A board that one decoded marker alone placed, and no refit placed better, is fitted to its printed
+    `outline` when the frame shows that clearly (`vision.boardoutline.outline_pose`); else it keeps the
+    marker's pose. This runs only when a board is fitted afresh, never on a kept one.
 
     The rule: everything is forgotten when the calibration changes (another `Calibration` object: the
     table or the camera moved) and at `reset`. A board fitted to decoded markers keeps its pose while
@@ -424,6 +428,11 @@ class BoardMemory:
         if todo:
             fresh = refined_poses(gray, calibration, locate_charts(tuple(todo), calibration, cfg), cfg)
             for seat, pose in fresh.items():
+                if self.outline is not None and pose.markers_seen == 1 and len(by_seat[seat]) == 1:
+                    side = layout.board_of_marker(by_seat[seat][0].id)
+                    if side is not None:
+                        pose = outline_pose(gray, calibration, pose, self.outline,
+                                            layout.board_marker_corners(side[1])) or pose
                 # a board all of whose places were fitted is never scored again: its places are not needed
                 places = (() if pose.markers_seen >= len(boards.get(seat, {}))
                           else _places(pose, calibration, cfg, tiles.shape))
