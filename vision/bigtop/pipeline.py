@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -137,6 +137,15 @@ class Recognizer:
         self._last_calibration = None
         self.boards.reset()
 
+    def _detection_config(self) -> VisionConfig:
+        """The config components are searched with: the shipped model reads Ringside's print, found in one contour
+        pass (`VisionConfig.unclosed_pass` off); any other reader (an enrolled deck) reads another art, whose values
+        and frame lines may lie a pixel apart where Ringside's print leaves more room, so its dark mask is also
+        searched as it is."""
+        if isinstance(self.classifier, Classifier) or self.config.unclosed_pass:
+            return self.config
+        return replace(self.config, unclosed_pass=True)
+
     def recognize(self, frame: Image) -> Result:
         """One frame (BGR or grey) -> `Result`.
 
@@ -166,8 +175,9 @@ class Recognizer:
         t3 = _now()
         if seen.found is None:
             outlines = marker_outlines(markers, rect, cfg)
-            self.still.components(seen, outlines, lambda: find_components(rect.image, cfg, outlines),
-                                  lambda changed, found: find_components_near(rect.image, cfg, outlines, found,
+            found_by = self._detection_config()
+            self.still.components(seen, outlines, lambda: find_components(rect.image, found_by, outlines),
+                                  lambda changed, found: find_components_near(rect.image, found_by, outlines, found,
                                                                               changed, TILE))
         dets = list(seen.found or [])
         t4 = _now()

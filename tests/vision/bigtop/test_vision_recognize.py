@@ -178,3 +178,19 @@ def test_a_card_off_the_mat_near_a_chart_lies_in_front_of_that_seat() -> None:
     assert zone_of(250.0, MAT.height + 20 + CHART.height + SEAT_REACH + 10, charts).seat is None
     on_mat = zone_of(MAT.width - 2, 2.0, charts)
     assert on_mat.seat is None
+
+
+class _OtherArt:
+    """A reader of another deck's art (as an enrolled deck is): it names nothing."""
+
+    def classify(self, crops: np.ndarray, threshold: float) -> list:  # type: ignore[type-arg]
+        return []
+
+
+def test_another_decks_art_is_searched_in_both_masks(recognizer: Recognizer) -> None:
+    """Ringside's print is found in one contour pass; a deck of another art, whose values may lie a pixel from its
+    frame lines, in the dark mask as it is and with its gaps closed."""
+    assert not recognizer._detection_config().unclosed_pass
+    other = Recognizer(DEFAULT_MODEL, classifier=_OtherArt())  # type: ignore[arg-type]
+    assert other._detection_config().unclosed_pass
+    assert other._detection_config().gap_closing and not other.config.unclosed_pass
