@@ -1076,7 +1076,9 @@ def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArr
 
     Along every seam between two candidate cells, a few points are searched across the
     seam (a quarter cell each way) for the strongest edge; a robust homography through
-    them corrects what the straight-line estimate of the perspective left over.
+    them corrects what the straight-line estimate of the perspective left over. The RANSAC draws its samples by
+    position among the seams, taken in ``cells``' order: the same cells in another order can give another fit (a
+    set iterates in the order it was filled), so a caller fills ``cells`` in an order fixed by what it holds.
     """
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
     h, w = g.shape

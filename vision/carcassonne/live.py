@@ -365,7 +365,9 @@ class LiveRecognizer:
             self.to_photo = _fit_outlines(self._outlines)
             return
         gray = cv2.cvtColor(board, cv2.COLOR_BGR2GRAY)
-        fitted = refine_seams(gray, set(self._cells), self.to_photo)
+        # the seam fit's RANSAC samples its seams by position, and a set iterates in the order it was filled: filled
+        # in a fixed order, the fit follows the cells read, not the order they were read in
+        fitted = refine_seams(gray, set(sorted(self._cells)), self.to_photo)
         if fitted is not None:
             self.to_photo = np.asarray(fitted, np.float64)
 

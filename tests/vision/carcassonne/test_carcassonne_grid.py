@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.carcassonne.board import draw_board, random_layout
-from vision.carcassonne.camera import _homography
+from vision.carcassonne.camera import LEVELS, _homography, photograph
 from vision.carcassonne.grid import (
     _apply,
     _directions,
@@ -342,3 +342,32 @@ def test_a_lattice_of_the_wrong_pitch_finds_its_seams_off_its_lines() -> None:
     assert seam_precision(fine, mask, truth) > 0.9
     assert seam_share(fine, mask, wrong) > 0.3
     assert seam_precision(fine, mask, wrong) < 0.6
+
+
+def _photographed_board(seed: int, n: int) -> np.ndarray:
+    """A photo (1536 x 864) of ``n`` tiles laid at random, taken by the typical camera."""
+    rng = np.random.default_rng(seed)
+    tiles = random_layout(n, rng, expansion=True)
+    board = draw_board(tiles, lambda t, r: render_tile(t, r, 48, "newart", rng), rng, cell=48, margin=8.0)
+    photo: np.ndarray = photograph(board.image, LEVELS["typical"], rng, size=(1536, 864), subject=board.subject).image
+    return photo
+
+
+def test_the_same_photo_gives_the_same_grid_whatever_ran_before() -> None:
+    """OpenCV's and numpy's global random states, OpenCV's thread count and another board found in between leave the
+    grid of a photo exactly as it was."""
+    photo, other = _photographed_board(2, 24), _photographed_board(1, 12)
+    first = find_grid(photo)
+    threads = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(1)
+        cv2.setRNGSeed(12345)
+        cv2.randu(np.zeros((8, 8), np.float32), 0, 1)
+        np.random.seed(99)
+        find_grid(other)
+        again = find_grid(photo)
+    finally:
+        cv2.setNumThreads(threads)
+    assert np.array_equal(first.to_photo, again.to_photo)
+    assert [(c.x, c.y, c.cover) for c in first.cells] == [(c.x, c.y, c.cover) for c in again.cells]
+    assert all(np.array_equal(a.corners, b.corners) for a, b in zip(first.cells, again.cells, strict=True))

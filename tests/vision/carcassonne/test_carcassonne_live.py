@@ -12,10 +12,14 @@ from numpy.typing import NDArray
 
 from firmware.carcassonne.scene import Scene, SceneRenderer
 from scorer.carcassonne.observe import same_look
+from vision.carcassonne.board import draw_board, random_layout
+from vision.carcassonne.camera import LEVELS, photograph
 from vision.carcassonne.classifier import DEFAULT_MODEL, TileClassifier
 from vision.carcassonne.figures import PlacedFigure
+from vision.carcassonne.grid import find_grid
 from vision.carcassonne.labels import NONE
 from vision.carcassonne.live import _GAIN_SPREAD, LiveReading, LiveRecognizer, _corners, _square, _white_gain
+from vision.carcassonne.render import render_tile
 
 #: a table and tile art of the demo's first game (seed 1: each tile's picture is drawn from the seed and its square)
 BOUNDS, SEED = (-2, -2, 4, 3), 1
@@ -239,3 +243,24 @@ def test_the_art_below_a_lone_acrobat_is_no_acrobat_it_hides() -> None:
     recognizer = _read_with_grid_off(renderer, frame, tiles, (0, 0))
     board, _ = recognizer._board_part(frame)
     assert recognizer._board_figures(board) == ((-6, 4, "acrobat", "blue", "acrobats"),)
+
+
+def test_the_grid_fitted_to_the_seams_does_not_follow_the_order_the_tiles_were_read_in(classifier: TileClassifier) -> None:
+    """The seam fit's robust search draws its samples by position in its list of seams: the same tiles read in
+    another order at the table moved the grid."""
+    rng = np.random.default_rng(2)
+    tiles = random_layout(24, rng, expansion=True)
+    board = draw_board(tiles, lambda t, r: render_tile(t, r, 48, "newart", rng), rng, cell=48, margin=8.0)
+    photo = photograph(board.image, LEVELS["typical"], rng, size=(1536, 864), subject=board.subject).image
+    grid = find_grid(photo)
+    fits = []
+    for k in range(4):
+        cells = [(c.x, c.y) for c in grid.cells]
+        np.random.default_rng(k).shuffle(cells)
+        recognizer = LiveRecognizer(classifier)
+        recognizer.to_photo = grid.to_photo
+        recognizer._cells = {cell: ("A", 0, True) for cell in cells}
+        recognizer._refit(photo)
+        fits.append(recognizer.to_photo)
+    assert not np.array_equal(fits[0], grid.to_photo)
+    assert all(np.array_equal(f, fits[0]) for f in fits[1:])
