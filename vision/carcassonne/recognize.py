@@ -71,6 +71,10 @@ TWIN_DOUBT = 0.1
 #: a board of more than SMALL_BOARD squares more than this share of which the shipped model leaves unrecognised is no
 #: board
 MOSTLY_UNSURE = 0.5
+#: a board on which the shipped model's class head gives the median tile-like square's likeliest tile (type and turn)
+#: less than this is no board: on the editions it knows that median is above 0.998, on an edition unlike them (the
+#: Fourth benchmark deck) below 0.975, while its readings there are confidently wrong and agree edge to edge
+FAMILIAR = 0.985
 #: a tile whose own picture gives its type less than this share (the class head: its neighbours and the box chose
 #: it, not what it shows) is unrecognised
 OWN_EVIDENCE = 0.1
@@ -423,6 +427,13 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     pairs, bad = _mismatches(pos, choice)
     if len(keep) == 1 and (conf[0] < LONE_TILE or any(edges[keep[0]].argmax(axis=1) != _EDGES[choice[0]])):
         raise NoBoardError(f"no board in the photo: one tile-like square, no sure tile ({conf[0]:.2f})")
+    # first: of the reasons a board is refused, this one (enrol the edition) is the one that helps the player
+    if not isinstance(classifier, DeckTileClassifier):
+        tile_cols = [j for j, lab in enumerate(classifier.labels) if lab != NONE]
+        familiar = float(np.median(probs[np.ix_(keep, tile_cols)].max(axis=1)))
+        if familiar < FAMILIAR:
+            raise NoBoardError(f"no board read: the tiles look like no edition the model knows (median sureness "
+                               f"{familiar:.3f}); enrol them as a deck: ringside enroll carcassonne --from DIR --name NAME")
     # with a deck, the model's sides of a cell the deck doubts (an edition the model reads poorly) say nothing of
     # whether a board lies there: only pairs of cells the deck named count, where two touch
     named = [not deck_doubts[i] for i in keep]

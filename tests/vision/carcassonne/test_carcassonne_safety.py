@@ -11,9 +11,9 @@ import pytest
 
 from vision.carcassonne.dataset import EDGE_INDEX
 from vision.carcassonne.figures import COLORS, _paint, _poly, find_figures
-from vision.carcassonne.grid import Cell, Grid
+from vision.carcassonne.grid import Cell, Grid, NoBoardError
 from vision.carcassonne.labels import NONE, TILE_LABELS
-from vision.carcassonne.recognize import THRESHOLD, TileReading, read_cells
+from vision.carcassonne.recognize import FAMILIAR, THRESHOLD, TileReading, read_cells
 
 #: a row of straight roads running west to east (U as printed: field north and south, road east and west)
 _ROW = 5
@@ -36,7 +36,7 @@ class _Prepared:
 def _sure_row() -> tuple[np.ndarray, np.ndarray]:
     """Every cell read as U by both heads, surely."""
     probs = np.full((_ROW, len(TILE_LABELS)), 1e-4, np.float32)
-    probs[:, TILE_LABELS.index("U@0")] = 0.95
+    probs[:, TILE_LABELS.index("U@0")] = 0.995
     edges = np.full((_ROW, 4, 3), 0.01, np.float32)
     for side, kind in enumerate(_SIDES):
         edges[:, side, EDGE_INDEX[kind]] = 0.98
@@ -85,6 +85,18 @@ def test_a_tile_with_a_side_read_as_another_feature_is_unrecognised(side: int) -
     edges[2, side, EDGE_INDEX["city"]] = 0.6
     edges[2, side, EDGE_INDEX[_SIDES[side]]] = 0.4
     _middle_unrecognised(_read(probs, edges))
+
+
+def test_a_board_the_model_reads_less_surely_than_any_edition_it_knows_is_refused_with_a_hint_to_enrol() -> None:
+    # an unfamiliar edition: both heads agree edge to edge, but the class head is only fairly sure of each tile
+    probs, edges = _sure_row()
+    probs[:3, TILE_LABELS.index("U@0")] = FAMILIAR - 0.02
+    with pytest.raises(NoBoardError, match="enroll carcassonne"):
+        _read(probs, edges)
+    # fewer than half the squares so read: the board stands
+    probs, edges = _sure_row()
+    probs[:2, TILE_LABELS.index("U@0")] = FAMILIAR - 0.02
+    assert len(_read(probs, edges).tiles) == _ROW
 
 
 def _fields(n: int) -> tuple[np.ndarray, list[TileReading], dict[tuple[int, int], np.ndarray]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import vision.carcassonne.recognize as recognize_module
 from scorer.carcassonne.catalog import BASE_TILES, BIG_TOP_TILES, CATALOG, Edge, Special, box, rotated
 from vision.carcassonne.board import draw_board, random_layout
 from vision.carcassonne.camera import LEVELS, photograph
@@ -214,8 +215,10 @@ def test_a_tile_torn_between_pennant_twins_is_unrecognised() -> None:
     assert sure.tiles[2].tile == "F"
 
 
-def test_a_board_the_model_leaves_mostly_unrecognised_is_no_board() -> None:
+def test_a_board_the_model_leaves_mostly_unrecognised_is_no_board(monkeypatch: pytest.MonkeyPatch) -> None:
     """More than half of a board of more than four squares in doubt: a grid off the tiles, not a board to read."""
+    # this rule alone: squares torn between twins also make the median square unsure, an edition the model does not know
+    monkeypatch.setattr(recognize_module, "FAMILIAR", 0.0)
     half = _twin_row(0.7, torn=(1, 3, 5), length=6)
     assert [t.x for t in half.tiles] == [0, 2, 4] and [u.x for u in half.unrecognised] == [1, 3, 5]
     with pytest.raises(NoBoardError, match="4 of 6 squares unrecognised"):
