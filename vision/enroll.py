@@ -1190,6 +1190,26 @@ COLOUR_BINS = 24
 COLOUR_SMOOTH = 1.0
 
 
+#: a pixel this bright (0-255) in any channel is clipped: not taken for the white (`balanced_to_white`)
+COLOUR_CLIP = 250.0
+
+
+def balanced_to_white(px: FloatArray) -> FloatArray:
+    """``(N, 3)`` BGR pixel values (0-255) in linear light, divided channel by channel by their own white: the
+    median of the brightest (`COLOUR_WHITE` quantiles of brightness) that no channel clips (`COLOUR_CLIP`; all
+    pixels when fewer than 16 are unclipped). A colour cast or an exposure (a gain on each channel) is taken out."""
+    lin = (px / 255.0) ** 2.2
+    bright = lin.sum(axis=1)
+    unclipped = px.max(axis=1) < COLOUR_CLIP
+    if unclipped.sum() < 16:
+        unclipped[:] = True
+    lo, hi = np.quantile(bright[unclipped], COLOUR_WHITE)
+    sel = (bright >= lo) & (bright <= hi) & unclipped
+    white = np.median(lin[sel], axis=0) if sel.any() else lin.max(axis=0)
+    balanced: FloatArray = lin / np.maximum(white, 1e-4)
+    return balanced
+
+
 def colour_histograms(images: Image) -> FloatArray:
     """``(N, COLOUR_BINS + 1)``: the hues of each ``(N, H, W, 3)`` uint8 BGR image, the camera's white balance out.
 
@@ -1212,15 +1232,7 @@ def colour_histograms(images: Image) -> FloatArray:
     smooth = np.exp(-0.5 * (k / COLOUR_SMOOTH) ** 2)
     for i, im in enumerate(images):
         px = im.reshape(-1, 3)[inside].astype(np.float32)
-        lin = (px / 255.0) ** 2.2
-        bright = lin.sum(axis=1)
-        unclipped = px.max(axis=1) < 250
-        if unclipped.sum() < 16:
-            unclipped[:] = True
-        lo, hi = np.quantile(bright[unclipped], COLOUR_WHITE)
-        sel = (bright >= lo) & (bright <= hi) & unclipped
-        white = np.median(lin[sel], axis=0) if sel.any() else lin.max(axis=0)
-        bal = lin / np.maximum(white, 1e-4)
+        bal = balanced_to_white(px)
         total = bal.sum(axis=1)
         keep = total >= 3 * COLOUR_DARK
         b, g, r = (bal[keep] / total[keep, None]).T

@@ -1276,21 +1276,13 @@ _TINT_LIGHT = (0.0, 0.06, 0.16, 0.4)
 def tints(images: Image) -> NDArray[Any]:
     """``(N, bins)``: each ``(N, H, W, 3)`` uint8 BGR image's colours by hue and lightness, the camera's white
     balance and exposure out; the last bin counts the grey and dark pixels. Each row sums to one."""
-    from vision.enroll import COLOUR_DARK, COLOUR_GREY, COLOUR_WHITE
+    from vision.enroll import COLOUR_DARK, COLOUR_GREY, balanced_to_white
 
     levels = len(_TINT_LIGHT)
     out = np.zeros((len(images), _TINT_HUES * levels + 1), np.float32)
     for i, im in enumerate(images):
         px = im.reshape(-1, 3).astype(np.float32)
-        lin = (px / 255.0) ** 2.2
-        bright = lin.sum(axis=1)
-        unclipped = px.max(axis=1) < _SATURATED
-        if unclipped.sum() < 16:
-            unclipped[:] = True
-        lo, hi = np.quantile(bright[unclipped], COLOUR_WHITE)
-        sel = (bright >= lo) & (bright <= hi) & unclipped
-        white = np.median(lin[sel], axis=0) if sel.any() else lin.max(axis=0)
-        bal = lin / np.maximum(white, 1e-4)
+        bal = balanced_to_white(px)
         total = bal.sum(axis=1)
         b, g, r = (bal / np.maximum(total, 1e-6)[:, None]).T
         x, y = r - g, (r + g) / 2 - b
