@@ -575,6 +575,12 @@ def find_grid(photo: NDArray[Any]) -> Grid:
         searched = search_lattice(fine, mask, to_work)
         if searched is not None:
             starts.append(searched)
+        if share < DOUBLE_BELOW:
+            # a lattice at half the tile pitch (the art's roads and walls across the tile middles taken for seams)
+            # holds few seams on every other line either: the lattice at twice the pitch, on either parity
+            for dx in (0.0, 1.0):
+                for dy in (0.0, 1.0):
+                    starts.append(to_work @ np.array([[2.0, 0.0, dx], [0.0, 2.0, dy], [0.0, 0.0, 1.0]]))
     best_share, best_grown = share, to_work
     for origin in starts:
         grown = grow_seams(fine, mask, origin)
@@ -606,6 +612,8 @@ def find_grid(photo: NDArray[Any]) -> Grid:
 GROWN_GAIN = 0.05
 #: a board of fewer candidate cells is not grown (a pitch a few per cent off moves its far cells little)
 GROW_CELLS = 16
+#: a lattice holding less of the seams than this is also grown from twice its pitch
+DOUBLE_BELOW = 0.3
 #: a lattice holding this share of the seams is not grown again
 SURE_SHARE = 0.75
 #: ... and at least this share (a lattice on the tiles' seams holds about half of them or more; one that holds less
@@ -953,21 +961,18 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
         dst = np.r_[dst, _apply(current, ouv[snap])]
         if len(src) < 12:
             continue
-        ends = _apply(current, np.array([centre, centre + [1.0, 0.0]]))
-        cell_px = float(np.linalg.norm(ends[1] - ends[0]))
-        tol = max(1.0, 0.06 * cell_px)
         if full:
-            found, inliers = cv2.findHomography(src, dst, cv2.RANSAC, tol)
-            if found is None or inliers is None or inliers.sum() < 0.4 * len(src):
+            fit = line_fit(src, dst, current)
+            if fit is None or fit[1] < 0.4 * len(src):
                 continue
-            current = found
+            current = fit[0]
         else:
             # the edges found, in the current lattice's units: an affine correction there is well posed on a few cells
             seen = _apply(np.linalg.inv(current), dst)
-            aff, inliers = cv2.estimateAffine2D(src, seen, method=cv2.RANSAC, ransacReprojThreshold=0.06)
-            if aff is None or inliers is None or inliers.sum() < 0.4 * len(src):
+            fit = line_fit(src, seen, np.eye(3), affine=True)
+            if fit is None or fit[1] < 0.4 * len(src):
                 continue
-            current = current @ np.r_[aff, [[0.0, 0.0, 1.0]]]
+            current = current @ fit[0]
         if not np.isfinite(current).all():
             return None
     out: NDArray[Any] = np.linalg.inv(zoom) @ current
@@ -1122,11 +1127,90 @@ def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArr
         src, dst = src[good], dst[good]
         if len(src) < 12:
             return None if current is to_work else current
-        ends = _apply(current, np.array([[0.0, 0.0], [1.0, 0.0]]))
-        cell_px = float(np.linalg.norm(ends[1] - ends[0]))
-        found, inliers = cv2.findHomography(src, dst, cv2.RANSAC, max(1.5, 0.06 * cell_px))
-        if found is None or inliers is None or inliers.sum() < 0.4 * len(src):
+        fit = line_fit(src, dst, current, prior=REFINE_PRIOR)
+        if fit is None or fit[1] < 0.4 * len(src):
             return None if current is to_work else current
-        current = found
+        current = fit[0]
     out: NDArray[Any] = current
     return out
+
+
+def _normaliser(pts: NDArray[Any]) -> NDArray[Any]:
+    """The similarity taking ``pts`` to mean 0 and mean distance sqrt(2) from it."""
+    mid = pts.mean(axis=0)
+    s = float(np.sqrt(2.0) / (np.hypot(*(pts - mid).T).mean() + 1e-12))
+    return np.array([[s, 0.0, -s * mid[0]], [0.0, s, -s * mid[1]], [0.0, 0.0, 1.0]])
+
+
+#: how far from its line (in cells) a seam point still counts in each round of the line fit (Tukey's weights)
+LINE_TOLS = (0.25, 0.15, 0.1, 0.06, 0.06)
+#: how firmly the line fit is held near the lattice before, against the points' own weight (it keeps a fit with
+#: few points well posed)
+LINE_PRIOR = 0.01
+#: ... held firmer where the seams are sought at the working scale, fainter and fewer (`refine_seams`)
+REFINE_PRIOR = 1.0
+#: a seam point within this much of a cell of its line fits it
+LINE_INLIER = 0.06
+
+
+def line_fit(src: NDArray[Any], dst: NDArray[Any], start: NDArray[Any], affine: bool = False,
+             prior: float = LINE_PRIOR) -> tuple[NDArray[Any], int] | None:
+    """The lattice (grid units -> pixels) whose lines pass through the seams seen, starting from ``start``: ``(lattice,
+    points within LINE_INLIER of a cell of their line)``, or None when the fit breaks down.
+
+    Each point of ``src`` lies on a lattice line in grid units (one coordinate whole: the line) and ``dst`` is where
+    that line was seen in the photo. Only the distance across its line counts (a seam is searched across, not along:
+    the point's place along the line is the old lattice's guess and says nothing). The photo -> grid map is fitted
+    by least squares, the points weighted by how near their line they lie under the fit before (Tukey's weights,
+    the reach narrowing round by round: `LINE_TOLS`); ``affine`` keeps the map affine. The points are sorted
+    first, so their order changes nothing, bit for bit.
+    """
+    if len(src) < 8:
+        return None
+    integral = np.abs(src - np.round(src)) < 1e-9
+    across = np.where(integral[:, 0], 0, 1)
+    order = np.lexsort((dst[:, 1], dst[:, 0], src[:, 1], src[:, 0], across))
+    src, dst, across = src[order], dst[order], across[order]
+    rows = np.arange(len(src))
+    line = np.round(src[rows, across])
+    t = _normaliser(dst)
+    p = _apply(t, dst)
+    ph = np.c_[p, np.ones(len(p))]
+    g = np.linalg.inv(t @ start)
+    if not np.isfinite(g).all() or abs(g[2, 2]) < 1e-12:
+        return None
+    g = g / g[2, 2]
+    is_u = across == 0
+    z3 = np.zeros((len(p), 3))
+    for tol in LINE_TOLS:
+        denom = ph @ g[2]
+        if not (denom > 1e-9).all():
+            return None
+        r = (ph @ g[0] * is_u + ph @ g[1] * ~is_u) / denom - line
+        w = np.where(np.abs(r) < tol, (1 - (r / tol) ** 2) ** 2, 0.0)
+        if (w > 0).sum() < 8 or (w[is_u] > 0).sum() < 3 or (w[~is_u] > 0).sum() < 3:
+            return None
+        # the map's first (or second) row times the point, less the line times its third row, is 0 on the line;
+        # divided by the third row's value the residual is in cells
+        scale = w / denom
+        a = np.c_[np.where(is_u[:, None], ph, z3), np.where(is_u[:, None], z3, ph)]
+        if affine:
+            a, b = a * scale[:, None], line * scale
+            cur = g[:2].ravel()
+        else:
+            a = np.c_[a, -line[:, None] * p] * scale[:, None]
+            b = line * scale
+            cur = g.ravel()[:8]
+        lam = prior * np.sqrt(float((w > 0).sum()))
+        x = np.linalg.lstsq(np.r_[a, lam * np.eye(len(cur))], np.r_[b, lam * cur], rcond=None)[0]
+        g = np.r_[x, 0.0, 0.0, 1.0].reshape(3, 3) if affine else np.r_[x, 1.0].reshape(3, 3)
+        if not np.isfinite(g).all():
+            return None
+    denom = ph @ g[2]
+    if not (denom > 1e-9).all():
+        return None
+    r = (ph @ g[0] * is_u + ph @ g[1] * ~is_u) / denom - line
+    out: NDArray[Any] = np.linalg.inv(g @ t)
+    if not np.isfinite(out).all():
+        return None
+    return out / out[2, 2], int((np.abs(r) < LINE_INLIER).sum())
