@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 
 from vision import VisionError
 
-__all__ = ["Cell", "Grid", "NoBoardError", "find_grid", "refine_seams"]
+__all__ = ["Cell", "Grid", "NoBoardError", "find_grid", "grow_best", "line_fit", "refine_seams"]
 
 WORK = 640
 CANVAS = 640
@@ -564,31 +564,8 @@ def find_grid(photo: NDArray[Any]) -> Grid:
     # slant: grown from the board's middle outwards along the seams, it is kept where it puts more seams on its lines
     fine = fine_gray(photo)
     share = seam_share(fine, mask, to_work)
-    # starts for growing: the lattice as it is, moved half a cell where that puts clearly more of the board's outline
-    # on its lines (the seams' comb locked onto tile middles), and the lattice searched against the thin lines seen
-    starts: list[NDArray[Any]] = []
-    if share < SURE_SHARE and len(covers) >= GROW_CELLS:
-        starts = [to_work]
-        half = _half_shift(mask, to_work)
-        if half is not to_work:
-            starts.append(half)
-        searched = search_lattice(fine, mask, to_work)
-        if searched is not None:
-            starts.append(searched)
-        if share < DOUBLE_BELOW:
-            # a lattice at half the tile pitch (the art's roads and walls across the tile middles taken for seams)
-            # holds few seams on every other line either: the lattice at twice the pitch, on either parity
-            for dx in (0.0, 1.0):
-                for dy in (0.0, 1.0):
-                    starts.append(to_work @ np.array([[2.0, 0.0, dx], [0.0, 2.0, dy], [0.0, 0.0, 1.0]]))
-    best_share, best_grown = share, to_work
-    for origin in starts:
-        grown = grow_seams(fine, mask, origin)
-        if grown is None:
-            continue
-        grown_share = seam_share(fine, mask, grown)
-        if grown_share > best_share:
-            best_share, best_grown = grown_share, grown
+    best_share, best_grown = (share, to_work) if share >= SURE_SHARE or len(covers) < GROW_CELLS else \
+        grow_best(fine, mask, to_work, share)
     grew = best_share >= max(share + GROWN_GAIN, GROWN_FLOOR) and seam_precision(fine, mask, best_grown) >= GROWN_PRECISION
     if grew:
         to_work, share = best_grown, best_share
@@ -624,6 +601,37 @@ GROWN_PRECISION = 0.6
 #: (radius around the board's middle in cells, search across a seam in cells, full homography or affine correction)
 GROW_STEPS = ((2.5, 0.35, False), (4.0, 0.3, True), (6.0, 0.3, True), (9.0, 0.3, True), (14.0, 0.25, True), (1e9, 0.2, True),
               (1e9, 0.12, True))
+
+
+def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], share: float) -> tuple[float, NDArray[Any]]:
+    """The lattice (grid units -> work pixels) grown along the seams seen in ``fine`` that holds the most of them
+    (`seam_share`), and that share; ``to_work`` itself (holding ``share``) where no grown one holds more.
+
+    The starts: the lattice as it is, moved half a cell where that puts clearly more of the board's outline on its
+    lines (the seams' comb locked onto tile middles), the lattice searched against the thin lines seen, and where
+    it holds few seams (`DOUBLE_BELOW`) the lattice at twice its pitch on either parity (a lattice at half the tile
+    pitch, the art's roads and walls across the tile middles taken for seams, holds few seams on every other line
+    either).
+    """
+    starts = [to_work]
+    half = _half_shift(mask, to_work)
+    if half is not to_work:
+        starts.append(half)
+    searched = search_lattice(fine, mask, to_work)
+    if searched is not None:
+        starts.append(searched)
+    if share < DOUBLE_BELOW:
+        starts += [to_work @ np.array([[2.0, 0.0, dx], [0.0, 2.0, dy], [0.0, 0.0, 1.0]]) for dy in (0.0, 1.0)
+                   for dx in (0.0, 1.0)]
+    best_share, best_grown = share, to_work
+    for origin in starts:
+        grown = grow_seams(fine, mask, origin)
+        if grown is None:
+            continue
+        grown_share = seam_share(fine, mask, grown)
+        if grown_share > best_share:
+            best_share, best_grown = grown_share, grown
+    return best_share, best_grown
 
 
 #: a half-cell move of the lattice is a start for growing where it puts this much more of the outline on its lines
