@@ -941,8 +941,9 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
     A lattice a few per cent off in pitch, or with some perspective left, is right near where its phase was
     measured and a cell or more off at the board's far ends, beyond what a fit to the nearest seams can mend. So
     the fit starts on the cells within a few cells of the board's middle (an affine correction in grid units: a
-    pitch, a phase, a shear), then takes in wider rings, the last ones with a whole homography. None when the
-    seams are too few.
+    pitch, a phase, a shear), then takes in wider rings, the last ones with a whole homography, each fit putting
+    the seams and outline found on their lines (`line_fit`: the same points in any order, the same lattice). None
+    when the seams are too few.
     """
     cells, _ = _board_cells(mask, to_work, 0.75)
     if len(cells) < 4:
@@ -1088,10 +1089,9 @@ def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArr
     """Fit the grid to the seams actually seen: a homography from grid units to ``gray``'s pixels.
 
     Along every seam between two candidate cells, a few points are searched across the
-    seam (a quarter cell each way) for the strongest edge; a robust homography through
-    them corrects what the straight-line estimate of the perspective left over. The RANSAC draws its samples by
-    position among the seams, taken in ``cells``' order: the same cells in another order can give another fit (a
-    set iterates in the order it was filled), so a caller fills ``cells`` in an order fixed by what it holds.
+    seam (a quarter cell each way) for the strongest edge; a homography putting them on their lines (`line_fit`,
+    held near the grid before: these seams are faint) corrects what the straight-line estimate of the perspective
+    left over. The same cells in any order give the same fit.
     """
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
     h, w = g.shape
