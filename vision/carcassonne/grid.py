@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 
 from vision import VisionError
 
-__all__ = ["Cell", "Grid", "NoBoardError", "find_grid", "refine_seams"]
+__all__ = ["Cell", "Grid", "NoBoardError", "find_grid", "grow_best", "line_fit", "refine_seams"]
 
 WORK = 640
 CANVAS = 640
@@ -564,25 +564,8 @@ def find_grid(photo: NDArray[Any]) -> Grid:
     # slant: grown from the board's middle outwards along the seams, it is kept where it puts more seams on its lines
     fine = fine_gray(photo)
     share = seam_share(fine, mask, to_work)
-    # starts for growing: the lattice as it is, moved half a cell where that puts clearly more of the board's outline
-    # on its lines (the seams' comb locked onto tile middles), and the lattice searched against the thin lines seen
-    starts: list[NDArray[Any]] = []
-    if share < SURE_SHARE and len(covers) >= GROW_CELLS:
-        starts = [to_work]
-        half = _half_shift(mask, to_work)
-        if half is not to_work:
-            starts.append(half)
-        searched = search_lattice(fine, mask, to_work)
-        if searched is not None:
-            starts.append(searched)
-    best_share, best_grown = share, to_work
-    for origin in starts:
-        grown = grow_seams(fine, mask, origin)
-        if grown is None:
-            continue
-        grown_share = seam_share(fine, mask, grown)
-        if grown_share > best_share:
-            best_share, best_grown = grown_share, grown
+    best_share, best_grown = (share, to_work) if share >= SURE_SHARE or len(covers) < GROW_CELLS else \
+        grow_best(fine, mask, to_work, share)
     grew = best_share >= max(share + GROWN_GAIN, GROWN_FLOOR) and seam_precision(fine, mask, best_grown) >= GROWN_PRECISION
     if grew:
         to_work, share = best_grown, best_share
@@ -606,6 +589,8 @@ def find_grid(photo: NDArray[Any]) -> Grid:
 GROWN_GAIN = 0.05
 #: a board of fewer candidate cells is not grown (a pitch a few per cent off moves its far cells little)
 GROW_CELLS = 16
+#: a lattice holding less of the seams than this is also grown from twice its pitch
+DOUBLE_BELOW = 0.3
 #: a lattice holding this share of the seams is not grown again
 SURE_SHARE = 0.75
 #: ... and at least this share (a lattice on the tiles' seams holds about half of them or more; one that holds less
@@ -616,6 +601,37 @@ GROWN_PRECISION = 0.6
 #: (radius around the board's middle in cells, search across a seam in cells, full homography or affine correction)
 GROW_STEPS = ((2.5, 0.35, False), (4.0, 0.3, True), (6.0, 0.3, True), (9.0, 0.3, True), (14.0, 0.25, True), (1e9, 0.2, True),
               (1e9, 0.12, True))
+
+
+def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], share: float) -> tuple[float, NDArray[Any]]:
+    """The lattice (grid units -> work pixels) grown along the seams seen in ``fine`` that holds the most of them
+    (`seam_share`), and that share; ``to_work`` itself (holding ``share``) where no grown one holds more.
+
+    The starts: the lattice as it is, moved half a cell where that puts clearly more of the board's outline on its
+    lines (the seams' comb locked onto tile middles), the lattice searched against the thin lines seen, and where
+    it holds few seams (`DOUBLE_BELOW`) the lattice at twice its pitch on either parity (a lattice at half the tile
+    pitch, the art's roads and walls across the tile middles taken for seams, holds few seams on every other line
+    either).
+    """
+    starts = [to_work]
+    half = _half_shift(mask, to_work)
+    if half is not to_work:
+        starts.append(half)
+    searched = search_lattice(fine, mask, to_work)
+    if searched is not None:
+        starts.append(searched)
+    if share < DOUBLE_BELOW:
+        starts += [to_work @ np.array([[2.0, 0.0, dx], [0.0, 2.0, dy], [0.0, 0.0, 1.0]]) for dy in (0.0, 1.0)
+                   for dx in (0.0, 1.0)]
+    best_share, best_grown = share, to_work
+    for origin in starts:
+        grown = grow_seams(fine, mask, origin)
+        if grown is None:
+            continue
+        grown_share = seam_share(fine, mask, grown)
+        if grown_share > best_share:
+            best_share, best_grown = grown_share, grown
+    return best_share, best_grown
 
 
 #: a half-cell move of the lattice is a start for growing where it puts this much more of the outline on its lines
@@ -925,8 +941,9 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
     A lattice a few per cent off in pitch, or with some perspective left, is right near where its phase was
     measured and a cell or more off at the board's far ends, beyond what a fit to the nearest seams can mend. So
     the fit starts on the cells within a few cells of the board's middle (an affine correction in grid units: a
-    pitch, a phase, a shear), then takes in wider rings, the last ones with a whole homography. None when the
-    seams are too few.
+    pitch, a phase, a shear), then takes in wider rings, the last ones with a whole homography, each fit putting
+    the seams and outline found on their lines (`line_fit`: the same points in any order, the same lattice). None
+    when the seams are too few.
     """
     cells, _ = _board_cells(mask, to_work, 0.75)
     if len(cells) < 4:
@@ -953,21 +970,18 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
         dst = np.r_[dst, _apply(current, ouv[snap])]
         if len(src) < 12:
             continue
-        ends = _apply(current, np.array([centre, centre + [1.0, 0.0]]))
-        cell_px = float(np.linalg.norm(ends[1] - ends[0]))
-        tol = max(1.0, 0.06 * cell_px)
         if full:
-            found, inliers = cv2.findHomography(src, dst, cv2.RANSAC, tol)
-            if found is None or inliers is None or inliers.sum() < 0.4 * len(src):
+            fit = line_fit(src, dst, current)
+            if fit is None or fit[1] < 0.4 * len(src):
                 continue
-            current = found
+            current = fit[0]
         else:
             # the edges found, in the current lattice's units: an affine correction there is well posed on a few cells
             seen = _apply(np.linalg.inv(current), dst)
-            aff, inliers = cv2.estimateAffine2D(src, seen, method=cv2.RANSAC, ransacReprojThreshold=0.06)
-            if aff is None or inliers is None or inliers.sum() < 0.4 * len(src):
+            fit = line_fit(src, seen, np.eye(3), affine=True)
+            if fit is None or fit[1] < 0.4 * len(src):
                 continue
-            current = current @ np.r_[aff, [[0.0, 0.0, 1.0]]]
+            current = current @ fit[0]
         if not np.isfinite(current).all():
             return None
     out: NDArray[Any] = np.linalg.inv(zoom) @ current
@@ -1075,10 +1089,9 @@ def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArr
     """Fit the grid to the seams actually seen: a homography from grid units to ``gray``'s pixels.
 
     Along every seam between two candidate cells, a few points are searched across the
-    seam (a quarter cell each way) for the strongest edge; a robust homography through
-    them corrects what the straight-line estimate of the perspective left over. The RANSAC draws its samples by
-    position among the seams, taken in ``cells``' order: the same cells in another order can give another fit (a
-    set iterates in the order it was filled), so a caller fills ``cells`` in an order fixed by what it holds.
+    seam (a quarter cell each way) for the strongest edge; a homography putting them on their lines (`line_fit`,
+    held near the grid before: these seams are faint) corrects what the straight-line estimate of the perspective
+    left over. The same cells in any order give the same fit.
     """
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
     h, w = g.shape
@@ -1122,11 +1135,90 @@ def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArr
         src, dst = src[good], dst[good]
         if len(src) < 12:
             return None if current is to_work else current
-        ends = _apply(current, np.array([[0.0, 0.0], [1.0, 0.0]]))
-        cell_px = float(np.linalg.norm(ends[1] - ends[0]))
-        found, inliers = cv2.findHomography(src, dst, cv2.RANSAC, max(1.5, 0.06 * cell_px))
-        if found is None or inliers is None or inliers.sum() < 0.4 * len(src):
+        fit = line_fit(src, dst, current, prior=REFINE_PRIOR)
+        if fit is None or fit[1] < 0.4 * len(src):
             return None if current is to_work else current
-        current = found
+        current = fit[0]
     out: NDArray[Any] = current
     return out
+
+
+def _normaliser(pts: NDArray[Any]) -> NDArray[Any]:
+    """The similarity taking ``pts`` to mean 0 and mean distance sqrt(2) from it."""
+    mid = pts.mean(axis=0)
+    s = float(np.sqrt(2.0) / (np.hypot(*(pts - mid).T).mean() + 1e-12))
+    return np.array([[s, 0.0, -s * mid[0]], [0.0, s, -s * mid[1]], [0.0, 0.0, 1.0]])
+
+
+#: how far from its line (in cells) a seam point still counts in each round of the line fit (Tukey's weights)
+LINE_TOLS = (0.25, 0.15, 0.1, 0.06, 0.06)
+#: how firmly the line fit is held near the lattice before, against the points' own weight (it keeps a fit with
+#: few points well posed)
+LINE_PRIOR = 0.01
+#: ... held firmer where the seams are sought at the working scale, fainter and fewer (`refine_seams`)
+REFINE_PRIOR = 1.0
+#: a seam point within this much of a cell of its line fits it
+LINE_INLIER = 0.06
+
+
+def line_fit(src: NDArray[Any], dst: NDArray[Any], start: NDArray[Any], affine: bool = False,
+             prior: float = LINE_PRIOR) -> tuple[NDArray[Any], int] | None:
+    """The lattice (grid units -> pixels) whose lines pass through the seams seen, starting from ``start``: ``(lattice,
+    points within LINE_INLIER of a cell of their line)``, or None when the fit breaks down.
+
+    Each point of ``src`` lies on a lattice line in grid units (one coordinate whole: the line) and ``dst`` is where
+    that line was seen in the photo. Only the distance across its line counts (a seam is searched across, not along:
+    the point's place along the line is the old lattice's guess and says nothing). The photo -> grid map is fitted
+    by least squares, the points weighted by how near their line they lie under the fit before (Tukey's weights,
+    the reach narrowing round by round: `LINE_TOLS`); ``affine`` keeps the map affine. The points are sorted
+    first, so their order changes nothing, bit for bit.
+    """
+    if len(src) < 8:
+        return None
+    integral = np.abs(src - np.round(src)) < 1e-9
+    across = np.where(integral[:, 0], 0, 1)
+    order = np.lexsort((dst[:, 1], dst[:, 0], src[:, 1], src[:, 0], across))
+    src, dst, across = src[order], dst[order], across[order]
+    rows = np.arange(len(src))
+    line = np.round(src[rows, across])
+    t = _normaliser(dst)
+    p = _apply(t, dst)
+    ph = np.c_[p, np.ones(len(p))]
+    g = np.linalg.inv(t @ start)
+    if not np.isfinite(g).all() or abs(g[2, 2]) < 1e-12:
+        return None
+    g = g / g[2, 2]
+    is_u = across == 0
+    z3 = np.zeros((len(p), 3))
+    for tol in LINE_TOLS:
+        denom = ph @ g[2]
+        if not (denom > 1e-9).all():
+            return None
+        r = (ph @ g[0] * is_u + ph @ g[1] * ~is_u) / denom - line
+        w = np.where(np.abs(r) < tol, (1 - (r / tol) ** 2) ** 2, 0.0)
+        if (w > 0).sum() < 8 or (w[is_u] > 0).sum() < 3 or (w[~is_u] > 0).sum() < 3:
+            return None
+        # the map's first (or second) row times the point, less the line times its third row, is 0 on the line;
+        # divided by the third row's value the residual is in cells
+        scale = w / denom
+        a = np.c_[np.where(is_u[:, None], ph, z3), np.where(is_u[:, None], z3, ph)]
+        if affine:
+            a, b = a * scale[:, None], line * scale
+            cur = g[:2].ravel()
+        else:
+            a = np.c_[a, -line[:, None] * p] * scale[:, None]
+            b = line * scale
+            cur = g.ravel()[:8]
+        lam = prior * np.sqrt(float((w > 0).sum()))
+        x = np.linalg.lstsq(np.r_[a, lam * np.eye(len(cur))], np.r_[b, lam * cur], rcond=None)[0]
+        g = np.r_[x, 0.0, 0.0, 1.0].reshape(3, 3) if affine else np.r_[x, 1.0].reshape(3, 3)
+        if not np.isfinite(g).all():
+            return None
+    denom = ph @ g[2]
+    if not (denom > 1e-9).all():
+        return None
+    r = (ph @ g[0] * is_u + ph @ g[1] * ~is_u) / denom - line
+    out: NDArray[Any] = np.linalg.inv(g @ t)
+    if not np.isfinite(out).all():
+        return None
+    return out / out[2, 2], int((np.abs(r) < LINE_INLIER).sum())

@@ -365,8 +365,7 @@ class LiveRecognizer:
             self.to_photo = _fit_outlines(self._outlines)
             return
         gray = cv2.cvtColor(board, cv2.COLOR_BGR2GRAY)
-        # the seam fit's RANSAC samples its seams by position, and a set iterates in the order it was filled: filled
-        # in a fixed order, the fit follows the cells read, not the order they were read in
+        # the seam fit takes its seams in any order alike (`line_fit`); the cells go in sorted all the same
         fitted = refine_seams(gray, set(sorted(self._cells)), self.to_photo)
         if fitted is not None:
             self.to_photo = np.asarray(fitted, np.float64)
