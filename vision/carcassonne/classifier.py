@@ -124,6 +124,9 @@ class DeckTileClassifier:
     #: boards (`benchmarks/bench_enroll_carcassonne.py`, seeds 906,000,000 on) every wrong name was a look-alike
     #: above 0.79, and 75% of the right names of tiles with a look-alike lay within 0.75
     LOOK_ALIKE_RATIO = 0.75
+    #: a tile is among a cell's close tiles (`read_with_candidates`) when the deck's distance to it is at most this
+    #: many times the nearest tile's
+    CLOSE_RATIO = 1.3
 
     def __init__(self, deck: Any, model: TileClassifier) -> None:
         from vision.carcassonne.labels import parse_label
@@ -147,6 +150,15 @@ class DeckTileClassifier:
     def read(self, crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[np.bool_]]:
         """`run`'s class and edge probabilities, and for each crop whether it is doubtful: a tile (by the model)
         the deck is unsure of."""
+        probs, edges, doubtful, _ = self.read_with_candidates(crops)
+        return probs, edges, doubtful
+
+    def read_with_candidates(self, crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[np.bool_],
+                                                                   list[frozenset[str]]]:
+        """`read`, and for each crop the tiles the deck finds close (`CLOSE_RATIO`: its distance at most that many
+        times the nearest tile's; empty for a crop the model reads as no tile, or a deck without distances: then
+        only a named tile). The board decides among a doubtful cell's close tiles by its sure neighbours' sides
+        (`vision.carcassonne.recognize.read_cells`)."""
         from scorer.carcassonne.catalog import rotated
         from vision.carcassonne.dataset import EDGE_INDEX
         from vision.carcassonne.labels import NONE, parse_label
@@ -157,13 +169,18 @@ class DeckTileClassifier:
         none_col = self.labels.index(NONE)
         recs = self.deck.classify(crops, 0.0)
         names = [rec.label for rec in recs]
-        asked = [i for i, name in enumerate(names) if name is not None and self._alike.get(name)]
-        if asked and hasattr(self.deck, "scores"):
-            fused = self.deck.scores(crops[asked])[0]
+        close = [frozenset({name}) if name in self._by_tile else frozenset() for name in names]
+        tile_like = [i for i in range(len(crops)) if probs[i, none_col] < 0.5]
+        if tile_like and hasattr(self.deck, "scores"):
+            fused = self.deck.scores(crops[tile_like])[0]
             own = list(getattr(self.deck, "labels", ()))
-            for k, i in enumerate(asked):
+            for k, i in enumerate(tile_like):
+                best = float(fused[k].min())
+                close[i] = frozenset(own[j] for j in np.flatnonzero(fused[k] <= self.CLOSE_RATIO * best)
+                                     if own[j] in self._by_tile)
                 name = names[i]
-                assert name is not None
+                if name is None or not self._alike.get(name):
+                    continue
                 nearest_alike = float(fused[k, self._alike[name]].min())
                 if float(fused[k, own.index(name)]) > self.LOOK_ALIKE_RATIO * nearest_alike:
                     names[i] = None  # not clearly this tile rather than its look-alike
@@ -190,4 +207,4 @@ class DeckTileClassifier:
             row[cols] = weight
             probs[i] = row
             edges[i] = self.SIDES_FROM_DECK * np.tensordot(weight, shown, axes=1) + (1 - self.SIDES_FROM_DECK) * edges[i]
-        return probs, edges, doubtful
+        return probs, edges, doubtful, close

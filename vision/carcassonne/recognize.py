@@ -13,11 +13,15 @@ never guessed silently. So is a base tile that may be the Under the Big Top
 tile with the same edges, whose circus or acrobat space a figure hides: the
 class head gives that twin a share.
 
-With an enrolled deck (`vision.carcassonne.classifier.DeckTileClassifier`) a
-tile the deck is unsure of is unrecognised, and whether the photo shows a
-board at all is judged by the neighbouring edges of the tiles the deck named
-(where two touch): the model's sides of an edition it reads poorly are no
-evidence against the board.
+With an enrolled deck (`vision.carcassonne.classifier.DeckTileClassifier`) the
+grid is first set again by where the deck's tiles are seen
+(`vision.carcassonne.deck_grid.refit_grid`). A tile the deck is unsure of (or
+names in a turn its sides scarcely tell) is unrecognised unless its sure
+neighbours' sides and the box leave exactly one of the deck's close tiles, in
+one turn (`_decide_by_neighbours`), and whether the photo shows a board at all
+is judged by the neighbouring edges of the tiles the deck named (where two
+touch): the model's sides of an edition it reads poorly are no evidence against
+the board.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from numpy.typing import NDArray
 from scorer.carcassonne.catalog import BIG_TOP_TILES, CATALOG, Special, box, rotated
 from vision.carcassonne.classifier import DeckTileClassifier, TileClassifier, cut_crops
 from vision.carcassonne.dataset import EDGE_INDEX
+from vision.carcassonne.deck_grid import refit_grid
 from vision.carcassonne.features import anchor
 from vision.carcassonne.figures import FIGURE_COLOURS, FigureReading, search_figures
 from vision.carcassonne.grid import Grid, NoBoardError, find_grid
@@ -385,6 +390,58 @@ def _big_top_doubts(probs: NDArray[Any], choice: list[int], labels: Sequence[str
     return out
 
 
+#: a tile an enrolled deck names is doubtful when the edge head gives its settled turn less than this share of its
+#: turns (a wrong turn is a wrong tile)
+DECK_TURN = 0.8
+#: a doubtful cell decided by its sure neighbours (`_decide_by_neighbours`) with more than one turn of its tile fitting
+#: them takes the turn the edge head prefers only when it holds at least this share of those turns
+NEIGHBOUR_TURN = 0.9
+
+
+def _decide_by_neighbours(pos: list[tuple[int, int]], choice: list[int], sure: set[int], close: list[frozenset[str]],
+                          edges: NDArray[Any], caps: dict[str, int]) -> dict[int, tuple[int, float]]:
+    """Cells the deck left doubtful between close tiles (``close``, indices as ``pos``) that the sides of their sure
+    neighbours (``sure``, with the pair ``choice`` gives them) decide: of every close tile the box still holds, in
+    every turn, exactly one tile fits all of them, and one turn of it (the only one fitting, or the edge head's
+    `NEIGHBOUR_TURN` choice among those fitting). A decided cell is a sure neighbour for the next; returns each
+    decided cell's pair and confidence (the edge head's share of its turn)."""
+    where = {c: i for i, c in enumerate(pos)}
+    neigh = [[where.get((x + dx, y + dy), -1) for dx, dy in _STEP] for x, y in pos]
+    names = [n for n, _ in _PAIRS]
+    sure = set(sure)
+    picked = {i: choice[i] for i in sure}
+    used: dict[str, int] = {}
+    for i in sure:
+        used[names[choice[i]]] = used.get(names[choice[i]], 0) + 1
+    out: dict[int, tuple[int, float]] = {}
+    changed = True
+    while changed:
+        changed = False
+        for k in range(len(pos)):
+            if k in sure or not close[k]:
+                continue
+            need = [(side, _EDGES[picked[j], (side + 2) % 4]) for side, j in enumerate(neigh[k]) if j in picked]
+            if not need:
+                continue
+            fits = [p for p, name in enumerate(names) if name in close[k] and used.get(name, 0) < caps.get(name, 0)
+                    and all(_EDGES[p, side] == want for side, want in need)]
+            if len({names[p] for p in fits}) != 1:
+                continue
+            fit = np.array([float(np.log(np.clip(edges[k, range(4), _EDGES[p]], 1e-6, 1.0)).sum()) for p in fits])
+            share = np.exp(fit - fit.max())
+            share /= float(share.sum())
+            best = int(np.argmax(share))
+            if share[best] < (NEIGHBOUR_TURN if len(fits) > 1 else 0.0):
+                continue
+            p = fits[best]
+            out[k] = (p, float(share[best]))
+            sure.add(k)
+            picked[k] = p
+            used[names[p]] = used.get(names[p], 0) + 1
+            changed = True
+    return out
+
+
 def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | DeckTileClassifier,
                threshold: float | None = None) -> BoardReading:
     """Classify the grid's cells in ``photo`` and settle the board (see the module text).
@@ -399,10 +456,15 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
         square is no sure tile.
     """
     threshold = THRESHOLD if threshold is None else threshold
+    if isinstance(classifier, DeckTileClassifier):
+        # the grid found from seams may lie across an edition's tiles: the deck's views of them set it again
+        grid = refit_grid(photo, grid, classifier.deck) or grid
     cells = list(grid.cells)
     crops = cut_crops(photo, [c.corners for c in cells])
+    close: list[frozenset[str]] = []
+    with_deck = isinstance(classifier, DeckTileClassifier)
     if isinstance(classifier, DeckTileClassifier):
-        probs, edges, deck_doubts = classifier.read(crops)
+        probs, edges, deck_doubts, close = classifier.read_with_candidates(crops)
     else:
         probs, edges = classifier.run(crops)
         deck_doubts = np.zeros(len(cells), bool)
@@ -450,11 +512,16 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     x0 = min(p[0] for p in pos)
     y0 = min(p[1] for p in pos)
     conflicts: list[str] = []
+    col = [list(classifier.labels).index(label(n, r)) for n, r in _PAIRS]
     doubtful = _unsupported(probs[keep], edges[keep], choice, classifier.labels, caps)
     # with a deck: a cell the deck is unsure of, whose model reading is not the deck's nearest tile
     doubtful |= {k for k, i in enumerate(keep) if deck_doubts[i]}
-    if seen >= BIG_TOP_TWIN_BOARD:
-        doubtful |= _big_top_doubts(probs[keep], choice, classifier.labels)
+    if with_deck:
+        # ... and a tile it names in a turn the edge head scarcely prefers (its sides decide the turn; its
+        # neighbours may yet: `_decide_by_neighbours`)
+        doubtful |= {k for k, i in enumerate(keep) if not deck_doubts[i] and probs[i, col[choice[k]]] < DECK_TURN}
+    big_top = _big_top_doubts(probs[keep], choice, classifier.labels) if seen >= BIG_TOP_TWIN_BOARD else set()
+    doubtful |= big_top
     for i, j in bad:
         # the less sure of the two is the one in doubt
         doubtful.add(i if conf[i] <= conf[j] else j)
@@ -466,6 +533,18 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
         if len(idx) > caps.get(name, 0):
             conflicts.append(f"{len(idx)} tiles {name} read, the box holds {caps.get(name, 0)}")
             doubtful |= set(sorted(idx, key=lambda k: conf[k])[: len(idx) - caps.get(name, 0)])
+    if len(keep) > 1:
+        # only the tile's own picture tells it from its twin, and that picture is not sure enough
+        doubtful |= {k for k in range(len(keep)) if twin[k] >= TWIN_DOUBT}
+    if with_deck:
+        # a doubtful cell whose close tiles its sure neighbours' sides tell apart (not one the model may see empty,
+        # or as an Under the Big Top tile)
+        sure = {k for k in range(len(keep)) if conf[k] >= threshold and k not in doubtful}
+        among = [frozenset() if k in big_top or probs[i, none_col] >= NOT_A_TILE else close[i] for k, i in enumerate(keep)]
+        decided = _decide_by_neighbours(pos, choice, sure, among, edges[keep], caps)
+        for k, (p, share) in decided.items():
+            choice[k], conf[k] = p, max(share, threshold)
+            doubtful.discard(k)
     tiles: list[TileReading] = []
     unsure: list[UnsureCell] = []
     corners: dict[tuple[int, int], NDArray[Any]] = {}
@@ -473,9 +552,6 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
         name, rot = _PAIRS[choice[k]]
         x, y = cells[i].x - x0, cells[i].y - y0
         corners[(x, y)] = cells[i].corners
-        if twin[k] >= TWIN_DOUBT and len(keep) > 1:
-            # only the tile's own picture tells it from its twin, and that picture is not sure enough
-            doubtful.add(k)
         if conf[k] >= threshold and k not in doubtful:
             tiles.append(TileReading(x, y, name, rot, conf[k]))
         else:

@@ -1,0 +1,189 @@
+"""Carcassonne boards read with an enrolled deck: its grid set by the deck's views, and cells decided by neighbours."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scorer.carcassonne.catalog import box
+from vision.carcassonne.board import Placed, draw_board
+from vision.carcassonne.deck_grid import refit_grid
+from vision.carcassonne.grid import Cell, Grid
+from vision.carcassonne.recognize import _EDGES, _PAIRS, _decide_by_neighbours, read_cells
+from vision.carcassonne.render import render_tile
+from vision.classify import Recognition, Verdict
+
+#: edge codes (`vision.carcassonne.dataset.EDGE_INDEX`)
+CITY, ROAD, FIELD = 0, 1, 2
+
+
+def _pair(name: str, rotation: int) -> int:
+    return _PAIRS.index((name, rotation))
+
+
+def test_sure_neighbours_decide_between_a_doubtful_cells_close_tiles() -> None:
+    # the middle cell is W (roads E, S, W) or X (roads all round) to the deck; its north neighbour, named surely,
+    # shows a field to it: only W fits, and only W turned 0 (its field north)
+    pos = [(1, 0), (1, 1)]
+    choice = [_pair("B", 0), _pair("X", 0)]  # north: a monastery, fields all round
+    decided = _decide_by_neighbours(pos, choice, {0}, [frozenset(), frozenset({"W", "X"})], np.full((2, 4, 3), 1 / 3),
+                                    box(False))
+    assert decided == {1: (_pair("W", 0), 1.0)}
+
+
+def test_neighbours_leave_twins_and_lone_cells_doubtful() -> None:
+    pos = [(1, 0), (1, 1), (5, 5)]
+    choice = [_pair("B", 0), _pair("R", 0), _pair("R", 0)]
+    flat = np.full((3, 4, 3), 1 / 3)
+    # R and Q differ by a pennant only: no neighbour tells them apart; the lone cell has no sure neighbour
+    assert _decide_by_neighbours(pos, choice, {0}, [frozenset(), frozenset({"R", "Q"}), frozenset({"W"})], flat,
+                                 box(False)) == {}
+
+
+def test_neighbours_take_the_edge_heads_turn_only_when_it_is_clear() -> None:
+    # U (a straight road) east of a road running east-west: turned 0 (road east-west) is the only turn that fits
+    pos = [(0, 0), (1, 0)]
+    choice = [_pair("U", 0), _pair("U", 90)]
+    flat = np.full((2, 4, 3), 1 / 3)
+    assert _decide_by_neighbours(pos, choice, {0}, [frozenset(), frozenset({"U"})], flat, box(False)) == \
+        {1: (_pair("U", 0), 1.0)}
+    # a curve V from the west: turned 0 (road south and west) or 90 (west and north) fit; the edge head must choose
+    choice = [_pair("U", 0), _pair("V", 90)]
+    assert _decide_by_neighbours(pos, choice, {0}, [frozenset(), frozenset({"V"})], flat, box(False)) == {}
+    sides = flat.copy()
+    sides[1] = [[0.01, 0.01, 0.98], [0.01, 0.01, 0.98], [0.01, 0.98, 0.01], [0.01, 0.98, 0.01]]  # road south, west
+    decided = _decide_by_neighbours(pos, choice, {0}, [frozenset(), frozenset({"V"})], sides, box(False))
+    assert list(decided) == [1] and decided[1][0] == _pair("V", 0)
+
+
+def test_box_counts_rule_out_a_close_tile_the_box_holds_no_more_of() -> None:
+    # C (a city all round) is the only one in the box: with one read already, a cell between C and R is R
+    pos = [(0, 0), (1, 0), (2, 0)]
+    choice = [_pair("C", 0), _pair("B", 0), _pair("R", 0)]
+    cands = [frozenset(), frozenset({"C", "R"}), frozenset()]
+    sides = np.full((3, 4, 3), 0.01)
+    sides[1, range(4), _EDGES[_pair("R", 180)]] = 0.98  # the edge head reads R turned 180 (field north)
+    assert _decide_by_neighbours(pos, choice, {0}, cands, sides, box(False))[1][0] == _pair("R", 180)
+    # with no C read yet, C fits the city west as well: undecided
+    choice[0] = _pair("D", 90)
+    assert 1 not in _decide_by_neighbours(pos, choice, {0}, cands, sides, box(False))
+
+
+class ViewsDeck:
+    """A deck whose template views are ``views`` (one per tile, enrolled in its four turns), with embedding distances
+    that favour no tile."""
+
+    def __init__(self, views: dict[str, Any]) -> None:
+        self.labels = tuple(views)
+        self.templates = np.stack([np.rot90(v, -q).copy() for v in views.values() for q in range(4)])
+        self.template_owners = np.repeat(np.arange(len(views), dtype=np.int32), 4)
+
+    def project(self, descriptors: Any) -> Any:
+        return descriptors
+
+    def label_distances(self, points: Any) -> Any:
+        return np.zeros((len(points), len(self.labels)))
+
+
+def _print(name: str, rotation: int, size: int = 96) -> Any:
+    """A tile's print in an edition of coarse blotches, one pattern a tile, turned clockwise ``rotation`` degrees."""
+    rng = np.random.default_rng(ord(name))
+    small = rng.integers(0, 256, (8, 8, 3), dtype=np.uint8)
+    art = cv2.resize(small, (size, size), interpolation=cv2.INTER_CUBIC)
+    return np.rot90(art, -(rotation // 90)).copy()
+
+
+def test_the_decks_views_set_a_grid_found_across_the_tiles() -> None:
+    names = ["B", "U", "E", "V"]
+    layout = [Placed(x, y, names[(x + 2 * y) % 4], 90 * ((x * y) % 4)) for x in range(4) for y in range(3)]
+    board = draw_board(layout, _print, np.random.default_rng(1), cell=96, margin=2.0)
+    true = {(t.x, t.y): board.cell_corners(t.x, t.y) for t in layout}
+    h, _ = cv2.findHomography(np.array([[0, 0], [4, 0], [4, 3], [0, 3]], np.float64),
+                              np.array([true[(0, 0)][0], true[(3, 0)][1], true[(3, 2)][2], true[(0, 2)][3]], np.float64))
+    # a grid found a third of a tile off (and a little large), its cells numbered as the board's
+    h = np.array([[1.04, 0, 0.3 * 96], [0, 1.04, -0.25 * 96], [0, 0, 1]]) @ h
+    off = Grid(tuple(Cell(t.x, t.y, cv2.perspectiveTransform(
+        np.array([[[t.x, t.y], [t.x + 1, t.y], [t.x + 1, t.y + 1], [t.x, t.y + 1]]], np.float64), h)[0].astype(np.float32), 1.0)
+        for t in layout), h)
+    assert max(float(np.abs(c.corners - true[(c.x, c.y)]).max()) for c in off.cells) > 20
+    # the deck's views: each tile's print, as enrolment cuts it from a photo of the tile alone
+    refit = refit_grid(board.image, off, ViewsDeck({n: cv2.resize(_print(n, 0), (48, 48), interpolation=cv2.INTER_AREA)
+                                                    for n in names}))
+    assert refit is not None
+    got = {(c.x, c.y): c.corners for c in refit.cells}
+    assert max(float(np.abs(got[cell] - corners).max()) for cell, corners in true.items()) < 8
+    # the cells beside the grid's are looked at too (the tile model says which hold a tile)
+    assert (4, 0) in got and (-1, 2) in got
+
+
+class SidesModel:
+    """A tile model that reads every cell as a tile (``sides``: its edge head's reading of each side)."""
+
+    def __init__(self, labels: tuple[str, ...], sides: list[list[list[float]]]) -> None:
+        self.labels, self.sides = labels, np.asarray(sides, np.float32)
+
+    def run(self, crops: Any) -> tuple[Any, Any]:
+        probs = np.zeros((len(crops), len(self.labels)), np.float32)
+        probs[:, self.labels.index("B@0")] = 1.0
+        return probs, self.sides[: len(crops)]
+
+
+class NamingDeck:
+    """A deck that names each crop in turn from ``names``."""
+
+    crop_size = (48, 48)
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+
+    def classify(self, crops: Any, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.IDENTIFIED, n, 0.9) for n in self.names[: len(crops)]]
+
+
+def test_a_tile_the_deck_names_in_a_turn_the_sides_scarcely_tell_is_unrecognised() -> None:
+    from vision.carcassonne.classifier import DEFAULT_MODEL, DeckTileClassifier, TileClassifier
+
+    labels = TileClassifier(DEFAULT_MODEL).labels
+    layout = [Placed(0, 0, "U", 0), Placed(1, 0, "V", 0)]  # a straight road east-west, then a curve west to south
+    board = draw_board(layout, _print, np.random.default_rng(1), cell=96, margin=2.0)
+    grid = Grid(tuple(Cell(t.x, t.y, board.cell_corners(t.x, t.y), 1.0) for t in layout), np.eye(3))
+    road, field = [0.01, 0.98, 0.01], [0.01, 0.01, 0.98]
+
+    def read(north: list[float], south: list[float]) -> dict[tuple[int, int], tuple[str, int]]:
+        model = SidesModel(labels, [[field, road, field, road], [north, field, south, road]])
+        reading = read_cells(board.image, grid, DeckTileClassifier(NamingDeck(["U", "V"]), model))  # type: ignore[arg-type]
+        return {(t.x, t.y): (t.tile, t.rotation) for t in reading.tiles}
+
+    # the sides read clearly: the curve turns south (V at 0)
+    assert read(field, road) == {(0, 0): ("U", 0), (1, 0): ("V", 0)}
+    # north and south scarcely told apart (V at 0 or at 90, its road from the west either way): the curve is unsure
+    assert read([0.01, 0.4, 0.59], [0.01, 0.59, 0.4]) == {(0, 0): ("U", 0)}
+
+
+class DistanceDeck(NamingDeck):
+    """`NamingDeck` with the deck's distances to tiles A, B and C."""
+
+    labels = ("A", "B", "C")
+
+    def __init__(self, names: list[str], distances: list[float]) -> None:
+        super().__init__(names)
+        self.distances = np.asarray(distances, np.float32)
+
+    def scores(self, crops: Any) -> tuple[Any, None, Any]:
+        d = np.tile(self.distances, (len(crops), 1))
+        return d, None, d
+
+
+def test_a_cells_close_tiles_are_those_the_deck_finds_nearly_as_near_as_the_nearest() -> None:
+    from vision.carcassonne.classifier import DEFAULT_MODEL, DeckTileClassifier, TileClassifier
+
+    model = TileClassifier(DEFAULT_MODEL)
+    crop = np.stack([render_tile("B", 0, 48, "bright", np.random.default_rng(2))]).astype(np.uint8)
+    assert model.run(crop)[0][0, model.labels.index("none")] < 0.5  # the model sees a tile
+    # B scarcely nearer than its look-alike A: doubtful, with A and B close (C far)
+    _, _, doubtful, close = DeckTileClassifier(DistanceDeck(["B"], [1.0, 0.9, 5.0]), model).read_with_candidates(crop)
+    assert bool(doubtful[0]) and close == [frozenset({"A", "B"})]
+    _, _, doubtful, close = DeckTileClassifier(DistanceDeck(["B"], [2.0, 0.9, 5.0]), model).read_with_candidates(crop)
+    assert not doubtful[0] and close == [frozenset({"B"})]

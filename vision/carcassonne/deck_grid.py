@@ -1,0 +1,141 @@
+"""A board's grid set again by the enrolled tiles' look (`vision.carcassonne.recognize.read_cells` with a deck).
+
+`vision.carcassonne.grid.find_grid` finds the grid from the seams and the board's outline; on an
+edition whose straight roads or city walls look like seams it may put the cells a fraction of a
+tile off, or measure the perspective wrong, and the deck, comparing cell crops with its enrolled
+tiles, then leaves most of them unsure. Here each cell's surroundings are searched for the deck's
+nearest tiles' views (`SEARCH` tiles across, at half size): where a view matches well
+(`MATCH`), the cell's centre is taken to lie where that view's centre does. A homography through the
+matched centres (an affine correction of the grid found, by RANSAC within `INLIER` of a tile, then the
+full perspective where `PERSPECTIVE` cells agree) is then the grid, when enough of the cells agree on it
+(`AGREE`); else the grid found is kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.carcassonne.grid import Cell, Grid
+
+__all__ = ["refit_grid"]
+
+#: the square searched around each cell, in tiles across (half a tile each way)
+SEARCH = 2.0
+#: a view matching a cell's surroundings at least this well (normalised correlation) places the cell
+MATCH = 0.45
+#: the deck's nearest tiles (by its embedding) whose views are searched for in each cell
+NEAREST = 4
+#: a matched centre within this share of a tile of the homography is an inlier
+INLIER = 0.08
+#: at least this many agreeing cells fit the grid's perspective too (fewer: an affine correction of it)
+PERSPECTIVE = 6
+#: the refit grid is taken when at least this share of the cells are inliers (and at least `LEAST`)
+AGREE = 0.5
+LEAST = 4
+#: searches at most, each from the last one's grid
+ROUNDS = 3
+
+_cache: dict[int, NDArray[Any]] = {}
+
+
+def _views(deck: Any, half: tuple[int, int]) -> NDArray[Any]:
+    """The deck's template views, flattened (`vision.enroll._flattened`) at half size, lightly blurred."""
+    from vision.enroll import _flattened
+
+    key = id(deck.templates)
+    if key not in _cache:
+        small = [cv2.GaussianBlur(cv2.resize(t, half, interpolation=cv2.INTER_AREA).astype(np.float32), (0, 0), 0.7)
+                 for t in deck.templates]
+        _cache.clear()
+        _cache[key] = np.stack([_flattened(s) for s in small])
+    return _cache[key]
+
+
+def _to_photo(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:
+    out: NDArray[Any] = cv2.perspectiveTransform(np.asarray(pts, np.float64)[None], h)[0]
+    return out
+
+
+def refit_grid(photo: NDArray[Any], grid: Grid, deck: Any) -> Grid | None:
+    """``grid`` set again by where the deck's tiles are seen around its cells (see the module text), or None where
+    the deck has no template views or too few cells agree on one grid. Fewer than `AGREE` (but `LEAST`) agreeing
+    cells move the grid for another search (up to `ROUNDS` in all), and only its final fit counts."""
+    h = grid.to_photo
+    for _ in range(ROUNDS):
+        fit = _fit(photo, grid, h, deck)
+        if fit is None:
+            return None
+        h, inliers = fit
+        if inliers >= AGREE * len(grid.cells):
+            return _cells(grid, h)
+    return None
+
+
+def _cells(grid: Grid, h: NDArray[Any]) -> Grid:
+    """The grid's cells and the cells beside them (the grid found may have missed a tile at the board's edge, or lain
+    across the tiles: the tile model says which hold a tile) through homography ``h``."""
+    where = {(c.x, c.y) for c in grid.cells}
+    where |= {(x + dx, y + dy) for x, y in where for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    cover = {(c.x, c.y): c.cover for c in grid.cells}
+    cells = tuple(Cell(x, y, _to_photo(h, np.array([[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]])).astype(np.float32),
+                       cover.get((x, y), 0.0)) for x, y in sorted(where, key=lambda p: (p[1], p[0])))
+    return Grid(cells, h)
+
+
+def _fit(photo: NDArray[Any], grid: Grid, to_photo: NDArray[Any], deck: Any) -> tuple[NDArray[Any], int] | None:
+    """One search of the deck's views around the grid's cells placed by ``to_photo``: the homography through the
+    matched centres and how many agree with it, or None (no views, fewer than `LEAST` agree)."""
+    from vision.carcassonne.classifier import cut_crops
+    from vision.enroll import _flattened, describe
+
+    templates, owners = getattr(deck, "templates", None), getattr(deck, "template_owners", None)
+    if templates is None or owners is None or len(grid.cells) < LEAST:
+        return None
+    th, tw = templates.shape[1] // 2, templates.shape[2] // 2
+    views = _views(deck, (tw, th))
+    side = int(round(SEARCH * tw))
+    dst = np.asarray([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    plain = cut_crops(photo, [_to_photo(to_photo, np.array([[c.x, c.y], [c.x + 1, c.y], [c.x + 1, c.y + 1], [c.x, c.y + 1]]))
+                              for c in grid.cells])
+    near = np.argsort(deck.label_distances(deck.project(describe(plain))), axis=1)[:, :NEAREST]
+    src_pts, dst_pts = [], []
+    for cell, labels in zip(grid.cells, near):
+        cx, cy = cell.x + 0.5, cell.y + 0.5
+        r = SEARCH / 2
+        quad = _to_photo(to_photo, np.array([[cx - r, cy - r], [cx + r, cy - r], [cx + r, cy + r], [cx - r, cy + r]]))
+        m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+        around = cv2.warpPerspective(photo, m, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+        flat = _flattened(around.astype(np.float32))
+        best, at = -1.0, (0.0, 0.0)
+        for j in np.flatnonzero(np.isin(owners, labels)):
+            res = cv2.matchTemplate(flat, views[j], cv2.TM_CCOEFF_NORMED)
+            _, val, _, loc = cv2.minMaxLoc(res)
+            if val > best:
+                best, at = float(val), (float(loc[0]), float(loc[1]))
+        if best < MATCH:
+            continue
+        centre = np.array([[at[0] + tw / 2, at[1] + th / 2]], np.float32)
+        back = cv2.perspectiveTransform(centre[None], np.linalg.inv(m))[0, 0]
+        src_pts.append((cx, cy))
+        dst_pts.append(back)
+    if len(src_pts) < LEAST:
+        return None
+    src, seen = np.asarray(src_pts, np.float64), np.asarray(dst_pts, np.float64)
+    # first an affine correction in grid units (three cells fix it: a handful of cells cannot fit any homography
+    # to chance matches), then, with enough cells agreeing, the full perspective through them
+    affine, mask = cv2.estimateAffine2D(src, _to_photo(np.linalg.inv(to_photo), seen), method=cv2.RANSAC,
+                                        ransacReprojThreshold=INLIER)
+    if affine is None or mask is None:
+        return None
+    agree = mask.ravel().astype(bool)
+    h = to_photo @ np.vstack([affine, [0.0, 0.0, 1.0]])
+    if agree.sum() >= PERSPECTIVE:
+        tile_px = float(np.median([np.linalg.norm(c.corners[1] - c.corners[0]) for c in grid.cells]))
+        full, _ = cv2.findHomography(src[agree], seen[agree], 0)
+        if full is not None and np.linalg.norm(_to_photo(full, src[agree]) - seen[agree], axis=1).max() < INLIER * tile_px:
+            h = full
+    return h, int(agree.sum())
