@@ -186,7 +186,7 @@ def main() -> int:
             truth = []
             for k, p in cards:
                 assert p.card is not None
-                cx, cy = p.x + CODE_CENTRE[0], p.y + CODE_CENTRE[1]
+                cx, cy = (float(v) for v in _turned(p, np.array([CODE_CENTRE]))[0])  # a sideways Request card too
                 area, seat = zone_of(cx, cy)
                 later = [q for q in items[k + 1:] if q.card is not None and abs(q.x - p.x) < 57 and abs(q.y - p.y) < 88]
                 truth.append((p.card, area, seat, cx, cy, in_view(photo, p, later)))

@@ -36,7 +36,8 @@ With an enrolled deck (a published deck, whose cards carry no code), a card whos
 not decoded is read by its art where it lies; and in each zone filled slot by slot (the row, the action
 lane, the seat zones) where no code is read, the cards are found at their slots by how the place differs
 from the bare mat, cut out and read through the deck, whole or by the part the cards laid over them leave
-in view (`Recognizer._read_codeless`). Unsure is unrecognised, never a guess.
+in view (`Recognizer._read_codeless`); a Request card on the request strip is found at the colour field it lies
+on, upright or sideways, and read the same way. Unsure is unrecognised, never a guess.
 
 On a still table's live frames the work of the frame before is kept where the frame shows the same
 within sensor noise (no 4x4 block's mean moved by more than `vision.calibrate.REGION_SAME` grey
@@ -538,8 +539,9 @@ class Recognizer:
         In the row, the action lane and each seat zone, filled slot by slot, a slot holds a card when the place
         that only its card (or one laid after it) would cover shows no bare mat (`place_look`); every slot
         before the last such one does too. Each card is cut where the layout lays it and read through the
-        deck: whole where no card lies over it (the deck's own tests, among the cards that may lie there),
-        otherwise by the part the cards laid over it leave in view (`visible_part`, `_PartReader`). A card the
+        deck: whole where no card lies over it (its templates, whole and the strip down its left edge, and the deck's
+        own tests, among the cards that may lie there: `_agreed`), otherwise by the part the cards laid over it leave
+        in view (`visible_part`, `_PartReader`). A Request card on the strip is read by `_read_request`. A card the
         deck is not sure of, and the first place after the last card when glare hides whether a card lies
         there, are reported unrecognised: never a guess, never a card taken for the bare mat unseen.
         """
@@ -579,18 +581,22 @@ class Recognizer:
                 later = [(slots[j][0] - slots[k][0], slots[j][1] - slots[k][1]) for j in range(k + 1, last + 1)]
                 by_part.setdefault(visible_part(later), []).append(k)
             for part, ks in by_part.items():
-                names: list[str | None] = [None] * len(ks)
+                judged: list[tuple[str | None, str | None]] = [(None, None)] * len(ks)
                 if getattr(deck, "templates", None) is not None:
                     posed = np.stack([np.stack([_cut(colour, to_table, slots[k][0] + dx, slots[k][1] + dy, t, size)
                                                 for k in ks]) for dx, dy, t in _POSES])
-                    names = self._part_reader(part).read(posed, among)
+                    judged = list(self._part_reader(part).judge(posed, among))
+                names = [sure for sure, _ in judged]
                 if part == CARD_PARTS[0]:
-                    # a whole card: the deck's own tests too; where the two name different cards, neither is taken
+                    if getattr(deck, "templates", None) is not None:
+                        # the strip down the left edge tells values apart better than the whole card, whose print is
+                        # mostly the same flea: a whole card is also named where the strip's read is sure of the
+                        # card the whole card's templates rank first
+                        strips = self._part_reader(CARD_PARTS[1]).judge(posed, among)
+                        judged = [(sure if sure is not None else by_strip if by_strip == best else None, best)
+                                  for (sure, best), (by_strip, _) in zip(judged, strips)]
                     crops = np.stack([_cut(colour, to_table, slots[k][0], slots[k][1], 0.0, size) for k in ks])
-                    recs = deck.classify_among(crops, allowed) if hasattr(deck, "classify_among") \
-                        else deck.classify(crops, 0.0)
-                    whole = [r.label if r.label in allowed and r.verdict is Verdict.IDENTIFIED else None for r in recs]
-                    names = [a if b is None else b if a is None or a == b else None for a, b in zip(names, whole)]
+                    names = _agreed(judged, _whole_reads(deck, crops, allowed))
                 for k, name in zip(ks, names):
                     cx, cy = centres[k]
                     if name is None:
@@ -601,17 +607,72 @@ class Recognizer:
                 cx, cy = centres[last + 1]
                 asked.append((cx, cy, f"A card in the {_place(area, seat)} could not be told from the bare mat "
                                       "(glare?)."))
-        if not any(c.area is Area.REQUEST for c in view.cards) and \
-                not any(zone_of(x, y)[0] is Area.REQUEST for x, y, _ in asked):
-            # a card without a code on the request strip is not read by its art (yet): where the mat below the strip
-            # shows anything but the bare mat, it is asked about, never taken for no card
+        if not any(c.area is Area.REQUEST for c in view.cards):
+            # a card without a code on the request strip: read by its art where a code-sized square was seen there or
+            # the mat below the strip shows anything but the bare mat; where it cannot be read, asked about, never
+            # taken for no card
+            on_strip = [u for u in asked if zone_of(u[0], u[1])[0] is Area.REQUEST]
             x0, y0, x1, y1 = _REQUEST_BAND
             step = (x1 - x0) / 4
-            if any(place_look(colour, to_table, (x0 + k * step, y0, x0 + (k + 1) * step, y1), mat).state != "bare"
-                   for k in range(4)):
-                asked.append((MAT.request.centre[0], MAT.request.centre[1],
-                              "A card on the request strip could not be read."))
+            if on_strip or any(place_look(colour, to_table, (x0 + k * step, y0, x0 + (k + 1) * step, y1), mat).state
+                               != "bare" for k in range(4)):
+                request = self._read_request(colour, to_table)
+                if request is not None:
+                    cards.append(request)
+                    asked = [u for u in asked if u not in on_strip]
+                elif not on_strip:
+                    asked.append((MAT.request.centre[0], MAT.request.centre[1],
+                                  "A card on the request strip could not be read."))
         return FlohcatiView(tuple(cards), tuple(asked)), handled
+
+    def _read_request(self, colour: Image, to_table: NDArray[Any]) -> SeenCard | None:
+        """The Request card without a code on the request strip, where the deck is sure of the card and of where it
+        lies (None otherwise: it is then asked about).
+
+        The card lies with its top-left corner on the colour asked for, upright, or turned a quarter about the
+        corner's code place (`scene.placements`): each of the 20 such places is cut and compared with the deck's
+        templates; the few best are read as a whole card (`_PartReader.judge`, over `_POSES`) and by the deck's own
+        tests. Taken when both name the Request card at the best place and its templates correlate there at least
+        `_REQUEST_LEAD` better than at any other place."""
+        deck = self.classifier
+        if getattr(deck, "templates", None) is None:
+            return None
+        labels: tuple[str, ...] = tuple(deck.labels)
+        wanted = Action.REQUEST.value
+        if wanted not in labels:
+            return None
+        size: tuple[int, int] = tuple(getattr(deck, "crop_size", (40, 56)))
+        actions = tuple(a.value for a in Action)
+        among = np.array([x in actions for x in labels], bool)
+        k_wanted = labels.index(wanted)
+        places: list[tuple[float, float, float, float, float]] = []
+        for field_colour in Colour:
+            left, top = request_slot(field_colour)
+            cx, cy = left + CODE_CENTRE[0], top + CODE_CENTRE[1]
+            places.append((cx, cy, left, top, 0.0))
+            places.append((cx, cy, cx + CODE_CENTRE[1], cy - CODE_CENTRE[0], 90.0))
+        reader = self._part_reader(CARD_PARTS[0])
+        plain = np.stack([_cut(colour, to_table, left, top, angle, size) for _, _, left, top, angle in places])
+        at_place = reader.scores(plain, among)[0][:, k_wanted]
+        shortlist = [int(i) for i in np.argsort(-at_place)[:_REQUEST_SHORTLIST]]
+        posed = np.stack([np.stack([_cut(colour, to_table, places[i][2] + dx, places[i][3] + dy, places[i][4] + t, size)
+                                    for i in shortlist]) for dx, dy, t in _POSES])
+        corr, tint = reader.best_scores(posed, among)
+        at_place[shortlist] = np.maximum(at_place[shortlist], corr[:, k_wanted])
+        j = int(np.argmax(corr[:, k_wanted]))
+        best = shortlist[j]
+        rivals = np.delete(at_place, best)
+        if at_place[best] - float(rivals.max()) < _REQUEST_LEAD:
+            return None
+        from vision.enroll import detail
+
+        printed = detail(np.ascontiguousarray(posed[0][j:j + 1, reader.rows, reader.cols]))
+        sure, _ = reader.decide(corr[j], tint[j], float(printed[0]), among)
+        named = _whole_reads(deck, plain[best:best + 1], actions)[0]
+        if sure != wanted or named not in (None, wanted):
+            return None
+        cx, cy, _, _, angle = places[best]
+        return SeenCard(Action.REQUEST, cx, cy, angle, Area.REQUEST)
 
     def _part_reader(self, part: tuple[float, float, float, float]) -> _PartReader:
         """The deck's templates cut to ``part`` (made once per deck and part)."""
@@ -1119,6 +1180,10 @@ _PLACE = (34.0, 8.0, 52.0, 78.0)
 #: below the request strip, where a Request card laid on the strip (upright or sideways) lies and the bare mat prints
 #: nothing (table mm: x0, y0, x1, y1)
 _REQUEST_BAND = (434.0, 95.0, 586.0, 132.0)
+#: A Request card without a code is looked for at the `_REQUEST_SHORTLIST` places on the strip it matches best as
+#: laid, and taken where it matches at least `_REQUEST_LEAD` better than at any other place
+_REQUEST_SHORTLIST = 3
+_REQUEST_LEAD = 0.1
 #: pieces of the mat where no card lies (table mm: x0, y0, x1, y1): left of the row, right of it, between the
 #: request strip and the row, below the seat zones' fourth rows, between the bottom markers
 _BARE_PIECES = ((12.0, 170.0, 40.0, 245.0), (579.0, 170.0, 595.0, 245.0), (440.0, 143.0, 585.0, 156.0),
@@ -1257,6 +1322,28 @@ def _part_slice(part: tuple[float, float, float, float], size: tuple[int, int]) 
     return slice(y0, y1), slice(x0, x1)
 
 
+def _whole_reads(deck: Any, crops: Image, allowed: Sequence[str]) -> list[str | None]:
+    """The deck's own tests' name for each whole-card crop, among ``allowed`` (None where they are unsure)."""
+    recs = deck.classify_among(crops, allowed) if hasattr(deck, "classify_among") else deck.classify(crops, 0.0)
+    return [r.label if r.label in allowed and r.verdict is Verdict.IDENTIFIED else None for r in recs]
+
+
+def _agreed(judged: Sequence[tuple[str | None, str | None]], whole: Sequence[str | None]) -> list[str | None]:
+    """A whole card's name from the template read (`_PartReader.judge`: sure name, best label) and the deck's own
+    tests (``whole``): a name both tests give; one test's sure name where the other is unsure; the deck's tests'
+    name where the template read is unsure only when its best label is that name (the deck's tests alone take a
+    flea for its neighbour in value); never a name where the two differ."""
+    out: list[str | None] = []
+    for (sure, best), named in zip(judged, whole):
+        if named is None:
+            out.append(sure)
+        elif sure is None:
+            out.append(named if best is None or best == named else None)
+        else:
+            out.append(named if sure == named else None)
+    return out
+
+
 #: A card's part is read as cut where the layout lays the card and moved by each of these (mm right, mm down, degrees
 #: clockwise about its top-left corner): a card is laid by hand a little off and turned
 _POSES = ((0.0, 0.0, 0.0),) + tuple((dx, dy, t) for t in (-2.5, -1.25, 0.0, 1.25, 2.5)
@@ -1305,6 +1392,13 @@ _PART_LEAD = 0.05
 _PART_TINT = 0.08
 _PART_TINT_MAX = 0.4
 _PART_DETAIL = 0.5
+#: Where the best label correlates at least `_PART_WIDE_MIN` and ahead of every other label that may lie there by
+#: `_PART_WIDE_LEAD` (the three action cards: each looks like no other), its tints need only lie within
+#: `_PART_WIDE_TINT_MAX` of the crop's: the dark action cards' few colours shift far with exposure and blur (on the
+#: camera model's hard photos of the Fleapit deck, 0.40 to 0.57 from their own templates, 0.55 and more from the others)
+_PART_WIDE_MIN = 0.6
+_PART_WIDE_LEAD = 0.25
+_PART_WIDE_TINT_MAX = 0.6
 
 
 class _PartReader:
@@ -1338,24 +1432,41 @@ class _PartReader:
         tint[:, ~among] = 1.0
         return corr, tint
 
-    def read(self, crops: Image, among: NDArray[np.bool_]) -> list[str | None]:
-        """The label each card's part shows, where the tests are sure of it; ``crops``: ``(poses, N, H, W, 3)``, each
-        card's face field cut at each of `_POSES` (the first as the layout lays it): each label's correlation is its
-        best over the poses, its tint distance its least."""
-        from vision.enroll import detail
-
+    def best_scores(self, crops: Image, among: NDArray[np.bool_]) -> tuple[NDArray[Any], NDArray[Any]]:
+        """`scores` over `_POSES`: ``crops`` ``(poses, N, H, W, 3)``; each label's best correlation over the poses and its
+        least tint distance."""
         corr, tint = self.scores(crops[0], among)
         for moved in crops[1:]:
             c, d = self.scores(moved, among)
             corr, tint = np.maximum(corr, c), np.minimum(tint, d)
+        return corr, tint
+
+    def judge(self, crops: Image, among: NDArray[np.bool_]) -> list[tuple[str | None, str]]:
+        """Each card's part: the label it shows where the tests are sure of it (else None), and the label whose
+        templates it correlates best with among those whose tints lie near (`read`)."""
+        from vision.enroll import detail
+
+        corr, tint = self.best_scores(crops, among)
         printed = detail(np.ascontiguousarray(crops[0][:, self.rows, self.cols]))
-        out: list[str | None] = []
-        for c, d, p in zip(corr, tint, printed):
-            near = among & (d <= float(d.min()) + _PART_TINT)
-            ranked = np.argsort(-np.where(near, c, -2.0))
-            best = int(ranked[0])
-            second = float(c[ranked[1]]) if near.sum() > 1 else -1.0
-            sure = c[best] >= _PART_MIN and c[best] - second >= _PART_LEAD and d[best] <= _PART_TINT_MAX and \
-                p >= _PART_DETAIL * self.detail[best]
-            out.append(self.labels[best] if sure else None)
-        return out
+        return [self.decide(c, d, float(p), among) for c, d, p in zip(corr, tint, printed)]
+
+    def decide(self, corr: NDArray[Any], tint: NDArray[Any], printed: float,
+               among: NDArray[np.bool_]) -> tuple[str | None, str]:
+        """One part's sure label (None where the tests are not sure) and best label, from its correlation and tint
+        distance to each label (`best_scores`) and its print (`vision.enroll.detail`)."""
+        near = among & (tint <= float(tint.min()) + _PART_TINT)
+        ranked = np.argsort(-np.where(near, corr, -2.0))
+        best = int(ranked[0])
+        second = float(corr[ranked[1]]) if near.sum() > 1 else -1.0
+        rivals = np.where(among, corr, -2.0)
+        rivals[best] = -2.0
+        wide = corr[best] >= _PART_WIDE_MIN and corr[best] - float(rivals.max()) >= _PART_WIDE_LEAD
+        sure = corr[best] >= _PART_MIN and corr[best] - second >= _PART_LEAD and \
+            tint[best] <= (_PART_WIDE_TINT_MAX if wide else _PART_TINT_MAX) and printed >= _PART_DETAIL * self.detail[best]
+        return (self.labels[best] if sure else None), self.labels[best]
+
+    def read(self, crops: Image, among: NDArray[np.bool_]) -> list[str | None]:
+        """The label each card's part shows, where the tests are sure of it; ``crops``: ``(poses, N, H, W, 3)``, each
+        card's face field cut at each of `_POSES` (the first as the layout lays it): each label's correlation is its
+        best over the poses, its tint distance its least."""
+        return [sure for sure, _ in self.judge(crops, among)]

@@ -16,7 +16,7 @@ from vision.classify import Recognition, Verdict
 from vision.enroll import ComponentShape, Deck, build_deck, enrol_photo
 from vision.flohcati.faces import draw_back, draw_card
 from vision.flohcati.layout import CARD, CARD_PARTS, CODE_CENTRE, CODE_SIZE, Area, row_slot, visible_part
-from vision.flohcati.pipeline import Recognizer, tints
+from vision.flohcati.pipeline import Recognizer, _agreed, _PartReader, tints
 from vision.flohcati.scene import TableLayout, render
 
 SHAPE = ComponentShape(CARD.width, CARD.height, CARD.margin + CARD.frame)
@@ -143,3 +143,37 @@ def test_a_card_without_a_code_on_the_request_strip_is_asked_about_not_missed() 
     view = Recognizer(classifier=Reader()).recognize(table(layout)).view
     assert not view.cards
     assert [text for _, _, text in view.unreadable] == ["A card on the request strip could not be read."]
+
+
+@pytest.mark.parametrize("request_", [(Colour.BLUE, False), (Colour.RED, False), (Colour.GREEN, True)])
+def test_a_request_card_without_a_code_is_read_on_its_colour_upright_or_sideways(request_: tuple[Colour, bool]) -> None:
+    layout = TableLayout(request=request_, zones=((), ()))
+    view = Recognizer(classifier=small_deck()).recognize(table(layout)).view
+    assert [c.card for c in view.in_area(Area.REQUEST)] == [Action.REQUEST]
+    assert not view.unreadable
+    assert view.sight(2).request == request_
+
+
+def test_the_deck_s_own_tests_alone_never_name_a_whole_card_the_template_read_ranks_below_another() -> None:
+    # (sure name, best label) of the template read; the deck's own tests' name
+    assert _agreed([(None, "red-3")], ["red-2"]) == [None]  # a flea taken for its neighbour in value
+    assert _agreed([(None, "red-3")], ["red-3"]) == ["red-3"]
+    assert _agreed([("red-3", "red-3")], [None]) == ["red-3"]
+    assert _agreed([("red-3", "red-3")], ["blue-5"]) == [None]
+    assert _agreed([(None, None)], ["blue-5"]) == ["blue-5"]  # a deck without templates: its own tests
+
+
+def test_a_part_far_ahead_of_every_other_card_may_show_shifted_tints() -> None:
+    reader = _PartReader(small_deck(), CARD_PARTS[1])
+    among = np.array(["attraction" in x for x in reader.labels])
+    corr = np.where(among, 0.3, -1.0)
+    corr[reader.labels.index("new-attraction")] = 0.8
+    tint = np.where(among, 0.8, 1.0)
+    tint[reader.labels.index("new-attraction")] = 0.5  # a dark card's colours shifted by exposure
+    printed = float(reader.detail.max())
+    assert reader.decide(corr, tint, printed, among) == ("new-attraction", "new-attraction")
+    corr[reader.labels.index("take-attraction")] = 0.65  # a rival near: the tints must then lie near too
+    assert reader.decide(corr, tint, printed, among) == (None, "new-attraction")
+    tint[reader.labels.index("new-attraction")] = 0.3
+    assert reader.decide(corr, tint, printed, among) == ("new-attraction", "new-attraction")
+
