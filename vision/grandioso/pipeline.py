@@ -23,9 +23,11 @@ saturating it leaves its cells' pattern) and named only when every light
 evened out that names a card names the same one with a clear lead; else it is
 reported unrecognised; but a place that lies on one this frame shows empty
 (the mat, so no card may lie on it) is not asked about when its code cannot be
-seen. Where no code read nearby says how far the lens moves a
-place (a blurred frame whose codes none decode), its code is searched for
-twice as far. The fast
+seen, nor a place under glare whose upper half shows no print where the glare
+leaves it unsaturated (glare adds smooth light: the bare mat under it stays
+flat; a card's name band, words and frame do not). Where no code read nearby
+says how far the lens moves a place (a blurred frame whose codes none decode),
+its code is searched for twice as far. The fast
 marker search runs first; the slow, tolerant one searches the whole frame only
 when the fast one's markers do not fix the mat, and when neither decodes enough
 of them, the undecoded squares are matched against the dictionary's codes,
@@ -35,8 +37,11 @@ The singles row: each card back whose code is read or matched counts; every
 other numbered place is compared whole with a card back over its pixels that
 glare does not saturate. A place that clearly shows the bare row is empty; a
 card back partly under glare counts when its unglared part and the unglared
-part of its code both match a back; any other place (glare over most of it) is
-reported unrecognised, never counted nor left out.
+part of its code both match a back, or when, with the light evened out, its
+code matches the back's clearly (glare that washes a code out without
+saturating it leaves its cells' pattern); a place under glare that shows no
+print where the glare leaves it unsaturated is empty; any other place (glare
+over most of it) is reported unrecognised, never counted nor left out.
 """
 
 from __future__ import annotations
@@ -65,7 +70,14 @@ from vision.calibrate import (
     mat_homography,
     sharpen_sigma,
 )
-from vision.codematch import CodeTemplates, code_templates, local_contrast, mat_markers_by_matching, match_patch
+from vision.codematch import (
+    CodeTemplates,
+    PatchMatch,
+    code_templates,
+    local_contrast,
+    mat_markers_by_matching,
+    match_patch,
+)
 from vision.config import VisionConfig
 from vision.geometry import Image
 from vision.grandioso import CONFIG
@@ -341,12 +353,17 @@ def _bright(top: Image, mat_level: float, row: int, col: int) -> bool:
 
 def _upper_half(top: Image, row: int, col: int) -> Image:
     """The part of the place's upper half that its card shows when nothing lies over it, in a top-down image."""
+    return top[_upper_window(row, col)]
+
+
+def _upper_window(row: int, col: int) -> tuple[slice, slice]:
+    """`_upper_half`'s part of the pyramid's top-down image, as slices."""
     r = MAT.card_rect(row, col)
     area = MAT.pyramid_area
     s = _CHECK_PX_PER_MM
     x0, x1 = int(round((r.x + 4 - area.x) * s)), int(round((r.x + r.w - 4 - area.x) * s))
     y0, y1 = int(round((r.y + 3 - area.y) * s)), int(round((r.y + r.h / 2 - 4 - area.y) * s))
-    return top[max(0, y0):y1, max(0, x0):x1]
+    return slice(max(0, y0), max(0, y1)), slice(max(0, x0), max(0, x1))
 
 
 def _covered(reading: _Reading, row: int, col: int) -> bool:
@@ -362,6 +379,42 @@ def _empty(top: Image, level: float, reading: _Reading, row: int, col: int) -> b
         return False
     patch = _upper_half(top, row, col)
     return patch.size > 0 and float(np.mean(patch < _BRIGHT * level)) >= _EMPTY_SHARE
+
+
+#: Glare only adds smooth light: a place under glare (saturating at least `_FLAT_GLARE` of the part looked at, or
+#: its code area `_glared`) whose part looked at, where glare does not saturate it (at least `_FLAT_MIN_SHARE` of
+#: it, `_PLACE_GLARE_RIM` mm off saturated pixels), shows no print is the bare mat. Print is the mean absolute
+#: detail between `_FLAT_FINE_MM` and `_FLAT_COARSE_MM` of the linear light, over the contrast of card paper with
+#: the mat. On the camera model's photos (seeds 880,000,000 and 883,000,000 on) a card's upper half not under a hand
+#: shows at least 0.026 (blurred and noisy at hard), a card back at least 0.078; the bare mat under glare mostly below
+#: 0.012, up to 0.06 only beside saturation (then asked about, as before). Glare is asked for: a hand is as flat as
+#: the mat, and may hide a card.
+_FLAT_FINE_MM = 1.0
+_FLAT_COARSE_MM = 3.0
+_FLAT_GLARE = 0.05
+_FLAT_MIN_SHARE = 0.3
+_FLAT_DETAIL = 0.015
+
+
+def _bare_under_glare(top: Image, window: tuple[slice, slice], paper: float, level: float, glared: bool = False) -> bool:
+    """True when the part ``window`` of ``top`` (a grey top-down image at `_CHECK_PX_PER_MM`) is under glare (or
+    ``glared``: the caller saw glare there) and, where glare leaves it unsaturated, shows no print: the bare mat, which
+    glare brightens (card paper and the mat being of grey ``paper`` and ``level``)."""
+    s = _CHECK_PX_PER_MM
+    pad = int(math.ceil(4 * _FLAT_COARSE_MM * s))
+    ys, xs = window
+    y0, x0 = max(0, ys.start - pad), max(0, xs.start - pad)
+    around = top[y0:ys.stop + pad, x0:xs.stop + pad]
+    inner = (slice(ys.start - y0, ys.stop - y0), slice(xs.start - x0, xs.stop - x0))
+    rim = np.ones((2 * int(round(_PLACE_GLARE_RIM * s)) + 1,) * 2, np.uint8)
+    lit = (cv2.dilate((around >= _PLACE_SATURATED).astype(np.uint8), rim) > 0)[inner]
+    if lit.size == 0 or not (glared or float(lit.mean()) >= _FLAT_GLARE) or float(1.0 - lit.mean()) < _FLAT_MIN_SHARE:
+        return False
+    linear = (np.clip(around, 0.0, 255.0) / 255.0) ** 2.2
+    detail = np.abs(cv2.GaussianBlur(linear, (0, 0), _FLAT_FINE_MM * s)
+                    - cv2.GaussianBlur(linear, (0, 0), _FLAT_COARSE_MM * s))[inner]
+    contrast = max((paper / 255.0) ** 2.2 - (level / 255.0) ** 2.2, 0.05)
+    return bool(float(detail[~lit].mean()) / contrast <= _FLAT_DETAIL)
 
 
 #: With an enrolled deck, whose faces may be as dark as the mat (a published card's art), a place's upper half
@@ -596,24 +649,29 @@ def _match_contrast(gray: Image, cal: Calibration, row: int, col: int,
                     shift: tuple[float, float] | None = (0.0, 0.0)) -> list[tuple[Card | None, float, float]]:
     """For each of `_CONTRAST_MM`: the card whose code the place's code area shows with the light evened
     out (None when no card's clearly), the best correlation and its lead."""
-    t = _contrast_templates()
-    s = _MATCH_PX_PER_MM
     cx, cy = code_centre(row, col)
     search = _MATCH_SEARCH if shift is not None else _MATCH_SEARCH_FAR
     if shift is not None:
         cx, cy = cx + shift[0], cy + shift[1]
+    out: list[tuple[Card | None, float, float]] = []
+    for found in _contrast_matches(gray, cal, cx, cy, search):
+        ok = found.id is not None and found.quarter == 0 and found.score >= _CONTRAST_MIN \
+            and found.lead >= _CONTRAST_MARGIN
+        out.append((card_of_id(found.id) if ok and found.id is not None else None, found.score, found.lead))
+    return out
+
+
+def _contrast_matches(gray: Image, cal: Calibration, cx: float, cy: float, search: float) -> list[PatchMatch]:
+    """The code that best matches the frame within ``search`` mm of table point (cx, cy) with the light evened out
+    over each of `_CONTRAST_MM` (`vision.codematch.match_patch`, saturation not counted against it)."""
+    t = _contrast_templates()
+    s = _MATCH_PX_PER_MM
     n = t.size + 2 * int(round(search * s))
     half = n / 2 / s
     to_patch = np.array([[s, 0, -(cx - half) * s], [0, s, -(cy - half) * s], [0, 0, 1]], np.float64)
     patch = np.asarray(cv2.warpPerspective(gray, to_patch @ cal.image_to_table, (n, n), flags=cv2.INTER_AREA,
                                            borderMode=cv2.BORDER_REPLICATE), np.float32)
-    out: list[tuple[Card | None, float, float]] = []
-    for mm in _CONTRAST_MM:
-        found = match_patch(local_contrast(patch, mm * s), t, math.inf)
-        ok = found.id is not None and found.quarter == 0 and found.score >= _CONTRAST_MIN \
-            and found.lead >= _CONTRAST_MARGIN
-        out.append((card_of_id(found.id) if ok and found.id is not None else None, found.score, found.lead))
-    return out
+    return [match_patch(local_contrast(patch, mm * s), t, math.inf) for mm in _CONTRAST_MM]
 
 
 def _read_washed_out(gray: Image, cal: Calibration, row: int, col: int,
@@ -621,6 +679,16 @@ def _read_washed_out(gray: Image, cal: Calibration, row: int, col: int,
     """The card that `_match_contrast` names over at least one of its lights, none naming another; else None."""
     named = {card for card, _, _ in _match_contrast(gray, cal, row, col, shift) if card is not None}
     return named.pop() if len(named) == 1 else None
+
+
+def _washed_out_back(gray: Image, cal: Calibration, cx: float, cy: float) -> bool:
+    """True when a card back's code, which glare washes out, lies within `_PLACE_SEARCH` mm of table point (cx, cy):
+    with the light evened out (`_contrast_matches`) the back's code, lying along the row either way up, matches by at
+    least `_CONTRAST_MIN` and leads every other code by `_CONTRAST_MARGIN` over at least one light, and no light names
+    another code so."""
+    named = {(m.id, m.quarter in (0, 2)) for m in _contrast_matches(gray, cal, cx, cy, _PLACE_SEARCH)
+             if m.id is not None and m.score >= _CONTRAST_MIN and m.lead >= _CONTRAST_MARGIN}
+    return named == {(BACK_ID, True)}
 
 
 @functools.lru_cache(maxsize=1)
@@ -822,8 +890,36 @@ def _singles_by_place(gray: Image, cal: Calibration, known: list[float]) -> tupl
                 found.append(x)
                 continue
         if not enough.any() or float(ncc.max()) >= _PLACE_NONE or float(fine.max()) >= _PLACE_NONE_FINE:
-            unsure.append(k + 1)
+            if _washed_out_back(gray, cal, cx, cy):
+                found.append(cx)
+            else:
+                unsure.append(k + 1)
     return found, unsure
+
+
+def _glared_bare_singles(gray: Image, cal: Calibration, places: list[int], paper: float, level: float) -> list[int]:
+    """The places (from 1) of ``places`` that do not show the bare singles row under glare (`_bare_under_glare`: a card
+    back shows its pattern, frame and code where glare leaves it unsaturated), card paper and the mat being of grey
+    ``paper`` and ``level``."""
+    row = MAT.singles
+    s = _CHECK_PX_PER_MM
+    t = np.array([[s, 0, -row.x * s], [0, s, -row.y * s], [0, 0, 1]], np.float64)
+    strip = np.asarray(cv2.warpPerspective(gray, t @ cal.image_to_table, (int(math.ceil(row.w * s)),
+                                                                          int(math.ceil(row.h * s))),
+                                           flags=cv2.INTER_AREA), np.float32)
+    first = SINGLE_INSET + CARD.width / 2
+    inset = _SINGLE_FLAT_INSET
+    y = slice(int(round(((row.h - CARD.height) / 2 + inset) * s)), int(round(((row.h + CARD.height) / 2 - inset) * s)))
+
+    def window(k: int) -> tuple[slice, slice]:
+        cx = first + (k - 1) * SINGLE_PITCH
+        return y, slice(int(round((cx - CARD.width / 2 + inset) * s)), int(round((cx + CARD.width / 2 - inset) * s)))
+
+    return [k for k in places if not _bare_under_glare(strip, window(k), paper, level)]
+
+
+#: ... looked at this far (mm) inside the card's outline at the place (a card lies a few mm off its place)
+_SINGLE_FLAT_INSET = 3.0
 
 
 #: A card read by its art whose upper half shows is first found where it lies: the top edge and the upper
@@ -998,8 +1094,10 @@ class Recognizer:
             elif (found is None or _glared(top, paper, row, col)) and \
                     (washed := _read_washed_out(gray, cal, row, col, _local_shift(reading, row, col))) is not None:
                 reading.pyramid[row, col] = washed
-            elif on_vacant:
-                # no card may lie on a place that holds none: a code that cannot be read here is not asked about
+            elif on_vacant or (look is None and not _covered(reading, row, col) and _bare_under_glare(
+                    top, _upper_window(row, col), paper, level, _glared(top, paper, row, col))):
+                # no card may lie on a place that holds none: a code that cannot be read here is not asked about;
+                # nor where glare lies over a place whose upper half shows no print (the bare mat)
                 vacant.add((row, col))
             elif found is None:
                 reading.problem(Unrecognised(_place_name(row, col), "a card whose code cannot be read", row, col,
@@ -1018,6 +1116,8 @@ class Recognizer:
             reading.singles = by_match
         by_place, unsure = _singles_by_place(gray, cal, reading.singles)
         reading.singles += by_place
+        if unsure:
+            unsure = _glared_bare_singles(gray, cal, unsure, paper, level)
         if unsure:
             reading.problem(Unrecognised("the singles row", "place " + ", ".join(map(str, unsure))
                                          + " unclear (glare?): a face-down single may lie there",

@@ -228,15 +228,17 @@ def test_a_single_whose_code_glare_partly_hides_is_counted(recognizer: Recognize
     assert view.singles == 4 and view.single_places == (1, 2, 3, 4) and not view.unrecognised
 
 
-def _washed(img: np.ndarray, x: float, y: float, sigma_mm: float, peak: float) -> np.ndarray:  # type: ignore[type-arg]
+def _washed(img: np.ndarray, x: float, y: float, sigma_mm: float, peak: float,  # type: ignore[type-arg]
+            blur: float = 1.0) -> np.ndarray:
     """The frame with a broad spot of glare centred on table point (x, y) added in linear light, as a lamp's
-    reflection does: card paper saturates near it, a code's cells turn pale grey but stay unsaturated."""
+    reflection does: card paper saturates near it, a code's cells turn pale grey but stay unsaturated; then
+    blurred (``blur`` px) as a lens does."""
     s = img.shape[1] / (CONTENT_REGION[2] - CONTENT_REGION[0])
     h, w = img.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w]
     d2 = (xx - (x - CONTENT_REGION[0]) * s) ** 2 + (yy - (y - CONTENT_REGION[1]) * s) ** 2
     linear = (img / 255.0) ** 2.2 * 0.7 + (peak * np.exp(-d2 / (2 * (sigma_mm * s) ** 2)))[:, :, None]
-    out = cv2.GaussianBlur(255 * np.clip(linear, 0, 1) ** (1 / 2.2), (0, 0), 1.0)
+    out = cv2.GaussianBlur(255 * np.clip(linear, 0, 1) ** (1 / 2.2), (0, 0), blur)
     return np.clip(out + np.random.default_rng(0).normal(0, 3, out.shape), 0, 255).astype(np.uint8)
 
 
@@ -268,6 +270,41 @@ def test_glare_over_part_of_an_empty_place_leaves_it_empty(recognizer: Recognize
     img = _glare(frame(Scene(p, singles=1, jitter=3)), r.x + r.w / 2, r.y + r.h / 2 + 8.0, 12.0)
     view = recognizer.recognize(img).view
     assert view.pyramid == _truth(p) and not view.unrecognised
+
+
+def test_glare_over_an_empty_place_whose_upper_half_shows_no_print_is_not_asked_about(recognizer: Recognizer) -> None:
+    p = _pyramid()
+    # a broad spot saturating the code area of the empty place (0, -2) beside the base card (0, -1) and brightening
+    # all of its upper half past the mat's level without saturating most of it: no name band, words or frame there
+    x, y = code_centre(0, -2)
+    view = recognizer.recognize(_washed(frame(Scene(p, singles=1, jitter=3)), x, y, 14.0, 1.2)).view
+    assert view.pyramid == _truth(p) and not view.unrecognised
+
+
+def test_glare_over_a_card_whose_code_it_hides_is_never_read_as_the_bare_mat(recognizer: Recognizer) -> None:
+    p = _pyramid()
+    x, y = code_centre(1, 1)  # the Clown: its upper half lies bare, with its band and words
+    view = recognizer.recognize(_washed(frame(Scene(p, singles=1, jitter=3)), x, y, 14.0, 2.0)).view
+    assert (1, 1) in view.pyramid or (1, 1) in {(u.row, u.col) for u in view.unrecognised if u.unread}
+    assert all(_truth(p).get(q) is card for q, card in view.pyramid.items())
+
+
+def test_glare_over_an_empty_place_of_the_singles_row_that_shows_no_print_is_empty(recognizer: Recognizer) -> None:
+    from vision.grandioso.scene import single_centre
+
+    img = frame(Scene(Pyramid.start(), singles=4, stack=False, jitter=2))
+    view = recognizer.recognize(_washed(img, *single_centre(6), 14.0, 1.2)).view  # place 7, past the row's end
+    assert view.single_places == (1, 2, 3, 4) and not view.unrecognised
+
+
+def test_a_single_whose_code_glare_washes_out_is_counted_by_its_code_with_the_light_evened_out(
+        recognizer: Recognizer) -> None:
+    from vision.grandioso.scene import single_centre
+
+    img = frame(Scene(Pyramid.start(), singles=4, stack=False, jitter=2))
+    x, y = single_centre(2)  # place 3: glare saturates its right half and pales its code's cells, a lens blurs it
+    view = recognizer.recognize(_washed(img, x + 14.0, y, 11.0, 1.2, blur=2.0)).view
+    assert view.single_places == (1, 2, 3, 4) and not view.unrecognised
 
 
 def _saturate(img: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:  # type: ignore[type-arg]
