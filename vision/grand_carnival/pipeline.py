@@ -917,12 +917,27 @@ def _least_glare(pixels: NDArray[Any], clipped: NDArray[Any]) -> NDArray[Any] | 
     return np.asarray(np.median(band, axis=0), np.float64)
 
 
+@dataclass(frozen=True, slots=True)
+class _Glare:
+    """What glare left of each field's ring (64 each, row 8 first).
+
+    ``blown``: glare saturated more than `_MAX_CLIPPED` of the ring, so it shows no colour at all;
+    ``clear_empty``: the ring shows the empty parcel's print evenly and untouched by glare (no pixel
+    saturated, its darkest and brightest tenths within `_EMPTY_EVEN` of the empty colour's lightness), read
+    so by both readings (`_classify_many`, `_glare_classes`).
+    """
+
+    blown: tuple[bool, ...]
+    clear_empty: tuple[bool, ...]
+
+
 def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[Any],
                                       Callable[[int], NDArray[Any] | None],
-                                      Callable[[int, tuple[str, ...]], str | None]]:
+                                      Callable[[int, tuple[str, ...]], str | None], _Glare]:
     """Each field's ring class, middle colour and ring colour, paper-normalised, row 8 first; a function
-    giving the colour of a field's middle from its pixels glare lit least (`_least_glare`), and one
-    reading a field's middle glare clipped in one channel (`_clipped_place`).
+    giving the colour of a field's middle from its pixels glare lit least (`_least_glare`), one
+    reading a field's middle glare clipped in one channel (`_clipped_place`), and what glare left of
+    each ring (`_Glare`).
 
     A ring lit so unevenly that only its pixels glare lit least could be read has no colour (NaN).
     """
@@ -958,6 +973,11 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
     light = np.percentile(ring_px.mean(axis=2), (10, 90), axis=1) / whites.mean(axis=1)  # (2, 64)
     empty_light = float(np.mean(EMPTY)) / 255.0
     uneven = (light[0] < _EMPTY_EVEN[0] * empty_light) | (light[1] > _EMPTY_EVEN[1] * empty_light)
+    # (the reading allowing for glare must find it too: an attraction washed out evenly by broad glare, or a
+    # hand's skin, reads as the empty colour on the first reading alone)
+    candidates = [c for c, k in enumerate(ring_class) if k == "empty" and not uneven[c] and not clipped[c].any()]
+    both = _glare_classes(rings[candidates], kinds, tints[candidates]) if candidates else []
+    clear_empty = tuple(c in {c for c, k in zip(candidates, both) if k == "empty"} for c in range(64))
     if any(k == "empty" and uneven[c] for c, k in enumerate(ring_class)):
         under_glare = _glare_classes(rings, kinds, tints)
         ring_class = [None if k == "empty" and uneven[c] and under_glare[c] != "empty" else k
@@ -983,7 +1003,8 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
     def clipped_middle(c: int, allowed: tuple[str, ...]) -> str | None:
         return _clipped_place(mid_px[c], whites[c], tints[c], allowed)
 
-    return ring_class, mids, rings, least_middle, clipped_middle
+    glare = _Glare(tuple(bool(v) for v in saturated), clear_empty)
+    return ring_class, mids, rings, least_middle, clipped_middle, glare
 
 
 def _hammer(rb: _Board, parcel: int) -> bool:
@@ -1316,11 +1337,13 @@ def _art_disagrees(rb: _Board, parcel: int, pattern: str, ring: list[str | None]
                                     for q, (c, letter) in enumerate(letters))
 
 
-def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str]) -> None:
+def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str], glare: _Glare) -> None:
     """The fields of a parcel partly unclear (a hand, glare) that can still be read on their own.
 
     A tile covers all four fields of its parcel, so when the fields that are clear show the empty
-    parcel and its hammer is in view, the parcel is empty; fields that clearly show a tile's walkway or site are
+    parcel and its hammer is in view, or one shows that print untouched by glare and the unclear ones are
+    blown out by glare (`_empty_under_glare`), the parcel is empty; fields that clearly show a tile's walkway
+    or site are
     that, when some tile of the box has them there; the unclear fields stay unread. A parcel
     showing both, or a tile no tile of the box matches, stays unread as a whole.
     """
@@ -1330,8 +1353,9 @@ def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str
     cells = parcel_cells(parcel)
     if all(k == "empty" for k in known):
         # a tile covers its whole parcel, and one lying off it would hide the hammer at the parcel's
-        # middle: fields unclear beside clearly empty ones, the hammer in view, are empty too
-        if _hammer(rb, parcel):
+        # middle: fields unclear beside clearly empty ones, the hammer in view (or a field's bare print), are
+        # empty too
+        if _hammer(rb, parcel) or _empty_under_glare(parcel, kinds, glare):
             for c in cells:
                 chars[c] = "."
         return
@@ -1345,13 +1369,27 @@ def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str
             chars[c] = s
 
 
+def _empty_under_glare(parcel: int, kinds: list[str | None], glare: _Glare) -> bool:
+    """True when a parcel whose hammer does not show is empty all the same: one of its fields shows the
+    empty parcel's print untouched by glare (`_Glare.clear_empty`), and every other field reads empty or
+    is blown out by glare.
+
+    A tile covers all four fields of its parcel, so one field of bare print, no glare on it, proves no tile
+    lies there; glare hides no piece an empty parcel may hold (none may stand on it). A field unclear for
+    another reason (a hand, a shadow: a tile being laid) keeps the parcel held.
+    """
+    cells = parcel_cells(parcel)
+    return (any(glare.clear_empty[c] for c in cells)
+            and all(k == "empty" or (k is None and glare.blown[c]) for c, k in zip(cells, kinds)))
+
+
 def _centre(rect: tuple[float, float, float, float]) -> tuple[float, float]:
     x, y, w, h = rect
     return x + w / 2, y + h / 2
 
 
 def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
-    ring, mids, rings, least_middle, clipped_middle = _read_fields(rb)
+    ring, mids, rings, least_middle, clipped_middle, glare = _read_fields(rb)
     chars = ["?"] * 64
     by_art = _tiles_by_art(rb, ring) if rb.classifier is not None else {}
     art = _field_art(rb.classifier) if rb.classifier is not None else None
@@ -1385,14 +1423,14 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
                                mask_of([c for c in cells if chars[c] == "?"]))
                 continue
         if any(k is None for k in kinds):
-            _read_part(rb, parcel, kinds, chars)
+            _read_part(rb, parcel, kinds, chars, glare)
             bad = [cell_name(c) for c, k in zip(cells, kinds) if k is None and chars[c] == "?"]
             if bad:
                 rb.problem(where, f"the colour of {', '.join(bad)} is unclear (glare, a shadow, a hand?)",
                            mask_of([c for c in cells if chars[c] == "?"]))
             continue
         if all(k == "empty" for k in kinds):
-            if _hammer(rb, parcel):
+            if _hammer(rb, parcel) or _empty_under_glare(parcel, kinds, glare):
                 for c in cells:
                     chars[c] = "."
             else:
@@ -1512,7 +1550,7 @@ def _attractions(rb: _Board, cells: list[int], tickets: set[int], chars: list[st
         if unsure & set(group) or any(chars[c] == "?" for c in group):
             held.append(mask_of(group))
             continue
-        if any(_runs_on(rb, c, chars) for c in group):
+        if any(_runs_on(rb, c, chars) for c in group) and _may_reach(rb, group, members, chars):
             rb.problem(cell_name(group[0]), "the attraction may reach onto a field that cannot be read", mask_of(group))
             continue
         shape, why = _shape_of(group, rb.catalog)
@@ -1580,6 +1618,60 @@ def _settle_by_shapes(unclear: list[tuple[int, int]], groups: dict[int, int],
         else:
             unsettled += edges
     return joined, unsettled
+
+
+def _may_reach(rb: _Board, group: list[int], attraction: set[int], chars: list[str]) -> bool:
+    """True when the piece over the attraction fields ``group`` could also cover fields that cannot be read.
+
+    The fields it could reach are those unread (``"?"``) that no outline parts from it, and those unread
+    beside them. It could, when the group with some of them, joined, makes one of the box's shapes (lying
+    right or flipped over), or when one of them lies beside another of the ``attraction`` fields with no
+    outline between (the piece could join them). Else no piece of the box reaches there: the group is
+    read on its own.
+    """
+    largest = max(len(rc) for shape in rb.catalog.shapes.values() for rc in shape.orientations)
+    shapes = [rc for shape in rb.catalog.shapes.values() for rc in (*shape.orientations, *shape.mirrored)]
+    members = set(group)
+
+    def unread(cell: int) -> list[int]:
+        row, col = divmod(cell, 8)
+        return [r * 8 + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+                if 0 <= r < 8 and 0 <= c < 8 and chars[r * 8 + c] == "?"]
+
+    reach = {d for c in group for d in unread(c) if _edge_ratio(rb, c, d) >= _SPLIT}
+    frontier = set(reach)
+    for _ in range(largest - len(group) - 1):
+        frontier = {e for d in frontier for e in unread(d)} - reach
+        reach |= frontier
+    for d in reach:
+        row, col = divmod(d, 8)
+        for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+            e = r * 8 + c
+            if (0 <= r < 8 and 0 <= c < 8 and e in attraction and e not in members
+                    and _edge_ratio(rb, d, e) >= _SPLIT):
+                return True
+    # every connected way of adding some of the reachable fields, up to the largest piece of the box
+    seen: set[frozenset[int]] = set()
+    ways = [frozenset(members)]
+    while ways:
+        grown: list[frozenset[int]] = []
+        for way in ways:
+            if len(way) >= largest:
+                continue
+            for c in way:
+                row, col = divmod(c, 8)
+                for r, k in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                    d = r * 8 + k
+                    if 0 <= r < 8 and 0 <= k < 8 and d in reach and d not in way:
+                        bigger = way | {d}
+                        if bigger in seen:
+                            continue
+                        seen.add(bigger)
+                        if normalise([divmod(e, 8) for e in bigger]) in shapes:
+                            return True
+                        grown.append(bigger)
+        ways = grown
+    return False
 
 
 def _runs_on(rb: _Board, cell: int, chars: list[str]) -> bool:

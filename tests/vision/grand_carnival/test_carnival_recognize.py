@@ -808,8 +808,10 @@ def test_an_empty_parcel_whose_hammers_head_glare_saturates_is_read_by_its_handl
     cx, cy = fx + FIELD, fy + FIELD
     if not handle:  # the handle below the head painted over with the parcel's own colour
         patch_board(image, cx - 2.0, cy + 0.5, 4.0, 5.0, EMPTY)
-    # a streak of glare saturating the rows of the hammer's head and the top of its handle, across the parcel
+    # a streak of glare saturating the rows of the hammer's head and the top of its handle, across the parcel,
+    # and one across the bottom of its lower fields: no field shows the parcel's print untouched by glare
     patch_board(image, cx - 12.0, cy - 6.0, 24.0, 6.5, (255, 255, 255))
+    patch_board(image, cx - 18.0, cy + 12.0, 36.0, 4.0, (255, 255, 255))
     view = Recognizer().recognize(image).views[0]
     text = "".join(view.market)
     parcel = [parse_cell(n) for n in ("c6", "d6", "c5", "d5")]
@@ -819,6 +821,55 @@ def test_an_empty_parcel_whose_hammers_head_glare_saturates_is_read_by_its_handl
     else:
         assert [text[c] for c in parcel if c is not None] == ["?"] * 4
         assert any(u.where == "the parcel at c6" for u in view.unrecognised)
+
+
+@pytest.mark.parametrize("cover", ["glare", "hand", "glare-everywhere"])
+def test_an_empty_parcel_without_its_hammer_is_read_by_a_field_glare_left_bare(cover: str) -> None:
+    # the hammer hidden, one field blown out: a field of bare print untouched by glare shows no tile lies there
+    board = hand_made(())
+    image = frame([MarketScene(board, 0, None)], WIDTH)
+    fx, fy, _, _ = BOARD.field_rect(parse_cell("c6") or 0)  # the empty parcel c6 d6 c5 d5
+    cx, cy = fx + FIELD, fy + FIELD
+    patch_board(image, cx - 5.0, cy - 6.0, 10.0, 12.0, EMPTY)  # the hammer painted over
+    colour = (120, 160, 200) if cover == "hand" else (255, 255, 255)
+    patch_board(image, cx + 1.0, fy + 1.0, FIELD - 2.0, FIELD - 2.0, colour)  # d6
+    if cover == "glare-everywhere":  # glare over the bottom of every other field too
+        patch_board(image, fx + 1.0, fy + 14.0, FIELD - 2.0, 3.0, (255, 255, 255))
+        patch_board(image, fx + 1.0, cy + 14.0, 2 * FIELD - 2.0, 3.0, (255, 255, 255))
+    view = Recognizer().recognize(image).views[0]
+    text = "".join(view.market)
+    parcel = [parse_cell(n) for n in ("c6", "d6", "c5", "d5")]
+    if cover == "glare":
+        assert [text[c] for c in parcel if c is not None] == ["."] * 4
+        assert not any("c6" in u.where or "d6" in u.where for u in view.unrecognised)
+    else:  # a hand may be laying a tile; no field untouched by glare: held
+        assert "?" in [text[c] for c in parcel if c is not None]
+        assert any(u.where == "the parcel at c6" for u in view.unrecognised)
+    truth = "".join(truth_market(board))
+    assert all(text[c] in ("?", truth[c]) for c in range(64))
+
+
+@pytest.mark.parametrize("piece", ["I5", "I4"])
+def test_an_attraction_beside_a_field_glare_blows_out_is_read_when_no_piece_of_the_box_reaches_there(
+        piece: str) -> None:
+    # glare blows out f7 and the outline between it and e7; an I5 ending at e7 can reach no further (no
+    # piece of the box is longer), an I4 ending at d7 could be an I5 reaching under the glare
+    names = ("a7", "b7", "c7", "d7", "e7")[:int(piece[1])]
+    board = hand_made((Attraction(piece, fields(*names), 0),))
+    image = frame([MarketScene(board, 0, None)], WIDTH)
+    last = parse_cell(names[-1]) or 0
+    x, y, _, _ = BOARD.field_rect(last + 1)
+    patch_board(image, x - 3.0, y + 1.0, FIELD + 2.0, FIELD - 2.0, (255, 255, 255))
+    view = Recognizer().recognize(image).views[0]
+    text = "".join(view.market)
+    assert text[last + 1] == "?"
+    if piece == "I5":
+        assert view.attractions == ((piece, fields(*names), 0),)
+    else:
+        assert view.attractions == ()
+        assert any("may reach" in u.why for u in view.unrecognised)
+    truth = "".join(truth_market(board))
+    assert all(text[c] in ("?", truth[c]) for c in range(64))
 
 
 def test_a_figure_whose_colour_glare_of_its_opposite_tint_cancels_is_never_read_as_absent() -> None:
