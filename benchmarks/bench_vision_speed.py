@@ -1,8 +1,10 @@
 """Per-stage speed of the vision pipeline on one core, and the model size.
 
 Frames are synthetic Big Top tables (1280x960 unless ``--size``, e.g. the Pi camera's 2304x1296) with about 40 components
-(6 seats, default `SceneSettings`). OpenCV and onnxruntime are limited to one
-thread. Prints the median and 90th percentile milliseconds per stage, the
+(6 seats, default `SceneSettings`). OpenCV, onnxruntime and numpy's BLAS are limited to one
+thread (``OMP_NUM_THREADS`` is 1 unless set: a BLAS free to use every core spends more processor time
+than the products it computes, e.g. about 8 ms instead of 0.1 for a board's code scores on a shared
+2-core machine). Prints the median and 90th percentile milliseconds per stage, the
 batched classification time per crop, and the model file size.
 
 Three situations are measured:
@@ -37,10 +39,13 @@ Usage: python benchmarks/bench_vision_speed.py [--frames 30] [--successive 3] [-
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy is imported: its BLAS on one thread
 
 import cv2
 import numpy as np

@@ -103,14 +103,22 @@ class BoardMatch:
 
 
 def _board_ids(config: VisionConfig) -> dict[int, dict[int, int]]:
-    """Marker id by side, by seat, for every board marker of the layout."""
+    """Marker id by side, by seat, for every board marker of the layout (made once per layout and dictionary:
+    read only)."""
     layout = config.table.markers
-    out: dict[int, dict[int, int]] = {}
-    for i in range(dictionary_size(config.aruco_dictionary)):
-        ss = layout.board_of_marker(i)
-        if ss is not None:
-            out.setdefault(ss[0], {})[ss[1]] = i
-    return out
+    key = (id(layout), config.aruco_dictionary)
+    kept = _BOARD_IDS.get(key)
+    if kept is None or kept[0] is not layout:
+        out: dict[int, dict[int, int]] = {}
+        for i in range(dictionary_size(config.aruco_dictionary)):
+            ss = layout.board_of_marker(i)
+            if ss is not None:
+                out.setdefault(ss[0], {})[ss[1]] = i
+        kept = _BOARD_IDS[key] = (layout, out)
+    return kept[1]
+
+
+_BOARD_IDS: dict[tuple[int, int], tuple[Any, dict[int, dict[int, int]]]] = {}
 
 
 def _patch(gray: Image, quad: NDArray[Any], n: int, pad: int) -> tuple[NDArray[Any], NDArray[Any]]:

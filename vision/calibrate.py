@@ -950,10 +950,12 @@ def locate_charts(markers: tuple[Marker, ...], calibration: Calibration, config:
     poses: dict[int, ChartPose] = {}
     for seat, pairs in found.items():
         best: list[tuple[FloatArray, FloatArray]] = []
+        # every pair's corners at once, each pair mapped as `_apply` maps it alone
+        src, dst = np.stack([p[0] for p in pairs]), np.stack([p[1] for p in pairs])
         for src0, dst0 in pairs:
             one = _similarity(src0, dst0)
-            agree = [(s_, d_) for s_, d_ in pairs
-                     if float(np.max(np.linalg.norm(_apply(one, s_) - d_, axis=1))) <= _CHART_AGREE_MM]
+            off = np.linalg.norm(src @ one[:2, :2].T + one[:2, 2] - dst, axis=2).max(axis=1)
+            agree = [pairs[k] for k in np.flatnonzero(off <= _CHART_AGREE_MM).tolist()]
             if len(agree) > len(best):
                 best = agree
                 if len(best) == len(pairs):
@@ -1010,18 +1012,12 @@ def marker_outlines(markers: tuple[Marker, ...], rect: Rectified, config: Vision
     if _OUTLINES_OF[0] != view or _OUTLINES_OF[1] is not config or len(_OUTLINES) > _OUTLINES_KEPT:
         _OUTLINES.clear()
         _OUTLINES_OF[:] = [view, config]
-    out: list[FloatArray] = []
-    to_rect: FloatArray | None = None
-    for m in markers:
-        key = (m.id, m.corners.tobytes())
-        if key not in _OUTLINES:
-            if to_rect is None:
-                to_rect = np.linalg.inv(rect.rect_to_frame)
-            _OUTLINES[key] = _outline(m, to_rect, rect.px_per_mm, config)
-        pts = _OUTLINES[key]
-        if pts is not None:
-            out.append(pts)
-    return out
+    keys = [(m.id, m.corners.tobytes()) for m in markers]
+    new = {k: m for k, m in zip(keys, markers) if k not in _OUTLINES}
+    if new:
+        _OUTLINES.update(zip(new, _outline_all(list(new.values()), np.linalg.inv(rect.rect_to_frame), rect.px_per_mm,
+                                                config)))
+    return [pts for pts in map(_OUTLINES.__getitem__, keys) if pts is not None]
 
 
 #: `marker_outlines`' outlines by marker id and corners, for one ``rect_to_frame`` and config
@@ -1030,20 +1026,25 @@ _OUTLINES_OF: list[Any] = [None, None]
 _OUTLINES_KEPT = 4096
 
 
-def _outline(m: Marker, to_rect: FloatArray, px_per_mm: float, config: VisionConfig) -> FloatArray | None:
-    """One marker's outline in rectified pixels (`marker_outlines`; ``to_rect``: frame -> rectified pixel),
-    or None when it is not kept."""
+def _outline_all(markers: list[Marker], to_rect: FloatArray, px_per_mm: float,
+                 config: VisionConfig) -> list[FloatArray | None]:
+    """Each marker's outline in rectified pixels (`marker_outlines`; ``to_rect``: frame -> rectified pixel), or
+    None when it is not kept: all markers' corners mapped in one transform (each point as it maps alone)."""
     layout = config.table.markers
-    ss = layout.board_of_marker(m.id)
-    if m.id in layout.marker_ids:
-        size = layout.marker_size
-    elif ss is not None:
-        size = layout.board_marker_size(ss[1])
-    else:
-        return None
-    pts: FloatArray = cv2.perspectiveTransform(m.corners[None], to_rect)[0]
-    side = float(np.mean(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1))) / px_per_mm
-    if abs(side - size) > 0.25 * size:
-        return None
-    pts.flags.writeable = False
-    return pts
+    sizes: list[float | None] = []
+    for m in markers:
+        ss = layout.board_of_marker(m.id)
+        sizes.append(layout.marker_size if m.id in layout.marker_ids
+                     else layout.board_marker_size(ss[1]) if ss is not None else None)
+    corners = np.concatenate([np.asarray(m.corners, np.float64).reshape(4, 2) for m in markers])
+    pts = cv2.perspectiveTransform(corners[None], to_rect)[0].reshape(-1, 4, 2)
+    sides = np.mean(np.linalg.norm(pts - np.roll(pts, 1, axis=1), axis=2), axis=1) / px_per_mm
+    out: list[FloatArray | None] = []
+    for k, (size, side) in enumerate(zip(sizes, sides.tolist())):
+        if size is None or abs(side - size) > 0.25 * size:
+            out.append(None)
+            continue
+        one: FloatArray = pts[k].copy()
+        one.flags.writeable = False
+        out.append(one)
+    return out

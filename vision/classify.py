@@ -108,9 +108,8 @@ class Classifier:
         """One `Recognition` per crop; below ``threshold`` the verdict is UNSURE."""
         probs = self.probabilities(crops)
         out: list[Recognition] = []
-        for row in probs:
-            k = int(np.argmax(row))
-            conf = float(row[k])
+        ks = np.argmax(probs, axis=1) if len(probs) else np.zeros(0, np.int64)
+        for k, conf in zip(ks.tolist(), probs[np.arange(len(probs)), ks].tolist()):
             best = self.labels[k]
             if conf < threshold:
                 verdict = Verdict.UNSURE

@@ -23,7 +23,7 @@ from vision.bigtop.glare import second_look as glare_look
 from vision.bigtop.labels import BACK, LABELS, NONE, Kind, kind_of
 from vision.bigtop.layout import CARD, CHART, Pile
 from vision.bigtop.places import PlaceMemory, fit_card
-from vision.bigtop.tableview import Area, TableView, Zone, build_table_view, zone_of
+from vision.bigtop.tableview import Area, TableView, Zone, build_table_view, zones_of
 from vision.boardmatch import BoardMemory
 from vision.calibrate import (
     Calibration,
@@ -232,7 +232,7 @@ class Recognizer:
             recs = glare_look(self.read.reading(self.classifier, "deglared"), crops, recs, cfg.confidence_threshold,
                               allowing_for_blur)
             recs = confirmed(crops, recs, [_fit_among(p.zone) for p in todo], [p.key for p in todo], self.fits)
-        keys = [_zone_key(zone_of(x, y, charts)) for _, (x, y), _, _ in items]
+        keys = [_zone_key(z) for z in zones_of([xy for _, xy, _, _ in items], charts)]
         accepted: list[Recognition] = []
         changed = False
         for place, d, r in zip(todo, fits, recs):

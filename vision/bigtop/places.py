@@ -75,24 +75,32 @@ def _text_band(rect: Rect, area: Area) -> list[NDArray[Any]]:
 def _detail(fine: NDArray[Any], patch: NDArray[Any], pts: Sequence[NDArray[Any]]) -> float:
     mask = np.zeros(patch.shape, np.uint8)
     cv2.fillPoly(mask, [np.round(p).astype(np.int32) for p in pts], 1)
-    inside = mask.astype(bool)
-    if int(inside.sum()) < 20:
+    if cv2.countNonZero(mask) < 20:
         return float("inf")
-    grey = patch[inside]
-    level = max(_median_grey(grey) if patch.dtype == np.uint8 else _median(grey), 8.0)
+    inside = mask.view(np.bool_)  # the mask holds 0 and 1 only
+    if patch.dtype == np.uint8:
+        # the grey levels' counts straight from the patch under the mask, not from a copy of the pixels
+        level = _median_of_counts(cv2.calcHist([patch], [0], mask, [256], [0, 256]).ravel().astype(np.int64))
+    else:
+        level = _median(patch[inside])
     lo, hi = _percentiles(fine[inside])
-    return float(hi - lo) / level
+    return float(hi - lo) / max(level, 8.0)
 
 
 def _median_grey(values: NDArray[Any]) -> float:
     """`_median` of uint8 grey levels, from their counts."""
-    counts = np.bincount(values, minlength=256).cumsum()
-    n = int(counts[-1])
+    return _median_of_counts(np.bincount(values, minlength=256))
+
+
+def _median_of_counts(counts: NDArray[Any]) -> float:
+    """`_median` of grey levels given by their counts (``counts[v]``: how many are ``v``; at least one)."""
+    cum = counts.cumsum()
+    n = int(cum[-1])
     h = n // 2
-    upper = int(np.searchsorted(counts, h, side="right"))
+    upper = int(np.searchsorted(cum, h, side="right"))
     if n % 2:
         return float(upper)
-    return (int(np.searchsorted(counts, h - 1, side="right")) + upper) / 2
+    return (int(np.searchsorted(cum, h - 1, side="right")) + upper) / 2
 
 
 def _median(values: NDArray[Any]) -> float:
@@ -128,12 +136,14 @@ def _percentiles(values: NDArray[Any]) -> tuple[float, float]:
 
 
 def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[NDArray[Any]],
-                   text_mm: Sequence[NDArray[Any]] = ()) -> tuple[float, float]:
+                   text_mm: Sequence[NDArray[Any]] = (), text_below: float = math.inf) -> tuple[float, float]:
     """Fine detail of the rectified grey image inside table-mm polygons, and inside ``text_mm``.
 
     The image less its smooth shading (blurred by `SHADING_MM`): its 97th less its 3rd percentile,
     over the median grey, so light falling off across a place (vignetting, the edge of a glare spot)
     does not count. A place outside the image gives infinity; no ``text_mm`` gives 0 for it.
+    ``text_below``: ``text_mm`` is measured only when the detail inside the polygons is below this (a test
+    that asks for less detail there needs no more), else it gives infinity.
     """
     org = np.array(rect.origin)
     pts = [(p - org) * rect.px_per_mm for p in polygons_mm]
@@ -148,7 +158,9 @@ def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[N
     # the grey levels themselves where they are whole (uint8): their median is taken from their counts
     levels = grey if grey.dtype == np.uint8 else patch
     plain = _detail(fine, levels, [p - shift for p in pts])
-    return plain, (_detail(fine, levels, [p - shift for p in text]) if text else 0.0)
+    if not text:
+        return plain, 0.0
+    return plain, (_detail(fine, levels, [p - shift for p in text]) if plain < text_below else float("inf"))
 
 
 def _patch_box(image: NDArray[Any], rect: Rectified, pts: Sequence[NDArray[Any]]) -> tuple[int, int, int, int]:
@@ -443,24 +455,40 @@ _last_layout: list[Any] = []
 
 
 def _layout_places(charts: Mapping[int, ChartPose]) -> list[LayoutPlace]:
-    out: list[LayoutPlace] = []
-    eye = np.eye(2)
-    for suit in Suit:
-        for pile in Pile:
-            r = MAT.slot(suit, pile)
-            out.append(LayoutPlace(Zone(Area.TABLEAU, suit=suit, pile=pile), _place_polygon(r, Area.TABLEAU),
-                                   _text_band(r, Area.TABLEAU), r.centre, 0.0, eye, -1, r.centre))
+    out = list(_tableau_places())
     for seat, pose in sorted(charts.items()):
         m = pose.chart_to_table
         lin = m[:2, :2] / max(float(np.sqrt(abs(np.linalg.det(m[:2, :2])))), 1e-9)
-        for sp in Space:
-            r = CHART.space(sp)
-            polys = [p @ m[:2, :2].T + m[:2, 2] for p in _place_polygon(r, Area.CHART_SPACE)]
-            text = [p @ m[:2, :2].T + m[:2, 2] for p in _text_band(r, Area.CHART_SPACE)]
-            c = m[:2, :2] @ np.array(r.centre) + m[:2, 2]
+        for sp, plain, band, centre in _space_shapes():
+            polys = [p @ m[:2, :2].T + m[:2, 2] for p in plain]
+            text = [p @ m[:2, :2].T + m[:2, 2] for p in band]
+            c = m[:2, :2] @ np.array(centre) + m[:2, 2]
             out.append(LayoutPlace(Zone(Area.CHART_SPACE, seat=seat, space=sp), polys, text,
-                                   (float(c[0]), float(c[1])), pose.angle, lin, seat, r.centre))
+                                   (float(c[0]), float(c[1])), pose.angle, lin, seat, centre))
     return out
+
+
+def _read_only(arrays: list[NDArray[Any]]) -> list[NDArray[Any]]:
+    for a in arrays:
+        a.flags.writeable = False
+    return arrays
+
+
+@functools.lru_cache(maxsize=1)
+def _tableau_places() -> tuple[LayoutPlace, ...]:
+    """Every tableau pile's `LayoutPlace` (the mat defines table mm: the same for every table; read only)."""
+    eye = np.eye(2)
+    eye.flags.writeable = False
+    return tuple(LayoutPlace(Zone(Area.TABLEAU, suit=suit, pile=pile), _read_only(_place_polygon(r, Area.TABLEAU)),
+                             _read_only(_text_band(r, Area.TABLEAU)), r.centre, 0.0, eye, -1, r.centre)
+                 for suit in Suit for pile in Pile for r in (MAT.slot(suit, pile),))
+
+
+@functools.lru_cache(maxsize=1)
+def _space_shapes() -> tuple[tuple[Space, list[NDArray[Any]], list[NDArray[Any]], tuple[float, float]], ...]:
+    """Each chart space: its tested parts and its name's band (chart mm, read only), and its centre."""
+    return tuple((sp, _read_only(_place_polygon(r, Area.CHART_SPACE)), _read_only(_text_band(r, Area.CHART_SPACE)),
+                  r.centre) for sp in Space for r in (CHART.space(sp),))
 
 
 #: how far (mm) and by how many degrees a card may lie off its printed place for `fit_card`
@@ -608,7 +636,8 @@ class PlaceMemory:
             seen = self._plain.get(place.key)
             if seen is not None and int(np.abs(seen[0] - thumb).max()) <= THUMB_SAME:
                 return seen[1]
-        detail, text = place_features(img, rect, place.plain_mm, place.text_mm)
+        # `_plain` asks for less detail than `PLAIN_CONTRAST` first: beyond it the name's band is not measured
+        detail, text = place_features(img, rect, place.plain_mm, place.text_mm, PLAIN_CONTRAST)
         plain = _plain(detail, text) and print_match(img, rect, place) >= PRINT_MATCH[place.zone.area]
         if not plain:
             # the fine detail outside the name is the same measured with the name or without it where

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +59,7 @@ __all__ = [
     "Zone",
     "build_table_view",
     "zone_of",
+    "zones_of",
 ]
 
 
@@ -253,6 +254,12 @@ class TableView:
 def zone_of(x: float, y: float, charts: Mapping[int, ChartPose]) -> Zone:
     """The zone of table point (x, y)."""
     return _zone(x, y, _chart_maps(charts))
+
+
+def zones_of(points: Sequence[tuple[float, float]], charts: Mapping[int, ChartPose]) -> list[Zone]:
+    """`zone_of` of each table point, the charts' maps made once for them all."""
+    maps = _chart_maps(charts)
+    return [_zone(x, y, maps) for x, y in points]
 
 
 def _chart_maps(charts: Mapping[int, ChartPose]) -> list[tuple[int, tuple[float, ...]]]:

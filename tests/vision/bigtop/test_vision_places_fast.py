@@ -157,3 +157,37 @@ def test_the_spread_and_median_of_fine_detail_are_numpys_bit_for_bit(seed: int) 
             assert pl._median(values) == float(np.median(values))
         grey = rng.integers(0, 256, n).astype(np.uint8)
         assert pl._median_grey(grey) == float(np.median(grey.astype(np.float32)))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_places_fine_detail_is_numpys_percentiles_over_the_median_grey(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    patch = cv2.GaussianBlur(rng.integers(0, 256, (90, 120), dtype=np.uint8), (0, 0), 1.2)
+    fine = rng.normal(0, 4, (90, 120)).astype(np.float32)
+    for _ in range(10):
+        c, a = rng.uniform(30, 80, 2), rng.uniform(0, np.pi)
+        polys = [np.array([c + np.array([np.cos(a + k), np.sin(a + k)]) * rng.uniform(8, 40) for k in (0, 1.6, 3.1, 4.7)])
+                 for _ in range(2)]
+        mask = np.zeros(patch.shape, np.uint8)
+        cv2.fillPoly(mask, [np.round(p).astype(np.int32) for p in polys], 1)
+        inside = mask.astype(bool)
+        lo, hi = np.percentile(fine[inside], [3, 97])
+        want = float(hi - lo) / max(float(np.median(patch[inside].astype(np.float32))), 8.0)
+        assert pl._detail(fine, patch, polys) == want
+
+
+def test_the_names_band_is_measured_only_below_the_detail_asked() -> None:
+    image = _table_image(np.random.default_rng(6))
+    rect = _rect(image)
+    above = below = 0
+    for place in pl.layout_places({}):
+        detail, text = pl.place_features(image, rect, place.plain_mm, place.text_mm)
+        got = pl.place_features(image, rect, place.plain_mm, place.text_mm, pl.PLAIN_CONTRAST)
+        if detail < pl.PLAIN_CONTRAST:
+            below += 1
+            assert got == (detail, text)
+        else:
+            above += 1
+            assert got == (detail, float("inf"))
+            assert not pl._plain(*got)
+    assert above and below
