@@ -17,12 +17,15 @@ import numpy as np
 from scorer.bigtop.cards import DECK, Card, Shade
 from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
 from vision.bigtop.balance import paper_gains, second_look
+from vision.bigtop.facefit import MARGIN as FIT_MARGIN
+from vision.bigtop.facefit import MAX_COST as FIT_MAX_COST
+from vision.bigtop.facefit import MIN_CONFIDENCE as FIT_MIN_CONFIDENCE
 from vision.bigtop.facefit import FitMemory, confirmed
 from vision.bigtop.faces import render_card_back
 from vision.bigtop.glare import second_look as glare_look
 from vision.bigtop.labels import BACK, LABELS, NONE, Kind, kind_of
 from vision.bigtop.layout import CARD, CHART, Pile
-from vision.bigtop.places import PlaceMemory, fit_card
+from vision.bigtop.places import LayoutPlace, PlaceMemory, fit_card
 from vision.bigtop.tableview import Area, TableView, Zone, build_table_view, zones_of
 from vision.boardmatch import BoardMemory
 from vision.calibrate import (
@@ -197,7 +200,7 @@ class Recognizer:
             self._last_calibration = cal
         view = build_table_view(items, charts, cal.markers_seen, cal.error_mm)
         t7 = _now()
-        view, more = self._read_places(frame, rect, charts, view, items)
+        view, more = self._read_places(frame, rect, charts, view, items, crops)
         if more[0]:
             dets = dets + more[0]
             recs = recs + more[1]
@@ -208,7 +211,7 @@ class Recognizer:
         return Result(view, cal, charts, rect, tuple(dets), tuple(recs), wall, crops, cpu)
 
     def _read_places(self, frame: Image, rect: Rectified, charts: dict[int, ChartPose], view: TableView,
-                     items: list[tuple[Kind, tuple[float, float], float, Recognition]],
+                     items: list[tuple[Kind, tuple[float, float], float, Recognition]], item_crops: Image,
                      ) -> tuple[TableView, tuple[list[Detection], list[Recognition], Image]]:
         """Read every tableau pile and chart space that no detection identified, from where the layout
         puts it (`vision.bigtop.places.fit_card`), then hold each that is still unread and not plain. A place's
@@ -233,6 +236,8 @@ class Recognizer:
                               allowing_for_blur)
             recs = confirmed(crops, recs, [_fit_among(p.zone) for p in todo], [p.key for p in todo], self.fits)
         keys = [_zone_key(z) for z in zones_of([xy for _, xy, _, _ in items], charts)]
+        if isinstance(self.classifier, Classifier):
+            recs = self._confirmed_by_detection(todo, recs, items, keys, item_crops)
         accepted: list[Recognition] = []
         changed = False
         for place, d, r in zip(todo, fits, recs):
@@ -258,6 +263,27 @@ class Recognizer:
         if changed:
             view = build_table_view(items, charts, view.mat_markers_seen, view.calibration_error_mm)
         return self.places.update(view, rect, charts, plain), (fits, accepted, crops)
+
+    def _confirmed_by_detection(self, todo: list[LayoutPlace], recs: list[Recognition],
+                                items: list[tuple[Kind, tuple[float, float], float, Recognition]],
+                                keys: list[tuple[object, ...]], item_crops: Image) -> list[Recognition]:
+        """A place crop's unsure card (`facefit.MIN_CONFIDENCE` at least) identified when the detector found the card
+        too, unsure of the same card, and that detection's own crop fits the card's printed face as a place crop
+        must (`facefit.confirmed`): the classifier and the fit agree, each on its own crop of the card."""
+        out = list(recs)
+        for i, (place, r) in enumerate(zip(todo, recs)):
+            among = _fit_among(place.zone)
+            if r.verdict is not Verdict.UNSURE or r.confidence < FIT_MIN_CONFIDENCE or r.best not in among:
+                continue
+            for j, k in enumerate(keys):
+                it = items[j][3]
+                if k != place.key or items[j][0] is not Kind.CARD or it.verdict is not Verdict.UNSURE or it.best != r.best:
+                    continue
+                label, cost, ratio = self.fits.face_read((place.key, "detected"), item_crops[j], among, r.best)
+                if label == r.best and cost <= FIT_MAX_COST and ratio >= FIT_MARGIN:
+                    out[i] = Recognition(Verdict.IDENTIFIED, r.best, r.confidence)
+                    break
+        return out
 
     def _tokens_among_tokens(self, crops: Image, detections: list[Detection],
                              recognitions: list[Recognition]) -> list[Recognition]:

@@ -5,7 +5,9 @@ pile and each chart's called-card space is (`layout_places`). A place no detecti
 identified is tested for the plain print (`looks_plain`: no fine detail outside its
 printed name, and the name legible, where the clean print has it: `print_match`), or for the print washed out by a glare spot
 (`looks_washed`: bright all over, and no card's frame line on any side that the glare
-leaves readable, wherever a card could lie); a place that is not plain is read from a crop
+leaves readable, wherever a card could lie), or for the plain print beside a glare spot over
+part of it (`plain_beside_glare`: the fine detail measured away from the spot's saturated
+middle, whose clipped edge is no card's); a place that is not plain is read from a crop
 fitted where the layout puts it (`fit_card`: the card's rim and frame line searched a
 few millimetres and degrees around the printed place), so a card the free detector
 missed (glare, blur at the frame's edge, a dark corner) is still identified. A place
@@ -36,7 +38,7 @@ from vision.calibrate import ChartPose, Rectified
 from vision.detect import Detection
 
 __all__ = ["LayoutPlace", "PlaceMemory", "fit_card", "layout_places", "looks_plain", "looks_washed", "place_features",
-           "print_match"]
+           "plain_beside_glare", "print_match"]
 
 #: a plain place: its fine detail (the grey image less its smooth shading, 3rd to 97th percentile,
 #: over the median grey) below this, ...
@@ -253,6 +255,47 @@ def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace, detai
         return False
     evidence, readable = _frame_evidence(image, rect, place)
     return evidence < WASHED_FRAME_CONTRAST and readable >= WASHED_SIDES
+
+
+#: `plain_beside_glare`: a glare spot's saturated middle (`GLARE_LEVEL`) and this far (mm) around it are left out of
+#: the fine detail: clipping at white leaves a sharp edge there that the smooth shading does not take away; at least
+#: `BESIDE_SEEN` of the place's tested parts must be left to measure
+BESIDE_GLARE_MM = 3.0
+BESIDE_SEEN = 0.5
+
+
+def plain_beside_glare(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> bool:
+    """True when a glare spot saturates part of the place and the rest shows the plain print: the fine detail of
+    the place's tested parts farther than `BESIDE_GLARE_MM` from every saturated pixel (at least `BESIDE_SEEN` of
+    them) below `PLAIN_CONTRAST`, its printed name legible (`TEXT_CONTRAST`, `TEXT_OVER_PLAIN` times that detail)
+    and matching the clean print where printed (`print_match`), which no card on the place leaves showing."""
+    org = np.array(rect.origin)
+    pts = [(p - org) * rect.px_per_mm for p in place.plain_mm]
+    text = [(p - org) * rect.px_per_mm for p in place.text_mm]
+    x0, y0, x1, y1 = _patch_box(image, rect, pts + text)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return False
+    grey = image[y0:y1, x0:x1]
+    glare = (grey >= GLARE_LEVEL).astype(np.uint8)
+    shift = np.array([x0, y0])
+    tested = np.zeros(grey.shape, np.uint8)
+    cv2.fillPoly(tested, [np.round(p - shift).astype(np.int32) for p in pts], 1)
+    tested_px = int(np.count_nonzero(tested))
+    if not tested_px or not np.any(glare & tested):
+        return False
+    r = max(1, int(round(BESIDE_GLARE_MM * rect.px_per_mm)))
+    near = cv2.dilate(glare, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    away = tested.astype(bool) & ~near.astype(bool)
+    if int(np.count_nonzero(away)) < max(20, BESIDE_SEEN * tested_px):
+        return False
+    patch = grey.astype(np.float32)
+    fine = cv2.GaussianBlur(patch, (0, 0), 1.0) - cv2.GaussianBlur(patch, (0, 0), SHADING_MM * rect.px_per_mm)
+    level = max(_median_grey(grey[away]) if grey.dtype == np.uint8 else _median(patch[away]), 8.0)
+    lo, hi = _percentiles(fine[away])
+    detail = float(hi - lo) / level
+    text_detail = _detail(fine, grey if grey.dtype == np.uint8 else patch, [p - shift for p in text])
+    return (_plain(detail, text_detail)
+            and print_match(image, rect, place) >= PRINT_MATCH[place.zone.area])
 
 
 def _pixels_in(image: NDArray[Any], polygons_px: Sequence[NDArray[Any]]) -> NDArray[Any]:
@@ -645,7 +688,7 @@ class PlaceMemory:
             org = np.array(rect.origin)
             alone = [(p - org) * s for p in place.plain_mm]
             same = _patch_box(img, rect, alone) == _patch_box(img, rect, alone + [(p - org) * s for p in place.text_mm])
-            plain = looks_washed(img, rect, place, detail if same else None)
+            plain = looks_washed(img, rect, place, detail if same else None) or plain_beside_glare(img, rect, place)
         if thumb is not None:
             self._plain[place.key] = (thumb, plain)
         return plain

@@ -8,9 +8,11 @@ import pytest
 
 from firmware.bigtop.sighting import sighting_from_view
 from scorer.bigtop.cards import Suit
-from vision.bigtop import DEFAULT_MODEL, pipeline
+from vision.bigtop import DEFAULT_MODEL, facefit, pipeline
+from vision.bigtop.labels import Kind
 from vision.bigtop.layout import CARD, MAT, Pile, Space
 from vision.bigtop.pipeline import Recognizer
+from vision.bigtop.places import LayoutPlace, layout_places
 from vision.bigtop.scene import Placement, SceneSettings, render_scene
 from vision.bigtop.tableview import Area, Reason, Zone
 from vision.classify import Recognition, Verdict
@@ -168,3 +170,33 @@ def test_a_place_read_as_a_card_that_cannot_lie_there_is_held(monkeypatch: pytes
 ])
 def test_which_cards_can_lie_on_a_place(label: str, zone: Zone, fits: bool) -> None:
     assert pipeline.can_lie_on(label, zone) is fits
+
+
+def _dark_pile_of(suit: Suit) -> LayoutPlace:
+    return next(p for p in layout_places({}) if p.zone.suit is suit and p.zone.pile is Pile.DARK)
+
+
+@pytest.mark.parametrize(("place_guess", "detected_guess", "fit", "read"), [
+    (("animals-D4", 0.86), "animals-D4", ("animals-D4", 0.0009, 2.2), True),
+    # the fit must name the card, fit well and clearly better than every other card, as a place crop's must
+    (("animals-D4", 0.86), "animals-D4", ("animals-D4", 0.0009, 1.9), False),
+    (("animals-D4", 0.86), "animals-D4", ("animals-D4", 0.003, 2.2), False),
+    (("animals-D4", 0.86), "animals-D4", ("animals-D6", 0.0009, 2.2), False),
+    # the detection must be unsure of the same card; the place crop's guess as sure as a place crop's must be
+    (("animals-D4", 0.86), "animals-D6", ("animals-D4", 0.0009, 2.2), False),
+    (("animals-D4", 0.45), "animals-D4", ("animals-D4", 0.0009, 2.2), False),
+])
+def test_a_place_is_read_when_the_detections_own_crop_fits_the_same_card(
+        recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch, place_guess: tuple[str, float], detected_guess: str,
+        fit: tuple[str, float, float], read: bool) -> None:
+    place = _dark_pile_of(Suit.ANIMALS)
+    fitted: list[str] = []
+    monkeypatch.setattr(facefit, "face_read", lambda crop, cands, guess: fitted.append(guess) or fit)
+    recognizer.fits.reset()
+    items = [(Kind.CARD, place.centre, 0.0, Recognition(Verdict.UNSURE, detected_guess, 0.46))]
+    crops = np.zeros((1, 8, 8, 3), np.uint8)
+    place_read = Recognition(Verdict.UNSURE, *place_guess)
+    out = recognizer._confirmed_by_detection([place], [place_read], items, [place.key], crops)
+    assert out == [Recognition(Verdict.IDENTIFIED, *place_guess) if read else place_read]
+    assert fitted == ([] if detected_guess != place_guess[0] or place_guess[1] < facefit.MIN_CONFIDENCE
+                      else [place_guess[0]])

@@ -9,8 +9,11 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from scorer.bigtop.cards import Card, Suit
 from vision.bigtop import DEFAULT_CONFIG
 from vision.bigtop import places as pl
+from vision.bigtop.faces import render_card
+from vision.bigtop.layout import MAT, Pile
 from vision.calibrate import Rectified
 
 
@@ -131,7 +134,7 @@ def test_a_places_plainness_tested_once_matches_each_test_on_its_own(monkeypatch
     for place in places:
         printed = (pl.looks_plain(image, rect, place.plain_mm, place.text_mm)
                    and pl.print_match(image, rect, place) >= pl.PRINT_MATCH[place.zone.area])
-        want.append(printed or pl.looks_washed(image, rect, place))
+        want.append(printed or pl.looks_washed(image, rect, place) or pl.plain_beside_glare(image, rect, place))
         detail, _ = pl.place_features(image, rect, place.plain_mm)
         if detail < pl.PLAIN_CONTRAST:
             washed_tested += 1
@@ -191,3 +194,77 @@ def test_the_names_band_is_measured_only_below_the_detail_asked() -> None:
             assert got == (detail, float("inf"))
             assert not pl._plain(*got)
     assert above and below
+
+
+_SLOT = (Suit.ANIMALS, Pile.DARK)
+
+
+def _printed_mat(card: str | None) -> NDArray[Any]:
+    """The clean printed mat on a dark table, rectified (`DEFAULT_CONFIG`), grey, with ``card`` on the Animals
+    dark pile."""
+    x0, y0, x1, y1 = DEFAULT_CONFIG.view_region_mm
+    s = DEFAULT_CONFIG.px_per_mm
+    img = np.full((int(round((y1 - y0) * s)), int(round((x1 - x0) * s))), 60.0, np.float32)
+    mat = pl._sheet_grey(-1, s)
+    oy, ox = int(round(-y0 * s)), int(round(-x0 * s))
+    img[oy:oy + mat.shape[0], ox:ox + mat.shape[1]] = mat
+    if card is not None:
+        face, alpha = render_card(Card.parse(card), s)
+        grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        a = alpha.astype(np.float32) / 255.0
+        cx, cy = MAT.slot(*_SLOT).centre
+        top = int(round((cy - y0) * s - grey.shape[0] / 2))
+        left = int(round((cx - x0) * s - grey.shape[1] / 2))
+        part = img[top:top + grey.shape[0], left:left + grey.shape[1]]
+        part[...] = part * (1 - a) + grey * a
+    return img
+
+
+def _glare_at(image: NDArray[Any], fx: float, fy: float, radius_mm: float, blur_px: float) -> NDArray[Any]:
+    """``image`` with a small glare spot (peak 1.5 in linear light, none for ``radius_mm`` 0) centred at ``fx, fy``
+    of the dark pile's place from its middle, then blurred as a camera blurs and noisy: the spot's saturated middle
+    has a sharp clipped edge."""
+    x0, y0, _, _ = DEFAULT_CONFIG.view_region_mm
+    s = DEFAULT_CONFIG.px_per_mm
+    r = MAT.slot(*_SLOT)
+    centre = (int(round((r.x + r.w * (0.5 + fx) - x0) * s)), int(round((r.y + r.h * (0.5 + fy) - y0) * s)))
+    spot = np.zeros(image.shape, np.float32)
+    if radius_mm > 0:
+        cv2.circle(spot, centre, int(round(radius_mm * s)), 1.0, -1, cv2.LINE_AA)
+        spot = cv2.GaussianBlur(spot, (0, 0), 0.2 * radius_mm * s)
+    lin = cv2.GaussianBlur(0.8 * (image / 255.0) ** 2.2 + 1.5 * spot, (0, 0), blur_px)
+    lin += np.random.default_rng(3).normal(0.0, 0.01, lin.shape) * np.sqrt(np.clip(lin, 0.0, 1.0))
+    return np.clip(255.0 * np.clip(lin, 0.0, 1.0) ** (1 / 2.2) + 0.5, 0, 255).astype(np.uint8)
+
+
+def _dark_pile() -> pl.LayoutPlace:
+    return next(p for p in pl.layout_places({}) if (p.zone.suit, p.zone.pile) == _SLOT)
+
+
+@pytest.mark.parametrize("fx, fy", [(0.3, 0.35), (-0.3, 0.35), (0.3, -0.35), (-0.3, -0.35)])
+def test_an_empty_pile_beside_a_small_glare_spot_is_plain(fx: float, fy: float) -> None:
+    place = _dark_pile()
+    clean = _glare_at(_printed_mat(None), fx, fy, 0.0, 1.0)
+    assert pl.looks_plain(clean, _rect(clean), place.plain_mm, place.text_mm)  # the print alone is plain
+    image = _glare_at(_printed_mat(None), fx, fy, 10.0, 1.0)
+    rect = _rect(image)
+    # the spot's clipped edge is fine detail: the place was neither plain nor washed out
+    assert not pl.looks_plain(image, rect, place.plain_mm, place.text_mm)
+    assert not pl.looks_washed(image, rect, place)
+    assert pl.plain_beside_glare(image, rect, place)
+    assert pl.PlaceMemory()._looks_plain(rect, place)
+
+
+@pytest.mark.parametrize("card", ["animals-D4", "animals-D1", "clowns-L6"])
+@pytest.mark.parametrize("fx, fy, radius", [(0.3, 0.35, 10.0), (-0.3, -0.35, 15.0), (0.0, 0.0, 15.0), (0.0, 0.3, 25.0)])
+def test_a_card_beside_a_glare_spot_is_never_plain(card: str, fx: float, fy: float, radius: float) -> None:
+    place = _dark_pile()
+    image = _glare_at(_printed_mat(card), fx, fy, radius, 1.0)
+    rect = _rect(image)
+    assert not pl.plain_beside_glare(image, rect, place)
+    assert not pl.PlaceMemory()._looks_plain(rect, place)
+
+
+def test_a_place_without_glare_is_not_judged_beside_it() -> None:
+    image = _glare_at(_printed_mat(None), 0.0, 0.0, 0.0, 1.0)
+    assert not pl.plain_beside_glare(image, _rect(image), _dark_pile())
