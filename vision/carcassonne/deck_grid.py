@@ -5,14 +5,16 @@ edition whose straight roads or city walls look like seams it may put the cells 
 tile off, or measure the perspective wrong, and the deck, comparing cell crops with its enrolled
 tiles, then leaves most of them unsure. Here each cell's surroundings are searched for the deck's
 nearest tiles' views (`SEARCH` tiles across, at half size): where a view matches well
-(`MATCH`), the cell's centre is taken to lie where that view's centre does. A homography through the
-matched centres (an affine correction of the grid found, by RANSAC within `INLIER` of a tile, then the
-full perspective where `PERSPECTIVE` cells agree) is then the grid, when enough of the cells agree on it
-(`AGREE`); else the grid found is kept.
+(`MATCH`), the cell's centre is taken to lie where that view's centre does, to a fraction of a pixel
+(`_peak`: the reading is sensitive to a few pixels' error, and a whole half-size pixel is two). A
+homography through the matched centres (an affine correction of the grid found, by RANSAC within
+`INLIER` of a tile, then the full perspective where `PERSPECTIVE` cells agree) is then the grid, when
+enough of the cells agree on it (`AGREE`); else the grid found is kept.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import cv2
@@ -86,6 +88,20 @@ def _cells(grid: Grid, h: NDArray[Any]) -> Grid:
     return Grid(cells, h)
 
 
+def _peak(res: NDArray[Any], loc: Sequence[int]) -> tuple[float, float]:
+    """Where the match scores ``res`` peak near their best whole place ``loc`` (x, y), to a fraction of a pixel: a
+    parabola through the best score and its neighbours on each axis."""
+    x, y = loc
+    out = [float(x), float(y)]
+    for axis in (0, 1):
+        if 0 < loc[axis] < res.shape[1 - axis] - 1:
+            lo, mid, hi = (float(res[y, x + d]) if axis == 0 else float(res[y + d, x]) for d in (-1, 0, 1))
+            curve = lo - 2 * mid + hi
+            if curve < 0:
+                out[axis] += float(np.clip(0.5 * (lo - hi) / curve, -0.5, 0.5))
+    return out[0], out[1]
+
+
 def _fit(photo: NDArray[Any], grid: Grid, to_photo: NDArray[Any], deck: Any) -> tuple[NDArray[Any], int] | None:
     """One search of the deck's views around the grid's cells placed by ``to_photo``: the homography through the
     matched centres and how many agree with it, or None (no views, fewer than `LEAST` agree)."""
@@ -115,7 +131,7 @@ def _fit(photo: NDArray[Any], grid: Grid, to_photo: NDArray[Any], deck: Any) -> 
             res = cv2.matchTemplate(flat, views[j], cv2.TM_CCOEFF_NORMED)
             _, val, _, loc = cv2.minMaxLoc(res)
             if val > best:
-                best, at = float(val), (float(loc[0]), float(loc[1]))
+                best, at = float(val), _peak(res, loc)
         if best < MATCH:
             continue
         centre = np.array([[at[0] + tw / 2, at[1] + th / 2]], np.float32)

@@ -187,3 +187,19 @@ def test_a_cells_close_tiles_are_those_the_deck_finds_nearly_as_near_as_the_near
     assert bool(doubtful[0]) and close == [frozenset({"A", "B"})]
     _, _, doubtful, close = DeckTileClassifier(DistanceDeck(["B"], [2.0, 0.9, 5.0]), model).read_with_candidates(crop)
     assert not doubtful[0] and close == [frozenset({"B"})]
+
+
+def test_a_views_match_is_placed_to_a_fraction_of_a_pixel() -> None:
+    from vision.carcassonne.deck_grid import _peak
+
+    # match scores peaking between the whole places (x 10.3, y 7.6): the whole best place is (10, 8)
+    yy, xx = np.mgrid[0:16, 0:24].astype(np.float64)
+    res = np.exp(-((xx - 10.3) ** 2 + (yy - 7.6) ** 2) / 8.0).astype(np.float32)
+    _, _, _, loc = cv2.minMaxLoc(res)
+    assert loc == (10, 8)
+    x, y = _peak(res, loc)
+    assert abs(x - 10.3) < 0.05 and abs(y - 7.6) < 0.05
+    # at the scores' border there is no neighbour beyond: the whole place stands on that axis
+    edge = np.exp(-((xx - 0.3) ** 2 + (yy - 7.6) ** 2) / 8.0).astype(np.float32)
+    x, y = _peak(edge, cv2.minMaxLoc(edge)[3])
+    assert x == 0.0 and abs(y - 7.6) < 0.05
