@@ -559,3 +559,31 @@ def test_scores_among_some_labels_put_the_others_infinitely_far(monkeypatch: pyt
     deck.templates, deck.template_owners = np.zeros((2, 56, 40, 3), np.uint8), np.array([0, 1], np.int32)
     fused, _, near = deck.scores(_blob_crops([0.0]), np.array([False, True]))
     assert np.isinf(fused[0, 0]) and np.isinf(near[0, 0]) and np.isfinite(fused[0, 1])
+
+
+def _one_ahead(tm: float, near: float) -> object:
+    """Stand-in fused scores: "blue" ahead of "green" (ratio about 0.8), at template correlation ``tm`` and
+    embedding distance ``near`` (over the bound); "green" far off on both."""
+    def scores(self: Deck, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        n = len(crops)
+        near_ = np.tile(np.array([[near, 1.46]], np.float32), (n, 1))
+        tm_ = np.tile(np.array([[tm, 0.31]], np.float32), (n, 1))
+        return near_ + 1.5 * (1.0 - tm_), tm_, near_
+
+    return scores
+
+
+def test_a_match_just_within_both_the_template_and_the_embedding_test_is_unsure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("vision.enroll.FUSED_SEARCH_GATE", (0.0, 2.0))  # no second look
+    deck = _ring_deck(("blue", "green"), [(200, 120, 40), (60, 170, 90)])
+    blue = _cast(_ring((200, 120, 40), 48), (1.1, 0.9, 1.0), 0.8)[None]
+    # a neighbouring pip count: a little over MIN_TEMPLATE and just within the embedding's bound, with the
+    # colours of its suit (the colour cue has no rival to tell it from): not sure
+    monkeypatch.setattr(Deck, "scores", _one_ahead(0.527, 1.279))
+    assert deck.classify(blue)[0].verdict is Verdict.UNSURE
+    # room to spare on either test: read
+    monkeypatch.setattr(Deck, "scores", _one_ahead(0.6, 1.279))
+    assert deck.classify(blue)[0].label == "blue"
+    monkeypatch.setattr(Deck, "scores", _one_ahead(0.527, 1.1))
+    assert deck.classify(blue)[0].label == "blue"
