@@ -962,14 +962,6 @@ class Deck:
         out[todo] = settled
         best[todo[settled]] = pick[settled]
         return out
-        own = best[todo]
-        sub = np.arange(len(todo))
-        rivals = fused[todo] <= fused[todo, own][:, None] / self.max_ratio
-        d = colour.distances(crops[todo], rivals)
-        rivals[sub, own] = False
-        nearest_rival = np.where(rivals, d, np.inf).min(axis=1)
-        out[todo] = (d[sub, own] <= COLOUR_MAX) & (nearest_rival - d[sub, own] >= COLOUR_MARGIN)
-        return out
 
 
 def _both_clear(tm: FloatArray, near: FloatArray) -> NDArray[np.bool_]:
