@@ -41,20 +41,19 @@ LEAST = 4
 #: searches at most, each from the last one's grid
 ROUNDS = 3
 
-_cache: dict[int, NDArray[Any]] = {}
+#: the last deck's templates and their views (the templates held, so that another deck is never taken for them)
+_cache: list[tuple[Any, NDArray[Any]]] = []
 
 
 def _views(deck: Any, half: tuple[int, int]) -> NDArray[Any]:
     """The deck's template views, flattened (`vision.enroll._flattened`) at half size, lightly blurred."""
     from vision.enroll import _flattened
 
-    key = id(deck.templates)
-    if key not in _cache:
+    if not _cache or _cache[0][0] is not deck.templates:
         small = [cv2.GaussianBlur(cv2.resize(t, half, interpolation=cv2.INTER_AREA).astype(np.float32), (0, 0), 0.7)
                  for t in deck.templates]
-        _cache.clear()
-        _cache[key] = np.stack([_flattened(s) for s in small])
-    return _cache[key]
+        _cache[:] = [(deck.templates, np.stack([_flattened(s) for s in small]))]
+    return _cache[0][1]
 
 
 def _to_photo(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:
