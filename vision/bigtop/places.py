@@ -77,6 +77,12 @@ def _text_band(rect: Rect, area: Area) -> list[NDArray[Any]]:
 def _detail(fine: NDArray[Any], patch: NDArray[Any], pts: Sequence[NDArray[Any]]) -> float:
     mask = np.zeros(patch.shape, np.uint8)
     cv2.fillPoly(mask, [np.round(p).astype(np.int32) for p in pts], 1)
+    return _detail_under(fine, patch, mask)
+
+
+def _detail_under(fine: NDArray[Any], patch: NDArray[Any], mask: NDArray[Any]) -> float:
+    """The spread of ``fine`` over the median grey of ``patch`` under ``mask`` (uint8, 0 and 1 only); infinity
+    where fewer than 20 pixels are under it."""
     if cv2.countNonZero(mask) < 20:
         return float("inf")
     inside = mask.view(np.bool_)  # the mask holds 0 and 1 only
@@ -290,10 +296,9 @@ def plain_beside_glare(image: NDArray[Any], rect: Rectified, place: LayoutPlace)
         return False
     patch = grey.astype(np.float32)
     fine = cv2.GaussianBlur(patch, (0, 0), 1.0) - cv2.GaussianBlur(patch, (0, 0), SHADING_MM * rect.px_per_mm)
-    level = max(_median_grey(grey[away]) if grey.dtype == np.uint8 else _median(patch[away]), 8.0)
-    lo, hi = _percentiles(fine[away])
-    detail = float(hi - lo) / level
-    text_detail = _detail(fine, grey if grey.dtype == np.uint8 else patch, [p - shift for p in text])
+    levels = grey if grey.dtype == np.uint8 else patch
+    detail = _detail_under(fine, levels, away.astype(np.uint8))
+    text_detail = _detail(fine, levels, [p - shift for p in text])
     return (_plain(detail, text_detail)
             and print_match(image, rect, place) >= PRINT_MATCH[place.zone.area])
 
