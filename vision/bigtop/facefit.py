@@ -94,19 +94,21 @@ def _fits(seen: NDArray[np.float32], faces: NDArray[np.float32], rows: slice) ->
     den = (free_faces * stacked).sum(axis=(0, 1))
     field = np.zeros((*seen.shape[:2], len(faces)), np.float32)
     gain = np.ones((len(faces), 3), np.float32)
+    big = np.empty_like(stacked)
     for _ in range(_ITERATIONS):
-        num = (free_faces * (seen_k - field[..., None])).sum(axis=(0, 1))
+        np.subtract(seen_k, field[..., None], out=big)
+        num = np.multiply(free_faces, big, out=big).sum(axis=(0, 1))
         g = np.maximum(num / np.maximum(den, 1e-6), 0.02)
         # white balance moves a channel's gain only so far from the others' (the bounds rounded to float32 as a
         # Python float's are)
         mid = np.exp(np.log(g).mean(axis=1)).astype(np.float64)[:, None]
         gain = np.clip(g, (mid / WHITE_BALANCE).astype(np.float32), (mid * WHITE_BALANCE).astype(np.float32)
                        ).astype(np.float32)
-        lit = stacked * gain
-        left = (seen_k - lit) * free_k
-        raw = ((left[..., 0] + left[..., 1]) + left[..., 2]) / kept
+        lit = np.multiply(stacked, gain, out=big)
         # where every channel clipped the field is at least what makes the brightest channel clip
         floor = np.maximum(CLIPPED - np.maximum(np.maximum(lit[..., 0], lit[..., 1]), lit[..., 2]), 0.0)
+        left = np.multiply(np.subtract(seen_k, lit, out=big), free_k, out=big)
+        raw = ((left[..., 0] + left[..., 1]) + left[..., 2]) / kept
         raw = np.where(w[..., None] > 0, raw, floor).astype(np.float32)
         weighted = np.ascontiguousarray((raw * weight[..., None]).transpose(2, 0, 1))
         smooth = np.stack([cv2.GaussianBlur(r, (0, 0), FIELD_SIGMA) for r in weighted], axis=2)
