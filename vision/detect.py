@@ -455,11 +455,14 @@ def warp_crops(image: Image, detections: list[Detection], config: VisionConfig,
     w, h = config.crop_size
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     out = np.empty((len(detections), h, w, 3), np.uint8)
-    for i, d in enumerate(detections):
-        src = d.corners
-        if rect_to_image is not None:
-            src = cv2.perspectiveTransform(src[None].astype(np.float64), rect_to_image)[0]
-        m = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
+    if not detections:
+        return out
+    corners = np.stack([np.asarray(d.corners, np.float64).reshape(4, 2) for d in detections])
+    if rect_to_image is not None:
+        # every corner in one transform (each point maps as it maps alone)
+        corners = cv2.perspectiveTransform(corners.reshape(1, -1, 2), rect_to_image)[0].reshape(-1, 4, 2)
+    for i, src in enumerate(corners.astype(np.float32)):
+        m = cv2.getPerspectiveTransform(src, dst)
         out[i] = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return out
 

@@ -71,40 +71,51 @@ def _templates(width: int, height: int) -> dict[str, NDArray[np.float32]]:
     return out
 
 
-def _smooth(values: NDArray[np.float32], weight: NDArray[np.float32]) -> NDArray[np.float32]:
-    """``values`` averaged over `FIELD_SIGMA`, each pixel counted by ``weight`` (normalised convolution)."""
-    num = cv2.GaussianBlur(values * weight, (0, 0), FIELD_SIGMA)
-    den = cv2.GaussianBlur(weight, (0, 0), FIELD_SIGMA)
-    out: NDArray[np.float32] = (num / np.maximum(den, 1e-3)).astype(np.float32)
-    return out
+def _fits(seen: NDArray[np.float32], faces: NDArray[np.float32], rows: slice) -> list[float]:
+    """How much of ``seen`` (linear ``(H, W, 3)``) each of the ``(K, H, W, 3)`` printed ``faces`` leaves unexplained
+    over ``rows``, fitted with a gain per channel and a smooth added field (clipped at white): mean squared difference
+    in grey levels / 255.
 
-
-def _fit(seen: NDArray[np.float32], face: NDArray[np.float32], rows: slice) -> float:
-    """How much of ``seen`` (linear ``(H, W, 3)``) the printed ``face`` leaves unexplained over ``rows``, fitted
-    with a gain per channel and a smooth added field (clipped at white): mean squared difference in grey
-    levels / 255."""
+    All faces are fitted at once, each with the same arithmetic, element by element and sum by sum, as it alone
+    (the same answers bit for bit whatever the batch); what does not depend on the face (the clipped pixels, the
+    smoothing's weights) is worked out once.
+    """
+    # pixel by pixel, then face by face: a sum over the pixels adds each face's pixels in the same order whatever
+    # the batch, all faces' channels in one step
+    stacked = np.ascontiguousarray(faces.transpose(1, 2, 0, 3))
     free = (seen < CLIPPED).astype(np.float32)
-    field = np.zeros(seen.shape[:2], np.float32)
-    gain = np.ones(3, np.float32)
+    # a sum over the three channels, added in their order as numpy adds three values
+    w = (free[..., 0] + free[..., 1]) + free[..., 2]
+    weight = np.maximum(w, 0.5 * (w == 0)).astype(np.float32)
+    den_field = cv2.GaussianBlur(weight, (0, 0), FIELD_SIGMA)[..., None]
+    kept = np.maximum(w, 1.0)[..., None]
+    seen_k, free_k = seen[:, :, None], free[:, :, None]
+    free_faces = free_k * stacked
+    den = (free_faces * stacked).sum(axis=(0, 1))
+    field = np.zeros((*seen.shape[:2], len(faces)), np.float32)
+    gain = np.ones((len(faces), 3), np.float32)
+    big = np.empty_like(stacked)
     for _ in range(_ITERATIONS):
-        rest = seen - field[:, :, None]
-        num = (free * face * rest).sum(axis=(0, 1))
-        den = (free * face * face).sum(axis=(0, 1))
-        gain = np.maximum(num / np.maximum(den, 1e-6), 0.02)
-        # white balance moves a channel's gain only so far from the others'
-        mid = float(np.exp(np.log(gain).mean()))
-        gain = np.clip(gain, mid / WHITE_BALANCE, mid * WHITE_BALANCE).astype(np.float32)
-        lit = face * gain
-        left = seen - lit
-        w = free.sum(axis=2)
-        raw = (left * free).sum(axis=2) / np.maximum(w, 1.0)
+        np.subtract(seen_k, field[..., None], out=big)
+        num = np.multiply(free_faces, big, out=big).sum(axis=(0, 1))
+        g = np.maximum(num / np.maximum(den, 1e-6), 0.02)
+        # white balance moves a channel's gain only so far from the others' (the bounds rounded to float32 as a
+        # Python float's are)
+        mid = np.exp(np.log(g).mean(axis=1)).astype(np.float64)[:, None]
+        gain = np.clip(g, (mid / WHITE_BALANCE).astype(np.float32), (mid * WHITE_BALANCE).astype(np.float32)
+                       ).astype(np.float32)
+        lit = np.multiply(stacked, gain, out=big)
         # where every channel clipped the field is at least what makes the brightest channel clip
-        floor = np.maximum(CLIPPED - lit.max(axis=2), 0.0)
-        raw = np.where(w > 0, raw, floor).astype(np.float32)
-        field = np.maximum(_smooth(raw, np.maximum(w, 0.5 * (w == 0)).astype(np.float32)), 0.0)
-    model = np.clip(face * gain + field[:, :, None], 0.0, 1.0)
-    diff = (seen ** (1 / GAMMA) - model ** (1 / GAMMA))[rows]
-    return float((diff * diff).mean())
+        floor = np.maximum(CLIPPED - np.maximum(np.maximum(lit[..., 0], lit[..., 1]), lit[..., 2]), 0.0)
+        left = np.multiply(np.subtract(seen_k, lit, out=big), free_k, out=big)
+        raw = ((left[..., 0] + left[..., 1]) + left[..., 2]) / kept
+        raw = np.where(w[..., None] > 0, raw, floor).astype(np.float32)
+        weighted = np.ascontiguousarray((raw * weight[..., None]).transpose(2, 0, 1))
+        smooth = np.stack([cv2.GaussianBlur(r, (0, 0), FIELD_SIGMA) for r in weighted], axis=2)
+        field = np.maximum((smooth / np.maximum(den_field, 1e-3)).astype(np.float32), 0.0)
+    model = np.clip(stacked[rows] * gain + field[rows, :, :, None], 0.0, 1.0)
+    diff = seen_k[rows] ** (1 / GAMMA) - model ** (1 / GAMMA)
+    return [float((d * d).mean()) for d in np.ascontiguousarray(diff.transpose(2, 0, 1, 3))]
 
 
 def _numeral_rows(height: int) -> slice:
@@ -113,15 +124,15 @@ def _numeral_rows(height: int) -> slice:
 
 
 def fit_costs(crop: NDArray[np.uint8], labels: Sequence[str], blur: float, shift: tuple[int, int]) -> list[float]:
-    """`_fit`'s unexplained light of a ``(H, W, 3)`` uint8 BGR crop for each card of ``labels`` (their printed
+    """`_fits`' unexplained light of a ``(H, W, 3)`` uint8 BGR crop for each card of ``labels`` (their printed
     faces blurred by ``blur`` px and seen ``shift`` whole px off)."""
     h, w = crop.shape[:2]
     top = _fitted_rows(h)
     seen = (crop[:top].astype(np.float32) / 255.0) ** GAMMA
     tpl = _blurred(w, h, blur)
     dx, dy = shift
-    rows = _numeral_rows(h)
-    return [_fit(seen, tpl[lab][1 + dy:1 + dy + top, 1 + dx:1 + dx + w], rows) for lab in labels]
+    return _fits(seen, np.stack([tpl[lab][1 + dy:1 + dy + top, 1 + dx:1 + dx + w] for lab in labels]),
+                 _numeral_rows(h))
 
 
 def _fitted_rows(height: int) -> int:
@@ -150,7 +161,13 @@ def face_read(crop: NDArray[np.uint8], candidates: Sequence[str], guess: str = "
     if guess not in candidates:
         costs = fit_costs(crop, list(candidates), BLURS[1], (0, 0))
         guess = candidates[int(np.argmin(costs))]
-    _, bl, sh = min((fit_costs(crop, [guess], bl, sh)[0], bl, sh) for bl in BLURS for sh in SHIFTS)
+    # every blur and shift fitted to the guess at once
+    h, w = crop.shape[:2]
+    top = _fitted_rows(h)
+    seen = (crop[:top].astype(np.float32) / 255.0) ** GAMMA
+    poses = [(bl, sh) for bl in BLURS for sh in SHIFTS]
+    faces = np.stack([_blurred(w, h, bl)[guess][1 + dy:1 + dy + top, 1 + dx:1 + dx + w] for bl, (dx, dy) in poses])
+    _, bl, sh = min((cost, bl, sh) for cost, (bl, sh) in zip(_fits(seen, faces, _numeral_rows(h)), poses))
     costs = fit_costs(crop, list(candidates), bl, sh)
     order = np.argsort(costs)
     first, second = costs[int(order[0])], costs[int(order[1])]

@@ -34,11 +34,24 @@ MIN_GLARE = 0.15
 MAX_GLARE = 0.95
 #: the camera's tone curve, as sRGB's near enough
 GAMMA = 2.2
+#: every uint8 level in linear light, as ``(level / 255) ** GAMMA`` in float32 gives it (read only)
+_LINEAR = (np.arange(256, dtype=np.uint8).astype(np.float32) / 255.0) ** GAMMA
+_LINEAR.flags.writeable = False
 
 
 def glare_field(crop: NDArray[np.uint8]) -> NDArray[np.float32]:
     """``(H, W)``: the light (linear, 1 = white) a glare spot adds over a ``(H, W, 3)`` uint8 BGR crop."""
-    lin = (crop.astype(np.float32) / 255.0) ** GAMMA
+    return _field(_linear(crop))
+
+
+def _linear(crop: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """``(crop / 255) ** GAMMA`` in float32, looked up per grey level (`_LINEAR`)."""
+    out: NDArray[np.float32] = _LINEAR[crop]
+    return out
+
+
+def _field(lin: NDArray[np.float32]) -> NDArray[np.float32]:
+    """`glare_field` of a crop in linear light."""
     low = cv2.erode(lin.min(axis=2), np.ones((GLARE_WINDOW, GLARE_WINDOW), np.uint8))
     field: NDArray[np.float32] = np.minimum(cv2.GaussianBlur(low, (0, 0), GLARE_SIGMA), MAX_GLARE)
     return field
@@ -48,8 +61,8 @@ def deglared(crops: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """``(N, H, W, 3)`` uint8 crops with their `glare_field` taken out, what is left stretched back to full range."""
     out = np.empty_like(crops)
     for i, c in enumerate(crops):
-        lin = (c.astype(np.float32) / 255.0) ** GAMMA
-        g = glare_field(c)[:, :, None]
+        lin = _linear(c)
+        g = _field(lin)[:, :, None]
         clean = np.clip((lin - g) / (1.0 - g), 0.0, 1.0)
         out[i] = np.clip(255.0 * clean ** (1 / GAMMA) + 0.5, 0, 255).astype(np.uint8)
     return out

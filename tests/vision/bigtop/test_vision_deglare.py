@@ -10,7 +10,7 @@ import pytest
 from numpy.typing import NDArray
 
 from scorer.bigtop.cards import Card
-from vision.bigtop import DEFAULT_MODEL
+from vision.bigtop import DEFAULT_MODEL, glare
 from vision.bigtop.faces import render_card
 from vision.bigtop.glare import MIN_GLARE, deglared, glare_field, second_look
 from vision.bigtop.layout import CARD
@@ -93,3 +93,11 @@ def test_the_second_look_counts_only_when_it_identifies_what_the_first_did_not_c
     assert second_look(_Scripted(d6), glared, none, THRESHOLD, _blurred) == none
     unsure = Recognition(Verdict.UNSURE, "clowns-D6", 0.8)
     assert second_look(_Scripted(unsure), glared, none, THRESHOLD, _keep) == none
+
+
+def test_linear_light_looked_up_per_level_is_the_power_bit_for_bit() -> None:
+    # the table stands in for ``(crop / 255) ** GAMMA``: every level, at every place in a crop, must come out the same
+    levels = np.tile(np.arange(256, dtype=np.uint8), 56 * 40 * 3 // 256 + 1)[:56 * 40 * 3].reshape(56, 40, 3)
+    for shift in range(17):
+        crop = np.roll(levels, shift)
+        assert np.array_equal(glare._linear(crop), (crop.astype(np.float32) / 255.0) ** glare.GAMMA)

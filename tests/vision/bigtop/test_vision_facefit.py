@@ -8,7 +8,7 @@ import pytest
 from numpy.typing import NDArray
 
 from scorer.bigtop.cards import DECK, Card, Suit
-from vision.bigtop.facefit import MARGIN, MAX_COST, MIN_CONFIDENCE, confirmed, face_read
+from vision.bigtop.facefit import BLURS, MARGIN, MAX_COST, MIN_CONFIDENCE, confirmed, face_read, fit_costs
 from vision.bigtop.faces import render_card
 from vision.bigtop.layout import CARD, Pile
 from vision.bigtop.pipeline import _cards_on, _fit_among
@@ -104,3 +104,14 @@ def test_a_poster_is_confirmed_among_its_suits_numbered_cards_and_a_number_is_no
         assert confirmed(_face(other, 2.0, 46.0)[None], guess, [among])[0].verdict is Verdict.UNSURE
     # a Poster whose "P" glare saturates fits every card of its suit alike
     assert confirmed(_face("animals-P", 3.0, 16.0)[None], guess, [among])[0].verdict is Verdict.UNSURE
+
+
+@pytest.mark.parametrize(("glare", "spot_y"), [(0.0, 46.0), (2.0, 46.0), (3.0, 16.0)])
+def test_the_cards_fitted_together_cost_what_each_costs_fitted_alone(glare: float, spot_y: float) -> None:
+    # the fits are made all at once: each must come out bit for bit as it would alone, whatever the batch
+    crop = _face("sideshow-L4", glare, spot_y, seed=3)
+    for blur, shift in ((BLURS[0], (0, 0)), (BLURS[2], (1, -1)), (BLURS[3], (-1, 1))):
+        together = fit_costs(crop, CHART_CARDS, blur, shift)
+        alone = [fit_costs(crop, [label], blur, shift)[0] for label in CHART_CARDS]
+        assert together == alone
+        assert fit_costs(crop, CHART_CARDS[::-1], blur, shift) == alone[::-1]
