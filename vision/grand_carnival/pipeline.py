@@ -192,6 +192,13 @@ _UNCLIPPED = 245
 _CLIPPED_EVEN = (0.5, 0.08)
 #: the least glare (linear light) the reading allowing for glare of a tint takes a colour with
 _TINTED_GLARE = 0.03
+#: an attraction's middle glare saturated holds no ticket (`_no_ticket_under_glare`) when at least this share of
+#: its pixels, each with a channel glare clipped, shows a channel darker by `_NO_TICKET_MISS` (linear light, of
+#: the white) than a ticket's under any glare that clips those channels, the ticket lit by a gain down to the first
+#: of `_NO_TICKET_GAIN` (a hand's shadow) and up to the second
+_NO_TICKET_SHARE = 0.8
+_NO_TICKET_MISS = 0.1
+_NO_TICKET_GAIN = (0.4, 1.2)
 #: the grey axis (unit length)
 _GREY = np.full(3, 1 / np.sqrt(3))
 #: a field is read as an empty parcel by the first reading alone when its ring's darkest tenth is at
@@ -232,6 +239,11 @@ _SPLIT = 0.6
 #: ... and two pieces too when, between those, a line across the edge is darker than this share of both
 #: its sides (`_edge_dip`): one piece has no line inside it, and glare falling off across it makes none
 _DIP = 0.75
+#: a field that cannot be read is parted from an attraction beside it (`_may_reach`) also where a line across
+#: the edge between them is darker than both its sides by this much linear light, of the white (`_edge_drop`):
+#: a piece's outline, blurred or under glare, drops 0.15 and more; the edges inside one piece dropped at most
+#: 0.03 on the tuning markets (medium and hard, both frame sizes)
+_OUTLINE_DROP = 0.1
 #: the most unclear edges between attraction fields settled together by the box's shapes (`_settle_by_shapes`)
 _MAX_UNCLEAR = 8
 
@@ -612,6 +624,31 @@ def _glared_place(pixels: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
     return k
 
 
+def _no_ticket_under_glare(pixels: NDArray[Any], white: NDArray[Any], tint: NDArray[Any]) -> bool:
+    """True when an attraction's middle (its pixels (M, 3), raw 0..255) that glare saturated shows no ticket.
+
+    A ticket is yellow: its red and green far lighter than its blue. Glare that clips a channel of a ticket
+    adds light of its own colour (``tint``, `_glare_tint`) to every channel, so a ticket's other channels are
+    at least what that glare adds to them: in linear light ``e * ticket + g * tint``, for every gain e
+    (`_NO_TICKET_GAIN`) the least glare g that lifts each clipped channel to what it shows. A pixel showing
+    some channel below that by `_NO_TICKET_MISS` (an attraction's blue clipped, its red far darker) is no
+    ticket's; a ticket covers the whole middle, so where `_NO_TICKET_SHARE` of the pixels are such, none
+    lies there. Pixels glare clipped in no channel say nothing (a ticket in a shadow is darker)."""
+    raw = np.asarray(pixels, np.float64)
+    clipped = raw >= _CLIPPED
+    if not len(raw):
+        return False
+    x = (raw / np.maximum(np.asarray(white, np.float64), 1.0)) ** 2.2
+    ticket = (np.array(TICKET, np.float64) / 255.0) ** 2.2
+    t = np.asarray(tint, np.float64) / np.linalg.norm(tint)
+    unlike = clipped.any(axis=1) & ~clipped.all(axis=1)
+    for e in np.linspace(_NO_TICKET_GAIN[0], _NO_TICKET_GAIN[1], 17):
+        glare = np.maximum(np.where(clipped, (x - e * ticket) / t, 0.0).max(axis=1), 0.0)
+        short = np.where(clipped, -np.inf, e * ticket + glare[:, None] * t - x).max(axis=1)
+        unlike &= short > _NO_TICKET_MISS
+    return float(unlike.mean()) >= _NO_TICKET_SHARE
+
+
 def _glare_tint(whites: NDArray[Any]) -> NDArray[Any]:
     """The colour (N, 3), in paper-normalised linear light, of glare where the paper's white is ``whites``
     (N, 3, 0..255): one over the white's linear light. A lamp's reflection reaches the sensor without
@@ -936,8 +973,8 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
                                       Callable[[int, tuple[str, ...]], str | None], _Glare]:
     """Each field's ring class, middle colour and ring colour, paper-normalised, row 8 first; a function
     giving the colour of a field's middle from its pixels glare lit least (`_least_glare`), one
-    reading a field's middle glare clipped in one channel (`_clipped_place`), and what glare left of
-    each ring (`_Glare`).
+    reading a field's middle glare clipped in one channel (`_clipped_place`; an attraction's also by
+    `_no_ticket_under_glare`), and what glare left of each ring (`_Glare`).
 
     A ring lit so unevenly that only its pixels glare lit least could be read has no colour (NaN).
     """
@@ -1001,7 +1038,10 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
         return None if least is None else np.asarray(least / whites[c])
 
     def clipped_middle(c: int, allowed: tuple[str, ...]) -> str | None:
-        return _clipped_place(mid_px[c], whites[c], tints[c], allowed)
+        k = _clipped_place(mid_px[c], whites[c], tints[c], allowed)
+        if k is None and allowed == ("attraction", "ticket") and _no_ticket_under_glare(mid_px[c], whites[c], tints[c]):
+            k = "attraction"
+        return k
 
     glare = _Glare(tuple(bool(v) for v in saturated), clear_empty)
     return ring_class, mids, rings, least_middle, clipped_middle, glare
@@ -1078,6 +1118,34 @@ def _edge_ratio(rb: _Board, a: int, b_cell: int, strongest: bool = False) -> flo
     profile = colours[:, channel] if strongest else colours.mean(axis=1)
     level = min(float(profile[:third].max()), float(profile[-third:].max()))
     return float(profile.min()) / max(level, 1.0)
+
+
+def _outline_between(rb: _Board, a: int, b_cell: int) -> bool:
+    """True when a piece's outline parts fields ``a`` and ``b_cell``: by the test two attraction fields are
+    taken apart by (`_attractions`): the edge darker than `_SPLIT` of its sides, or than `_JOINED` with a line
+    across it darker than `_DIP` of both its sides (`_edge_dip`); or a line across it darker than both its
+    sides by `_OUTLINE_DROP` in linear light (`_edge_drop`). An attraction has no line inside it."""
+    ratio = _edge_ratio(rb, a, b_cell)
+    return (ratio < _SPLIT or (ratio < _JOINED and _edge_dip(rb, a, b_cell) <= _DIP)
+            or _edge_drop(rb, a, b_cell) >= _OUTLINE_DROP)
+
+
+def _edge_drop(rb: _Board, a: int, b_cell: int) -> float:
+    """How much darker, in linear light (a share of the paper's white), the darkest line across the edge between
+    fields ``a`` and ``b_cell`` is than the lighter of what lies either side of it, up to it; 0 where the darkest
+    place is at an end of the span looked at (`_edge_dip`). Glare adds the same light to a line and to its sides,
+    so it leaves this drop as it was, where the ratios fall towards 1; saturation only lessens it."""
+    colours = _edge_profile(rb, a, b_cell)
+    if colours.size == 0:
+        return 0.0
+    (ra, ca), (rb_, cb) = divmod(a, 8), divmod(b_cell, 8)
+    x = BOARD.grid_x + (max(ca, cb) if ra == rb_ else ca + 0.5) * FIELD
+    y = BOARD.grid_y + (ra + 0.5 if ra == rb_ else max(ra, rb_)) * FIELD
+    light = (np.clip(colours / rb.white(x, y), 0.0, None) ** 2.2).mean(axis=1)
+    i = int(np.argmin(light))
+    if i < 2 or i > len(light) - 3:
+        return 0.0
+    return float(min(light[:i].max(), light[i + 1:].max()) - light[i])
 
 
 def _edge_dip(rb: _Board, a: int, b_cell: int) -> float:
@@ -1638,7 +1706,7 @@ def _may_reach(rb: _Board, group: list[int], attraction: set[int], chars: list[s
         return [r * 8 + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
                 if 0 <= r < 8 and 0 <= c < 8 and chars[r * 8 + c] == "?"]
 
-    reach = {d for c in group for d in unread(c) if _edge_ratio(rb, c, d) >= _SPLIT}
+    reach = {d for c in group for d in unread(c) if not _outline_between(rb, c, d)}
     frontier = set(reach)
     for _ in range(largest - len(group) - 1):
         frontier = {e for d in frontier for e in unread(d)} - reach
@@ -1648,7 +1716,7 @@ def _may_reach(rb: _Board, group: list[int], attraction: set[int], chars: list[s
         for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
             e = r * 8 + c
             if (0 <= r < 8 and 0 <= c < 8 and e in attraction and e not in members
-                    and _edge_ratio(rb, d, e) >= _SPLIT):
+                    and not _outline_between(rb, d, e)):
                 return True
     # every connected way of adding some of the reachable fields, up to the largest piece of the box
     seen: set[frozenset[int]] = set()
@@ -1679,7 +1747,7 @@ def _runs_on(rb: _Board, cell: int, chars: list[str]) -> bool:
     row, col = divmod(cell, 8)
     for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
         r, c = row + dr, col + dc
-        if 0 <= r < 8 and 0 <= c < 8 and chars[r * 8 + c] == "?" and _edge_ratio(rb, cell, r * 8 + c) >= _SPLIT:
+        if 0 <= r < 8 and 0 <= c < 8 and chars[r * 8 + c] == "?" and not _outline_between(rb, cell, r * 8 + c):
             return True
     return False
 

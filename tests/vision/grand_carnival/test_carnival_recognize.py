@@ -17,6 +17,7 @@ from scorer.grand_carnival.codec import board_from_parts
 from scorer.grand_carnival.components import CATALOG, cell_name, cells_of, mask_of, parse_cell
 from scorer.grand_carnival.model import Attraction, Board, TrickStatus
 from scorer.grand_carnival.scoring import score_board
+from vision.camera_model import photograph
 from vision.cli import RECOGNISABLE, cmd_recognize
 from vision.grand_carnival.layout import BOARD, FIELD, WAGON
 from vision.grand_carnival.pipeline import (
@@ -41,6 +42,7 @@ from vision.grand_carnival.pipeline import (
     _glare_tint,
     _glared_place,
     _least_glare,
+    _no_ticket_under_glare,
     _px,
     _settle_by_shapes,
     _unclipped_colour,
@@ -870,6 +872,74 @@ def test_an_attraction_beside_a_field_glare_blows_out_is_read_when_no_piece_of_t
         assert any("may reach" in u.why for u in view.unrecognised)
     truth = "".join(truth_market(board))
     assert all(text[c] in ("?", truth[c]) for c in range(64))
+
+
+@pytest.mark.parametrize("piece", ["O1", "I2"])
+def test_an_outline_glare_lightens_still_parts_an_attraction_from_a_field_that_cannot_be_read(piece: str) -> None:
+    # glare over f7 and the edge between it and e7, the edge a little blurred: the O1's outline, lighter and
+    # spread, no longer darkens the edge's average much, but is still a line darker than both its sides (the O1
+    # is read); an I2 over e7 and f7 has no line there, and is never read as an O1
+    names = ("e7",) if piece == "O1" else ("e7", "f7")
+    board = hand_made((Attraction(piece, fields(*names), 0),))
+    image = frame([MarketScene(board, 0, None)], WIDTH)
+    x0, y0, x1, _ = content_region(1)
+    s = WIDTH / (x1 - x0)
+    x, y, _, _ = BOARD.field_rect(parse_cell("f7") or 0)
+    u0, u1, v0, v1 = (int((x - 4.0 - x0) * s), int((x + FIELD - x0) * s), int((y - y0) * s),
+                      int((y + FIELD - y0) * s))
+    part = cv2.GaussianBlur(image[v0:v1, u0:u1].astype(np.float64) / 255.0, (0, 0), 0.6 * s)
+    image[v0:v1, u0:u1] = np.clip(255.0 * (part ** 2.2 + 0.5) ** (1 / 2.2), 0, 255).round().astype(np.uint8)
+    patch_board(image, x + 3.0, y + 1.0, FIELD - 3.0, FIELD - 2.0, (255, 255, 255))  # f7 blown out
+    view = Recognizer().recognize(image).views[0]
+    text = "".join(view.market)
+    assert text[parse_cell("f7") or 0] == "?"
+    if piece == "O1":
+        assert view.attractions == (("O1", fields("e7"), 0),)
+        assert not any("may reach" in u.why for u in view.unrecognised)
+    else:
+        assert view.attractions == ()
+        assert any("may reach" in u.why for u in view.unrecognised)
+    truth = "".join(truth_market(board))
+    assert all(text[c] in ("?", truth[c]) for c in range(64))
+
+
+def test_a_ticket_under_glare_is_never_read_as_absent_and_a_bare_attraction_glare_clipped_blue_is_read_bare() -> None:
+    # glare of about the tint the white's cast gives, over a ticket lit down to a hand's shadow: never "no ticket";
+    # an attraction whose blue glare clipped while its red stays far darker: read bare (on some of the draws)
+    rng = np.random.default_rng(5)
+    bare = 0
+    for _ in range(1000):
+        white = 230.0 * rng.uniform(0.75, 1.25, 3) ** (1 / 2.2)
+        tint = _glare_tint(white[None])[0]
+        for colour in (TICKET, ATTRACTION):
+            glare = rng.uniform(0.0, 3.0) + rng.uniform(0.0, 1.5) * np.linspace(1.0, 0.0, 200)
+            lit = (rng.uniform(0.4, 1.2) * light_of(colour)[None] + glare[:, None] * tint * rng.uniform(0.9, 1.1, 3)
+                   + rng.normal(0.0, 0.01, (200, 3)))
+            raw = np.clip(white * np.clip(lit, 0, None) ** (1 / 2.2), 0, 255).round()
+            if colour == TICKET:
+                assert not _no_ticket_under_glare(raw, white, tint)
+            else:
+                bare += _no_ticket_under_glare(raw, white, tint)
+    assert bare > 100
+    # an attraction with no glare clipping it says nothing (a ticket in a shadow is darker than one lit)
+    white = np.array([230.0, 228.0, 225.0])
+    raw = np.clip(white * light_of(ATTRACTION) ** (1 / 2.2), 0, 255).round()
+    assert not _no_ticket_under_glare(np.repeat(raw[None], 200, axis=0), white, _glare_tint(white[None])[0])
+
+
+@pytest.mark.parametrize("tickets", [0, 2])
+def test_an_attraction_whose_middle_glare_saturates_is_read_by_what_a_ticket_under_that_glare_would_show(
+        tickets: int) -> None:
+    # photographed by the camera model (hard, a frame whose glare saturates b7's middle: its blue clipped, its green
+    # half, its red far darker than a ticket's under glare clipping those): no ticket there, or the tickets read
+    board = hand_made((Attraction("I2", fields("a7", "b7"), tickets),))
+    region = content_region(1)
+    s = max(6.0, 1.3 * WIDTH / (region[2] - region[0]))
+    image = render_top_down([MarketScene(board, 0, 660000001)], s, region)
+    photo = photograph(image, s, region[:2], region, "hard", 660000001, size=(WIDTH, 960))
+    view = Recognizer().recognize(photo.image).views[0]
+    assert view.attractions == (("I2", fields("a7", "b7"), tickets),)
+    assert not any(u.where == "b7" for u in view.unrecognised)
 
 
 def test_a_figure_whose_colour_glare_of_its_opposite_tint_cancels_is_never_read_as_absent() -> None:
