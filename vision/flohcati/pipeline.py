@@ -721,7 +721,7 @@ class Recognizer:
         """
         factor = reduction(max(gray.shape[:2]))
         if factor > 1:
-            mat = tuple(m for m in find_markers_reduced(gray, self.config, factor) if not is_card_id(m.id))
+            mat = find_markers_reduced(gray, self.config, factor, keep=_not_a_card)
             try:
                 mat_homography(mat, self.config)
                 mat += find_missing_mat_markers(gray, mat, self.config)
@@ -1052,6 +1052,10 @@ def _glared_request(frame: Image, gray: Image, view: FlohcatiView, to_table: NDA
         return []
     _, cx, cy = max(shown)
     return [(cx, cy, "A card on the request strip could not be read (glare?).")]
+
+
+def _not_a_card(marker_id: int) -> bool:
+    return not is_card_id(marker_id)
 
 
 def _mat_box(table_to_image: NDArray[Any], width: int, height: int) -> tuple[int, int, int, int]:
