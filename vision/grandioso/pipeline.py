@@ -764,8 +764,8 @@ _CODE_MIN = 0.55
 _CODE_MIN_SHARE = 0.2
 #: ... or, both rid of what is smoother than `_PLACE_FINE_MM` (glare that pales part of a code without saturating it
 #: adds a smooth ramp of light across its cells), by at least `_CODE_MIN_FINE`: on the camera model's photos (seeds
-#: 880,000,000 and 883,000,000 on) no place without a card scores above 0.31 so (glared or not), a back's code
-#: partly under glare 0.67 and more where the plain correlation fell below `_CODE_MIN`
+#: 880,000,000 and 883,000,000 on, 1280x960 and 2304x1296) no place without a card scores above 0.32 so, glared or
+#: not; of the four backs under glare whose plain correlation fell below `_CODE_MIN` one scored 0.62, three 0.49 or less
 _CODE_MIN_FINE = 0.55
 #: the back's code is compared with this much (mm) of its white square around it, and not this near (mm) glare
 _CODE_SURROUND = 4.0
