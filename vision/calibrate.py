@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -287,7 +287,8 @@ def reduction(side: int) -> int:
     return max(1, side // _REDUCED_SIDE)
 
 
-def find_markers_reduced(gray: Image, config: VisionConfig, factor: int, one_window: bool = True) -> tuple[Marker, ...]:
+def find_markers_reduced(gray: Image, config: VisionConfig, factor: int, one_window: bool = True,
+                         keep: Callable[[int], bool] | None = None) -> tuple[Marker, ...]:
     """The slow path's markers (`find_markers` with ``robust=True``) searched in ``gray`` shrunk ``factor`` times
     (pixel areas averaged), each one's corners brought back to ``gray`` and refined there.
 
@@ -296,10 +297,12 @@ def find_markers_reduced(gray: Image, config: VisionConfig, factor: int, one_win
     frame: read again around where it was found, by the fast path and else the slow one (the corners a search of the
     whole frame reads), else by `cv2.cornerSubPix` on the frame sharpened as the slow path sharpens it; a corner stays
     where the shrunk frame put it when refining would move it further than one shrunk pixel. ``one_window``: the
-    fast path's threshold window alone (`find_markers`). ``factor`` 1 is `find_markers` on ``gray``.
+    fast path's threshold window alone (`find_markers`). ``factor`` 1 is `find_markers` on ``gray``. ``keep``: only
+    the markers whose id it accepts are read again and returned (the others' rereading is skipped).
     """
     if factor <= 1:
-        return find_markers(gray, config, robust=True, one_window=one_window)
+        return tuple(m for m in find_markers(gray, config, robust=True, one_window=one_window)
+                     if keep is None or keep(m.id))
     h, w = gray.shape[:2]
     small = cv2.resize(gray, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
     found = find_markers(small, config, robust=True, one_window=one_window)
@@ -307,6 +310,8 @@ def find_markers_reduced(gray: Image, config: VisionConfig, factor: int, one_win
     side = max(h, w)
     out = []
     for m in found:
+        if keep is not None and not keep(m.id):
+            continue
         # a shrunk pixel's centre is the centre of the frame's block of factor x factor pixels
         corners = m.corners * factor + (factor - 1) / 2
         size = float(np.max(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))

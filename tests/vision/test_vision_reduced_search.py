@@ -139,3 +139,25 @@ def test_no_window_is_searched_when_the_markers_cannot_place_the_mat(
     assert len(two) == 2
     assert find_missing_mat_markers(gray, two, CONFIG) == ()
     assert find_missing_mat_markers(gray, (Marker(0, two[0].corners),), CONFIG) == ()
+
+
+def test_only_the_markers_kept_are_read_again(frame: tuple, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    import vision.calibrate as calibrate
+
+    gray, _ = frame
+    searched: list[tuple[int, ...]] = []
+    plain = calibrate.find_markers
+
+    def counted(image: np.ndarray, *args: object, **kwargs: object) -> tuple[Marker, ...]:  # type: ignore[type-arg]
+        searched.append(image.shape)
+        return plain(image, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(calibrate, "find_markers", counted)
+    every = find_markers_reduced(gray, CONFIG, 2)
+    all_searches = len(searched)
+    dropped = every[0].id
+    searched.clear()
+    kept = find_markers_reduced(gray, CONFIG, 2, keep=lambda i: i != dropped)
+    assert [m.id for m in kept] == [m.id for m in every if m.id != dropped]
+    assert all(np.array_equal(a.corners, b.corners) for a, b in zip(kept, (m for m in every if m.id != dropped)))
+    assert len(searched) < all_searches  # the marker not kept is not read again in the frame

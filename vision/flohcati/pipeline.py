@@ -721,7 +721,7 @@ class Recognizer:
         """
         factor = reduction(max(gray.shape[:2]))
         if factor > 1:
-            mat = tuple(m for m in find_markers_reduced(gray, self.config, factor) if not is_card_id(m.id))
+            mat = find_markers_reduced(gray, self.config, factor, keep=_not_a_card)
             try:
                 mat_homography(mat, self.config)
                 mat += find_missing_mat_markers(gray, mat, self.config)
@@ -864,6 +864,35 @@ def _paper_level(gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> flo
     return float(np.percentile(cv2.warpPerspective(gray, t @ to_table, size, flags=cv2.INTER_AREA), 90))
 
 
+def _paper_boxes(view: FlohcatiView) -> list[tuple[float, float, float, float]]:
+    """The table boxes (x0, y0, x1, y1 mm) `_paper_level` looks at: the code areas of the first cards read, else the
+    piece of bare mat beside the row."""
+    half = CODE_SIZE / 2 + _LOOK_MARGIN
+    boxes = [(c.x - half, c.y - half, c.x + half, c.y + half) for c in view.cards[:6]]
+    return boxes or [_BARE_PIECE]
+
+
+def _darkest_where_paper(frame: Image, view: FlohcatiView, to_table: NDArray[Any]) -> Image:
+    """The frame's darkest channel, worked out only around where `_paper_level` looks (`_paper_boxes`): every pixel
+    its warps read holds the darkest channel, as over the whole frame."""
+    h, w = frame.shape[:2]
+    out = np.zeros((h, w), frame.dtype)
+    to_image = np.linalg.inv(to_table)
+    for x0, y0, x1, y1 in _paper_boxes(view):
+        pts = _to_table(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64), to_image)
+        u0, v0 = np.floor(pts.min(0)).astype(int) - _PAPER_REACH_PX
+        u1, v1 = np.ceil(pts.max(0)).astype(int) + _PAPER_REACH_PX + 1
+        u0, v0, u1, v1 = max(0, int(u0)), max(0, int(v0)), min(w, int(u1)), min(h, int(v1))
+        if u1 > u0 and v1 > v0:
+            part = frame[v0:v1, u0:u1]
+            out[v0:v1, u0:u1] = cv2.min(cv2.min(part[:, :, 0], part[:, :, 1]), part[:, :, 2])
+    return out
+
+
+#: `_darkest_where_paper`: pixels (frame px) around a box's corners that a warp of it may read
+_PAPER_REACH_PX = 4
+
+
 #: a row card's place shows it gone unless more than this share of it is dark (a code's cells), or, when
 #: card paper is darker than `_SATURATED`, more than `_GLARED` of it is saturated (glare brighter than paper;
 #: when the paper itself saturates, glare cannot be seen)
@@ -981,8 +1010,8 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
     def ink_paper() -> float:
         """The cards' paper's level in its darkest channel (measured once, where a face is looked for)."""
         if not darkest_paper:
-            darkest = frame if frame.ndim == 2 else cv2.min(cv2.min(frame[:, :, 0], frame[:, :, 1]), frame[:, :, 2])
-            darkest_paper.append(_paper_level(darkest, view, to_table))
+            darkest_paper.append(_paper_level(frame if frame.ndim == 2 else _darkest_where_paper(frame, view, to_table),
+                                              view, to_table))
         return darkest_paper[0]
 
     extra: list[tuple[float, float, str]] = []
@@ -1052,6 +1081,10 @@ def _glared_request(frame: Image, gray: Image, view: FlohcatiView, to_table: NDA
         return []
     _, cx, cy = max(shown)
     return [(cx, cy, "A card on the request strip could not be read (glare?).")]
+
+
+def _not_a_card(marker_id: int) -> bool:
+    return not is_card_id(marker_id)
 
 
 def _mat_box(table_to_image: NDArray[Any], width: int, height: int) -> tuple[int, int, int, int]:

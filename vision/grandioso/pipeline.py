@@ -762,6 +762,11 @@ _PLACE_CARD = 0.5
 _PLACE_CARD_FINE = 0.35
 _CODE_MIN = 0.55
 _CODE_MIN_SHARE = 0.2
+#: ... or, both rid of what is smoother than `_PLACE_FINE_MM` (glare that pales part of a code without saturating it
+#: adds a smooth ramp of light across its cells), by at least `_CODE_MIN_FINE`: on the camera model's photos (seeds
+#: 880,000,000 and 883,000,000 on, 1280x960 and 2304x1296) no place without a card scores above 0.32 so, glared or
+#: not; of the four backs under glare whose plain correlation fell below `_CODE_MIN` one scored 0.62, three 0.49 or less
+_CODE_MIN_FINE = 0.55
 #: the back's code is compared with this much (mm) of its white square around it, and not this near (mm) glare
 _CODE_SURROUND = 4.0
 _CODE_GLARE_RIM = 1.0
@@ -808,10 +813,10 @@ def _masked_ncc(image: NDArray[Any], valid: NDArray[Any], template: NDArray[Any]
     return cov / np.sqrt(np.maximum(var_i * var_t, 1e-6)), n / template.size
 
 
-def _fine(image: NDArray[Any], valid: NDArray[Any]) -> NDArray[Any]:
-    """The pixels ``valid`` of ``image`` less their own blur over `_PLACE_FINE_MM` (smooth light taken out);
-    the others 0."""
-    sigma = _PLACE_FINE_MM * _PLACE_PX_PER_MM
+def _fine(image: NDArray[Any], valid: NDArray[Any], px_per_mm: float = _PLACE_PX_PER_MM) -> NDArray[Any]:
+    """The pixels ``valid`` of ``image`` (at ``px_per_mm``) less their own blur over `_PLACE_FINE_MM` (smooth light
+    taken out); the others 0."""
+    sigma = _PLACE_FINE_MM * px_per_mm
     if valid.all():
         return np.asarray(image - cv2.GaussianBlur(image, (0, 0), sigma), np.float32)
     m = valid.astype(np.float32)
@@ -836,9 +841,17 @@ def _back_code() -> NDArray[Any]:
     return np.asarray(cv2.GaussianBlur(small, (0, 0), 1.0), np.float32)
 
 
-def _back_code_score(gray: Image, cal: Calibration, cx: float, cy: float) -> tuple[float, float]:
+@functools.lru_cache(maxsize=1)
+def _back_code_fine() -> NDArray[Any]:
+    """`_back_code` less its blur over `_PLACE_FINE_MM`."""
+    t = _back_code()
+    return _fine(t, np.ones(t.shape, bool), _MATCH_PX_PER_MM)
+
+
+def _back_code_score(gray: Image, cal: Calibration, cx: float, cy: float, fine: bool = False) -> tuple[float, float]:
     """The best correlation (within `_PLACE_SEARCH` mm of table point (cx, cy)) of the back's code with the frame,
-    over the pixels that no glare saturates, at least `_CODE_MIN_SHARE` of them; its x (mm) there."""
+    over the pixels that no glare saturates, at least `_CODE_MIN_SHARE` of them; its x (mm) there. ``fine``: both
+    rid of what is smoother than `_PLACE_FINE_MM` first (`_fine`: glare's smooth ramp of light taken out)."""
     t = _back_code()
     s = _MATCH_PX_PER_MM
     half = t.shape[1] / 2 / s + _PLACE_SEARCH
@@ -847,7 +860,11 @@ def _back_code_score(gray: Image, cal: Calibration, cx: float, cy: float) -> tup
     patch = np.asarray(cv2.warpPerspective(gray, to_patch @ cal.image_to_table, (n, n), flags=cv2.INTER_AREA,
                                            borderMode=cv2.BORDER_REPLICATE), np.float32)
     rim = np.ones((2 * int(round(_CODE_GLARE_RIM * s)) + 1,) * 2, np.uint8)
-    ncc, share = _masked_ncc(patch, cv2.dilate((patch >= _PLACE_SATURATED).astype(np.uint8), rim) == 0, t)
+    valid = cv2.dilate((patch >= _PLACE_SATURATED).astype(np.uint8), rim) == 0
+    if fine:
+        ncc, share = _masked_ncc(_fine(patch, valid, s), valid, _back_code_fine())
+    else:
+        ncc, share = _masked_ncc(patch, valid, t)
     ncc = np.where(share >= _CODE_MIN_SHARE, ncc, -1.0)
     _, bx = np.unravel_index(int(np.argmax(ncc)), ncc.shape)
     return float(ncc.max()), cx - _PLACE_SEARCH + bx / s
@@ -859,7 +876,8 @@ def _singles_by_place(gray: Image, cal: Calibration, known: list[float]) -> tupl
 
     Each place is compared whole with a card back lying on the row, over its pixels that no glare saturates:
     a card's paper, frame and pattern against the dark row show through glare. A card is taken only when the
-    unglared part of its back's code matches too (a spot of glare the size of a card can look like a card).
+    unglared part of its back's code matches too, as it is or with glare's smooth light taken out (a spot of glare
+    the size of a card can look like a card).
     """
     t = _back_on_mat()
     fine_t = _fine(t, np.ones(t.shape, bool))
@@ -886,7 +904,11 @@ def _singles_by_place(gray: Image, cal: Calibration, known: list[float]) -> tupl
         ncc, fine = np.where(enough, ncc, -1.0), np.where(enough, fine, -1.0)
         if float(ncc.max()) >= _PLACE_CARD and float(fine.max()) >= _PLACE_CARD_FINE:
             code, x = _back_code_score(gray, cal, cx, cy)
-            if code >= _CODE_MIN:
+            sure = code >= _CODE_MIN
+            if not sure:  # glare pales part of its code: matched again with the smooth light taken out
+                code, x = _back_code_score(gray, cal, cx, cy, fine=True)
+                sure = code >= _CODE_MIN_FINE
+            if sure:
                 found.append(x)
                 continue
         if not enough.any() or float(ncc.max()) >= _PLACE_NONE or float(fine.max()) >= _PLACE_NONE_FINE:

@@ -370,3 +370,17 @@ def test_a_card_put_down_on_a_still_table_is_searched_for_again() -> None:
     assert _alike(seen, _reading(Recognizer(), more))
     assert [c.card for c in live.recognize(more).view.in_area(Area.ROW)] == list(layout.row)
     assert (live.mat_kept, live.codes_kept) == (2, 1)
+
+
+def test_the_darkest_channel_worked_out_where_paper_is_measured_gives_the_whole_frames_level(
+        canvas: tuple) -> None:  # type: ignore[type-arg]
+    from vision.flohcati.pipeline import FlohcatiView, _darkest_where_paper, _paper_level
+
+    image, origin = canvas
+    frame = photograph(image, 2.5, origin, REGION, "medium", seed=3, size=(2304, 1296)).image
+    result = Recognizer().recognize(frame)
+    darkest = cv2.min(cv2.min(frame[:, :, 0], frame[:, :, 1]), frame[:, :, 2])
+    assert result.view.cards
+    for view in (result.view, FlohcatiView((), ())):  # the cards' code areas; no card: the bare mat beside the row
+        part = _darkest_where_paper(frame, view, result.image_to_table)
+        assert _paper_level(part, view, result.image_to_table) == _paper_level(darkest, view, result.image_to_table)

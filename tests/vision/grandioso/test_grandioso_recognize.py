@@ -307,6 +307,16 @@ def test_a_single_whose_code_glare_washes_out_is_counted_by_its_code_with_the_li
     assert view.single_places == (1, 2, 3, 4) and not view.unrecognised
 
 
+def test_a_single_whose_code_glare_pales_in_a_ramp_is_counted_by_its_code_with_the_smooth_light_taken_out(
+        recognizer: Recognizer) -> None:
+    from vision.grandioso.scene import single_centre
+
+    img = frame(Scene(Pyramid.start(), singles=4, stack=False, jitter=2))
+    x, y = single_centre(1)  # place 2: glare beside its code saturates the card's right side and pales the code unevenly
+    view = recognizer.recognize(_washed(img, x + 12.0, y, 11.0, 1.5, blur=2.0)).view
+    assert view.single_places == (1, 2, 3, 4) and not view.unrecognised
+
+
 def _saturate(img: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:  # type: ignore[type-arg]
     """The frame with glare saturating the table rectangle (x0, y0)-(x1, y1) mm."""
     s = img.shape[1] / (CONTENT_REGION[2] - CONTENT_REGION[0])
