@@ -220,6 +220,12 @@ WASHED_FRAME_CONTRAST = 0.03
 #: a side is readable where half its rim, frame-line and face points are below this grey level: nearer
 #: saturation a blurred frame line's contrast is squeezed to next to nothing
 READABLE_LEVEL = 240
+#: where some pose leaves no side readable (`_outline_evidence`): at every pose at least this many points of the
+#: card's outline (1.5 mm apart) readable, each with its rim, frame-line and face point below `READABLE_LEVEL`,
+#: counted on sides with at least `WASHED_RUN` such points (the frame line's contrast is measured over a side's
+#: readable points together), and no such side may show a frame line (`WASHED_FRAME_CONTRAST`)
+WASHED_POINTS = 6
+WASHED_RUN = 6
 
 
 @functools.lru_cache(maxsize=8)
@@ -239,7 +245,10 @@ def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace, detai
     have on the place, the sides of its outline that the glare leaves readable (`READABLE_LEVEL`)
     are tested for its dark frame line between the white rim and the face: at every pose at least
     `WASHED_SIDES` must be readable, and none may show the frame line (`WASHED_FRAME_CONTRAST`).
-    A card whose whole outline the glare hides at some pose is never taken for an empty place.
+    Where some pose leaves no whole side readable, the outline is read point by point instead
+    (`_outline_evidence`): at every pose at least `WASHED_POINTS` of its points readable, and no side's
+    readable points may show the frame line. A card whose whole outline the glare hides at some pose is
+    never taken for an empty place.
     ``detail``: the place's `place_features` (its first value), when already known.
     """
     if detail is None:
@@ -260,7 +269,13 @@ def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace, detai
     if floor < GLARE_FLOOR and not floor >= PAPER_SHARE * _paper_level(image, rect, place):
         return False
     evidence, readable = _frame_evidence(image, rect, place)
-    return evidence < WASHED_FRAME_CONTRAST and readable >= WASHED_SIDES
+    if not evidence < WASHED_FRAME_CONTRAST:
+        return False
+    if readable >= WASHED_SIDES:
+        return True
+    # some pose leaves no whole side readable: look along the outline point by point
+    evidence, points = _outline_evidence(image, rect, place)
+    return evidence < WASHED_FRAME_CONTRAST and points >= WASHED_POINTS
 
 
 #: `plain_beside_glare`: a glare spot's saturated middle (`GLARE_LEVEL`) and this far (mm) around it are left out of
@@ -456,6 +471,72 @@ def _frame_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) ->
                 evidence = max(evidence, float(contrast[ok].max()))
             readable += ok
         fewest = min(fewest, int(readable.min()))
+    return evidence, fewest
+
+
+def _paired_sides(step: float = 1.5, corner: float = 4.0) -> list[tuple[NDArray[Any], NDArray[Any], NDArray[Any]]]:
+    """A card's outline point by point (mm from its centre), side by side (top, bottom, left, right): the middle
+    of its white rim, of its frame line and of the face just inside it, at the same places along the side."""
+    w, h = CARD.width - 2 * CARD.margin - 3 * CARD.frame, CARD.height - 2 * CARD.margin - 3 * CARD.frame
+    xs = np.arange(-w / 2 + corner, w / 2 - corner + 1e-9, step)
+    ys = np.arange(-h / 2 + corner, h / 2 - corner + 1e-9, step)
+    bands = []
+    for bw, bh in ((CARD.width - CARD.margin, CARD.height - CARD.margin),
+                   (CARD.width - 2 * CARD.margin - CARD.frame, CARD.height - 2 * CARD.margin - CARD.frame), (w, h)):
+        bands.append([np.stack([xs, np.full_like(xs, -bh / 2)], 1), np.stack([xs, np.full_like(xs, bh / 2)], 1),
+                      np.stack([np.full_like(ys, -bw / 2), ys], 1), np.stack([np.full_like(ys, bw / 2), ys], 1)])
+    return [(rim, frame, inner) for rim, frame, inner in zip(*bands)]
+
+
+_PAIRED_SIDES = _paired_sides()
+
+
+def _outline_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> tuple[float, int]:
+    """`_frame_evidence` point by point: over every pose a card may have on ``place``, the most a side shows a
+    frame line over the points of its outline whose rim, frame-line and face points are all readable
+    (`READABLE_LEVEL`), sides with fewer than `WASHED_RUN` such points left out, less what the clean printed sheet
+    shows there; and the fewest such points at any one pose (-inf, 0 when the place is not wholly in the image)."""
+    org = np.array(rect.origin)
+    s = rect.px_per_mm
+    centre = (np.array(place.centre) - org) * s
+    reach = float(np.hypot(CARD.width, CARD.height)) / 2 * s + FIT_SHIFT_MM * s + 2
+    h, w = image.shape[:2]
+    if centre[0] - reach < 0 or centre[1] - reach < 0 or centre[0] + reach > w or centre[1] + reach > h:
+        return float("-inf"), 0
+    x0, y0 = int(centre[0] - reach), int(centre[1] - reach)
+    roi = cv2.blur(image[y0:int(centre[1] + reach) + 1, x0:int(centre[0] + reach) + 1], (3, 3)).astype(np.float32)
+    local = centre - (x0, y0)
+    r = int(np.ceil(FIT_SHIFT_MM * s))
+    shifts = np.array([(dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)], np.float64)
+    rh, rw = roi.shape
+    sheet = _sheet_grey(place.sheet, s)
+    sh, sw = sheet.shape
+    at = np.array(place.sheet_centre) * s
+    evidence, fewest = float("-inf"), 1 << 30
+    for da in FIT_ANGLES:
+        rot = _rot(-da) @ place.rotation
+        points = np.zeros(len(shifts), np.int64)
+        for bands in _PAIRED_SIDES:
+            seen, printed = [], []
+            for pts in bands:
+                v = (pts @ rot.T * s)[None] + shifts[:, None]
+                p = np.rint(v + local).astype(np.int64)
+                seen.append(roi[np.clip(p[..., 1], 0, rh - 1), np.clip(p[..., 0], 0, rw - 1)])
+                q = np.rint(v @ place.rotation + at).astype(np.int64)  # the same points on the printed sheet
+                printed.append(sheet[np.clip(q[..., 1], 0, sh - 1), np.clip(q[..., 0], 0, sw - 1)])
+            ok = (seen[0] < READABLE_LEVEL) & (seen[1] < READABLE_LEVEL) & (seen[2] < READABLE_LEVEL)
+            n = ok.sum(axis=1)
+            counted = n >= WASHED_RUN
+            points += np.where(counted, n, 0)
+            if not bool(counted.any()):
+                continue
+            k = np.maximum(n, 1)
+            rim, frame, inner, p_rim, p_frame, p_inner = (np.where(ok, b, 0).sum(axis=1) / k
+                                                          for b in (*seen, *printed))
+            expected = (np.minimum(p_rim, p_inner) - p_frame) / (p_rim + 4.0)
+            contrast = (np.minimum(rim, inner) - frame) / (rim + 4.0) - np.maximum(expected, 0.0)
+            evidence = max(evidence, float(contrast[counted].max()))
+        fewest = min(fewest, int(points.min()))
     return evidence, fewest
 
 
