@@ -1088,20 +1088,51 @@ def _apply(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:
 def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray[Any], rounds: int = 2) -> NDArray[Any] | None:
     """Fit the grid to the seams actually seen: a homography from grid units to ``gray``'s pixels.
 
-    Across each half of every seam between two candidate cells, a quarter cell each way, the profile averaged
-    along the half is searched for the thin line between the tiles (`_seam_probes`: the art's edges and a figure
-    beside the seam run across a part of it, the seam the whole of it); a homography putting these on their lines
-    (`line_fit`, held near the grid before: these seams are faint) corrects what the straight-line estimate of the
-    perspective left over. The same cells in any order give the same fit.
+    Along every seam between two candidate cells, a few points are searched across the
+    seam (a quarter cell each way) for the strongest edge; a homography putting them on their lines (`line_fit`,
+    held near the grid before: these seams are faint) corrects what the straight-line estimate of the perspective
+    left over. The same cells in any order give the same fit.
     """
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
-    have = np.array(sorted(cells), np.float64).reshape(-1, 2)
-    seams = sum((x + 1, y) in cells for x, y in cells) + sum((x, y + 1) in cells for x, y in cells)
-    if seams < 6:
+    h, w = g.shape
+    vertical = [(x + 1, y) for x, y in cells if (x + 1, y) in cells]
+    horizontal = [(x, y + 1) for x, y in cells if (x, y + 1) in cells]
+    if len(vertical) + len(horizontal) < 6:
         return None
+    ts = np.array([0.2, 0.4, 0.6, 0.8])
+    offs = np.linspace(-0.25, 0.25, 21)
+    # every probe: (seams x 4 points, 21 offsets across the seam, 2) in grid units
+    probes = []
+    if vertical:
+        v = np.asarray(vertical, np.float64)
+        px = v[:, 0, None, None] + offs[None, None, :] + 0 * ts[None, :, None]
+        py = v[:, 1, None, None] + ts[None, :, None] + 0 * offs[None, None, :]
+        probes.append(np.stack([px, py], axis=-1).reshape(-1, len(offs), 2))
+    if horizontal:
+        hz = np.asarray(horizontal, np.float64)
+        px = hz[:, 0, None, None] + ts[None, :, None] + 0 * offs[None, None, :]
+        py = hz[:, 1, None, None] + offs[None, None, :] + 0 * ts[None, :, None]
+        probes.append(np.stack([px, py], axis=-1).reshape(-1, len(offs), 2))
+    pts = np.concatenate(probes)
+    centre = pts[:, len(offs) // 2]
     current = to_work
     for _ in range(rounds):
-        src, dst, _ = _seam_probes(g, current, have, REFINE_REACH)
+        img = _apply(current, pts)
+        xi, yi = img[..., 0], img[..., 1]
+        inside = (xi.min(axis=1) >= 1) & (yi.min(axis=1) >= 1) & (xi.max(axis=1) <= w - 2) & (yi.max(axis=1) <= h - 2)
+        img, src = img[inside], centre[inside]
+        if not len(img):
+            return None if current is to_work else current
+        vals = g[np.round(img[..., 1]).astype(np.intp), np.round(img[..., 0]).astype(np.intp)]
+        step = np.abs(np.diff(vals, axis=1))
+        # a seam is a step or a thin line: the larger of the edge strength and the line's depth
+        line = np.abs(vals[:, 1:-1] - 0.5 * (vals[:, :-2] + vals[:, 2:]))
+        score = np.maximum(step[:, :-1], line)
+        k = np.argmax(score, axis=1)
+        rows = np.arange(len(k))
+        good = score[rows, k] >= 4.0
+        dst = 0.5 * (img[rows, k] + img[rows, k + 1])
+        src, dst = src[good], dst[good]
         if len(src) < 12:
             return None if current is to_work else current
         fit = line_fit(src, dst, current, prior=REFINE_PRIOR)
@@ -1110,10 +1141,6 @@ def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArr
         current = fit[0]
     out: NDArray[Any] = current
     return out
-
-
-#: how far across its line (cells) a seam is searched in `refine_seams`
-REFINE_REACH = 0.25
 
 
 def _normaliser(pts: NDArray[Any]) -> NDArray[Any]:
