@@ -110,6 +110,26 @@ def test_the_decks_views_set_a_grid_found_across_the_tiles() -> None:
     assert (4, 0) in got and (-1, 2) in got
 
 
+def test_a_grid_found_at_half_the_pitch_is_set_again_at_the_tiles_pitch() -> None:
+    names = ["B", "U", "E", "V"]
+    layout = [Placed(x, y, names[(x + 2 * y) % 4], 90 * ((x * y) % 4)) for x in range(4) for y in range(3)]
+    board = draw_board(layout, _print, np.random.default_rng(1), cell=96, margin=2.0)
+    true = [board.cell_corners(t.x, t.y) for t in layout]
+    h, _ = cv2.findHomography(np.array([[0, 0], [4, 0], [4, 3], [0, 3]], np.float64),
+                              np.array([board.cell_corners(0, 0)[0], board.cell_corners(3, 0)[1],
+                                        board.cell_corners(3, 2)[2], board.cell_corners(0, 2)[3]], np.float64))
+    # the seams found every half tile: cells half a tile across, numbered in their own units
+    half = h @ np.diag([0.5, 0.5, 1.0])
+    found = Grid(tuple(Cell(x, y, cv2.perspectiveTransform(
+        np.array([[[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]]], np.float64), half)[0].astype(np.float32), 1.0)
+        for x in range(8) for y in range(6)), half)
+    refit = refit_grid(board.image, found, ViewsDeck({n: cv2.resize(_print(n, 0), (48, 48), interpolation=cv2.INTER_AREA)
+                                                      for n in names}))
+    assert refit is not None
+    for corners in true:
+        assert min(float(np.abs(c.corners - corners).max()) for c in refit.cells) < 8
+
+
 class SidesModel:
     """A tile model that reads every cell as a tile (``sides``: its edge head's reading of each side)."""
 
