@@ -9,7 +9,9 @@ nearest tiles' views (`SEARCH` tiles across, at half size): where a view matches
 (`_peak`: the reading is sensitive to a few pixels' error, and a whole half-size pixel is two). A
 homography through the matched centres (an affine correction of the grid found, by RANSAC within
 `INLIER` of a tile, then the full perspective where `PERSPECTIVE` cells agree) is then the grid, when
-enough of the cells agree on it (`AGREE`); else the grid found is kept.
+enough of the cells agree on it (`AGREE`); else the search starts again from the grid found at another pitch
+(`PITCHES`: a seam fit may take an edition's walls or roads for seams and find cells a half or a third of a tile
+across), and failing that the grid found is kept.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def refit_grid(photo: NDArray[Any], grid: Grid, deck: Any) -> Grid | None:
     the deck has no template views or too few cells agree on one grid. Fewer than `AGREE` (but `LEAST`) agreeing
     cells move the grid for another search (up to `ROUNDS` in all), and only its final fit counts. Where no grid
     is found so, the search starts again from the grid found at the other pitches (`PITCHES`: its cells a half or
-    a third of a tile, or two tiles), and the grid most cells agree on is taken."""
+    a third of a tile), and the grid most cells agree on is taken."""
     found = _refit_from(photo, grid, deck)
     if found is not None:
         return found[0]
@@ -78,14 +80,15 @@ def refit_grid(photo: NDArray[Any], grid: Grid, deck: Any) -> Grid | None:
     return None if best is None else best[0]
 
 
-#: the other pitches a grid found may have been off by: tiles per cell found (a seam fit may take the lines of an
-#: edition's city walls or roads for seams, or miss every other seam)
-PITCHES = (2, 3, 0.5)
+#: the other pitches a grid found may have been off by: cells found per tile across (a seam fit may take the lines of
+#: an edition's city walls or roads for seams). Cells of two tiles (0.5) were tried on the tuning boards: 5 tiles more
+#: of 816, but twice the mean reading time (a grid of small cells searched at four times as many cells)
+PITCHES = (2, 3)
 
 
 def _other_pitches(grid: Grid) -> list[Grid]:
-    """``grid`` seen at each of `PITCHES`: for a pitch ``s`` (cells found per tile across), every offset of the new
-    cells' corners among the cells found; its cells those covering the cells found."""
+    """``grid`` seen at each of `PITCHES`: for a pitch ``s`` (cells found per tile across), at every offset of the
+    new cells' corners among the cells found; its cells those covering the cells found."""
     out = []
     for s in PITCHES:
         for ox in range(max(1, int(s))):
