@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 import models
 from vision import ModelFileError
 from vision.carcassonne.dataset import CROP
+from vision.carcassonne.deck_twins import edge_twins, twin_score
 
 __all__ = ["DEFAULT_MODEL", "DeckTileClassifier", "TileClassifier", "cut_crops", "look_alikes"]
 
@@ -127,6 +128,11 @@ class DeckTileClassifier:
     #: a tile is among a cell's close tiles (`read_with_candidates`) when the deck's distance to it is at most this
     #: many times the nearest tile's
     CLOSE_RATIO = 1.3
+    #: a tile named but scarcely nearer than an edge twin (`vision.carcassonne.deck_twins.edge_twins`: a pennant
+    #: more or less), or one of two edge twins among a cell's close tiles, is taken when the part where their views
+    #: differ shows it by at least this (`vision.carcassonne.deck_twins.twin_score`, -1 to 1): on the tuning boards
+    #: every twin the score put the wrong way lay above -0.34, and 60% of the right ones at 0.5 or more
+    TWIN_MARGIN = 0.5
 
     def __init__(self, deck: Any, model: TileClassifier) -> None:
         from vision.carcassonne.labels import parse_label
@@ -176,14 +182,18 @@ class DeckTileClassifier:
             own = list(getattr(self.deck, "labels", ()))
             for k, i in enumerate(tile_like):
                 best = float(fused[k].min())
-                close[i] = frozenset(own[j] for j in np.flatnonzero(fused[k] <= self.CLOSE_RATIO * best)
-                                     if own[j] in self._by_tile)
+                close[i] = self._without_lost_twins(crops[i], frozenset(
+                    own[j] for j in np.flatnonzero(fused[k] <= self.CLOSE_RATIO * best) if own[j] in self._by_tile))
                 name = names[i]
                 if name is None or not self._alike.get(name):
                     continue
-                nearest_alike = float(fused[k, self._alike[name]].min())
-                if float(fused[k, own.index(name)]) > self.LOOK_ALIKE_RATIO * nearest_alike:
-                    names[i] = None  # not clearly this tile rather than its look-alike
+                mine = float(fused[k, own.index(name)])
+                # not clearly this tile rather than a look-alike: unsure, unless every such look-alike is an edge
+                # twin the views of the part where they differ tell from it
+                near = [j for j in self._alike[name] if mine > self.LOOK_ALIKE_RATIO * float(fused[k, j])]
+                if near and not all(edge_twins(name, own[j]) and self._twin(crops[i], name, own[j]) >= self.TWIN_MARGIN
+                                    for j in near):
+                    names[i] = None
         for i in range(len(recs)):
             cols = self._by_tile.get(names[i] or "")
             if not cols:
@@ -208,3 +218,25 @@ class DeckTileClassifier:
             probs[i] = row
             edges[i] = self.SIDES_FROM_DECK * np.tensordot(weight, shown, axes=1) + (1 - self.SIDES_FROM_DECK) * edges[i]
         return probs, edges, doubtful, close
+
+    def _twin(self, crop: NDArray[Any], a: str, b: str) -> float:
+        """`vision.carcassonne.deck_twins.twin_score` of ``crop`` for tile ``a`` against its edge twin ``b`` (0 for a
+        deck without template views)."""
+        templates, owners = getattr(self.deck, "templates", None), getattr(self.deck, "template_owners", None)
+        if templates is None or owners is None:
+            return 0.0
+        names = list(self.deck.labels)
+        return twin_score(crop, templates, owners, names.index(a), names.index(b))
+
+    def _without_lost_twins(self, crop: NDArray[Any], close: frozenset[str]) -> frozenset[str]:
+        """``close`` less each tile whose edge twin among them the cell's views show by `TWIN_MARGIN`."""
+        lost: set[str] = set()
+        for a in close:
+            for b in close:
+                if a < b and edge_twins(a, b):
+                    score = self._twin(crop, a, b)
+                    if score >= self.TWIN_MARGIN:
+                        lost.add(b)
+                    elif score <= -self.TWIN_MARGIN:
+                        lost.add(a)
+        return close - lost

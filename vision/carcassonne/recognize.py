@@ -393,18 +393,13 @@ def _big_top_doubts(probs: NDArray[Any], choice: list[int], labels: Sequence[str
 #: a tile an enrolled deck names is doubtful when the edge head gives its settled turn less than this share of its
 #: turns (a wrong turn is a wrong tile)
 DECK_TURN = 0.8
-#: a doubtful cell decided by its sure neighbours (`_decide_by_neighbours`) with more than one turn of its tile fitting
-#: them takes the turn the edge head prefers only when it holds at least this share of those turns
-NEIGHBOUR_TURN = 0.9
-
-
 def _decide_by_neighbours(pos: list[tuple[int, int]], choice: list[int], sure: set[int], close: list[frozenset[str]],
-                          edges: NDArray[Any], caps: dict[str, int]) -> dict[int, tuple[int, float]]:
+                          caps: dict[str, int]) -> dict[int, int]:
     """Cells the deck left doubtful between close tiles (``close``, indices as ``pos``) that the sides of their sure
     neighbours (``sure``, with the pair ``choice`` gives them) decide: of every close tile the box still holds, in
-    every turn, exactly one tile fits all of them, and one turn of it (the only one fitting, or the edge head's
-    `NEIGHBOUR_TURN` choice among those fitting). A decided cell is a sure neighbour for the next; returns each
-    decided cell's pair and confidence (the edge head's share of its turn)."""
+    every turn, exactly one tile in one turn fits all of them. Where two turns fit, the edge head is not asked to
+    choose: on an edition it never saw it was sure (over 0.99) of the wrong turn on tuning boards. A decided cell is
+    a sure neighbour for the next; returns each decided cell's pair."""
     where = {c: i for i, c in enumerate(pos)}
     neigh = [[where.get((x + dx, y + dy), -1) for dx, dy in _STEP] for x, y in pos]
     names = [n for n, _ in _PAIRS]
@@ -413,7 +408,7 @@ def _decide_by_neighbours(pos: list[tuple[int, int]], choice: list[int], sure: s
     used: dict[str, int] = {}
     for i in sure:
         used[names[choice[i]]] = used.get(names[choice[i]], 0) + 1
-    out: dict[int, tuple[int, float]] = {}
+    out: dict[int, int] = {}
     changed = True
     while changed:
         changed = False
@@ -425,16 +420,10 @@ def _decide_by_neighbours(pos: list[tuple[int, int]], choice: list[int], sure: s
                 continue
             fits = [p for p, name in enumerate(names) if name in close[k] and used.get(name, 0) < caps.get(name, 0)
                     and all(_EDGES[p, side] == want for side, want in need)]
-            if len({names[p] for p in fits}) != 1:
+            if len(fits) != 1:
                 continue
-            fit = np.array([float(np.log(np.clip(edges[k, range(4), _EDGES[p]], 1e-6, 1.0)).sum()) for p in fits])
-            share = np.exp(fit - fit.max())
-            share /= float(share.sum())
-            best = int(np.argmax(share))
-            if share[best] < (NEIGHBOUR_TURN if len(fits) > 1 else 0.0):
-                continue
-            p = fits[best]
-            out[k] = (p, float(share[best]))
+            p = fits[0]
+            out[k] = p
             sure.add(k)
             picked[k] = p
             used[names[p]] = used.get(names[p], 0) + 1
@@ -541,9 +530,8 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
         # or as an Under the Big Top tile)
         sure = {k for k in range(len(keep)) if conf[k] >= threshold and k not in doubtful}
         among = [frozenset() if k in big_top or probs[i, none_col] >= NOT_A_TILE else close[i] for k, i in enumerate(keep)]
-        decided = _decide_by_neighbours(pos, choice, sure, among, edges[keep], caps)
-        for k, (p, share) in decided.items():
-            choice[k], conf[k] = p, max(share, threshold)
+        for k, p in _decide_by_neighbours(pos, choice, sure, among, caps).items():
+            choice[k], conf[k] = p, 1.0  # the only tile and turn its sure neighbours leave
             doubtful.discard(k)
     tiles: list[TileReading] = []
     unsure: list[UnsureCell] = []

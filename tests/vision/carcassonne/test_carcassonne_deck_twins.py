@@ -1,0 +1,101 @@
+"""Edge twins (a city with or without a pennant) told apart by the part where an enrolled deck's views differ."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.carcassonne.deck_twins import edge_twins, twin_score
+from vision.classify import Recognition, Verdict
+
+
+def _city(pennant: bool) -> Any:
+    """A 48 px tile: a blotchy city with a small bright pennant near one corner, or without it."""
+    rng = np.random.default_rng(7)
+    art = cv2.resize(rng.integers(40, 200, (6, 6, 3), dtype=np.uint8), (48, 48), interpolation=cv2.INTER_CUBIC)
+    if pennant:
+        cv2.circle(art, (14, 14), 4, (40, 220, 245), -1)
+    return art
+
+
+def _views(*tiles: Any) -> tuple[Any, Any]:
+    """Each tile enrolled from a photo (`_photographed`) in its four turns: the templates and their owners."""
+    templates = np.stack([np.rot90(_photographed(t, 0, 99), -q).copy() for t in tiles for q in range(4)])
+    return templates, np.repeat(np.arange(len(tiles), dtype=np.int32), 4)
+
+
+def _photographed(tile: Any, turn: int, seed: int) -> Any:
+    """``tile`` turned, shifted by a pixel, slightly blurred and noisy."""
+    rng = np.random.default_rng(seed)
+    out = np.rot90(tile, -turn).astype(np.float32)
+    out = cv2.warpAffine(out, np.array([[1, 0, 1], [0, 1, -1]], np.float32), (48, 48), borderMode=cv2.BORDER_REPLICATE)
+    out = cv2.GaussianBlur(out, (0, 0), 0.6) * 0.9 + 12 + rng.normal(0, 3, out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def test_edge_twins_are_tiles_with_the_same_sides_in_the_same_places() -> None:
+    assert edge_twins("O", "P") and edge_twins("Q", "R") and edge_twins("N", "I")
+    assert not edge_twins("O", "O") and not edge_twins("W", "X") and not edge_twins("Q", "S")
+
+
+def test_the_part_where_the_views_differ_tells_twins_apart() -> None:
+    templates, owners = _views(_city(True), _city(False))
+    for turn in range(4):
+        assert twin_score(_photographed(_city(True), turn, turn), templates, owners, 0, 1) >= 0.5
+        assert twin_score(_photographed(_city(False), turn, turn), templates, owners, 0, 1) <= -0.5
+        assert twin_score(_photographed(_city(False), turn, turn), templates, owners, 1, 0) >= 0.5
+
+
+def test_twins_are_not_told_where_glare_blows_out_the_part_they_differ_in() -> None:
+    templates, owners = _views(_city(True), _city(False))
+    glared = _photographed(_city(True), 0, 3)
+    cv2.circle(glared, (15, 13), 9, (255, 255, 255), -1)
+    assert twin_score(glared, templates, owners, 0, 1) == 0.0
+
+
+class TileModel:
+    """A tile model that reads every crop as some tile, its sides unsure."""
+
+    def __init__(self) -> None:
+        from vision.carcassonne.classifier import DEFAULT_MODEL, TileClassifier
+
+        self.labels = TileClassifier(DEFAULT_MODEL).labels
+
+    def run(self, crops: Any) -> tuple[Any, Any]:
+        probs = np.zeros((len(crops), len(self.labels)), np.float32)
+        probs[:, self.labels.index("B@0")] = 1.0
+        return probs, np.full((len(crops), 4, 3), 1 / 3, np.float32)
+
+
+class TwinDeck:
+    """A deck of O and P (a city corner with a road, without and with a pennant) that names P, scarcely nearer."""
+
+    labels = ("O", "P")
+    crop_size = (48, 48)
+
+    def __init__(self) -> None:
+        self.templates, self.template_owners = _views(_city(False), _city(True))
+
+    def classify(self, crops: Any, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.IDENTIFIED, "P", 0.1) for _ in crops]
+
+    def scores(self, crops: Any) -> tuple[Any, None, Any]:
+        d = np.tile(np.array([1.0, 0.95], np.float32), (len(crops), 1))
+        return d, None, d
+
+
+def test_a_named_tile_scarcely_nearer_than_its_twin_is_taken_when_the_part_they_differ_in_shows_it() -> None:
+    from vision.carcassonne.classifier import DeckTileClassifier
+
+    reader = DeckTileClassifier(TwinDeck(), TileModel())  # type: ignore[arg-type]
+    glared = _photographed(_city(True), 0, 3)
+    cv2.circle(glared, (15, 13), 9, (255, 255, 255), -1)
+    crops = np.stack([_photographed(_city(True), 1, 1), _photographed(_city(False), 2, 2), glared])
+    probs, _, doubtful, close = reader.read_with_candidates(crops)
+    p_cols = [j for j, lab in enumerate(reader.labels) if lab.startswith("P@")]
+    # the pennant shows: P, sure; no pennant where P's views have one: unsure, and only O is close; glare: both
+    assert not doubtful[0] and probs[0, p_cols].sum() > 0.99
+    assert bool(doubtful[1]) and close[1] == frozenset({"O"})
+    assert bool(doubtful[2]) and close[2] == frozenset({"O", "P"})
