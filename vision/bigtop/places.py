@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -426,18 +426,20 @@ def _place_rect(place: LayoutPlace) -> Rect:
     raise ValueError(f"not a place: {z}")
 
 
-def _frame_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> tuple[float, int]:
-    """Over every pose a card may have on ``place``: the most a readable side of its outline shows a frame
-    line: darker than both the rim outside it and the face inside it, relatively, less what the clean
-    printed sheet shows there (the place's own outline), and the fewest sides readable at any one pose
-    (-inf, 0 when the place is not wholly in the image)."""
+def _pose_samples(image: NDArray[Any], rect: Rectified, place: LayoutPlace,
+                  sides: Sequence[tuple[NDArray[Any], NDArray[Any], NDArray[Any]]]
+                  ) -> Iterator[list[tuple[list[NDArray[Any]], list[NDArray[Any]]]]] | None:
+    """For every pose a card may have on ``place`` (each of `FIT_ANGLES`, every shift up to `FIT_SHIFT_MM`), side by
+    side of ``sides`` (rim, frame-line and face points, mm from the card's centre): their grey in ``image`` and at
+    the same points on the clean printed sheet, each (shifts, points); None when the place is not wholly in the
+    image."""
     org = np.array(rect.origin)
     s = rect.px_per_mm
     centre = (np.array(place.centre) - org) * s
     reach = float(np.hypot(CARD.width, CARD.height)) / 2 * s + FIT_SHIFT_MM * s + 2
     h, w = image.shape[:2]
     if centre[0] - reach < 0 or centre[1] - reach < 0 or centre[0] + reach > w or centre[1] + reach > h:
-        return float("-inf"), 0
+        return None
     x0, y0 = int(centre[0] - reach), int(centre[1] - reach)
     roi = cv2.blur(image[y0:int(centre[1] + reach) + 1, x0:int(centre[0] + reach) + 1], (3, 3)).astype(np.float32)
     local = centre - (x0, y0)
@@ -447,18 +449,38 @@ def _frame_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) ->
     sheet = _sheet_grey(place.sheet, s)
     sh, sw = sheet.shape
     at = np.array(place.sheet_centre) * s
+
+    def poses() -> Iterator[list[tuple[list[NDArray[Any]], list[NDArray[Any]]]]]:
+        for da in FIT_ANGLES:
+            rot = _rot(-da) @ place.rotation
+            per_side = []
+            for bands in sides:
+                seen, printed = [], []
+                for pts in bands:
+                    v = (pts @ rot.T * s)[None] + shifts[:, None]
+                    p = np.rint(v + local).astype(np.int64)
+                    seen.append(roi[np.clip(p[..., 1], 0, rh - 1), np.clip(p[..., 0], 0, rw - 1)])
+                    q = np.rint(v @ place.rotation + at).astype(np.int64)  # the same points on the printed sheet
+                    printed.append(sheet[np.clip(q[..., 1], 0, sh - 1), np.clip(q[..., 0], 0, sw - 1)])
+                per_side.append((seen, printed))
+            yield per_side
+
+    return poses()
+
+
+def _frame_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> tuple[float, int]:
+    """Over every pose a card may have on ``place``: the most a readable side of its outline shows a frame
+    line: darker than both the rim outside it and the face inside it, relatively, less what the clean
+    printed sheet shows there (the place's own outline), and the fewest sides readable at any one pose
+    (-inf, 0 when the place is not wholly in the image)."""
+    poses = _pose_samples(image, rect, place, list(zip(_RIM_SIDES, _FRAME_SIDES, _INNER_SIDES)))
+    if poses is None:
+        return float("-inf"), 0
     evidence, fewest = float("-inf"), 4
-    for da in FIT_ANGLES:
-        rot = _rot(-da) @ place.rotation
-        readable = np.zeros(len(shifts), np.int64)
-        for bands in zip(_RIM_SIDES, _FRAME_SIDES, _INNER_SIDES):
-            seen, printed = [], []
-            for pts in bands:
-                v = (pts @ rot.T * s)[None] + shifts[:, None]
-                p = np.rint(v + local).astype(np.int64)
-                seen.append(roi[np.clip(p[..., 1], 0, rh - 1), np.clip(p[..., 0], 0, rw - 1)])
-                q = np.rint(v @ place.rotation + at).astype(np.int64)  # the same points on the printed sheet
-                printed.append(sheet[np.clip(q[..., 1], 0, sh - 1), np.clip(q[..., 0], 0, sw - 1)].mean(axis=1))
+    for per_side in poses:
+        readable: NDArray[Any] | int = 0
+        for seen, sheet_points in per_side:
+            printed = [b.mean(axis=1) for b in sheet_points]
             usable = [b < READABLE_LEVEL for b in seen]
             ok = np.all([u.mean(axis=1) >= 0.5 for u in usable], axis=0)
             rim, frame, inner = (np.where(u, b, 0).sum(axis=1) / np.maximum(u.sum(axis=1), 1)
@@ -469,8 +491,8 @@ def _frame_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) ->
             contrast = (np.minimum(rim, inner) - frame) / (rim + 4.0) - np.maximum(expected, 0.0)
             if bool(ok.any()):
                 evidence = max(evidence, float(contrast[ok].max()))
-            readable += ok
-        fewest = min(fewest, int(readable.min()))
+            readable = readable + ok.astype(np.int64)
+        fewest = min(fewest, int(np.min(readable)))
     return evidence, fewest
 
 
@@ -496,38 +518,17 @@ def _outline_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) 
     frame line over the points of its outline whose rim, frame-line and face points are all readable
     (`READABLE_LEVEL`), sides with fewer than `WASHED_RUN` such points left out, less what the clean printed sheet
     shows there; and the fewest such points at any one pose (-inf, 0 when the place is not wholly in the image)."""
-    org = np.array(rect.origin)
-    s = rect.px_per_mm
-    centre = (np.array(place.centre) - org) * s
-    reach = float(np.hypot(CARD.width, CARD.height)) / 2 * s + FIT_SHIFT_MM * s + 2
-    h, w = image.shape[:2]
-    if centre[0] - reach < 0 or centre[1] - reach < 0 or centre[0] + reach > w or centre[1] + reach > h:
+    poses = _pose_samples(image, rect, place, _PAIRED_SIDES)
+    if poses is None:
         return float("-inf"), 0
-    x0, y0 = int(centre[0] - reach), int(centre[1] - reach)
-    roi = cv2.blur(image[y0:int(centre[1] + reach) + 1, x0:int(centre[0] + reach) + 1], (3, 3)).astype(np.float32)
-    local = centre - (x0, y0)
-    r = int(np.ceil(FIT_SHIFT_MM * s))
-    shifts = np.array([(dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)], np.float64)
-    rh, rw = roi.shape
-    sheet = _sheet_grey(place.sheet, s)
-    sh, sw = sheet.shape
-    at = np.array(place.sheet_centre) * s
     evidence, fewest = float("-inf"), 1 << 30
-    for da in FIT_ANGLES:
-        rot = _rot(-da) @ place.rotation
-        points = np.zeros(len(shifts), np.int64)
-        for bands in _PAIRED_SIDES:
-            seen, printed = [], []
-            for pts in bands:
-                v = (pts @ rot.T * s)[None] + shifts[:, None]
-                p = np.rint(v + local).astype(np.int64)
-                seen.append(roi[np.clip(p[..., 1], 0, rh - 1), np.clip(p[..., 0], 0, rw - 1)])
-                q = np.rint(v @ place.rotation + at).astype(np.int64)  # the same points on the printed sheet
-                printed.append(sheet[np.clip(q[..., 1], 0, sh - 1), np.clip(q[..., 0], 0, sw - 1)])
+    for per_side in poses:
+        points: NDArray[Any] | int = 0
+        for seen, printed in per_side:
             ok = (seen[0] < READABLE_LEVEL) & (seen[1] < READABLE_LEVEL) & (seen[2] < READABLE_LEVEL)
             n = ok.sum(axis=1)
             counted = n >= WASHED_RUN
-            points += np.where(counted, n, 0)
+            points = points + np.where(counted, n, 0)
             if not bool(counted.any()):
                 continue
             k = np.maximum(n, 1)
@@ -536,7 +537,7 @@ def _outline_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) 
             expected = (np.minimum(p_rim, p_inner) - p_frame) / (p_rim + 4.0)
             contrast = (np.minimum(rim, inner) - frame) / (rim + 4.0) - np.maximum(expected, 0.0)
             evidence = max(evidence, float(contrast[counted].max()))
-        fewest = min(fewest, int(points.min()))
+        fewest = min(fewest, int(np.min(points)))
     return evidence, fewest
 
 
