@@ -615,10 +615,12 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
     (`seam_share`), and that share; ``to_work`` itself (holding ``share``) where no grown one holds more.
 
     The starts: the lattice as it is, moved half a cell where that puts clearly more of the board's outline on its
-    lines (the seams' comb locked onto tile middles), the lattice searched against the thin lines seen, and where
-    it holds few seams (`DOUBLE_BELOW`) the lattice at twice its pitch on either parity (a lattice at half the tile
-    pitch, the art's roads and walls across the tile middles taken for seams, holds few seams on every other line
-    either).
+    lines (the seams' comb locked onto tile middles), the lattice searched against the thin lines seen, its other
+    half-cell moves (`HALF_MOVES`: with a pitch a little off, or the outline cut by glare, the outline scarcely
+    tells which move is right), the lattice at twice its pitch along each axis whose seams lie on every other line
+    only (`_parity_doubled`), and where it holds few seams (`DOUBLE_BELOW`) the lattice at twice its pitch on
+    either parity (a lattice at half the tile pitch, the art's roads and walls across the tile middles taken for
+    seams, holds few seams on every other line either).
     """
     starts = [to_work]
     half = _half_shift(mask, to_work)
