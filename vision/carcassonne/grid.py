@@ -639,15 +639,29 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
     if share < DOUBLE_BELOW:
         starts += [to_work @ np.array([[2.0, 0.0, dx], [0.0, 2.0, dy], [0.0, 0.0, 1.0]]) for dy in (0.0, 1.0)
                    for dx in (0.0, 1.0)]
-    best_share, best_grown = share, to_work
+    contour = _contour(mask)
+    outlines = [np.array(_outline_axis_shares(contour, to_work))]
+    grown_all = []
     for origin in starts:
         grown = grow_seams(fine, mask, origin)
         if grown is None:
             continue
-        grown_share = seam_share(fine, mask, grown)
-        if grown_share > best_share:
+        grown_all.append((seam_share(fine, mask, grown), grown))
+        outlines.append(np.array(_outline_axis_shares(contour, grown)))
+    # a lattice grown along the art's roads across the tile middles can hold more seams than the right one, but it
+    # leaves the board's outline along one axis off its lines where the lattice as measured or another grown one
+    # keeps it on them
+    most = np.max(outlines, axis=0)
+    best_share, best_grown = share, to_work
+    for (grown_share, grown), outline in zip(grown_all, outlines[1:]):
+        if grown_share > best_share and bool((outline >= most - OUTLINE_DROP).all()):
             best_share, best_grown = grown_share, grown
     return best_share, best_grown
+
+
+#: a grown lattice is refused where the share of the board's outline on its lines along either axis is this much
+#: below the most that the lattice as measured or another grown lattice puts there
+OUTLINE_DROP = 0.5
 
 
 def _parity_doubled(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> NDArray[Any] | None:

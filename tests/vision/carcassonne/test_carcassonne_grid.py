@@ -526,3 +526,24 @@ def test_a_lattice_whose_seams_art_draws_off_is_vouched_for_by_the_outline() -> 
     for k in (0.6, 1.3):
         assert not _holds_seams(fine, mask, truth @ np.array([[k, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]))
         assert not _holds_seams(fine, mask, truth @ np.array([[1.0, 0.0, 0.0], [0.0, k, 0.0], [0.0, 0.0, 1.0]]))
+
+
+def test_a_grown_lattice_that_leaves_the_outline_off_its_lines_along_an_axis_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Roads drawn across the tile middles can make the lattice half a cell off along one axis hold more seams than
+    the right one: grown from its half-cell move, it would win, though the board's outline along that axis lies
+    between its lines where the lattice as measured keeps it on them. It is refused and the lattice as measured
+    stands."""
+    fine, mask, truth, cells = _seamed_board(1)
+    off = truth @ np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.5], [0.0, 0.0, 1.0]])
+    measured = grid_module.seam_share
+    monkeypatch.setattr(grid_module, "grow_seams", lambda f, m, t: t)
+    monkeypatch.setattr(grid_module, "seam_share",
+                        lambda f, m, t: 0.9 if np.allclose(t, off) else min(measured(f, m, t), 0.6))
+    outline = grid_module._outline_axis_shares(grid_module._contour(mask), off)
+    assert min(outline) < 0.2 < 0.8 < max(outline)
+    share = grid_module.seam_share(fine, mask, truth)
+    best_share, grown = grow_best(fine, mask, truth, share)
+    assert not np.allclose(grown, off)
+    assert best_share <= 0.6
+    assert _worst(grown, truth, cells) < 0.05
