@@ -566,7 +566,7 @@ def find_grid(photo: NDArray[Any]) -> Grid:
     share = seam_share(fine, mask, to_work)
     best_share, best_grown = (share, to_work) if share >= SURE_SHARE or len(covers) < GROW_CELLS else \
         grow_best(fine, mask, to_work, share)
-    grew = best_share >= max(share + GROWN_GAIN, GROWN_FLOOR) and seam_precision(fine, mask, best_grown) >= GROWN_PRECISION
+    grew = best_share >= max(share + GROWN_GAIN, GROWN_FLOOR) and _holds_seams(fine, mask, best_grown)
     if grew:
         to_work, share = best_grown, best_share
         covers = _covers(mask, to_work)
@@ -598,6 +598,13 @@ SURE_SHARE = 0.75
 GROWN_FLOOR = 0.3
 #: ... and keep at least this share of the seams it finds on its lines (`seam_precision`)
 GROWN_PRECISION = 0.6
+#: ... or at least this share where the board's outline along both axes lies on its lines (`OUTLINED`): art lines
+#: near the tile edges draw some seam probes off the line
+OUTLINED_PRECISION = 0.45
+#: the share of the outline's pieces along each axis within a tenth of a cell of a lattice line that vouches for a
+#: lattice whose seams are partly drawn off (one of the wrong pitch along an axis leaves at most about two thirds of
+#: that axis's outline on its lines)
+OUTLINED = 0.75
 #: (radius around the board's middle in cells, search across a seam in cells, full homography or affine correction)
 GROW_STEPS = ((2.5, 0.35, False), (4.0, 0.3, True), (6.0, 0.3, True), (9.0, 0.3, True), (14.0, 0.25, True), (1e9, 0.2, True),
               (1e9, 0.12, True))
@@ -608,10 +615,12 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
     (`seam_share`), and that share; ``to_work`` itself (holding ``share``) where no grown one holds more.
 
     The starts: the lattice as it is, moved half a cell where that puts clearly more of the board's outline on its
-    lines (the seams' comb locked onto tile middles), the lattice searched against the thin lines seen, and where
-    it holds few seams (`DOUBLE_BELOW`) the lattice at twice its pitch on either parity (a lattice at half the tile
-    pitch, the art's roads and walls across the tile middles taken for seams, holds few seams on every other line
-    either).
+    lines (the seams' comb locked onto tile middles), the lattice searched against the thin lines seen, its other
+    half-cell moves (`HALF_MOVES`: with a pitch a little off, or the outline cut by glare, the outline scarcely
+    tells which move is right), the lattice at twice its pitch along each axis whose seams lie on every other line
+    only (`_parity_doubled`), and where it holds few seams (`DOUBLE_BELOW`) the lattice at twice its pitch on
+    either parity (a lattice at half the tile pitch, the art's roads and walls across the tile middles taken for
+    seams, holds few seams on every other line either).
     """
     starts = [to_work]
     half = _half_shift(mask, to_work)
@@ -620,18 +629,73 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
     searched = search_lattice(fine, mask, to_work)
     if searched is not None:
         starts.append(searched)
+    # the comb can lock onto the tile middles and a pitch a little off: the outline then scarcely tells which
+    # half-cell move is right, so each is grown
+    moves = [to_work @ np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) for dx, dy in HALF_MOVES]
+    starts += [m for m in moves if not np.array_equal(m, half)]
+    doubled = _parity_doubled(fine, mask, to_work)
+    if doubled is not None:
+        starts.append(doubled)
     if share < DOUBLE_BELOW:
         starts += [to_work @ np.array([[2.0, 0.0, dx], [0.0, 2.0, dy], [0.0, 0.0, 1.0]]) for dy in (0.0, 1.0)
                    for dx in (0.0, 1.0)]
-    best_share, best_grown = share, to_work
+    contour = _contour(mask)
+    outlines = [np.array(_outline_axis_shares(contour, to_work))]
+    grown_all = []
     for origin in starts:
         grown = grow_seams(fine, mask, origin)
         if grown is None:
             continue
-        grown_share = seam_share(fine, mask, grown)
-        if grown_share > best_share:
+        grown_all.append((seam_share(fine, mask, grown), grown))
+        outlines.append(np.array(_outline_axis_shares(contour, grown)))
+    # a lattice grown along the art's roads across the tile middles can hold more seams than the right one, but it
+    # leaves the board's outline along one axis off its lines where the lattice as measured or another grown one
+    # keeps it on them
+    most = np.max(outlines, axis=0)
+    best_share, best_grown = share, to_work
+    for (grown_share, grown), outline in zip(grown_all, outlines[1:]):
+        if grown_share > best_share and bool((outline >= most - OUTLINE_DROP).all()):
             best_share, best_grown = grown_share, grown
     return best_share, best_grown
+
+
+#: a grown lattice is refused where the share of the board's outline on its lines along either axis is this much
+#: below the most that the lattice as measured or another grown lattice puts there
+OUTLINE_DROP = 0.5
+
+
+def _parity_doubled(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> NDArray[Any] | None:
+    """``to_work`` at twice its pitch along each axis whose seams lie on every other lattice line only (a lattice at
+    half the tile pitch: the lines between hold the art's roads and walls across the tile middles), on the lines that
+    hold them; None where no axis shows it."""
+    scale, shift = [1.0, 1.0], [0.0, 0.0]
+    for axis, (even, odd, count) in enumerate(_parity_shares(fine, mask, to_work)):
+        hi, lo = max(even, odd), min(even, odd)
+        if count >= PARITY_COUNT and hi >= PARITY_HIGH and lo <= PARITY_RATIO * hi:
+            scale[axis], shift[axis] = 2.0, 0.0 if even >= odd else 1.0
+    if scale == [1.0, 1.0]:
+        return None
+    out: NDArray[Any] = to_work @ np.array([[scale[0], 0.0, shift[0]], [0.0, scale[1], shift[1]], [0.0, 0.0, 1.0]])
+    return out
+
+
+#: half-cell moves of the lattice each grown in `grow_best`
+HALF_MOVES = ((0.5, 0.0), (0.0, 0.5), (0.5, 0.5))
+#: an axis is doubled (`_parity_doubled`) with at least this many half seams on each parity of its lines ...
+PARITY_COUNT = 6
+#: ... at least this share of those on one parity on their line ...
+PARITY_HIGH = 0.4
+#: ... and at most this fraction of that share on the other
+PARITY_RATIO = 0.4
+
+
+def _holds_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> bool:
+    """Whether the lattice ``to_work`` lies on the tiles: the seams it finds lie on its lines (`GROWN_PRECISION`), or
+    most do (`OUTLINED_PRECISION`) and the board's outline along both axes lies on its lines (`OUTLINED`)."""
+    precision = seam_precision(fine, mask, to_work)
+    if precision >= GROWN_PRECISION:
+        return True
+    return precision >= OUTLINED_PRECISION and min(_outline_axis_shares(_contour(mask), to_work)) >= OUTLINED
 
 
 #: a half-cell move of the lattice is a start for growing where it puts this much more of the outline on its lines
@@ -647,6 +711,21 @@ def _outline_share(contour: tuple[NDArray[Any], NDArray[Any]], to_work: NDArray[
     idx = np.nonzero(on)[0]
     v = uv[idx, 1 - along[idx]]
     return float((np.abs(v - np.round(v)) < 0.1).mean())
+
+
+def _outline_axis_shares(contour: tuple[NDArray[Any], NDArray[Any]], to_work: NDArray[Any]) -> tuple[float, float]:
+    """Per lattice direction (pieces along u, then along v), the share of the board's outline points within a tenth
+    of a cell of a lattice line (0 where the outline has no piece along it)."""
+    uv, along = _outline_points(contour, to_work)
+    out = []
+    for axis in (0, 1):
+        idx = np.nonzero(along == axis)[0]
+        if not len(idx):
+            out.append(0.0)
+            continue
+        v = uv[idx, 1 - axis]
+        out.append(float((np.abs(v - np.round(v)) < 0.1).mean()))
+    return out[0], out[1]
 
 
 def _half_shift(mask: NDArray[Any], to_work: NDArray[Any]) -> NDArray[Any]:

@@ -14,11 +14,13 @@ from vision.carcassonne.board import draw_board, random_layout
 from vision.carcassonne.camera import LEVELS, _homography, photograph
 from vision.carcassonne.grid import (
     DOUBLE_BELOW,
+    GROWN_PRECISION,
     _apply,
     _directions,
     _foreground,
     _guarded_outline,
     _half_shift,
+    _holds_seams,
     _lattice_score,
     _lines,
     _outline,
@@ -440,4 +442,85 @@ def test_a_lattice_at_half_the_pitch_and_a_little_off_is_grown_from_twice_its_pi
     assert share < DOUBLE_BELOW
     best_share, grown = grow_best(fine, mask, start, share)
     assert best_share > 0.9
+    assert _worst(grown, truth, cells) < 0.05
+
+
+@pytest.mark.parametrize(("scale", "shift"), [((0.5, 0.5), (0.0, 0.0)), ((0.5, 1.0), (0.5, 0.0)), ((1.0, 0.5), (0.0, 0.5))])
+def test_a_lattice_at_exactly_half_the_pitch_is_grown_from_twice_it_on_the_lines_its_seams_show(
+        scale: tuple[float, float], shift: tuple[float, float]) -> None:
+    """A lattice at exactly half the tile pitch along one or both axes holds every seam on every other line, as much
+    as the doubling threshold lets pass: the axes whose seams lie on one parity of lines only are doubled on that
+    parity, and the lattice grown from there lands on the tiles."""
+    fine, mask, truth, cells = _seamed_board(2)
+    half = truth @ np.array([[scale[0], 0.0, shift[0]], [0.0, scale[1], shift[1]], [0.0, 0.0, 1.0]])
+    share = seam_share(fine, mask, half)
+    assert DOUBLE_BELOW <= share < 0.75
+    best_share, grown = grow_best(fine, mask, half, share)
+    assert best_share > 0.9
+    assert _worst(grown, truth, cells) < 0.05
+
+
+def test_a_lattice_half_a_cell_off_is_grown_from_its_half_cell_moves_where_the_outline_tells_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Glare cutting the outline can leave it unable to say which half-cell move is right, and the lattice search
+    can miss: the lattice is also grown from each half-cell move, and the one holding the most seams is kept."""
+    fine, mask, truth, cells = _seamed_board(3)
+    centre = np.array([5.5, 4.0])
+    start = truth @ np.array([[1.04, 0.0, 0.5 - 0.04 * centre[0]], [0.0, 1.04, 0.5 - 0.04 * centre[1]], [0.0, 0.0, 1.0]])
+    monkeypatch.setattr(grid_module, "_half_shift", lambda m, t: t)
+    monkeypatch.setattr(grid_module, "search_lattice", lambda f, m, t: None)
+    share = seam_share(fine, mask, start)
+    assert _worst(start, truth, cells) > 0.4
+    best_share, grown = grow_best(fine, mask, start, share)
+    assert best_share > 0.9
+    assert _worst(grown, truth, cells) < 0.05
+
+
+def _walled_board(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`_seamed_board` with dark lines of art along some tile sides, a tenth to three tenths of a cell inside (city
+    walls, roads along an edge): (fine, mask, grid units -> work pixels)."""
+    fine, mask, truth, cells = _seamed_board(seed)
+    rng = np.random.default_rng(100 + seed)
+    zoom = np.diag([2.0, 2.0, 1.0])
+    for x, y in sorted(cells):
+        for side in range(4):
+            if rng.random() < 0.3:
+                d = rng.uniform(0.1, 0.3)
+                a, b = {0: ([x, y + d], [x + 1, y + d]), 1: ([x + 1 - d, y], [x + 1 - d, y + 1]),
+                        2: ([x, y + 1 - d], [x + 1, y + 1 - d]), 3: ([x + d, y], [x + d, y + 1])}[side]
+                p = np.round(_apply(zoom @ truth, np.array([a, b], np.float64))).astype(int)
+                cv2.line(fine, (int(p[0, 0]), int(p[0, 1])), (int(p[1, 0]), int(p[1, 1])), 40.0, 2)
+    return fine, mask, truth
+
+
+def test_a_lattice_whose_seams_art_draws_off_is_vouched_for_by_the_outline() -> None:
+    """Lines of art near the tile sides draw many seam probes off the true lattice's lines, below the precision a
+    grown lattice needs: its outline, along both axes on its lines, vouches for it. A lattice of the wrong pitch
+    along one axis leaves that axis's outline off its lines and is refused."""
+    fine, mask, truth = _walled_board(4)
+    assert seam_precision(fine, mask, truth) < GROWN_PRECISION
+    assert _holds_seams(fine, mask, truth)
+    for k in (0.6, 1.3):
+        assert not _holds_seams(fine, mask, truth @ np.array([[k, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]))
+        assert not _holds_seams(fine, mask, truth @ np.array([[1.0, 0.0, 0.0], [0.0, k, 0.0], [0.0, 0.0, 1.0]]))
+
+
+def test_a_grown_lattice_that_leaves_the_outline_off_its_lines_along_an_axis_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Roads drawn across the tile middles can make the lattice half a cell off along one axis hold more seams than
+    the right one: grown from its half-cell move, it would win, though the board's outline along that axis lies
+    between its lines where the lattice as measured keeps it on them. It is refused and the lattice as measured
+    stands."""
+    fine, mask, truth, cells = _seamed_board(1)
+    off = truth @ np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.5], [0.0, 0.0, 1.0]])
+    measured = grid_module.seam_share
+    monkeypatch.setattr(grid_module, "grow_seams", lambda f, m, t: t)
+    monkeypatch.setattr(grid_module, "seam_share",
+                        lambda f, m, t: 0.9 if np.allclose(t, off) else min(measured(f, m, t), 0.6))
+    outline = grid_module._outline_axis_shares(grid_module._contour(mask), off)
+    assert min(outline) < 0.2 < 0.8 < max(outline)
+    share = grid_module.seam_share(fine, mask, truth)
+    best_share, grown = grow_best(fine, mask, truth, share)
+    assert not np.allclose(grown, off)
+    assert best_share <= 0.6
     assert _worst(grown, truth, cells) < 0.05
