@@ -1142,8 +1142,8 @@ def _edge_drop(rb: _Board, a: int, b_cell: int) -> float:
     x = BOARD.grid_x + (max(ca, cb) if ra == rb_ else ca + 0.5) * FIELD
     y = BOARD.grid_y + (ra + 0.5 if ra == rb_ else max(ra, rb_)) * FIELD
     light = (np.clip(colours / rb.white(x, y), 0.0, None) ** 2.2).mean(axis=1)
-    i = int(np.argmin(light))
-    if i < 2 or i > len(light) - 3:
+    i = _line_in(light)
+    if i is None:
         return 0.0
     return float(min(light[:i].max(), light[i + 1:].max()) - light[i])
 
@@ -1156,10 +1156,17 @@ def _edge_dip(rb: _Board, a: int, b_cell: int) -> float:
     if colours.size == 0:
         return 1.0
     profile = colours.mean(axis=1)
-    i = int(np.argmin(profile))
-    if i < 2 or i > len(profile) - 3:
+    i = _line_in(profile)
+    if i is None:
         return 1.0
     return float(profile[i]) / max(min(float(profile[:i].max()), float(profile[i + 1:].max())), 1.0)
+
+
+def _line_in(profile: NDArray[Any]) -> int | None:
+    """Where the darkest place of a profile across an edge is, or None where it is at an end of the span (within
+    two samples): a light falling off across the edge, glare's, makes no line; a line is darker than both sides."""
+    i = int(np.argmin(profile))
+    return None if i < 2 or i > len(profile) - 3 else i
 
 
 def _edge_profile(rb: _Board, a: int, b_cell: int) -> NDArray[Any]:
