@@ -749,16 +749,24 @@ def _inner(to_work: NDArray[Any], cells: NDArray[Any]) -> NDArray[Any]:
     return _apply(to_work, cells[:, None, :].astype(np.float64) + pat[None])
 
 
-def _board_cells(mask: NDArray[Any], to_work: NDArray[Any], least: float) -> tuple[NDArray[Any], NDArray[Any]]:
-    """The lattice cells (k, 2) under ``to_work`` (grid units -> work pixels) with at least ``least`` of their inner
-    points on the board, and that share."""
-    h, w = mask.shape
-    # every third pixel each way finds every cell a tile covers
+def _board_samples(mask: NDArray[Any]) -> NDArray[Any]:
+    """The board's pixels `_board_cells` maps into the lattice (k, 2): every third each way (that finds every cell
+    a tile covers), about 3000 at most."""
     ys, xs = np.nonzero(mask[::3, ::3])
-    if not len(xs):
-        return np.zeros((0, 2), np.intp), np.zeros(0)
     step = max(1, len(xs) // 3000)
-    uv = _apply(np.linalg.inv(to_work), 3.0 * np.c_[xs[::step], ys[::step]].astype(np.float64))
+    out: NDArray[Any] = 3.0 * np.c_[xs[::step], ys[::step]].astype(np.float64)
+    return out
+
+
+def _board_cells(mask: NDArray[Any], to_work: NDArray[Any], least: float,
+                 samples: NDArray[Any] | None = None) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The lattice cells (k, 2) under ``to_work`` (grid units -> work pixels) with at least ``least`` of their inner
+    points on the board, and that share; ``samples``: `_board_samples` of ``mask`` where the caller has them."""
+    h, w = mask.shape
+    samples = _board_samples(mask) if samples is None else samples
+    if not len(samples):
+        return np.zeros((0, 2), np.intp), np.zeros(0)
+    uv = _apply(np.linalg.inv(to_work), samples)
     uv = uv[np.isfinite(uv).all(axis=1)]
     if not len(uv):
         return np.zeros((0, 2), np.intp), np.zeros(0)
@@ -1025,7 +1033,8 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
     the seams and outline found on their lines (`line_fit`: the same points in any order, the same lattice). None
     when the seams are too few.
     """
-    cells, _ = _board_cells(mask, to_work, 0.75)
+    samples = _board_samples(mask)
+    cells, _ = _board_cells(mask, to_work, 0.75, samples)
     if len(cells) < 4:
         return None
     centre = np.median(cells, axis=0) + 0.5
@@ -1033,7 +1042,7 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
     current = zoom @ to_work
     contour = _contour(mask)
     for radius, reach, full in GROW_STEPS:
-        cells, _ = _board_cells(mask, np.linalg.inv(zoom) @ current, 0.75)
+        cells, _ = _board_cells(mask, np.linalg.inv(zoom) @ current, 0.75, samples)
         near = cells[np.hypot(*(cells + 0.5 - centre).T) <= radius]
         src, dst, _ = _seam_probes(fine, current, near, reach)
         # the board's outline lies on lattice lines too: each piece along an axis on its nearest line within reach
