@@ -429,8 +429,9 @@ def _guarded_outline(profile: NDArray[Any], top_mask: NDArray[Any], axis: int, p
     return pitch, phase
 
 
-#: (lattice score, work image -> canvas, board mask in the canvas, (pitch x, phase x, pitch y, phase y))
-_View = tuple[float, NDArray[Any], NDArray[Any], tuple[float, float, float, float]]
+#: (lattice score, work image -> canvas, board mask in the canvas, (pitch x, phase x, pitch y, phase y), the seam
+#: profiles along x and y)
+_View = tuple[float, NDArray[Any], NDArray[Any], tuple[float, float, float, float], tuple[NDArray[Any], NDArray[Any]]]
 
 
 def _views(gray: NDArray[Any], mask: NDArray[Any], dirs: tuple[float, float]) -> list[NDArray[Any]]:
@@ -482,7 +483,7 @@ def _judge(gray: NDArray[Any], mask: NDArray[Any], pts: NDArray[Any], view: NDAr
     if len(cols) < 2 or len(rows) < 2:
         return None
     px, phx, py, phy, score = _pitches(prof_x, prof_y, float(np.ptp(cols)), float(np.ptp(rows)))
-    return score, full, top_mask, (px, phx, py, phy)
+    return score, full, top_mask, (px, phx, py, phy), (prof_x, prof_y)
 
 
 def _best(views: list[_View]) -> _View:
@@ -525,8 +526,7 @@ def find_grid(photo: NDArray[Any]) -> Grid:
         best = _best([start, *found])
         if best is start:
             break
-    _, full, top_mask, (px, phx, py, phy) = best
-    prof_x, prof_y, _ = _profiles(gray, mask, full)
+    _, full, top_mask, (px, phx, py, phy), (prof_x, prof_y) = best
     px, phx = _guarded_outline(prof_x, top_mask, 1, px, phx)
     py, phy = _guarded_outline(prof_y, top_mask, 0, py, phy)
     px, phx = _outline_parity(top_mask, px, phx, axis=1)
@@ -749,16 +749,24 @@ def _inner(to_work: NDArray[Any], cells: NDArray[Any]) -> NDArray[Any]:
     return _apply(to_work, cells[:, None, :].astype(np.float64) + pat[None])
 
 
-def _board_cells(mask: NDArray[Any], to_work: NDArray[Any], least: float) -> tuple[NDArray[Any], NDArray[Any]]:
-    """The lattice cells (k, 2) under ``to_work`` (grid units -> work pixels) with at least ``least`` of their inner
-    points on the board, and that share."""
-    h, w = mask.shape
-    # every third pixel each way finds every cell a tile covers
+def _board_samples(mask: NDArray[Any]) -> NDArray[Any]:
+    """The board's pixels `_board_cells` maps into the lattice (k, 2): every third each way (that finds every cell
+    a tile covers), about 3000 at most."""
     ys, xs = np.nonzero(mask[::3, ::3])
-    if not len(xs):
-        return np.zeros((0, 2), np.intp), np.zeros(0)
     step = max(1, len(xs) // 3000)
-    uv = _apply(np.linalg.inv(to_work), 3.0 * np.c_[xs[::step], ys[::step]].astype(np.float64))
+    out: NDArray[Any] = 3.0 * np.c_[xs[::step], ys[::step]].astype(np.float64)
+    return out
+
+
+def _board_cells(mask: NDArray[Any], to_work: NDArray[Any], least: float,
+                 samples: NDArray[Any] | None = None) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The lattice cells (k, 2) under ``to_work`` (grid units -> work pixels) with at least ``least`` of their inner
+    points on the board, and that share; ``samples``: `_board_samples` of ``mask`` where the caller has them."""
+    h, w = mask.shape
+    samples = _board_samples(mask) if samples is None else samples
+    if not len(samples):
+        return np.zeros((0, 2), np.intp), np.zeros(0)
+    uv = _apply(np.linalg.inv(to_work), samples)
     uv = uv[np.isfinite(uv).all(axis=1)]
     if not len(uv):
         return np.zeros((0, 2), np.intp), np.zeros(0)
@@ -800,9 +808,9 @@ def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any], rea
     for seams, across in ((vertical, 0), (horizontal, 1)):
         if not len(seams):
             continue
-        p = np.broadcast_to(seams[:, None, None, None, :], (len(seams), 2, 4, len(offs), 2)).copy()
-        p[..., 1 - across] += ts[None, :, :, None]
-        p[..., across] += offs[None, None, None, :]
+        p = np.empty((len(seams), 2, 4, len(offs), 2))
+        p[..., 1 - across] = seams[:, None, None, None, 1 - across] + ts[None, :, :, None]
+        p[..., across] = seams[:, None, None, None, across] + offs[None, None, None, :]
         probes.append(p.reshape(-1, 4, len(offs), 2))
         src = np.broadcast_to(seams[:, None, :], (len(seams), 2, 2)).copy()
         src[..., 1 - across] += ts.mean(axis=1)[None, :]
@@ -812,10 +820,11 @@ def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any], rea
         return empty, empty, np.zeros(0)
     pts, src = np.concatenate(probes), np.concatenate(srcs)
     img = _apply(to_img, pts)
-    inside = np.isfinite(img).all(axis=(1, 2, 3))
-    inside[inside] &= (img[inside, ..., 0].min(axis=(1, 2)) >= 1) & (img[inside, ..., 1].min(axis=(1, 2)) >= 1) & \
-        (img[inside, ..., 0].max(axis=(1, 2)) <= w - 2) & (img[inside, ..., 1].max(axis=(1, 2)) <= h - 2)
-    img, pts, src = img[inside], pts[inside], src[inside]
+    xs, ys = img[..., 0].reshape(len(img), -1), img[..., 1].reshape(len(img), -1)
+    inside = np.isfinite(img).all(axis=(1, 2, 3)) & (xs.min(axis=1) >= 1) & (ys.min(axis=1) >= 1) & \
+        (xs.max(axis=1) <= w - 2) & (ys.max(axis=1) <= h - 2)
+    if not inside.all():
+        img, pts, src = img[inside], pts[inside], src[inside]
     if not len(img):
         return empty, empty, np.zeros(0)
     flat = img.reshape(-1, len(offs), 2)
@@ -1024,7 +1033,8 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
     the seams and outline found on their lines (`line_fit`: the same points in any order, the same lattice). None
     when the seams are too few.
     """
-    cells, _ = _board_cells(mask, to_work, 0.75)
+    samples = _board_samples(mask)
+    cells, _ = _board_cells(mask, to_work, 0.75, samples)
     if len(cells) < 4:
         return None
     centre = np.median(cells, axis=0) + 0.5
@@ -1032,7 +1042,7 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
     current = zoom @ to_work
     contour = _contour(mask)
     for radius, reach, full in GROW_STEPS:
-        cells, _ = _board_cells(mask, np.linalg.inv(zoom) @ current, 0.75)
+        cells, _ = _board_cells(mask, np.linalg.inv(zoom) @ current, 0.75, samples)
         near = cells[np.hypot(*(cells + 0.5 - centre).T) <= radius]
         src, dst, _ = _seam_probes(fine, current, near, reach)
         # the board's outline lies on lattice lines too: each piece along an axis on its nearest line within reach
@@ -1045,8 +1055,8 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
         snap = np.abs(ouv[np.arange(len(ouv)), across] - line) < reach
         osrc = ouv[snap].copy()
         osrc[np.arange(len(osrc)), across[snap]] = line[snap]
-        src = np.r_[src, osrc]
-        dst = np.r_[dst, _apply(current, ouv[snap])]
+        src = np.concatenate([src, osrc])
+        dst = np.concatenate([dst, _apply(current, ouv[snap])])
         if len(src) < 12:
             continue
         if full:
@@ -1269,6 +1279,14 @@ def line_fit(src: NDArray[Any], dst: NDArray[Any], start: NDArray[Any], affine: 
     g = g / g[2, 2]
     is_u = across == 0
     z3 = np.zeros((len(p), 3))
+    # the map's first (or second) row times the point, less the line times its third row, is 0 on the line;
+    # divided by the third row's value the residual is in cells (each round weighs these rows anew)
+    rows_all = [np.where(is_u[:, None], ph, z3), np.where(is_u[:, None], z3, ph)]
+    if not affine:
+        rows_all.append(-line[:, None] * p)
+    design = np.concatenate(rows_all, axis=1)
+    eye = np.eye(design.shape[1])
+    tail = np.array([0.0, 0.0, 1.0]) if affine else np.array([1.0])
     for tol in LINE_TOLS:
         denom = ph @ g[2]
         if not (denom > 1e-9).all():
@@ -1277,20 +1295,12 @@ def line_fit(src: NDArray[Any], dst: NDArray[Any], start: NDArray[Any], affine: 
         w = np.where(np.abs(r) < tol, (1 - (r / tol) ** 2) ** 2, 0.0)
         if (w > 0).sum() < 8 or (w[is_u] > 0).sum() < 3 or (w[~is_u] > 0).sum() < 3:
             return None
-        # the map's first (or second) row times the point, less the line times its third row, is 0 on the line;
-        # divided by the third row's value the residual is in cells
         scale = w / denom
-        a = np.c_[np.where(is_u[:, None], ph, z3), np.where(is_u[:, None], z3, ph)]
-        if affine:
-            a, b = a * scale[:, None], line * scale
-            cur = g[:2].ravel()
-        else:
-            a = np.c_[a, -line[:, None] * p] * scale[:, None]
-            b = line * scale
-            cur = g.ravel()[:8]
+        a, b = design * scale[:, None], line * scale
+        cur = g[:2].ravel() if affine else g.ravel()[:8]
         lam = prior * np.sqrt(float((w > 0).sum()))
-        x = np.linalg.lstsq(np.r_[a, lam * np.eye(len(cur))], np.r_[b, lam * cur], rcond=None)[0]
-        g = np.r_[x, 0.0, 0.0, 1.0].reshape(3, 3) if affine else np.r_[x, 1.0].reshape(3, 3)
+        x = np.linalg.lstsq(np.concatenate([a, lam * eye]), np.concatenate([b, lam * cur]), rcond=None)[0]
+        g = np.concatenate([x, tail]).reshape(3, 3)
         if not np.isfinite(g).all():
             return None
     denom = ph @ g[2]
