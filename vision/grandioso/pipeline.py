@@ -25,9 +25,10 @@ reported unrecognised; but a place that lies on one this frame shows empty
 (the mat, so no card may lie on it) is not asked about when its code cannot be
 seen, nor a place under glare whose upper half shows no print where the glare
 leaves it unsaturated (glare adds smooth light: the bare mat under it stays
-flat; a card's name band, words and frame do not). Where no code read nearby
-says how far the lens moves a place (a blurred frame whose codes none decode),
-its code is searched for twice as far. The fast
+flat; a card's name band, words and frame do not) or shows the mat itself
+(pixels as dark as the mat and of its hue: no card's paper or print). Where
+no code read nearby says how far the lens moves a place (a blurred frame whose
+codes none decode), its code is searched for twice as far. The fast
 marker search runs first; the slow, tolerant one searches the whole frame only
 when the fast one's markers do not fix the mat, and when neither decodes enough
 of them, the undecoded squares are matched against the dictionary's codes,
@@ -412,7 +413,6 @@ def _bare_under_glare(top: Image, window: tuple[slice, slice], paper: float, lev
     return bool(float(detail[~lit].mean()) / contrast <= _FLAT_DETAIL)
 
 
-
 def _around(top: Image, window: tuple[slice, slice]) -> tuple[Image, tuple[slice, slice]]:
     """The part ``window`` of ``top`` with `_FLAT_COARSE_MM` four times over around it (as far as ``top`` goes), and
     ``window`` within that."""
@@ -441,7 +441,7 @@ def _under_glare(top: Image, window: tuple[slice, slice], glared: bool = False) 
 
 #: Glare only adds light, and a card lying on a place covers its upper half with paper, print and its name's band:
 #: none of it both as dark as the mat (`_BRIGHT`) and of the mat's hue (chromaticity within `_MAT_SHOWS_HUE` of the
-#: pyramid area's darkest half's median). A place under glare whose upper half shows at least `_MAT_SHOWS_SHARE` of
+#: median of the pyramid area's pixels as dark as the mat). A place under glare whose upper half shows at least `_MAT_SHOWS_SHARE` of
 #: such pixels holds no card. On the camera model's photos (seeds 884,000,000 on, hard, 2304x1296) a card's upper half
 #: showed at most 0.005 of them; empty places held under glare 0.03 to 0.33 (glare's fringe pales the mat's hue).
 _MAT_SHOWS_HUE = 0.1
@@ -459,12 +459,7 @@ class _MatHue:
     @classmethod
     def of(cls, frame: Image, top: Image, cal: Calibration, level: float) -> _MatHue:
         """The look of ``frame``'s pyramid area (``top``: its grey top-down image, the mat of grey ``level``)."""
-        colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-        area = MAT.pyramid_area
-        s = _CHECK_PX_PER_MM
-        t = np.array([[s, 0, -area.x * s], [0, s, -area.y * s], [0, 0, 1]], np.float64)
-        warped = np.asarray(cv2.warpPerspective(colour, t @ cal.image_to_table, (top.shape[1], top.shape[0]),
-                                                flags=cv2.INTER_AREA), np.float32)
+        warped = _colour_top_down(frame, top, cal)
         chroma = warped / (warped.sum(axis=2, keepdims=True) + 1.0)
         dark = top < _BRIGHT * level
         hue = np.median(chroma[dark], axis=0) if dark.any() else np.full(3, np.nan)
@@ -505,14 +500,9 @@ class _MatLook:
     @classmethod
     def of(cls, frame: Image, top: Image, cal: Calibration, level: float) -> _MatLook:
         """The look of the pyramid area of ``frame`` (``top``: its grey top-down image, `_pyramid_top_down`)."""
-        colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-        area = MAT.pyramid_area
-        s = _CHECK_PX_PER_MM
-        t = np.array([[s, 0, -area.x * s], [0, s, -area.y * s], [0, 0, 1]], np.float64)
-        warped = np.asarray(cv2.warpPerspective(colour, t @ cal.image_to_table, (top.shape[1], top.shape[0]),
-                                                flags=cv2.INTER_AREA), np.float32)
+        warped = _colour_top_down(frame, top, cal)
         hue = _chromaticity(np.median(warped[::2, ::2].reshape(-1, 3), axis=0)[None])[0]
-        detail = np.abs(top - cv2.GaussianBlur(top, (0, 0), _MAT_DETAIL_MM * s))
+        detail = np.abs(top - cv2.GaussianBlur(top, (0, 0), _MAT_DETAIL_MM * _CHECK_PX_PER_MM))
         return cls(top, np.asarray(detail, np.float32), warped, level, hue)
 
     def bare(self, reading: _Reading, row: int, col: int) -> bool:
@@ -529,6 +519,16 @@ class _MatLook:
         if float(np.median(np.linalg.norm(hue - self.hue, axis=1))) < _MAT_HUE:
             return True
         return printed < _MAT_FLAT and _percentile(_upper_half(self.grey, row, col), 75) < _BRIGHT * self.level
+
+
+def _colour_top_down(frame: Image, top: Image, cal: Calibration) -> NDArray[Any]:
+    """``frame``'s pyramid area in colour (float32 BGR), seen as `_pyramid_top_down` sees it (``top``)."""
+    colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    area = MAT.pyramid_area
+    s = _CHECK_PX_PER_MM
+    t = np.array([[s, 0, -area.x * s], [0, s, -area.y * s], [0, 0, 1]], np.float64)
+    return np.asarray(cv2.warpPerspective(colour, t @ cal.image_to_table, (top.shape[1], top.shape[0]),
+                                          flags=cv2.INTER_AREA), np.float32)
 
 
 def _chromaticity(bgr: NDArray[Any]) -> NDArray[Any]:
