@@ -17,7 +17,7 @@ from vision.camera_model import photograph
 from vision.cli import cmd_recognize
 from vision.grandioso.faces import marker_image, render_card
 from vision.grandioso.layout import CARD_IDS, CODE_SIZE, MAT, code_centre
-from vision.grandioso.pipeline import Recognizer, _card_pose, _masked_ncc, _match_code, _percentile
+from vision.grandioso.pipeline import Recognizer, _card_pose, _masked_ncc, _match_code, _MatHue, _percentile
 from vision.grandioso.scene import CONTENT_REGION, Scene, _paste, frame, render_top_down
 
 
@@ -279,6 +279,48 @@ def test_glare_over_an_empty_place_whose_upper_half_shows_no_print_is_not_asked_
     x, y = code_centre(0, -2)
     view = recognizer.recognize(_washed(frame(Scene(p, singles=1, jitter=3)), x, y, 14.0, 1.2)).view
     assert view.pyramid == _truth(p) and not view.unrecognised
+
+
+
+@pytest.mark.parametrize(("dx", "dy", "radius"), [(12.0, 0.0, 18.0), (6.0, 10.0, 20.0)])
+def test_glare_over_an_empty_place_that_shows_the_mat_beside_it_is_not_asked_about(recognizer: Recognizer, dx: float,
+                                                                                 dy: float, radius: float) -> None:
+    p = _pyramid()
+    r = MAT.card_rect(0, -2)  # empty, beside the base card (0, -1)
+    # a spot saturating its code area and most of its upper half, whose fringe shows detail: the bare mat, dark and of
+    # its own hue, shows beside it, where a card's paper or print would lie
+    img = _glare(frame(Scene(p, singles=1, jitter=3)), r.x + r.w / 2 + dx, r.y + r.h / 2 + dy, radius)
+    view = recognizer.recognize(img).view
+    assert view.pyramid == _truth(p) and not view.unrecognised
+
+
+@pytest.mark.parametrize("place", [(0, 2), (1, 1), (2, 0)])
+def test_glare_beside_a_card_whose_code_it_hides_never_shows_the_mat_there(recognizer: Recognizer,
+                                                                          place: tuple[int, int]) -> None:
+    p = _pyramid()
+    r = MAT.card_rect(*place)  # the card's upper half lies bare: its paper, band and words, none of the mat's hue
+    img = frame(Scene(p, singles=1, jitter=3))
+    for dx, dy, radius in ((12.0, 0.0, 18.0), (6.0, 10.0, 20.0), (0.0, 8.0, 16.0)):
+        view = recognizer.recognize(_glare(img, r.x + r.w / 2 + dx, r.y + r.h / 2 + dy, radius)).view
+        assert place in view.pyramid or place in {(u.row, u.col) for u in view.unrecognised if u.unread}
+        assert all(_truth(p).get(q) is card for q, card in view.pyramid.items())
+
+
+def test_the_mat_shows_only_where_pixels_are_as_dark_as_it_and_of_its_hue() -> None:
+    mat = np.array([58.0, 40.0, 112.0])  # the pyramid area's colour (BGR)
+    level = float(mat @ [0.114, 0.587, 0.299])
+    window = (slice(0, 10), slice(0, 10))
+
+    def shows(colour: tuple[float, float, float], share: float) -> bool:
+        img = np.full((10, 10, 3), 230.0, np.float32)  # card paper
+        img[:, :int(round(10 * share))] = colour
+        chroma = img / (img.sum(axis=2, keepdims=True) + 1.0)
+        hue = _MatHue(chroma, np.asarray(mat / (mat.sum() + 1.0), np.float32))
+        return hue.shows_mat(img @ np.array([0.114, 0.587, 0.299], np.float32), level, window)
+
+    assert shows(tuple(mat), 0.1) and not shows(tuple(mat), 0.0)
+    # a dark name band of another hue, or paper in a hand's shadow (grey, as dark as the mat): not the mat
+    assert not shows((40.0, 80.0, 130.0), 0.5) and not shows((70.0, 70.0, 70.0), 0.5)
 
 
 def test_glare_over_a_card_whose_code_it_hides_is_never_read_as_the_bare_mat(recognizer: Recognizer) -> None:
