@@ -136,7 +136,7 @@ _GLARE = 1.12
 #: `_PAPER_FIT_SHARE` of those no channel of which glare clipped, and at most `_PAPER_CLIPPED` of them clipped
 #: in some channel. Glare adds light of its own colour, never takes a figure's colour away: a figure's is 0.13
 #: and more of the white off that. (A figure laid on the box covers the whole middle read: the pixels glare
-#: left unclipped show it, however many it clipped.)
+#: left unclipped show it, however many it clipped; 15 % of the box, some 35 pixels, is enough to see it.)
 _PAPER_FIT = 0.05
 #: a figure is read under glare of a tint only where its colour lies this far (linear light, of the white) from
 #: the paper's white under any glare (`_off_paper`): across a tint near the figure's, the two can look alike
@@ -155,7 +155,7 @@ _AROUND = (7.5, 9.0)
 _AROUND_LIT = 1.02
 #: ... and not the paper's white all over: not its colour (`_paper_under_glare`) at this share of its light or more
 _PAPER_DIM = 0.8
-_PAPER_CLIPPED = 0.7
+_PAPER_CLIPPED = 0.85
 #: a pixel with a channel this bright (of 255) is clipped: glare saturated it; a field's ring with more
 #: than this share of its pixels clipped is unclear
 _CLIPPED = 248

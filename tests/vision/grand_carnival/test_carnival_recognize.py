@@ -1096,3 +1096,30 @@ def test_a_field_of_bare_print_a_glare_s_edge_just_reaches_still_shows_no_tile_l
     text = "".join(view.market)
     parcel = [parse_cell(n) or 0 for n in ("c6", "d6", "c5", "d5")]
     assert [text[c] for c in parcel] == (["."] * 4 if speck < 2 else ["?"] * 4)
+
+
+def test_a_box_glare_saturates_nearly_all_over_holds_no_figure_where_the_rest_is_paper() -> None:
+    rng = np.random.default_rng(12)
+    seen = set()
+    for _ in range(400):
+        white = 230.0 * rng.uniform(0.75, 1.25, 3) ** (1 / 2.2)
+        tint = _glare_tint(white[None])[0]
+        # glare of the tint, or of a colour between it and grey, saturating 75 to 83 % of the box
+        mix = rng.uniform(0.0, 1.0)
+        colour = mix * tint + (1.0 - mix) * np.full(3, 1 / np.sqrt(3))
+        hot = int(rng.integers(150, 167))
+        glare = np.concatenate([np.full(hot, 3.0), np.linspace(rng.uniform(0.1, 0.6), 0.0, 200 - hot)])[:, None]
+        noise = rng.normal(0.0, 0.004, (200, 3))
+        # the paper, and a figure (in a hand's shadow or lit a little more than the paper's white says)
+        for figure, albedo, gain in ((False, np.ones(3), rng.uniform(0.95, 1.05)),
+                                     (True, light_of(FIGURE), rng.uniform(0.4, 1.2))):
+            lit = gain * albedo[None] + glare * colour + noise
+            raw = np.clip(white * np.clip(lit, 0, None) ** (1 / 2.2), 0, 255).astype(np.uint8).astype(np.float64)
+            on = _figure_on(raw / white, _glare_clipped(raw[None], white[None])[0], tint, raw.max(axis=1) >= 248)
+            if figure:
+                assert on is not False
+            else:
+                seen.add(on)
+    # the paper: the pixels glare left show it under glare all over, so no figure lies there (a figure covers
+    # the whole box), read so where glare clips up to 85 % of it
+    assert False in seen
