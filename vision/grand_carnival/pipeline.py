@@ -136,7 +136,7 @@ _GLARE = 1.12
 #: `_PAPER_FIT_SHARE` of those no channel of which glare clipped, and at most `_PAPER_CLIPPED` of them clipped
 #: in some channel. Glare adds light of its own colour, never takes a figure's colour away: a figure's is 0.13
 #: and more of the white off that. (A figure laid on the box covers the whole middle read: the pixels glare
-#: left unclipped show it, however many it clipped.)
+#: left unclipped show it, however many it clipped; 15 % of the box, some 35 pixels, is enough to see it.)
 _PAPER_FIT = 0.05
 #: a figure is read under glare of a tint only where its colour lies this far (linear light, of the white) from
 #: the paper's white under any glare (`_off_paper`): across a tint near the figure's, the two can look alike
@@ -155,7 +155,7 @@ _AROUND = (7.5, 9.0)
 _AROUND_LIT = 1.02
 #: ... and not the paper's white all over: not its colour (`_paper_under_glare`) at this share of its light or more
 _PAPER_DIM = 0.8
-_PAPER_CLIPPED = 0.7
+_PAPER_CLIPPED = 0.85
 #: a pixel with a channel this bright (of 255) is clipped: glare saturated it; a field's ring with more
 #: than this share of its pixels clipped is unclear
 _CLIPPED = 248
@@ -199,11 +199,18 @@ _TINTED_GLARE = 0.03
 _NO_TICKET_SHARE = 0.8
 _NO_TICKET_MISS = 0.1
 _NO_TICKET_GAIN = (0.4, 1.2)
+#: the pieces that lie on a field
+_PIECES = ("guest", "barker", "ticket")
+#: the kinds of field a foundation tile shows
+_TILE_KINDS = ("walkway", "site", "attraction")
 #: the grey axis (unit length)
 _GREY = np.full(3, 1 / np.sqrt(3))
 #: a field is read as an empty parcel by the first reading alone when its ring's darkest tenth is at
 #: least the first share of the empty colour's lightness and its brightest tenth at most the second
 _EMPTY_EVEN = (0.85, 1.1)
+#: ... and shows that print untouched by glare (`_Glare.clear_empty`) with at most this share of its pixels
+#: saturated: a glare's edge just reaching it (a tile there would cover the whole ring, not a few pixels)
+_CLEAR_EMPTY_CLIPPED = 0.02
 #: a place glare lit unevenly is read from the band of its unsaturated pixels' lightness between these
 #: percentiles (`_least_glare`), when at least this share of its pixels is unsaturated
 _LEAST_GLARE = (5.0, 35.0)
@@ -464,12 +471,14 @@ def _classify(colour: NDArray[Any], allowed: tuple[str, ...], light_weight: floa
 
 
 def _classify_many(colours: NDArray[Any], allowed: tuple[str, ...], light_weight: float = 0.35,
-                   glare: bool = False, fill: bool = True, tint: NDArray[Any] | None = None) -> list[str | None]:
+                   glare: bool = False, fill: bool = True, tint: NDArray[Any] | None = None,
+                   tinted: tuple[str, ...] = ()) -> list[str | None]:
     """`_classify` of each row of ``colours`` (N, 3).
 
     ``fill=False``: the reading allowing for glare only holds a colour it clearly reads as another
     class, it never supplies one the first reading finds unclear. ``tint``: the glare's colour where
-    each colour lies (`_glare_tint`), None for grey.
+    each colour lies (`_glare_tint`), None for grey. ``tinted``: classes that reading supplies only where
+    the reading under glare of the tint finds them too (`_glare_fit`), not under grey glare alone.
     """
     protos = _prototypes()
     table = np.stack([protos[k] for k in allowed])  # (K, 4)
@@ -485,7 +494,16 @@ def _classify_many(colours: NDArray[Any], allowed: tuple[str, ...], light_weight
     if not glare:
         return first
     second = _glare_classes(colours, allowed, tint)
-    return [(b if fill else None) if a is None else a if b in (a, None) else None for a, b in zip(first, second)]
+    out = [(b if fill else None) if a is None else a if b in (a, None) else None for a, b in zip(first, second)]
+    supplied = [i for i, (a, b) in enumerate(zip(first, out)) if a is None and b in tinted]
+    if supplied:
+        t = _GREY[None] if tint is None else np.asarray(tint, np.float64).reshape(-1, 3)
+        t = t if len(t) == 1 else t[supplied]
+        found = _glare_fit(colours[supplied], allowed, t, _TINTED_GLARE)
+        for i, k in zip(supplied, found):
+            if k != out[i]:
+                out[i] = None
+    return out
 
 
 def _glare_classes(colours: NDArray[Any], allowed: tuple[str, ...],
@@ -959,9 +977,9 @@ class _Glare:
     """What glare left of each field's ring (64 each, row 8 first).
 
     ``blown``: glare saturated more than `_MAX_CLIPPED` of the ring, so it shows no colour at all;
-    ``clear_empty``: the ring shows the empty parcel's print evenly and untouched by glare (no pixel
-    saturated, its darkest and brightest tenths within `_EMPTY_EVEN` of the empty colour's lightness), read
-    so by both readings (`_classify_many`, `_glare_classes`).
+    ``clear_empty``: the ring shows the empty parcel's print evenly and untouched by glare (at most
+    `_CLEAR_EMPTY_CLIPPED` of its pixels saturated, its darkest and brightest tenths within `_EMPTY_EVEN` of
+    the empty colour's lightness), read so by both readings (`_classify_many`, `_glare_classes`).
     """
 
     blown: tuple[bool, ...]
@@ -1012,13 +1030,18 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
     uneven = (light[0] < _EMPTY_EVEN[0] * empty_light) | (light[1] > _EMPTY_EVEN[1] * empty_light)
     # (the reading allowing for glare must find it too: an attraction washed out evenly by broad glare, or a
     # hand's skin, reads as the empty colour on the first reading alone)
-    candidates = [c for c, k in enumerate(ring_class) if k == "empty" and not uneven[c] and not clipped[c].any()]
+    candidates = [c for c, k in enumerate(ring_class)
+                  if k == "empty" and not uneven[c] and float(clipped[c].mean()) <= _CLEAR_EMPTY_CLIPPED]
     both = _glare_classes(rings[candidates], kinds, tints[candidates]) if candidates else []
     clear_empty = tuple(c in {c for c, k in zip(candidates, both) if k == "empty"} for c in range(64))
     if any(k == "empty" and uneven[c] for c, k in enumerate(ring_class)):
         under_glare = _glare_classes(rings, kinds, tints)
         ring_class = [None if k == "empty" and uneven[c] and under_glare[c] != "empty" else k
                       for c, k in enumerate(ring_class)]
+    # a tile's field glare washed toward the empty parcel's light colour: read again as a field unclear
+    washed = {c: rings[c].copy() for c in _washed_tile_fields(ring_class, rings, tints, clear_empty)}
+    for c in washed:
+        ring_class[c] = None
     # a field the whole ring leaves unclear (glare over part of it): its pixels glare lit least
     for c in [c for c, k in enumerate(ring_class) if k is None]:
         least = _least_glare(ring_px[c], clipped[c])
@@ -1032,6 +1055,10 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
         ring_class[c] = _clipped_place(ring_px[c], whites[c], tints[c], kinds)
         if ring_class[c] is not None:
             rings[c] = np.nan
+    # a washed field the readings above do not find a tile's: as the first reading had it (its parcel held)
+    for c, kept in washed.items():
+        if ring_class[c] not in _TILE_KINDS:
+            ring_class[c], rings[c] = "empty", kept
 
     def least_middle(c: int) -> NDArray[Any] | None:
         least = _least_glare(mid_px[c], mid_clipped[c])
@@ -1045,6 +1072,29 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
 
     glare = _Glare(tuple(bool(v) for v in saturated), clear_empty)
     return ring_class, mids, rings, least_middle, clipped_middle, glare
+
+
+def _washed_tile_fields(ring_class: list[str | None], rings: NDArray[Any], tints: NDArray[Any],
+                        clear_empty: tuple[bool, ...]) -> list[int]:
+    """The fields read as the empty parcel by the first reading alone that may be a tile's washed by glare: in a
+    parcel another field of which shows a tile, not the empty print untouched by glare (`_Glare.clear_empty`),
+    and not the empty colour to the reading allowing for glare (`_glare_classes`).
+
+    Grey glare over a tile's field lightens it toward the empty parcel's light colour, which the first
+    reading takes; the reading allowing for glare takes the grey light out and finds the tile's colour left,
+    or no class. (The empty print keeps under half of an attraction's colour off the grey axis, and little of a
+    walkway's or a site's: under glare it reads as no tile's field.)
+    """
+    out = []
+    for parcel in range(16):
+        cells = parcel_cells(parcel)
+        if not any(ring_class[c] in _TILE_KINDS for c in cells):
+            continue
+        doubtful = [c for c in cells if ring_class[c] == "empty" and not clear_empty[c] and not np.isnan(rings[c]).any()]
+        if doubtful:
+            readings = _glare_classes(rings[doubtful], ("empty", *_TILE_KINDS), tints[doubtful])
+            out += [c for c, k in zip(doubtful, readings) if k != "empty"]
+    return out
 
 
 def _hammer(rb: _Board, parcel: int) -> bool:
@@ -1526,9 +1576,11 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
     tickets: set[int] = set()
     centres = np.array([_centre(BOARD.field_rect(c)) for c in range(64)])
     tints = _glare_tint(np.maximum(_design(centres) @ rb.coef, 1.0))
-    on_walkway = _classify_many(mids, ("walkway", "guest", "barker"), glare=True, tint=tints)
-    on_site = _classify_many(mids, ("site", "guest"), glare=True, tint=tints)
-    on_attraction = _classify_many(mids, ("attraction", "ticket"), glare=True, tint=tints)
+    # a piece only the readings allowing for glare find is taken where glare of the tint explains it: grey glare
+    # over a hand's skin came near a barker's red (the white balance tints the glare the camera sees)
+    on_walkway = _classify_many(mids, ("walkway", "guest", "barker"), glare=True, tint=tints, tinted=_PIECES)
+    on_site = _classify_many(mids, ("site", "guest"), glare=True, tint=tints, tinted=_PIECES)
+    on_attraction = _classify_many(mids, ("attraction", "ticket"), glare=True, tint=tints, tinted=_PIECES)
     near = {"walkway": ("guest", "barker"), "site": ("guest",), "attraction": ("ticket",)}
     readings = {"walkway": on_walkway, "site": on_site, "attraction": on_attraction}
     for c in range(64):
@@ -1545,7 +1597,8 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
         if kind is not None and kind in near and readings[kind][c] is None:
             least = least_middle(c)
             if least is not None:
-                readings[kind][c] = _classify_many(least[None], (kind, *near[kind]), glare=True, tint=tints[c])[0]
+                readings[kind][c] = _classify_many(least[None], (kind, *near[kind]), glare=True, tint=tints[c],
+                                                   tinted=_PIECES)[0]
         # a middle glare clipped in one channel: the two others
         if kind is not None and kind in near and readings[kind][c] is None:
             readings[kind][c] = clipped_middle(c, (kind, *near[kind]))
@@ -1882,15 +1935,25 @@ def _box_figure(rb: _Board, x: float, y: float) -> bool | None:
 def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:
     """The board's homography from its markers seen, or None when too few or they do not fit.
 
+    Where all of them do not fit, one found in the wrong place (a print's pattern or a hand's edge read as a
+    marker) is left out: the homography of the others, when exactly one such choice fits (`_MAX_FIT_MM`).
     ``seat`` -1 is the wagon row's board.
     """
     if len(markers) < _MIN_MARKERS:
         return None
     ids = WAGON_MARKER_IDS if seat < 0 else board_marker_ids(seat)
     geometry = WAGON if seat < 0 else BOARD
-    src = np.array([geometry.marker_corners(ids.index(m.id)) for m in markers], np.float64).reshape(-1, 2)
-    dst = np.concatenate([m.corners for m in markers]).reshape(-1, 2)
-    return _fit_pose(seat, src, dst, len(markers))
+
+    def fit(chosen: list[Marker]) -> BoardPose | None:
+        src = np.array([geometry.marker_corners(ids.index(m.id)) for m in chosen], np.float64).reshape(-1, 2)
+        dst = np.concatenate([m.corners for m in chosen]).reshape(-1, 2)
+        return _fit_pose(seat, src, dst, len(chosen))
+
+    pose = fit(markers)
+    if pose is not None or len(markers) <= _MIN_MARKERS:
+        return pose
+    fits = [p for p in (fit(markers[:k] + markers[k + 1:]) for k in range(len(markers))) if p is not None]
+    return fits[0] if len(fits) == 1 else None
 
 
 def _fit_pose(seat: int, src: NDArray[Any], dst: NDArray[Any], markers: int) -> BoardPose | None:

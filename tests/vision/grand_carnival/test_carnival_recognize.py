@@ -17,12 +17,14 @@ from scorer.grand_carnival.codec import board_from_parts
 from scorer.grand_carnival.components import CATALOG, cell_name, cells_of, mask_of, parse_cell
 from scorer.grand_carnival.model import Attraction, Board, TrickStatus
 from scorer.grand_carnival.scoring import score_board
+from vision.calibrate import Marker
 from vision.camera_model import photograph
 from vision.cli import RECOGNISABLE, cmd_recognize
-from vision.grand_carnival.layout import BOARD, FIELD, WAGON
+from vision.grand_carnival.layout import BOARD, FIELD, WAGON, board_marker_ids
 from vision.grand_carnival.pipeline import (
     _DIP,
     _JOINED,
+    _PIECES,
     _SPLIT,
     MarketView,
     NoBoardError,
@@ -43,9 +45,12 @@ from vision.grand_carnival.pipeline import (
     _glared_place,
     _least_glare,
     _no_ticket_under_glare,
+    _pose,
     _px,
+    _read_fields,
     _settle_by_shapes,
     _unclipped_colour,
+    _washed_tile_fields,
 )
 from vision.grand_carnival.printing import (
     ATTRACTION,
@@ -988,3 +993,133 @@ def test_figures_under_glare_of_the_white_balance_s_opposite_tint_are_never_read
     assert all(figures[n - 1] is not True for n in (2, 4))
     if not glare:
         assert figures == (True, False, True, False, True)
+
+
+def flat_board(white: float = 200.0) -> tuple[np.ndarray, np.ndarray]:
+    """A rectified board of blank paper (uint8) whose white is ``white`` all over, and that white's fit."""
+    rect = np.full((_px(BOARD.height), _px(BOARD.width), 3), white, np.uint8)
+    coef = np.zeros((6, 3))
+    coef[0] = white
+    return rect, coef
+
+
+def paint_field(rect: np.ndarray, cell: str, linear: np.ndarray, white: float = 200.0,
+                share: float = 1.0) -> None:
+    """Paint the left ``share`` of a field of a `flat_board` with a colour given in linear light (of the white)."""
+    x, y, w, h = BOARD.field_rect(parse_cell(cell) or 0)
+    value = np.clip(white * np.clip(linear, 0.0, None) ** (1 / 2.2), 0, 255)
+    rect[_px(y):_px(y + h), _px(x):_px(x + share * w)] = value.astype(np.uint8)
+
+
+@pytest.mark.parametrize("b7", ["washed", "empty", "empty under glare"])
+def test_a_tile_field_glare_washes_toward_the_empty_colour_is_read_again_the_empty_print_never(b7: str) -> None:
+    # the parcel at a8: a8, b8 a walkway, a7 an attraction; b7 the attraction's field under a glare's edge (light
+    # 0.2 over its left part, 0.5 over the rest, where its blue clips: a frame exposed long), which the first
+    # reading takes for the empty parcel's colour and the reading allowing for glare for none
+    white = 250.0
+    rect, coef = flat_board(white)
+    for cell, colour in (("a8", WALKWAY), ("b8", WALKWAY), ("a7", ATTRACTION)):
+        paint_field(rect, cell, light_of(colour), white)
+    if b7 == "washed":
+        paint_field(rect, "b7", 0.8 * light_of(ATTRACTION) + 0.5, white)
+        paint_field(rect, "b7", 0.8 * light_of(ATTRACTION) + 0.2, white, share=0.4)
+    else:
+        paint_field(rect, "b7", light_of(EMPTY) + (0.1 if b7 == "empty under glare" else 0.0), white)
+    ring = _read_fields(_Board(rect, coef, CATALOG))[0]
+    b7_cell = parse_cell("b7") or 0
+    # a tile's field the readings allowing for glare find is the tile's; the empty print stays the empty parcel
+    # (the parcel then held whole: a tile lying off it)
+    assert ring[b7_cell] == ("attraction" if b7 == "washed" else "empty")
+    assert [ring[parse_cell(c) or 0] for c in ("a8", "b8", "a7")] == ["walkway", "walkway", "attraction"]
+
+
+def test_the_washed_fields_are_only_those_of_a_parcel_showing_a_tile() -> None:
+    washed = np.asarray((0.8 * light_of(ATTRACTION) + 0.3) ** (1 / 2.2))
+    rings = np.tile(washed, (64, 1))
+    tints = np.tile(_glare_tint(np.full((1, 3), 200.0)), (64, 1))
+    ring: list[str | None] = ["empty"] * 64
+    ring[parse_cell("a8") or 0] = "walkway"  # the parcel at a8 shows a tile; the one at c8 does not
+    clear = tuple([False] * 64)
+    assert _washed_tile_fields(ring, rings, tints, clear) == [parse_cell(c) or 0 for c in ("b8", "a7", "b7")]
+    # a field showing the empty print untouched by glare is never one
+    b8 = parse_cell("b8") or 0
+    assert b8 not in _washed_tile_fields(ring, rings, tints, tuple(c == b8 for c in range(64)))
+
+
+def test_a_piece_grey_glare_alone_explains_is_not_taken_where_glare_of_the_tint_does_not() -> None:
+    # a frame whose white balance leaves the glare far from grey (the paper's white measured green)
+    tint = _glare_tint(np.array([[160.0, 185.0, 150.0]]))
+    allowed = ("walkway", "guest", "barker")
+    # a colour grey glare over a barker's red explains (a hand's skin came near it): the glare of the tint does not
+    skin = np.asarray((0.8 * light_of(BARKER) + 0.25) ** (1 / 2.2))[None]
+    assert _classify_many(skin, allowed, glare=True) == ["barker"]
+    assert _classify_many(skin, allowed, glare=True, tint=tint, tinted=_PIECES) == [None]
+    # a barker and a guest under glare of the tint are read, and a piece the first reading finds stays read
+    for piece, name in ((BARKER, "barker"), (GUEST, "guest")):
+        lit = np.asarray((0.9 * light_of(piece) + 0.3 * tint[0] / tint[0].mean()) ** (1 / 2.2))[None]
+        assert _classify_many(lit, allowed, glare=True, tint=tint, tinted=_PIECES) == [name]
+        clear = np.asarray(light_of(piece) ** (1 / 2.2))[None]
+        assert _classify_many(clear, allowed, glare=True, tint=tint, tinted=_PIECES) == [name]
+
+
+def test_a_marker_found_in_the_wrong_place_is_left_out_of_the_board_s_pose() -> None:
+    image = frame([MarketScene(played_board(3, 40), 0, 7)], WIDTH)
+    whole = Recognizer().recognize(image)
+    markers = [m for m in whole.markers if m.id in board_marker_ids(0)]
+    assert len(markers) == 4
+    # one of them read again in the middle of the board, small (a print's pattern taken for it)
+    inside = whole.poses[0].to_image(np.array([[BOARD.width / 2, BOARD.height / 2]]))[0]
+    false = Marker(markers[3].id, inside[None] + np.array([[0.0, 0.0], [8.0, -1.0], [10.0, 4.0], [3.0, 6.0]]))
+    pose = _pose(0, markers[:3] + [false])
+    assert pose is not None and pose.markers_seen == 3
+    centre = np.array([[BOARD.width / 2, BOARD.height / 2], [10.0, 10.0], [BOARD.width - 10, BOARD.height - 10]])
+    assert np.abs(pose.to_image(centre) - whole.poses[0].to_image(centre)).max() < 1.0
+    # two of them wrong: no choice of three fits, the board is not placed
+    other = Marker(markers[2].id, false.corners + 40.0)
+    assert _pose(0, markers[:2] + [other, false]) is None
+
+
+@pytest.mark.parametrize("speck", [0.7, 4.0])
+def test_a_field_of_bare_print_a_glare_s_edge_just_reaches_still_shows_no_tile_lies_there(speck: float) -> None:
+    # the empty parcel c6 d6 c5 d5, its hammer hidden and d6 blown out; glare's edge reaches the rings of the
+    # other three fields at one corner: a speck of it (0.7 mm) leaves them bare print, a patch (4 mm) does not
+    board = hand_made(())
+    image = frame([MarketScene(board, 0, None)], WIDTH)
+    fx, fy, _, _ = BOARD.field_rect(parse_cell("c6") or 0)
+    cx, cy = fx + FIELD, fy + FIELD
+    patch_board(image, cx - 5.0, cy - 6.0, 10.0, 12.0, EMPTY)  # the hammer painted over
+    patch_board(image, cx + 1.0, fy + 1.0, FIELD - 2.0, FIELD - 2.0, (255, 255, 255))  # d6
+    for name in ("c6", "c5", "d5"):
+        x, y, _, _ = BOARD.field_rect(parse_cell(name) or 0)
+        patch_board(image, x + 3.0, y + 3.0, speck, speck, (255, 255, 255))
+    view = Recognizer().recognize(image).views[0]
+    text = "".join(view.market)
+    parcel = [parse_cell(n) or 0 for n in ("c6", "d6", "c5", "d5")]
+    assert [text[c] for c in parcel] == (["."] * 4 if speck < 2 else ["?"] * 4)
+
+
+def test_a_box_glare_saturates_nearly_all_over_holds_no_figure_where_the_rest_is_paper() -> None:
+    rng = np.random.default_rng(12)
+    seen = set()
+    for _ in range(400):
+        white = 230.0 * rng.uniform(0.75, 1.25, 3) ** (1 / 2.2)
+        tint = _glare_tint(white[None])[0]
+        # glare of the tint, or of a colour between it and grey, saturating 75 to 83 % of the box
+        mix = rng.uniform(0.0, 1.0)
+        colour = mix * tint + (1.0 - mix) * np.full(3, 1 / np.sqrt(3))
+        hot = int(rng.integers(150, 167))
+        glare = np.concatenate([np.full(hot, 3.0), np.linspace(rng.uniform(0.1, 0.6), 0.0, 200 - hot)])[:, None]
+        noise = rng.normal(0.0, 0.004, (200, 3))
+        # the paper, and a figure (in a hand's shadow or lit a little more than the paper's white says)
+        for figure, albedo, gain in ((False, np.ones(3), rng.uniform(0.95, 1.05)),
+                                     (True, light_of(FIGURE), rng.uniform(0.4, 1.2))):
+            lit = gain * albedo[None] + glare * colour + noise
+            raw = np.clip(white * np.clip(lit, 0, None) ** (1 / 2.2), 0, 255).astype(np.uint8).astype(np.float64)
+            on = _figure_on(raw / white, _glare_clipped(raw[None], white[None])[0], tint, raw.max(axis=1) >= 248)
+            if figure:
+                assert on is not False
+            else:
+                seen.add(on)
+    # the paper: the pixels glare left show it under glare all over, so no figure lies there (a figure covers
+    # the whole box), read so where glare clips up to 85 % of it
+    assert False in seen
