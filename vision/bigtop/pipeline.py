@@ -99,7 +99,8 @@ class Recognizer:
     pile and chart space that no detection identified is read from where the layout puts it,
     and one still unread that is not plain (or washed out by glare with no card under it) is
     reported unrecognised, not empty (`vision.bigtop.places`); live, a place's crop whose best
-    guess is the card last identified there counts from `REMEMBERED_CONFIDENCE`. An identified
+    guess is the card last identified there counts from `REMEMBERED_CONFIDENCE`. The deck holds one of each
+    card: one identified twice in a frame, by detections or a place's crop, is held both times (`one_of_each`). An identified
     token is read a second time with the camera's colour cast taken out
     (`vision.bigtop.balance`) and stays identified only when both looks agree. While the camera
     frame shows the same as the last frame searched, within noise, that frame's markers, calibration

@@ -3,7 +3,8 @@
 Once the mat and the charts are calibrated, the layout says exactly where each tableau
 pile and each chart's called-card space is (`layout_places`). A place no detection
 identified is tested for the plain print (`looks_plain`: no fine detail outside its
-printed name, and the name legible, where the clean print has it: `print_match`), or for the print washed out by a glare spot
+printed name, and the name legible, where the clean print has it, beyond what noise matches by chance:
+`print_shows`), or for the print washed out by a glare spot
 (`looks_washed`: bright all over, and no card's frame line on any side that the glare
 leaves readable, wherever a card could lie), or for the plain print beside a glare spot over
 part of it (`plain_beside_glare`: the fine detail measured away from the spot's saturated
