@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -45,7 +46,8 @@ from vision.images import MAX_IMAGE_PIXELS, load_image
 from vision.recall import TILE, CropMemory, FrameMemory, Seen
 
 __all__ = ["BACK_MATCH", "BLURRED", "BLURRED_CONFIDENCE", "MAX_IMAGE_PIXELS", "Recognizer", "Result", "StageTimes",
-           "allowing_for_blur", "annotate", "back_match", "can_lie_on", "checking_backs", "fine_detail", "load_image"]
+           "allowing_for_blur", "annotate", "back_match", "can_lie_on", "checking_backs", "fine_detail", "load_image",
+           "one_of_each"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +99,8 @@ class Recognizer:
     pile and chart space that no detection identified is read from where the layout puts it,
     and one still unread that is not plain (or washed out by glare with no card under it) is
     reported unrecognised, not empty (`vision.bigtop.places`); live, a place's crop whose best
-    guess is the card last identified there counts from `REMEMBERED_CONFIDENCE`. An identified
+    guess is the card last identified there counts from `REMEMBERED_CONFIDENCE`. The deck holds one of each
+    card: one identified twice in a frame, by detections or a place's crop, is held both times (`one_of_each`). An identified
     token is read a second time with the camera's colour cast taken out
     (`vision.bigtop.balance`) and stays identified only when both looks agree. While the camera
     frame shows the same as the last frame searched, within noise, that frame's markers, calibration
@@ -192,7 +195,7 @@ class Recognizer:
             recs = second_look(self.read.reading(self.classifier, "balanced"), crops, dets, recs,
                                paper_gains(frame, cal.table_to_image),
                                cfg.confidence_threshold)
-        recs = self._checked(crops, recs)
+        recs = one_of_each(self._checked(crops, recs))
         t6 = _now()
         items = [(d.kind, rect.to_table(*d.centre), d.angle, r) for d, r in zip(dets, recs)]
         if cal is not self._last_calibration:
@@ -200,7 +203,7 @@ class Recognizer:
             self._last_calibration = cal
         view = build_table_view(items, charts, cal.markers_seen, cal.error_mm)
         t7 = _now()
-        view, more = self._read_places(frame, rect, charts, view, items, crops)
+        view, more = self._read_places(frame, rect, charts, view, items, crops, recs)
         if more[0]:
             dets = dets + more[0]
             recs = recs + more[1]
@@ -212,6 +215,7 @@ class Recognizer:
 
     def _read_places(self, frame: Image, rect: Rectified, charts: dict[int, ChartPose], view: TableView,
                      items: list[tuple[Kind, tuple[float, float], float, Recognition]], item_crops: Image,
+                     item_recs: list[Recognition] | None = None,
                      ) -> tuple[TableView, tuple[list[Detection], list[Recognition], Image]]:
         """Read every tableau pile and chart space that no detection identified, from where the layout
         puts it (`vision.bigtop.places.fit_card`), then hold each that is still unread and not plain. A place's
@@ -219,7 +223,10 @@ class Recognizer:
 
         A place's crop counts only as a card confidently identified, or (live) as the card last
         identified there when that is its best guess with at least `REMEMBERED_CONFIDENCE`; and
-        never against an unrecognised detection on the place whose best guess is another component.
+        never against an unrecognised detection on the place whose best guess is another component. A card is
+        one of a kind: a place's crop read as a card identified elsewhere on the table is not taken, and that
+        other reading is made unsure too (in ``items`` and, for a detection, ``item_recs``, one per item as
+        given): one of the two is wrong, and which one is not known.
         Returns the view and the place crops' detections, recognitions and crops.
         """
         cfg = self.config
@@ -239,6 +246,8 @@ class Recognizer:
         if isinstance(self.classifier, Classifier):
             recs = self._confirmed_by_detection(todo, recs, items, keys, item_crops)
         accepted: list[Recognition] = []
+        #: each item's detection (its index in ``item_recs``), or -1 - its index in ``accepted`` (a place's crop)
+        owners = list(range(len(items)))
         changed = False
         for place, d, r in zip(todo, fits, recs):
             k = place.key
@@ -251,11 +260,22 @@ class Recognizer:
             if ok and any(items[i][3].best not in (r.best, NONE) and items[i][3].confidence >= CONFLICT_CONFIDENCE
                           for i in there):
                 ok = False
+            twins = [i for i, it in enumerate(items) if keys[i] != k and it[3].verdict is Verdict.IDENTIFIED
+                     and it[3].best == r.best] if ok else []
+            for i in twins:
+                kind, xy, angle, other = items[i]
+                items[i] = (kind, xy, angle, Recognition(Verdict.UNSURE, other.best, other.confidence))
+                if owners[i] >= 0 and item_recs is not None:
+                    item_recs[owners[i]] = items[i][3]
+                elif owners[i] < 0:
+                    accepted[-1 - owners[i]] = items[i][3]
+                ok, changed = False, True
             if ok:
                 for i in sorted(there, reverse=True):
-                    del items[i], keys[i]
+                    del items[i], keys[i], owners[i]
                 items.append((Kind.CARD, rect.to_table(*d.centre), d.angle, r))
                 keys.append(k)
+                owners.append(-1 - len(accepted))
                 changed = True
             elif r.verdict is Verdict.IDENTIFIED:
                 r = Recognition(Verdict.UNSURE, r.best, r.confidence)  # not taken as read
@@ -394,6 +414,28 @@ def allowing_for_blur(crops: Image, recognitions: list[Recognition]) -> list[Rec
             if d < BLURRED:
                 out[i] = Recognition(Verdict.UNSURE, out[i].best, out[i].confidence)
     return out
+
+
+def one_of_each(recognitions: list[Recognition]) -> list[Recognition]:
+    """``recognitions``, every card identified more than once made UNSURE: the deck holds one of each card, so
+    at most one of those readings is right (a hand over a blue card once read as a yellow card of the same
+    number at 0.99 while that card lay elsewhere), and which one is not known. Backs and tokens repeat."""
+    seen = Counter(r.best for r in recognitions if r.verdict is Verdict.IDENTIFIED and _is_deck_card(r.best))
+    twice = {label for label, n in seen.items() if n > 1}
+    if not twice:
+        return recognitions
+    return [Recognition(Verdict.UNSURE, r.best, r.confidence) if r.verdict is Verdict.IDENTIFIED and r.best in twice
+            else r for r in recognitions]
+
+
+@functools.lru_cache(maxsize=256)
+def _is_deck_card(label: str) -> bool:
+    """True when ``label`` names one of the deck's cards (not a back or a token)."""
+    try:
+        Card.parse(label)
+    except ValueError:
+        return False
+    return True
 
 
 def _is_card(label: str) -> bool:

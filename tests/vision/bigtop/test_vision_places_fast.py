@@ -133,7 +133,8 @@ def test_a_places_plainness_tested_once_matches_each_test_on_its_own(monkeypatch
     washed_tested = 0
     for place in places:
         printed = (pl.looks_plain(image, rect, place.plain_mm, place.text_mm)
-                   and pl.print_match(image, rect, place) >= pl.PRINT_MATCH[place.zone.area])
+                   and pl.print_shows(image, rect, place, *pl.place_features(image, rect, place.plain_mm,
+                                                                            place.text_mm)))
         want.append(printed or pl.looks_washed(image, rect, place) or pl.plain_beside_glare(image, rect, place))
         detail, _ = pl.place_features(image, rect, place.plain_mm)
         if detail < pl.PLAIN_CONTRAST:
