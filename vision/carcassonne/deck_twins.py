@@ -13,28 +13,9 @@ is blown out by glare (`GLARE`, `GLARE_SHARE`), is not told (0).
 
 from __future__ import annotations
 
-from typing import Any
-
-import cv2
-import numpy as np
-from numpy.typing import NDArray
+from vision.twins import twin_score
 
 __all__ = ["edge_twins", "twin_score"]
-
-#: a view is matched to the cell shifted by up to this share of its side each way
-SHIFT = 0.075
-#: the views' best match with the cell must reach this (normalised correlation), else the twins are not told
-VIEW_MATCH = 0.4
-#: the differing part: where the two views' smoothed difference is at least this share of its largest
-MASK_SHARE = 0.5
-MASK_BLUR = 1.0
-#: a pixel this bright (0-255) in any channel is blown out; a differing part more than `GLARE_SHARE` blown out is
-#: not told
-GLARE = 245
-GLARE_SHARE = 0.2
-
-#: the last deck's templates and their flattened views (the templates held, so another deck is never taken for them)
-_cache: list[tuple[Any, NDArray[Any]]] = []
 
 
 def edge_twins(a: str, b: str) -> bool:
@@ -45,63 +26,3 @@ def edge_twins(a: str, b: str) -> bool:
         return False
     sides = rotated(a, 0).edges
     return any(rotated(b, turn).edges == sides for turn in (0, 90, 180, 270))
-
-
-def _views(templates: NDArray[Any]) -> NDArray[Any]:
-    from vision.enroll import _flattened
-
-    if not _cache or _cache[0][0] is not templates:
-        _cache[:] = [(templates, np.stack([_flattened(t.astype(np.float32)) for t in templates]))]
-    return _cache[0][1]
-
-
-def _best(image: NDArray[Any], views: NDArray[Any], which: NDArray[np.intp], m: int) -> tuple[float, int, tuple[int, int]]:
-    """The best match of the inner part (``m`` pixels in) of ``views[which]`` over ``image``: score, view, place."""
-    best: tuple[float, int, tuple[int, int]] = (-2.0, -1, (0, 0))
-    for j in which:
-        res = cv2.matchTemplate(image, views[j][m:-m, m:-m], cv2.TM_CCOEFF_NORMED)
-        _, val, _, loc = cv2.minMaxLoc(res)
-        if val > best[0]:
-            best = (float(val), int(j), (int(loc[0]), int(loc[1])))
-    return best
-
-
-def _one_way(cell: NDArray[Any], raw: NDArray[Any], views: NDArray[Any], owners: NDArray[Any], a: int, b: int,
-             m: int) -> float | None:
-    """From ``a``'s best view: -1 (the cell is ``b``) to 1 (it is ``a``) on the part where that view and ``b``'s
-    most like it differ; None where the cell is not told."""
-    score, ja, (sx, sy) = _best(cell, views, np.flatnonzero(owners == a), m)
-    if score < VIEW_MATCH:
-        return None
-    _, jb, (bx, by) = _best(views[ja], views, np.flatnonzero(owners == b), m)
-    h, w = views.shape[1] - 2 * m, views.shape[2] - 2 * m
-    # b's inner part lies at (bx, by) in a's view, and a's inner part at (sx, sy) in the cell
-    ox, oy = sx - m + bx, sy - m + by
-    if not (0 <= ox <= 2 * m and 0 <= oy <= 2 * m):
-        return None
-    mine = views[ja][by:by + h, bx:bx + w]
-    theirs = views[jb][m:-m, m:-m]
-    seen = cell[oy:oy + h, ox:ox + w]
-    differ = cv2.GaussianBlur(np.abs(mine - theirs).sum(axis=2), (0, 0), MASK_BLUR)
-    part = differ >= MASK_SHARE * float(differ.max())
-    if float(differ.max()) <= 0 or (raw[oy:oy + h, ox:ox + w].max(axis=2) >= GLARE)[part].mean() > GLARE_SHARE:
-        return None
-    off_a = float(((seen - mine) ** 2)[part].sum())
-    off_b = float(((seen - theirs) ** 2)[part].sum())
-    return (off_b - off_a) / (off_a + off_b + 1e-9)
-
-
-def twin_score(crop: NDArray[Any], templates: NDArray[Any], owners: NDArray[Any], a: int, b: int) -> float:
-    """How surely ``crop`` (a cell, as the deck's templates are cut) shows label ``a`` rather than its edge twin
-    ``b`` (labels as ``owners`` numbers the ``templates``): -1 (surely ``b``) to 1 (surely ``a``); 0 where it is not
-    told (see the module text)."""
-    from vision.enroll import _flattened
-
-    views = _views(templates)
-    m = max(1, round(SHIFT * views.shape[2]))
-    cell = _flattened(np.asarray(crop, np.float32))
-    there = _one_way(cell, crop, views, owners, a, b, m)
-    back = _one_way(cell, crop, views, owners, b, a, m)
-    if there is None or back is None:
-        return 0.0
-    return 0.5 * (there - back)

@@ -585,16 +585,20 @@ class Recognizer:
                 if getattr(deck, "templates", None) is not None:
                     posed = np.stack([np.stack([_cut(colour, to_table, slots[k][0] + dx, slots[k][1] + dy, t, size)
                                                 for k in ks]) for dx, dy, t in _POSES])
-                    judged = list(self._part_reader(part).judge(posed, among))
+                    read, corr, tint = self._part_reader(part).judge_scored(posed, among)
+                    judged = list(read)
                 names = [sure for sure, _ in judged]
                 if part == CARD_PARTS[0]:
                     if getattr(deck, "templates", None) is not None:
                         # the strip down the left edge tells values apart better than the whole card, whose print is
-                        # mostly the same flea: a whole card is also named where the strip's read is sure of the
-                        # card the whole card's templates rank first
+                        # mostly the same flea: a whole card is also named where the strip's read is sure of the card
+                        # the whole card's templates rank first or cannot tell from it (`_WHOLE_TIE`); where the two
+                        # reads are sure of different cards, neither is taken
+                        whole = self._part_reader(part)
                         strips = self._part_reader(CARD_PARTS[1]).judge(posed, among)
-                        judged = [(sure if sure is not None else by_strip if by_strip == best else None, best)
-                                  for (sure, best), (by_strip, _) in zip(judged, strips)]
+                        judged = [(_whole_or_strip(sure, by_strip, by_strip is not None and
+                                                   (by_strip == best or whole.ties(c, d, by_strip))), best)
+                                  for (sure, best), (by_strip, _), c, d in zip(judged, strips, corr, tint)]
                     crops = np.stack([_cut(colour, to_table, slots[k][0], slots[k][1], 0.0, size) for k in ks])
                     names = _agreed(judged, _whole_reads(deck, crops, allowed))
                 for k, name in zip(ks, names):
@@ -667,7 +671,7 @@ class Recognizer:
         from vision.enroll import detail
 
         printed = detail(np.ascontiguousarray(posed[0][j:j + 1, reader.rows, reader.cols]))
-        sure, _ = reader.decide(corr[j], tint[j], float(printed[0]), among)
+        sure, _ = reader.decide(corr[j], tint[j], float(printed[0]), among, reader.expected_detail(posed[0][j:j + 1])[0])
         named = _whole_reads(deck, plain[best:best + 1], actions)[0]
         if sure != wanted or named not in (None, wanted):
             return None
@@ -1361,6 +1365,15 @@ def _whole_reads(deck: Any, crops: Image, allowed: Sequence[str]) -> list[str | 
     return [r.label if r.label in allowed and r.verdict is Verdict.IDENTIFIED else None for r in recs]
 
 
+def _whole_or_strip(whole: str | None, strip: str | None, ties: bool) -> str | None:
+    """A whole card's sure name from its whole templates' read (``whole``) and its strip's (``strip``): one read's where
+    the other is unsure (the strip's only where the whole card's templates cannot tell it from their first: ``ties``),
+    none where they name different cards."""
+    if whole is not None:
+        return whole if strip in (None, whole) else None
+    return strip if ties else None
+
+
 def _agreed(judged: Sequence[tuple[str | None, str | None]], whole: Sequence[str | None]) -> list[str | None]:
     """A whole card's name from the template read (`_PartReader.judge`: sure name, best label) and the deck's own
     tests (``whole``): a name both tests give; one test's sure name where the other is unsure; the deck's tests'
@@ -1419,12 +1432,17 @@ def tints(images: Image) -> NDArray[Any]:
 #: templates) lie within `_PART_TINT` of the nearest label's: named when its best label correlates at least
 #: `_PART_MIN` and ahead of every other such label by `_PART_LEAD`, its tints lie within `_PART_TINT_MAX` of the
 #: crop's and the crop shows at least `_PART_DETAIL` of the print of that label's templates (`vision.enroll.detail`:
-#: a hand or a glared place shows little)
+#: a hand or a glared place shows little), blurred as the crop is
 _PART_MIN = 0.5
 _PART_LEAD = 0.05
 _PART_TINT = 0.08
 _PART_TINT_MAX = 0.4
 _PART_DETAIL = 0.5
+#: The print is weighed against the label's templates blurred as the crop is (`_PartReader.expected_detail`: a card
+#: in a blurred photo shows less print), never against less than `_PART_BLURRED_DETAIL` of their sharp print: a
+#: hand over a place is smoother than any card. On the camera model's hard photos of the Fleapit deck (seeds
+#: 906,500,000 on) cards read right showed 0.32 to 0.5 of their sharp print, a hand read as a card 0.15 to 0.18
+_PART_BLURRED_DETAIL = 0.25
 #: Where the best label correlates at least `_PART_WIDE_MIN` and ahead of every other label that may lie there by
 #: `_PART_WIDE_LEAD` (the three action cards: each looks like no other), its tints need only lie within
 #: `_PART_WIDE_TINT_MAX` of the crop's: the dark action cards' few colours shift far with exposure and blur (on the
@@ -1432,13 +1450,29 @@ _PART_DETAIL = 0.5
 _PART_WIDE_MIN = 0.6
 _PART_WIDE_LEAD = 0.25
 _PART_WIDE_TINT_MAX = 0.6
+#: A part's best label ahead of a rival by less than `_PART_LEAD` is still named where the part shows it rather than that
+#: rival by at least `_TWIN_MARGIN` (`vision.twins.twin_score`, -1 to 1) where their views differ (a flea and its
+#: neighbour in value: the index and the value bars; two colours alike in tint: the emblem)
+_TWIN_MARGIN = 0.5
+#: ... where the part correlates at least `_TWIN_MIN` with the best label: a hand over part of it (hiding a value bar)
+#: lowers it (0.79 on the tuning photos, the hand's edge over the bars read as one bar fewer; parts told right 0.85 to
+#: 0.93)
+_TWIN_MIN = 0.8
+#: A whole flea card shows mostly its flea, the same for every value of a colour: its templates may rank a neighbour in
+#: value first. The strip down its left edge (index and value bars) names it where that strip's read is sure and the
+#: whole card's templates put its name within `_WHOLE_TIE` of their first (`_PartReader.ties`): on the camera model's
+#: photos of the Fleapit deck (seeds 906,500,000 on) values of one colour lie within 0.015 on the whole card
+_WHOLE_TIE = 0.02
+#: ... and correlate at least `_WHOLE_TIE_MIN` with it: a whole card its templates find farther off is partly hidden (a
+#: hand: 0.58 on the tuning photos; whole cards named so 0.86 to 0.9), and the strip may be too
+_WHOLE_TIE_MIN = 0.7
 
 
 class _PartReader:
     """An enrolled deck's templates cut to one part of a card."""
 
     def __init__(self, deck: Any, part: tuple[float, float, float, float]) -> None:
-        from vision.enroll import TemplateCue, detail
+        from vision.enroll import TEMPLATE_BLURS, TemplateCue, detail, edge_ratio
 
         self.size: tuple[int, int] = tuple(deck.crop_size)
         self.rows, self.cols = _part_slice(part, self.size)
@@ -1447,10 +1481,37 @@ class _PartReader:
         self.owners = np.asarray(deck.template_owners, np.intp)
         self.cue = TemplateCue(templates, deck.template_owners, len(self.labels))
         self.roots = np.sqrt(tints(templates))
+        self.templates = templates
         printed = detail(templates)
         #: each label's median print (`vision.enroll.detail`) over its templates
         self.detail = np.array([float(np.median(printed[self.owners == k])) if np.any(self.owners == k) else 0.0
                                 for k in range(len(self.labels))])
+        #: ``(blurs, labels)``: each label's median print and edge steepness (`vision.enroll.edge_ratio`) over its
+        #: templates blurred by each of `vision.enroll.TEMPLATE_BLURS` (`expected_detail`)
+        blurred = [np.stack([cv2.GaussianBlur(t, (0, 0), sigma) for t in templates]) if sigma > 0 else templates
+                   for sigma in TEMPLATE_BLURS]
+        per_label = [[self._median(values) for values in (detail(b), edge_ratio(b))] for b in blurred]
+        self.blurred_detail = np.array([d for d, _ in per_label])
+        self.blurred_steepness = np.array([e for _, e in per_label])
+
+    def _median(self, values: NDArray[Any]) -> NDArray[Any]:
+        """Each label's median of ``values`` (one per template); 0 for a label without templates."""
+        return np.array([float(np.median(values[self.owners == k])) if np.any(self.owners == k) else 0.0
+                         for k in range(len(self.labels))])
+
+    def expected_detail(self, crops: Image) -> NDArray[Any]:
+        """``(N, labels)``: the print (`vision.enroll.detail`) each label's templates show blurred as each whole
+        face-field crop's part is: at the strongest of `vision.enroll.TEMPLATE_BLURS` that leaves their edges about
+        as steep as the crop's (`vision.enroll.BLUR_MATCH`), as the template cue compares them. A blurred photo's
+        card shows less print than the sharp templates, a hand or a glared place less than either."""
+        from vision.enroll import BLUR_MATCH, edge_ratio
+
+        steep = edge_ratio(np.ascontiguousarray(crops[:, self.rows, self.cols]))
+        level = (self.blurred_steepness[None, :, :] >= BLUR_MATCH * steep[:, None, None]).sum(axis=1) - 1
+        level = np.clip(level, 0, len(self.blurred_detail) - 1)
+        out: NDArray[Any] = np.take_along_axis(self.blurred_detail.T[None, :, :],
+                                               level[:, :, None], axis=2)[:, :, 0]
+        return out
 
     def scores(self, crops: Image, among: NDArray[np.bool_]) -> tuple[NDArray[Any], NDArray[Any]]:
         """``(N, labels)`` template correlations (-1 outside ``among``) and tint distances (1 outside ``among``) of
@@ -1468,34 +1529,71 @@ class _PartReader:
     def best_scores(self, crops: Image, among: NDArray[np.bool_]) -> tuple[NDArray[Any], NDArray[Any]]:
         """`scores` over `_POSES`: ``crops`` ``(poses, N, H, W, 3)``; each label's best correlation over the poses and its
         least tint distance."""
-        corr, tint = self.scores(crops[0], among)
-        for moved in crops[1:]:
-            c, d = self.scores(moved, among)
-            corr, tint = np.maximum(corr, c), np.minimum(tint, d)
+        corr, tint, _ = self._posed_scores(crops, among)
         return corr, tint
+
+    def _posed_scores(self, crops: Image, among: NDArray[np.bool_]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+        """`best_scores`, and ``(N, labels)`` the pose at which each label correlates best."""
+        corr, tint = self.scores(crops[0], among)
+        pose = np.zeros(corr.shape, np.intp)
+        for k, moved in enumerate(crops[1:], start=1):
+            c, d = self.scores(moved, among)
+            pose = np.where(c > corr, k, pose)
+            corr, tint = np.maximum(corr, c), np.minimum(tint, d)
+        return corr, tint, pose
 
     def judge(self, crops: Image, among: NDArray[np.bool_]) -> list[tuple[str | None, str]]:
         """Each card's part: the label it shows where the tests are sure of it (else None), and the label whose
         templates it correlates best with among those whose tints lie near (`read`)."""
+        return self.judge_scored(crops, among)[0]
+
+    def judge_scored(self, crops: Image, among: NDArray[np.bool_],
+                     ) -> tuple[list[tuple[str | None, str]], NDArray[Any], NDArray[Any]]:
+        """`judge`, with the correlations and tint distances it was made from (`best_scores`)."""
         from vision.enroll import detail
+        from vision.twins import twin_score
 
-        corr, tint = self.best_scores(crops, among)
+        corr, tint, pose = self._posed_scores(crops, among)
         printed = detail(np.ascontiguousarray(crops[0][:, self.rows, self.cols]))
-        return [self.decide(c, d, float(p), among) for c, d, p in zip(corr, tint, printed)]
+        expected = self.expected_detail(crops[0])
+        out = []
+        for i in range(len(corr)):
+            def twins(a: int, b: int, i: int = i) -> float:
+                seen = np.ascontiguousarray(crops[pose[i, a], i, self.rows, self.cols])
+                return twin_score(seen, self.templates, self.owners, a, b, every_channel=True)
 
-    def decide(self, corr: NDArray[Any], tint: NDArray[Any], printed: float,
-               among: NDArray[np.bool_]) -> tuple[str | None, str]:
+            out.append(self.decide(corr[i], tint[i], float(printed[i]), among, expected[i], twins))
+        return out, corr, tint
+
+    def ties(self, corr: NDArray[Any], tint: NDArray[Any], label: str) -> bool:
+        """True when ``label`` correlates within `_WHOLE_TIE` of the best label whose tints lie near, and at least
+        `_WHOLE_TIE_MIN`, and its own tints lie near (within `_PART_TINT` of the nearest label's): the part, seen whole,
+        cannot tell it from the first."""
+        k = self.labels.index(label)
+        near = tint <= float(tint.min()) + _PART_TINT
+        return bool(near[k]) and float(corr[k]) >= max(_WHOLE_TIE_MIN, float(np.where(near, corr, -2.0).max()) - _WHOLE_TIE)
+
+    def decide(self, corr: NDArray[Any], tint: NDArray[Any], printed: float, among: NDArray[np.bool_],
+               expected: NDArray[Any] | None = None,
+               twins: Callable[[int, int], float] | None = None) -> tuple[str | None, str]:
         """One part's sure label (None where the tests are not sure) and best label, from its correlation and tint
-        distance to each label (`best_scores`) and its print (`vision.enroll.detail`)."""
+        distance to each label (`best_scores`) and its print (`vision.enroll.detail`) against each label's
+        templates' (``expected``, `expected_detail`; default their print unblurred). ``twins(a, b)``: how surely the
+        part shows label ``a`` rather than ``b`` (`vision.twins.twin_score`), asked about each rival nearer than
+        `_PART_LEAD` (default: none is passed)."""
         near = among & (tint <= float(tint.min()) + _PART_TINT)
         ranked = np.argsort(-np.where(near, corr, -2.0))
         best = int(ranked[0])
-        second = float(corr[ranked[1]]) if near.sum() > 1 else -1.0
         rivals = np.where(among, corr, -2.0)
         rivals[best] = -2.0
         wide = corr[best] >= _PART_WIDE_MIN and corr[best] - float(rivals.max()) >= _PART_WIDE_LEAD
-        sure = corr[best] >= _PART_MIN and corr[best] - second >= _PART_LEAD and \
-            tint[best] <= (_PART_WIDE_TINT_MAX if wide else _PART_TINT_MAX) and printed >= _PART_DETAIL * self.detail[best]
+        shown = float((self.detail if expected is None else expected)[best])
+        sure = corr[best] >= _PART_MIN and \
+            tint[best] <= (_PART_WIDE_TINT_MAX if wide else _PART_TINT_MAX) and printed >= _PART_DETAIL * shown and \
+            printed >= _PART_BLURRED_DETAIL * float(self.detail[best])
+        close = [int(k) for k in ranked[1:int(near.sum())] if corr[best] - corr[k] < _PART_LEAD]
+        if sure and close:
+            sure = twins is not None and corr[best] >= _TWIN_MIN and all(twins(best, k) >= _TWIN_MARGIN for k in close)
         return (self.labels[best] if sure else None), self.labels[best]
 
     def read(self, crops: Image, among: NDArray[np.bool_]) -> list[str | None]:

@@ -13,10 +13,10 @@ from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name, par
 from vision.bigtop.scene import paste, table_texture
 from vision.camera_model import photograph
 from vision.classify import Recognition, Verdict
-from vision.enroll import ComponentShape, Deck, build_deck, enrol_photo
+from vision.enroll import ComponentShape, Deck, build_deck, detail, enrol_photo
 from vision.flohcati.faces import draw_back, draw_card
 from vision.flohcati.layout import CARD, CARD_PARTS, CODE_CENTRE, CODE_SIZE, Area, row_slot, visible_part
-from vision.flohcati.pipeline import Recognizer, _agreed, _PartReader, tints
+from vision.flohcati.pipeline import Recognizer, _agreed, _PartReader, _whole_or_strip, tints
 from vision.flohcati.scene import TableLayout, render
 
 SHAPE = ComponentShape(CARD.width, CARD.height, CARD.margin + CARD.frame)
@@ -177,3 +177,62 @@ def test_a_part_far_ahead_of_every_other_card_may_show_shifted_tints() -> None:
     tint[reader.labels.index("new-attraction")] = 0.3
     assert reader.decide(corr, tint, printed, among) == ("new-attraction", "new-attraction")
 
+
+
+def _flea_scores(reader: _PartReader, first: str, second: str, lead: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Correlations and tints of a part whose best flea is ``first``, ``second`` ``lead`` behind it; the rivals' mask."""
+    among = np.array(["attraction" not in x for x in reader.labels])
+    corr = np.where(among, 0.3, -1.0)
+    corr[reader.labels.index(first)] = 0.9
+    corr[reader.labels.index(second)] = 0.9 - lead
+    return corr, np.where(among, 0.1, 1.0), among
+
+
+def test_a_part_scarcely_ahead_of_a_rival_is_named_only_where_they_differ_and_it_shows_the_first() -> None:
+    reader = _PartReader(small_deck(), CARD_PARTS[1])
+    corr, tint, among = _flea_scores(reader, "red-3", "blue-5", 0.02)
+    printed = float(reader.detail.max())
+    red, blue = reader.labels.index("red-3"), reader.labels.index("blue-5")
+    asked: list[tuple[int, int]] = []
+
+    def sure_of_first(a: int, b: int) -> float:
+        asked.append((a, b))
+        return 0.8
+
+    assert reader.decide(corr, tint, printed, among) == (None, "red-3")
+    assert reader.decide(corr, tint, printed, among, twins=sure_of_first) == ("red-3", "red-3")
+    assert asked == [(red, blue)]  # only the rival nearer than the lead
+    assert reader.decide(corr, tint, printed, among, twins=lambda a, b: 0.3) == (None, "red-3")
+    corr[red], corr[blue] = 0.78, 0.76  # a hand over part of it: the look-alikes' difference is not trusted
+    assert reader.decide(corr, tint, printed, among, twins=sure_of_first) == (None, "red-3")
+
+
+def test_a_blurred_part_s_print_is_weighed_against_its_templates_blurred_alike_never_against_too_little() -> None:
+    deck = small_deck()
+    reader = _PartReader(deck, CARD_PARTS[1])
+    k = reader.labels.index("red-3")
+    sharp = np.ascontiguousarray(deck.templates[deck.template_owners == k][:1])
+    blurred = np.stack([cv2.GaussianBlur(sharp[0], (0, 0), 1.0)])
+    expected_sharp, expected_blurred = reader.expected_detail(sharp)[0, k], reader.expected_detail(blurred)[0, k]
+    assert expected_blurred < 0.7 * expected_sharp
+    printed = float(detail(np.ascontiguousarray(blurred[:, reader.rows, reader.cols]))[0])
+    assert 0.25 * reader.detail[k] < printed < 0.5 * reader.detail[k]  # blurred, under half its sharp print
+    corr, tint, among = _flea_scores(reader, "red-3", "blue-5", 0.2)
+    assert reader.decide(corr, tint, printed, among) == (None, "red-3")
+    assert reader.decide(corr, tint, printed, among, reader.expected_detail(blurred)[0]) == ("red-3", "red-3")
+    # a hand is smoother than any card: a quarter of the sharp print at least, however blurred the part looks
+    expected = np.zeros(len(reader.labels))
+    assert reader.decide(corr, tint, 0.2 * float(reader.detail[k]), among, expected) == (None, "red-3")
+
+
+def test_a_whole_card_s_name_from_its_strip_only_where_its_whole_templates_cannot_tell_and_never_against_them() -> None:
+    assert _whole_or_strip("red-3", None, False) == "red-3"
+    assert _whole_or_strip("red-3", "red-3", False) == "red-3"
+    assert _whole_or_strip("red-3", "red-2", True) is None  # the two reads name different cards
+    assert _whole_or_strip(None, "red-2", True) == "red-2"
+    assert _whole_or_strip(None, "red-2", False) is None
+    reader = _PartReader(small_deck(), CARD_PARTS[0])
+    corr, tint, _ = _flea_scores(reader, "red-3", "blue-5", 0.015)
+    assert reader.ties(corr, tint, "blue-5") and not reader.ties(corr, tint, "green-0")
+    corr -= 0.25  # the whole card's templates find it far off (a hand over it): its strip may be hidden too
+    assert not reader.ties(corr, tint, "blue-5")
