@@ -650,6 +650,12 @@ OUTLINED_PRECISION = 0.45
 #: lattice whose seams are partly drawn off (one of the wrong pitch along an axis leaves at most about two thirds of
 #: that axis's outline on its lines)
 OUTLINED = 0.75
+#: ... and at least this share of the seams found on its lines where nearly all the outline along both axes lies on
+#: them (`OUTLINE_SURE`): on a big board seen small and at a slant, the seams at the far side are faint and many
+#: probes there find the art instead
+OUTLINE_SURE_PRECISION = 0.35
+#: the share of the outline's pieces along each axis on the lattice's lines that vouches for it that firmly
+OUTLINE_SURE = 0.95
 #: (radius around the board's middle in cells, search across a seam in cells, full homography or affine correction)
 GROW_STEPS = ((2.5, 0.35, False), (4.0, 0.3, True), (6.0, 0.3, True), (9.0, 0.3, True), (14.0, 0.25, True), (1e9, 0.2, True),
               (1e9, 0.12, True))
@@ -736,11 +742,15 @@ PARITY_RATIO = 0.4
 
 def _holds_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> bool:
     """Whether the lattice ``to_work`` lies on the tiles: the seams it finds lie on its lines (`GROWN_PRECISION`), or
-    most do (`OUTLINED_PRECISION`) and the board's outline along both axes lies on its lines (`OUTLINED`)."""
+    most do (`OUTLINED_PRECISION`) and the board's outline along both axes lies on its lines (`OUTLINED`), or many do
+    (`OUTLINE_SURE_PRECISION`) and nearly all the outline along both axes does (`OUTLINE_SURE`)."""
     precision = seam_precision(fine, mask, to_work)
     if precision >= GROWN_PRECISION:
         return True
-    return precision >= OUTLINED_PRECISION and min(_outline_axis_shares(_contour(mask), to_work)) >= OUTLINED
+    if precision < min(OUTLINED_PRECISION, OUTLINE_SURE_PRECISION):
+        return False
+    outline = min(_outline_axis_shares(_contour(mask), to_work))
+    return outline >= (OUTLINED if precision >= OUTLINED_PRECISION else OUTLINE_SURE)
 
 
 #: a half-cell move of the lattice is a start for growing where it puts this much more of the outline on its lines

@@ -579,3 +579,22 @@ def test_a_lattice_that_misfits_the_board_is_measured_again_at_twice_the_size(
     got = find_grid(np.zeros((1296, 2304, 3), np.uint8))
     assert seen == calls
     assert got is grids[1280 if want == "fine" else 640][0]
+
+
+@pytest.mark.parametrize(("precision", "outline", "held"), [
+    (0.65, (0.1, 0.1), True),
+    (0.5, (0.8, 0.9), True),
+    (0.5, (0.6, 0.9), False),
+    (0.4, (0.97, 0.99), True),
+    (0.4, (0.9, 0.99), False),
+    (0.3, (1.0, 1.0), False),
+])
+def test_a_lattice_with_nearly_all_the_outline_on_its_lines_is_held_with_fewer_seams_on_them(
+        monkeypatch: pytest.MonkeyPatch, precision: float, outline: tuple[float, float], held: bool) -> None:
+    """A big board seen at a slant: the lattice grown onto its tiles put 0.997 and 1.0 of the outline on its lines
+    but found only 0.41 of its seams there (the far side's seams faint), and was refused."""
+    monkeypatch.setattr(grid_module, "seam_precision", lambda fine, mask, to_work: precision)
+    monkeypatch.setattr(grid_module, "_outline_axis_shares", lambda contour, to_work: outline)
+    mask = np.zeros((64, 64), np.uint8)
+    mask[10:50, 10:50] = 1
+    assert _holds_seams(np.zeros((64, 64), np.float32), mask, np.eye(3)) is held
