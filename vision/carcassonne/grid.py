@@ -38,6 +38,8 @@ CANVAS = 640
 MIN_COVER = 0.35
 #: times the perspective is measured again in the view from above
 ITERATIONS = 2
+#: the least share of the photo a board covers
+MIN_BOARD = 0.002
 
 
 class NoBoardError(VisionError, LookupError):
@@ -106,7 +108,8 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     area[smooth < 0.35 * ref] = 0
     kept = area.copy()
     area[smooth < 1.5 * ring_texture + 1.0] = 0
-    if area.max() <= 0:
+    # specks of the table's own texture left alone are no board either
+    if area.max() < MIN_BOARD * h * w:
         area = kept
         area[smooth < 0.5 * ref] = 0
     big = area.max()
@@ -279,6 +282,26 @@ def _pitches(prof_x: NDArray[Any], prof_y: NDArray[Any], ext_x: float, ext_y: fl
     best = max(p[1] for p in pairs)
     _, score, px, py = min(p for p in pairs if p[1] >= 0.75 * best)
     return px, _phase(hx, px), py, _phase(hy, py), score
+
+
+#: a lattice whose cells the board half fills (`_misfit`, share of the board) is no tile lattice
+PITCH_MISFIT = 0.5
+
+
+def _misfit(top_mask: NDArray[Any], px: float, phx: float, py: float, phy: float) -> float:
+    """How much of the board (``top_mask``) the lattice leaves in cells it neither fills nor leaves empty: per cell the
+    lesser of the board's area in it and the bare area, summed, over the board's area (0: every cell full or empty,
+    as tiles make them)."""
+    ys, xs = np.nonzero(top_mask[::3, ::3])
+    if not len(xs) or px <= 0 or py <= 0:
+        return 0.0
+    i = np.floor((3.0 * xs - phx) / px).astype(np.intp)
+    j = np.floor((3.0 * ys - phy) / py).astype(np.intp)
+    i -= i.min()
+    j -= j.min()
+    cnt = 9.0 * np.bincount(i * (int(j.max()) + 1) + j)
+    cnt = cnt[cnt > 0]
+    return float(np.minimum(cnt, np.maximum(px * py - cnt, 0.0)).sum() / cnt.sum())
 
 
 def _profiles(gray: NDArray[Any], mask: NDArray[Any], full: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
@@ -494,14 +517,35 @@ def _best(views: list[_View]) -> _View:
 def find_grid(photo: NDArray[Any]) -> Grid:
     """The board's cells in ``photo`` (BGR).
 
+    The lattice is measured on the photo shrunk to `WORK` pixels across; where the lattice found there cuts the
+    board's tiles (`_misfit` above `PITCH_MISFIT`: on a big board seen at a slant the tiles are a dozen pixels
+    there and the seams vanish, and the comb locks onto the board's ends), it is measured again at twice that
+    size, and that lattice is taken where it fits the board.
+
+    :raises NoBoardError: when no board or no grid is visible.
+    """
+    grid, misfit = _grid_at(photo, WORK)
+    if misfit <= PITCH_MISFIT or max(photo.shape[:2]) < 2 * WORK:
+        return grid
+    try:
+        finer, finer_misfit = _grid_at(photo, 2 * WORK)
+    except NoBoardError:
+        return grid
+    return finer if finer_misfit <= PITCH_MISFIT else grid
+
+
+def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
+    """The grid found with the photo shrunk to ``work`` pixels across, and the `_misfit` of the lattice measured in
+    the view from above.
+
     :raises NoBoardError: when no board or no grid is visible.
     """
     h0, w0 = photo.shape[:2]
-    scale = WORK / max(h0, w0)
+    scale = work / max(h0, w0)
     img = cv2.resize(photo, (int(round(w0 * scale)), int(round(h0 * scale))), interpolation=cv2.INTER_AREA)
     h, w = img.shape[:2]
     mask = _foreground(img)
-    if mask.sum() < 0.002 * h * w:
+    if mask.sum() < MIN_BOARD * h * w:
         raise NoBoardError("no board in the photo: nothing on the table differs from it")
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     dirs = _directions(gray, mask)
@@ -531,6 +575,7 @@ def find_grid(photo: NDArray[Any]) -> Grid:
     py, phy = _guarded_outline(prof_y, top_mask, 0, py, phy)
     px, phx = _outline_parity(top_mask, px, phx, axis=1)
     py, phy = _outline_parity(top_mask, py, phy, axis=0)
+    misfit = _misfit(top_mask, px, phx, py, phy)
     # grid units -> canvas -> photo
     to_canvas = np.array([[px, 0, phx], [0, py, phy], [0, 0, 1]])
     to_photo = np.diag([1 / scale, 1 / scale, 1]) @ np.linalg.inv(full) @ to_canvas
@@ -582,7 +627,7 @@ def find_grid(photo: NDArray[Any]) -> Grid:
         moved.append(Cell(x, y, corners.astype(np.float32), cover))
     if not moved:
         raise NoBoardError("no tile grid in the photo: the board's cells could not be placed")
-    return Grid(tuple(moved), to_photo)
+    return Grid(tuple(moved), to_photo), misfit
 
 
 #: how much more of the seams (share of the seam probes on a lattice line) the grown lattice must hold to be taken
@@ -605,6 +650,12 @@ OUTLINED_PRECISION = 0.45
 #: lattice whose seams are partly drawn off (one of the wrong pitch along an axis leaves at most about two thirds of
 #: that axis's outline on its lines)
 OUTLINED = 0.75
+#: ... and at least this share of the seams found on its lines where nearly all the outline along both axes lies on
+#: them (`OUTLINE_SURE`): on a big board seen small and at a slant, the seams at the far side are faint and many
+#: probes there find the art instead
+OUTLINE_SURE_PRECISION = 0.35
+#: the share of the outline's pieces along each axis on the lattice's lines that vouches for it that firmly
+OUTLINE_SURE = 0.95
 #: (radius around the board's middle in cells, search across a seam in cells, full homography or affine correction)
 GROW_STEPS = ((2.5, 0.35, False), (4.0, 0.3, True), (6.0, 0.3, True), (9.0, 0.3, True), (14.0, 0.25, True), (1e9, 0.2, True),
               (1e9, 0.12, True))
@@ -691,11 +742,15 @@ PARITY_RATIO = 0.4
 
 def _holds_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> bool:
     """Whether the lattice ``to_work`` lies on the tiles: the seams it finds lie on its lines (`GROWN_PRECISION`), or
-    most do (`OUTLINED_PRECISION`) and the board's outline along both axes lies on its lines (`OUTLINED`)."""
+    most do (`OUTLINED_PRECISION`) and the board's outline along both axes lies on its lines (`OUTLINED`), or many do
+    (`OUTLINE_SURE_PRECISION`) and nearly all the outline along both axes does (`OUTLINE_SURE`)."""
     precision = seam_precision(fine, mask, to_work)
     if precision >= GROWN_PRECISION:
         return True
-    return precision >= OUTLINED_PRECISION and min(_outline_axis_shares(_contour(mask), to_work)) >= OUTLINED
+    if precision < min(OUTLINED_PRECISION, OUTLINE_SURE_PRECISION):
+        return False
+    outline = min(_outline_axis_shares(_contour(mask), to_work))
+    return outline >= (OUTLINED if precision >= OUTLINED_PRECISION else OUTLINE_SURE)
 
 
 #: a half-cell move of the lattice is a start for growing where it puts this much more of the outline on its lines

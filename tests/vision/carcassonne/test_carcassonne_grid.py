@@ -15,6 +15,8 @@ from vision.carcassonne.camera import LEVELS, _homography, photograph
 from vision.carcassonne.grid import (
     DOUBLE_BELOW,
     GROWN_PRECISION,
+    PITCH_MISFIT,
+    Grid,
     _apply,
     _directions,
     _foreground,
@@ -23,6 +25,7 @@ from vision.carcassonne.grid import (
     _holds_seams,
     _lattice_score,
     _lines,
+    _misfit,
     _outline,
     _outline_fit,
     _outline_pitch,
@@ -524,3 +527,74 @@ def test_a_grown_lattice_that_leaves_the_outline_off_its_lines_along_an_axis_is_
     assert not np.allclose(grown, off)
     assert best_share <= 0.6
     assert _worst(grown, truth, cells) < 0.05
+
+
+def test_a_speck_of_the_striped_table_does_not_hide_the_board() -> None:
+    """On a strongly waved table the board is scarcely more textured than the table's border; a speck more
+    textured than both, too small to be a board, once took the board's place and the photo read as no board."""
+    rng = np.random.default_rng(3)
+    h, w = 360, 640
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    wave = np.sin(yy / 3.0 + 2 * np.sin(xx / 40.0))
+    img = np.zeros((h, w, 3), np.float32)
+    img[:] = (60, 190, 210)  # a yellow table (BGR)
+    img += (30 * wave)[:, :, None]
+    art = rng.uniform(-1, 1, (30, 36, 3)).astype(np.float32)
+    img[100:250, 150:330] = cv2.resize(art, (180, 150), interpolation=cv2.INTER_NEAREST) * 25 + np.array([60, 150, 90], np.float32)
+    img[300:314, 500:514] = rng.uniform(0, 255, (14, 14, 3)).astype(np.float32) * np.array([1.0, 0.2, 1.0], np.float32)
+    photo = np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+    mask = _foreground(photo)
+    assert mask[110:240, 160:320].mean() > 0.95
+
+
+def test_a_lattice_that_cuts_the_tiles_misfits_the_board() -> None:
+    """The board's cells are full or empty on its own lattice (and on half of it); a lattice at the pitch of the
+    board's ends, where the comb locks on when the seams vanish, or at three times its pitch leaves much of the board in
+    half-filled cells."""
+    mask = _jagged_mask(21.0, 9.0)
+    assert _misfit(mask, 21.0, 9.0, 21.0, 9.0) < 0.05
+    assert _misfit(mask, 10.5, 9.0, 10.5, 9.0) < 0.15
+    ys, xs = np.nonzero(mask)
+    assert _misfit(mask, float(np.ptp(xs)), float(xs.min()), float(np.ptp(ys)), float(ys.min())) > PITCH_MISFIT
+    assert _misfit(mask, 63.0, 9.0, 63.0, 9.0) > PITCH_MISFIT
+
+
+@pytest.mark.parametrize(("first", "second", "want", "calls"), [
+    (0.1, 0.1, "coarse", [640]),
+    (0.9, 0.1, "fine", [640, 1280]),
+    (0.9, 0.8, "coarse", [640, 1280]),
+])
+def test_a_lattice_that_misfits_the_board_is_measured_again_at_twice_the_size(
+        monkeypatch: pytest.MonkeyPatch, first: float, second: float, want: str, calls: list[int]) -> None:
+    """Only a lattice that cuts the board's tiles sends the photo through again at twice the working size, and the
+    finer lattice is taken only where it fits the board."""
+    grids = {640: (Grid((), np.eye(3)), first), 1280: (Grid((), 2 * np.eye(3)), second)}
+    seen: list[int] = []
+
+    def fake(photo: np.ndarray, work: int) -> tuple[Grid, float]:
+        seen.append(work)
+        return grids[work]
+
+    monkeypatch.setattr(grid_module, "_grid_at", fake)
+    got = find_grid(np.zeros((1296, 2304, 3), np.uint8))
+    assert seen == calls
+    assert got is grids[1280 if want == "fine" else 640][0]
+
+
+@pytest.mark.parametrize(("precision", "outline", "held"), [
+    (0.65, (0.1, 0.1), True),
+    (0.5, (0.8, 0.9), True),
+    (0.5, (0.6, 0.9), False),
+    (0.4, (0.97, 0.99), True),
+    (0.4, (0.9, 0.99), False),
+    (0.3, (1.0, 1.0), False),
+])
+def test_a_lattice_with_nearly_all_the_outline_on_its_lines_is_held_with_fewer_seams_on_them(
+        monkeypatch: pytest.MonkeyPatch, precision: float, outline: tuple[float, float], held: bool) -> None:
+    """A big board seen at a slant: the lattice grown onto its tiles put 0.997 and 1.0 of the outline on its lines
+    but found only 0.41 of its seams there (the far side's seams faint), and was refused."""
+    monkeypatch.setattr(grid_module, "seam_precision", lambda fine, mask, to_work: precision)
+    monkeypatch.setattr(grid_module, "_outline_axis_shares", lambda contour, to_work: outline)
+    mask = np.zeros((64, 64), np.uint8)
+    mask[10:50, 10:50] = 1
+    assert _holds_seams(np.zeros((64, 64), np.float32), mask, np.eye(3)) is held
