@@ -268,6 +268,31 @@ def test_grand_carnival_reads_a_parcel_the_deck_is_unsure_of_field_by_field() ->
     assert plain.market[:2] != with_deck.market[:2]
 
 
+def test_grand_carnival_a_walkway_whose_print_shows_through_a_cast_is_not_read_as_a_guest() -> None:
+    # a colour cast over the middle of c8's walkway (its slabs still show) brings its colour near a guest's
+    cast = np.array((0.75, 0.23, 0.74), np.float32)  # the lavender walkway's colour to a guest's, channel by channel
+
+    def cast_art(pattern: str, s: float, badged: bool = False) -> np.ndarray:
+        tile = _own_tile(pattern, s).astype(np.float32)
+        if pattern == "ww/ss":
+            n = int(round(18.0 * s))
+            disc = np.zeros(tile.shape[:2], np.uint8)
+            cv2.circle(disc, (n // 2, n // 2), int(6.0 * s), 1, -1)
+            tile[disc > 0] *= 1 - 0.45 * (1 - cast)
+        return tile.astype(np.uint8)
+
+    from vision.grand_carnival.scene import content_region, render_top_down
+
+    parcels = ("sw/ss", "ww/ss") + (None,) * 14
+    board = board_from_parts(parcels, (), 0, (True, False), 0, 0, frozenset(), (TrickStatus.OPEN,) * 3, CATALOG)
+    region = content_region(1)
+    image = render_top_down([MarketScene(board, 0, 7)], 1280 / (region[2] - region[0]), tile_art=cast_art)
+    view = CarnivalRecognizer(classifier=OwnTiles()).recognize(image).views[0]
+    # the deck's art shows the walkway's bare print there: no guest, but unclear (never a guest taken)
+    assert view.market[0] == "sw?w...." and view.market[1] == "ssss...."
+    assert [u.where for u in view.unrecognised] == ["c8"]
+
+
 def test_grand_carnival_a_deck_naming_a_walkway_under_an_attraction_is_not_taken() -> None:
     from vision.grand_carnival.pipeline import _art_disagrees, _FieldArt
 

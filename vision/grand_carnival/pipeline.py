@@ -112,7 +112,7 @@ _MIDDLE_RADIUS = 2.5
 _ART_PIECE = 5.6
 _ART_MATCH = 0.6
 _ART_MARGIN = 0.15
-_ART_BARE = 0.8
+_ART_BARE = 0.75
 #: ... both blurred by this share of a field's width, the crop's field moved by up to this many pixels
 _ART_BLUR = 0.04
 _ART_SHIFT = 2
@@ -1609,6 +1609,14 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
             crop = _parcel_crop(rb, parcel, art.size)
             if crop is not None and art.bare(crop, parcel_cells(parcel).index(c), chars[c]):
                 readings[kind][c] = kind
+        # ... and a piece the colours found there, where that art shows the field's own bare print: unclear (a
+        # piece would hide the print; the light, not a piece, gave the colour)
+        elif (art is not None and c in art_fields and kind in ("walkway", "site")
+              and readings[kind][c] not in (None, kind)):
+            parcel = next(p for p in range(16) if c in parcel_cells(p))
+            crop = _parcel_crop(rb, parcel, art.size)
+            if crop is not None and art.bare(crop, parcel_cells(parcel).index(c), chars[c]):
+                readings[kind][c] = None
         if kind == "walkway":
             mid = on_walkway[c]
             if mid is None:
