@@ -170,7 +170,7 @@ def test_dependencies_point_one_way(package: str, forbidden: tuple[str, ...]) ->
 
 
 CORE_VISION = ("__init__", "boardmatch", "boardoutline", "calibrate", "camera_model", "classify", "codematch", "config",
-               "detect", "enroll", "enroll_sheet", "geometry", "images", "recall", "sheets")
+               "detect", "enroll", "enroll_sheet", "geometry", "images", "recall", "sheets", "twins")
 
 
 @pytest.mark.parametrize("module", CORE_VISION)
