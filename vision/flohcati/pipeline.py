@@ -119,6 +119,12 @@ _MAX_ENLARGE = 2.5
 _MAX_RETRIES = 40
 #: The smallest code perimeter searched for, as a fraction of the frame's longer side.
 _MIN_PERIMETER = 0.06
+#: In a frame whose longer side is at least this (px), the cards' codes are searched first with the detector's
+#: smallest threshold window alone (half the detector's time or less at 2304x1296)...
+_ONE_WINDOW_SIDE = 2048
+#: ... and again with every window where that leaves at least this many code-sized squares undecoded (set on 13
+#: tuning frames: the two whose codes the one window missed left 2 and 4; two more left 2 and 3, nine 0 or 1)
+_SEARCH_AGAIN_SQUARES = 2
 #: Detectors kept (one per threshold window and smallest perimeter; a still camera needs one).
 _MAX_DETECTORS = 16
 #: The codes are searched where the zones of `_WATCHED` lie and this far (mm) around them: a code's half side,
@@ -244,15 +250,16 @@ class Recognition:
     times: StageTimes = field(default_factory=StageTimes)
 
 
-def _detector(window: int, min_perimeter: float) -> cv2.aruco.ArucoDetector:
+def _detector(window: int, min_perimeter: float, one_window: bool = False) -> cv2.aruco.ArucoDetector:
     """The code detector: several threshold windows around ``window`` (px), a tolerant polygon fit and
-    decoder (the 4x4 codes' cells are large), sub-pixel corners."""
+    decoder (the 4x4 codes' cells are large), sub-pixel corners. ``one_window``: the smallest of those
+    windows alone (`_ONE_WINDOW_SIDE`)."""
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     # a card's code is about 50 px across in a 1280 px frame; far smaller squares are print detail
     params.minMarkerPerimeterRate = min_perimeter
     params.adaptiveThreshWinSizeMin = max(3, window // 2 | 1)
-    params.adaptiveThreshWinSizeMax = 3 * window
+    params.adaptiveThreshWinSizeMax = params.adaptiveThreshWinSizeMin if one_window else 3 * window
     params.adaptiveThreshWinSizeStep = max(2, window)
     params.adaptiveThreshConstant = 5
     params.polygonalApproxAccuracyRate = 0.05
@@ -357,7 +364,7 @@ class Recognizer:
         #: an enrolled deck's reader (`vision.classify.CropReader`): reads a card whose code is not read
         self.classifier = classifier
         self.calibrator = Calibrator(config)
-        self._detectors: dict[tuple[int, float], cv2.aruco.ArucoDetector] = {}
+        self._detectors: dict[tuple[int, float, bool], cv2.aruco.ArucoDetector] = {}
         self._retries: dict[int, cv2.aruco.ArucoDetector] = {}
         #: the row's cards as last known (card, code centre in table mm): read, or held since
         self._row: list[tuple[DeckCard, float, float]] = []
@@ -686,13 +693,13 @@ class Recognizer:
             reader = self._parts[key] = _PartReader(self.classifier, part)
         return reader
 
-    def _detector(self, window: int, min_perimeter: float) -> cv2.aruco.ArucoDetector:
-        key = (window, min_perimeter)
+    def _detector(self, window: int, min_perimeter: float, one_window: bool = False) -> cv2.aruco.ArucoDetector:
+        key = (window, min_perimeter, one_window)
         detector = self._detectors.get(key)
         if detector is None:
             if len(self._detectors) >= _MAX_DETECTORS:
                 self._detectors.clear()
-            detector = self._detectors[key] = _detector(window, min_perimeter)
+            detector = self._detectors[key] = _detector(window, min_perimeter, one_window)
         return detector
 
     def _calibrate(self, gray: Image, blur: FrameBlur | None = None) -> tuple[Calibration, tuple[Marker, ...]]:
@@ -781,12 +788,19 @@ class Recognizer:
         else:
             soft = cv2.GaussianBlur(part, (0, 0), sigma)
         window = max(3, int(round(0.011 * big_side)) | 1)
-        detector = self._detector(window, (min_px + 0.5) / max(part.shape[:2]))
-        corners, ids, rejected = detector.detectMarkers(cv2.addWeighted(part, 2.0, soft, -1.0, 0))
+        sharp = cv2.addWeighted(part, 2.0, soft, -1.0, 0)
+        min_rate = (min_px + 0.5) / max(part.shape[:2])
+        one_window = side >= _ONE_WINDOW_SIDE
         at = np.array([sx0, sy0], np.float64)
         shift = np.array([x0, y0], np.float64)
-        corners = tuple((np.asarray(c, np.float64).reshape(4, 2) + at) / f + shift for c in corners)
-        rejected = tuple((np.asarray(r, np.float64).reshape(4, 2) + at) / f + shift for r in rejected)
+        while True:
+            corners, ids, rejected = self._detector(window, min_rate, one_window).detectMarkers(sharp)
+            corners = tuple((np.asarray(c, np.float64).reshape(4, 2) + at) / f + shift for c in corners)
+            rejected = tuple((np.asarray(r, np.float64).reshape(4, 2) + at) / f + shift for r in rejected)
+            if not one_window or sum(_square(_to_table(r, to_table)) is not None
+                                     for r in rejected) < _SEARCH_AGAIN_SQUARES:
+                break
+            one_window = False  # codes the one window left undecoded: every window searches again
         found = () if ids is None else tuple(Marker(int(i), c) for c, i in zip(corners, ids.ravel()))
         markers = mat + tuple(m for m in found if is_card_id(m.id))
         quads = [np.asarray(r, np.float64).reshape(4, 2) for r in rejected]

@@ -384,3 +384,43 @@ def test_the_darkest_channel_worked_out_where_paper_is_measured_gives_the_whole_
     for view in (result.view, FlohcatiView((), ())):  # the cards' code areas; no card: the bare mat beside the row
         part = _darkest_where_paper(frame, view, result.image_to_table)
         assert _paper_level(part, view, result.image_to_table) == _paper_level(darkest, view, result.image_to_table)
+
+
+def test_a_large_frames_card_codes_are_searched_with_the_smallest_threshold_window_alone(
+        canvas: tuple, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    # at 2304 px a card's code spans the smallest window several times: the larger ones cost twice the time
+    from vision.flohcati import pipeline
+
+    image, origin = canvas
+    made: list[tuple[int, int]] = []
+
+    def spy(window: int, min_perimeter: float, one_window: bool = False) -> cv2.aruco.ArucoDetector:
+        detector = pipeline._detector(window, min_perimeter, one_window)
+        params = detector.getDetectorParameters()
+        made.append((params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax))
+        return detector
+
+    monkeypatch.setattr(Recognizer, "_detector", lambda self, *args: spy(*args))
+    for size in ((1280, 960), (2304, 1296)):
+        photo = photograph(image, 2.5, origin, REGION, "easy", seed=3, size=size)
+        assert Recognizer().recognize(photo.image).view.sight(4) == LAYOUT.sight(4)
+    (small_min, small_max), (large_min, large_max) = made
+    assert small_max > small_min and large_max == large_min
+
+
+def test_a_large_frame_whose_one_window_search_leaves_code_squares_undecoded_is_searched_with_every_window(
+        canvas: tuple, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    from vision.flohcati import pipeline
+
+    image, origin = canvas
+    photo = photograph(image, 2.5, origin, REGION, "easy", seed=3, size=(2304, 1296))
+    made: list[bool] = []
+
+    def spy(window: int, min_perimeter: float, one_window: bool = False) -> cv2.aruco.ArucoDetector:
+        made.append(one_window)
+        return pipeline._detector(window, min_perimeter, one_window)
+
+    monkeypatch.setattr(Recognizer, "_detector", lambda self, *args: spy(*args))
+    monkeypatch.setattr(pipeline, "_SEARCH_AGAIN_SQUARES", 0)  # any undecoded square at all, even none
+    assert Recognizer().recognize(photo.image).view.sight(4) == LAYOUT.sight(4)
+    assert made == [True, False]
