@@ -81,6 +81,7 @@ __all__ = [
     "detail",
     "enrol_photo",
     "find_component",
+    "flattened",
     "list_decks",
     "load_deck",
     "resolve_deck",
@@ -1059,7 +1060,7 @@ def edge_ratio(images: Image) -> FloatArray:
     return out
 
 
-def _flattened(image: FloatArray) -> FloatArray:
+def flattened(image: FloatArray) -> FloatArray:
     """A crop with the camera's colour cast, shading and smooth glare taken out: each channel over its
     mean, less its `TEMPLATE_HIGHPASS` blur, as brightness and two weighted colour-opponent channels."""
     y = image / (image.mean(axis=(0, 1), keepdims=True) + 1.0)
@@ -1104,7 +1105,7 @@ class TemplateCue:
     Each template (a plain enrolled view, at each turn) is kept at several blurs (`TEMPLATE_BLURS`);
     a crop is compared with each template at the strongest blur that leaves the template's edges
     about as steep as the crop's (`BLUR_MATCH`): the same blur as the table camera's, never more (a
-    plain coin matches any disc blurred enough). Both are `_flattened` (colour cast, shading and glare
+    plain coin matches any disc blurred enough). Both are `flattened` (colour cast, shading and glare
     out) and compared by normalised correlation, the crop shifted up to `TEMPLATE_SHIFT` each way.
     """
 
@@ -1124,7 +1125,7 @@ class TemplateCue:
             blurred = [cv2.GaussianBlur(t.astype(np.float32), (0, 0), sigma) if sigma > 0 else t.astype(np.float32)
                        for t in templates]
             steep.append(edge_ratio(np.asarray(blurred)))
-            flat = [_flattened(b) for b in blurred]
+            flat = [flattened(b) for b in blurred]
             mats.append(_unit_rows(np.stack([f[m:h - m, m:w - m] for f in flat])))
             coarse.append(_unit_rows(np.stack([self._half(f)[mc:ch - mc, mc:cw - mc, :1] for f in flat])))
         #: ``(blurs, templates, D)``, the same at half size, and ``(templates, blurs)``
@@ -1163,7 +1164,7 @@ class TemplateCue:
             if not len(todo):
                 continue
             level = np.clip((self.steepness[todo] >= BLUR_MATCH * steep[i]).sum(axis=1) - 1, 0, blurs - 1)
-            flat = _flattened(crop.astype(np.float32))
+            flat = flattened(crop.astype(np.float32))
             owners = self.owners[todo]
             shifts: NDArray[np.intp] | None = None
             if np.bincount(owners).max() > REFINE:

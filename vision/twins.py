@@ -17,6 +17,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.enroll import flattened
+
 __all__ = ["twin_score"]
 
 #: a view is matched to the crop shifted by up to this share of its side each way
@@ -38,12 +40,10 @@ _CACHED = 4
 
 
 def _views(templates: NDArray[Any]) -> NDArray[Any]:
-    from vision.enroll import _flattened
-
     for held, views in _cache:
         if held is templates:
             return views
-    views = np.stack([_flattened(t.astype(np.float32)) for t in templates])
+    views = np.stack([flattened(t.astype(np.float32)) for t in templates])
     _cache[:] = _cache[-(_CACHED - 1):] + [(templates, views)]
     return views
 
@@ -91,11 +91,9 @@ def twin_score(crop: NDArray[Any], templates: NDArray[Any], owners: NDArray[Any]
     """How surely ``crop`` (cut as the deck's ``templates`` are) shows label ``a`` rather than its look-alike ``b``
     (labels as ``owners`` numbers the ``templates``): -1 (surely ``b``) to 1 (surely ``a``); 0 where it is not told
     (see the module text). ``every_channel``: glare is a pixel blown out in every channel (see `GLARE`)."""
-    from vision.enroll import _flattened
-
     views = _views(templates)
     m = max(1, round(SHIFT * views.shape[2]))
-    cell = _flattened(np.asarray(crop, np.float32))
+    cell = flattened(np.asarray(crop, np.float32))
     there = _one_way(cell, crop, views, owners, a, b, m, every_channel)
     back = _one_way(cell, crop, views, owners, b, a, m, every_channel)
     if there is None or back is None:

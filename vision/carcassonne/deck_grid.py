@@ -48,13 +48,13 @@ _cache: list[tuple[Any, NDArray[Any]]] = []
 
 
 def _views(deck: Any, half: tuple[int, int]) -> NDArray[Any]:
-    """The deck's template views, flattened (`vision.enroll._flattened`) at half size, lightly blurred."""
-    from vision.enroll import _flattened
+    """The deck's template views, flattened (`vision.enroll.flattened`) at half size, lightly blurred."""
+    from vision.enroll import flattened
 
     if not _cache or _cache[0][0] is not deck.templates:
         small = [cv2.GaussianBlur(cv2.resize(t, half, interpolation=cv2.INTER_AREA).astype(np.float32), (0, 0), 0.7)
                  for t in deck.templates]
-        _cache[:] = [(deck.templates, np.stack([_flattened(s) for s in small]))]
+        _cache[:] = [(deck.templates, np.stack([flattened(s) for s in small]))]
     return _cache[0][1]
 
 
@@ -146,7 +146,7 @@ def _fit(photo: NDArray[Any], grid: Grid, to_photo: NDArray[Any], deck: Any) -> 
     """One search of the deck's views around the grid's cells placed by ``to_photo``: the homography through the
     matched centres and how many agree with it, or None (no views, fewer than `LEAST` agree)."""
     from vision.carcassonne.classifier import cut_crops
-    from vision.enroll import _flattened, describe
+    from vision.enroll import describe, flattened
 
     templates, owners = getattr(deck, "templates", None), getattr(deck, "template_owners", None)
     if templates is None or owners is None or len(grid.cells) < LEAST:
@@ -165,7 +165,7 @@ def _fit(photo: NDArray[Any], grid: Grid, to_photo: NDArray[Any], deck: Any) -> 
         quad = _to_photo(to_photo, np.array([[cx - r, cy - r], [cx + r, cy - r], [cx + r, cy + r], [cx - r, cy + r]]))
         m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
         around = cv2.warpPerspective(photo, m, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-        flat = _flattened(around.astype(np.float32))
+        flat = flattened(around.astype(np.float32))
         best, at = -1.0, (0.0, 0.0)
         for j in np.flatnonzero(np.isin(owners, labels)):
             res = cv2.matchTemplate(flat, views[j], cv2.TM_CCOEFF_NORMED)
