@@ -1496,10 +1496,8 @@ class _PartReader:
         self.cue = TemplateCue(templates, deck.template_owners, len(self.labels))
         self.roots = np.sqrt(tints(templates))
         self.templates = templates
-        printed = detail(templates)
         #: each label's median print (`vision.enroll.detail`) over its templates
-        self.detail = np.array([float(np.median(printed[self.owners == k])) if np.any(self.owners == k) else 0.0
-                                for k in range(len(self.labels))])
+        self.detail = self._median(detail(templates))
         #: ``(blurs, labels)``: each label's median print and edge steepness (`vision.enroll.edge_ratio`) over its
         #: templates blurred by each of `vision.enroll.TEMPLATE_BLURS` (`expected_detail`)
         blurred = [np.stack([cv2.GaussianBlur(t, (0, 0), sigma) for t in templates]) if sigma > 0 else templates

@@ -91,14 +91,7 @@ def _dim_table(card: str | None) -> tuple[NDArray[Any], NDArray[Any]]:
 def _linear_glare(image: NDArray[Any], to_image: NDArray[Any], radius_mm: float, dy_mm: float) -> NDArray[Any]:
     """A glare spot of peak 1.5 (linear light, 1 = white) centred ``dy_mm`` below the space's centre: it
     saturates part of the space and brightens the rest."""
-    x, y = _space_centre()
-    pts = cv2.perspectiveTransform(np.array([[[x, y + dy_mm], [x + radius_mm, y + dy_mm]]], np.float64), to_image)[0]
-    radius = float(np.linalg.norm(pts[1] - pts[0]))
-    spot: NDArray[Any] = np.zeros(image.shape[:2], np.float32)
-    cv2.circle(spot, (int(round(pts[0][0])), int(round(pts[0][1]))), int(round(radius)), 1.0, -1, cv2.LINE_AA)
-    spot = cv2.GaussianBlur(spot, (0, 0), 0.25 * radius)
-    lin = (image.astype(np.float32) / 255.0) ** 2.2 + 1.5 * spot[:, :, None]
-    return np.clip(255.0 * np.clip(lin, 0.0, 1.0) ** (1 / 2.2) + 0.5, 0, 255).astype(np.uint8)
+    return _offset_glare(image, to_image, radius_mm, 0.0, dy_mm)
 
 
 def test_an_empty_space_under_glare_in_a_dim_frame_reads_empty(recognizer: Recognizer) -> None:
