@@ -404,7 +404,7 @@ def _bare_under_glare(top: Image, window: tuple[slice, slice], paper: float, lev
     lit = _lit(top, window)
     if lit.size == 0 or not (glared or float(lit.mean()) >= _FLAT_GLARE) or float(1.0 - lit.mean()) < _FLAT_MIN_SHARE:
         return False
-    return _print(top, window, paper, level) <= _FLAT_DETAIL
+    return _print(top, window, paper, level, lit) <= _FLAT_DETAIL
 
 
 #: Glare may saturate part of a card's code area, too little of it for `_glared` where paper is as bright as the
@@ -420,13 +420,15 @@ _HIDDEN_CODE_SATURATED = 0.3
 _HIDDEN_CODE_DARK = 0.1
 
 
-def _print(top: Image, window: tuple[slice, slice], paper: float, level: float) -> float:
+def _print(top: Image, window: tuple[slice, slice], paper: float, level: float,
+           lit: NDArray[np.bool_] | None = None) -> float:
     """The print that the part ``window`` of ``top`` (a grey top-down image at `_CHECK_PX_PER_MM`) shows where glare
-    leaves it unsaturated: the mean absolute detail between `_FLAT_FINE_MM` and `_FLAT_COARSE_MM` of the linear light
-    over the contrast of card paper (grey ``paper``) with the mat (grey ``level``); 0 where glare leaves none of it."""
+    (``lit``: `_lit` of that part, where the caller has it) leaves it unsaturated: the mean absolute detail between
+    `_FLAT_FINE_MM` and `_FLAT_COARSE_MM` of the linear light over the contrast of card paper (grey ``paper``) with the
+    mat (grey ``level``); 0 where glare leaves none of it."""
     s = _CHECK_PX_PER_MM
     around, inner = _around(top, window)
-    lit = _lit(top, window)
+    lit = _lit(top, window) if lit is None else lit
     if lit.size == 0 or bool(lit.all()):
         return 0.0
     linear = (np.clip(around, 0.0, 255.0) / 255.0) ** 2.2
@@ -449,9 +451,10 @@ def _code_hidden_under_card(top: Image, paper: float, level: float, reading: _Re
         return False
     window = _upper_window(row, col)
     upper = top[window]
-    if upper.size == 0 or _under_glare(top, window) or float(np.mean(upper < _BRIGHT * level)) > _HIDDEN_CODE_DARK:
+    lit = _lit(top, window)
+    if upper.size == 0 or float(lit.mean()) >= _FLAT_GLARE or float(np.mean(upper < _BRIGHT * level)) > _HIDDEN_CODE_DARK:
         return False
-    return _print(top, window, paper, level) > _FLAT_DETAIL
+    return _print(top, window, paper, level, lit) > _FLAT_DETAIL
 
 
 def _around(top: Image, window: tuple[slice, slice]) -> tuple[Image, tuple[slice, slice]]:
