@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,20 +166,21 @@ def _directions(gray: NDArray[Any], mask: NDArray[Any]) -> tuple[float, float] |
 
     The first is the one nearer the photo's horizontal.
     """
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-    # the board's own pixels: a grained or striped table around it has strong straight edges of its own
-    near = cv2.dilate(mask, np.ones((3, 3), np.uint8)) > 0
-    mag, ang = cv2.cartToPolar(gx[near], gy[near], angleInDegrees=True)
-    # an edge's direction is across its gradient
-    bins = (ang.ravel().astype(np.int32) + 90) % 180
-    hist = np.bincount(bins, weights=mag.ravel(), minlength=180)
     outline = _outline(mask)
     if len(outline) >= 4:
         # the outline's pieces run along the grid; the art's edges (and the sensor's blocks) do not
         d = outline[:, 2:] - outline[:, :2]
         along = np.round(np.degrees(np.arctan2(d[:, 1], d[:, 0]))).astype(np.int32) % 180
         hist = np.bincount(along, weights=np.hypot(d[:, 0], d[:, 1]) ** 2, minlength=180)
+    else:
+        gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+        # the board's own pixels: a grained or striped table around it has strong straight edges of its own
+        near = cv2.dilate(mask, np.ones((3, 3), np.uint8)) > 0
+        mag, ang = cv2.cartToPolar(gx[near], gy[near], angleInDegrees=True)
+        # an edge's direction is across its gradient
+        bins = (ang.ravel().astype(np.int32) + 90) % 180
+        hist = np.bincount(bins, weights=mag.ravel(), minlength=180)
     smooth = np.convolve(np.r_[hist[-4:], hist, hist[:4]], np.ones(5), "same")[4:-4]
     p1 = int(np.argmax(smooth))
     dist = np.abs(((np.arange(180) - p1) + 90) % 180 - 90)
@@ -865,8 +867,8 @@ def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any], rea
     """
     h, w = g.shape
     vertical, horizontal = _seams(cells)
-    ts = np.array([[0.08, 0.18, 0.28, 0.38], [0.62, 0.72, 0.82, 0.92]])
-    offs = np.linspace(-reach, reach, 2 * int(round(reach * 60)) + 1)
+    ts = _PROBE_ALONG
+    offs = _probe_offsets(reach)
     srcs, probes = [], []
     for seams, across in ((vertical, 0), (horizontal, 1)):
         if not len(seams):
@@ -876,7 +878,7 @@ def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any], rea
         p[..., across] = seams[:, None, None, None, across] + offs[None, None, None, :]
         probes.append(p.reshape(-1, 4, len(offs), 2))
         src = np.broadcast_to(seams[:, None, :], (len(seams), 2, 2)).copy()
-        src[..., 1 - across] += ts.mean(axis=1)[None, :]
+        src[..., 1 - across] += _PROBE_MIDDLES[None, :]
         srcs.append(src.reshape(-1, 2))
     empty = np.zeros((0, 2))
     if not probes:
@@ -910,6 +912,19 @@ def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any], rea
         # a seam too faint to tell counts as off its line
         return src, dst, np.where(good, off, np.inf)
     return src[good], dst[good], off[good]
+
+
+#: where along each half seam (shares of the side) its profile is taken, and each half's middle
+_PROBE_ALONG = np.array([[0.08, 0.18, 0.28, 0.38], [0.62, 0.72, 0.82, 0.92]])
+_PROBE_MIDDLES = _PROBE_ALONG.mean(axis=1)
+
+
+@functools.lru_cache(maxsize=16)
+def _probe_offsets(reach: float) -> NDArray[Any]:
+    """The offsets (cells) across a seam at which its profile is taken, ``reach`` either way (read only: shared)."""
+    out = np.linspace(-reach, reach, 2 * int(round(reach * 60)) + 1)
+    out.flags.writeable = False
+    return out
 
 
 #: a seam's averaged profile must dip or rise this much (grey levels) against its surroundings to be found
@@ -1123,11 +1138,11 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
     current = zoom @ to_work
     contour = _contour(mask)
     for radius, reach, full in GROW_STEPS:
-        cells, _ = _board_cells(mask, np.linalg.inv(zoom) @ current, 0.75, samples)
+        work = np.linalg.inv(zoom) @ current
+        cells, _ = _board_cells(mask, work, 0.75, samples)
         near = cells[np.hypot(*(cells + 0.5 - centre).T) <= radius]
         src, dst, _ = _seam_probes(fine, current, near, reach)
         # the board's outline lies on lattice lines too: each piece along an axis on its nearest line within reach
-        work = np.linalg.inv(zoom) @ current
         ouv, along = _outline_points(contour, work)
         keep = (np.hypot(*(ouv - centre).T) <= radius) & (along >= 0)
         ouv, along = ouv[keep][::OUTLINE_STEP], along[keep][::OUTLINE_STEP]

@@ -260,10 +260,15 @@ def _settle(cells: list[tuple[int, int]], scores: NDArray[Any],
     where = {c: i for i, c in enumerate(cells)}
     neigh = [[where.get((x + dx, y + dy), -1) for dx, dy in _STEP] for x, y in cells]
 
+    # plain lists: the same numbers, read without numpy's per-element cost
+    score_rows: list[list[float]] = scores.tolist()
+    edge_rows: list[list[int]] = _EDGES.tolist()
+
     def local(i: int, p: int) -> float:
-        total = float(scores[i, p])
+        total = score_rows[i][p]
+        own = edge_rows[p]
         for side, j in enumerate(neigh[i]):
-            if j >= 0 and _EDGES[p, side] != _EDGES[choice[j], (side + 2) % 4]:
+            if j >= 0 and own[side] != edge_rows[choice[j]][(side + 2) % 4]:
                 total -= MISMATCH
         return total
 
