@@ -256,7 +256,8 @@ def _settle(cells: list[tuple[int, int]], scores: NDArray[Any],
     """
     n = len(cells)
     cands = np.argsort(-scores, axis=1)[:, :CANDIDATES]
-    choice = cands[:, 0].copy()
+    cand_rows: list[list[int]] = cands.tolist()
+    choice: list[int] = [row[0] for row in cand_rows]
     where = {c: i for i, c in enumerate(cells)}
     neigh = [[where.get((x + dx, y + dy), -1) for dx, dy in _STEP] for x, y in cells]
 
@@ -275,7 +276,7 @@ def _settle(cells: list[tuple[int, int]], scores: NDArray[Any],
     for _ in range(4):
         changed = False
         for i in range(n):
-            best = max(cands[i], key=lambda p: local(i, int(p)))
+            best = max(cand_rows[i], key=lambda p: local(i, p))
             if best != choice[i]:
                 choice[i] = best
                 changed = True
