@@ -33,6 +33,7 @@ from vision.carcassonne.grid import (
     _outline_steps,
     _seam_count,
     _seams,
+    _whole_percentile,
     find_grid,
     grow_best,
     grow_seams,
@@ -628,3 +629,16 @@ def test_the_seams_between_cells_are_those_between_east_and_south_neighbours_eac
     assert _seam_count(cells) == 3 + 4
     empty_v, empty_h = _seams(np.zeros((0, 2), np.intp))
     assert empty_v.shape == (0, 2) and empty_h.shape == (0, 2)
+
+
+def test_the_upper_decile_of_whole_gradients_is_numpys_to_the_bit() -> None:
+    """The cap on the seam profiles' gradients (their 90th percentile over the board) counted out of a histogram is
+    the value numpy's percentile gives, for any count of values (the interpolation falling either side of the
+    middle) and for values that are not whole numbers (left to numpy)."""
+    rng = np.random.default_rng(11)
+    for n in (1, 2, 3, 7, 10, 11, 97, 1000, 4099):
+        values = np.abs(cv2.Sobel(rng.integers(0, 256, (n, 3)).astype(np.float32), cv2.CV_32F, 1, 0, ksize=3)).ravel()
+        for q in (90, 37.5):
+            assert _whole_percentile(values, q) == float(np.percentile(values, q))
+    halves = rng.integers(0, 40, 501).astype(np.float32) + 0.5
+    assert _whole_percentile(halves, 90) == float(np.percentile(halves, 90))
