@@ -859,7 +859,7 @@ def _board_cells(mask: NDArray[Any], to_work: NDArray[Any], least: float,
         return np.zeros((0, 2), np.intp), np.zeros(0)
     fl = np.floor(uv).astype(np.int64)
     keys = np.unique((fl[:, 0] << 32) + (fl[:, 1] & 0xFFFFFFFF))
-    cells = np.c_[keys >> 32, ((keys & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000].astype(np.intp)
+    cells = np.column_stack((keys >> 32, ((keys & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000)).astype(np.intp)
     if len(cells) > 4000:
         return np.zeros((0, 2), np.intp), np.zeros(0)
     p = _inner(to_work, cells)
@@ -1028,7 +1028,7 @@ def _seams(cells: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
         nb = keys + step
         at = np.minimum(np.searchsorted(keys, nb), len(keys) - 1)
         found = nb[keys[at] == nb] if len(keys) else nb
-        out.append(np.c_[found >> 32, (found & 0xFFFFFFFF) - (1 << 31)].astype(np.float64).reshape(-1, 2))
+        out.append(np.column_stack((found >> 32, (found & 0xFFFFFFFF) - (1 << 31))).astype(np.float64).reshape(-1, 2))
     return out[0], out[1]
 
 
@@ -1052,8 +1052,8 @@ def _axis_search(u: NDArray[Any], v: NDArray[Any], r: NDArray[Any], scales: NDAr
             idx = (((u - sh * v) / sc % 1.0) * bins).astype(np.intp) % bins
             got = np.bincount(idx, weights=r, minlength=bins)
             cnt = np.bincount(idx, minlength=bins).astype(np.float64)
-            score = np.convolve(np.r_[got[-3:], got, got[:3]], window, "valid") / (
-                np.convolve(np.r_[cnt[-3:], cnt, cnt[:3]], window, "valid") + 1e-9) / base
+            score = np.convolve(np.concatenate((got[-3:], got, got[:3])), window, "valid") / (
+                np.convolve(np.concatenate((cnt[-3:], cnt, cnt[:3])), window, "valid") + 1e-9) / base
             k = int(np.argmax(score))
             if score[k] > best[0]:
                 best = (float(score[k]), float(sc), float(sh), float((k + 0.5) / bins * sc))
@@ -1409,7 +1409,7 @@ def line_fit(src: NDArray[Any], dst: NDArray[Any], start: NDArray[Any], affine: 
     line = np.round(src[rows, across])
     t = _normaliser(dst)
     p = _apply(t, dst)
-    ph = np.c_[p, np.ones(len(p))]
+    ph = np.column_stack((p, np.ones(len(p))))
     g = np.linalg.inv(t @ start)
     if not np.isfinite(g).all() or abs(g[2, 2]) < 1e-12:
         return None
