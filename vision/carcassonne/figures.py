@@ -504,8 +504,8 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
     any_space = bool(spaces.any())
     in_space = spaces > 0
     if any_space:
-        # the spaces' box, two pixels wider each way than the closing reaches: inside the spaces it closes as the
-        # whole mosaic would
+        # the spaces' box, three pixels wider each way (the closing looks two pixels out): inside the spaces it closes
+        # as over the whole mosaic
         rows, cols = np.flatnonzero(in_space.any(axis=1)), np.flatnonzero(in_space.any(axis=0))
         box_s = np.s_[max(0, int(rows[0]) - 3):int(rows[-1]) + 4, max(0, int(cols[0]) - 3):int(cols[-1]) + 4]
     for k, colour in enumerate(_NAMES):
