@@ -256,21 +256,27 @@ def _settle(cells: list[tuple[int, int]], scores: NDArray[Any],
     """
     n = len(cells)
     cands = np.argsort(-scores, axis=1)[:, :CANDIDATES]
-    choice = cands[:, 0].copy()
+    cand_rows: list[list[int]] = cands.tolist()
+    choice: list[int] = [row[0] for row in cand_rows]
     where = {c: i for i, c in enumerate(cells)}
     neigh = [[where.get((x + dx, y + dy), -1) for dx, dy in _STEP] for x, y in cells]
 
+    # plain lists: the same numbers, read without numpy's per-element cost
+    score_rows: list[list[float]] = scores.tolist()
+    edge_rows: list[list[int]] = _EDGES.tolist()
+
     def local(i: int, p: int) -> float:
-        total = float(scores[i, p])
+        total = score_rows[i][p]
+        own = edge_rows[p]
         for side, j in enumerate(neigh[i]):
-            if j >= 0 and _EDGES[p, side] != _EDGES[choice[j], (side + 2) % 4]:
+            if j >= 0 and own[side] != edge_rows[choice[j]][(side + 2) % 4]:
                 total -= MISMATCH
         return total
 
     for _ in range(4):
         changed = False
         for i in range(n):
-            best = max(cands[i], key=lambda p: local(i, int(p)))
+            best = max(cand_rows[i], key=lambda p: local(i, p))
             if best != choice[i]:
                 choice[i] = best
                 changed = True
