@@ -130,8 +130,9 @@ class DeckTileClassifier:
     CLOSE_RATIO = 1.3
     #: a tile named but scarcely nearer than an edge twin (`vision.carcassonne.deck_twins.edge_twins`: a pennant
     #: more or less), or one of two edge twins among a cell's close tiles, is taken when the part where their views
-    #: differ shows it by at least this (`vision.carcassonne.deck_twins.twin_score`, -1 to 1): on the tuning boards
-    #: every twin the score put the wrong way lay above -0.34, and 60% of the right ones at 0.5 or more
+    #: differ shows it by at least this (`vision.carcassonne.deck_twins.twin_score`, -1 to 1, the views blurred as
+    #: the cell is): on the tuning boards 906,300,000 on every twin the score put the wrong way lay above -0.04, and
+    #: 88% of the right ones at 0.5 or more (sharp views: -0.41 and 41%)
     TWIN_MARGIN = 0.5
 
     def __init__(self, deck: Any, model: TileClassifier) -> None:
@@ -225,8 +226,12 @@ class DeckTileClassifier:
         templates, owners = getattr(self.deck, "templates", None), getattr(self.deck, "template_owners", None)
         if templates is None or owners is None:
             return 0.0
+        from vision.enroll import TEMPLATE_BLURS
+
         names = list(self.deck.labels)
-        return twin_score(crop, templates, owners, names.index(a), names.index(b))
+        # a board photo is often blurrier than the enrolment photos: a pennant a few pixels across is told only
+        # against views blurred alike
+        return twin_score(crop, templates, owners, names.index(a), names.index(b), blurs=TEMPLATE_BLURS)
 
     def _without_lost_twins(self, crop: NDArray[Any], close: frozenset[str]) -> frozenset[str]:
         """``close`` less each tile whose edge twin among them the cell's views show by `TWIN_MARGIN`."""
