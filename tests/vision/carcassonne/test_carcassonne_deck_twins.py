@@ -124,3 +124,36 @@ def test_a_blurred_cell_is_told_from_its_twin_against_views_blurred_alike() -> N
     p_cols = [j for j, lab in enumerate(reader.labels) if lab.startswith("P@")]
     assert not doubtful[0] and probs[0, p_cols].sum() > 0.99
     assert bool(doubtful[1]) and close[1] == frozenset({"O"})
+
+
+class CityDeck:
+    """A deck of E and H (one city cap, two opposite caps) that names H, clearly nearer."""
+
+    labels = ("E", "H")
+    crop_size = (48, 48)
+
+    def __init__(self) -> None:
+        self.templates, self.template_owners = _views(_city(False), _city(True))
+
+    def classify(self, crops: Any, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.IDENTIFIED, "H", 0.5) for _ in crops]
+
+    def scores(self, crops: Any) -> tuple[Any, None, Any]:
+        d = np.tile(np.array([1.0, 0.5], np.float32), (len(crops), 1))
+        return d, None, d
+
+
+def test_a_cell_mostly_blown_out_by_glare_is_named_nothing() -> None:
+    from vision.carcassonne.classifier import DeckTileClassifier
+
+    reader = DeckTileClassifier(CityDeck(), TileModel())  # type: ignore[arg-type]
+    seen = _photographed(_city(True), 0, 4)
+    glared = seen.copy()
+    glared[:26] = (250, 252, 255)  # over half the cell white: a cap may lie under it
+    spot = seen.copy()
+    spot[:12] = (250, 252, 255)  # a quarter: what is left still shows the tile
+    probs, _, doubtful, close = reader.read_with_candidates(np.stack([seen, glared, spot]))
+    h_cols = [j for j, lab in enumerate(reader.labels) if lab.startswith("H@")]
+    assert not doubtful[0] and probs[0, h_cols].sum() > 0.99 and close[0] == frozenset({"H"})
+    assert bool(doubtful[1]) and close[1] == frozenset()
+    assert not doubtful[2] and probs[2, h_cols].sum() > 0.99
