@@ -277,11 +277,11 @@ def test_a_grid_the_decks_views_place_nowhere_is_no_board() -> None:
     model = SidesModel(labels, [[field] * 4] * 4 * len(layout))  # the refit grid holds the cells beside too
     # an edition enrolled whose tiles this board does not show: the grid is no board of it
     other = UnsureViewsDeck({n: cv2.resize(_print(n, 0), (48, 48), interpolation=cv2.INTER_AREA) for n in "HKLX"})
-    with pytest.raises(NoBoardError, match="seen in none"):
+    with pytest.raises(NoBoardError, match="agree on no grid"):
         read_cells(board.image, grid, DeckTileClassifier(other, model))  # type: ignore[arg-type]
     # the board's own edition: its views place the grid, and the board is read on
     own = UnsureViewsDeck({n: cv2.resize(_print(n, 0), (48, 48), interpolation=cv2.INTER_AREA) for n in names})
     try:
         read_cells(board.image, grid, DeckTileClassifier(own, model))  # type: ignore[arg-type]
     except NoBoardError as exc:
-        assert "seen in none" not in str(exc)
+        assert "agree on no grid" not in str(exc)
