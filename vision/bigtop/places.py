@@ -369,9 +369,9 @@ PRINT_SURE = {Area.TABLEAU: 0.5, Area.CHART_SPACE: 0.5}
 NAME_OVER_PLAIN = 1.25
 #: ... and below `PRINT_TEXTURED`, only where the rest of the place shows less fine detail than `TEXTURED`: a
 #: hand over a called card, its knuckles in the value's band, matched the value by chance at 0.238 with the band
-#: 2.5 times as detailed as the rest; the rest of the four places a hand or an arm covered read 0.077 to 0.089,
-#: that of 974 of 978 empty chart spaces in view on 120 tuning tables (medium and hard) under 0.06, and those
-#: four matched from 0.465
+#: 2.5 times as detailed as the rest; on 100 tuning tables (medium and hard) the rest of the four called cards a
+#: hand or an arm covered that passed `PLAIN_CONTRAST` showed 0.077 to 0.089 and matched at most 0.238, that of
+#: 1296 of 1303 empty chart spaces in view under 0.06, and the other seven matched from 0.465
 PRINT_TEXTURED = {Area.TABLEAU: 0.5, Area.CHART_SPACE: 0.35}
 TEXTURED = 0.06
 #: both compared blurred this much (px): the camera's blur and the rectification's resampling
