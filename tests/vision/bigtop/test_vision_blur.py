@@ -68,5 +68,5 @@ def test_a_reader_that_judges_blur_itself_keeps_its_verdicts_on_blurred_crops() 
     assert fine_detail(crops)[0] < BLURRED
     for judges, verdict in ((True, Verdict.IDENTIFIED), (False, Verdict.UNSURE)):
         rec = Recognizer(classifier=_Reader(judges))
-        recs = rec.classifier.classify(crops)
+        recs = rec.classifier.classify(crops, 0.0)
         assert [r.verdict for r in rec._allowing_for_blur(crops, recs)] == [verdict]

@@ -213,7 +213,12 @@ def test_a_place_is_read_when_the_detections_own_crop_fits_the_same_card(
         fit: tuple[str, float, float], read: bool) -> None:
     place = _dark_pile_of(Suit.ANIMALS)
     fitted: list[str] = []
-    monkeypatch.setattr(facefit, "face_read", lambda crop, cands, guess: fitted.append(guess) or fit)
+
+    def face_read(crop: np.ndarray, cands: object, guess: str) -> tuple[str, float, float]:
+        fitted.append(guess)
+        return fit
+
+    monkeypatch.setattr(facefit, "face_read", face_read)
     recognizer.fits.reset()
     items = [(Kind.CARD, place.centre, 0.0, Recognition(Verdict.UNSURE, detected_guess, 0.46))]
     crops = np.zeros((1, 8, 8, 3), np.uint8)
