@@ -116,6 +116,9 @@ _ART_BARE = 0.75
 #: ... both blurred by this share of a field's width, the crop's field moved by up to this many pixels
 _ART_BLUR = 0.04
 _ART_SHIFT = 2
+#: a tile the deck named is taken by its name only where no more than this many of its fields (an attraction's
+#: aside) go unconfirmed by both the art (`_FieldArt.kind`) and the colours
+_ART_UNSEEN = 1
 #: a colour is a class when its distance is below `_MAX_DISTANCE` and the next class's
 #: is at least `_MARGIN` further
 _MAX_DISTANCE = 0.11
@@ -1453,13 +1456,25 @@ def _fields_by_art(rb: _Board, parcel: int, ring: list[str | None], chars: list[
 
 def _art_disagrees(rb: _Board, parcel: int, pattern: str, ring: list[str | None], art: _FieldArt) -> bool:
     """True when a field of the parcel clearly shows, by the deck's art, the other kind than the tile ``pattern``
-    the deck named has there, or an attraction lies where it has a walkway."""
+    the deck named has there, or an attraction lies where it has a walkway; or when more than `_ART_UNSEEN` of its
+    fields show their kind neither by the art nor by the colours (glare washing half a tile out): the name then
+    rests on two fields, which up to four tiles of the box share."""
     letters = list(zip(parcel_cells(parcel), pattern.replace("/", "")))
     if any(ring[c] == "attraction" and letter != "s" for c, letter in letters):
         return True  # an attraction is built on sites only
     crop = _parcel_crop(rb, parcel, art.size)
-    return crop is not None and any(ring[c] != "attraction" and art.kind(crop, q) not in (None, letter)
-                                    for q, (c, letter) in enumerate(letters))
+    if crop is None:
+        return False
+    by_colour = {"walkway": "w", "site": "s"}
+    unseen = 0
+    for q, (c, letter) in enumerate(letters):
+        if ring[c] == "attraction":
+            continue
+        by_art = art.kind(crop, q)
+        if by_art not in (None, letter):
+            return True
+        unseen += by_art is None and by_colour.get(ring[c] or "") != letter
+    return unseen > _ART_UNSEEN
 
 
 def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str], glare: _Glare) -> None:
@@ -1609,14 +1624,18 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
             crop = _parcel_crop(rb, parcel, art.size)
             if crop is not None and art.bare(crop, parcel_cells(parcel).index(c), chars[c]):
                 readings[kind][c] = kind
-        # ... and a piece the colours found there, where that art shows the field's own bare print: unclear (a
-        # piece would hide the print; the light, not a piece, gave the colour)
+        # ... and a piece the colours found there only by allowing for glare (which takes the field under it to
+        # be the print's, not the family's art: glare over a lavender walkway reads as a guest), or where that
+        # art shows the field's own bare print: unclear (a piece would hide the print; the light gave the colour)
         elif (art is not None and c in art_fields and kind in ("walkway", "site")
               and readings[kind][c] not in (None, kind)):
-            parcel = next(p for p in range(16) if c in parcel_cells(p))
-            crop = _parcel_crop(rb, parcel, art.size)
-            if crop is not None and art.bare(crop, parcel_cells(parcel).index(c), chars[c]):
+            if _classify_many(mids[c][None], (kind, *near[kind]))[0] != readings[kind][c]:
                 readings[kind][c] = None
+            else:
+                parcel = next(p for p in range(16) if c in parcel_cells(p))
+                crop = _parcel_crop(rb, parcel, art.size)
+                if crop is not None and art.bare(crop, parcel_cells(parcel).index(c), chars[c]):
+                    readings[kind][c] = None
         if kind == "walkway":
             mid = on_walkway[c]
             if mid is None:
