@@ -214,6 +214,14 @@ _EMPTY_EVEN = (0.85, 1.1)
 #: ... and shows that print untouched by glare (`_Glare.clear_empty`) with at most this share of its pixels
 #: saturated: a glare's edge just reaching it (a tile there would cover the whole ring, not a few pixels)
 _CLEAR_EMPTY_CLIPPED = 0.02
+#: a ring lit brighter than `_EMPTY_EVEN` allows is the empty print all the same (`_exposed_empty`) where the
+#: paper's white fit is only low there: the first reading takes it, the reading allowing for glare finds no
+#: class, no pixel of it has a channel clipped, its brightest tenth is at most `_EXPOSED_EVEN` of its darkest's
+#: lightness, and its colour is the empty print's times a gain alone (linear light, within `_EXPOSED_GAIN`), off
+#: it by at most `_EXPOSED_FIT` of its light; and every field of its parcel reads empty so
+_EXPOSED_EVEN = 1.06
+_EXPOSED_GAIN = (1.0, 1.6)
+_EXPOSED_FIT = 0.03
 #: a place glare lit unevenly is read from the band of its unsaturated pixels' lightness between these
 #: percentiles (`_least_glare`), when at least this share of its pixels is unsaturated
 _LEAST_GLARE = (5.0, 35.0)
@@ -1039,8 +1047,16 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
     clear_empty = tuple(c in {c for c, k in zip(candidates, both) if k == "empty"} for c in range(64))
     if any(k == "empty" and uneven[c] for c, k in enumerate(ring_class)):
         under_glare = _glare_classes(rings, kinds, tints)
+        exposed = {c for c, k in enumerate(ring_class)
+                   if k == "empty" and uneven[c] and under_glare[c] is None and _exposed_empty(ring_px[c], whites[c])}
         ring_class = [None if k == "empty" and uneven[c] and under_glare[c] != "empty" else k
                       for c, k in enumerate(ring_class)]
+        # (only a parcel empty all over: a field beside a tile's or an unclear one says a tile may lie there)
+        for parcel in range(16):
+            four = parcel_cells(parcel)
+            if any(c in exposed for c in four) and all(c in exposed or ring_class[c] == "empty" for c in four):
+                for c in four:
+                    ring_class[c] = "empty"
     # a tile's field glare washed toward the empty parcel's light colour: read again as a field unclear
     washed = {c: rings[c].copy() for c in _washed_tile_fields(ring_class, rings, tints, clear_empty)}
     for c in washed:
@@ -1075,6 +1091,29 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
 
     glare = _Glare(tuple(bool(v) for v in saturated), clear_empty)
     return ring_class, mids, rings, least_middle, clipped_middle, glare
+
+
+def _exposed_empty(pixels: NDArray[Any], white: NDArray[Any]) -> bool:
+    """True when a field's ring (its pixels (M, 3), raw 0..255) lit brighter than the empty print (`_EMPTY_EVEN`)
+    is that print seen through a white fit low there: lit evenly (`_EXPOSED_EVEN`), no channel of any pixel
+    clipped, and its colour in linear light the empty print's times a gain (`_EXPOSED_GAIN`), within
+    `_EXPOSED_FIT`.
+
+    Glare adds light of its own colour, which draws a colour toward the glare's and away from the print's
+    (the reading allowing for glare takes that); a gain keeps the print's colour, and a tile's field under
+    any glare shows another colour. A tile half over its field, a hand or a shadow light a ring unevenly.
+    """
+    px = np.asarray(pixels, np.float64)
+    if not len(px) or float(px.max()) >= _CLIPPED:
+        return False
+    low, high = np.percentile(px.mean(axis=1), (10, 90))
+    if high > _EXPOSED_EVEN * max(float(low), 1.0):
+        return False
+    lin = (np.median(px, axis=0) / np.maximum(np.asarray(white, np.float64), 1.0)) ** 2.2
+    empty = (np.array(EMPTY, np.float64) / 255.0) ** 2.2
+    gain = float(lin @ empty / (empty @ empty))
+    fit = float(np.linalg.norm(lin - gain * empty)) <= _EXPOSED_FIT * float(np.linalg.norm(lin))
+    return _EXPOSED_GAIN[0] <= gain <= _EXPOSED_GAIN[1] and fit
 
 
 def _washed_tile_fields(ring_class: list[str | None], rings: NDArray[Any], tints: NDArray[Any],
