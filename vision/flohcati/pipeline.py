@@ -719,9 +719,10 @@ class Recognizer:
 
     def _search_mat(self, gray: Image, blur: FrameBlur | None = None) -> tuple[Calibration, tuple[Marker, ...]]:
         """The mat's calibration and the mat's markers searched in ``gray``: the vision core's fast search; where that does not fix
-        the mat, the slow one for the markers it missed, with one threshold window first (taken when it
-        completes the mat's markers) and then with all;
-        where neither decodes enough of them, the undecoded squares matched against the dictionary's codes
+        the mat, the slow one for the markers it missed, with one threshold window first (where its markers fix the
+        mat, those still missing are searched with every window around where they must lie,
+        `find_missing_mat_markers`, and the mat is taken from all of them) and else with every window over the
+        whole frame; where neither decodes enough of them, the undecoded squares matched against the dictionary's codes
         (``blur``: the frame's `FrameBlur`, made once for all these searches).
 
         In a large frame (`reduction`) the shrunk frame's slow search with one threshold window comes first
@@ -745,21 +746,32 @@ class Recognizer:
         except NoMatError:
             pass
         have = {m.id for m in mat}
-        every = set(GEOMETRY.markers.marker_ids)
-        if not every <= have:
-            for one_window in (True, False):
-                more = tuple(m for m in find_markers(gray, self.config, robust=True, one_window=one_window, blur=blur)
-                             if not is_card_id(m.id) and m.id not in have)
-                if one_window and not every <= have | {m.id for m in more}:
-                    continue  # the one window's markers are taken only when they complete the mat
-                try:
-                    return self.calibrator.update(mat + more), mat + more
-                except NoMatError:
-                    if not one_window:
-                        mat += more
+        if not set(GEOMETRY.markers.marker_ids) <= have:
+            # the one window's markers, where they fix the mat, place the markers still missing: those are searched with
+            # every window only around where they must lie (every window over the whole frame costs about five times the
+            # one window's search; on the 16 tuning frames that reached it, it found no mat marker the windows miss)
+            more = self._slow_markers(gray, have, True, blur)
+            try:
+                mat_homography(mat + more, self.config)
+                found = mat + more
+                found += find_missing_mat_markers(gray, found, self.config)
+                return self.calibrator.update(found), found
+            except NoMatError:
+                pass
+            more = self._slow_markers(gray, have, False, blur)
+            try:
+                return self.calibrator.update(mat + more), mat + more
+            except NoMatError:
+                mat += more
         # too few of the mat's markers decoded: the ones blur smeared are matched
         mat += mat_markers_by_matching(gray, self.config, mat, blur)
         return self.calibrator.update(mat), mat
+
+    def _slow_markers(self, gray: Image, have: set[int], one_window: bool,
+                      blur: FrameBlur | None) -> tuple[Marker, ...]:
+        """The slow search's markers over the whole of ``gray`` that are neither a card's code nor among ``have``."""
+        return tuple(m for m in find_markers(gray, self.config, robust=True, one_window=one_window, blur=blur)
+                     if not is_card_id(m.id) and m.id not in have)
 
     def _find_codes(self, gray: Image, blur: FrameBlur, calibration: Calibration,
                     mat: tuple[Marker, ...]) -> tuple[tuple[Marker, ...], list[NDArray[Any]]]:

@@ -424,3 +424,35 @@ def test_a_large_frame_whose_one_window_search_leaves_code_squares_undecoded_is_
     monkeypatch.setattr(pipeline, "_SEARCH_AGAIN_SQUARES", 0)  # any undecoded square at all, even none
     assert Recognizer().recognize(photo.image).view.sight(4) == LAYOUT.sight(4)
     assert made == [True, False]
+
+
+def test_a_mat_the_one_window_search_fixes_is_completed_around_where_its_missing_markers_lie(
+        canvas: tuple, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    # the fast search misses the mat; the slow one with one window misses a corner marker but fixes the mat: the
+    # corner is searched with every window where it must lie, never over the whole frame
+    from vision.flohcati import pipeline
+
+    image, origin = canvas
+    frame = photograph(image, 2.5, origin, REGION, "easy", seed=3).image
+    searched: list[tuple[bool, bool]] = []
+    real = pipeline.find_markers
+
+    def spy(gray: np.ndarray, config: object, *args: object, **kwargs: object) -> tuple:  # type: ignore[type-arg]
+        robust, one_window = bool(kwargs.get("robust")), bool(kwargs.get("one_window"))
+        searched.append((robust, one_window))
+        found = real(gray, config, *args, **kwargs)  # type: ignore[arg-type]
+        if not robust:
+            return tuple(m for m in found if m.id == 0)
+        return tuple(m for m in found if not one_window or m.id not in lost)
+
+    monkeypatch.setattr(pipeline, "find_markers", spy)
+    lost = {3}
+    result = Recognizer().recognize(frame)
+    assert result.view.sight(4) == LAYOUT.sight(4)
+    assert {m.id for m in result.markers} >= {0, 1, 2, 3, 4}
+    assert searched == [(False, False), (True, True)]
+    # one window that reads only the top edge's markers cannot place the others: every window searches the frame
+    searched.clear()
+    lost = {2, 3}
+    assert Recognizer().recognize(frame).view.sight(4) == LAYOUT.sight(4)
+    assert searched == [(False, False), (True, True), (True, False)]
