@@ -968,6 +968,10 @@ _CLEAR_OF_LINES = 6.0
 #: nothing that tall there) and on average, and darker than the paper of the cards read by more than
 #: `_BAR_UNDER_PAPER` of it (glare only brightens: a glare's edge falling off beside bare paper is no darker)
 _BAR = (3.0, 7.0)
+#: ... the bar's columns end as far short of the sign of the card read before as they do where that card lies at its
+#: slot: where it lies further left (a card laid off), the bar's end moves left with it, to no less than this (mm)
+#: past the bar's start (the sign's blurred edge darkens the columns near it; it is not a code's frame)
+_BAR_LEAST = 1.0
 _BESIDE = (-1.5, 2.5)
 _BAR_ROWS = (5.0, 27.0)
 _BAR_CONTRAST = 0.2
@@ -975,13 +979,15 @@ _BAR_UNDER_PAPER = 0.15
 _BAR_ROWS_DARK = 0.66
 
 
-def _bar_shows(gray: Image, to_table: NDArray[Any], left: float, top: float, paper: float) -> bool:
+def _bar_shows(gray: Image, to_table: NDArray[Any], left: float, top: float, paper: float, before: float = 0.0) -> bool:
     """True when the left bar of a code's frame shows at the slot whose card's top-left is table (left, top)
-    (``paper``: the grey level of the cards' paper)."""
+    (``paper``: the grey level of the cards' paper; ``before``: how far (mm) the card read in the slot before lies
+    right of its slot, negative when left: the bar's columns end that much further left, `_BAR_LEAST`)."""
     s = 2 * _LOOK_PX_PER_MM
     x0, y0 = left + _BESIDE[0], top + _BAR_ROWS[0]
     t = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]], np.float64)
-    size = (int(round((_BAR[1] - _BESIDE[0]) * s)), int(round((_BAR_ROWS[1] - _BAR_ROWS[0]) * s)))
+    end = max(_BAR[0] + _BAR_LEAST, _BAR[1] + min(0.0, before))
+    size = (int(round((end - _BESIDE[0]) * s)), int(round((_BAR_ROWS[1] - _BAR_ROWS[0]) * s)))
     look = np.asarray(cv2.warpPerspective(gray, t @ to_table, size, flags=cv2.INTER_AREA), np.float32)
     seen = look < _SATURATED
     split = int(round((_BESIDE[1] - _BESIDE[0]) * s))
@@ -1063,6 +1069,8 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
             if not at(cx, cy, known) and glared(cx, cy):
                 extra.append((cx, cy, f"A card in the {_place(area, seat)} could not be read (glare?)."))
         bx0, by0, bx1, by1 = _SEAT_BODY if area is Area.SEAT else _BODY
+        # how far right of its slot the last card read lies (left: negative), where its sign lies past the next slot's bar
+        before = min((x - centres[last][0] for x, y in read if at(*centres[last], [(x, y)])), key=abs) if last >= 0 else 0.0
         for k in range(last + 1, len(slots)):
             (left, top), (cx, cy) = slots[k], centres[k]
             if at(cx, cy, known):
@@ -1075,7 +1083,7 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
             # the face is looked for only where glare explains why the code was not read)
             glare = glared(cx, cy)
             if not (glare and clear and _ink_share(frame, to_table, box, ink_paper()) > _INK_SHARE) and \
-                    (area is Area.SEAT or not _bar_shows(gray, to_table, left, top, paper)):
+                    (area is Area.SEAT or not _bar_shows(gray, to_table, left, top, paper, before if k == last + 1 else 0.0)):
                 break
             extra.append((cx, cy, f"A card in the {_place(area, seat)} could not be read{' (glare?)' if glare else ''}."))
     extra += _glared_request(frame, gray, view, to_table, ink_paper)

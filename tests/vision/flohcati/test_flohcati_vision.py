@@ -456,3 +456,46 @@ def test_a_mat_the_one_window_search_fixes_is_completed_around_where_its_missing
     lost = {2, 3}
     assert Recognizer().recognize(frame).view.sight(4) == LAYOUT.sight(4)
     assert searched == [(False, False), (True, True), (True, False)]
+
+
+def _row_card_laid_left_under_bright_light(shift: float, row: str = "green-0") -> tuple[np.ndarray, tuple[float, float]]:  # type: ignore[type-arg]
+    """A frame of a row whose first card is laid ``shift`` mm left of its slot, bright light just right of that card's
+    code (the paper beside its value at the sensor's limit); a second card's code painted over with paper but the
+    left bar of its frame (as heavy blur leaves a code the detector finds no square in). And the second slot's
+    top-left corner."""
+    from vision.flohcati.scene import placements
+
+    layout = TableLayout(row=fleas(row), zones=((), ()))
+    first = layout.row[0]
+    items = [dataclasses.replace(p, x=p.x - shift) if p.card == first else p for p in placements(layout, jitter=0.0)]
+    image, origin = render(items, 2.5)
+    photo = photograph(image, 2.5, origin, REGION, STILL, seed=3, size=(2304, 1296))
+    left, top = row_slot(1)
+    if len(layout.row) > 1:
+        (px, py), = photo.to_image(np.array([[left + 40.0, top + 40.0]]))
+        paper = photo.image[int(py), int(px)].tolist()
+        box = photo.to_image(np.array([[left + 8.5, top + 1.0], [left + 31.0, top + 1.0], [left + 31.0, top + 31.0],
+                                       [left + 8.5, top + 31.0]]))
+        cv2.fillConvexPoly(photo.image, box.astype(np.int32), paper)
+    (px, py), = photo.to_image(np.array([[left + 4.0, top + 16.0]]))
+    per_mm = float(np.hypot(*(photo.to_image(np.array([[left + 5.0, top + 16.0]]))[0] - (px, py))))
+    yy, xx = np.mgrid[:photo.image.shape[0], :photo.image.shape[1]]
+    light = 80.0 * np.exp(-((xx - px) ** 2 + (yy - py) ** 2) / (2 * (7.0 * per_mm) ** 2))
+    frame = np.clip(photo.image.astype(np.float64) * 1.02 + light[:, :, None], 0, 255).astype(np.uint8)
+    return frame, (left, top)
+
+
+def test_the_value_of_a_row_card_laid_left_of_its_slot_is_not_taken_for_the_next_cards_code_frame() -> None:
+    # the card laid 3.5 mm left brings its value's left edge to where the next slot's code bar is looked for
+    frame, _ = _row_card_laid_left_under_bright_light(3.5)
+    view = Recognizer().recognize(frame).view
+    assert [c.card for c in view.in_area(Area.ROW)] == list(fleas("green-0"))
+    assert not view.unreadable
+
+
+def test_a_code_frame_beside_a_row_card_laid_left_of_its_slot_is_still_asked_about() -> None:
+    frame, (left, top) = _row_card_laid_left_under_bright_light(3.5, "green-0 red-4")
+    view = Recognizer().recognize(frame).view
+    assert [c.card for c in view.in_area(Area.ROW)] == list(fleas("green-0"))
+    assert [(round(x), round(y)) for x, y, _ in view.unreadable] == [(round(left + CODE_CENTRE[0]),
+                                                                      round(top + CODE_CENTRE[1]))]
