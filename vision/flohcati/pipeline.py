@@ -28,8 +28,9 @@ never taken for a card taken from the row. In one frame, a place of the row, the
 action lane or a seat zone (each filled slot by slot) whose code glare brighter
 than the paper covers is reported unrecognised too: before a card read in the
 same lane or zone, and past the last one while the card's face below its code
-shows (ink where the bare mat prints none); so is the request strip's card when
-glare covers its code and its face shows below the strip. A card hidden by
+shows (ink where the bare mat prints none) or a later place shows a card past
+places glare hides whole; so is the request strip's card when glare covers its
+code and its face shows below the strip. A card hidden by
 glare is asked about, never silently missed; glare over bare places asks nothing.
 
 With an enrolled deck (a published deck, whose cards carry no code), a card whose code square is seen but
@@ -1009,6 +1010,12 @@ def _ink_share(frame: Image, to_table: NDArray[Any], box: tuple[float, float, fl
     """The share of the unsaturated part of the table box (x0, y0, x1, y1 mm) that is ink (0 when less than
     `_BODY_SEEN` of it is unsaturated; ``paper``: the cards' paper's level in its darkest channel): where the
     bare mat prints nothing, a card's face."""
+    return _face_look(frame, to_table, box, paper)[0]
+
+
+def _face_look(frame: Image, to_table: NDArray[Any], box: tuple[float, float, float, float],
+               paper: float) -> tuple[float, float]:
+    """`_ink_share` and the share of the box that is unsaturated."""
     s = _LOOK_PX_PER_MM
     pad = _PAPER_MM
     x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
@@ -1022,11 +1029,12 @@ def _ink_share(frame: Image, to_table: NDArray[Any], box: tuple[float, float, fl
     inside = (slice(int(round(pad * s)), size[1] - int(round(pad * s))),
               slice(int(round(pad * s)), size[0] - int(round(pad * s))))
     seen = brightest[inside] < _SATURATED
-    if float(np.mean(seen)) < _BODY_SEEN:
-        return 0.0
+    unsaturated = float(np.mean(seen))
+    if unsaturated < _BODY_SEEN:
+        return 0.0, unsaturated
     ink = (darkest[inside].astype(np.float32) < _INK * around[inside].astype(np.float32)) & seen & \
         (darkest[inside].astype(np.float32) < _INK_PAPER * paper)
-    return float(np.sum(ink)) / float(np.sum(seen))
+    return float(np.sum(ink)) / float(np.sum(seen)), unsaturated
 
 
 def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: NDArray[Any],
@@ -1036,7 +1044,8 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
     there: every such place before a card read (or asked about) in the same lane or zone, and the places
     after the last one as long as the card's face below its code shows (ink where the bare mat prints
     none) or, in the row and the action lane, the left bar of its code's frame does (this one also where no
-    glare lies: a code blur hid from the detector). A card hidden by glare or blur is asked about, never
+    glare lies: a code blur hid from the detector); a place whose code and face glare both hide is passed over,
+    and asked about when a later place shows a card. A card hidden by glare or blur is asked about, never
     silently missed. ``skip``: zones whose code-less cards an enrolled deck looked at (`Recognizer._read_codeless`)."""
     paper = _paper_level(gray, view, to_table)
     if paper >= _SATURATED:
@@ -1071,6 +1080,8 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
         bx0, by0, bx1, by1 = _SEAT_BODY if area is Area.SEAT else _BODY
         # how far right of its slot the last card read lies (left: negative), where its sign lies past the next slot's bar
         before = min((x - centres[last][0] for x, y in read if at(*centres[last], [(x, y)])), key=abs) if last >= 0 else 0.0
+        # places past the last card whose code and face glare both hide: each holds a card when a later place shows one
+        hidden: list[tuple[float, float]] = []
         for k in range(last + 1, len(slots)):
             (left, top), (cx, cy) = slots[k], centres[k]
             if at(cx, cy, known):
@@ -1082,9 +1093,15 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
             # a code blur hid from the detector shows its frame as well (a hand over the slot shows ink too, so
             # the face is looked for only where glare explains why the code was not read)
             glare = glared(cx, cy)
-            if not (glare and clear and _ink_share(frame, to_table, box, ink_paper()) > _INK_SHARE) and \
+            ink, seen = _face_look(frame, to_table, box, ink_paper()) if glare and clear else (0.0, 1.0)
+            if not ink > _INK_SHARE and \
                     (area is Area.SEAT or not _bar_shows(gray, to_table, left, top, paper, before if k == last + 1 else 0.0)):
+                if seen < _BODY_SEEN:
+                    hidden.append((cx, cy))
+                    continue
                 break
+            extra += [(x, y, f"A card in the {_place(area, seat)} could not be read (glare?).") for x, y in hidden]
+            hidden = []
             extra.append((cx, cy, f"A card in the {_place(area, seat)} could not be read{' (glare?)' if glare else ''}."))
     extra += _glared_request(frame, gray, view, to_table, ink_paper)
     return FlohcatiView(view.cards, view.unreadable + tuple(extra)) if extra else view

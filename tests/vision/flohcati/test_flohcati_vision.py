@@ -499,3 +499,25 @@ def test_a_code_frame_beside_a_row_card_laid_left_of_its_slot_is_still_asked_abo
     assert [c.card for c in view.in_area(Area.ROW)] == list(fleas("green-0"))
     assert [(round(x), round(y)) for x, y, _ in view.unreadable] == [(round(left + CODE_CENTRE[0]),
                                                                       round(top + CODE_CENTRE[1]))]
+
+
+def test_cards_glare_hides_before_a_code_frame_past_the_last_card_read_are_asked_about() -> None:
+    # the lane's second card: glare over its code and its face; the third: its code painted over with paper but the
+    # left bar of its frame. The second place shows nothing, yet the third shows a card: both are asked about
+    image, origin = render(LAYOUT, 2.5)
+    photo = photograph(image, 2.5, origin, REGION, STILL, seed=3)
+    second, third = action_slot(1), action_slot(2)
+    frame = photo.image.copy()
+    (px, py), = photo.to_image(np.array([[third[0] + 40.0, third[1] + 40.0]]))
+    paper = frame[int(py), int(px)].tolist()
+    code = photo.to_image(np.array([[third[0] + 8.5, third[1] + 1.0], [third[0] + 31.0, third[1] + 1.0],
+                                    [third[0] + 31.0, third[1] + 31.0], [third[0] + 8.5, third[1] + 31.0]]))
+    cv2.fillConvexPoly(frame, code.astype(np.int32), paper)
+    left, top = second
+    for x0, y0, x1, y1 in ((left + 1.0, top - 4.0, left + 33.5, top + 31.0), (left + 31.0, top + 30.0, left + 58.0, top + 80.0)):
+        box = photo.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+        cv2.fillConvexPoly(frame, box.astype(np.int32), (255, 255, 255))
+    view = Recognizer().recognize(frame).view
+    assert [c.card for c in view.in_area(Area.ACTIONS)] == [Action.NEW]
+    assert sorted((round(x), round(y)) for x, y, _ in view.unreadable) == \
+        sorted((round(x + CODE_CENTRE[0]), round(y + CODE_CENTRE[1])) for x, y in (second, third))
