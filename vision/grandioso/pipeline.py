@@ -1237,6 +1237,16 @@ class Recognizer:
                                                     and _code_hidden_under_card(top, paper, level, reading, row, col)):
                 reading.problem(Unrecognised(_place_name(row, col), "glare on the place: a code may lie under it",
                                              row, col, unread=True))
+        # a card read or asked about above the base lies on the two places below it: one that shows no card read is
+        # asked about, never left out (glare may hide its code without saturating it, and its paper is covered)
+        for row in range(ROWS - 1, 0, -1):
+            held = {(u.row, u.col) for u in reading.problems.values() if u.row is not None and u.col is not None}
+            for above in [p for p in (set(reading.pyramid) | held) if p[0] == row]:
+                for place in ((row - 1, above[1]), (row - 1, above[1] + 1)):
+                    if place not in reading.pyramid and place not in held:
+                        reading.problem(Unrecognised(_place_name(*place), "a card under a card above it shows no code "
+                                                     "that can be read", place[0], place[1], unread=True))
+                        held.add(place)
         if (0, 0) not in reading.pyramid and not any((u.row, u.col) == (0, 0) for u in reading.problems.values()):
             # the start Elephant never leaves its spot: a spot that shows no card is asked about, never empty
             reading.problem(Unrecognised(_place_name(0, 0), "the start Elephant's spot shows no card that can be read",
