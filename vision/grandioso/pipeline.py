@@ -28,7 +28,9 @@ leaves it unsaturated (glare adds smooth light: the bare mat under it stays
 flat; a card's name band, words and frame do not) or shows the mat itself
 (pixels as dark as the mat and of its hue: no card's paper or print). Where
 no code read nearby says how far the lens moves a place (a blurred frame whose
-codes none decode), its code is searched for twice as far. The fast
+codes none decode), its code is searched for twice as far. A place under a
+card read or asked about above it that shows no code read is asked about: a
+card lies there, whatever its look. The fast
 marker search runs first; the slow, tolerant one searches the whole frame only
 when the fast one's markers do not fix the mat, and when neither decodes enough
 of them, the undecoded squares are matched against the dictionary's codes,
