@@ -11,9 +11,11 @@ bear out (the class head scarcely sees its type, or reads the cell as empty,
 or the edge head reads one of its sides otherwise), is listed as unrecognised,
 never guessed silently. So is a base tile that may be the Under the Big Top
 tile with the same edges, whose circus or acrobat space a figure hides: the
-class head gives that twin a share. Each unrecognised cell carries the tiles
-and turns still in the running there, by which a figure on it may yet be
-placed on its feature.
+class head gives that twin a share. So is a tile a figure may hide the
+difference of: another tile that its neighbours allow differs from it only
+under the figure (`vision.carcassonne.figures.hidden_rivals`). Each
+unrecognised cell carries the tiles and turns still in the running there, by
+which a figure on it may yet be placed on its feature.
 
 With an enrolled deck (`vision.carcassonne.classifier.DeckTileClassifier`) the
 grid is first set again by where the deck's tiles are seen
@@ -609,7 +611,22 @@ def recognize(photo: NDArray[Any], classifier: TileClassifier | DeckTileClassifi
     reading = read_cells(photo, find_grid(photo), classifier, threshold)
     held = {(u.x, u.y): u.running for u in reading.unrecognised if u.running}
     found = search_figures(photo, reading.tiles, reading.corners, held=held)
+    reading = _unhide(reading, found.hidden, THRESHOLD if threshold is None else threshold)
     return replace(reading, figures=found.sure, unsure_figures=found.unsure)
+
+
+def _unhide(reading: BoardReading, hidden: dict[tuple[int, int], tuple[tuple[str, int], ...]],
+            threshold: float) -> BoardReading:
+    """``reading`` with each tile a figure may hide the difference of (``hidden``: its cell, the tiles and turns it may
+    be besides the one read) unrecognised: its picture cannot tell them apart where the figure stands, nor do its
+    neighbours."""
+    if not hidden:
+        return reading
+    tiles = [t for t in reading.tiles if (t.x, t.y) not in hidden]
+    moved = [UnsureCell(t.x, t.y, t.tile, t.rotation, min(t.confidence, threshold), ((t.tile, t.rotation), *hidden[(t.x, t.y)]))
+             for t in reading.tiles if (t.x, t.y) in hidden]
+    unsure = sorted(reading.unrecognised + tuple(moved), key=lambda u: (u.y, u.x))
+    return replace(reading, tiles=tuple(tiles), unrecognised=tuple(unsure))
 
 
 def _to_photo(corners: NDArray[Any], u: float, v: float) -> tuple[int, int]:

@@ -19,9 +19,12 @@ from vision.carcassonne.recognize import (
     _PAIRS,
     _TWINS,
     BoardReading,
+    TileReading,
+    UnsureCell,
     _components,
     _mismatches,
     _settle,
+    _unhide,
     big_top_twins,
     read_cells,
 )
@@ -333,3 +336,14 @@ def test_the_big_top_and_a_meeple_on_an_unrecognised_tile_are_read_where_its_til
     found = search_figures(photo, city.tiles, city.corners, held=held)
     assert [(f.x, f.figure, f.color, f.feature) for f in found.sure if f.x == 1] == [(1, "meeple", "red", "city:N")]
 
+
+def test_a_tile_a_figure_may_hide_the_difference_of_is_unrecognised() -> None:
+    """B read at 1.0 under a meeple over where A's road would end: the tile is held with both in the running, its
+    neighbour kept."""
+    reading = BoardReading((TileReading(0, 0, "B", 0, 1.0), TileReading(1, 0, "U", 0, 0.9)),
+                           (UnsureCell(2, 0, "E", 0, 0.4),))
+    held = _unhide(reading, {(0, 0): (("A", 0),)}, 0.6)
+    assert held.tiles == (TileReading(1, 0, "U", 0, 0.9),)
+    assert [(u.x, u.best, u.confidence, u.running) for u in held.unrecognised] == [
+        (0, "B", 0.6, (("B", 0), ("A", 0))), (2, "E", 0.4, ())]
+    assert _unhide(reading, {}, 0.6) is reading
