@@ -589,7 +589,13 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
             else:
                 # on a cell whose tile is not reported: read on every tile and turn still in the running there, and
                 # kept only where all of them read it alike (its feature known without the tile)
-                kind, found, sure = _read_on_held(blob, held.get(cell, ()), lab_img, light, on_tiles)
+                running = held.get(cell, ())
+                if running:
+                    # ... and every tile the figure may hide the difference of from one of them
+                    fits, box_uv = _neighbour_edges(by_cell, cell), _box_on_tile(blob)
+                    running = list(dict.fromkeys([*running, *(r for name, rot in running
+                                                               for r in hidden_rivals(name, rot, box_uv, fits, expansion))]))
+                kind, found, sure = _read_on_held(blob, running, lab_img, light, on_tiles)
             if kind == "stack":
                 # a stack of one colour shows as one blob, or as pieces its outlines cut apart: taken together
                 stack_parts.setdefault(cell, []).append((box, conf, blob.pixels))

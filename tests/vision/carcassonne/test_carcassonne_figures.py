@@ -369,16 +369,21 @@ def test_the_tiles_a_figure_may_hide_the_difference_of_are_those_differing_only_
     assert hidden_rivals("B", 0, (0.4, 0.72, 0.62, 0.85)) == []
 
 
-def test_a_meeple_hiding_what_tells_its_tile_from_another_is_in_doubt_unless_a_neighbour_tells() -> None:
-    """A meeple on A's road end, the tile read as A or as B: its road could be B's field. With the tile south of it
-    read (a road north: only A fits), it is on A's road; read as B beside that road, it stays in doubt."""
+def _meeple_on_a_road_end() -> tuple[np.ndarray, dict[tuple[int, int], np.ndarray]]:
+    """A red meeple on the end of A's road (a monastery with a road south), a straight road south of it."""
     side = 96
     tiles = {(0, 0): ("A", 0), (0, 1): ("U", 90)}
     photo = np.vstack([render_tile(n, r, side, "classic", np.random.default_rng(k)) for k, (n, r) in enumerate(tiles.values())])
     photo[:3, :3] = 240
     photo = draw_figures(photo, tiles, [PlacedFigure(0, 0, "meeple", "red", "road:S")], lambda x, y: (side * x, side * y),
                          side, np.random.default_rng(0))
-    corners = {(0, 0): _square(0, 0, side), (0, 1): _square(0, side, side)}
+    return photo, {(0, 0): _square(0, 0, side), (0, 1): _square(0, side, side)}
+
+
+def test_a_meeple_hiding_what_tells_its_tile_from_another_is_in_doubt_unless_a_neighbour_tells() -> None:
+    """A meeple on A's road end, the tile read as A or as B: its road could be B's field. With the tile south of it
+    read (a road north: only A fits), it is on A's road; read as B beside that road, it stays in doubt."""
+    photo, corners = _meeple_on_a_road_end()
     for name, other in (("A", "B"), ("B", "A")):
         alone = search_figures(photo, [TileReading(0, 0, name, 0, 1.0)], corners)
         assert alone.sure == () and [(f.figure, f.color) for f in alone.unsure] == [("meeple", "red")]
@@ -390,3 +395,15 @@ def test_a_meeple_hiding_what_tells_its_tile_from_another_is_in_doubt_unless_a_n
     wrong = search_figures(photo, [TileReading(0, 0, "B", 0, 1.0), *beside], corners)
     assert wrong.sure == () and [(f.figure, f.color) for f in wrong.unsure] == [("meeple", "red")]
     assert wrong.hidden == {(0, 0): (("A", 0),)}
+
+
+def test_a_meeple_on_an_unrecognised_tile_may_hide_what_tells_the_tiles_in_the_running_from_others() -> None:
+    """The tile under a meeple on A's road end held with B alone in the running: A, which differs from B only under
+    the meeple and fits the road south, is in the running too, and the meeple's feature is in doubt. With A alone in
+    the running, B (a field south) does not fit that road: the meeple is on A's road."""
+    photo, corners = _meeple_on_a_road_end()
+    beside = [TileReading(0, 1, "U", 90, 1.0)]
+    as_b = search_figures(photo, beside, corners, held={(0, 0): [("B", 0)]})
+    assert as_b.sure == () and [(f.x, f.y, f.figure, f.color) for f in as_b.unsure] == [(0, 0, "meeple", "red")]
+    as_a = search_figures(photo, beside, corners, held={(0, 0): [("A", 0)]})
+    assert [(f.x, f.y, f.figure, f.color, f.feature) for f in as_a.sure] == [(0, 0, "meeple", "red", "road:S")]
