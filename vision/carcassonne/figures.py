@@ -648,7 +648,7 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
     return FigureSearch(tuple(out), tuple(unsure), hidden)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Blob:
     """A blob of one figure colour found by `search_figures`, as its readings on a tile need it."""
 
@@ -667,6 +667,8 @@ class _Blob:
     v: float
     #: the cell's north-west corner in the board's cuts (pixels)
     corner: tuple[int, int]
+    #: its `rim_contrast`, once measured (it is the same on every tile it may be read on)
+    rim: float | None = None
 
 
 def _read_blob(blob: _Blob, name: str, rotation: int, blobs: NDArray[Any], light: NDArray[Any], seen: NDArray[Any],
@@ -704,7 +706,7 @@ def _read_blob(blob: _Blob, name: str, rotation: int, blobs: NDArray[Any], light
         sure = False  # a meeple run together with the art around it may look as large
     elif colour in _ART_HUES and tall_side < _WHOLE_MEEPLE and not any(clipped):
         sure = False  # as small as a roof, a pennant, the circus's centre
-    elif colour in _ART_HUES and rim_contrast(blobs, blob.label, box, light, seen) < _MIN_RIM:
+    elif colour in _ART_HUES and _rim(blob, blobs, light, seen) < _MIN_RIM:
         sure = False  # flat on the tile, no outline or shadow: the tile's art
     elif tall and colour in _ROOF_HUES and on_roof(name, rotation, box, *blob.corner):
         sure = False  # a meeple run together with the monastery's roof may look as large
@@ -713,6 +715,13 @@ def _read_blob(blob: _Blob, name: str, rotation: int, blobs: NDArray[Any], light
     elif colour in _ROOF_HUES and feature.startswith("city") and conf < _SURE_ON_CITY:
         sure = False  # a city's roofs run together by the camera's blur
     return "figure", FigureReading(x, y, "ringmaster" if tall else "meeple", colour, feature, conf), sure
+
+
+def _rim(blob: _Blob, blobs: NDArray[Any], light: NDArray[Any], seen: NDArray[Any]) -> float:
+    """``blob``'s `rim_contrast`, measured once."""
+    if blob.rim is None:
+        blob.rim = rim_contrast(blobs, blob.label, blob.box, light, seen)
+    return blob.rim
 
 
 def _read_on_held(blob: _Blob, running: Sequence[tuple[str, int]], blobs: NDArray[Any], light: NDArray[Any],
@@ -728,14 +737,16 @@ def _read_on_held(blob: _Blob, running: Sequence[tuple[str, int]], blobs: NDArra
         running = [(name, rot) for name, rot in running if CATALOG[name].special is Special.CIRCUS]
         if not running:
             return "none", None, False
-    reads = [_read_blob(blob, name, rot, blobs, light, seen) for name, rot in running]
-    kind, found, _ = reads[0]
+    kind, found, sure = _read_blob(blob, *running[0], blobs, light, seen)
     if kind != "figure" or found is None:
         return "none", None, False
-    if any(k != kind or f != found for k, f, _ in reads[1:]):
-        # read on some tiles as another figure, on another feature or as no figure at all
-        return "figure", found, False
-    return kind, found, all(s for _, _, s in reads)
+    for name, rot in running[1:]:
+        other, theirs, also = _read_blob(blob, name, rot, blobs, light, seen)
+        if other != kind or theirs != found:
+            # read on another tile as another figure, on another feature or as no figure at all
+            return "figure", found, False
+        sure = sure and also
+    return kind, found, sure
 
 
 #: a tile whose feature map differs from another's on at most this share of the tile outside a figure's box (grown by
@@ -761,12 +772,10 @@ def _kind_maps() -> tuple[tuple[tuple[str, int], ...], NDArray[Any]]:
 
 
 @cache
-def _differ(name: str, rotation: int) -> NDArray[Any]:
-    """On how many pixels each tile and turn of `_kind_maps` differs from tile ``name`` turned ``rotation``
-    (canonical) above and left of each point: ``(pairs, MAP_SIZE + 1, MAP_SIZE + 1)`` running sums."""
-    pairs, maps = _kind_maps()
-    differ = (maps != maps[pairs.index((name, rotation))]).astype(np.int32)
-    out: NDArray[Any] = np.pad(differ.cumsum(axis=1).cumsum(axis=2), ((0, 0), (1, 0), (1, 0)))
+def _differ() -> NDArray[Any]:
+    """On how many pixels each two tiles and turns of `_kind_maps` differ: ``(pairs, pairs)``."""
+    maps = _kind_maps()[1]
+    out: NDArray[Any] = np.stack([(maps != own).sum(axis=(1, 2)) for own in maps])
     return out
 
 
@@ -778,17 +787,17 @@ def hidden_rivals(name: str, rotation: int, box: tuple[float, float, float, floa
     monastery with its road, under a meeple on the road looks like B, the monastery alone). ``edges`` (side index,
     N E S W, to the edge it must have there) keeps only those that fit the tile's neighbours; without ``expansion``
     (no Under the Big Top tile on the board) only base tiles."""
-    pairs = _kind_maps()[0]
-    sums = _differ(name, canonical_rotation(name, rotation))
+    pairs, maps = _kind_maps()
+    k = pairs.index((name, canonical_rotation(name, rotation)))
     s = MAP_SIZE
     u0, v0, u1, v1 = box
     x0, y0 = max(0, int(np.floor((u0 - _HIDDEN_MARGIN) * s))), max(0, int(np.floor((v0 - _HIDDEN_MARGIN) * s)))
     x1, y1 = min(s, int(np.ceil((u1 + _HIDDEN_MARGIN) * s))), min(s, int(np.ceil((v1 + _HIDDEN_MARGIN) * s)))
-    under = sums[:, y1, x1] - sums[:, y0, x1] - sums[:, y1, x0] + sums[:, y0, x0]
-    elsewhere = sums[:, s, s] - under
+    under = (maps[:, y0:y1, x0:x1] != maps[k, y0:y1, x0:x1]).sum(axis=(1, 2))
+    elsewhere = _differ()[k] - under
     out = []
-    for k in np.flatnonzero((under > 0) & (elsewhere <= _HIDDEN_SHARE * s * s)):
-        rival = pairs[int(k)]
+    for j in np.flatnonzero((under > 0) & (elsewhere <= _HIDDEN_SHARE * s * s)):
+        rival = pairs[int(j)]
         if not expansion and rival[0] in BIG_TOP_TILES:
             continue
         if edges and any(rotated(*rival).edges[side] is not edge for side, edge in edges.items()):
