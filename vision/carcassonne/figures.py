@@ -15,6 +15,14 @@ patch whose edge is no darker than itself and the tile around it (no outline, no
 shadow) lies flat, the tile's art, and is in doubt. A player has one ringmaster:
 of two read in one colour the smaller is a meeple.
 
+A figure hides what lies under it. On a tile the recogniser left unrecognised, a
+figure is read on every tile and turn still in the running there and kept where
+all of them put it on the same feature (the Big Top on the circus tiles among
+them). On a reported tile, another tile that differs from it only under the
+figure (`hidden_rivals`: a meeple over the end of A's road, B without it) and
+that the reported neighbours allow makes the tile unknown, and the figure in
+doubt where it would stand on another feature there.
+
 For the last circus scoring the Big Top is lifted and the animal token under it
 turned face up on its circus space: a round token whose pips count the points its
 animal is worth (the project's own drawing, `draw_token`), read on each circus
@@ -25,20 +33,23 @@ pips cannot be counted is in doubt.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorer.carcassonne.catalog import CATALOG, Kind, Special
+from scorer.carcassonne.catalog import BIG_TOP_TILES, CATALOG, Edge, Kind, Special, rotated
 from scorer.carcassonne.model import Animal
-from vision.carcassonne.features import anchor, spot_at
+from vision.carcassonne.features import CENTRE, MAP_SIZE, anchor, feature_map, spot_at
+from vision.carcassonne.labels import canonical_rotation
 
 __all__ = ["ANIMAL_PIPS", "BIG_TOP", "COLORS", "FIGURE_COLOURS", "TOKEN", "FigureReading", "FigureSearch", "PlacedFigure",
-           "acrobat_stack", "clipped_sides", "draw_figures", "draw_token", "find_figures", "footprint_centre", "on_roof",
+           "acrobat_stack", "clipped_sides", "draw_figures", "draw_token", "find_figures", "footprint_centre", "hidden_rivals",
+           "on_roof",
            "random_figures", "read_token", "rim_contrast", "roof_box", "search_figures", "under_roof", "white_gain"]
 
 #: The six player colours (BGR as the project draws them).
@@ -179,10 +190,12 @@ class PlacedFigure:
 
 @dataclass(frozen=True, slots=True)
 class FigureSearch:
-    """What `search_figures` found: the figures it is sure of, and those in doubt (to be reported unrecognised)."""
+    """What `search_figures` found: the figures it is sure of, and those in doubt (to be reported unrecognised); and
+    the reported tiles a figure may hide the difference of, with the tiles and turns each may be (`hidden_rivals`)."""
 
     sure: tuple[FigureReading, ...]
     unsure: tuple[FigureReading, ...]
+    hidden: dict[tuple[int, int], tuple[tuple[str, int], ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,7 +437,8 @@ def _cut(photo: NDArray[Any], corners: NDArray[Any], side: int = _CUT) -> NDArra
 
 
 def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[int, int], NDArray[Any]],
-                   reference: NDArray[Any] | None = None) -> FigureSearch:
+                   reference: NDArray[Any] | None = None,
+                   held: Mapping[tuple[int, int], Sequence[tuple[str, int]]] | None = None) -> FigureSearch:
     """The figures standing on ``tiles`` (`TileReading`s) in ``photo``; ``corners`` maps each cell to its corners.
 
     The tiles' square cuts are laid side by side as on the board, so that a figure reaching over a tile's edge onto
@@ -436,10 +450,21 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
 
     A figure whose colour is a little less sure than `SURE` asks of it (within `DOUBT`), or whose size lies between
     a meeple's and the ringmaster's, is in ``unsure``, never reported as a figure.
+
+    ``held`` maps a cell whose tile is not reported (unrecognised) to the tiles and turns (type, rotation) still in
+    the running there: a follower on it is reported where every one of them puts it on the same feature, and so is
+    the Big Top where one of them is a circus tile; no acrobat stack is read there.
+
+    A follower on a reported tile that may be another under it (`hidden_rivals`: a meeple over the end of A's road,
+    on a board edge, may stand on B's field) is in doubt where it would stand elsewhere on the other, and the tile is
+    in ``hidden``.
     """
+    held = held or {}
     by_cell = {(t.x, t.y): t for t in tiles if (t.x, t.y) in corners}
     if not by_cell:
         return FigureSearch((), ())
+    # the board shows Under the Big Top tiles: a figure may hide one's space
+    expansion = any(t.tile in BIG_TOP_TILES for t in by_cell.values())
     # every cell with a tile is searched (a figure on a reported tile may reach over one that is not)
     cells = sorted(corners)
     stack = np.stack([_cut(photo, corners[cell]) for cell in cells]).astype(np.float32)
@@ -448,6 +473,7 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
     unsure: list[FigureReading] = []
     #: each follower's share of its tile, by its index in ``out``
     sizes: dict[int, float] = {}
+    hidden: dict[tuple[int, int], tuple[tuple[str, int], ...]] = {}
     area_cell = float(_CUT * _CUT)
     # all tiles at once: one tall image through the colour conversion, then each figure colour's distance
     # over whole channel planes (a running nearest colour), never a pixels x colours table
@@ -555,47 +581,36 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
                 # the middle put back off the board: the tile that holds the blob's pixels
                 cell = (x0 + int(cents[j, 0] / _CUT), y0 + int(cents[j, 1] / _CUT))
             t = by_cell.get(cell)
-            if t is None:
-                continue  # on a cell whose tile is not reported
-            u, v = float(np.clip(gx - (t.x - x0), 0.0, 1.0)), float(np.clip(gy - (t.y - y0), 0.0, 1.0))
-            special = CATALOG[t.tile].special
-            # a blob a little less sure than its colour asks is a figure in doubt: reported unrecognised
-            put = out if conf >= SURE[colour] else unsure
-            if colour == "big-top":
-                if special is Special.CIRCUS and area > 0.1:
-                    put.append(FigureReading(t.x, t.y, "big-top", "", "circus", conf))
-                continue
-            if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < _ACROBAT_SPACE**2:
+            blob = _Blob(cell, colour, conf, area, box, clipped, int(stats[j, cv2.CC_STAT_AREA]), int(j),
+                         gx - (cell[0] - x0), gy - (cell[1] - y0), ((cell[0] - x0) * _CUT, (cell[1] - y0) * _CUT))
+            if t is not None:
+                kind, found, sure = _read_blob(blob, t.tile, t.rotation, lab_img, light, on_tiles)
+                if sure and found is not None and found.figure != "big-top":
+                    # tiles the figure may hide the difference of, that the reported neighbours allow: the tile is
+                    # unknown, and so is the figure's feature where it stands elsewhere on one of them
+                    rivals = hidden_rivals(t.tile, t.rotation, _box_on_tile(blob), _neighbour_edges(by_cell, cell),
+                                           expansion)
+                    if rivals:
+                        hidden[cell] = tuple(dict.fromkeys(hidden.get(cell, ()) + tuple(rivals)))
+                    sure = all(_read_blob(blob, name, rot, lab_img, light, on_tiles)[1] == found for name, rot in rivals)
+            else:
+                # on a cell whose tile is not reported: read on every tile and turn still in the running there, and
+                # kept only where all of them read it alike (its feature known without the tile)
+                running = held.get(cell, ())
+                if running:
+                    # ... and every tile the figure may hide the difference of from one of them
+                    fits, box_uv = _neighbour_edges(by_cell, cell), _box_on_tile(blob)
+                    running = list(dict.fromkeys([*running, *(r for name, rot in running
+                                                               for r in hidden_rivals(name, rot, box_uv, fits, expansion))]))
+                kind, found, sure = _read_on_held(blob, running, lab_img, light, on_tiles)
+            if kind == "stack":
                 # a stack of one colour shows as one blob, or as pieces its outlines cut apart: taken together
-                stack_parts.setdefault((t.x, t.y), []).append((box, conf, int(stats[j, cv2.CC_STAT_AREA])))
-                continue
-            feature = spot_at(t.tile, t.rotation, u, v)
-            if feature is None or feature in ("circus", "acrobats"):
-                continue
-            # the ringmaster stands taller than a meeple: its longer side tells them apart
-            tall_side = (max(w, h) + 2) / _CUT
-            if (tall_side < _MIN_FOLLOWER and not any(clipped)) or tall_side > _MAX_FOLLOWER or area > _MAX_FOLLOWER_AREA:
-                continue
-            if stats[j, cv2.CC_STAT_AREA] > _MAX_FILL * w * h:
-                continue  # a square of a player colour: tile art (the house at a crossroads), no figure's outline
-            tall = tall_side >= _RINGMASTER_SIDE and area >= _RINGMASTER_AREA
-            if not tall and tall_side > _MEEPLE_SIDE and area > _MEEPLE_AREA and not any(clipped):
-                put = unsure  # between a meeple's size and the ringmaster's
-            elif tall and colour in _BLENDING:
-                put = unsure  # a meeple run together with the art around it may look as large
-            elif colour in _ART_HUES and tall_side < _WHOLE_MEEPLE and not any(clipped):
-                put = unsure  # as small as a roof, a pennant, the circus's centre
-            elif colour in _ART_HUES and rim_contrast(lab_img, int(j), box, light, on_tiles) < _MIN_RIM:
-                put = unsure  # flat on the tile, no outline or shadow: the tile's art
-            elif tall and colour in _ROOF_HUES and on_roof(t.tile, t.rotation, box, (t.x - x0) * _CUT, (t.y - y0) * _CUT):
-                put = unsure  # a meeple run together with the monastery's roof may look as large
-            elif colour in _ROOF_HUES and under_roof(t.tile, t.rotation, u, v):
-                put = unsure  # the middle of the monastery's roof: the roof itself, seen as a meeple
-            elif colour in _ROOF_HUES and feature.startswith("city") and conf < _SURE_ON_CITY:
-                put = unsure  # a city's roofs run together by the camera's blur
-            put.append(FigureReading(t.x, t.y, "ringmaster" if tall else "meeple", colour, feature, conf))
-            if put is out:
-                sizes[len(out) - 1] = area
+                stack_parts.setdefault(cell, []).append((box, conf, blob.pixels))
+            elif found is not None:
+                put = out if sure else unsure
+                put.append(found)
+                if put is out and found.figure != "big-top":
+                    sizes[len(out) - 1] = area
         for (x, y), parts in stack_parts.items():
             strips = each & in_space
             count, conf = acrobat_stack(parts, strips)
@@ -637,7 +652,182 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
     out = [f for i, f in enumerate(out) if i not in doubted]
     out.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
     unsure.sort(key=lambda f: (f.y, f.x, f.figure, f.color))
-    return FigureSearch(tuple(out), tuple(unsure))
+    return FigureSearch(tuple(out), tuple(unsure), hidden)
+
+
+@dataclass(slots=True)
+class _Blob:
+    """A blob of one figure colour found by `search_figures`, as its readings on a tile need it."""
+
+    cell: tuple[int, int]
+    colour: str
+    confidence: float
+    #: its share of a tile, its box (left, top, width, height, pixels of the board's cuts), the sides of that box cut
+    #: off where the search ends (`clipped_sides`), its pixels and its label in the blobs' label image
+    area: float
+    box: tuple[int, int, int, int]
+    clipped: tuple[bool, bool, bool, bool]
+    pixels: int
+    label: int
+    #: its footprint's centre on its cell (shares of the tile side from the north-west corner, before clipping)
+    u: float
+    v: float
+    #: the cell's north-west corner in the board's cuts (pixels)
+    corner: tuple[int, int]
+    #: its `rim_contrast`, once measured (it is the same on every tile it may be read on)
+    rim: float | None = None
+
+
+def _read_blob(blob: _Blob, name: str, rotation: int, blobs: NDArray[Any], light: NDArray[Any], seen: NDArray[Any],
+               ) -> tuple[str, FigureReading | None, bool]:
+    """What ``blob`` is on tile ``name`` turned ``rotation`` degrees: ``("stack", None, False)`` for a piece of an
+    acrobat stack on the tile's acrobat space, ``("figure", reading, sure)`` for a follower or the Big Top (``sure``
+    false: in doubt), ``("none", None, False)`` for no figure (the tile's art, a blob of no figure's size).
+    ``blobs``, ``light`` and ``seen`` are the board's label image, lightness and searched tiles (`rim_contrast`)."""
+    colour, conf, area, box, clipped = blob.colour, blob.confidence, blob.area, blob.box, blob.clipped
+    x, y = blob.cell
+    u, v = float(np.clip(blob.u, 0.0, 1.0)), float(np.clip(blob.v, 0.0, 1.0))
+    special = CATALOG[name].special
+    # a blob a little less sure than its colour asks is a figure in doubt: reported unrecognised
+    sure = conf >= SURE[colour]
+    if colour == "big-top":
+        if special is Special.CIRCUS and area > 0.1:
+            return "figure", FigureReading(x, y, "big-top", "", "circus", conf), sure
+        return "none", None, False
+    if special is Special.ACROBATS and (u - 0.5) ** 2 + (v - 0.5) ** 2 < _ACROBAT_SPACE**2:
+        return "stack", None, False
+    feature = spot_at(name, rotation, u, v)
+    if feature is None or feature in ("circus", "acrobats"):
+        return "none", None, False
+    w, h = box[2], box[3]
+    # the ringmaster stands taller than a meeple: its longer side tells them apart
+    tall_side = (max(w, h) + 2) / _CUT
+    if (tall_side < _MIN_FOLLOWER and not any(clipped)) or tall_side > _MAX_FOLLOWER or area > _MAX_FOLLOWER_AREA:
+        return "none", None, False
+    if blob.pixels > _MAX_FILL * w * h:
+        return "none", None, False  # a square of a player colour: tile art (the house at a crossroads), no figure's outline
+    tall = tall_side >= _RINGMASTER_SIDE and area >= _RINGMASTER_AREA
+    if not tall and tall_side > _MEEPLE_SIDE and area > _MEEPLE_AREA and not any(clipped):
+        sure = False  # between a meeple's size and the ringmaster's
+    elif tall and colour in _BLENDING:
+        sure = False  # a meeple run together with the art around it may look as large
+    elif colour in _ART_HUES and tall_side < _WHOLE_MEEPLE and not any(clipped):
+        sure = False  # as small as a roof, a pennant, the circus's centre
+    elif colour in _ART_HUES and _rim(blob, blobs, light, seen) < _MIN_RIM:
+        sure = False  # flat on the tile, no outline or shadow: the tile's art
+    elif tall and colour in _ROOF_HUES and on_roof(name, rotation, box, *blob.corner):
+        sure = False  # a meeple run together with the monastery's roof may look as large
+    elif colour in _ROOF_HUES and under_roof(name, rotation, u, v):
+        sure = False  # the middle of the monastery's roof: the roof itself, seen as a meeple
+    elif colour in _ROOF_HUES and feature.startswith("city") and conf < _SURE_ON_CITY:
+        sure = False  # a city's roofs run together by the camera's blur
+    return "figure", FigureReading(x, y, "ringmaster" if tall else "meeple", colour, feature, conf), sure
+
+
+def _rim(blob: _Blob, blobs: NDArray[Any], light: NDArray[Any], seen: NDArray[Any]) -> float:
+    """``blob``'s `rim_contrast`, measured once."""
+    if blob.rim is None:
+        blob.rim = rim_contrast(blobs, blob.label, blob.box, light, seen)
+    return blob.rim
+
+
+def _read_on_held(blob: _Blob, running: Sequence[tuple[str, int]], blobs: NDArray[Any], light: NDArray[Any],
+                  seen: NDArray[Any]) -> tuple[str, FigureReading | None, bool]:
+    """What ``blob`` is on a cell whose tile is unrecognised, ``running`` the tiles and turns still in the running
+    there: a follower that every one of them reads alike (the same figure on the same feature) is that figure, in
+    doubt where any of them doubts it. The Big Top, which stands on nothing but a circus tile, is read on the circus
+    tiles of ``running`` alone (the figure hides the circus, so the base tile of the same edges stays in the running).
+    Acrobat stacks are not read there; anything the tiles read otherwise is in doubt."""
+    if not running:
+        return "none", None, False
+    if blob.colour == "big-top":
+        running = [(name, rot) for name, rot in running if CATALOG[name].special is Special.CIRCUS]
+        if not running:
+            return "none", None, False
+    kind, found, sure = _read_blob(blob, *running[0], blobs, light, seen)
+    if kind != "figure" or found is None:
+        return "none", None, False
+    for name, rot in running[1:]:
+        other, theirs, also = _read_blob(blob, name, rot, blobs, light, seen)
+        if other != kind or theirs != found:
+            # read on another tile as another figure, on another feature or as no figure at all
+            return "figure", found, False
+        sure = sure and also
+    return kind, found, sure
+
+
+#: a tile whose feature map differs from another's on at most this share of the tile outside a figure's box (grown by
+#: ``_HIDDEN_MARGIN`` of the tile on each side) may be that other tile under the figure
+_HIDDEN_SHARE = 0.01
+_HIDDEN_MARGIN = 0.03
+#: what each pixel of a feature map is: a field, a road, a city, a monastery or an Under the Big Top space
+_KIND_CODE = {Kind.FIELD: 1, Kind.ROAD: 2, Kind.CITY: 3, Kind.MONASTERY: 4}
+
+
+@cache
+def _kind_maps() -> tuple[tuple[tuple[str, int], ...], NDArray[Any]]:
+    """Every tile and turn of the catalog, and its map of kinds (`_KIND_CODE`; 5 on a centre space, 0 where nothing is)."""
+    pairs = tuple(dict.fromkeys((name, canonical_rotation(name, rot)) for name in CATALOG for rot in (0, 90, 180, 270)))
+    maps = np.zeros((len(pairs), MAP_SIZE, MAP_SIZE), np.int8)
+    for k, (name, rot) in enumerate(pairs):
+        fmap = feature_map(name, rot)
+        segments = rotated(name, rot).segments
+        for i, seg in enumerate(segments):
+            maps[k][fmap == i] = _KIND_CODE[seg.kind]
+        maps[k][fmap == CENTRE] = 5
+    return pairs, maps
+
+
+@cache
+def _differ() -> NDArray[Any]:
+    """On how many pixels each two tiles and turns of `_kind_maps` differ: ``(pairs, pairs)``."""
+    maps = _kind_maps()[1]
+    out: NDArray[Any] = np.stack([(maps != own).sum(axis=(1, 2)) for own in maps])
+    return out
+
+
+def hidden_rivals(name: str, rotation: int, box: tuple[float, float, float, float],
+                  edges: dict[int, Edge] | None = None, expansion: bool = True) -> list[tuple[str, int]]:
+    """The tiles and turns (type, rotation) that tile ``name`` turned ``rotation`` may be under a figure whose box
+    (u0, v0, u1, v1: shares of the tile side from its north-west corner) covers it: their features differ from its
+    own there, and nowhere else but on at most `_HIDDEN_SHARE` of the tile (a road's end under a meeple: A, a
+    monastery with its road, under a meeple on the road looks like B, the monastery alone). ``edges`` (side index,
+    N E S W, to the edge it must have there) keeps only those that fit the tile's neighbours; without ``expansion``
+    (no Under the Big Top tile on the board) only base tiles."""
+    pairs, maps = _kind_maps()
+    k = pairs.index((name, canonical_rotation(name, rotation)))
+    s = MAP_SIZE
+    u0, v0, u1, v1 = box
+    x0, y0 = max(0, int(np.floor((u0 - _HIDDEN_MARGIN) * s))), max(0, int(np.floor((v0 - _HIDDEN_MARGIN) * s)))
+    x1, y1 = min(s, int(np.ceil((u1 + _HIDDEN_MARGIN) * s))), min(s, int(np.ceil((v1 + _HIDDEN_MARGIN) * s)))
+    under = (maps[:, y0:y1, x0:x1] != maps[k, y0:y1, x0:x1]).sum(axis=(1, 2))
+    elsewhere = _differ()[k] - under
+    out = []
+    for j in np.flatnonzero((under > 0) & (elsewhere <= _HIDDEN_SHARE * s * s)):
+        rival = pairs[int(j)]
+        if not expansion and rival[0] in BIG_TOP_TILES:
+            continue
+        if edges and any(rotated(*rival).edges[side] is not edge for side, edge in edges.items()):
+            continue
+        out.append(rival)
+    return out
+
+
+def _box_on_tile(blob: _Blob) -> tuple[float, float, float, float]:
+    """``blob``'s box on its cell (u0, v0, u1, v1: shares of the tile side from the cell's north-west corner)."""
+    x, y, w, h = blob.box
+    cx, cy = blob.corner
+    return (x - cx) / _CUT, (y - cy) / _CUT, (x + w - cx) / _CUT, (y + h - cy) / _CUT
+
+
+def _neighbour_edges(by_cell: Mapping[tuple[int, int], Any], cell: tuple[int, int]) -> dict[int, Edge]:
+    """The edge each side (N E S W) of ``cell`` must have to fit the reported tile beside it (``by_cell``)."""
+    out: dict[int, Edge] = {}
+    for side, (dx, dy) in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):
+        t = by_cell.get((cell[0] + dx, cell[1] + dy))
+        if t is not None:
+            out[side] = rotated(t.tile, t.rotation).edges[(side + 2) % 4]
+    return out
 
 
 def rim_contrast(blobs: NDArray[Any], label: int, box: tuple[int, int, int, int], light: NDArray[Any],
@@ -744,7 +934,6 @@ def random_figures(tiles: Sequence[Any], rng: np.random.Generator, colors: Seque
     With ``tokens`` (a generator of its own, so that the other figures are those drawn without it), half the time
     the Big Top is lifted and the animal token under it lies face up in its place (an animal drawn as from the box).
     """
-    from scorer.carcassonne.catalog import rotated
 
     out: list[PlacedFigure] = []
     circus = [t for t in tiles if CATALOG[t.tile].special is Special.CIRCUS]

@@ -11,7 +11,11 @@ bear out (the class head scarcely sees its type, or reads the cell as empty,
 or the edge head reads one of its sides otherwise), is listed as unrecognised,
 never guessed silently. So is a base tile that may be the Under the Big Top
 tile with the same edges, whose circus or acrobat space a figure hides: the
-class head gives that twin a share.
+class head gives that twin a share. So is a tile a figure may hide the
+difference of: another tile that its neighbours allow differs from it only
+under the figure (`vision.carcassonne.figures.hidden_rivals`). Each
+unrecognised cell carries the tiles and turns still in the running there, by
+which a figure on it may yet be placed on its feature.
 
 With an enrolled deck (`vision.carcassonne.classifier.DeckTileClassifier`) the
 grid is first set again by where the deck's tiles are seen
@@ -96,6 +100,10 @@ BIG_TOP_TWIN_DOUBT = 0.03
 #: ... on a board with at least this many cells sure of an Under the Big Top tile (without the expansion's tiles, a
 #: meeple on a straight road or on a monastery looks like an acrobat tile to the class head)
 BIG_TOP_TWIN_BOARD = 1
+#: a tile and turn holding at least this share of an unrecognised cell's answer (the board's settling, or the class
+#: head's reading of its own picture) is still in the running there: a figure on the cell is reported where all of
+#: them put it on the same feature (`vision.carcassonne.figures.search_figures`)
+RUNNING = 0.001
 
 _STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
@@ -117,13 +125,15 @@ class TileReading:
 
 @dataclass(frozen=True, slots=True)
 class UnsureCell:
-    """A cell that holds something tile-like the recogniser could not settle: its best guess."""
+    """A cell that holds something tile-like the recogniser could not settle: its best guess, and every tile and turn
+    (type, rotation) still in the running there (`RUNNING`; empty for a square apart from the board)."""
 
     x: int
     y: int
     best: str
     rotation: int
     confidence: float
+    running: tuple[tuple[str, int], ...] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """``{"kind": "tile", "x", "y", "best", "rotation", "confidence"}``."""
@@ -208,6 +218,17 @@ def _twin_table() -> dict[tuple[str, int, Special], tuple[str, int]]:
 
 
 _BIG_TOP_TWIN = _twin_table()
+
+
+def _base_twins() -> dict[tuple[str, int], list[tuple[str, int]]]:
+    """(Under the Big Top tile, rotation) -> the base tiles (and rotations) whose twin it is."""
+    out: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    for (name, rot, _), twin in _BIG_TOP_TWIN.items():
+        out.setdefault(twin, []).append((name, rot))
+    return out
+
+
+_BASE_TWIN = _base_twins()
 #: the Under the Big Top centre spaces a figure stands on, hiding them
 _SPACES = (Special.CIRCUS, Special.ACROBATS)
 
@@ -250,12 +271,13 @@ def _pair_scores(probs: NDArray[Any], edges: NDArray[Any], labels: Sequence[str]
 
 
 def _settle(cells: list[tuple[int, int]], scores: NDArray[Any],
-            caps: dict[str, int]) -> tuple[list[int], list[float], list[float]]:
+            caps: dict[str, int]) -> tuple[list[int], list[float], list[float], list[list[int]]]:
     """Board-wide choice of one pair per cell: own score, matching neighbours, box counts.
 
     Iterated conditional modes over each cell's best candidates, then the box's
     caps enforced by moving the cheapest surplus tiles to their next choice.
-    Returns the chosen pair index, its confidence and the share its edge twins hold, per cell.
+    Returns the chosen pair index, its confidence, the share its edge twins hold and the pairs holding at least
+    `RUNNING` of its answer, per cell.
     """
     n = len(cells)
     cands = np.argsort(-scores, axis=1)[:, :CANDIDATES]
@@ -307,6 +329,7 @@ def _settle(cells: list[tuple[int, int]], scores: NDArray[Any],
         choice[i] = p
     conf: list[float] = []
     twin: list[float] = []
+    running: list[list[int]] = []
     for i in range(n):
         vals = np.array([local(i, int(p)) for p in cands[i]])
         mine = local(i, int(choice[i]))
@@ -314,7 +337,8 @@ def _settle(cells: list[tuple[int, int]], scores: NDArray[Any],
         total = share.sum()
         conf.append(float(1.0 / total))
         twin.append(float(share[_TWINS[choice[i], cands[i]]].sum() / total))
-    return [int(c) for c in choice], conf, twin
+        running.append([int(p) for p in cands[i][share >= RUNNING * total]])
+    return [int(c) for c in choice], conf, twin, running
 
 
 def _components(pos: list[tuple[int, int]]) -> list[list[int]]:
@@ -402,6 +426,21 @@ def _big_top_doubts(probs: NDArray[Any], choice: list[int], labels: Sequence[str
 #: a tile an enrolled deck names is doubtful when the edge head gives its settled turn less than this share of its
 #: turns (a wrong turn is a wrong tile)
 DECK_TURN = 0.8
+def _in_the_running(settled: Sequence[int], own: NDArray[Any], close: frozenset[str]) -> tuple[tuple[str, int], ...]:
+    """The tiles and turns (type, rotation) still in the running on an unrecognised cell: the pairs (indices into
+    `_PAIRS`) the board's settling left there (``settled``), those the class head gives at least `RUNNING` of the
+    cell's own picture (``own``: its probability of each pair), the close tiles an enrolled deck named (``close``, in
+    every turn), and each one's Under the Big Top twin or the base tile it is the twin of (a figure on the circus or
+    acrobat space hides it)."""
+    picked = set(settled) | {int(p) for p in np.flatnonzero(own >= RUNNING)}
+    picked |= {p for p, (name, _) in enumerate(_PAIRS) if name in close}
+    pairs = {_PAIRS[p] for p in picked}
+    for name, rot in list(pairs):
+        pairs.update(big_top_twins(name, rot).values())
+        pairs.update(_BASE_TWIN.get((name, rot), ()))
+    return tuple(sorted(pairs))
+
+
 def _decide_by_neighbours(pos: list[tuple[int, int]], choice: list[int], sure: set[int], close: list[frozenset[str]],
                           caps: dict[str, int]) -> dict[int, int]:
     """Cells the deck left doubtful between close tiles (``close``, indices as ``pos``) that the sides of their sure
@@ -488,7 +527,7 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     caps = box(expansion)
     scores = _pair_scores(probs[keep], edges[keep], classifier.labels, expansion)
     pos = [(cells[i].x, cells[i].y) for i in keep]
-    choice, conf, twin = _settle(pos, scores, caps)
+    choice, conf, twin, running = _settle(pos, scores, caps)
     pairs, bad = _mismatches(pos, choice)
     if len(keep) == 1 and (conf[0] < LONE_TILE or any(edges[keep[0]].argmax(axis=1) != _EDGES[choice[0]])):
         raise NoBoardError(f"no board in the photo: one tile-like square, no sure tile ({conf[0]:.2f})")
@@ -557,7 +596,8 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
         if conf[k] >= threshold and k not in doubtful:
             tiles.append(TileReading(x, y, name, rot, conf[k]))
         else:
-            unsure.append(UnsureCell(x, y, name, rot, min(conf[k], threshold) if k in doubtful else conf[k]))
+            rivals = _in_the_running([choice[k], *running[k]], probs[i, col], close[i] if with_deck else frozenset())
+            unsure.append(UnsureCell(x, y, name, rot, min(conf[k], threshold) if k in doubtful else conf[k], rivals))
     if apart:
         lone = _pair_scores(probs[apart], edges[apart], classifier.labels, expansion)
         p = np.exp(lone - np.logaddexp.reduce(lone, axis=1, keepdims=True))
@@ -583,8 +623,24 @@ def recognize(photo: NDArray[Any], classifier: TileClassifier | DeckTileClassifi
     :raises vision.carcassonne.grid.NoBoardError: when no board or grid is in view.
     """
     reading = read_cells(photo, find_grid(photo), classifier, threshold)
-    found = search_figures(photo, reading.tiles, reading.corners)
+    held = {(u.x, u.y): u.running for u in reading.unrecognised if u.running}
+    found = search_figures(photo, reading.tiles, reading.corners, held=held)
+    reading = _unhide(reading, found.hidden, THRESHOLD if threshold is None else threshold)
     return replace(reading, figures=found.sure, unsure_figures=found.unsure)
+
+
+def _unhide(reading: BoardReading, hidden: dict[tuple[int, int], tuple[tuple[str, int], ...]],
+            threshold: float) -> BoardReading:
+    """``reading`` with each tile a figure may hide the difference of (``hidden``: its cell, the tiles and turns it may
+    be besides the one read) unrecognised: its picture cannot tell them apart where the figure stands, nor do its
+    neighbours."""
+    if not hidden:
+        return reading
+    tiles = [t for t in reading.tiles if (t.x, t.y) not in hidden]
+    moved = [UnsureCell(t.x, t.y, t.tile, t.rotation, min(t.confidence, threshold), ((t.tile, t.rotation), *hidden[(t.x, t.y)]))
+             for t in reading.tiles if (t.x, t.y) in hidden]
+    unsure = sorted(reading.unrecognised + tuple(moved), key=lambda u: (u.y, u.x))
+    return replace(reading, tiles=tuple(tiles), unrecognised=tuple(unsure))
 
 
 def _to_photo(corners: NDArray[Any], u: float, v: float) -> tuple[int, int]:

@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scorer.carcassonne.catalog import Edge
 from vision.carcassonne.figures import (
     ANIMAL_PIPS,
     COLORS,
@@ -20,6 +21,7 @@ from vision.carcassonne.figures import (
     draw_token,
     find_figures,
     footprint_centre,
+    hidden_rivals,
     on_roof,
     random_figures,
     roof_box,
@@ -338,3 +340,70 @@ def test_a_meeple_shaped_patch_of_a_player_colour_lying_flat_on_the_tile_is_in_d
     found = search_figures(photo, tiles, corners)
     assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "meeple", "red"), (2, "meeple", "blue")]
     assert [(f.x, f.figure, f.color) for f in found.unsure] == [(0, "meeple", "red"), (2, "meeple", "yellow")]
+
+
+def test_a_meeple_on_an_unrecognised_tile_is_read_where_every_tile_in_the_running_puts_it_on_one_feature() -> None:
+    """Three cells, only the first tile reported. A meeple on the second, whose tile may be B or A (a monastery
+    with or without its road south), stands on the one field of either; on the third, which may be B or E (a city
+    north), it stands on B's field or on E's other field: in doubt. A cell with nothing in the running reads none."""
+    photo, tiles, corners = _sand(4)
+    for x in (1, 2, 3):
+        _paint(photo, _poly(100 * x + 25, 25, 30.0, 0.0), COLORS["blue"], 100)
+    held = {(1, 0): [("B", 0), ("A", 0)], (2, 0): [("B", 0), ("E", 0)]}
+    found = search_figures(photo, tiles[:1], corners, held=held)
+    assert [(f.x, f.figure, f.color, f.feature) for f in found.sure] == [(1, "meeple", "blue", "field:NL")]
+    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(2, "meeple", "blue")]
+    # without the tiles in the running, a figure on a tile not reported is not read (as before)
+    bare = search_figures(photo, tiles[:1], corners)
+    assert bare.sure == () and bare.unsure == ()
+
+
+def test_the_tiles_a_figure_may_hide_the_difference_of_are_those_differing_only_under_it() -> None:
+    """A meeple on the end of A's road hides all that tells A (a monastery with a road south) from B (the monastery
+    alone); a south neighbour whose north edge is a field rules A out, a meeple elsewhere hides nothing."""
+    assert hidden_rivals("B", 0, (0.4, 0.72, 0.62, 1.0)) == [("A", 0)]
+    assert hidden_rivals("A", 0, (0.4, 0.72, 0.62, 1.0)) == [("B", 0)]
+    assert hidden_rivals("B", 0, (0.4, 0.72, 0.62, 1.0), {2: Edge.FIELD}) == []
+    assert hidden_rivals("B", 0, (0.1, 0.1, 0.3, 0.3)) == []
+    # the road's end half seen beside the meeple tells: no rival
+    assert hidden_rivals("B", 0, (0.4, 0.72, 0.62, 0.85)) == []
+
+
+def _meeple_on_a_road_end() -> tuple[np.ndarray, dict[tuple[int, int], np.ndarray]]:
+    """A red meeple on the end of A's road (a monastery with a road south), a straight road south of it."""
+    side = 96
+    tiles = {(0, 0): ("A", 0), (0, 1): ("U", 90)}
+    photo = np.vstack([render_tile(n, r, side, "classic", np.random.default_rng(k)) for k, (n, r) in enumerate(tiles.values())])
+    photo[:3, :3] = 240
+    photo = draw_figures(photo, tiles, [PlacedFigure(0, 0, "meeple", "red", "road:S")], lambda x, y: (side * x, side * y),
+                         side, np.random.default_rng(0))
+    return photo, {(0, 0): _square(0, 0, side), (0, 1): _square(0, side, side)}
+
+
+def test_a_meeple_hiding_what_tells_its_tile_from_another_is_in_doubt_unless_a_neighbour_tells() -> None:
+    """A meeple on A's road end, the tile read as A or as B: its road could be B's field. With the tile south of it
+    read (a road north: only A fits), it is on A's road; read as B beside that road, it stays in doubt."""
+    photo, corners = _meeple_on_a_road_end()
+    for name, other in (("A", "B"), ("B", "A")):
+        alone = search_figures(photo, [TileReading(0, 0, name, 0, 1.0)], corners)
+        assert alone.sure == () and [(f.figure, f.color) for f in alone.unsure] == [("meeple", "red")]
+        assert alone.hidden == {(0, 0): ((other, 0),)}  # the tile itself is unknown
+    beside = [TileReading(0, 1, "U", 90, 1.0)]
+    told = search_figures(photo, [TileReading(0, 0, "A", 0, 1.0), *beside], corners)
+    assert [(f.x, f.y, f.figure, f.color, f.feature) for f in told.sure] == [(0, 0, "meeple", "red", "road:S")]
+    assert told.hidden == {}
+    wrong = search_figures(photo, [TileReading(0, 0, "B", 0, 1.0), *beside], corners)
+    assert wrong.sure == () and [(f.figure, f.color) for f in wrong.unsure] == [("meeple", "red")]
+    assert wrong.hidden == {(0, 0): (("A", 0),)}
+
+
+def test_a_meeple_on_an_unrecognised_tile_may_hide_what_tells_the_tiles_in_the_running_from_others() -> None:
+    """The tile under a meeple on A's road end held with B alone in the running: A, which differs from B only under
+    the meeple and fits the road south, is in the running too, and the meeple's feature is in doubt. With A alone in
+    the running, B (a field south) does not fit that road: the meeple is on A's road."""
+    photo, corners = _meeple_on_a_road_end()
+    beside = [TileReading(0, 1, "U", 90, 1.0)]
+    as_b = search_figures(photo, beside, corners, held={(0, 0): [("B", 0)]})
+    assert as_b.sure == () and [(f.x, f.y, f.figure, f.color) for f in as_b.unsure] == [(0, 0, "meeple", "red")]
+    as_a = search_figures(photo, beside, corners, held={(0, 0): [("A", 0)]})
+    assert [(f.x, f.y, f.figure, f.color, f.feature) for f in as_a.sure] == [(0, 0, "meeple", "red", "road:S")]

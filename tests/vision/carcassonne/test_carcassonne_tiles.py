@@ -11,7 +11,7 @@ from vision.carcassonne.board import draw_board, random_layout
 from vision.carcassonne.camera import LEVELS, photograph
 from vision.carcassonne.classifier import TileClassifier
 from vision.carcassonne.dataset import EDGE_INDEX, build_bank, make_crops
-from vision.carcassonne.figures import PlacedFigure, draw_figures
+from vision.carcassonne.figures import PlacedFigure, draw_figures, search_figures
 from vision.carcassonne.grid import Cell, Grid, NoBoardError
 from vision.carcassonne.labels import NONE, TILE_LABELS, TILE_NAMES, canonical_rotation, label, parse_label
 from vision.carcassonne.recognize import (
@@ -19,9 +19,12 @@ from vision.carcassonne.recognize import (
     _PAIRS,
     _TWINS,
     BoardReading,
+    TileReading,
+    UnsureCell,
     _components,
     _mismatches,
     _settle,
+    _unhide,
     big_top_twins,
     read_cells,
 )
@@ -119,13 +122,13 @@ def test_settle_fixes_an_edge_mismatch_and_respects_the_box() -> None:
     scores[2, _index("D", 0)] = 0.0
     scores[1, _index("E", 0)] = -0.5
     scores[1, _index("U", 0)] = -1.5
-    choice, conf, _ = _settle(cells, scores, box(False))
+    choice, conf, _, _ = _settle(cells, scores, box(False))
     assert _PAIRS[choice[1]] == ("U", 0)
     # only one C in the box: of two cells that both look like C, the less sure one moves on
     scores = np.full((2, len(_PAIRS)), -20.0)
     scores[:, _index("C", 0)] = [-0.1, -0.4]
     scores[1, _index("R", 0)] = -1.0
-    choice, conf, _ = _settle([(0, 0), (5, 5)], scores, box(False))
+    choice, conf, _, _ = _settle([(0, 0), (5, 5)], scores, box(False))
     assert [_PAIRS[c][0] for c in choice] == ["C", "R"]
     assert 0 < conf[1] <= 1
 
@@ -230,6 +233,12 @@ def _big_top_row(middle: str, rotation: int, read_as: str, read_rotation: int, t
     """Five tiles in a row, B, ``middle`` turned ``rotation`` with ``figure`` on it, B and two acrobat tiles (with
     ``expansion``; else two B), drawn and read as drawn but for the middle, which the class head reads as
     ``read_as`` and its Under the Big Top twin at ``twin_share`` : 1 - share."""
+    return _big_top_scene(middle, rotation, read_as, read_rotation, twin_share, figure, expansion)[1]
+
+
+def _big_top_scene(middle: str, rotation: int, read_as: str, read_rotation: int, twin_share: float,
+                   figure: PlacedFigure | None, expansion: bool = True) -> tuple[np.ndarray, BoardReading]:
+    """`_big_top_row`'s photo and reading."""
     side = 96
     tiles = [("B", 0), (middle, rotation), ("B", 0)] + ([("ffff.acrobats", 0), ("ffrf.acrobats", 0)] if expansion
                                                          else [("B", 0), ("B", 0)])
@@ -251,7 +260,7 @@ def _big_top_row(middle: str, rotation: int, read_as: str, read_rotation: int, t
         probs[1, index[label(name, rot)]] += twin_share / len(twin)
     cells = tuple(Cell(k, 0, np.array([[side * k, 0], [side * (k + 1), 0], [side * (k + 1), side], [side * k, side]],
                                       np.float32), 1.0) for k in range(len(tiles)))
-    return read_cells(photo, Grid(cells, np.eye(3)), _FixedClassifier(probs, edges))
+    return photo, read_cells(photo, Grid(cells, np.eye(3)), _FixedClassifier(probs, edges))
 
 
 def test_a_base_tile_is_the_twin_of_each_under_the_big_top_tile_with_its_edges() -> None:
@@ -294,3 +303,47 @@ def test_without_an_under_the_big_top_tile_in_sight_a_base_tile_is_not_doubted_f
     assert not road.unrecognised
     with_expansion = _big_top_row("U", 90, "U", 90, 0.5, meeple)
     assert [(u.x, u.best) for u in with_expansion.unrecognised] == [(1, "U")]
+
+
+def test_an_unrecognised_tile_carries_every_tile_and_turn_still_in_the_running() -> None:
+    """A straight road under a meeple, held for its acrobat twin: the road, the acrobat tile and the circus tile of the
+    same edges (a figure on the space hides either) are in the running, and nothing its picture and neighbours rule
+    out. A meeple near the middle of the road might be an acrobat on the acrobat tile: its feature is in doubt."""
+    meeple = PlacedFigure(1, 0, "meeple", "blue", "road:N")
+    photo, road = _big_top_scene("U", 90, "U", 90, 0.5, meeple)
+    (cell,) = road.unrecognised
+    assert set(cell.running) == {("U", 90), ("rfrf.acrobats", 0), ("frfr.circus", 90)}
+    held = {(u.x, u.y): u.running for u in road.unrecognised}
+    found = search_figures(photo, road.tiles, road.corners, held=held)
+    assert not [f for f in found.sure if f.x == 1]
+
+
+def test_the_big_top_and_a_meeple_on_an_unrecognised_tile_are_read_where_its_tiles_in_the_running_agree() -> None:
+    """The Big Top hides a circus tile's space and the class head reads the base tile of its edges: the tile is held,
+    and the Big Top, which stands on nothing but a circus tile, is read on the circus. A meeple on the city of a
+    city tile held for its circus twin stands on the city north of either."""
+    big_top = PlacedFigure(1, 0, "big-top", "", "circus")
+    photo, circus = _big_top_scene("ffrf.circus", 0, "A", 0, 0.5, big_top)
+    assert [(u.x, u.best) for u in circus.unrecognised] == [(1, "A")]
+    held = {(u.x, u.y): u.running for u in circus.unrecognised}
+    assert not [f for f in search_figures(photo, circus.tiles, circus.corners).sure if f.x == 1]
+    found = search_figures(photo, circus.tiles, circus.corners, held=held)
+    assert [(f.x, f.figure, f.feature) for f in found.sure if f.x == 1] == [(1, "big-top", "circus")]
+    meeple = PlacedFigure(1, 0, "meeple", "red", "city:N")
+    photo, city = _big_top_scene("E", 0, "E", 0, 0.05, meeple)
+    assert [(u.x, u.best) for u in city.unrecognised] == [(1, "E")]
+    held = {(u.x, u.y): u.running for u in city.unrecognised}
+    found = search_figures(photo, city.tiles, city.corners, held=held)
+    assert [(f.x, f.figure, f.color, f.feature) for f in found.sure if f.x == 1] == [(1, "meeple", "red", "city:N")]
+
+
+def test_a_tile_a_figure_may_hide_the_difference_of_is_unrecognised() -> None:
+    """B read at 1.0 under a meeple over where A's road would end: the tile is held with both in the running, its
+    neighbour kept."""
+    reading = BoardReading((TileReading(0, 0, "B", 0, 1.0), TileReading(1, 0, "U", 0, 0.9)),
+                           (UnsureCell(2, 0, "E", 0, 0.4),))
+    held = _unhide(reading, {(0, 0): (("A", 0),)}, 0.6)
+    assert held.tiles == (TileReading(1, 0, "U", 0, 0.9),)
+    assert [(u.x, u.best, u.confidence, u.running) for u in held.unrecognised] == [
+        (0, "B", 0.6, (("B", 0), ("A", 0))), (2, "E", 0.4, ())]
+    assert _unhide(reading, {}, 0.6) is reading
