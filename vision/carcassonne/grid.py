@@ -102,7 +102,9 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     # (after the opening: the thin halo around a pool of glare on the table is gone, and the pool is the table's)
-    mask = cv2.bitwise_or(mask, _enclosed_glare(glare & (mask == 0), mask))
+    # ... nor is the soft halo around it, lighter than the table and of its hue (it may differ enough to be board)
+    halo = (light > med[0] + 3) & ((a - s * ta) ** 2 + (bb - s * tb) ** 2 < hue_reach**2) & (s > 0.2)
+    mask = cv2.bitwise_or(mask, _enclosed_glare(glare & (mask == 0), mask & ~halo))
     n, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask)
     if n <= 1:
         return mask
