@@ -7,10 +7,15 @@ width), the view of ``b`` most like it, the pixels where those two views differ 
 difference, `MASK_BLUR` smoothed) and, there, which of them the crop is nearer (`twin_score`). The same is done from
 ``b``'s best view, and the two readings averaged. A crop that matches neither component's views (`VIEW_MATCH`), or
 whose differing part is blown out by glare (`GLARE`, `GLARE_SHARE`), is not told (0).
+
+A blurred photo lies about as far from both components' sharp views on a small differing part (a pennant a few
+pixels across), so the comparison may be asked to blur the views alike (``blurs``): each view is taken at the blur of
+those that matches the crop best, and both views are compared at that blur.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import cv2
@@ -33,18 +38,20 @@ MASK_BLUR = 1.0
 GLARE = 245
 GLARE_SHARE = 0.2
 
-#: the last few template sets and their flattened views, latest last (the templates held, so another deck is never
-#: taken for them): a deck's whole views and those cut to a part of it alternate
-_cache: list[tuple[Any, NDArray[Any]]] = []
-_CACHED = 4
+#: the last few template sets and blurs and their flattened views, latest last (the templates held, so another deck
+#: is never taken for them): a deck's whole views and those cut to a part of it alternate
+_cache: list[tuple[Any, float, NDArray[Any]]] = []
+_CACHED = 8
 
 
-def _views(templates: NDArray[Any]) -> NDArray[Any]:
-    for held, views in _cache:
-        if held is templates:
+def _views(templates: NDArray[Any], blur: float = 0.0) -> NDArray[Any]:
+    """The templates flattened (`vision.enroll.flattened`), each first blurred by ``blur`` (Gaussian sigma, pixels)."""
+    for held, sigma, views in _cache:
+        if held is templates and sigma == blur:
             return views
-    views = np.stack([flattened(t.astype(np.float32)) for t in templates])
-    _cache[:] = _cache[-(_CACHED - 1):] + [(templates, views)]
+    views = np.stack([flattened(cv2.GaussianBlur(t.astype(np.float32), (0, 0), blur) if blur > 0 else t.astype(np.float32))
+                      for t in templates])
+    _cache[:] = _cache[-(_CACHED - 1):] + [(templates, blur, views)]
     return views
 
 
@@ -59,11 +66,15 @@ def _best(image: NDArray[Any], views: NDArray[Any], which: NDArray[np.intp], m: 
     return best
 
 
-def _one_way(cell: NDArray[Any], raw: NDArray[Any], views: NDArray[Any], owners: NDArray[Any], a: int, b: int,
-             m: int, every_channel: bool = False) -> float | None:
-    """From ``a``'s best view: -1 (the crop is ``b``) to 1 (it is ``a``) on the part where that view and ``b``'s
-    most like it differ; None where the crop is not told."""
-    score, ja, (sx, sy) = _best(cell, views, np.flatnonzero(owners == a), m)
+def _one_way(cell: NDArray[Any], raw: NDArray[Any], blurred: Sequence[NDArray[Any]], owners: NDArray[Any], a: int,
+             b: int, m: int, every_channel: bool = False) -> float | None:
+    """From ``a``'s best view (of the views at each blur, ``blurred``): -1 (the crop is ``b``) to 1 (it is ``a``) on
+    the part where that view and ``b``'s most like it at the same blur differ; None where the crop is not told."""
+    score, ja, (sx, sy), views = -2.0, -1, (0, 0), blurred[0]
+    for some in blurred:
+        found = _best(cell, some, np.flatnonzero(owners == a), m)
+        if found[0] > score:
+            (score, ja, (sx, sy)), views = found, some
     if score < VIEW_MATCH:
         return None
     _, jb, (bx, by) = _best(views[ja], views, np.flatnonzero(owners == b), m)
@@ -87,15 +98,16 @@ def _one_way(cell: NDArray[Any], raw: NDArray[Any], views: NDArray[Any], owners:
 
 
 def twin_score(crop: NDArray[Any], templates: NDArray[Any], owners: NDArray[Any], a: int, b: int,
-               every_channel: bool = False) -> float:
+               every_channel: bool = False, blurs: Sequence[float] = (0.0,)) -> float:
     """How surely ``crop`` (cut as the deck's ``templates`` are) shows label ``a`` rather than its look-alike ``b``
     (labels as ``owners`` numbers the ``templates``): -1 (surely ``b``) to 1 (surely ``a``); 0 where it is not told
-    (see the module text). ``every_channel``: glare is a pixel blown out in every channel (see `GLARE`)."""
-    views = _views(templates)
-    m = max(1, round(SHIFT * views.shape[2]))
+    (see the module text). ``every_channel``: glare is a pixel blown out in every channel (see `GLARE`). ``blurs``:
+    the views are compared at the one of these blurs (Gaussian sigma, pixels) at which they match the crop best."""
+    blurred = [_views(templates, float(s)) for s in blurs]
+    m = max(1, round(SHIFT * blurred[0].shape[2]))
     cell = flattened(np.asarray(crop, np.float32))
-    there = _one_way(cell, crop, views, owners, a, b, m, every_channel)
-    back = _one_way(cell, crop, views, owners, b, a, m, every_channel)
+    there = _one_way(cell, crop, blurred, owners, a, b, m, every_channel)
+    back = _one_way(cell, crop, blurred, owners, b, a, m, every_channel)
     if there is None or back is None:
         return 0.0
     return 0.5 * (there - back)

@@ -308,6 +308,61 @@ def test_grand_carnival_a_deck_naming_a_walkway_under_an_attraction_is_not_taken
     assert not _art_disagrees(Board(), 0, "ss/ss", ring, art)  # type: ignore[arg-type]
 
 
+def test_grand_carnival_a_piece_only_glare_explains_on_a_familys_field_is_not_taken() -> None:
+    # a8's walkway holds a disc a guest's purple under grey glare would show (the colours call it a guest only by
+    # allowing for glare, which takes the field under it to be the print's); c8's a guest's own purple
+    lit = tuple(float(v) for v in 255 * ((np.array((150, 40, 135)) / 255) ** 2.2 + 0.2) ** (1 / 2.2))
+
+    def art(pattern: str, s: float, badged: bool = False) -> np.ndarray:
+        tile = _own_tile(pattern, s)
+        n = int(round(18.0 * s))
+        colour = lit if pattern == "ww/ss" else (150, 40, 135)
+        cv2.circle(tile, (n // 2, n // 2), int(5.0 * s), colour, -1)
+        return tile
+
+    from vision.grand_carnival.scene import content_region, render_top_down
+
+    parcels = ("ww/ss", "ws/ww") + (None,) * 14
+    board = board_from_parts(parcels, (), 0, (True, False), 0, 0, frozenset(), (TrickStatus.OPEN,) * 3, CATALOG)
+    region = content_region(1)
+    image = render_top_down([MarketScene(board, 0, 7)], 1280 / (region[2] - region[0]), tile_art=art)
+    view = CarnivalRecognizer(classifier=OwnTiles()).recognize(image).views[0]
+    assert view.market[0] == "?wgs...." and view.market[1] == "ssww...."
+    assert [u.where for u in view.unrecognised] == ["a8"]
+
+
+def test_grand_carnival_a_deck_naming_a_tile_on_two_of_its_fields_is_not_taken() -> None:
+    from vision.grand_carnival.layout import BOARD, FIELD
+    from vision.grand_carnival.pipeline import _art_disagrees, _FieldArt, _px
+
+    deck = OwnTiles()
+    art = _FieldArt(deck.templates, deck.template_owners, deck.labels)
+    n, x0, y0 = _px(FIELD), _px(BOARD.grid_x), _px(BOARD.grid_y)
+
+    class Board:
+        rect = np.zeros((y0 + 2 * n + 4, x0 + 2 * n + 4, 3), np.uint8)
+
+    def lay(washed: tuple[int, ...]) -> Board:
+        tile = cv2.resize(_own_tile("ws/sw", 4.0), (2 * n, 2 * n), interpolation=cv2.INTER_AREA)
+        for q in washed:  # glare washes the field out: neither its art nor its colours show
+            r, c = divmod(q, 2)
+            tile[r * n:(r + 1) * n, c * n:(c + 1) * n] = 235
+        b = Board()
+        b.rect[y0:y0 + 2 * n, x0:x0 + 2 * n] = tile
+        return b
+
+    ring: list[str | None] = [None] * 64
+    assert not _art_disagrees(lay(()), 0, "ws/sw", ring, art)  # type: ignore[arg-type]
+    assert _art_disagrees(lay(()), 0, "ws/ww", ring, art)  # type: ignore[arg-type]
+    # one field unseen: the name rests on three; two unseen: a guess among the tiles that share the other two
+    assert not _art_disagrees(lay((3,)), 0, "ws/sw", ring, art)  # type: ignore[arg-type]
+    assert _art_disagrees(lay((2, 3)), 0, "ws/ww", ring, art)  # type: ignore[arg-type]
+    assert _art_disagrees(lay((2, 3)), 0, "ws/sw", ring, art)  # type: ignore[arg-type]
+    # ... unless the colours show one of them
+    ring[8] = "site"
+    assert not _art_disagrees(lay((2, 3)), 0, "ws/sw", ring, art)  # type: ignore[arg-type]
+
+
 class SeenModel:
     """A tile model that reads the sides of ``board``'s tiles right (crops in the board's order), but cells ``city``
     as the all-city tile C, every side a city: an edition it mostly reads, a few tiles it never could."""

@@ -20,6 +20,7 @@ import models
 from vision import ModelFileError
 from vision.carcassonne.dataset import CROP
 from vision.carcassonne.deck_twins import edge_twins, twin_score
+from vision.twins import GLARE
 
 __all__ = ["DEFAULT_MODEL", "DeckTileClassifier", "TileClassifier", "cut_crops", "look_alikes"]
 
@@ -130,9 +131,15 @@ class DeckTileClassifier:
     CLOSE_RATIO = 1.3
     #: a tile named but scarcely nearer than an edge twin (`vision.carcassonne.deck_twins.edge_twins`: a pennant
     #: more or less), or one of two edge twins among a cell's close tiles, is taken when the part where their views
-    #: differ shows it by at least this (`vision.carcassonne.deck_twins.twin_score`, -1 to 1): on the tuning boards
-    #: every twin the score put the wrong way lay above -0.34, and 60% of the right ones at 0.5 or more
+    #: differ shows it by at least this (`vision.carcassonne.deck_twins.twin_score`, -1 to 1, the views blurred as
+    #: the cell is): on the tuning boards 906,300,000 on every twin the score put the wrong way lay above -0.04, and
+    #: 88% of the right ones at 0.5 or more (sharp views: -0.41 and 41%)
     TWIN_MARGIN = 0.5
+    #: a cell more than this share of whose pixels glare blows out (`vision.twins.GLARE` in its brightest channel)
+    #: hides what may lie there (a city cap under the glare): the deck names no tile there, nor narrows it to close
+    #: tiles. On the tuning boards (seeds 906,000,000 and 906,300,000 on) every tile the deck named right lay at
+    #: most 0.31 blown out; one read as E where H lay (its other cap under glare), 0.61, was accepted
+    BLOWN = 0.4
 
     def __init__(self, deck: Any, model: TileClassifier) -> None:
         from vision.carcassonne.labels import parse_label
@@ -162,9 +169,9 @@ class DeckTileClassifier:
     def read_with_candidates(self, crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[np.bool_],
                                                                    list[frozenset[str]]]:
         """`read`, and for each crop the tiles the deck finds close (`CLOSE_RATIO`: its distance at most that many
-        times the nearest tile's; empty for a crop the model reads as no tile, or a deck without distances: then
-        only a named tile). The board decides among a doubtful cell's close tiles by its sure neighbours' sides
-        (`vision.carcassonne.recognize.read_cells`)."""
+        times the nearest tile's; empty for a crop the model reads as no tile or one glare blows out (`BLOWN`: the
+        deck names none there either), or a deck without distances: then only a named tile). The board decides
+        among a doubtful cell's close tiles by its sure neighbours' sides (`vision.carcassonne.recognize.read_cells`)."""
         from scorer.carcassonne.catalog import rotated
         from vision.carcassonne.dataset import EDGE_INDEX
         from vision.carcassonne.labels import NONE, parse_label
@@ -174,9 +181,10 @@ class DeckTileClassifier:
         doubtful = np.zeros(len(crops), bool)
         none_col = self.labels.index(NONE)
         recs = self.deck.classify(crops, 0.0)
-        names = [rec.label for rec in recs]
+        blown = (crops.max(axis=3) >= GLARE).mean(axis=(1, 2)) > self.BLOWN if len(crops) else np.zeros(0, bool)
+        names = [None if hidden else rec.label for rec, hidden in zip(recs, blown)]
         close = [frozenset({name}) if name in self._by_tile else frozenset() for name in names]
-        tile_like = [i for i in range(len(crops)) if probs[i, none_col] < 0.5]
+        tile_like = [i for i in range(len(crops)) if probs[i, none_col] < 0.5 and not blown[i]]
         if tile_like and hasattr(self.deck, "scores"):
             fused = self.deck.scores(crops[tile_like])[0]
             own = list(getattr(self.deck, "labels", ()))
@@ -225,8 +233,12 @@ class DeckTileClassifier:
         templates, owners = getattr(self.deck, "templates", None), getattr(self.deck, "template_owners", None)
         if templates is None or owners is None:
             return 0.0
+        from vision.enroll import TEMPLATE_BLURS
+
         names = list(self.deck.labels)
-        return twin_score(crop, templates, owners, names.index(a), names.index(b))
+        # a board photo is often blurrier than the enrolment photos: a pennant a few pixels across is told only
+        # against views blurred alike
+        return twin_score(crop, templates, owners, names.index(a), names.index(b), blurs=TEMPLATE_BLURS)
 
     def _without_lost_twins(self, crop: NDArray[Any], close: frozenset[str]) -> frozenset[str]:
         """``close`` less each tile whose edge twin among them the cell's views show by `TWIN_MARGIN`."""

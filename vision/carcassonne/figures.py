@@ -502,15 +502,23 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
             middle = (int(round((x - x0 + 0.5) * _CUT)), int(round((y - y0 + 0.5) * _CUT)))
             cv2.circle(spaces, middle, int(round(_ACROBAT_SPACE * _CUT)), 1, -1)
     any_space = bool(spaces.any())
+    in_space = spaces > 0
+    if any_space:
+        # the spaces' box, three pixels wider each way (the closing looks two pixels out): inside the spaces it closes
+        # as over the whole mosaic
+        rows, cols = np.flatnonzero(in_space.any(axis=1)), np.flatnonzero(in_space.any(axis=0))
+        box_s = np.s_[max(0, int(rows[0]) - 3):int(rows[-1]) + 4, max(0, int(cols[0]) - 3):int(cols[-1]) + 4]
     for k, colour in enumerate(_NAMES):
         each = near & (nearest == k)
-        if each.sum() < 0.02 * area_cell:
+        if np.count_nonzero(each) < 0.02 * area_cell:
             continue
-        mask = cv2.morphologyEx(each.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        each_u8 = each.view(np.uint8)
+        mask = cv2.morphologyEx(each_u8, cv2.MORPH_OPEN, kernel)
         if any_space:
-            joined = cv2.morphologyEx(each.astype(np.uint8) & spaces, cv2.MORPH_CLOSE, kernel)
-            mask = np.where(spaces > 0, joined, mask)
-        n, lab_img, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+            joined = cv2.morphologyEx(each_u8[box_s] & spaces[box_s], cv2.MORPH_CLOSE, kernel)
+            mask[box_s] = np.where(in_space[box_s], joined, mask[box_s])
+        # the same labels as the default algorithm (raster order), in a third of its time
+        n, lab_img, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
         if n <= 1:
             continue
         areas = stats[:, cv2.CC_STAT_AREA]
@@ -527,17 +535,16 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
         shaped[0] = False
         if not shaped.any():
             continue
-        # summed over the blobs' pixels only, each blob's in the same order as over the whole image (the background's
-        # sum, label 0, is not used)
-        on = np.flatnonzero(mask)
-        dist_sum = np.bincount(lab_img.ravel()[on], weights=dist.ravel()[on], minlength=n)
         #: the pieces of this colour on each acrobat space: (box, confidence, pixels)
         stack_parts: dict[tuple[int, int], list[tuple[tuple[int, int, int, int], float, int]]] = {}
         for j in np.flatnonzero(shaped):
             area = stats[j, cv2.CC_STAT_AREA] / area_cell
             w, h = int(stats[j, cv2.CC_STAT_WIDTH]), int(stats[j, cv2.CC_STAT_HEIGHT])
             box = (int(stats[j, cv2.CC_STAT_LEFT]), int(stats[j, cv2.CC_STAT_TOP]), w, h)
-            conf = float(np.clip(1.0 - dist_sum[j] / stats[j, cv2.CC_STAT_AREA] / _FAR, 0.0, 1.0))
+            # the blob's colour distances summed within its box, in the image's order (bin 1: the blob's pixels)
+            own = (lab_img[box[1]:box[1] + h, box[0]:box[0] + w] == j).ravel().view(np.uint8)
+            dist_sum = np.bincount(own, weights=dist[box[1]:box[1] + h, box[0]:box[0] + w].ravel(), minlength=2)[1]
+            conf = float(np.clip(1.0 - dist_sum / stats[j, cv2.CC_STAT_AREA] / _FAR, 0.0, 1.0))
             if conf < max(MIN_CONFIDENCE, SURE[colour] - DOUBT):
                 continue
             clipped = clipped_sides(lab_img, int(j), box, on_tiles)
@@ -590,7 +597,7 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
             if put is out:
                 sizes[len(out) - 1] = area
         for (x, y), parts in stack_parts.items():
-            strips = each & (spaces > 0)
+            strips = each & in_space
             count, conf = acrobat_stack(parts, strips)
             put = out if conf >= SURE[colour] else unsure
             # the field or road around the space is near green and grey: a stack as tall only through pixels less

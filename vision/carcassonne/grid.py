@@ -21,6 +21,8 @@
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,7 +107,8 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     # ... nor is the soft halo around it, lighter than the table and of its hue (it may differ enough to be board)
     halo = (light > med[0] + 3) & ((a - s * ta) ** 2 + (bb - s * tb) ** 2 < hue_reach**2) & (s > 0.2)
     mask = cv2.bitwise_or(mask, _enclosed_glare(glare & (mask == 0), mask & ~halo))
-    n, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask)
+    # the same labels as the default algorithm (raster order), faster
+    n, lab_img, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
     if n <= 1:
         return mask
     # a pool of glare is smooth, tile art is not: drop parts much smoother than the board
@@ -201,20 +204,21 @@ def _directions(gray: NDArray[Any], mask: NDArray[Any]) -> tuple[float, float] |
 
     The first is the one nearer the photo's horizontal.
     """
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-    # the board's own pixels: a grained or striped table around it has strong straight edges of its own
-    near = cv2.dilate(mask, np.ones((3, 3), np.uint8)) > 0
-    mag, ang = cv2.cartToPolar(gx[near], gy[near], angleInDegrees=True)
-    # an edge's direction is across its gradient
-    bins = (ang.ravel().astype(np.int32) + 90) % 180
-    hist = np.bincount(bins, weights=mag.ravel(), minlength=180)
     outline = _outline(mask)
     if len(outline) >= 4:
         # the outline's pieces run along the grid; the art's edges (and the sensor's blocks) do not
         d = outline[:, 2:] - outline[:, :2]
         along = np.round(np.degrees(np.arctan2(d[:, 1], d[:, 0]))).astype(np.int32) % 180
         hist = np.bincount(along, weights=np.hypot(d[:, 0], d[:, 1]) ** 2, minlength=180)
+    else:
+        gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+        # the board's own pixels: a grained or striped table around it has strong straight edges of its own
+        near = cv2.dilate(mask, np.ones((3, 3), np.uint8)) > 0
+        mag, ang = cv2.cartToPolar(gx[near], gy[near], angleInDegrees=True)
+        # an edge's direction is across its gradient
+        bins = (ang.ravel().astype(np.int32) + 90) % 180
+        hist = np.bincount(bins, weights=mag.ravel(), minlength=180)
     smooth = np.convolve(np.r_[hist[-4:], hist, hist[:4]], np.ones(5), "same")[4:-4]
     p1 = int(np.argmax(smooth))
     dist = np.abs(((np.arange(180) - p1) + 90) % 180 - 90)
@@ -353,8 +357,8 @@ def _profiles(gray: NDArray[Any], mask: NDArray[Any], full: NDArray[Any]) -> tup
         z = np.zeros(CANVAS)
         return z, z, top_mask
     # clipping each pixel's strength keeps a few strong lines of art from outweighing a seam
-    cap_x = float(np.percentile(gx[inside], 90)) + 1e-6
-    cap_y = float(np.percentile(gy[inside], 90)) + 1e-6
+    cap_x = float(_whole_percentile(gx[inside], 90)) + 1e-6
+    cap_y = float(_whole_percentile(gy[inside], 90)) + 1e-6
     cnt_x = inside.sum(axis=0) + 1e-6
     cnt_y = inside.sum(axis=1) + 1e-6
     prof_x = (np.minimum(gx, cap_x) * inside).sum(axis=0) / cnt_x * (cnt_x > 2)
@@ -362,6 +366,28 @@ def _profiles(gray: NDArray[Any], mask: NDArray[Any], full: NDArray[Any]) -> tup
     prof_x[~cols] = 0
     prof_y[~rows] = 0
     return prof_x, prof_y, top_mask
+
+
+def _whole_percentile(values: NDArray[Any], q: float) -> float:
+    """``np.percentile(values, q)`` (its linear interpolation, in ``values``' float32) of float32 ``values`` that are
+    whole numbers from 0 up (an 8-bit image's gradients): the two values it interpolates between counted out of a
+    histogram rather than sorted out. Any other values go to ``np.percentile`` itself."""
+    values = np.ravel(values)
+    whole = values.astype(np.int64)
+    if values.dtype != np.float32 or not len(whole) or whole.min() < 0 or not np.array_equal(whole, values):
+        return float(np.percentile(values, q))
+    n = len(whole)
+    virtual = (n - 1) * (q / 100)
+    if virtual >= n - 1:
+        return float(values.max())
+    below = math.floor(virtual)
+    # the values at places ``below`` and ``below + 1`` of the sorted values
+    counts = np.cumsum(np.bincount(whole))
+    a, b = np.float32(np.searchsorted(counts, below, side="right")), np.float32(np.searchsorted(counts, below + 1, side="right"))
+    t = virtual - below
+    step = b - a
+    # numpy's interpolation, from the nearer end
+    return float(b - step * np.float32(1.0 - t) if t >= 0.5 else a + step * np.float32(t))
 
 
 def _rectify(pts: NDArray[Any], rect_h: NDArray[Any]) -> NDArray[Any] | None:
@@ -674,6 +700,8 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
     to_photo = np.diag([1 / scale, 1 / scale, 1]) @ np.linalg.inv(full) @ to_canvas
     cells: list[Cell] = []
     nx, ny = int(CANVAS // px) + 2, int(CANVAS // py) + 2
+    # each cell's cover from the mask's running sums: the mean of its 0/1 pixels, counted exactly
+    summed = cv2.integral(top_mask, sdepth=cv2.CV_32S)
     for j in range(-1, ny):
         for i in range(-1, nx):
             x0, y0 = phx + i * px, phy + j * py
@@ -681,7 +709,7 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
             ya, yb = int(max(0, y0 + 0.2 * py)), int(min(CANVAS, y0 + 0.8 * py))
             if xb <= xa or yb <= ya:
                 continue
-            cover = float(top_mask[ya:yb, xa:xb].mean())
+            cover = float(summed[yb, xb] - summed[ya, xb] - summed[yb, xa] + summed[ya, xa]) / ((yb - ya) * (xb - xa))
             if cover < MIN_COVER:
                 continue
             corners = cv2.perspectiveTransform(np.array([[i, j], [i + 1, j], [i + 1, j + 1], [i, j + 1]], np.float64).reshape(-1, 1, 2),
@@ -893,11 +921,13 @@ def _half_shift(mask: NDArray[Any], to_work: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
+#: the 3x3 pattern of points inside a cell (`_inner`)
+_INNER = np.stack(np.meshgrid(*[np.array([0.25, 0.5, 0.75])] * 2), axis=-1).reshape(-1, 2)
+
+
 def _inner(to_work: NDArray[Any], cells: NDArray[Any]) -> NDArray[Any]:
     """Work pixels of a 3x3 pattern inside each cell of ``cells`` (k, 2): (k, 9, 2)."""
-    t = np.array([0.25, 0.5, 0.75])
-    pat = np.stack(np.meshgrid(t, t), axis=-1).reshape(-1, 2)
-    return _apply(to_work, cells[:, None, :].astype(np.float64) + pat[None])
+    return _apply(to_work, cells[:, None, :].astype(np.float64) + _INNER[None])
 
 
 def _board_samples(mask: NDArray[Any]) -> NDArray[Any]:
@@ -918,19 +948,24 @@ def _board_cells(mask: NDArray[Any], to_work: NDArray[Any], least: float,
     if not len(samples):
         return np.zeros((0, 2), np.intp), np.zeros(0)
     uv = _apply(np.linalg.inv(to_work), samples)
-    uv = uv[np.isfinite(uv).all(axis=1)]
+    finite = np.isfinite(uv[:, 0]) & np.isfinite(uv[:, 1])
+    if not finite.all():
+        uv = uv[finite]
     if not len(uv):
         return np.zeros((0, 2), np.intp), np.zeros(0)
     fl = np.floor(uv).astype(np.int64)
     keys = np.unique((fl[:, 0] << 32) + (fl[:, 1] & 0xFFFFFFFF))
-    cells = np.c_[keys >> 32, ((keys & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000].astype(np.intp)
+    cells = np.column_stack((keys >> 32, ((keys & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000)).astype(np.intp)
     if len(cells) > 4000:
         return np.zeros((0, 2), np.intp), np.zeros(0)
     p = _inner(to_work, cells)
-    ok = np.isfinite(p).all(axis=2) & (p[..., 0] >= 0) & (p[..., 1] >= 0) & (p[..., 0] <= w - 1) & (p[..., 1] <= h - 1)
-    p = np.where(ok[..., None], p, 0)
-    on = (mask[np.round(p[..., 1]).astype(np.intp), np.round(p[..., 0]).astype(np.intp)] > 0) & ok
-    share = on.mean(axis=1)
+    px, py = p[..., 0], p[..., 1]
+    # (a point not finite fails these tests too)
+    ok = (px >= 0) & (py >= 0) & (px <= w - 1) & (py <= h - 1)
+    if not ok.all():
+        px, py = np.where(ok, px, 0), np.where(ok, py, 0)
+    on = (mask[np.round(py).astype(np.intp), np.round(px).astype(np.intp)] > 0) & ok
+    share = np.count_nonzero(on, axis=1) / on.shape[1]
     keep = share >= least
     return cells[keep], share[keep]
 
@@ -950,11 +985,9 @@ def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any], rea
     The profile across each half seam is averaged along it: a seam runs the whole side, the art's lines do not.
     """
     h, w = g.shape
-    have = {(int(x), int(y)) for x, y in cells}
-    vertical = np.array([(x + 1, y) for x, y in have if (x + 1, y) in have], np.float64).reshape(-1, 2)
-    horizontal = np.array([(x, y + 1) for x, y in have if (x, y + 1) in have], np.float64).reshape(-1, 2)
-    ts = np.array([[0.08, 0.18, 0.28, 0.38], [0.62, 0.72, 0.82, 0.92]])
-    offs = np.linspace(-reach, reach, 2 * int(round(reach * 60)) + 1)
+    vertical, horizontal = _seams(cells)
+    ts = _PROBE_ALONG
+    offs = _probe_offsets(reach)
     srcs, probes = [], []
     for seams, across in ((vertical, 0), (horizontal, 1)):
         if not len(seams):
@@ -964,29 +997,31 @@ def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any], rea
         p[..., across] = seams[:, None, None, None, across] + offs[None, None, None, :]
         probes.append(p.reshape(-1, 4, len(offs), 2))
         src = np.broadcast_to(seams[:, None, :], (len(seams), 2, 2)).copy()
-        src[..., 1 - across] += ts.mean(axis=1)[None, :]
+        src[..., 1 - across] += _PROBE_MIDDLES[None, :]
         srcs.append(src.reshape(-1, 2))
     empty = np.zeros((0, 2))
     if not probes:
         return empty, empty, np.zeros(0)
     pts, src = np.concatenate(probes), np.concatenate(srcs)
-    img = _apply(to_img, pts)
-    xs, ys = img[..., 0].reshape(len(img), -1), img[..., 1].reshape(len(img), -1)
-    inside = np.isfinite(img).all(axis=(1, 2, 3)) & (xs.min(axis=1) >= 1) & (ys.min(axis=1) >= 1) & \
-        (xs.max(axis=1) <= w - 2) & (ys.max(axis=1) <= h - 2)
+    img_x, img_y = _apply_xy(to_img, pts)
+    xs, ys = img_x.reshape(len(pts), -1), img_y.reshape(len(pts), -1)
+    # (a point not finite fails these tests too: NaN compares false, infinities fall outside)
+    inside = (xs.min(axis=1) >= 1) & (ys.min(axis=1) >= 1) & (xs.max(axis=1) <= w - 2) & (ys.max(axis=1) <= h - 2)
     if not inside.all():
-        img, pts, src = img[inside], pts[inside], src[inside]
-    if not len(img):
+        img_x, img_y, pts, src = img_x[inside], img_y[inside], pts[inside], src[inside]
+    if not len(pts):
         return empty, empty, np.zeros(0)
-    flat = img.reshape(-1, len(offs), 2)
-    vals = cv2.remap(g, flat[..., 0].astype(np.float32), flat[..., 1].astype(np.float32), cv2.INTER_LINEAR)
-    prof = vals.reshape(len(img), 4, len(offs)).mean(axis=1)
+    vals = cv2.remap(g, img_x.reshape(-1, len(offs)).astype(np.float32), img_y.reshape(-1, len(offs)).astype(np.float32),
+                     cv2.INTER_LINEAR)
+    prof = vals.reshape(len(pts), 4, len(offs)).mean(axis=1)
     line = np.abs(prof[:, 2:-2] - 0.5 * (prof[:, :-4] + prof[:, 4:]))
     k = np.argmax(line, axis=1)
     rows = np.arange(len(k))
     peak = line[rows, k]
-    typical = np.partition(line, line.shape[1] // 2, axis=1)[:, line.shape[1] // 2]
-    good = peak >= np.maximum(SEAM_CONTRAST, 2.0 * typical)
+    # the peak at least twice the row's median (its middle value in order): at least the middle count of the row's
+    # values at most half the peak (doubling is exact), with no sorting
+    mid = line.shape[1] // 2
+    good = (peak >= SEAM_CONTRAST) & (np.count_nonzero(2.0 * line <= peak[:, None], axis=1) > mid)
     off = offs[k + 2]
     moved = pts[rows, 0, k + 2]
     # the point on the seam's middle line of the half, where the profile peaked
@@ -996,6 +1031,19 @@ def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any], rea
         # a seam too faint to tell counts as off its line
         return src, dst, np.where(good, off, np.inf)
     return src[good], dst[good], off[good]
+
+
+#: where along each half seam (shares of the side) its profile is taken, and each half's middle
+_PROBE_ALONG = np.array([[0.08, 0.18, 0.28, 0.38], [0.62, 0.72, 0.82, 0.92]])
+_PROBE_MIDDLES = _PROBE_ALONG.mean(axis=1)
+
+
+@functools.lru_cache(maxsize=16)
+def _probe_offsets(reach: float) -> NDArray[Any]:
+    """The offsets (cells) across a seam at which its profile is taken, ``reach`` either way (read only: shared)."""
+    out = np.linspace(-reach, reach, 2 * int(round(reach * 60)) + 1)
+    out.flags.writeable = False
+    return out
 
 
 #: a seam's averaged profile must dip or rise this much (grey levels) against its surroundings to be found
@@ -1060,8 +1108,24 @@ def _parity_shares(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]
 
 
 def _seam_count(cells: NDArray[Any]) -> int:
-    have = {(int(x), int(y)) for x, y in cells}
-    return sum((x + 1, y) in have for x, y in have) + sum((x, y + 1) in have for x, y in have)
+    vertical, horizontal = _seams(cells)
+    return len(vertical) + len(horizontal)
+
+
+def _seams(cells: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The seams between two of ``cells`` (k, 2; whole numbers, repeats counted once), each as the cell east or south
+    of it (float rows, sorted): those between a cell and its east neighbour, then those between a cell and its south
+    neighbour."""
+    c = np.asarray(cells).reshape(-1, 2).astype(np.int64)
+    # one sortable key a cell: x in the high half, y (offset to stay positive) in the low half
+    keys = np.unique((c[:, 0] << 32) + (c[:, 1] + (1 << 31)))
+    out = []
+    for step in (1 << 32, 1):
+        nb = keys + step
+        at = np.minimum(np.searchsorted(keys, nb), len(keys) - 1)
+        found = nb[keys[at] == nb] if len(keys) else nb
+        out.append(np.column_stack((found >> 32, (found & 0xFFFFFFFF) - (1 << 31))).astype(np.float64).reshape(-1, 2))
+    return out[0], out[1]
 
 
 def _ridges(fine: NDArray[Any]) -> NDArray[Any]:
@@ -1084,8 +1148,8 @@ def _axis_search(u: NDArray[Any], v: NDArray[Any], r: NDArray[Any], scales: NDAr
             idx = (((u - sh * v) / sc % 1.0) * bins).astype(np.intp) % bins
             got = np.bincount(idx, weights=r, minlength=bins)
             cnt = np.bincount(idx, minlength=bins).astype(np.float64)
-            score = np.convolve(np.r_[got[-3:], got, got[:3]], window, "valid") / (
-                np.convolve(np.r_[cnt[-3:], cnt, cnt[:3]], window, "valid") + 1e-9) / base
+            score = np.convolve(np.concatenate((got[-3:], got, got[:3])), window, "valid") / (
+                np.convolve(np.concatenate((cnt[-3:], cnt, cnt[:3])), window, "valid") + 1e-9) / base
             k = int(np.argmax(score))
             if score[k] > best[0]:
                 best = (float(score[k]), float(sc), float(sh), float((k + 0.5) / bins * sc))
@@ -1193,11 +1257,11 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
     current = zoom @ to_work
     contour = _contour(mask)
     for radius, reach, full in GROW_STEPS:
-        cells, _ = _board_cells(mask, np.linalg.inv(zoom) @ current, 0.75, samples)
+        work = np.linalg.inv(zoom) @ current
+        cells, _ = _board_cells(mask, work, 0.75, samples)
         near = cells[np.hypot(*(cells + 0.5 - centre).T) <= radius]
         src, dst, _ = _seam_probes(fine, current, near, reach)
         # the board's outline lies on lattice lines too: each piece along an axis on its nearest line within reach
-        work = np.linalg.inv(zoom) @ current
         ouv, along = _outline_points(contour, work)
         keep = (np.hypot(*(ouv - centre).T) <= radius) & (along >= 0)
         ouv, along = ouv[keep][::OUTLINE_STEP], along[keep][::OUTLINE_STEP]
@@ -1320,9 +1384,27 @@ def _outline_fit(mask: NDArray[Any], to_work: NDArray[Any], prior: float) -> tup
 
 def _apply(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:
     """``pts`` (..., 2) mapped through the homography ``h``."""
+    if pts.ndim >= 2 and pts.shape[-2] > 1 and pts.flags.c_contiguous:
+        out: NDArray[Any] = np.stack(_apply_xy(h, pts), axis=-1)
+        return out
     p = pts @ h[:, :2].T + h[:, 2]
-    out: NDArray[Any] = p[..., :2] / p[..., 2:3]
-    return out
+    single: NDArray[Any] = p[..., :2] / p[..., 2:3]
+    return single
+
+
+def _apply_xy(h: NDArray[Any], pts: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """``pts`` (..., 2; C-contiguous, two points or more to a block along the next to last axis) mapped through the
+    homography ``h``: their x and their y apart (...), bit for bit `_apply`'s.
+
+    The same products and sums as ``pts @ h[:, :2].T + h[:, 2]`` (one matrix product over all the points: the same
+    sums in the same order as block by block), laid out one coordinate to a row, where the sums and the division run
+    along whole rows rather than across three values.
+    """
+    q = h[:, :2] @ pts.reshape(-1, 2).T
+    q[0] += h[0, 2]
+    q[1] += h[1, 2]
+    q[2] += h[2, 2]
+    return (q[0] / q[2]).reshape(pts.shape[:-1]), (q[1] / q[2]).reshape(pts.shape[:-1])
 
 
 def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray[Any], rounds: int = 2) -> NDArray[Any] | None:
@@ -1423,7 +1505,7 @@ def line_fit(src: NDArray[Any], dst: NDArray[Any], start: NDArray[Any], affine: 
     line = np.round(src[rows, across])
     t = _normaliser(dst)
     p = _apply(t, dst)
-    ph = np.c_[p, np.ones(len(p))]
+    ph = np.column_stack((p, np.ones(len(p))))
     g = np.linalg.inv(t @ start)
     if not np.isfinite(g).all() or abs(g[2, 2]) < 1e-12:
         return None
@@ -1438,18 +1520,23 @@ def line_fit(src: NDArray[Any], dst: NDArray[Any], start: NDArray[Any], affine: 
     design = np.concatenate(rows_all, axis=1)
     eye = np.eye(design.shape[1])
     tail = np.array([0.0, 0.0, 1.0]) if affine else np.array([1.0])
+    is_v = ~is_u
+    n_u = int(is_u.sum())
     for tol in LINE_TOLS:
         denom = ph @ g[2]
         if not (denom > 1e-9).all():
             return None
-        r = (ph @ g[0] * is_u + ph @ g[1] * ~is_u) / denom - line
+        r = (ph @ g[0] * is_u + ph @ g[1] * is_v) / denom - line
         w = np.where(np.abs(r) < tol, (1 - (r / tol) ** 2) ** 2, 0.0)
-        if (w > 0).sum() < 8 or (w[is_u] > 0).sum() < 3 or (w[~is_u] > 0).sum() < 3:
+        held = w > 0
+        n_held = int(np.count_nonzero(held))
+        n_held_u = int(np.count_nonzero(held & is_u)) if n_u else 0
+        if n_held < 8 or n_held_u < 3 or n_held - n_held_u < 3:
             return None
         scale = w / denom
         a, b = design * scale[:, None], line * scale
         cur = g[:2].ravel() if affine else g.ravel()[:8]
-        lam = prior * np.sqrt(float((w > 0).sum()))
+        lam = prior * np.sqrt(float(n_held))
         x = np.linalg.lstsq(np.concatenate([a, lam * eye]), np.concatenate([b, lam * cur]), rcond=None)[0]
         g = np.concatenate([x, tail]).reshape(3, 3)
         if not np.isfinite(g).all():
@@ -1457,7 +1544,7 @@ def line_fit(src: NDArray[Any], dst: NDArray[Any], start: NDArray[Any], affine: 
     denom = ph @ g[2]
     if not (denom > 1e-9).all():
         return None
-    r = (ph @ g[0] * is_u + ph @ g[1] * ~is_u) / denom - line
+    r = (ph @ g[0] * is_u + ph @ g[1] * is_v) / denom - line
     out: NDArray[Any] = np.linalg.inv(g @ t)
     if not np.isfinite(out).all():
         return None

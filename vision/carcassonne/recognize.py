@@ -15,10 +15,13 @@ class head gives that twin a share.
 
 With an enrolled deck (`vision.carcassonne.classifier.DeckTileClassifier`) the
 grid is first set again by where the deck's tiles are seen
-(`vision.carcassonne.deck_grid.refit_grid`). A tile the deck is unsure of (or
-names in a turn its sides scarcely tell) is unrecognised unless its sure
-neighbours' sides and the box leave exactly one of the deck's close tiles, in
-one turn (`_decide_by_neighbours`), and whether the photo shows a board at all
+(`vision.carcassonne.deck_grid.refit_grid`); a grid of more than a few cells
+(`SMALL_BOARD`) on which the deck's views agree nowhere is no board (on the
+tuning boards, seeds 906,000,000, 906,300,000 and 906,600,000 on, not one tile
+of such a grid was read right: most lay across the tiles, at a wrong pitch). A
+tile the deck is unsure of (or names in a turn its sides scarcely tell) is
+unrecognised unless its sure neighbours' sides and the box leave exactly one of
+the deck's close tiles, in one turn (`_decide_by_neighbours`), and whether the photo shows a board at all
 is judged by the neighbouring edges of the tiles the deck named (where two
 touch): the model's sides of an edition it reads poorly are no evidence against
 the board.
@@ -256,21 +259,27 @@ def _settle(cells: list[tuple[int, int]], scores: NDArray[Any],
     """
     n = len(cells)
     cands = np.argsort(-scores, axis=1)[:, :CANDIDATES]
-    choice = cands[:, 0].copy()
+    cand_rows: list[list[int]] = cands.tolist()
+    choice: list[int] = [row[0] for row in cand_rows]
     where = {c: i for i, c in enumerate(cells)}
     neigh = [[where.get((x + dx, y + dy), -1) for dx, dy in _STEP] for x, y in cells]
 
+    # plain lists: the same numbers, read without numpy's per-element cost
+    score_rows: list[list[float]] = scores.tolist()
+    edge_rows: list[list[int]] = _EDGES.tolist()
+
     def local(i: int, p: int) -> float:
-        total = float(scores[i, p])
+        total = score_rows[i][p]
+        own = edge_rows[p]
         for side, j in enumerate(neigh[i]):
-            if j >= 0 and _EDGES[p, side] != _EDGES[choice[j], (side + 2) % 4]:
+            if j >= 0 and own[side] != edge_rows[choice[j]][(side + 2) % 4]:
                 total -= MISMATCH
         return total
 
     for _ in range(4):
         changed = False
         for i in range(n):
-            best = max(cands[i], key=lambda p: local(i, int(p)))
+            best = max(cand_rows[i], key=lambda p: local(i, p))
             if best != choice[i]:
                 choice[i] = best
                 changed = True
@@ -442,12 +451,17 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
 
     :raises NoBoardError: when what the grid holds reads as no board: neighbouring
         edges disagree too often, the tiles are doubtful on the whole, or a lone
-        square is no sure tile.
+        square is no sure tile; with a deck, also when its views place none of a
+        grid of more than `SMALL_BOARD` squares (`refit_grid`).
     """
     threshold = THRESHOLD if threshold is None else threshold
     if isinstance(classifier, DeckTileClassifier):
         # the grid found from seams may lie across an edition's tiles: the deck's views of them set it again
-        grid = refit_grid(photo, grid, classifier.deck) or grid
+        refit = refit_grid(photo, grid, classifier.deck)
+        if refit is None and len(grid.cells) > SMALL_BOARD and getattr(classifier.deck, "templates", None) is not None:
+            raise NoBoardError(f"no board in the photo: the enrolled tiles' views agree on no grid through the "
+                               f"{len(grid.cells)} squares found")
+        grid = refit or grid
     cells = list(grid.cells)
     crops = cut_crops(photo, [c.corners for c in cells])
     close: list[frozenset[str]] = []

@@ -28,8 +28,9 @@ never taken for a card taken from the row. In one frame, a place of the row, the
 action lane or a seat zone (each filled slot by slot) whose code glare brighter
 than the paper covers is reported unrecognised too: before a card read in the
 same lane or zone, and past the last one while the card's face below its code
-shows (ink where the bare mat prints none); so is the request strip's card when
-glare covers its code and its face shows below the strip. A card hidden by
+shows (ink where the bare mat prints none) or a later place shows a card past
+places glare hides whole; so is the request strip's card when glare covers its
+code and its face shows below the strip. A card hidden by
 glare is asked about, never silently missed; glare over bare places asks nothing.
 
 With an enrolled deck (a published deck, whose cards carry no code), a card whose code square is seen but
@@ -719,9 +720,10 @@ class Recognizer:
 
     def _search_mat(self, gray: Image, blur: FrameBlur | None = None) -> tuple[Calibration, tuple[Marker, ...]]:
         """The mat's calibration and the mat's markers searched in ``gray``: the vision core's fast search; where that does not fix
-        the mat, the slow one for the markers it missed, with one threshold window first (taken when it
-        completes the mat's markers) and then with all;
-        where neither decodes enough of them, the undecoded squares matched against the dictionary's codes
+        the mat, the slow one for the markers it missed, with one threshold window first (where its markers fix the
+        mat, those still missing are searched with every window around where they must lie,
+        `find_missing_mat_markers`, and the mat is taken from all of them) and else with every window over the
+        whole frame; where neither decodes enough of them, the undecoded squares matched against the dictionary's codes
         (``blur``: the frame's `FrameBlur`, made once for all these searches).
 
         In a large frame (`reduction`) the shrunk frame's slow search with one threshold window comes first
@@ -745,21 +747,32 @@ class Recognizer:
         except NoMatError:
             pass
         have = {m.id for m in mat}
-        every = set(GEOMETRY.markers.marker_ids)
-        if not every <= have:
-            for one_window in (True, False):
-                more = tuple(m for m in find_markers(gray, self.config, robust=True, one_window=one_window, blur=blur)
-                             if not is_card_id(m.id) and m.id not in have)
-                if one_window and not every <= have | {m.id for m in more}:
-                    continue  # the one window's markers are taken only when they complete the mat
-                try:
-                    return self.calibrator.update(mat + more), mat + more
-                except NoMatError:
-                    if not one_window:
-                        mat += more
+        if not set(GEOMETRY.markers.marker_ids) <= have:
+            # the one window's markers, where they fix the mat, place the markers still missing: those are searched with
+            # every window only around where they must lie (every window over the whole frame costs about five times the
+            # one window's search; on the 16 tuning frames that reached it, it found no mat marker the windows miss)
+            more = self._slow_markers(gray, have, True, blur)
+            try:
+                mat_homography(mat + more, self.config)
+                found = mat + more
+                found += find_missing_mat_markers(gray, found, self.config)
+                return self.calibrator.update(found), found
+            except NoMatError:
+                pass
+            more = self._slow_markers(gray, have, False, blur)
+            try:
+                return self.calibrator.update(mat + more), mat + more
+            except NoMatError:
+                mat += more
         # too few of the mat's markers decoded: the ones blur smeared are matched
         mat += mat_markers_by_matching(gray, self.config, mat, blur)
         return self.calibrator.update(mat), mat
+
+    def _slow_markers(self, gray: Image, have: set[int], one_window: bool,
+                      blur: FrameBlur | None) -> tuple[Marker, ...]:
+        """The slow search's markers over the whole of ``gray`` that are neither a card's code nor among ``have``."""
+        return tuple(m for m in find_markers(gray, self.config, robust=True, one_window=one_window, blur=blur)
+                     if not is_card_id(m.id) and m.id not in have)
 
     def _find_codes(self, gray: Image, blur: FrameBlur, calibration: Calibration,
                     mat: tuple[Marker, ...]) -> tuple[tuple[Marker, ...], list[NDArray[Any]]]:
@@ -956,6 +969,10 @@ _CLEAR_OF_LINES = 6.0
 #: nothing that tall there) and on average, and darker than the paper of the cards read by more than
 #: `_BAR_UNDER_PAPER` of it (glare only brightens: a glare's edge falling off beside bare paper is no darker)
 _BAR = (3.0, 7.0)
+#: ... the bar's columns end as far short of the sign of the card read before as they do where that card lies at its
+#: slot: where it lies further left (a card laid off), the bar's end moves left with it, to no less than this (mm)
+#: past the bar's start (the sign's blurred edge darkens the columns near it; it is not a code's frame)
+_BAR_LEAST = 1.0
 _BESIDE = (-1.5, 2.5)
 _BAR_ROWS = (5.0, 27.0)
 _BAR_CONTRAST = 0.2
@@ -963,13 +980,15 @@ _BAR_UNDER_PAPER = 0.15
 _BAR_ROWS_DARK = 0.66
 
 
-def _bar_shows(gray: Image, to_table: NDArray[Any], left: float, top: float, paper: float) -> bool:
+def _bar_shows(gray: Image, to_table: NDArray[Any], left: float, top: float, paper: float, before: float = 0.0) -> bool:
     """True when the left bar of a code's frame shows at the slot whose card's top-left is table (left, top)
-    (``paper``: the grey level of the cards' paper)."""
+    (``paper``: the grey level of the cards' paper; ``before``: how far (mm) the card read in the slot before lies
+    right of its slot, negative when left: the bar's columns end that much further left, `_BAR_LEAST`)."""
     s = 2 * _LOOK_PX_PER_MM
     x0, y0 = left + _BESIDE[0], top + _BAR_ROWS[0]
     t = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]], np.float64)
-    size = (int(round((_BAR[1] - _BESIDE[0]) * s)), int(round((_BAR_ROWS[1] - _BAR_ROWS[0]) * s)))
+    end = max(_BAR[0] + _BAR_LEAST, _BAR[1] + min(0.0, before))
+    size = (int(round((end - _BESIDE[0]) * s)), int(round((_BAR_ROWS[1] - _BAR_ROWS[0]) * s)))
     look = np.asarray(cv2.warpPerspective(gray, t @ to_table, size, flags=cv2.INTER_AREA), np.float32)
     seen = look < _SATURATED
     split = int(round((_BESIDE[1] - _BESIDE[0]) * s))
@@ -991,6 +1010,12 @@ def _ink_share(frame: Image, to_table: NDArray[Any], box: tuple[float, float, fl
     """The share of the unsaturated part of the table box (x0, y0, x1, y1 mm) that is ink (0 when less than
     `_BODY_SEEN` of it is unsaturated; ``paper``: the cards' paper's level in its darkest channel): where the
     bare mat prints nothing, a card's face."""
+    return _face_look(frame, to_table, box, paper)[0]
+
+
+def _face_look(frame: Image, to_table: NDArray[Any], box: tuple[float, float, float, float],
+               paper: float) -> tuple[float, float]:
+    """`_ink_share` and the share of the box that is unsaturated."""
     s = _LOOK_PX_PER_MM
     pad = _PAPER_MM
     x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
@@ -1004,11 +1029,12 @@ def _ink_share(frame: Image, to_table: NDArray[Any], box: tuple[float, float, fl
     inside = (slice(int(round(pad * s)), size[1] - int(round(pad * s))),
               slice(int(round(pad * s)), size[0] - int(round(pad * s))))
     seen = brightest[inside] < _SATURATED
-    if float(np.mean(seen)) < _BODY_SEEN:
-        return 0.0
+    unsaturated = float(np.mean(seen))
+    if unsaturated < _BODY_SEEN:
+        return 0.0, unsaturated
     ink = (darkest[inside].astype(np.float32) < _INK * around[inside].astype(np.float32)) & seen & \
         (darkest[inside].astype(np.float32) < _INK_PAPER * paper)
-    return float(np.sum(ink)) / float(np.sum(seen))
+    return float(np.sum(ink)) / float(np.sum(seen)), unsaturated
 
 
 def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: NDArray[Any],
@@ -1018,7 +1044,8 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
     there: every such place before a card read (or asked about) in the same lane or zone, and the places
     after the last one as long as the card's face below its code shows (ink where the bare mat prints
     none) or, in the row and the action lane, the left bar of its code's frame does (this one also where no
-    glare lies: a code blur hid from the detector). A card hidden by glare or blur is asked about, never
+    glare lies: a code blur hid from the detector); a place whose code and face glare both hide is passed over,
+    and asked about when a later place shows a card. A card hidden by glare or blur is asked about, never
     silently missed. ``skip``: zones whose code-less cards an enrolled deck looked at (`Recognizer._read_codeless`)."""
     paper = _paper_level(gray, view, to_table)
     if paper >= _SATURATED:
@@ -1051,6 +1078,10 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
             if not at(cx, cy, known) and glared(cx, cy):
                 extra.append((cx, cy, f"A card in the {_place(area, seat)} could not be read (glare?)."))
         bx0, by0, bx1, by1 = _SEAT_BODY if area is Area.SEAT else _BODY
+        # how far right of its slot the last card read lies (left: negative), where its sign lies past the next slot's bar
+        before = min((x - centres[last][0] for x, y in read if at(*centres[last], [(x, y)])), key=abs) if last >= 0 else 0.0
+        # places past the last card whose code and face glare both hide: each holds a card when a later place shows one
+        hidden: list[tuple[float, float]] = []
         for k in range(last + 1, len(slots)):
             (left, top), (cx, cy) = slots[k], centres[k]
             if at(cx, cy, known):
@@ -1062,9 +1093,15 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
             # a code blur hid from the detector shows its frame as well (a hand over the slot shows ink too, so
             # the face is looked for only where glare explains why the code was not read)
             glare = glared(cx, cy)
-            if not (glare and clear and _ink_share(frame, to_table, box, ink_paper()) > _INK_SHARE) and \
-                    (area is Area.SEAT or not _bar_shows(gray, to_table, left, top, paper)):
+            ink, seen = _face_look(frame, to_table, box, ink_paper()) if glare and clear else (0.0, 1.0)
+            if not ink > _INK_SHARE and \
+                    (area is Area.SEAT or not _bar_shows(gray, to_table, left, top, paper, before if k == last + 1 else 0.0)):
+                if seen < _BODY_SEEN:
+                    hidden.append((cx, cy))
+                    continue
                 break
+            extra += [(x, y, f"A card in the {_place(area, seat)} could not be read (glare?).") for x, y in hidden]
+            hidden = []
             extra.append((cx, cy, f"A card in the {_place(area, seat)} could not be read{' (glare?)' if glare else ''}."))
     extra += _glared_request(frame, gray, view, to_table, ink_paper)
     return FlohcatiView(view.cards, view.unreadable + tuple(extra)) if extra else view

@@ -116,6 +116,9 @@ _ART_BARE = 0.75
 #: ... both blurred by this share of a field's width, the crop's field moved by up to this many pixels
 _ART_BLUR = 0.04
 _ART_SHIFT = 2
+#: a tile the deck named is taken by its name only where no more than this many of its fields (an attraction's
+#: aside) go unconfirmed by both the art (`_FieldArt.kind`) and the colours
+_ART_UNSEEN = 1
 #: a colour is a class when its distance is below `_MAX_DISTANCE` and the next class's
 #: is at least `_MARGIN` further
 _MAX_DISTANCE = 0.11
@@ -211,6 +214,14 @@ _EMPTY_EVEN = (0.85, 1.1)
 #: ... and shows that print untouched by glare (`_Glare.clear_empty`) with at most this share of its pixels
 #: saturated: a glare's edge just reaching it (a tile there would cover the whole ring, not a few pixels)
 _CLEAR_EMPTY_CLIPPED = 0.02
+#: a ring lit brighter than `_EMPTY_EVEN` allows is the empty print all the same (`_exposed_empty`) where the
+#: paper's white fit is only low there: the first reading takes it, the reading allowing for glare finds no
+#: class, no pixel of it has a channel clipped, its brightest tenth is at most `_EXPOSED_EVEN` of its darkest's
+#: lightness, and its colour is the empty print's times a gain alone (linear light, within `_EXPOSED_GAIN`), off
+#: it by at most `_EXPOSED_FIT` of its light; and every field of its parcel reads empty so
+_EXPOSED_EVEN = 1.06
+_EXPOSED_GAIN = (1.0, 1.6)
+_EXPOSED_FIT = 0.03
 #: a place glare lit unevenly is read from the band of its unsaturated pixels' lightness between these
 #: percentiles (`_least_glare`), when at least this share of its pixels is unsaturated
 _LEAST_GLARE = (5.0, 35.0)
@@ -1036,8 +1047,16 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
     clear_empty = tuple(c in {c for c, k in zip(candidates, both) if k == "empty"} for c in range(64))
     if any(k == "empty" and uneven[c] for c, k in enumerate(ring_class)):
         under_glare = _glare_classes(rings, kinds, tints)
+        exposed = {c for c, k in enumerate(ring_class)
+                   if k == "empty" and uneven[c] and under_glare[c] is None and _exposed_empty(ring_px[c], whites[c])}
         ring_class = [None if k == "empty" and uneven[c] and under_glare[c] != "empty" else k
                       for c, k in enumerate(ring_class)]
+        # (only a parcel empty all over: a field beside a tile's or an unclear one says a tile may lie there)
+        for parcel in range(16):
+            four = parcel_cells(parcel)
+            if any(c in exposed for c in four) and all(c in exposed or ring_class[c] == "empty" for c in four):
+                for c in four:
+                    ring_class[c] = "empty"
     # a tile's field glare washed toward the empty parcel's light colour: read again as a field unclear
     washed = {c: rings[c].copy() for c in _washed_tile_fields(ring_class, rings, tints, clear_empty)}
     for c in washed:
@@ -1072,6 +1091,29 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
 
     glare = _Glare(tuple(bool(v) for v in saturated), clear_empty)
     return ring_class, mids, rings, least_middle, clipped_middle, glare
+
+
+def _exposed_empty(pixels: NDArray[Any], white: NDArray[Any]) -> bool:
+    """True when a field's ring (its pixels (M, 3), raw 0..255) lit brighter than the empty print (`_EMPTY_EVEN`)
+    is that print seen through a white fit low there: lit evenly (`_EXPOSED_EVEN`), no channel of any pixel
+    clipped, and its colour in linear light the empty print's times a gain (`_EXPOSED_GAIN`), within
+    `_EXPOSED_FIT`.
+
+    Glare adds light of its own colour, which draws a colour toward the glare's and away from the print's
+    (the reading allowing for glare takes that); a gain keeps the print's colour, and a tile's field under
+    any glare shows another colour. A tile half over its field, a hand or a shadow light a ring unevenly.
+    """
+    px = np.asarray(pixels, np.float64)
+    if not len(px) or float(px.max()) >= _CLIPPED:
+        return False
+    low, high = np.percentile(px.mean(axis=1), (10, 90))
+    if high > _EXPOSED_EVEN * max(float(low), 1.0):
+        return False
+    lin = (np.median(px, axis=0) / np.maximum(np.asarray(white, np.float64), 1.0)) ** 2.2
+    empty = (np.array(EMPTY, np.float64) / 255.0) ** 2.2
+    gain = float(lin @ empty / (empty @ empty))
+    fit = float(np.linalg.norm(lin - gain * empty)) <= _EXPOSED_FIT * float(np.linalg.norm(lin))
+    return _EXPOSED_GAIN[0] <= gain <= _EXPOSED_GAIN[1] and fit
 
 
 def _washed_tile_fields(ring_class: list[str | None], rings: NDArray[Any], tints: NDArray[Any],
@@ -1453,13 +1495,25 @@ def _fields_by_art(rb: _Board, parcel: int, ring: list[str | None], chars: list[
 
 def _art_disagrees(rb: _Board, parcel: int, pattern: str, ring: list[str | None], art: _FieldArt) -> bool:
     """True when a field of the parcel clearly shows, by the deck's art, the other kind than the tile ``pattern``
-    the deck named has there, or an attraction lies where it has a walkway."""
+    the deck named has there, or an attraction lies where it has a walkway; or when more than `_ART_UNSEEN` of its
+    fields show their kind neither by the art nor by the colours (glare washing half a tile out): the name then
+    rests on two fields, which up to four tiles of the box share."""
     letters = list(zip(parcel_cells(parcel), pattern.replace("/", "")))
     if any(ring[c] == "attraction" and letter != "s" for c, letter in letters):
         return True  # an attraction is built on sites only
     crop = _parcel_crop(rb, parcel, art.size)
-    return crop is not None and any(ring[c] != "attraction" and art.kind(crop, q) not in (None, letter)
-                                    for q, (c, letter) in enumerate(letters))
+    if crop is None:
+        return False
+    by_colour = {"walkway": "w", "site": "s"}
+    unseen = 0
+    for q, (c, letter) in enumerate(letters):
+        if ring[c] == "attraction":
+            continue
+        by_art = art.kind(crop, q)
+        if by_art not in (None, letter):
+            return True
+        unseen += by_art is None and by_colour.get(ring[c] or "") != letter
+    return unseen > _ART_UNSEEN
 
 
 def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str], glare: _Glare) -> None:
@@ -1609,14 +1663,18 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
             crop = _parcel_crop(rb, parcel, art.size)
             if crop is not None and art.bare(crop, parcel_cells(parcel).index(c), chars[c]):
                 readings[kind][c] = kind
-        # ... and a piece the colours found there, where that art shows the field's own bare print: unclear (a
-        # piece would hide the print; the light, not a piece, gave the colour)
+        # ... and a piece the colours found there only by allowing for glare (which takes the field under it to
+        # be the print's, not the family's art: glare over a lavender walkway reads as a guest), or where that
+        # art shows the field's own bare print: unclear (a piece would hide the print; the light gave the colour)
         elif (art is not None and c in art_fields and kind in ("walkway", "site")
               and readings[kind][c] not in (None, kind)):
-            parcel = next(p for p in range(16) if c in parcel_cells(p))
-            crop = _parcel_crop(rb, parcel, art.size)
-            if crop is not None and art.bare(crop, parcel_cells(parcel).index(c), chars[c]):
+            if _classify_many(mids[c][None], (kind, *near[kind]))[0] != readings[kind][c]:
                 readings[kind][c] = None
+            else:
+                parcel = next(p for p in range(16) if c in parcel_cells(p))
+                crop = _parcel_crop(rb, parcel, art.size)
+                if crop is not None and art.bare(crop, parcel_cells(parcel).index(c), chars[c]):
+                    readings[kind][c] = None
         if kind == "walkway":
             mid = on_walkway[c]
             if mid is None:

@@ -28,7 +28,9 @@ leaves it unsaturated (glare adds smooth light: the bare mat under it stays
 flat; a card's name band, words and frame do not) or shows the mat itself
 (pixels as dark as the mat and of its hue: no card's paper or print). Where
 no code read nearby says how far the lens moves a place (a blurred frame whose
-codes none decode), its code is searched for twice as far. The fast
+codes none decode), its code is searched for twice as far. A place under a
+card read or asked about above it that shows no code read is asked about: a
+card lies there, whatever its look. The fast
 marker search runs first; the slow, tolerant one searches the whole frame only
 when the fast one's markers do not fix the mat, and when neither decodes enough
 of them, the undecoded squares are matched against the dictionary's codes,
@@ -1237,6 +1239,16 @@ class Recognizer:
                                                     and _code_hidden_under_card(top, paper, level, reading, row, col)):
                 reading.problem(Unrecognised(_place_name(row, col), "glare on the place: a code may lie under it",
                                              row, col, unread=True))
+        # a card read or asked about above the base lies on the two places below it: one that shows no card read is
+        # asked about, never left out (glare may hide its code without saturating it, and its paper is covered)
+        for row in range(ROWS - 1, 0, -1):
+            held = {(u.row, u.col) for u in reading.problems.values() if u.row is not None and u.col is not None}
+            for above in [p for p in (set(reading.pyramid) | held) if p[0] == row]:
+                for place in ((row - 1, above[1]), (row - 1, above[1] + 1)):
+                    if place not in reading.pyramid and place not in held:
+                        reading.problem(Unrecognised(_place_name(*place), "a card under a card above it shows no code "
+                                                     "that can be read", place[0], place[1], unread=True))
+                        held.add(place)
         if (0, 0) not in reading.pyramid and not any((u.row, u.col) == (0, 0) for u in reading.problems.values()):
             # the start Elephant never leaves its spot: a spot that shows no card is asked about, never empty
             reading.problem(Unrecognised(_place_name(0, 0), "the start Elephant's spot shows no card that can be read",

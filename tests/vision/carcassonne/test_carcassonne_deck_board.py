@@ -248,3 +248,40 @@ def test_a_views_match_is_placed_to_a_fraction_of_a_pixel() -> None:
     edge = np.exp(-((xx - 0.3) ** 2 + (yy - 7.6) ** 2) / 8.0).astype(np.float32)
     x, y = _peak(edge, cv2.minMaxLoc(edge)[3])
     assert x == 0.0 and abs(y - 7.6) < 0.05
+
+
+class UnsureViewsDeck(ViewsDeck):
+    """`ViewsDeck` that names no tile."""
+
+    crop_size = (48, 48)
+
+    def classify(self, crops: Any, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.UNSURE, self.labels[0], 0.0) for _ in crops]
+
+
+def test_a_grid_the_decks_views_place_nowhere_is_no_board() -> None:
+    import pytest
+
+    from vision.carcassonne.classifier import DEFAULT_MODEL, DeckTileClassifier, TileClassifier
+    from vision.carcassonne.grid import NoBoardError
+
+    labels = TileClassifier(DEFAULT_MODEL).labels
+    names = ["B", "U", "E", "V"]
+    layout = [Placed(x, y, names[(x + 2 * y) % 4], 90 * ((x * y) % 4)) for x in range(4) for y in range(3)]
+    board = draw_board(layout, _print, np.random.default_rng(1), cell=96, margin=2.0)
+    h, _ = cv2.findHomography(np.array([[0, 0], [4, 0], [4, 3], [0, 3]], np.float64),
+                              np.array([board.cell_corners(0, 0)[0], board.cell_corners(3, 0)[1],
+                                        board.cell_corners(3, 2)[2], board.cell_corners(0, 2)[3]], np.float64))
+    grid = Grid(tuple(Cell(t.x, t.y, board.cell_corners(t.x, t.y), 1.0) for t in layout), h)
+    field = [0.01, 0.01, 0.98]
+    model = SidesModel(labels, [[field] * 4] * 4 * len(layout))  # the refit grid holds the cells beside too
+    # an edition enrolled whose tiles this board does not show: the grid is no board of it
+    other = UnsureViewsDeck({n: cv2.resize(_print(n, 0), (48, 48), interpolation=cv2.INTER_AREA) for n in "HKLX"})
+    with pytest.raises(NoBoardError, match="agree on no grid"):
+        read_cells(board.image, grid, DeckTileClassifier(other, model))  # type: ignore[arg-type]
+    # the board's own edition: its views place the grid, and the board is read on
+    own = UnsureViewsDeck({n: cv2.resize(_print(n, 0), (48, 48), interpolation=cv2.INTER_AREA) for n in names})
+    try:
+        read_cells(board.image, grid, DeckTileClassifier(own, model))  # type: ignore[arg-type]
+    except NoBoardError as exc:
+        assert "agree on no grid" not in str(exc)

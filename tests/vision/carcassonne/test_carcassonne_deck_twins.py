@@ -48,6 +48,19 @@ def test_the_part_where_the_views_differ_tells_twins_apart() -> None:
         assert twin_score(_photographed(_city(False), turn, turn), templates, owners, 1, 0) >= 0.5
 
 
+def test_a_blurred_photo_is_told_against_views_blurred_alike() -> None:
+    from vision.enroll import TEMPLATE_BLURS
+
+    templates, owners = _views(_city(True), _city(False))
+    for sigma in (2.0, 2.5):
+        pennant = cv2.GaussianBlur(_photographed(_city(True), 1, 5), (0, 0), sigma)
+        plain = cv2.GaussianBlur(_photographed(_city(False), 1, 5), (0, 0), sigma)
+        # against the sharp views the blurred pennant is not told (or told the wrong way)
+        assert twin_score(pennant, templates, owners, 0, 1) < 0.5
+        assert twin_score(pennant, templates, owners, 0, 1, blurs=TEMPLATE_BLURS) >= 0.5
+        assert twin_score(plain, templates, owners, 0, 1, blurs=TEMPLATE_BLURS) <= -0.5
+
+
 def test_twins_are_not_told_where_glare_blows_out_the_part_they_differ_in() -> None:
     templates, owners = _views(_city(True), _city(False))
     glared = _photographed(_city(True), 0, 3)
@@ -99,3 +112,48 @@ def test_a_named_tile_scarcely_nearer_than_its_twin_is_taken_when_the_part_they_
     assert not doubtful[0] and probs[0, p_cols].sum() > 0.99
     assert bool(doubtful[1]) and close[1] == frozenset({"O"})
     assert bool(doubtful[2]) and close[2] == frozenset({"O", "P"})
+
+
+def test_a_blurred_cell_is_told_from_its_twin_against_views_blurred_alike() -> None:
+    from vision.carcassonne.classifier import DeckTileClassifier
+
+    reader = DeckTileClassifier(TwinDeck(), TileModel())  # type: ignore[arg-type]
+    crops = np.stack([cv2.GaussianBlur(_photographed(_city(True), 1, 1), (0, 0), 2.0),
+                      cv2.GaussianBlur(_photographed(_city(False), 2, 2), (0, 0), 2.0)])
+    probs, _, doubtful, close = reader.read_with_candidates(crops)
+    p_cols = [j for j, lab in enumerate(reader.labels) if lab.startswith("P@")]
+    assert not doubtful[0] and probs[0, p_cols].sum() > 0.99
+    assert bool(doubtful[1]) and close[1] == frozenset({"O"})
+
+
+class CityDeck:
+    """A deck of E and H (one city cap, two opposite caps) that names H, clearly nearer."""
+
+    labels = ("E", "H")
+    crop_size = (48, 48)
+
+    def __init__(self) -> None:
+        self.templates, self.template_owners = _views(_city(False), _city(True))
+
+    def classify(self, crops: Any, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.IDENTIFIED, "H", 0.5) for _ in crops]
+
+    def scores(self, crops: Any) -> tuple[Any, None, Any]:
+        d = np.tile(np.array([1.0, 0.5], np.float32), (len(crops), 1))
+        return d, None, d
+
+
+def test_a_cell_mostly_blown_out_by_glare_is_named_nothing() -> None:
+    from vision.carcassonne.classifier import DeckTileClassifier
+
+    reader = DeckTileClassifier(CityDeck(), TileModel())  # type: ignore[arg-type]
+    seen = _photographed(_city(True), 0, 4)
+    glared = seen.copy()
+    glared[:26] = (250, 252, 255)  # over half the cell white: a cap may lie under it
+    spot = seen.copy()
+    spot[:12] = (250, 252, 255)  # a quarter: what is left still shows the tile
+    probs, _, doubtful, close = reader.read_with_candidates(np.stack([seen, glared, spot]))
+    h_cols = [j for j, lab in enumerate(reader.labels) if lab.startswith("H@")]
+    assert not doubtful[0] and probs[0, h_cols].sum() > 0.99 and close[0] == frozenset({"H"})
+    assert bool(doubtful[1]) and close[1] == frozenset()
+    assert not doubtful[2] and probs[2, h_cols].sum() > 0.99

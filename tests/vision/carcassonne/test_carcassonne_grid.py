@@ -19,6 +19,7 @@ from vision.carcassonne.grid import (
     VIEW_MISFIT,
     Grid,
     _apply,
+    _apply_xy,
     _directions,
     _fitted,
     _foreground,
@@ -32,6 +33,9 @@ from vision.carcassonne.grid import (
     _outline_fit,
     _outline_pitch,
     _outline_steps,
+    _seam_count,
+    _seams,
+    _whole_percentile,
     find_grid,
     grow_best,
     grow_seams,
@@ -719,3 +723,43 @@ def test_the_strongest_view_stands_where_it_fits_or_no_view_near_its_score_does(
     full, _, lattice, _ = _fitted(strongest, [strongest, _view(*other)])
     assert full[0, 0] == 1.0
     assert lattice == best[2]
+
+
+def test_points_mapped_in_blocks_land_bit_for_bit_where_the_plain_product_puts_them() -> None:
+    """The seam probes' points (blocks of offsets across each half seam) are mapped one coordinate to a row; each lands
+    exactly where the product of the points with the homography, plus its last column, over its last row, puts it:
+    the lattice grown from them is the one grown before, bit for bit."""
+    rng = np.random.default_rng(5)
+    for shape in ((37, 4, 43, 2), (5, 4, 15, 2), (200, 9, 2), (3, 2)):
+        h = np.array([[31.0, 2.5, 80.0], [-1.75, 29.0, 40.0], [1e-3, -2e-3, 1.0]]) + rng.normal(0, 0.01, (3, 3))
+        pts = rng.uniform(-3.0, 14.0, shape)
+        plain = pts @ h[:, :2].T + h[:, 2]
+        x, y = _apply_xy(h, pts)
+        assert np.array_equal(x, plain[..., 0] / plain[..., 2]) and np.array_equal(y, plain[..., 1] / plain[..., 2])
+        assert np.array_equal(_apply(h, pts), plain[..., :2] / plain[..., 2:3])
+
+
+def test_the_seams_between_cells_are_those_between_east_and_south_neighbours_each_once() -> None:
+    """Cells anywhere in the lattice (negative places too, one listed twice): a seam wherever a cell has a neighbour
+    east or south of it, named by that neighbour."""
+    cells = np.array([[-2, -1], [-1, -1], [-1, 0], [0, 0], [0, 0], [3, 5], [3, 6], [5, 5], [-1, 1], [0, 1]])
+    have = {(int(x), int(y)) for x, y in cells}
+    vertical, horizontal = _seams(cells)
+    assert sorted(map(tuple, vertical.tolist())) == sorted((x + 1.0, y + 0.0) for x, y in have if (x + 1, y) in have)
+    assert sorted(map(tuple, horizontal.tolist())) == sorted((x + 0.0, y + 1.0) for x, y in have if (x, y + 1) in have)
+    assert _seam_count(cells) == 3 + 4
+    empty_v, empty_h = _seams(np.zeros((0, 2), np.intp))
+    assert empty_v.shape == (0, 2) and empty_h.shape == (0, 2)
+
+
+def test_the_upper_decile_of_whole_gradients_is_numpys_to_the_bit() -> None:
+    """The cap on the seam profiles' gradients (their 90th percentile over the board) counted out of a histogram is
+    the value numpy's percentile gives, for any count of values (the interpolation falling either side of the
+    middle) and for values that are not whole numbers (left to numpy)."""
+    rng = np.random.default_rng(11)
+    for n in (1, 2, 3, 7, 10, 11, 97, 1000, 4099):
+        values = np.abs(cv2.Sobel(rng.integers(0, 256, (n, 3)).astype(np.float32), cv2.CV_32F, 1, 0, ksize=3)).ravel()
+        for q in (90, 37.5):
+            assert _whole_percentile(values, q) == float(np.percentile(values, q))
+    halves = rng.integers(0, 40, 501).astype(np.float32) + 0.5
+    assert _whole_percentile(halves, 90) == float(np.percentile(halves, 90))

@@ -424,3 +424,100 @@ def test_a_large_frame_whose_one_window_search_leaves_code_squares_undecoded_is_
     monkeypatch.setattr(pipeline, "_SEARCH_AGAIN_SQUARES", 0)  # any undecoded square at all, even none
     assert Recognizer().recognize(photo.image).view.sight(4) == LAYOUT.sight(4)
     assert made == [True, False]
+
+
+def test_a_mat_the_one_window_search_fixes_is_completed_around_where_its_missing_markers_lie(
+        canvas: tuple, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    # the fast search misses the mat; the slow one with one window misses a corner marker but fixes the mat: the
+    # corner is searched with every window where it must lie, never over the whole frame
+    from vision.flohcati import pipeline
+
+    image, origin = canvas
+    frame = photograph(image, 2.5, origin, REGION, "easy", seed=3).image
+    searched: list[tuple[bool, bool]] = []
+    real = pipeline.find_markers
+
+    def spy(gray: np.ndarray, config: object, *args: object, **kwargs: object) -> tuple:  # type: ignore[type-arg]
+        robust, one_window = bool(kwargs.get("robust")), bool(kwargs.get("one_window"))
+        searched.append((robust, one_window))
+        found = real(gray, config, *args, **kwargs)  # type: ignore[arg-type]
+        if not robust:
+            return tuple(m for m in found if m.id == 0)
+        return tuple(m for m in found if not one_window or m.id not in lost)
+
+    monkeypatch.setattr(pipeline, "find_markers", spy)
+    lost = {3}
+    result = Recognizer().recognize(frame)
+    assert result.view.sight(4) == LAYOUT.sight(4)
+    assert {m.id for m in result.markers} >= {0, 1, 2, 3, 4}
+    assert searched == [(False, False), (True, True)]
+    # one window that reads only the top edge's markers cannot place the others: every window searches the frame
+    searched.clear()
+    lost = {2, 3}
+    assert Recognizer().recognize(frame).view.sight(4) == LAYOUT.sight(4)
+    assert searched == [(False, False), (True, True), (True, False)]
+
+
+def _row_card_laid_left_under_bright_light(shift: float, row: str = "green-0") -> tuple[np.ndarray, tuple[float, float]]:  # type: ignore[type-arg]
+    """A frame of a row whose first card is laid ``shift`` mm left of its slot, bright light just right of that card's
+    code (the paper beside its value at the sensor's limit); a second card's code painted over with paper but the
+    left bar of its frame (as heavy blur leaves a code the detector finds no square in). And the second slot's
+    top-left corner."""
+    from vision.flohcati.scene import placements
+
+    layout = TableLayout(row=fleas(row), zones=((), ()))
+    first = layout.row[0]
+    items = [dataclasses.replace(p, x=p.x - shift) if p.card == first else p for p in placements(layout, jitter=0.0)]
+    image, origin = render(items, 2.5)
+    photo = photograph(image, 2.5, origin, REGION, STILL, seed=3, size=(2304, 1296))
+    left, top = row_slot(1)
+    if len(layout.row) > 1:
+        (px, py), = photo.to_image(np.array([[left + 40.0, top + 40.0]]))
+        paper = photo.image[int(py), int(px)].tolist()
+        box = photo.to_image(np.array([[left + 8.5, top + 1.0], [left + 31.0, top + 1.0], [left + 31.0, top + 31.0],
+                                       [left + 8.5, top + 31.0]]))
+        cv2.fillConvexPoly(photo.image, box.astype(np.int32), paper)
+    (px, py), = photo.to_image(np.array([[left + 4.0, top + 16.0]]))
+    per_mm = float(np.hypot(*(photo.to_image(np.array([[left + 5.0, top + 16.0]]))[0] - (px, py))))
+    yy, xx = np.mgrid[:photo.image.shape[0], :photo.image.shape[1]]
+    light = 80.0 * np.exp(-((xx - px) ** 2 + (yy - py) ** 2) / (2 * (7.0 * per_mm) ** 2))
+    frame = np.clip(photo.image.astype(np.float64) * 1.02 + light[:, :, None], 0, 255).astype(np.uint8)
+    return frame, (left, top)
+
+
+def test_the_value_of_a_row_card_laid_left_of_its_slot_is_not_taken_for_the_next_cards_code_frame() -> None:
+    # the card laid 3.5 mm left brings its value's left edge to where the next slot's code bar is looked for
+    frame, _ = _row_card_laid_left_under_bright_light(3.5)
+    view = Recognizer().recognize(frame).view
+    assert [c.card for c in view.in_area(Area.ROW)] == list(fleas("green-0"))
+    assert not view.unreadable
+
+
+def test_a_code_frame_beside_a_row_card_laid_left_of_its_slot_is_still_asked_about() -> None:
+    frame, (left, top) = _row_card_laid_left_under_bright_light(3.5, "green-0 red-4")
+    view = Recognizer().recognize(frame).view
+    assert [c.card for c in view.in_area(Area.ROW)] == list(fleas("green-0"))
+    assert [(round(x), round(y)) for x, y, _ in view.unreadable] == [(round(left + CODE_CENTRE[0]),
+                                                                      round(top + CODE_CENTRE[1]))]
+
+
+def test_cards_glare_hides_before_a_code_frame_past_the_last_card_read_are_asked_about() -> None:
+    # the lane's second card: glare over its code and its face; the third: its code painted over with paper but the
+    # left bar of its frame. The second place shows nothing, yet the third shows a card: both are asked about
+    image, origin = render(LAYOUT, 2.5)
+    photo = photograph(image, 2.5, origin, REGION, STILL, seed=3)
+    second, third = action_slot(1), action_slot(2)
+    frame = photo.image.copy()
+    (px, py), = photo.to_image(np.array([[third[0] + 40.0, third[1] + 40.0]]))
+    paper = frame[int(py), int(px)].tolist()
+    code = photo.to_image(np.array([[third[0] + 8.5, third[1] + 1.0], [third[0] + 31.0, third[1] + 1.0],
+                                    [third[0] + 31.0, third[1] + 31.0], [third[0] + 8.5, third[1] + 31.0]]))
+    cv2.fillConvexPoly(frame, code.astype(np.int32), paper)
+    left, top = second
+    for x0, y0, x1, y1 in ((left + 1.0, top - 4.0, left + 33.5, top + 31.0), (left + 31.0, top + 30.0, left + 58.0, top + 80.0)):
+        box = photo.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+        cv2.fillConvexPoly(frame, box.astype(np.int32), (255, 255, 255))
+    view = Recognizer().recognize(frame).view
+    assert [c.card for c in view.in_area(Area.ACTIONS)] == [Action.NEW]
+    assert sorted((round(x), round(y)) for x, y, _ in view.unreadable) == \
+        sorted((round(x + CODE_CENTRE[0]), round(y + CODE_CENTRE[1])) for x, y in (second, third))

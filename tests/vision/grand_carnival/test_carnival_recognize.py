@@ -38,6 +38,7 @@ from vision.grand_carnival.pipeline import (
     _clipped_place,
     _edge_dip,
     _edge_ratio,
+    _exposed_empty,
     _figure_on,
     _glare_classes,
     _glare_clipped,
@@ -1123,3 +1124,47 @@ def test_a_box_glare_saturates_nearly_all_over_holds_no_figure_where_the_rest_is
     # the paper: the pixels glare left show it under glare all over, so no figure lies there (a figure covers
     # the whole box), read so where glare clips up to 85 % of it
     assert False in seen
+
+
+@pytest.mark.parametrize("case", ["even", "a tile's field", "glare over part", "clipped"])
+def test_an_empty_parcel_lit_above_the_white_fit_is_read_empty_only_evenly_and_whole(case: str) -> None:
+    # the parcel at a6 (a6 b6 a5 b5) shows the empty print lit 1.35 times the white's fit (linear light): the fit
+    # low there, no glare (glare draws the colour toward its own, which the reading allowing for glare takes)
+    white = 200.0
+    rect, coef = flat_board(white)
+    parcel = ("a6", "b6", "a5", "b5")
+    for cell in parcel:
+        paint_field(rect, cell, 1.35 * light_of(EMPTY), white)
+    if case == "a tile's field":
+        paint_field(rect, "b5", 1.35 * light_of(WALKWAY), white)
+    elif case == "glare over part":  # lit a little more over its left part: no even gain
+        paint_field(rect, "a6", 1.6 * light_of(EMPTY), white, share=0.5)
+    elif case == "clipped":
+        paint_field(rect, "a6", 1.35 * light_of(EMPTY), 240.0)
+    ring = _read_fields(_Board(rect, coef, CATALOG))[0]
+    read = [ring[parse_cell(c) or 0] for c in parcel]
+    if case == "even":
+        assert read == ["empty"] * 4
+    else:  # never the whole parcel empty by this reading
+        assert read != ["empty"] * 4
+        assert "empty" not in read[:1]
+
+
+def test_only_the_empty_print_times_a_gain_is_the_empty_print_exposed_long() -> None:
+    white = np.full(3, 200.0)
+
+    def ring(linear: np.ndarray, spread: float = 0.0) -> np.ndarray:
+        levels = np.linspace(1.0 - spread, 1.0 + spread, 100)[:, None]
+        return np.asarray(np.clip(white * np.clip(levels * linear, 0, None) ** (1 / 2.2), 0, 255))
+
+    assert _exposed_empty(ring(1.3 * light_of(EMPTY)), white)
+    assert _exposed_empty(ring(1.3 * light_of(EMPTY), 0.02), white)
+    # glare's colour added, not a gain (grey or of the tint): the reading allowing for glare's, not this one's
+    assert not _exposed_empty(ring(light_of(EMPTY) + 0.3), white)
+    # a tile washed out: an attraction lit far brighter, a hand's skin, a shadow
+    assert not _exposed_empty(ring(0.8 * light_of(ATTRACTION) + 0.5), white)
+    assert not _exposed_empty(ring(light_of((120, 160, 200))), white)
+    # lit unevenly, brighter than any white fit's error, or clipped in a channel
+    assert not _exposed_empty(ring(1.3 * light_of(EMPTY), 0.15), white)
+    assert not _exposed_empty(ring(2.0 * light_of(EMPTY)), white)
+    assert not _exposed_empty(ring(1.3 * light_of(EMPTY)), np.full(3, 245.0))

@@ -574,3 +574,18 @@ def test_every_change_of_the_table_is_read(change: str) -> None:
     view = recognizer.recognize(frame(after)).view
     assert view == Recognizer().recognize(frame(after)).view
     assert view.pyramid == _truth(after.pyramid) and view.singles == after.singles and view.shown is after.shown
+
+
+def test_a_card_under_a_card_read_above_it_is_asked_about_where_it_shows_no_code(recognizer: Recognizer) -> None:
+    # light grey paint over a base card's code (no glare: nothing saturates, nothing code-like shows); the cards
+    # read on it say a card lies there
+    p = _pyramid()
+    img = frame(Scene(p, singles=1, jitter=3))
+    s = img.shape[1] / (CONTENT_REGION[2] - CONTENT_REGION[0])
+    x, y = code_centre(0, 1)
+    centre = (int((x - CONTENT_REGION[0]) * s), int((y - CONTENT_REGION[1]) * s))
+    cv2.circle(img, centre, int(0.8 * CODE_SIZE * s), (215, 215, 215), -1)
+    view = recognizer.recognize(img).view
+    assert (0, 1) not in view.pyramid
+    assert [(u.row, u.col) for u in view.unrecognised if u.unread] == [(0, 1)]
+    assert all(_truth(p).get(q) is card for q, card in view.pyramid.items())
