@@ -66,6 +66,11 @@ class Grid:
     to_photo: NDArray[Any]
 
 
+#: glare on a coloured table strays from the line between the table's colour and grey by up to this share of the table's
+#: chroma (16 Lab units at least)
+WASHED_HUE = 0.35
+
+
 def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
     h, w = lab.shape[:2]
@@ -90,12 +95,18 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     # the white balance): lighter, its colour between the table's and grey, and smooth (tile art is not)
     ta, tb = float(med[1] - 128), float(med[2] - 128)
     s = np.clip((a * ta + bb * tb) / max(ta * ta + tb * tb, 1e-6), 0.0, 1.1)
-    washed = (table_chroma > 12) & ((a - s * ta) ** 2 + (bb - s * tb) ** 2 < 16.0**2) & (texture < max(3.0, ring_texture))
+    # (washing out bends the hue in Lab: on a strongly coloured table the glare strays further from that line)
+    hue_reach = max(16.0, WASHED_HUE * table_chroma)
+    washed = (table_chroma > 12) & ((a - s * ta) ** 2 + (bb - s * tb) ** 2 < hue_reach**2) & (texture < max(3.0, ring_texture))
     glare = (lab[:, :, 0] > med[0] + 20) & ((chroma2 < limit * limit) | washed)
     mask = ((d2 > 1.6**2) & ~glare).astype(np.uint8)
     k = max(3, int(min(h, w) * 0.012)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    # (after the opening: the thin halo around a pool of glare on the table is gone, and the pool is the table's)
+    # ... nor is the soft halo around it, lighter than the table and of its hue (it may differ enough to be board)
+    halo = (light > med[0] + 3) & ((a - s * ta) ** 2 + (bb - s * tb) ** 2 < hue_reach**2) & (s > 0.2)
+    mask = cv2.bitwise_or(mask, _enclosed_glare(glare & (mask == 0), mask & ~halo))
     # the same labels as the default algorithm (raster order), faster
     n, lab_img, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
     if n <= 1:
@@ -119,6 +130,32 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     keep = np.zeros(n, np.uint8)
     keep[1:] = area[1:] >= 0.2 * big
     out: NDArray[Any] = keep[lab_img]
+    return out
+
+
+#: a patch of glare-like pixels (light, scarcely coloured) whose rim lies at least this much on the board is the board's
+#: own (a white road across a tile, glare on the tiles), not the table's
+ENCLOSED_GLARE = 0.75
+
+
+def _enclosed_glare(glare: NDArray[Any], board: NDArray[Any]) -> NDArray[Any]:
+    """The patches of ``glare`` (light, scarcely coloured pixels) whose rim (the pixels just outside) lies mostly on
+    ``board`` (`ENCLOSED_GLARE`), as a uint8 mask: a white road crossing a lone tile would otherwise cut it in two."""
+    g = glare.astype(np.uint8)
+    n, labels = cv2.connectedComponents(g, connectivity=8)
+    out = np.zeros(glare.shape, np.uint8)
+    if n <= 1:
+        return out
+    rim = cv2.dilate(labels.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.intp)
+    rim[g > 0] = 0
+    on = np.bincount(rim.ravel(), weights=board.ravel().astype(np.float64), minlength=n)
+    count = np.bincount(rim.ravel(), minlength=n).astype(np.float64)
+    # a patch at the photo's edge goes on beyond it, over what cannot be seen
+    edge = np.unique(np.r_[labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    keep = on >= ENCLOSED_GLARE * np.maximum(count, 1)
+    keep[0] = False
+    keep[edge] = False
+    out[keep[labels]] = 1
     return out
 
 
@@ -560,6 +597,65 @@ def find_grid(photo: NDArray[Any]) -> Grid:
     return finer if finer_misfit <= PITCH_MISFIT else grid
 
 
+def _lattice(view: _View) -> tuple[tuple[float, float, float, float], float]:
+    """The lattice ``(pitch x, phase x, pitch y, phase y)`` of ``view`` once the board's outline has had its say
+    (`_guarded_outline`, `_outline_parity`), and its `_misfit`."""
+    _, _, top_mask, (px, phx, py, phy), (prof_x, prof_y) = view
+    px, phx = _guarded_outline(prof_x, top_mask, 1, px, phx)
+    py, phy = _guarded_outline(prof_y, top_mask, 0, py, phy)
+    px, phx = _outline_parity(top_mask, px, phx, axis=1)
+    py, phy = _outline_parity(top_mask, py, phy, axis=0)
+    return (px, phx, py, phy), _misfit(top_mask, px, phx, py, phy)
+
+
+#: the strongest view's lattice cutting the tiles more than this (`_misfit`) is weighed against the other views'
+VIEW_MISFIT = 0.2
+#: ... and one of them whose seams score at least this share of the strongest's ...
+VIEW_SCORE = 0.75
+#: ... and that, each with the phases that cut the tiles least (`_rephased`), cuts them at least this much less is
+#: taken instead
+VIEW_MISFIT_GAIN = 0.05
+#: phases tried per axis (`_rephased`), as shares of the pitch
+PHASE_STEPS = 8
+
+
+def _rephased(top_mask: NDArray[Any], lattice: tuple[float, float, float, float]) -> tuple[tuple[float, float, float, float], float]:
+    """``lattice`` with the phases along both axes that cut the board's tiles least (`_misfit`; the first of equals),
+    and that misfit."""
+    px, phx, py, phy = lattice
+    out, best = lattice, _misfit(top_mask, *lattice)
+    steps = np.arange(PHASE_STEPS) / PHASE_STEPS
+    for sx in steps:
+        for sy in steps:
+            moved = (px, phx + sx * px, py, phy + sy * py)
+            got = _misfit(top_mask, *moved)
+            if got < best:
+                best, out = got, moved
+    return out, best
+
+
+def _fitted(best: _View, judged: list[_View]) -> tuple[NDArray[Any], NDArray[Any], tuple[float, float, float, float], float]:
+    """The view taken and its lattice: (work image -> canvas, board mask in the canvas, lattice, `_misfit`).
+
+    The view with the strongest seam lattice (``best``) is taken as it is unless its lattice cuts the tiles
+    (`VIEW_MISFIT`) and another view judged on the way (``judged``) that scores nearly as well on the seams
+    (`VIEW_SCORE`), with the phases that cut the tiles least (`_rephased`), cuts them clearly less than the strongest
+    does with its best phases (`VIEW_MISFIT_GAIN`): on a big board seen at a slant the seams are faint, a lattice at
+    twice the pitch scores as well as the right one, and the seams' comb may put the right pitch half a cell off.
+    """
+    lattice, misfit = _lattice(best)
+    if misfit <= VIEW_MISFIT:
+        return best[1], best[2], lattice, misfit
+    taken, bar = (best, lattice, misfit), _rephased(best[2], lattice)[1] - VIEW_MISFIT_GAIN
+    for view in judged:
+        if view is best or view[0] < VIEW_SCORE * best[0]:
+            continue
+        other, other_misfit = _rephased(view[2], _lattice(view)[0])
+        if other_misfit <= bar:
+            taken, bar = (view, other, other_misfit), other_misfit - 1e-9
+    return taken[0][1], taken[0][2], taken[1], taken[2]
+
+
 def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
     """The grid found with the photo shrunk to ``work`` pixels across, and the `_misfit` of the lattice measured in
     the view from above.
@@ -583,6 +679,7 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
     if not found:
         raise NoBoardError("no tile grid in the photo: the tile edges do not form a grid")
     best = _best(found)
+    judged = list(found)
     # the first view's vanishing points come from short, few seams: measured again in the view
     # itself (where seams run nearly along the axes), the rest of the perspective is undone
     for _ in range(ITERATIONS):
@@ -593,15 +690,11 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
         if again is None or min(again[0], 180 - again[0]) > 15 or abs(again[1] - 90) > 15:
             break
         found = [v for v in (_judge(gray, mask, pts, view @ start[1]) for view in _views(top_gray, top_mask, again)) if v is not None]
+        judged += found
         best = _best([start, *found])
         if best is start:
             break
-    _, full, top_mask, (px, phx, py, phy), (prof_x, prof_y) = best
-    px, phx = _guarded_outline(prof_x, top_mask, 1, px, phx)
-    py, phy = _guarded_outline(prof_y, top_mask, 0, py, phy)
-    px, phx = _outline_parity(top_mask, px, phx, axis=1)
-    py, phy = _outline_parity(top_mask, py, phy, axis=0)
-    misfit = _misfit(top_mask, px, phx, py, phy)
+    full, top_mask, (px, phx, py, phy), misfit = _fitted(best, judged)
     # grid units -> canvas -> photo
     to_canvas = np.array([[px, 0, phx], [0, py, phy], [0, 0, 1]])
     to_photo = np.diag([1 / scale, 1 / scale, 1]) @ np.linalg.inv(full) @ to_canvas
@@ -698,8 +791,8 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
     half-cell moves (`HALF_MOVES`: with a pitch a little off, or the outline cut by glare, the outline scarcely
     tells which move is right), the lattice at twice its pitch along each axis whose seams lie on every other line
     only (`_parity_doubled`), and where it holds few seams (`DOUBLE_BELOW`) the lattice at twice its pitch on
-    either parity (a lattice at half the tile pitch, the art's roads and walls across the tile middles taken for
-    seams, holds few seams on every other line either).
+    either parity, along both axes or along one (a lattice at half the tile pitch, the art's roads and walls across
+    the tile middles taken for seams, holds few seams on every other line either).
     """
     starts = [to_work]
     half = _half_shift(mask, to_work)
@@ -718,6 +811,9 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
     if share < DOUBLE_BELOW:
         starts += [to_work @ np.array([[2.0, 0.0, dx], [0.0, 2.0, dy], [0.0, 0.0, 1.0]]) for dy in (0.0, 1.0)
                    for dx in (0.0, 1.0)]
+        # ... or along one axis only (the comb may lock onto the tile middles along one axis alone)
+        starts += [to_work @ np.array([[2.0, 0.0, d], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]) for d in (0.0, 1.0)]
+        starts += [to_work @ np.array([[1.0, 0.0, 0.0], [0.0, 2.0, d], [0.0, 0.0, 1.0]]) for d in (0.0, 1.0)]
     contour = _contour(mask)
     outlines = [np.array(_outline_axis_shares(contour, to_work))]
     grown_all = []

@@ -16,10 +16,12 @@ from vision.carcassonne.grid import (
     DOUBLE_BELOW,
     GROWN_PRECISION,
     PITCH_MISFIT,
+    VIEW_MISFIT,
     Grid,
     _apply,
     _apply_xy,
     _directions,
+    _fitted,
     _foreground,
     _guarded_outline,
     _half_shift,
@@ -602,6 +604,125 @@ def test_a_lattice_with_nearly_all_the_outline_on_its_lines_is_held_with_fewer_s
     mask = np.zeros((64, 64), np.uint8)
     mask[10:50, 10:50] = 1
     assert _holds_seams(np.zeros((64, 64), np.float32), mask, np.eye(3)) is held
+
+
+def _lone_tile_photo(road: bool, pool: bool) -> np.ndarray:
+    """A lone green tile, turned, on a brown table; a white road across its middle, a pool of glare beside it."""
+    rng = np.random.default_rng(11)
+    h, w = 360, 640
+    img = np.zeros((h, w, 3), np.float32)
+    img[:] = (60, 110, 160)  # a brown table (BGR)
+    art = cv2.GaussianBlur(rng.uniform(-1, 1, (150, 150, 3)).astype(np.float32), (0, 0), 2.0)
+    tile = (art / float(np.abs(art).max()) * 30 + np.array([60, 150, 90], np.float32)).astype(np.float32)
+    if road:
+        tile[65:85] = (235, 235, 235)
+    rot = cv2.getRotationMatrix2D((75, 75), 20, 1.0)
+    rot[:, 2] += (245, 105)
+    placed = cv2.warpAffine(tile, rot, (w, h), flags=cv2.INTER_NEAREST)
+    on = cv2.warpAffine(np.ones((150, 150), np.uint8), rot, (w, h), flags=cv2.INTER_NEAREST) > 0
+    img[on] = placed[on]
+    if pool:
+        disc = np.zeros((h, w), np.float32)
+        cv2.ellipse(disc, (505, 180), (70, 45), 0, 0, 360, 1.0, -1)
+        spot = cv2.GaussianBlur(disc, (0, 0), 6)
+        img = img * (1 - spot[:, :, None]) + 250 * spot[:, :, None]
+    out: np.ndarray = np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+    return out
+
+
+def test_a_white_road_across_a_lone_tile_is_the_tiles_not_the_tables() -> None:
+    """A white road is as light and grey as glare: across a lone tile it cut the board's mask in two, and the
+    lattice took the road for a seam. Glare-like pixels all but ringed by the board are the board's; a pool of glare
+    on the table beside the tile stays table."""
+    photo = _lone_tile_photo(road=True, pool=True)
+    mask = _foreground(photo)
+    rot = cv2.getRotationMatrix2D((75, 75), 20, 1.0)
+    rot[:, 2] += (245, 105)
+    strip = np.zeros((150, 150), np.uint8)
+    strip[65:85, 10:140] = 1
+    road = cv2.warpAffine(strip, rot, (640, 360), flags=cv2.INTER_NEAREST) > 0
+    assert mask[road].mean() > 0.95
+    assert mask[165:196, 470:540].mean() < 0.05
+    # the road and the pool are glare by their colour (the test can fail)
+    monkeypatch = pytest.MonkeyPatch()
+    monkeypatch.setattr(grid_module, "ENCLOSED_GLARE", 1.01)
+    try:
+        assert _foreground(photo)[road].mean() < 0.5
+    finally:
+        monkeypatch.undo()
+
+
+def test_a_pool_of_glare_on_a_strongly_coloured_table_is_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a strongly coloured table the glare washed out towards a warm white strays further from the line between
+    the table's colour and grey than on a dull one (Lab bends it): a pool of it next to the board was taken for
+    board and the lattice was measured on both."""
+    rng = np.random.default_rng(7)
+    h, w = 360, 640
+    table = np.array([103, 191, 143], np.float32)  # a strong magenta-red table (Lab, as OpenCV keeps it)
+    # the pool: 33 lighter, its chroma 0.85 of the table's, 19 units off the line from the table's colour to grey
+    along = table[1:] - 128
+    across = np.array([-along[1], along[0]]) / np.linalg.norm(along)
+    glare = np.r_[table[0] + 33, 128 + 0.85 * along + 19 * across].astype(np.float32)
+    img = np.zeros((h, w, 3), np.float32)
+    img[:] = table
+    disc = np.zeros((h, w), np.float32)
+    cv2.ellipse(disc, (330, 80), (90, 60), 0, 0, 360, 1.0, -1)
+    spot = cv2.GaussianBlur(disc, (0, 0), 2)
+    img = img * (1 - spot[:, :, None]) + glare * spot[:, :, None]
+    img = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_Lab2BGR).astype(np.float32)
+    art = rng.uniform(-1, 1, (24, 30, 3)).astype(np.float32)
+    img[130:310, 250:475] = cv2.resize(art, (225, 180), interpolation=cv2.INTER_NEAREST) * 30 + np.array([60, 150, 90], np.float32)
+    photo = np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+    pool = (spot > 0.9) & (np.arange(h)[:, None] < 125)
+    assert _foreground(photo)[pool].mean() < 0.05
+    assert _foreground(photo)[140:300, 260:465].mean() > 0.95
+    # with the old reach (16 Lab units) the pool is board: the test can fail
+    monkeypatch.setattr(grid_module, "WASHED_HUE", 0.0)
+    assert _foreground(photo)[pool].mean() > 0.5
+
+
+def _view(score: float, tag: float, lattice: tuple[float, float, float, float]) -> tuple[Any, ...]:
+    """A view of the jagged board (`_jagged_mask`, 21 px cells from 9) as `grid._judge` gives it, told apart by its
+    map ``tag * I``."""
+    zero = np.zeros(640)
+    return score, tag * np.eye(3), _jagged_mask(21.0, 9.0), lattice, (zero, zero)
+
+
+@pytest.fixture
+def seams_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The views' lattices as the seams gave them (the board's outline has no say)."""
+    monkeypatch.setattr(grid_module, "_guarded_outline", lambda profile, top_mask, axis, pitch, phase: (pitch, phase))
+    monkeypatch.setattr(grid_module, "_outline_parity", lambda top_mask, pitch, phase, axis: (pitch, phase))
+
+
+@pytest.mark.usefixtures("seams_alone")
+def test_a_view_whose_lattice_cuts_the_tiles_gives_way_to_one_nearly_as_strong_that_fits_them() -> None:
+    """A 72-tile board at a slant on a waved table: the strongest view's seams locked onto twice the pitch (misfit
+    0.39), a view scoring 0.83 of it had the right pitch half a cell off (0.25); its phase set by the board's cells,
+    it fits them."""
+    doubled = _view(0.30, 1.0, (42.0, 9.0, 42.0, 9.0))
+    half_off = _view(0.25, 2.0, (21.0, 19.5, 21.0, 9.0))
+    full, _, (px, phx, py, phy), misfit = _fitted(doubled, [doubled, half_off])
+    assert grid_module._misfit(doubled[2], *doubled[3]) > VIEW_MISFIT
+    assert full[0, 0] == 2.0
+    assert (px, py) == (21.0, 21.0)
+    # (the misfit samples the board every third pixel: phases within a step of the truth tie)
+    assert abs((phx - 9.0 + 10.5) % 21.0 - 10.5) < 3.0 and abs((phy - 9.0 + 10.5) % 21.0 - 10.5) < 3.0
+    assert misfit < 0.05
+
+
+@pytest.mark.usefixtures("seams_alone")
+@pytest.mark.parametrize(("best", "other"), [
+    ((0.30, 1.0, (42.0, 9.0, 42.0, 9.0)), (0.20, 2.0, (21.0, 9.0, 21.0, 9.0))),
+    ((0.30, 1.0, (21.0, 9.0, 21.0, 9.0)), (0.29, 2.0, (21.0, 9.0, 21.0, 9.0))),
+])
+def test_the_strongest_view_stands_where_it_fits_or_no_view_near_its_score_does(
+        best: tuple[Any, ...], other: tuple[Any, ...]) -> None:
+    """A view far weaker on the seams is not taken however it fits; nor is any where the strongest fits the tiles."""
+    strongest = _view(*best)
+    full, _, lattice, _ = _fitted(strongest, [strongest, _view(*other)])
+    assert full[0, 0] == 1.0
+    assert lattice == best[2]
 
 
 def test_points_mapped_in_blocks_land_bit_for_bit_where_the_plain_product_puts_them() -> None:
