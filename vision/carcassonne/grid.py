@@ -1189,6 +1189,22 @@ def _outline_points(contour: tuple[NDArray[Any], NDArray[Any]], to_work: NDArray
     return uv[ok], along[ok]
 
 
+#: points per row of the maps given to ``cv2.remap``, which takes at most 32767 a row
+_SAMPLE_ROW = 4096
+
+
+def _sample(image: NDArray[Any], xs: NDArray[Any], ys: NDArray[Any]) -> NDArray[Any]:
+    """``image`` read bilinearly at the points (``xs``, ``ys``), as many as there are: laid out in rows ``cv2.remap``
+    accepts (each point is read alone, so the layout changes no value)."""
+    n = len(xs)
+    rows = max(1, -(-n // _SAMPLE_ROW))
+    pad = rows * _SAMPLE_ROW - n
+    mx = np.pad(np.asarray(xs, np.float32), (0, pad)).reshape(rows, _SAMPLE_ROW)
+    my = np.pad(np.asarray(ys, np.float32), (0, pad)).reshape(rows, _SAMPLE_ROW)
+    out: NDArray[Any] = cv2.remap(image, mx, my, cv2.INTER_LINEAR).reshape(-1)[:n]
+    return out
+
+
 def search_lattice(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> NDArray[Any] | None:
     """The lattice near ``to_work`` (grid units -> work pixels) whose lines gather the most of the thin lines seen
     in ``fine`` (`fine_gray`) on the board: a pitch up to a fifth off, a phase and a slight shear searched per axis
@@ -1213,8 +1229,7 @@ def search_lattice(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]
     pts, img = pts[ok], img[ok]
     if len(pts) < 64:
         return None
-    r = cv2.remap(ridge, img[:, 0].astype(np.float32).reshape(1, -1), img[:, 1].astype(np.float32).reshape(1, -1),
-                  cv2.INTER_LINEAR)[0]
+    r = _sample(ridge, img[:, 0], img[:, 1])
     # a few strong lines of art must not outweigh the seams
     r = np.minimum(r, np.percentile(r, 95))
     centre = middle

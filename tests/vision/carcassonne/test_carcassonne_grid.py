@@ -33,6 +33,7 @@ from vision.carcassonne.grid import (
     _outline_fit,
     _outline_pitch,
     _outline_steps,
+    _sample,
     _seam_count,
     _seams,
     _whole_percentile,
@@ -763,3 +764,22 @@ def test_the_upper_decile_of_whole_gradients_is_numpys_to_the_bit() -> None:
             assert _whole_percentile(values, q) == float(np.percentile(values, q))
     halves = rng.integers(0, 40, 501).astype(np.float32) + 0.5
     assert _whole_percentile(halves, 90) == float(np.percentile(halves, 90))
+
+
+def test_a_lattice_of_many_small_cells_is_searched_not_refused_by_opencv() -> None:
+    """Over 512 candidate cells put more than 32767 samples in one row of ``cv2.remap``'s maps, which it refuses."""
+    rng = np.random.default_rng(1)
+    fine = (rng.random((600, 600)) * 255).astype(np.uint8)
+    mask = np.full((600, 600), 255, np.uint8)
+    out = search_lattice(fine, mask, np.diag([12.0, 12.0, 1.0]))
+    assert out is not None and out.shape == (3, 3)
+
+
+def test_samples_laid_out_in_rows_read_as_one_long_row() -> None:
+    rng = np.random.default_rng(2)
+    image = rng.random((40, 50)).astype(np.float32)
+    xs, ys = rng.random(9000) * 49, rng.random(9000) * 39
+    whole = np.concatenate([cv2.remap(image, xs[i:i + 3000].astype(np.float32).reshape(1, -1),
+                                      ys[i:i + 3000].astype(np.float32).reshape(1, -1), cv2.INTER_LINEAR)[0]
+                            for i in range(0, 9000, 3000)])
+    assert np.array_equal(_sample(image, xs, ys), whole)
