@@ -426,6 +426,8 @@ def _big_top_doubts(probs: NDArray[Any], choice: list[int], labels: Sequence[str
 #: a tile an enrolled deck names is doubtful when the edge head gives its settled turn less than this share of its
 #: turns (a wrong turn is a wrong tile)
 DECK_TURN = 0.8
+
+
 def _in_the_running(settled: Sequence[int], own: NDArray[Any], close: frozenset[str]) -> tuple[tuple[str, int], ...]:
     """The tiles and turns (type, rotation) still in the running on an unrecognised cell: the pairs (indices into
     `_PAIRS`) the board's settling left there (``settled``), those the class head gives at least `RUNNING` of the
