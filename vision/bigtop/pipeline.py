@@ -17,7 +17,7 @@ import numpy as np
 
 from scorer.bigtop.cards import DECK, Card, Shade
 from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
-from vision.bigtop.balance import paper_gains, second_look
+from vision.bigtop.balance import MIN_CAST, balanced, paper_gains, second_look
 from vision.bigtop.facefit import MARGIN as FIT_MARGIN
 from vision.bigtop.facefit import MAX_COST as FIT_MAX_COST
 from vision.bigtop.facefit import MIN_CONFIDENCE as FIT_MIN_CONFIDENCE
@@ -192,8 +192,9 @@ class Recognizer:
         recs = [_of_its_shape(d, r) for d, r in zip(dets, reader.classify(crops, cfg.confidence_threshold))]
         recs = self._tokens_among_tokens(crops, dets, recs)
         if colour and any(d.kind is Kind.TOKEN for d in dets):
-            recs = second_look(self.read.reading(self.classifier, "balanced"), crops, dets, recs,
-                               paper_gains(frame, cal.table_to_image),
+            gains = paper_gains(frame, cal.table_to_image)
+            recs = self._tokens_among_tokens(crops, dets, recs, gains)
+            recs = second_look(self.read.reading(self.classifier, "balanced"), crops, dets, recs, gains,
                                cfg.confidence_threshold)
         recs = one_of_each(self._checked(crops, recs))
         t6 = _now()
@@ -305,22 +306,31 @@ class Recognizer:
                     break
         return out
 
-    def _tokens_among_tokens(self, crops: Image, detections: list[Detection],
-                             recognitions: list[Recognition]) -> list[Recognition]:
+    def _tokens_among_tokens(self, crops: Image, detections: list[Detection], recognitions: list[Recognition],
+                             gains: FloatArray | None = None) -> list[Recognition]:
         """``recognitions``, each token detection left unsure read again by an enrolled deck among its round
         components only (`vision.enroll.Deck.classify_among`): a blurred disc's nearest labels by the deck's
-        embedding may all be cards, which its shape rules out. Other readers: as they are."""
+        embedding may all be cards, which its shape rules out. Other readers: as they are.
+
+        With ``gains`` (`balance.paper_gains`, not all within `balance.MIN_CAST` of 1), the crop is read with the
+        camera's colour cast taken out (`balance.balanced`), and taken only as the token it was already nearest to:
+        a token's colour tells its value, and a cast moves it away from the enrolled photos' colours."""
         among = getattr(self.classifier, "classify_among", None)
         todo = [i for i, (d, r) in enumerate(zip(detections, recognitions))
                 if d.kind is Kind.TOKEN and r.verdict is not Verdict.IDENTIFIED]
+        if gains is not None:
+            if float(np.max(np.abs(np.asarray(gains) - 1.0))) < MIN_CAST:
+                return recognitions
+            todo = [i for i in todo if recognitions[i].best in _TOKENS]
         if among is None or not todo:
             return recognitions
         labels = [x for x in getattr(self.classifier, "labels", ()) if x in _TOKENS]
         if len(labels) < 2:
             return recognitions
         out = list(recognitions)
-        for i, r in zip(todo, among(crops[todo], labels)):
-            if r.verdict is Verdict.IDENTIFIED:
+        looked = crops[todo] if gains is None else balanced(crops[todo], gains)
+        for i, r in zip(todo, among(looked, labels)):
+            if r.verdict is Verdict.IDENTIFIED and (gains is None or r.best == recognitions[i].best):
                 out[i] = r
         return out
 

@@ -65,3 +65,44 @@ def test_a_reader_without_a_restricted_read_keeps_its_readings() -> None:
     disc = Detection(Kind.TOKEN, BOX, (0.0, 0.0), 0.0)
     recs = [Recognition(Verdict.UNSURE, "animals-D4", 0.0)]
     assert recognizer._tokens_among_tokens(np.zeros((1, 56, 40, 3), np.uint8), [disc], recs) == recs
+
+
+class _CastReader:
+    """A stand-in enrolled deck that identifies a disc among the tokens only when its crop is grey (no colour cast)."""
+
+    labels = ("animals-D4", "token-7", "token-5", "token-back")
+
+    def __init__(self) -> None:
+        self.seen: list[np.ndarray] = []
+
+    def classify(self, crops: np.ndarray, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.UNSURE, "token-5", 0.0) for _ in crops]
+
+    def classify_among(self, crops: np.ndarray, labels: list[str]) -> list[Recognition]:
+        self.seen.extend(crops)
+        spread = np.ptp(crops.reshape(len(crops), -1, 3).mean(axis=1), axis=1)
+        return [Recognition(Verdict.IDENTIFIED if s < 3 else Verdict.UNSURE, "token-5", 0.1) for s in spread]
+
+
+def test_an_unsure_disc_is_read_again_with_the_cameras_cast_taken_out() -> None:
+    reader = _CastReader()
+    recognizer = Recognizer(classifier=reader)  # type: ignore[arg-type]
+    disc = Detection(Kind.TOKEN, BOX, (0.0, 0.0), 0.0)
+    card = Detection(Kind.CARD, BOX, (0.0, 0.0), 0.0)
+    crops = np.zeros((4, 56, 40, 3), np.uint8)
+    crops[:] = (100, 125, 140)  # BGR: a grey token under a warm cast
+    gains = np.array([1.2, 0.96, 0.857])  # what the mat's paper measures: takes the cast out
+    five = Recognition(Verdict.UNSURE, "token-5", 0.0)
+    seven = Recognition(Verdict.UNSURE, "token-7", 0.0)
+    as_card = Recognition(Verdict.UNSURE, "animals-D4", 0.0)
+    out = recognizer._tokens_among_tokens(crops, [disc, disc, disc, card], [five, seven, as_card, five], gains)
+    # the disc nearest token-5 is read as token-5 once balanced; one nearest another token or a card stays unsure,
+    # and so does a card's crop
+    assert out == [Recognition(Verdict.IDENTIFIED, "token-5", 0.1), seven, as_card, five]
+    assert all(float(np.ptp(c.reshape(-1, 3).mean(axis=0))) < 3 for c in reader.seen)
+    # without a cast (every gain near 1) the crops are not read again
+    reader.seen.clear()
+    assert recognizer._tokens_among_tokens(crops, [disc], [five], np.array([1.01, 1.0, 0.99])) == [five]
+    assert reader.seen == []
+    # without gains (the first look), the unbalanced crop is not identified
+    assert recognizer._tokens_among_tokens(crops[:1], [disc], [five]) == [five]
