@@ -946,7 +946,9 @@ class Deck:
         (`COLOUR_MAX`), every other rival is farther by colour by at least `COLOUR_MARGIN`, and it passes the
         fused tests but the ratio (template correlation `MIN_TEMPLATE`, embedding within `EMBEDDING_BOUND`).
         The colour cue never names a label of its own: it only tells apart labels the other cues found alike
-        (a token's face in two colours, one number in two suits)."""
+        (a token's face in two colours, one number in two suits). It names a rival over the nearest label only
+        when the nearest's colours are far from the crop's (beyond `COLOUR_MAX`): two labels of one colour
+        (two pip counts of one suit) differ in hue only by their photos' chance, not by their print."""
         out = np.zeros(len(crops), bool)
         todo = np.flatnonzero(asked)
         colour = self.colour_cue
@@ -959,7 +961,7 @@ class Deck:
         pick = np.argmin(d, axis=1)
         other = np.sort(d, axis=1)[:, 1] if d.shape[1] > 1 else np.full(len(todo), np.inf)  # a deck of one label
         settled = ((d[sub, pick] <= COLOUR_MAX) & (other - d[sub, pick] >= COLOUR_MARGIN)
-                   & _both_clear(tm[todo, pick], near[todo, pick]))
+                   & ((pick == own) | (d[sub, own] > COLOUR_MAX)) & _both_clear(tm[todo, pick], near[todo, pick]))
         out[todo] = settled
         best[todo[settled]] = pick[settled]
         return out

@@ -18,6 +18,8 @@ from vision.bigtop.scene import paste, table_texture
 from vision.camera_model import LEVELS, photograph
 from vision.classify import Verdict
 from vision.enroll import (
+    COLOUR_MARGIN,
+    COLOUR_MAX,
     DEGRADED,
     FLAT,
     TEMPLATE_ANGLES,
@@ -472,6 +474,22 @@ def test_the_colour_cue_settles_look_alikes_as_the_rival_of_their_colour(monkeyp
     assert recs[2].verdict is Verdict.UNSURE
     monkeypatch.setattr("vision.enroll.COLOUR_GATE", 0.0)
     assert all(r.verdict is Verdict.UNSURE for r in deck.classify(cast))
+
+
+def test_the_colour_cue_names_no_rival_over_a_nearest_label_of_the_crops_colours(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "three" a hair nearer than "five" by the other cues; both print one red, each enrolled photo its own shade
+    monkeypatch.setattr(Deck, "scores", _alike(0.8, 0.78, 0.51))
+    monkeypatch.setattr("vision.enroll.FUSED_SEARCH_GATE", (0.0, 2.0))  # no second look: the colour cue alone
+    deck = _ring_deck(("three", "five"), [(40, 40, 200), (40, 100, 190)])
+    crop = _cast(_ring((40, 100, 190), 48), (1.2, 0.85, 1.1), 0.7)[None]
+    d = deck.colour_cue.distances(crop)[0] if deck.colour_cue is not None else None
+    assert d is not None and d[1] <= COLOUR_MAX and d[0] - d[1] >= COLOUR_MARGIN  # "five" nearer by colour ...
+    assert d[0] <= COLOUR_MAX  # ... but the nearest label's colours fit the crop too: unsure, not "five"
+    assert deck.classify(crop)[0].verdict is Verdict.UNSURE
+    # a rival of another hue than the nearest label's is still named
+    deck = _ring_deck(("three", "five"), [(40, 40, 200), (40, 130, 200)])
+    crop = _cast(_ring((40, 130, 200), 48), (1.2, 0.85, 1.1), 0.7)[None]
+    assert deck.classify(crop)[0].label == "five"
 
 
 def test_the_colour_cue_names_a_rival_only_when_its_templates_agree(monkeypatch: pytest.MonkeyPatch) -> None:
