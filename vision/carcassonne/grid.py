@@ -644,12 +644,11 @@ def _fitted(best: _View, judged: list[_View]) -> tuple[NDArray[Any], NDArray[Any
     twice the pitch scores as well as the right one, and the seams' comb may put the right pitch half a cell off.
     """
     lattice, misfit = _lattice(best)
-    if misfit <= VIEW_MISFIT:
+    rivals = [view for view in judged if view is not best and view[0] >= VIEW_SCORE * best[0]]
+    if misfit <= VIEW_MISFIT or not rivals:
         return best[1], best[2], lattice, misfit
     taken, bar = (best, lattice, misfit), _rephased(best[2], lattice)[1] - VIEW_MISFIT_GAIN
-    for view in judged:
-        if view is best or view[0] < VIEW_SCORE * best[0]:
-            continue
+    for view in rivals:
         other, other_misfit = _rephased(view[2], _lattice(view)[0])
         if other_misfit <= bar:
             taken, bar = (view, other, other_misfit), other_misfit - 1e-9
