@@ -1516,6 +1516,14 @@ def _art_disagrees(rb: _Board, parcel: int, pattern: str, ring: list[str | None]
     return unseen > _ART_UNSEEN
 
 
+def _art_shows_bare(rb: _Board, art: _FieldArt, field: int, char: str) -> bool:
+    """True when the family's tile art (``art``) shows ``field``'s own bare print of kind ``char`` there: no piece
+    lies on it."""
+    parcel = next(p for p in range(16) if field in parcel_cells(p))
+    crop = _parcel_crop(rb, parcel, art.size)
+    return crop is not None and art.bare(crop, parcel_cells(parcel).index(field), char)
+
+
 def _read_part(rb: _Board, parcel: int, kinds: list[str | None], chars: list[str], glare: _Glare) -> None:
     """The fields of a parcel partly unclear (a hand, glare) that can still be read on their own.
 
@@ -1659,9 +1667,7 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
         # a field the family's own tile art gave: its middle as that art shows it there
         if (art is not None and c in art_fields and kind in ("walkway", "site") and readings[kind][c] is None
                 and not _guest_near(rb, BOARD.field_rect(c), near[kind])):
-            parcel = next(p for p in range(16) if c in parcel_cells(p))
-            crop = _parcel_crop(rb, parcel, art.size)
-            if crop is not None and art.bare(crop, parcel_cells(parcel).index(c), chars[c]):
+            if _art_shows_bare(rb, art, c, chars[c]):
                 readings[kind][c] = kind
         # ... and a piece the colours found there only by allowing for glare (which takes the field under it to
         # be the print's, not the family's art: glare over a lavender walkway reads as a guest), or where that
@@ -1670,11 +1676,8 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
               and readings[kind][c] not in (None, kind)):
             if _classify_many(mids[c][None], (kind, *near[kind]))[0] != readings[kind][c]:
                 readings[kind][c] = None
-            else:
-                parcel = next(p for p in range(16) if c in parcel_cells(p))
-                crop = _parcel_crop(rb, parcel, art.size)
-                if crop is not None and art.bare(crop, parcel_cells(parcel).index(c), chars[c]):
-                    readings[kind][c] = None
+            elif _art_shows_bare(rb, art, c, chars[c]):
+                readings[kind][c] = None
         if kind == "walkway":
             mid = on_walkway[c]
             if mid is None:
