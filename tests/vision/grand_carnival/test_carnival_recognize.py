@@ -32,6 +32,7 @@ from vision.grand_carnival.pipeline import (
     _attractions,
     _bare,
     _Board,
+    _box_figure,
     _classify,
     _classify_many,
     _clipped_class,
@@ -1168,3 +1169,30 @@ def test_only_the_empty_print_times_a_gain_is_the_empty_print_exposed_long() -> 
     assert not _exposed_empty(ring(1.3 * light_of(EMPTY), 0.15), white)
     assert not _exposed_empty(ring(2.0 * light_of(EMPTY)), white)
     assert not _exposed_empty(ring(1.3 * light_of(EMPTY)), np.full(3, 245.0))
+
+
+def test_a_figure_glare_saturates_at_its_middle_is_read_from_the_rest_of_it_in_view() -> None:
+    # a figure on action number 1 nudged down a little, a glare spot saturating every channel over the box's
+    # middle and the figure's upper half; its lower half in view, glare falling off across it
+    white = np.array([225.0, 205.0, 235.0])
+    tint = _glare_tint(white[None])[0]
+    coef = np.zeros((6, 3))
+    coef[0] = white
+    x, y = BOARD.number_spot(1)
+    h, w = _px(BOARD.height), _px(BOARD.width)
+    yy, xx = (np.mgrid[:h, :w] + 0.5) / 3.0
+    figure = np.hypot(xx - x, yy - (y + 1.2)) <= 5.5
+    glare = np.clip(4.0 - 0.9 * np.clip(yy - (y - 1.0), 0.0, None), 0.0, None)[:, :, None] * tint
+    read = {}
+    for name, lying in (("figure", figure), ("none", np.zeros_like(figure))):
+        lit = np.where(lying[:, :, None], light_of(FIGURE), light_of((255, 255, 255)))
+        # the printed ring the figure stands on: ink, where no figure hides it
+        ring = np.abs(np.hypot(xx - x, yy - y) - 4.0) < 0.4
+        lit[ring & ~lying] = 0.0
+        raw = np.clip(white * np.clip(lit + glare, 0.0, None) ** (1 / 2.2), 0, 255).astype(np.uint8)
+        board = _Board(raw, coef, CATALOG)
+        raw_box = raw[_px(y) - 9:_px(y) + 10, _px(x) - 9:_px(x) + 10].reshape(-1, 3)
+        assert float((raw_box.max(axis=1) >= 248).mean()) > 0.5  # the glare hides the box's middle
+        read[name] = _box_figure(board, x, y)
+    assert read == {"figure": True, "none": None}
+
