@@ -1069,7 +1069,8 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
     for c in washed:
         ring_class[c] = None
     # a field the whole ring leaves unclear (glare over part of it): its pixels glare lit least
-    for c in [c for c, k in enumerate(ring_class) if k is None]:
+    unclear = [c for c, k in enumerate(ring_class) if k is None]
+    for c in unclear:
         least = _least_glare(ring_px[c], clipped[c])
         if least is not None:
             # (grey glare alone: a hand's skin at the edge of a shadow came near a site under glare of a tint)
@@ -1081,6 +1082,16 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
         ring_class[c] = _clipped_place(ring_px[c], whites[c], tints[c], kinds)
         if ring_class[c] is not None:
             rings[c] = np.nan
+    # a field only those readings under glare find empty, in a parcel another field of which shows a tile
+    # clearly: a tile covers its whole parcel, and glare draws a tile's field toward the empty print's light
+    # colour; read again among the tiles' kinds alone (a parcel left partly empty stays held)
+    for parcel in range(16):
+        four = parcel_cells(parcel)
+        if not any(ring_class[c] in _TILE_KINDS and c not in unclear for c in four):
+            continue
+        for c in four:
+            if c in unclear and ring_class[c] == "empty":
+                ring_class[c] = _glared_place(ring_px[c], whites[c], tints[c], _TILE_KINDS)
     # a washed field the readings above do not find a tile's: as the first reading had it (its parcel held)
     for c, kept in washed.items():
         if ring_class[c] not in _TILE_KINDS:
