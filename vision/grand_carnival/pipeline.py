@@ -159,6 +159,13 @@ _AROUND_LIT = 1.02
 #: ... and not the paper's white all over: not its colour (`_paper_under_glare`) at this share of its light or more
 _PAPER_DIM = 0.8
 _PAPER_CLIPPED = 0.85
+#: a box the readings above leave unclear holds a figure where at least `_FIGURE_SEEN` of the pixels within
+#: `_FIGURE_NEAR` mm of it (a figure's reach, not its neighbour's) show one (`_figure_near`): darker than
+#: `_FIGURE_DARK` of the paper's white, the figure's colour at a gain in `_FIGURE_GAIN` under glare
+_FIGURE_NEAR = 6.0
+_FIGURE_DARK = 0.75
+_FIGURE_GAIN = (0.3, 1.3)
+_FIGURE_SEEN = 0.02
 #: a pixel with a channel this bright (of 255) is clipped: glare saturated it; a field's ring with more
 #: than this share of its pixels clipped is unclear
 _CLIPPED = 248
@@ -540,9 +547,9 @@ def _glare_classes(colours: NDArray[Any], allowed: tuple[str, ...],
 
 
 def _glare_fit(colours: NDArray[Any], allowed: tuple[str, ...], tint: NDArray[Any],
-               least: float = -_GLARE_NEGATIVE) -> list[str | None]:
+               least: float = -_GLARE_NEGATIVE, gain: tuple[float, float] = _GLARE_GAIN) -> list[str | None]:
     """`_glare_classes` for glare of the unit direction ``tint`` (1, 3) or (N, 3) in linear light, at least
-    ``least`` of it."""
+    ``least`` of it, with the light the paper's white measures left of the colour's own in ``gain``."""
     albedo = (np.array([_CLASSES[k] for k in allowed], np.float64) / 255.0) ** 2.2  # (K, 3)
     t = tint / np.linalg.norm(tint, axis=1, keepdims=True)
     lin = np.clip(np.asarray(colours, np.float64), 0.0, None) ** 2.2  # (N, 3)
@@ -557,7 +564,7 @@ def _glare_fit(colours: NDArray[Any], allowed: tuple[str, ...], tint: NDArray[An
     e = np.einsum("nc,nkc->nk", lin_part, part) / size  # (N, K)
     res = np.linalg.norm(lin_part[:, None, :] - e[:, :, None] * part, axis=2) / np.sqrt(size)
     g = (lin_t[:, None] - e * albedo_t.T) / np.sqrt(3)
-    ok = (e >= _GLARE_GAIN[0]) & (e <= _GLARE_GAIN[1]) & (g >= least) & coloured
+    ok = (e >= gain[0]) & (e <= gain[1]) & (g >= least) & coloured
     fits = np.where(ok, res, np.inf)
     order = np.argsort(fits, axis=1)
     rows = np.arange(len(fits))
@@ -1062,7 +1069,8 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
     for c in washed:
         ring_class[c] = None
     # a field the whole ring leaves unclear (glare over part of it): its pixels glare lit least
-    for c in [c for c, k in enumerate(ring_class) if k is None]:
+    unclear = [c for c, k in enumerate(ring_class) if k is None]
+    for c in unclear:
         least = _least_glare(ring_px[c], clipped[c])
         if least is not None:
             # (grey glare alone: a hand's skin at the edge of a shadow came near a site under glare of a tint)
@@ -1074,6 +1082,16 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
         ring_class[c] = _clipped_place(ring_px[c], whites[c], tints[c], kinds)
         if ring_class[c] is not None:
             rings[c] = np.nan
+    # a field only those readings under glare find empty, in a parcel another field of which shows a tile
+    # clearly: a tile covers its whole parcel, and glare draws a tile's field toward the empty print's light
+    # colour; read again among the tiles' kinds alone (a parcel left partly empty stays held)
+    for parcel in range(16):
+        four = parcel_cells(parcel)
+        if not any(ring_class[c] in _TILE_KINDS and c not in unclear for c in four):
+            continue
+        for c in four:
+            if c in unclear and ring_class[c] == "empty":
+                ring_class[c] = _glared_place(ring_px[c], whites[c], tints[c], _TILE_KINDS)
     # a washed field the readings above do not find a tile's: as the first reading had it (its parcel held)
     for c, kept in washed.items():
         if ring_class[c] not in _TILE_KINDS:
@@ -1987,7 +2005,8 @@ def _read_places(rb: _Board, view_seat: int) -> _Places:
 
 
 def _box_figure(rb: _Board, x: float, y: float) -> bool | None:
-    """`_figure_on` of the number or trick box whose figure stands at board point (x, y) mm."""
+    """`_figure_on` of the number or trick box whose figure stands at board point (x, y) mm; where that is unclear
+    (glare saturating the box's middle), a figure in view beside the glare (`_figure_near`) stands there."""
     raw = _disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5)
     white = rb.white(x, y)
 
@@ -1997,8 +2016,30 @@ def _box_figure(rb: _Board, x: float, y: float) -> bool | None:
         around = rb.rect[ys[0][far], xs[0][far]].astype(np.float64)
         return float(np.percentile(around.mean(axis=1), 90)) > _AROUND_LIT * float(white.mean())
 
-    return _figure_on(raw / white, _glare_clipped(raw[None], white[None])[0], rb.tint(x, y),
-                      raw.max(axis=1) >= _CLIPPED, lit_around)
+    on = _figure_on(raw / white, _glare_clipped(raw[None], white[None])[0], rb.tint(x, y),
+                    raw.max(axis=1) >= _CLIPPED, lit_around)
+    if on is None and _figure_near(rb, x, y) >= _FIGURE_SEEN:
+        return True
+    return on
+
+
+def _figure_near(rb: _Board, x: float, y: float) -> float:
+    """The share of the pixels within `_FIGURE_NEAR` mm of board point (x, y) that show a figure: clipped in no
+    channel, darker than paper can be (`_FIGURE_DARK` of the white: glare only adds light), and the figure's
+    colour under glare, grey or of the glare's tint, rather than the paper's (`_glare_fit`, any gain in
+    `_FIGURE_GAIN`: the figure's edge blurs into the paper and its shadow).
+
+    Glare over a figure's middle leaves the rest of it in view; the box's print and a hand's shadow are
+    neutral, a hand's skin is red, and glare over ink is the glare's own colour, far less than a figure's.
+    """
+    raw = _disc(rb.rect, x, y, _FIGURE_NEAR)
+    colours = raw / rb.white(x, y)
+    shown = (raw.max(axis=1) < _CLIPPED) & (colours.mean(axis=1) < _FIGURE_DARK)
+    if not shown.any():
+        return 0.0
+    found = _glare_fit(colours[shown], ("figure", "back"), rb.tint(x, y)[None], gain=_FIGURE_GAIN)
+    grey = _glare_fit(colours[shown], ("figure", "back"), _GREY[None], gain=_FIGURE_GAIN)
+    return sum(a == "figure" and b == "figure" for a, b in zip(found, grey)) / len(raw)
 
 
 def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:

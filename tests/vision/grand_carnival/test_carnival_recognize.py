@@ -32,6 +32,7 @@ from vision.grand_carnival.pipeline import (
     _attractions,
     _bare,
     _Board,
+    _box_figure,
     _classify,
     _classify_many,
     _clipped_class,
@@ -1168,3 +1169,56 @@ def test_only_the_empty_print_times_a_gain_is_the_empty_print_exposed_long() -> 
     assert not _exposed_empty(ring(1.3 * light_of(EMPTY), 0.15), white)
     assert not _exposed_empty(ring(2.0 * light_of(EMPTY)), white)
     assert not _exposed_empty(ring(1.3 * light_of(EMPTY)), np.full(3, 245.0))
+
+
+def test_a_figure_glare_saturates_at_its_middle_is_read_from_the_rest_of_it_in_view() -> None:
+    # a figure on action number 1 nudged down a little, a glare spot saturating every channel over the box's
+    # middle and the figure's upper half; its lower half in view, glare falling off across it
+    white = np.array([225.0, 205.0, 235.0])
+    tint = _glare_tint(white[None])[0]
+    coef = np.zeros((6, 3))
+    coef[0] = white
+    x, y = BOARD.number_spot(1)
+    h, w = _px(BOARD.height), _px(BOARD.width)
+    yy, xx = (np.mgrid[:h, :w] + 0.5) / 3.0
+    figure = np.hypot(xx - x, yy - (y + 1.2)) <= 5.5
+    glare = np.clip(4.0 - 0.9 * np.clip(yy - (y - 1.0), 0.0, None), 0.0, None)[:, :, None] * tint
+    read = {}
+    for name, lying in (("figure", figure), ("none", np.zeros_like(figure))):
+        lit = np.where(lying[:, :, None], light_of(FIGURE), light_of((255, 255, 255)))
+        # the printed ring the figure stands on: ink, where no figure hides it
+        ring = np.abs(np.hypot(xx - x, yy - y) - 4.0) < 0.4
+        lit[ring & ~lying] = 0.0
+        raw = np.clip(white * np.clip(lit + glare, 0.0, None) ** (1 / 2.2), 0, 255).astype(np.uint8)
+        board = _Board(raw, coef, CATALOG)
+        raw_box = raw[_px(y) - 9:_px(y) + 10, _px(x) - 9:_px(x) + 10].reshape(-1, 3)
+        assert float((raw_box.max(axis=1) >= 248).mean()) > 0.5  # the glare hides the box's middle
+        read[name] = _box_figure(board, x, y)
+    assert read == {"figure": True, "none": None}
+
+
+def test_a_tiles_field_glare_washes_toward_the_empty_print_is_read_among_the_tiles_kinds() -> None:
+    # parcel a8-b8-a7-b7 under a walkway tile; glare over b7: even across its left part, rising steeply to
+    # saturation across the rest. Its least lit pixels show a washed green near the empty print's light colour.
+    white = np.array([225.0, 205.0, 235.0])
+    tint = _glare_tint(white[None])[0]
+    coef = np.zeros((6, 3))
+    coef[0] = white
+    n = _px(FIELD)
+    x0, y0 = _px(BOARD.grid_x), _px(BOARD.grid_y)
+    xs = np.arange(n)
+    read = {}
+    for print_, level in (("walkway", 0.75), ("walkway", 1.0), ("empty", 0.75), ("empty", 1.0), ("empty", 0.25)):
+        lin = np.ones((_px(BOARD.height), _px(BOARD.width), 3)) * light_of(EMPTY)
+        lin[y0:y0 + 2 * n, x0:x0 + 2 * n] = light_of(WALKWAY)
+        glare = np.where(xs < 0.3 * n, level, level + (xs - 0.3 * n) * 6.0 / (0.7 * n))
+        lin[y0 + n:y0 + 2 * n, x0 + n:x0 + 2 * n] = (light_of(WALKWAY if print_ == "walkway" else EMPTY)[None, None]
+                                                     + glare[None, :, None] * tint)
+        raw = np.clip(white * np.clip(lin, 0.0, None) ** (1 / 2.2), 0, 255).astype(np.uint8)
+        ring = _read_fields(_Board(raw, coef, CATALOG))[0]
+        assert ring[:2] == ["walkway", "walkway"] and ring[8] == "walkway"
+        read[print_, level] = ring[9]
+    # a tile covers its whole parcel: the field is the walkway's, not the empty print's
+    assert read["walkway", 0.75] == read["walkway", 1.0] == "walkway"
+    # the empty print under the same glare (a tile lying off its parcel) is read as no tile's field
+    assert all(read["empty", level] in ("empty", None) for level in (0.25, 0.75, 1.0))
