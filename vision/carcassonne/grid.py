@@ -283,14 +283,21 @@ def _autocorr(profile: NDArray[Any], smooth: float) -> tuple[NDArray[Any], NDArr
 
 def _peaks(ac: NDArray[Any], lo: int, hi: int) -> list[tuple[float, float]]:
     """(lag, height) of the autocorrelation's local maxima in ``lo..hi``, refined to a fraction of a pixel."""
-    out: list[tuple[float, float]] = []
-    for i in range(max(1, lo), min(len(ac) - 1, hi + 1)):
-        if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1] and ac[i] > 0:
-            y0, y1, y2 = ac[i - 1], ac[i], ac[i + 1]
-            denom = y0 - 2 * y1 + y2
-            off = 0.5 * (y0 - y2) / denom if abs(denom) > 1e-12 else 0.0
-            out.append((i + float(np.clip(off, -0.5, 0.5)), float(y1)))
-    return out
+    start, stop = max(1, lo), min(len(ac) - 1, hi + 1)
+    if stop <= start:
+        return []
+    y1 = ac[start:stop]
+    y0, y2 = ac[start - 1:stop - 1], ac[start + 1:stop + 1]
+    at = np.nonzero((y1 >= y0) & (y1 >= y2) & (y1 > 0))[0]
+    if not len(at):
+        return []
+    y0, y1, y2 = y0[at], y1[at], y2[at]
+    # (the parabola through the peak and its neighbours, element by element as on single values)
+    denom = y0 - 2 * y1 + y2
+    flat = ~(np.abs(denom) > 1e-12)
+    off = np.where(flat, 0.0, 0.5 * (y0 - y2) / np.where(flat, 1.0, denom))
+    lags = (at + start) + np.clip(off, -0.5, 0.5)
+    return list(zip(lags.tolist(), y1.tolist(), strict=True))
 
 
 def _phase(prof: NDArray[Any], pitch: float) -> float:
@@ -333,20 +340,38 @@ def _misfit(top_mask: NDArray[Any], px: float, phx: float, py: float, phy: float
     """How much of the board (``top_mask``) the lattice leaves in cells it neither fills nor leaves empty: per cell the
     lesser of the board's area in it and the bare area, summed, over the board's area (0: every cell full or empty,
     as tiles make them)."""
-    ys, xs = np.nonzero(top_mask[::3, ::3])
-    if not len(xs) or px <= 0 or py <= 0:
+    fx, fy = _mask_points(top_mask)
+    if not len(fx) or px <= 0 or py <= 0:
         return 0.0
-    i = np.floor((3.0 * xs - phx) / px).astype(np.intp)
-    j = np.floor((3.0 * ys - phy) / py).astype(np.intp)
+    return _misfit_of(_cell_index(fx, phx, px), _cell_index(fy, phy, py), px, py)
+
+
+def _mask_points(top_mask: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The canvas positions (x, y) of every third pixel each way of the board in ``top_mask`` that `_misfit` counts."""
+    ys, xs = np.nonzero(top_mask[::3, ::3])
+    return 3.0 * xs, 3.0 * ys
+
+
+def _cell_index(pos: NDArray[Any], phase: float, pitch: float) -> NDArray[Any]:
+    """The lattice cell along one axis of each of the positions ``pos``, counted from the first (`_misfit`)."""
+    i = np.floor((pos - phase) / pitch).astype(np.intp)
     i -= i.min()
-    j -= j.min()
+    return i
+
+
+def _misfit_of(i: NDArray[Any], j: NDArray[Any], px: float, py: float) -> float:
+    """`_misfit` of the board points in the lattice cells (``i``, ``j``; `_cell_index`) of a ``px`` by ``py`` lattice."""
     cnt = 9.0 * np.bincount(i * (int(j.max()) + 1) + j)
     cnt = cnt[cnt > 0]
     return float(np.minimum(cnt, np.maximum(px * py - cnt, 0.0)).sum() / cnt.sum())
 
 
-def _profiles(gray: NDArray[Any], mask: NDArray[Any], full: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
-    top_gray = cv2.warpPerspective(gray, full, (CANVAS, CANVAS)).astype(np.float32)
+def _profiles(gray: NDArray[Any], mask: NDArray[Any],
+              full: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """The seam profiles along x and y of ``gray`` seen through ``full`` (work image -> canvas), the board mask in the
+    canvas and the canvas's grey levels."""
+    top_gray8 = cv2.warpPerspective(gray, full, (CANVAS, CANVAS))
+    top_gray = top_gray8.astype(np.float32)
     top_mask = cv2.warpPerspective(mask, full, (CANVAS, CANVAS), flags=cv2.INTER_NEAREST)
     gx = np.abs(cv2.Sobel(top_gray, cv2.CV_32F, 1, 0, ksize=3))
     gy = np.abs(cv2.Sobel(top_gray, cv2.CV_32F, 0, 1, ksize=3))
@@ -355,7 +380,7 @@ def _profiles(gray: NDArray[Any], mask: NDArray[Any], full: NDArray[Any]) -> tup
     rows, cols = inside.any(axis=1), inside.any(axis=0)
     if not rows.any():
         z = np.zeros(CANVAS)
-        return z, z, top_mask
+        return z, z, top_mask, top_gray8
     # clipping each pixel's strength keeps a few strong lines of art from outweighing a seam
     cap_x = float(_whole_percentile(gx[inside], 90)) + 1e-6
     cap_y = float(_whole_percentile(gy[inside], 90)) + 1e-6
@@ -365,7 +390,7 @@ def _profiles(gray: NDArray[Any], mask: NDArray[Any], full: NDArray[Any]) -> tup
     prof_y = (np.minimum(gy, cap_y) * inside).sum(axis=1) / cnt_y * (cnt_y > 2)
     prof_x[~cols] = 0
     prof_y[~rows] = 0
-    return prof_x, prof_y, top_mask
+    return prof_x, prof_y, top_mask, top_gray8
 
 
 def _whole_percentile(values: NDArray[Any], q: float) -> float:
@@ -516,8 +541,9 @@ def _guarded_outline(profile: NDArray[Any], top_mask: NDArray[Any], axis: int, p
 
 
 #: (lattice score, work image -> canvas, board mask in the canvas, (pitch x, phase x, pitch y, phase y), the seam
-#: profiles along x and y)
-_View = tuple[float, NDArray[Any], NDArray[Any], tuple[float, float, float, float], tuple[NDArray[Any], NDArray[Any]]]
+#: profiles along x and y, the work image's grey levels in the canvas)
+_View = tuple[float, NDArray[Any], NDArray[Any], tuple[float, float, float, float], tuple[NDArray[Any], NDArray[Any]],
+              NDArray[Any]]
 
 
 def _views(gray: NDArray[Any], mask: NDArray[Any], dirs: tuple[float, float]) -> list[NDArray[Any]]:
@@ -564,12 +590,12 @@ def _judge(gray: NDArray[Any], mask: NDArray[Any], pts: NDArray[Any], view: NDAr
     full = _rectify(pts, view)
     if full is None:
         return None
-    prof_x, prof_y, top_mask = _profiles(gray, mask, full)
+    prof_x, prof_y, top_mask, top_gray = _profiles(gray, mask, full)
     cols, rows = np.nonzero(top_mask.any(axis=0))[0], np.nonzero(top_mask.any(axis=1))[0]
     if len(cols) < 2 or len(rows) < 2:
         return None
     px, phx, py, phy, score = _pitches(prof_x, prof_y, float(np.ptp(cols)), float(np.ptp(rows)))
-    return score, full, top_mask, (px, phx, py, phy), (prof_x, prof_y)
+    return score, full, top_mask, (px, phx, py, phy), (prof_x, prof_y), top_gray
 
 
 def _best(views: list[_View]) -> _View:
@@ -600,7 +626,7 @@ def find_grid(photo: NDArray[Any]) -> Grid:
 def _lattice(view: _View) -> tuple[tuple[float, float, float, float], float]:
     """The lattice ``(pitch x, phase x, pitch y, phase y)`` of ``view`` once the board's outline has had its say
     (`_guarded_outline`, `_outline_parity`), and its `_misfit`."""
-    _, _, top_mask, (px, phx, py, phy), (prof_x, prof_y) = view
+    top_mask, (px, phx, py, phy), (prof_x, prof_y) = view[2], view[3], view[4]
     px, phx = _guarded_outline(prof_x, top_mask, 1, px, phx)
     py, phy = _guarded_outline(prof_y, top_mask, 0, py, phy)
     px, phx = _outline_parity(top_mask, px, phx, axis=1)
@@ -624,13 +650,19 @@ def _rephased(top_mask: NDArray[Any], lattice: tuple[float, float, float, float]
     and that misfit."""
     px, phx, py, phy = lattice
     out, best = lattice, _misfit(top_mask, *lattice)
+    fx, fy = _mask_points(top_mask)
+    if not len(fx) or px <= 0 or py <= 0:
+        # (every misfit is 0: none is less than the first)
+        return out, best
     steps = np.arange(PHASE_STEPS) / PHASE_STEPS
-    for sx in steps:
-        for sy in steps:
-            moved = (px, phx + sx * px, py, phy + sy * py)
-            got = _misfit(top_mask, *moved)
+    # each axis's cells once a phase, not once a pair of phases
+    along_x = [_cell_index(fx, phx + sx * px, px) for sx in steps]
+    along_y = [_cell_index(fy, phy + sy * py, py) for sy in steps]
+    for sx, i in zip(steps, along_x, strict=True):
+        for sy, j in zip(steps, along_y, strict=True):
+            got = _misfit_of(i, j, px, py)
             if got < best:
-                best, out = got, moved
+                best, out = got, (px, phx + sx * px, py, phy + sy * py)
     return out, best
 
 
@@ -683,8 +715,8 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
     # itself (where seams run nearly along the axes), the rest of the perspective is undone
     for _ in range(ITERATIONS):
         start = best
-        top_gray = cv2.warpPerspective(gray, start[1], (CANVAS, CANVAS))
-        top_mask = cv2.warpPerspective(mask, start[1], (CANVAS, CANVAS), flags=cv2.INTER_NEAREST)
+        # (the canvas as the view's judgement warped it)
+        top_gray, top_mask = start[5], start[2]
         again = _directions(top_gray, top_mask)
         if again is None or min(again[0], 180 - again[0]) > 15 or abs(again[1] - 90) > 15:
             break
@@ -953,8 +985,7 @@ def _board_cells(mask: NDArray[Any], to_work: NDArray[Any], least: float,
     if not len(uv):
         return np.zeros((0, 2), np.intp), np.zeros(0)
     fl = np.floor(uv).astype(np.int64)
-    keys = np.unique((fl[:, 0] << 32) + (fl[:, 1] & 0xFFFFFFFF))
-    cells = np.column_stack((keys >> 32, ((keys & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000)).astype(np.intp)
+    cells = _unique_cells(fl[:, 0], fl[:, 1])
     if len(cells) > 4000:
         return np.zeros((0, 2), np.intp), np.zeros(0)
     p = _inner(to_work, cells)
@@ -967,6 +998,32 @@ def _board_cells(mask: NDArray[Any], to_work: NDArray[Any], least: float,
     share = np.count_nonzero(on, axis=1) / on.shape[1]
     keep = share >= least
     return cells[keep], share[keep]
+
+
+def _unique_cells(x: NDArray[Any], y: NDArray[Any]) -> NDArray[Any]:
+    """The distinct cells (``x``, ``y``) (int64) as rows (k, 2) of intp, ordered as their keys ``(x << 32) + (y &
+    0xFFFFFFFF)`` sort (by x, then y read as unsigned 32 bits: y from 0 up, then the negative y from the lowest).
+
+    Where the cells lie within a box of not much more than as many cells as points, each cell is marked in the box
+    and the marks read in that order; otherwise the keys are sorted out (`np.unique`)."""
+    if len(x):
+        x0, x1, y0, y1 = int(x.min()), int(x.max()), int(y.min()), int(y.max())
+        width, height = x1 - x0 + 1, y1 - y0 + 1
+        if width * height <= 4 * len(x) + 4096 and -(1 << 31) <= min(x0, y0) and max(x1, y1) < (1 << 31):
+            # each cell's place in the box in key order: y from 0 up first, then the negative y
+            place = y - y0 if y0 >= 0 or y1 < 0 else np.where(y >= 0, y, y - y0 + y1 + 1)
+            marked = np.zeros(width * height, np.bool_)
+            marked[(x - x0) * height + place] = True
+            at = np.flatnonzero(marked)
+            cx, cy = at // height + x0, at % height
+            if y0 >= 0 or y1 < 0:
+                cy = cy + y0
+            else:
+                cy = np.where(cy <= y1, cy, cy - (y1 + 1) + y0)
+            return np.column_stack((cx, cy)).astype(np.intp)
+    keys = np.unique((x << 32) + (y & 0xFFFFFFFF))
+    out: NDArray[Any] = np.column_stack((keys >> 32, ((keys & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000)).astype(np.intp)
+    return out
 
 
 def _covers(mask: NDArray[Any], to_work: NDArray[Any]) -> dict[tuple[int, int], float]:
@@ -1268,10 +1325,11 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
         return None
     centre = np.median(cells, axis=0) + 0.5
     zoom = _zoom(fine, mask)
+    unzoom = np.linalg.inv(zoom)
     current = zoom @ to_work
     contour = _contour(mask)
     for radius, reach, full in GROW_STEPS:
-        work = np.linalg.inv(zoom) @ current
+        work = unzoom @ current
         cells, _ = _board_cells(mask, work, 0.75, samples)
         near = cells[np.hypot(*(cells + 0.5 - centre).T) <= radius]
         src, dst, _ = _seam_probes(fine, current, near, reach)
@@ -1302,7 +1360,7 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
             current = current @ fit[0]
         if not np.isfinite(current).all():
             return None
-    out: NDArray[Any] = np.linalg.inv(zoom) @ current
+    out: NDArray[Any] = unzoom @ current
     return out
 
 

@@ -1,0 +1,112 @@
+"""The grid search's faster forms read exactly as the plain ones they replace."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.carcassonne import grid as grid_module
+
+
+def _peaks_plain(ac: NDArray[Any], lo: int, hi: int) -> list[tuple[float, float]]:
+    """The autocorrelation's refined local maxima one lag at a time, as `grid._peaks` did before it was vectorised."""
+    out: list[tuple[float, float]] = []
+    for i in range(max(1, lo), min(len(ac) - 1, hi + 1)):
+        if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1] and ac[i] > 0:
+            y0, y1, y2 = ac[i - 1], ac[i], ac[i + 1]
+            denom = y0 - 2 * y1 + y2
+            off = 0.5 * (y0 - y2) / denom if abs(denom) > 1e-12 else 0.0
+            out.append((i + float(np.clip(off, -0.5, 0.5)), float(y1)))
+    return out
+
+
+def test_peaks_are_those_found_lag_by_lag_bit_for_bit() -> None:
+    rng = np.random.default_rng(5)
+    profiles = [rng.random(640) * (np.arange(640) % 37 < 3), rng.random(200), np.zeros(50), np.ones(30),
+                np.r_[0.0, 1.0, 1.0, 0.0, 2.0, 2.0, 2.0, 0.5]]
+    for profile in profiles:
+        _, ac = grid_module._autocorr(profile, 12.0)
+        for ac_case in (ac, profile):
+            for lo, hi in ((12, len(ac_case)), (0, 5), (1, 1), (8, 3), (-4, 10 * len(ac_case))):
+                got = grid_module._peaks(ac_case, lo, hi)
+                want = _peaks_plain(ac_case, lo, hi)
+                assert [(a.hex(), b.hex()) for a, b in got] == [(a.hex(), b.hex()) for a, b in want]
+    # a flat top (no parabola through it) stays where it is
+    assert grid_module._peaks(np.array([0.0, 1.0, 1.0, 1.0, 0.0]), 1, 3) == [(1.5, 1.0), (2.0, 1.0), (2.5, 1.0)]
+
+
+def _misfit_plain(top_mask: NDArray[Any], px: float, phx: float, py: float, phy: float) -> float:
+    """`grid._misfit` as it was written before its parts were split out for `grid._rephased`."""
+    ys, xs = np.nonzero(top_mask[::3, ::3])
+    if not len(xs) or px <= 0 or py <= 0:
+        return 0.0
+    i = np.floor((3.0 * xs - phx) / px).astype(np.intp)
+    j = np.floor((3.0 * ys - phy) / py).astype(np.intp)
+    i -= i.min()
+    j -= j.min()
+    cnt = 9.0 * np.bincount(i * (int(j.max()) + 1) + j)
+    cnt = cnt[cnt > 0]
+    return float(np.minimum(cnt, np.maximum(px * py - cnt, 0.0)).sum() / cnt.sum())
+
+
+_Lattice = tuple[float, float, float, float]
+
+
+def _rephased_plain(top_mask: NDArray[Any], lattice: _Lattice) -> tuple[_Lattice, float]:
+    """`grid._rephased` measuring every pair of phases afresh, as before."""
+    px, phx, py, phy = lattice
+    out, best = lattice, _misfit_plain(top_mask, *lattice)
+    steps = np.arange(grid_module.PHASE_STEPS) / grid_module.PHASE_STEPS
+    for sx in steps:
+        for sy in steps:
+            moved = (px, phx + sx * px, py, phy + sy * py)
+            got = _misfit_plain(top_mask, *moved)
+            if got < best:
+                best, out = got, moved
+    return out, best
+
+
+def test_rephasing_takes_the_phases_and_misfit_measured_pair_by_pair() -> None:
+    rng = np.random.default_rng(11)
+    canvas = grid_module.CANVAS
+    masks = []
+    for k in range(4):
+        # a ragged board of square tiles in a slightly skewed lattice, and a blob
+        m = np.zeros((canvas, canvas), np.uint8)
+        pitch = 30.0 + 7 * k
+        for _ in range(40):
+            x, y = rng.integers(3, 14, size=2)
+            m[int(60 + y * pitch):int(60 + (y + 1) * pitch), int(40 + x * pitch):int(40 + (x + 1) * pitch)] = 1
+        masks.append(m[:canvas, :canvas])
+    blob = np.zeros((canvas, canvas), np.uint8)
+    blob[200:420, 150:300] = 1
+    masks += [blob, np.zeros((canvas, canvas), np.uint8)]
+    for m in masks:
+        for lattice in ((37.0, 5.5, 36.2, 11.25), (30.0, 0.0, 30.0, 0.0), (51.3, -7.1, 44.9, 300.0), (0.0, 1.0, 20.0, 1.0)):
+            assert grid_module._misfit(m, *lattice) == _misfit_plain(m, *lattice)
+            got, want = grid_module._rephased(m, lattice), _rephased_plain(m, lattice)
+            assert got == want
+            assert [type(v) for v in got[0]] == [type(v) for v in want[0]]
+
+
+def _unique_cells_plain(x: NDArray[Any], y: NDArray[Any]) -> NDArray[Any]:
+    """The distinct cells as `grid._board_cells` sorted them out before: by their 64-bit keys."""
+    keys = np.unique((x << 32) + (y & 0xFFFFFFFF))
+    out: NDArray[Any] = np.column_stack((keys >> 32, ((keys & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000)).astype(np.intp)
+    return out
+
+
+def test_cells_marked_in_their_box_come_out_as_their_sorted_keys() -> None:
+    rng = np.random.default_rng(2)
+    cases = [(rng.integers(lo_x, lo_x + span, n), rng.integers(lo_y, lo_y + span, n))
+             for lo_x, lo_y, span, n in ((-3, -2, 14, 3000), (0, 0, 9, 500), (-20, -30, 12, 100), (5, -7, 6, 40),
+                                         (-9, 4, 30, 3000), (0, -1, 2, 3), (-1000, 2, 3000, 2000))]
+    # far apart (no box) and near the ends of 32 bits
+    cases += [(np.array([0, 10**6, -10**6]), np.array([5, -5, 0])),
+              (np.array([2**31 - 1, 2**31 - 2]), np.array([-(2**31), 2**31 - 1])), (np.zeros(0), np.zeros(0))]
+    for x, y in cases:
+        x, y = np.asarray(x, np.int64), np.asarray(y, np.int64)
+        got, want = grid_module._unique_cells(x, y), _unique_cells_plain(x, y)
+        assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
