@@ -322,14 +322,34 @@ def _pitches(prof_x: NDArray[Any], prof_y: NDArray[Any], ext_x: float, ext_y: fl
     # a lone tile: its two edges are the only repetition, a lag as long as the board
     cand_x = _peaks(acx, 12, int(ext_x * 1.1) + 2) or [(max(12.0, ext_x), 0.0)]
     cand_y = _peaks(acy, 12, int(ext_y * 1.1) + 2) or [(max(12.0, ext_y), 0.0)]
-    pairs = [(px + py, sx + sy, px, py) for px, sx in cand_x for py, sy in cand_y if 0.72 <= px / py <= 1.39]
-    if not pairs:
+    picked = _pair(cand_x, cand_y)
+    if picked is None:
         px, sx = max(cand_x, key=lambda c: c[1])
         py, sy = max(cand_y, key=lambda c: c[1])
         return px, _phase(hx, px), py, _phase(hy, py), 0.0
-    best = max(p[1] for p in pairs)
-    _, score, px, py = min(p for p in pairs if p[1] >= 0.75 * best)
+    px, py, score = picked
     return px, _phase(hx, px), py, _phase(hy, py), score
+
+
+def _pair(cand_x: list[tuple[float, float]], cand_y: list[tuple[float, float]]) -> tuple[float, float, float] | None:
+    """Of the pairs of a lag along x and one along y (``(lag, height)`` each) within a third of each other, the shortest
+    (the least sum, then the least height, x lag, y lag) of those at least 0.75 of the highest: (x lag, y lag, summed
+    height); None without such a pair. All pairs are weighed at once, each as the tuple
+    ``(px + py, sx + sy, px, py)`` would be."""
+    px, sx = np.array(cand_x, np.float64).reshape(-1, 2).T
+    py, sy = np.array(cand_y, np.float64).reshape(-1, 2).T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = px[:, None] / py[None, :]
+    ok = (ratio >= 0.72) & (ratio <= 1.39)
+    if not ok.any():
+        return None
+    i, j = np.nonzero(ok)
+    total, height = px[i] + py[j], sx[i] + sy[j]
+    best = height.max()
+    keep = height >= 0.75 * best
+    i, j, total, height = i[keep], j[keep], total[keep], height[keep]
+    first = np.lexsort((py[j], px[i], height, total))[0]
+    return float(px[i[first]]), float(py[j[first]]), float(height[first])
 
 
 #: a lattice whose cells the board half fills (`_misfit`, share of the board) is no tile lattice
@@ -1241,7 +1261,9 @@ def _outline_points(contour: tuple[NDArray[Any], NDArray[Any]], to_work: NDArray
     along = np.full(len(pts), -1, np.intp)
     along[np.abs(duv[:, 0]) > 2 * np.abs(duv[:, 1])] = 0
     along[np.abs(duv[:, 1]) > 2 * np.abs(duv[:, 0])] = 1
-    ok = np.isfinite(uv).all(axis=1)
+    ok = np.isfinite(uv[:, 0]) & np.isfinite(uv[:, 1])
+    if ok.all():
+        return uv, along
     return uv[ok], along[ok]
 
 

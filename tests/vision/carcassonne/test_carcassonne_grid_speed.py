@@ -110,3 +110,38 @@ def test_cells_marked_in_their_box_come_out_as_their_sorted_keys() -> None:
         x, y = np.asarray(x, np.int64), np.asarray(y, np.int64)
         got, want = grid_module._unique_cells(x, y), _unique_cells_plain(x, y)
         assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
+
+
+def _pair_plain(cand_x: list[tuple[float, float]], cand_y: list[tuple[float, float]]) -> tuple[float, float, float] | None:
+    """The lag pair `grid._pitches` took, weighed pair by pair as tuples, as before."""
+    pairs = [(px + py, sx + sy, px, py) for px, sx in cand_x for py, sy in cand_y if 0.72 <= px / py <= 1.39]
+    if not pairs:
+        return None
+    best = max(p[1] for p in pairs)
+    _, score, px, py = min(p for p in pairs if p[1] >= 0.75 * best)
+    return px, py, score
+
+
+def test_the_lag_pair_is_the_one_weighed_pair_by_pair() -> None:
+    rng = np.random.default_rng(8)
+    cases: list[tuple[list[tuple[float, float]], list[tuple[float, float]]]] = [
+        ([(12.0, 0.0)], [(30.0, 0.0)]),  # no pair within a third
+        ([(20.0, 0.0)], [(21.0, 0.0)]),  # the fallback lags, of no height
+        ([(20.0, 0.5), (40.0, 0.5)], [(20.0, 0.5), (40.0, 0.5)]),  # equal heights: the shortest
+        ([(20.0, 0.25), (21.0, 0.3)], [(21.0, 0.25), (20.0, 0.3)]),  # equal sums: the lower height first
+    ]
+    for n in (1, 3, 20, 90):
+        for _ in range(20):
+            lags_x, lags_y = np.sort(rng.uniform(12, 400, n)), np.sort(rng.uniform(12, 400, n))
+            cases.append((list(zip(lags_x.tolist(), rng.random(n).tolist())), list(zip(lags_y.tolist(), rng.random(n).tolist()))))
+    # peaks of real autocorrelations
+    for k in range(10):
+        prof = rng.random(640) * ((np.arange(640) + 3 * k) % (20 + k) < 3)
+        _, ac = grid_module._autocorr(prof, 12.0)
+        peaks = grid_module._peaks(ac, 12, 600)
+        cases.append((peaks, peaks[::-1]))
+    for cand_x, cand_y in cases:
+        got, want = grid_module._pair(cand_x, cand_y), _pair_plain(cand_x, cand_y)
+        assert got == want
+        if got is not None and want is not None:
+            assert [v.hex() for v in got] == [v.hex() for v in want]
