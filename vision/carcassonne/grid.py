@@ -1193,6 +1193,18 @@ def _seams(cells: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     of it (float rows, sorted): those between a cell and its east neighbour, then those between a cell and its south
     neighbour."""
     c = np.asarray(cells).reshape(-1, 2).astype(np.int64)
+    if len(c):
+        x0, y0 = (int(v) for v in c.min(axis=0))
+        x1, y1 = (int(v) for v in c.max(axis=0))
+        width, height = x1 - x0 + 1, y1 - y0 + 1
+        if width * height <= 4 * len(c) + 4096 and -(1 << 30) <= min(x0, y0) and max(x1, y1) < (1 << 30):
+            # the cells marked in their box: a seam where two neighbours are marked, read in the keys' order
+            marked = np.zeros((width, height), np.bool_)
+            marked[c[:, 0] - x0, c[:, 1] - y0] = True
+            ex, ey = np.nonzero(marked[1:] & marked[:-1])
+            sx, sy = np.nonzero(marked[:, 1:] & marked[:, :-1])
+            return (np.column_stack((ex + (x0 + 1), ey + y0)).astype(np.float64),
+                    np.column_stack((sx + x0, sy + (y0 + 1))).astype(np.float64))
     # one sortable key a cell: x in the high half, y (offset to stay positive) in the low half
     keys = np.unique((c[:, 0] << 32) + (c[:, 1] + (1 << 31)))
     out = []
@@ -1219,9 +1231,11 @@ def _axis_search(u: NDArray[Any], v: NDArray[Any], r: NDArray[Any], scales: NDAr
     base = float(r.mean()) + 1e-9
     best = (0.0, 1.0, 0.0, 0.0)
     window = np.ones(7)
+    # (each shear's sheared positions once, not once a scale)
+    sheared = [u - sh * v for sh in shears]
     for sc in scales:
-        for sh in shears:
-            idx = (((u - sh * v) / sc % 1.0) * bins).astype(np.intp) % bins
+        for sh, moved in zip(shears, sheared, strict=True):
+            idx = ((moved / sc % 1.0) * bins).astype(np.intp) % bins
             got = np.bincount(idx, weights=r, minlength=bins)
             cnt = np.bincount(idx, minlength=bins).astype(np.float64)
             score = np.convolve(np.concatenate((got[-3:], got, got[:3])), window, "valid") / (

@@ -145,3 +145,29 @@ def test_the_lag_pair_is_the_one_weighed_pair_by_pair() -> None:
         assert got == want
         if got is not None and want is not None:
             assert [v.hex() for v in got] == [v.hex() for v in want]
+
+
+def _seams_plain(cells: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """`grid._seams` by sorted keys and neighbour look-ups, as before."""
+    c = np.asarray(cells).reshape(-1, 2).astype(np.int64)
+    keys = np.unique((c[:, 0] << 32) + (c[:, 1] + (1 << 31)))
+    out = []
+    for step in (1 << 32, 1):
+        nb = keys + step
+        at = np.minimum(np.searchsorted(keys, nb), len(keys) - 1)
+        found = nb[keys[at] == nb] if len(keys) else nb
+        out.append(np.column_stack((found >> 32, (found & 0xFFFFFFFF) - (1 << 31))).astype(np.float64).reshape(-1, 2))
+    return out[0], out[1]
+
+
+def test_seams_found_in_the_cells_box_are_those_found_by_their_keys() -> None:
+    rng = np.random.default_rng(4)
+    cases = [np.zeros((0, 2), np.intp), np.array([[0, 0]]), np.array([[0, 0], [1, 0], [0, 1], [1, 1], [1, 1]]),
+             np.array([[-2, -1], [-1, -1], [-1, 0], [5, 7]]), np.array([[0, 0], [10**6, 0], [10**6 + 1, 0]])]
+    for span, n in ((4, 10), (9, 60), (15, 200), (40, 300)):
+        for _ in range(10):
+            lo = rng.integers(-20, 20, size=2)
+            cases.append(rng.integers(lo, lo + span, size=(n, 2)).astype(np.intp))
+    for cells in cases:
+        for got, want in zip(grid_module._seams(cells), _seams_plain(cells), strict=True):
+            assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
