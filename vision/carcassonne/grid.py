@@ -406,8 +406,9 @@ def _profiles(gray: NDArray[Any], mask: NDArray[Any],
     cap_y = float(_whole_percentile(gy[inside], 90)) + 1e-6
     cnt_x = inside.sum(axis=0) + 1e-6
     cnt_y = inside.sum(axis=1) + 1e-6
-    prof_x = (np.minimum(gx, cap_x) * inside).sum(axis=0) / cnt_x * (cnt_x > 2)
-    prof_y = (np.minimum(gy, cap_y) * inside).sum(axis=1) / cnt_y * (cnt_y > 2)
+    # (the gradients are not needed after: capped and masked in place)
+    prof_x = np.multiply(np.minimum(gx, cap_x, out=gx), inside, out=gx).sum(axis=0) / cnt_x * (cnt_x > 2)
+    prof_y = np.multiply(np.minimum(gy, cap_y, out=gy), inside, out=gy).sum(axis=1) / cnt_y * (cnt_y > 2)
     prof_x[~cols] = 0
     prof_y[~rows] = 0
     return prof_x, prof_y, top_mask, top_gray8
@@ -1493,7 +1494,12 @@ def _outline_fit(mask: NDArray[Any], to_work: NDArray[Any], prior: float) -> tup
 def _apply(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:
     """``pts`` (..., 2) mapped through the homography ``h``."""
     if pts.ndim >= 2 and pts.shape[-2] > 1 and pts.flags.c_contiguous:
-        out: NDArray[Any] = np.stack(_apply_xy(h, pts), axis=-1)
+        # `_apply_xy`'s quotients, written straight into the rows of points
+        q = _mapped(h, pts)
+        out: NDArray[Any] = np.empty(pts.shape, q.dtype if q.dtype.kind == "f" else np.float64)
+        flat = out.reshape(-1, 2)
+        np.divide(q[0], q[2], out=flat[:, 0])
+        np.divide(q[1], q[2], out=flat[:, 1])
         return out
     p = pts @ h[:, :2].T + h[:, 2]
     single: NDArray[Any] = p[..., :2] / p[..., 2:3]
@@ -1508,11 +1514,17 @@ def _apply_xy(h: NDArray[Any], pts: NDArray[Any]) -> tuple[NDArray[Any], NDArray
     sums in the same order as block by block), laid out one coordinate to a row, where the sums and the division run
     along whole rows rather than across three values.
     """
-    q = h[:, :2] @ pts.reshape(-1, 2).T
+    q = _mapped(h, pts)
+    return (q[0] / q[2]).reshape(pts.shape[:-1]), (q[1] / q[2]).reshape(pts.shape[:-1])
+
+
+def _mapped(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:
+    """The homogeneous images (3, n) of ``pts`` (..., 2) under ``h``, before the division (`_apply_xy`)."""
+    q: NDArray[Any] = h[:, :2] @ pts.reshape(-1, 2).T
     q[0] += h[0, 2]
     q[1] += h[1, 2]
     q[2] += h[2, 2]
-    return (q[0] / q[2]).reshape(pts.shape[:-1]), (q[1] / q[2]).reshape(pts.shape[:-1])
+    return q
 
 
 def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray[Any], rounds: int = 2) -> NDArray[Any] | None:
