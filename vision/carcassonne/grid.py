@@ -458,22 +458,23 @@ def _outline_parity(top_mask: NDArray[Any], pitch: float, phase: float, axis: in
     other lattice line, the lines in between are tile centres (roads, walls).
     """
     m = top_mask.astype(np.int8)
-    steps = np.diff(m, axis=axis)
-    idx = np.nonzero(steps)
-    pos = (idx[axis] + 1).astype(np.float64)
-    if len(pos) < 8:
+    # the steps counted per position along the axis (each position weighed once, counted as often as it steps)
+    counts = np.count_nonzero(np.diff(m, axis=axis), axis=1 - axis)
+    if int(counts.sum()) < 8:
         return pitch, phase
+    at = np.nonzero(counts)[0]
+    pos, weight = (at + 1).astype(np.float64), counts[at]
     r = ((pos - phase) / pitch) % 2.0
     on = np.minimum(np.abs(r - np.round(r)), 1.0)
     near = on < 0.3
-    even = near & ((np.round(r) % 2) == 0)
-    odd = near & ((np.round(r) % 2) == 1)
-    total = int(even.sum() + odd.sum())
+    even = int(weight[near & ((np.round(r) % 2) == 0)].sum())
+    odd = int(weight[near & ((np.round(r) % 2) == 1)].sum())
+    total = even + odd
     if total < 8:
         return pitch, phase
-    if even.sum() >= 0.9 * total:
+    if even >= 0.9 * total:
         return 2 * pitch, phase
-    if odd.sum() >= 0.9 * total:
+    if odd >= 0.9 * total:
         return 2 * pitch, phase + pitch
     return pitch, phase
 

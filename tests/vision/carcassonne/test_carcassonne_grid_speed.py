@@ -171,3 +171,48 @@ def test_seams_found_in_the_cells_box_are_those_found_by_their_keys() -> None:
     for cells in cases:
         for got, want in zip(grid_module._seams(cells), _seams_plain(cells), strict=True):
             assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
+
+
+def _outline_parity_plain(top_mask: NDArray[Any], pitch: float, phase: float, axis: int) -> tuple[float, float]:
+    """`grid._outline_parity` over every step of the outline one by one, as before."""
+    m = top_mask.astype(np.int8)
+    idx = np.nonzero(np.diff(m, axis=axis))
+    pos = (idx[axis] + 1).astype(np.float64)
+    if len(pos) < 8:
+        return pitch, phase
+    r = ((pos - phase) / pitch) % 2.0
+    near = np.minimum(np.abs(r - np.round(r)), 1.0) < 0.3
+    even = near & ((np.round(r) % 2) == 0)
+    odd = near & ((np.round(r) % 2) == 1)
+    total = int(even.sum() + odd.sum())
+    if total < 8:
+        return pitch, phase
+    if even.sum() >= 0.9 * total:
+        return 2 * pitch, phase
+    if odd.sum() >= 0.9 * total:
+        return 2 * pitch, phase + pitch
+    return pitch, phase
+
+
+def test_the_outline_parity_counted_per_position_is_the_one_counted_step_by_step() -> None:
+    rng = np.random.default_rng(6)
+    masks = []
+    for k in range(6):
+        m = np.zeros((200, 240), np.uint8)
+        pitch = 20 + 3 * k
+        for _ in range(12):
+            x, y = rng.integers(0, 7, size=2)
+            m[10 + y * pitch:10 + (y + 1) * pitch, 6 + x * pitch:6 + (x + 1) * pitch] = 1
+        masks.append(m)
+    tiny = np.zeros((50, 50), np.uint8)
+    tiny[10:12, 10:12] = 1
+    masks += [tiny, np.zeros((30, 30), np.uint8)]
+    outcomes = set()
+    for m in masks:
+        for axis in (0, 1):
+            for pitch, phase in ((10.0, 6.0), (11.5, 16.0), (13.0, 10.0), (7.0, 0.25), (23.0, 6.0)):
+                got, want = grid_module._outline_parity(m, pitch, phase, axis), _outline_parity_plain(m, pitch, phase, axis)
+                assert got == want
+                outcomes.add((got[0] == pitch, got[1] == phase))
+    # the cases reach every outcome: kept, doubled on the even lines, doubled on the odd ones
+    assert outcomes >= {(True, True), (False, True), (False, False)}
