@@ -100,7 +100,7 @@ def _unique_cells_plain(x: NDArray[Any], y: NDArray[Any]) -> NDArray[Any]:
 
 def test_cells_marked_in_their_box_come_out_as_their_sorted_keys() -> None:
     rng = np.random.default_rng(2)
-    cases = [(rng.integers(lo_x, lo_x + span, n), rng.integers(lo_y, lo_y + span, n))
+    cases: list[tuple[NDArray[Any], NDArray[Any]]] = [(rng.integers(lo_x, lo_x + span, n), rng.integers(lo_y, lo_y + span, n))
              for lo_x, lo_y, span, n in ((-3, -2, 14, 3000), (0, 0, 9, 500), (-20, -30, 12, 100), (5, -7, 6, 40),
                                          (-9, 4, 30, 3000), (0, -1, 2, 3), (-1000, 2, 3000, 2000))]
     # far apart (no box) and near the ends of 32 bits
@@ -129,6 +129,8 @@ def test_the_lag_pair_is_the_one_weighed_pair_by_pair() -> None:
         ([(20.0, 0.0)], [(21.0, 0.0)]),  # the fallback lags, of no height
         ([(20.0, 0.5), (40.0, 0.5)], [(20.0, 0.5), (40.0, 0.5)]),  # equal heights: the shortest
         ([(20.0, 0.25), (21.0, 0.3)], [(21.0, 0.25), (20.0, 0.3)]),  # equal sums: the lower height first
+        # equal sums and heights (the pair of both short lags too weak): the shorter x lag
+        ([(20.0, 0.3), (22.0, 0.5)], [(22.0, 0.5), (20.0, 0.3)]),
     ]
     for n in (1, 3, 20, 90):
         for _ in range(20):
@@ -199,10 +201,10 @@ def test_the_outline_parity_counted_per_position_is_the_one_counted_step_by_step
     masks = []
     for k in range(6):
         m = np.zeros((200, 240), np.uint8)
-        pitch = 20 + 3 * k
+        side = 20 + 3 * k
         for _ in range(12):
             x, y = rng.integers(0, 7, size=2)
-            m[10 + y * pitch:10 + (y + 1) * pitch, 6 + x * pitch:6 + (x + 1) * pitch] = 1
+            m[10 + y * side:10 + (y + 1) * side, 6 + x * side:6 + (x + 1) * side] = 1
         masks.append(m)
     tiny = np.zeros((50, 50), np.uint8)
     tiny[10:12, 10:12] = 1
