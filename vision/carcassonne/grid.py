@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import functools
 import math
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -350,6 +352,29 @@ def _pair(cand_x: list[tuple[float, float]], cand_y: list[tuple[float, float]]) 
     i, j, total, height = i[keep], j[keep], total[keep], height[keep]
     first = np.lexsort((py[j], px[i], height, total))[0]
     return float(px[i[first]]), float(py[j[first]]), float(height[first])
+
+
+_T = TypeVar("_T")
+#: per kind, the last read-only board mask asked about and what was made of it (`_of_mask`)
+_MASK_MEMO: dict[str, tuple[weakref.ref[NDArray[Any]], Any]] = {}
+
+
+def _of_mask(kind: str, mask: NDArray[Any], make: Callable[[NDArray[Any]], _T]) -> _T:
+    """``make(mask)``, made once for a read-only ``mask`` (`_grid_at`'s: every start of the lattice growing asks for
+    its outline and samples) and then kept, its arrays read only, until another such mask is asked about; made
+    afresh for a mask that may change."""
+    if mask.flags.writeable:
+        return make(mask)
+    kept = _MASK_MEMO.get(kind)
+    if kept is not None and kept[0]() is mask:
+        out: _T = kept[1]
+        return out
+    made = make(mask)
+    for part in made if isinstance(made, tuple) else (made,):
+        if isinstance(part, np.ndarray):
+            part.flags.writeable = False
+    _MASK_MEMO[kind] = (weakref.ref(mask), made)
+    return made
 
 
 #: a lattice whose cells the board half fills (`_misfit`, share of the board) is no tile lattice
@@ -720,6 +745,8 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
     img = cv2.resize(photo, (int(round(w0 * scale)), int(round(h0 * scale))), interpolation=cv2.INTER_AREA)
     h, w = img.shape[:2]
     mask = _foreground(img)
+    # (it stays as it is from here: what is made of it is kept, `_of_mask`)
+    mask.flags.writeable = False
     if mask.sum() < MIN_BOARD * h * w:
         raise NoBoardError("no board in the photo: nothing on the table differs from it")
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
@@ -985,7 +1012,11 @@ def _inner(to_work: NDArray[Any], cells: NDArray[Any]) -> NDArray[Any]:
 
 def _board_samples(mask: NDArray[Any]) -> NDArray[Any]:
     """The board's pixels `_board_cells` maps into the lattice (k, 2): every third each way (that finds every cell
-    a tile covers), about 3000 at most."""
+    a tile covers), about 3000 at most (read only where ``mask`` is: `_of_mask`)."""
+    return _of_mask("samples", mask, _board_samples_of)
+
+
+def _board_samples_of(mask: NDArray[Any]) -> NDArray[Any]:
     ys, xs = np.nonzero(mask[::3, ::3])
     step = max(1, len(xs) // 3000)
     out: NDArray[Any] = 3.0 * np.c_[xs[::step], ys[::step]].astype(np.float64)
@@ -1259,7 +1290,11 @@ OUTLINE_WEIGHT = 1.0
 
 
 def _contour(mask: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
-    """The board's outline in work pixels (k, 2) and its tangents."""
+    """The board's outline in work pixels (k, 2) and its tangents (read only where ``mask`` is: `_of_mask`)."""
+    return _of_mask("contour", mask, _contour_of)
+
+
+def _contour_of(mask: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     pl = [c.reshape(-1, 2).astype(np.float64) for c in contours if len(c) >= 24]
     if not pl:

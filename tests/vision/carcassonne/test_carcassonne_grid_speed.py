@@ -218,3 +218,24 @@ def test_the_outline_parity_counted_per_position_is_the_one_counted_step_by_step
                 outcomes.add((got[0] == pitch, got[1] == phase))
     # the cases reach every outcome: kept, doubled on the even lines, doubled on the odd ones
     assert outcomes >= {(True, True), (False, True), (False, False)}
+
+
+def test_a_read_only_masks_outline_and_samples_are_made_once_a_changing_masks_each_time() -> None:
+    mask = np.zeros((120, 160), np.uint8)
+    mask[20:80, 30:110] = 1
+    first = grid_module._contour(mask)
+    mask[20:80, 30:60] = 0
+    # a mask that may change is read again
+    assert not np.array_equal(grid_module._contour(mask)[0], first[0])
+    assert len(grid_module._board_samples(mask)) < 27 * 20
+    fixed = mask.copy()
+    fixed.flags.writeable = False
+    outline, samples = grid_module._contour(fixed), grid_module._board_samples(fixed)
+    assert grid_module._contour(fixed) is outline and grid_module._board_samples(fixed) is samples
+    assert not outline[0].flags.writeable and not samples.flags.writeable
+    assert np.array_equal(outline[0], grid_module._contour(mask)[0]) and np.array_equal(samples, grid_module._board_samples(mask))
+    # another read-only mask gets its own
+    other = np.zeros_like(mask)
+    other[10:40, 10:40] = 1
+    other.flags.writeable = False
+    assert not np.array_equal(grid_module._contour(other)[0], outline[0])
