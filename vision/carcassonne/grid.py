@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import functools
 import math
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -283,14 +285,21 @@ def _autocorr(profile: NDArray[Any], smooth: float) -> tuple[NDArray[Any], NDArr
 
 def _peaks(ac: NDArray[Any], lo: int, hi: int) -> list[tuple[float, float]]:
     """(lag, height) of the autocorrelation's local maxima in ``lo..hi``, refined to a fraction of a pixel."""
-    out: list[tuple[float, float]] = []
-    for i in range(max(1, lo), min(len(ac) - 1, hi + 1)):
-        if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1] and ac[i] > 0:
-            y0, y1, y2 = ac[i - 1], ac[i], ac[i + 1]
-            denom = y0 - 2 * y1 + y2
-            off = 0.5 * (y0 - y2) / denom if abs(denom) > 1e-12 else 0.0
-            out.append((i + float(np.clip(off, -0.5, 0.5)), float(y1)))
-    return out
+    start, stop = max(1, lo), min(len(ac) - 1, hi + 1)
+    if stop <= start:
+        return []
+    y1 = ac[start:stop]
+    y0, y2 = ac[start - 1:stop - 1], ac[start + 1:stop + 1]
+    at = np.nonzero((y1 >= y0) & (y1 >= y2) & (y1 > 0))[0]
+    if not len(at):
+        return []
+    y0, y1, y2 = y0[at], y1[at], y2[at]
+    # (the parabola through the peak and its neighbours, element by element as on single values)
+    denom = y0 - 2 * y1 + y2
+    flat = ~(np.abs(denom) > 1e-12)
+    off = np.where(flat, 0.0, 0.5 * (y0 - y2) / np.where(flat, 1.0, denom))
+    lags = (at + start) + np.clip(off, -0.5, 0.5)
+    return list(zip(lags.tolist(), y1.tolist(), strict=True))
 
 
 def _phase(prof: NDArray[Any], pitch: float) -> float:
@@ -315,14 +324,57 @@ def _pitches(prof_x: NDArray[Any], prof_y: NDArray[Any], ext_x: float, ext_y: fl
     # a lone tile: its two edges are the only repetition, a lag as long as the board
     cand_x = _peaks(acx, 12, int(ext_x * 1.1) + 2) or [(max(12.0, ext_x), 0.0)]
     cand_y = _peaks(acy, 12, int(ext_y * 1.1) + 2) or [(max(12.0, ext_y), 0.0)]
-    pairs = [(px + py, sx + sy, px, py) for px, sx in cand_x for py, sy in cand_y if 0.72 <= px / py <= 1.39]
-    if not pairs:
+    picked = _pair(cand_x, cand_y)
+    if picked is None:
         px, sx = max(cand_x, key=lambda c: c[1])
         py, sy = max(cand_y, key=lambda c: c[1])
         return px, _phase(hx, px), py, _phase(hy, py), 0.0
-    best = max(p[1] for p in pairs)
-    _, score, px, py = min(p for p in pairs if p[1] >= 0.75 * best)
+    px, py, score = picked
     return px, _phase(hx, px), py, _phase(hy, py), score
+
+
+def _pair(cand_x: list[tuple[float, float]], cand_y: list[tuple[float, float]]) -> tuple[float, float, float] | None:
+    """Of the pairs of a lag along x and one along y (``(lag, height)`` each) within a third of each other, the shortest
+    (the least sum, then the least height, x lag, y lag) of those at least 0.75 of the highest: (x lag, y lag, summed
+    height); None without such a pair. All pairs are weighed at once, each as the tuple
+    ``(px + py, sx + sy, px, py)`` would be."""
+    px, sx = np.array(cand_x, np.float64).reshape(-1, 2).T
+    py, sy = np.array(cand_y, np.float64).reshape(-1, 2).T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = px[:, None] / py[None, :]
+    ok = (ratio >= 0.72) & (ratio <= 1.39)
+    if not ok.any():
+        return None
+    i, j = np.nonzero(ok)
+    total, height = px[i] + py[j], sx[i] + sy[j]
+    best = height.max()
+    keep = height >= 0.75 * best
+    i, j, total, height = i[keep], j[keep], total[keep], height[keep]
+    first = np.lexsort((py[j], px[i], height, total))[0]
+    return float(px[i[first]]), float(py[j[first]]), float(height[first])
+
+
+_T = TypeVar("_T")
+#: per kind, the last read-only board mask asked about and what was made of it (`_of_mask`)
+_MASK_MEMO: dict[str, tuple[weakref.ref[NDArray[Any]], Any]] = {}
+
+
+def _of_mask(kind: str, mask: NDArray[Any], make: Callable[[NDArray[Any]], _T]) -> _T:
+    """``make(mask)``, made once for a read-only ``mask`` (`_grid_at`'s: every start of the lattice growing asks for
+    its outline and samples) and then kept, its arrays read only, until another such mask is asked about; made
+    afresh for a mask that may change."""
+    if mask.flags.writeable:
+        return make(mask)
+    kept = _MASK_MEMO.get(kind)
+    if kept is not None and kept[0]() is mask:
+        out: _T = kept[1]
+        return out
+    made = make(mask)
+    for part in made if isinstance(made, tuple) else (made,):
+        if isinstance(part, np.ndarray):
+            part.flags.writeable = False
+    _MASK_MEMO[kind] = (weakref.ref(mask), made)
+    return made
 
 
 #: a lattice whose cells the board half fills (`_misfit`, share of the board) is no tile lattice
@@ -333,20 +385,38 @@ def _misfit(top_mask: NDArray[Any], px: float, phx: float, py: float, phy: float
     """How much of the board (``top_mask``) the lattice leaves in cells it neither fills nor leaves empty: per cell the
     lesser of the board's area in it and the bare area, summed, over the board's area (0: every cell full or empty,
     as tiles make them)."""
-    ys, xs = np.nonzero(top_mask[::3, ::3])
-    if not len(xs) or px <= 0 or py <= 0:
+    fx, fy = _mask_points(top_mask)
+    if not len(fx) or px <= 0 or py <= 0:
         return 0.0
-    i = np.floor((3.0 * xs - phx) / px).astype(np.intp)
-    j = np.floor((3.0 * ys - phy) / py).astype(np.intp)
+    return _misfit_of(_cell_index(fx, phx, px), _cell_index(fy, phy, py), px, py)
+
+
+def _mask_points(top_mask: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The canvas positions (x, y) of every third pixel each way of the board in ``top_mask`` that `_misfit` counts."""
+    ys, xs = np.nonzero(top_mask[::3, ::3])
+    return 3.0 * xs, 3.0 * ys
+
+
+def _cell_index(pos: NDArray[Any], phase: float, pitch: float) -> NDArray[Any]:
+    """The lattice cell along one axis of each of the positions ``pos``, counted from the first (`_misfit`)."""
+    i = np.floor((pos - phase) / pitch).astype(np.intp)
     i -= i.min()
-    j -= j.min()
+    return i
+
+
+def _misfit_of(i: NDArray[Any], j: NDArray[Any], px: float, py: float) -> float:
+    """`_misfit` of the board points in the lattice cells (``i``, ``j``; `_cell_index`) of a ``px`` by ``py`` lattice."""
     cnt = 9.0 * np.bincount(i * (int(j.max()) + 1) + j)
     cnt = cnt[cnt > 0]
     return float(np.minimum(cnt, np.maximum(px * py - cnt, 0.0)).sum() / cnt.sum())
 
 
-def _profiles(gray: NDArray[Any], mask: NDArray[Any], full: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
-    top_gray = cv2.warpPerspective(gray, full, (CANVAS, CANVAS)).astype(np.float32)
+def _profiles(gray: NDArray[Any], mask: NDArray[Any],
+              full: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """The seam profiles along x and y of ``gray`` seen through ``full`` (work image -> canvas), the board mask in the
+    canvas and the canvas's grey levels."""
+    top_gray8 = cv2.warpPerspective(gray, full, (CANVAS, CANVAS))
+    top_gray = top_gray8.astype(np.float32)
     top_mask = cv2.warpPerspective(mask, full, (CANVAS, CANVAS), flags=cv2.INTER_NEAREST)
     gx = np.abs(cv2.Sobel(top_gray, cv2.CV_32F, 1, 0, ksize=3))
     gy = np.abs(cv2.Sobel(top_gray, cv2.CV_32F, 0, 1, ksize=3))
@@ -355,17 +425,18 @@ def _profiles(gray: NDArray[Any], mask: NDArray[Any], full: NDArray[Any]) -> tup
     rows, cols = inside.any(axis=1), inside.any(axis=0)
     if not rows.any():
         z = np.zeros(CANVAS)
-        return z, z, top_mask
+        return z, z, top_mask, top_gray8
     # clipping each pixel's strength keeps a few strong lines of art from outweighing a seam
     cap_x = float(_whole_percentile(gx[inside], 90)) + 1e-6
     cap_y = float(_whole_percentile(gy[inside], 90)) + 1e-6
     cnt_x = inside.sum(axis=0) + 1e-6
     cnt_y = inside.sum(axis=1) + 1e-6
-    prof_x = (np.minimum(gx, cap_x) * inside).sum(axis=0) / cnt_x * (cnt_x > 2)
-    prof_y = (np.minimum(gy, cap_y) * inside).sum(axis=1) / cnt_y * (cnt_y > 2)
+    # (the gradients are not needed after: capped and masked in place)
+    prof_x = np.multiply(np.minimum(gx, cap_x, out=gx), inside, out=gx).sum(axis=0) / cnt_x * (cnt_x > 2)
+    prof_y = np.multiply(np.minimum(gy, cap_y, out=gy), inside, out=gy).sum(axis=1) / cnt_y * (cnt_y > 2)
     prof_x[~cols] = 0
     prof_y[~rows] = 0
-    return prof_x, prof_y, top_mask
+    return prof_x, prof_y, top_mask, top_gray8
 
 
 def _whole_percentile(values: NDArray[Any], q: float) -> float:
@@ -412,22 +483,23 @@ def _outline_parity(top_mask: NDArray[Any], pitch: float, phase: float, axis: in
     other lattice line, the lines in between are tile centres (roads, walls).
     """
     m = top_mask.astype(np.int8)
-    steps = np.diff(m, axis=axis)
-    idx = np.nonzero(steps)
-    pos = (idx[axis] + 1).astype(np.float64)
-    if len(pos) < 8:
+    # the steps counted per position along the axis (each position weighed once, counted as often as it steps)
+    counts = np.count_nonzero(np.diff(m, axis=axis), axis=1 - axis)
+    if int(counts.sum()) < 8:
         return pitch, phase
+    at = np.nonzero(counts)[0]
+    pos, weight = (at + 1).astype(np.float64), counts[at]
     r = ((pos - phase) / pitch) % 2.0
     on = np.minimum(np.abs(r - np.round(r)), 1.0)
     near = on < 0.3
-    even = near & ((np.round(r) % 2) == 0)
-    odd = near & ((np.round(r) % 2) == 1)
-    total = int(even.sum() + odd.sum())
+    even = int(weight[near & ((np.round(r) % 2) == 0)].sum())
+    odd = int(weight[near & ((np.round(r) % 2) == 1)].sum())
+    total = even + odd
     if total < 8:
         return pitch, phase
-    if even.sum() >= 0.9 * total:
+    if even >= 0.9 * total:
         return 2 * pitch, phase
-    if odd.sum() >= 0.9 * total:
+    if odd >= 0.9 * total:
         return 2 * pitch, phase + pitch
     return pitch, phase
 
@@ -516,8 +588,9 @@ def _guarded_outline(profile: NDArray[Any], top_mask: NDArray[Any], axis: int, p
 
 
 #: (lattice score, work image -> canvas, board mask in the canvas, (pitch x, phase x, pitch y, phase y), the seam
-#: profiles along x and y)
-_View = tuple[float, NDArray[Any], NDArray[Any], tuple[float, float, float, float], tuple[NDArray[Any], NDArray[Any]]]
+#: profiles along x and y, the work image's grey levels in the canvas)
+_View = tuple[float, NDArray[Any], NDArray[Any], tuple[float, float, float, float], tuple[NDArray[Any], NDArray[Any]],
+              NDArray[Any]]
 
 
 def _views(gray: NDArray[Any], mask: NDArray[Any], dirs: tuple[float, float]) -> list[NDArray[Any]]:
@@ -564,12 +637,12 @@ def _judge(gray: NDArray[Any], mask: NDArray[Any], pts: NDArray[Any], view: NDAr
     full = _rectify(pts, view)
     if full is None:
         return None
-    prof_x, prof_y, top_mask = _profiles(gray, mask, full)
+    prof_x, prof_y, top_mask, top_gray = _profiles(gray, mask, full)
     cols, rows = np.nonzero(top_mask.any(axis=0))[0], np.nonzero(top_mask.any(axis=1))[0]
     if len(cols) < 2 or len(rows) < 2:
         return None
     px, phx, py, phy, score = _pitches(prof_x, prof_y, float(np.ptp(cols)), float(np.ptp(rows)))
-    return score, full, top_mask, (px, phx, py, phy), (prof_x, prof_y)
+    return score, full, top_mask, (px, phx, py, phy), (prof_x, prof_y), top_gray
 
 
 def _best(views: list[_View]) -> _View:
@@ -600,7 +673,7 @@ def find_grid(photo: NDArray[Any]) -> Grid:
 def _lattice(view: _View) -> tuple[tuple[float, float, float, float], float]:
     """The lattice ``(pitch x, phase x, pitch y, phase y)`` of ``view`` once the board's outline has had its say
     (`_guarded_outline`, `_outline_parity`), and its `_misfit`."""
-    _, _, top_mask, (px, phx, py, phy), (prof_x, prof_y) = view
+    top_mask, (px, phx, py, phy), (prof_x, prof_y) = view[2], view[3], view[4]
     px, phx = _guarded_outline(prof_x, top_mask, 1, px, phx)
     py, phy = _guarded_outline(prof_y, top_mask, 0, py, phy)
     px, phx = _outline_parity(top_mask, px, phx, axis=1)
@@ -624,13 +697,19 @@ def _rephased(top_mask: NDArray[Any], lattice: tuple[float, float, float, float]
     and that misfit."""
     px, phx, py, phy = lattice
     out, best = lattice, _misfit(top_mask, *lattice)
+    fx, fy = _mask_points(top_mask)
+    if not len(fx) or px <= 0 or py <= 0:
+        # (every misfit is 0: none is less than the first)
+        return out, best
     steps = np.arange(PHASE_STEPS) / PHASE_STEPS
-    for sx in steps:
-        for sy in steps:
-            moved = (px, phx + sx * px, py, phy + sy * py)
-            got = _misfit(top_mask, *moved)
+    # each axis's cells once a phase, not once a pair of phases
+    along_x = [_cell_index(fx, phx + sx * px, px) for sx in steps]
+    along_y = [_cell_index(fy, phy + sy * py, py) for sy in steps]
+    for sx, i in zip(steps, along_x, strict=True):
+        for sy, j in zip(steps, along_y, strict=True):
+            got = _misfit_of(i, j, px, py)
             if got < best:
-                best, out = got, moved
+                best, out = got, (px, phx + sx * px, py, phy + sy * py)
     return out, best
 
 
@@ -666,6 +745,8 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
     img = cv2.resize(photo, (int(round(w0 * scale)), int(round(h0 * scale))), interpolation=cv2.INTER_AREA)
     h, w = img.shape[:2]
     mask = _foreground(img)
+    # (it stays as it is from here: what is made of it is kept, `_of_mask`)
+    mask.flags.writeable = False
     if mask.sum() < MIN_BOARD * h * w:
         raise NoBoardError("no board in the photo: nothing on the table differs from it")
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
@@ -683,8 +764,8 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
     # itself (where seams run nearly along the axes), the rest of the perspective is undone
     for _ in range(ITERATIONS):
         start = best
-        top_gray = cv2.warpPerspective(gray, start[1], (CANVAS, CANVAS))
-        top_mask = cv2.warpPerspective(mask, start[1], (CANVAS, CANVAS), flags=cv2.INTER_NEAREST)
+        # (the canvas as the view's judgement warped it)
+        top_gray, top_mask = start[5], start[2]
         again = _directions(top_gray, top_mask)
         if again is None or min(again[0], 180 - again[0]) > 15 or abs(again[1] - 90) > 15:
             break
@@ -931,7 +1012,11 @@ def _inner(to_work: NDArray[Any], cells: NDArray[Any]) -> NDArray[Any]:
 
 def _board_samples(mask: NDArray[Any]) -> NDArray[Any]:
     """The board's pixels `_board_cells` maps into the lattice (k, 2): every third each way (that finds every cell
-    a tile covers), about 3000 at most."""
+    a tile covers), about 3000 at most (read only where ``mask`` is: `_of_mask`)."""
+    return _of_mask("samples", mask, _board_samples_of)
+
+
+def _board_samples_of(mask: NDArray[Any]) -> NDArray[Any]:
     ys, xs = np.nonzero(mask[::3, ::3])
     step = max(1, len(xs) // 3000)
     out: NDArray[Any] = 3.0 * np.c_[xs[::step], ys[::step]].astype(np.float64)
@@ -953,8 +1038,7 @@ def _board_cells(mask: NDArray[Any], to_work: NDArray[Any], least: float,
     if not len(uv):
         return np.zeros((0, 2), np.intp), np.zeros(0)
     fl = np.floor(uv).astype(np.int64)
-    keys = np.unique((fl[:, 0] << 32) + (fl[:, 1] & 0xFFFFFFFF))
-    cells = np.column_stack((keys >> 32, ((keys & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000)).astype(np.intp)
+    cells = _unique_cells(fl[:, 0], fl[:, 1])
     if len(cells) > 4000:
         return np.zeros((0, 2), np.intp), np.zeros(0)
     p = _inner(to_work, cells)
@@ -967,6 +1051,32 @@ def _board_cells(mask: NDArray[Any], to_work: NDArray[Any], least: float,
     share = np.count_nonzero(on, axis=1) / on.shape[1]
     keep = share >= least
     return cells[keep], share[keep]
+
+
+def _unique_cells(x: NDArray[Any], y: NDArray[Any]) -> NDArray[Any]:
+    """The distinct cells (``x``, ``y``) (int64) as rows (k, 2) of intp, ordered as their keys ``(x << 32) + (y &
+    0xFFFFFFFF)`` sort (by x, then y read as unsigned 32 bits: y from 0 up, then the negative y from the lowest).
+
+    Where the cells lie within a box of not much more than as many cells as points, each cell is marked in the box
+    and the marks read in that order; otherwise the keys are sorted out (`np.unique`)."""
+    if len(x):
+        x0, x1, y0, y1 = int(x.min()), int(x.max()), int(y.min()), int(y.max())
+        width, height = x1 - x0 + 1, y1 - y0 + 1
+        if width * height <= 4 * len(x) + 4096 and -(1 << 31) <= min(x0, y0) and max(x1, y1) < (1 << 31):
+            # each cell's place in the box in key order: y from 0 up first, then the negative y
+            place = y - y0 if y0 >= 0 or y1 < 0 else np.where(y >= 0, y, y - y0 + y1 + 1)
+            marked = np.zeros(width * height, np.bool_)
+            marked[(x - x0) * height + place] = True
+            at = np.flatnonzero(marked)
+            cx, cy = at // height + x0, at % height
+            if y0 >= 0 or y1 < 0:
+                cy = cy + y0
+            else:
+                cy = np.where(cy <= y1, cy, cy - (y1 + 1) + y0)
+            return np.column_stack((cx, cy)).astype(np.intp)
+    keys = np.unique((x << 32) + (y & 0xFFFFFFFF))
+    out: NDArray[Any] = np.column_stack((keys >> 32, ((keys & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000)).astype(np.intp)
+    return out
 
 
 def _covers(mask: NDArray[Any], to_work: NDArray[Any]) -> dict[tuple[int, int], float]:
@@ -1116,6 +1226,18 @@ def _seams(cells: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     of it (float rows, sorted): those between a cell and its east neighbour, then those between a cell and its south
     neighbour."""
     c = np.asarray(cells).reshape(-1, 2).astype(np.int64)
+    if len(c):
+        x0, y0 = (int(v) for v in c.min(axis=0))
+        x1, y1 = (int(v) for v in c.max(axis=0))
+        width, height = x1 - x0 + 1, y1 - y0 + 1
+        if width * height <= 4 * len(c) + 4096 and -(1 << 30) <= min(x0, y0) and max(x1, y1) < (1 << 30):
+            # the cells marked in their box: a seam where two neighbours are marked, read in the keys' order
+            marked = np.zeros((width, height), np.bool_)
+            marked[c[:, 0] - x0, c[:, 1] - y0] = True
+            ex, ey = np.nonzero(marked[1:] & marked[:-1])
+            sx, sy = np.nonzero(marked[:, 1:] & marked[:, :-1])
+            return (np.column_stack((ex + (x0 + 1), ey + y0)).astype(np.float64),
+                    np.column_stack((sx + x0, sy + (y0 + 1))).astype(np.float64))
     # one sortable key a cell: x in the high half, y (offset to stay positive) in the low half
     keys = np.unique((c[:, 0] << 32) + (c[:, 1] + (1 << 31)))
     out = []
@@ -1142,9 +1264,11 @@ def _axis_search(u: NDArray[Any], v: NDArray[Any], r: NDArray[Any], scales: NDAr
     base = float(r.mean()) + 1e-9
     best = (0.0, 1.0, 0.0, 0.0)
     window = np.ones(7)
+    # (each shear's sheared positions once, not once a scale)
+    sheared = [u - sh * v for sh in shears]
     for sc in scales:
-        for sh in shears:
-            idx = (((u - sh * v) / sc % 1.0) * bins).astype(np.intp) % bins
+        for sh, moved in zip(shears, sheared, strict=True):
+            idx = ((moved / sc % 1.0) * bins).astype(np.intp) % bins
             got = np.bincount(idx, weights=r, minlength=bins)
             cnt = np.bincount(idx, minlength=bins).astype(np.float64)
             score = np.convolve(np.concatenate((got[-3:], got, got[:3])), window, "valid") / (
@@ -1166,7 +1290,11 @@ OUTLINE_WEIGHT = 1.0
 
 
 def _contour(mask: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
-    """The board's outline in work pixels (k, 2) and its tangents."""
+    """The board's outline in work pixels (k, 2) and its tangents (read only where ``mask`` is: `_of_mask`)."""
+    return _of_mask("contour", mask, _contour_of)
+
+
+def _contour_of(mask: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     pl = [c.reshape(-1, 2).astype(np.float64) for c in contours if len(c) >= 24]
     if not pl:
@@ -1184,7 +1312,9 @@ def _outline_points(contour: tuple[NDArray[Any], NDArray[Any]], to_work: NDArray
     along = np.full(len(pts), -1, np.intp)
     along[np.abs(duv[:, 0]) > 2 * np.abs(duv[:, 1])] = 0
     along[np.abs(duv[:, 1]) > 2 * np.abs(duv[:, 0])] = 1
-    ok = np.isfinite(uv).all(axis=1)
+    ok = np.isfinite(uv[:, 0]) & np.isfinite(uv[:, 1])
+    if ok.all():
+        return uv, along
     return uv[ok], along[ok]
 
 
@@ -1268,10 +1398,11 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
         return None
     centre = np.median(cells, axis=0) + 0.5
     zoom = _zoom(fine, mask)
+    unzoom = np.linalg.inv(zoom)
     current = zoom @ to_work
     contour = _contour(mask)
     for radius, reach, full in GROW_STEPS:
-        work = np.linalg.inv(zoom) @ current
+        work = unzoom @ current
         cells, _ = _board_cells(mask, work, 0.75, samples)
         near = cells[np.hypot(*(cells + 0.5 - centre).T) <= radius]
         src, dst, _ = _seam_probes(fine, current, near, reach)
@@ -1302,7 +1433,7 @@ def grow_seams(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
             current = current @ fit[0]
         if not np.isfinite(current).all():
             return None
-    out: NDArray[Any] = np.linalg.inv(zoom) @ current
+    out: NDArray[Any] = unzoom @ current
     return out
 
 
@@ -1399,7 +1530,12 @@ def _outline_fit(mask: NDArray[Any], to_work: NDArray[Any], prior: float) -> tup
 def _apply(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:
     """``pts`` (..., 2) mapped through the homography ``h``."""
     if pts.ndim >= 2 and pts.shape[-2] > 1 and pts.flags.c_contiguous:
-        out: NDArray[Any] = np.stack(_apply_xy(h, pts), axis=-1)
+        # `_apply_xy`'s quotients, written straight into the rows of points
+        q = _mapped(h, pts)
+        out: NDArray[Any] = np.empty(pts.shape, q.dtype if q.dtype.kind == "f" else np.float64)
+        flat = out.reshape(-1, 2)
+        np.divide(q[0], q[2], out=flat[:, 0])
+        np.divide(q[1], q[2], out=flat[:, 1])
         return out
     p = pts @ h[:, :2].T + h[:, 2]
     single: NDArray[Any] = p[..., :2] / p[..., 2:3]
@@ -1414,11 +1550,17 @@ def _apply_xy(h: NDArray[Any], pts: NDArray[Any]) -> tuple[NDArray[Any], NDArray
     sums in the same order as block by block), laid out one coordinate to a row, where the sums and the division run
     along whole rows rather than across three values.
     """
-    q = h[:, :2] @ pts.reshape(-1, 2).T
+    q = _mapped(h, pts)
+    return (q[0] / q[2]).reshape(pts.shape[:-1]), (q[1] / q[2]).reshape(pts.shape[:-1])
+
+
+def _mapped(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:
+    """The homogeneous images (3, n) of ``pts`` (..., 2) under ``h``, before the division (`_apply_xy`)."""
+    q: NDArray[Any] = h[:, :2] @ pts.reshape(-1, 2).T
     q[0] += h[0, 2]
     q[1] += h[1, 2]
     q[2] += h[2, 2]
-    return (q[0] / q[2]).reshape(pts.shape[:-1]), (q[1] / q[2]).reshape(pts.shape[:-1])
+    return q
 
 
 def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArray[Any], rounds: int = 2) -> NDArray[Any] | None:
