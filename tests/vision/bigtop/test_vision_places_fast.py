@@ -114,7 +114,13 @@ def _print_match_afresh(image: NDArray[Any], rect: Rectified, place: pl.LayoutPl
     area = fine_seen[k - p:size[1] - k + p, k - p:size[0] - k + p]
     if tpl.size < 20 or float(tpl.std()) < 1e-3:
         return -1.0
-    return float(cv2.matchTemplate(area, tpl, cv2.TM_CCOEFF_NORMED).max())
+    match = float(cv2.matchTemplate(area, tpl, cv2.TM_CCOEFF_NORMED).max())
+    glare = (seen[k - p:size[1] - k + p, k - p:size[0] - k + p] >= pl.GLARE_LEVEL).astype(np.uint8)
+    if not glare.any():
+        return match
+    r = max(1, int(round(pl.BESIDE_GLARE_MM * s)))
+    near = cv2.dilate(glare, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    return max(match, pl._match_away(area, tpl, (1 - near).astype(np.float32)))
 
 
 def test_print_match_with_the_clean_band_kept_matches_it_made_afresh() -> None:
@@ -269,3 +275,35 @@ def test_a_card_beside_a_glare_spot_is_never_plain(card: str, fx: float, fy: flo
 def test_a_place_without_glare_is_not_judged_beside_it() -> None:
     image = _glare_at(_printed_mat(None), 0.0, 0.0, 0.0, 1.0)
     assert not pl.plain_beside_glare(image, _rect(image), _dark_pile())
+
+
+def test_a_correlation_over_the_pixels_kept_is_opencvs_where_all_are_kept_and_leaves_out_the_rest() -> None:
+    rng = np.random.default_rng(4)
+    area = cv2.GaussianBlur(rng.normal(0, 10, (40, 90)).astype(np.float32), (0, 0), 1.0)
+    tpl = area[5:33, 7:80].copy()
+    kept = np.ones(area.shape, np.float32)
+    assert pl._match_away(area, tpl, kept) == pytest.approx(
+        float(cv2.matchTemplate(area, tpl, cv2.TM_CCOEFF_NORMED).max()), abs=1e-4)
+    # a clipped glare spot's edge over a third of the template's place: what is left still matches it exactly
+    spoilt = area.copy()
+    spoilt[5:33, 50:80] = 200.0 * (np.arange(30) % 2)
+    kept[5:33, 50:80] = 0.0
+    assert float(cv2.matchTemplate(spoilt, tpl, cv2.TM_CCOEFF_NORMED).max()) < 0.5
+    assert pl._match_away(spoilt, tpl, kept) == pytest.approx(1.0, abs=1e-4)
+    # too little left to tell: no match
+    kept[:, 30:] = 0.0
+    assert pl._match_away(spoilt, tpl, kept) == -1.0
+
+
+def test_an_empty_piles_name_beside_a_glare_spot_is_matched_away_from_the_spots_edge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a small spot beside the name: its clipped edge's fine detail drags the whole band's correlation with the
+    # clean print under `PRINT_SURE`, and the empty pile was held as unreadable
+    place = _dark_pile()
+    image = _glare_at(_printed_mat(None), 0.3, 0.0, 6.0, 1.0)
+    rect = _rect(image)
+    assert pl.print_match(image, rect, place) >= pl.PRINT_SURE[place.zone.area]
+    assert pl.PlaceMemory()._looks_plain(rect, place)
+    monkeypatch.setattr(pl, "_match_away", lambda *a: -1.0)  # the whole band only
+    assert pl.print_match(image, rect, place) < pl.PRINT_MATCH[place.zone.area]
+    assert not pl.PlaceMemory()._looks_plain(rect, place)
