@@ -78,6 +78,24 @@ def test_grandioso_never_asks_the_deck_where_codes_are_read() -> None:
     assert reader.seen == [] and view.pyramid == {(0, 0): Card.ELEPHANT, (0, 1): Card.ELEPHANT}
 
 
+class TemplateReader(Reader):
+    """A deck's reader unsure of every crop whose templates alone name ``named`` (`vision.enroll.Deck.named_by_templates`)."""
+
+    def __init__(self, named: str | None) -> None:
+        super().__init__(None)
+        self.named = named
+
+    def named_by_templates(self, crops: np.ndarray) -> list[str | None]:
+        return [self.named for _ in crops]
+
+
+@pytest.mark.parametrize(("named", "expect"), [("rhino", Card.RHINO), (None, None), ("not-a-card", None)])
+def test_grandioso_names_a_card_the_decks_templates_alone_name(named: str | None, expect: Card | None) -> None:
+    view = Recognizer(classifier=TemplateReader(named)).recognize(_smudged()).view
+    assert view.pyramid.get((1, 0)) is expect
+    assert bool(view.unrecognised) == (expect is None)
+
+
 @pytest.fixture(scope="module")
 def tiles() -> TileClassifier:
     return TileClassifier(DEFAULT_MODEL)

@@ -22,6 +22,7 @@ from vision.enroll import (
     COLOUR_MAX,
     DEGRADED,
     FLAT,
+    FUSED_FLAT,
     TEMPLATE_ANGLES,
     ColourCue,
     ComponentShape,
@@ -605,3 +606,34 @@ def test_a_match_just_within_both_the_template_and_the_embedding_test_is_unsure(
     assert deck.classify(blue)[0].label == "blue"
     monkeypatch.setattr(Deck, "scores", _one_ahead(0.527, 1.1))
     assert deck.classify(blue)[0].label == "blue"
+
+
+def _templates_ahead(tm: tuple[float, float, float], near: tuple[float, float, float]) -> object:
+    """Stand-in fused scores for labels "blue", "green" and "red": template correlations ``tm``, embedding distances
+    ``near`` (over the bound)."""
+    def scores(self: Deck, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        n = len(crops)
+        near_ = np.tile(np.array([near], np.float32), (n, 1))
+        tm_ = np.tile(np.array([tm], np.float32), (n, 1))
+        return near_ + 1.5 * (1.0 - tm_), tm_, near_
+
+    return scores
+
+
+def test_the_templates_alone_name_a_face_whose_embedding_lies_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    deck = _ring_deck(("blue", "green", "red"), [(200, 120, 40), (60, 170, 90), (50, 50, 200)])
+    blue = _cast(_ring((200, 120, 40), 48), (1.1, 0.9, 1.0), 0.8)[None]
+    # blue correlates well and far ahead of the rest, but the embedding lies past every bound: `classify` is unsure
+    monkeypatch.setattr(Deck, "scores", _templates_ahead((0.8, 0.65, 0.3), (2.4, 2.3, 2.5)))
+    assert deck.classify(blue)[0].verdict is Verdict.UNSURE
+    assert deck.named_by_templates(blue) == ["blue"]
+    # a lead under TEMPLATE_LEAD, a correlation under STRONG_TEMPLATE, or an embedding pointing at another label
+    # (nearest by the fused distance): nothing named
+    for tm, near in [((0.8, 0.7, 0.3), (2.4, 2.3, 2.5)), ((0.68, 0.5, 0.3), (2.4, 2.3, 2.5)),
+                     ((0.8, 0.65, 0.3), (2.4, 1.9, 2.5))]:
+        monkeypatch.setattr(Deck, "scores", _templates_ahead(tm, near))
+        assert deck.named_by_templates(blue) == [None]
+    # a crop with no print (FUSED_FLAT) is named by nothing
+    monkeypatch.setattr(Deck, "scores", _templates_ahead((0.8, 0.65, 0.3), (2.4, 2.3, 2.5)))
+    deck.detail = float(detail(blue)[0]) / (0.5 * FUSED_FLAT)
+    assert deck.named_by_templates(blue) == [None]

@@ -1133,7 +1133,10 @@ class Recognizer:
         where its outline's top and upper sides are found (`_card_pose`: a card laid by hand lies
         a few millimetres off and turned). A card is read whole when it is laid (nothing lies
         on it yet); once the next row covers its upper half the deck is often unsure, and
-        an unsure card is reported unrecognised as before.
+        an unsure card is reported unrecognised as before. A card found where it lies that the
+        deck leaves unsure is named when the deck's templates alone name it clearly
+        (`vision.enroll.Deck.named_by_templates`: a dark face's embedding lies far under the
+        table camera's blur and cast while its print still matches).
         """
         r = MAT.card_rect(row, col)
         inset = CARD.margin + CARD.frame
@@ -1148,11 +1151,13 @@ class Recognizer:
         colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         crop = cv2.warpPerspective(colour, cv2.getPerspectiveTransform(corners, dst), (w, h),
                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        rec = self.classifier.classify(crop[None], 0.0)[0]
-        if rec.label is None:
+        label = self.classifier.classify(crop[None], 0.0)[0].label
+        if label is None and whole and (by_templates := getattr(self.classifier, "named_by_templates", None)):
+            label = by_templates(crop[None])[0]
+        if label is None:
             return None
         try:
-            return Card.parse(rec.label)
+            return Card.parse(label)
         except UnknownComponent:
             return None
 
