@@ -163,6 +163,10 @@ _CLEARLY_SURER = 0.15
 #: a green or grey acrobat stack whose height differs counted through only the pixels this near (Lab) its colour is
 #: in doubt: the field and road round the acrobat space are within `_FAR` of them
 _STRIP_NEAR = 22.0
+#: a green or grey follower as large as the ringmaster whose pixels within `_STRIP_NEAR` of its colour cover at most
+#: this share of its tile (and stand less tall than the ringmaster) is a meeple run together with the field or road
+#: under it: a meeple's own pixels cover at most about 0.04, the smallest ringmaster's about 0.05
+_NEAR_MEEPLE_AREA = 0.045
 #: a meeple's outline in a unit square (head at the top)
 _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98, 0.5], [0.72, 0.52], [0.9, 1.0], [0.6, 1.0],
                     [0.5, 0.78], [0.4, 1.0], [0.1, 1.0], [0.28, 0.52], [0.02, 0.5], [0.02, 0.36], [0.34, 0.24], [0.36, 0.06]])
@@ -583,6 +587,8 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
             t = by_cell.get(cell)
             blob = _Blob(cell, colour, conf, area, box, clipped, int(stats[j, cv2.CC_STAT_AREA]), int(j),
                          gx - (cell[0] - x0), gy - (cell[1] - y0), ((cell[0] - x0) * _CUT, (cell[1] - y0) * _CUT))
+            if colour in _BLENDING:
+                blob.near = _near_size(own.reshape(h, w), dist[box[1]:box[1] + h, box[0]:box[0] + w])
             if t is not None:
                 kind, found, sure = _read_blob(blob, t.tile, t.rotation, lab_img, light, on_tiles)
                 if sure and found is not None and found.figure != "big-top":
@@ -676,6 +682,20 @@ class _Blob:
     corner: tuple[int, int]
     #: its `rim_contrast`, once measured (it is the same on every tile it may be read on)
     rim: float | None = None
+    #: for a green or grey blob, its size counted through only its pixels within `_STRIP_NEAR` of its colour (`_near_size`)
+    near: tuple[float, float] | None = None
+
+
+def _near_size(own: NDArray[Any], dist: NDArray[Any]) -> tuple[float, float]:
+    """The longer side (as `_read_blob` measures it: plus two pixels of blur) and the share of a tile of a blob's
+    pixels within `_STRIP_NEAR` of its colour: ``own`` marks the blob's pixels in its box, ``dist`` their distance to
+    it. The field's or road's pixels a green or grey figure runs into are further from its colour than its own."""
+    core = own.astype(bool) & (dist < _STRIP_NEAR)
+    if not core.any():
+        return 0.0, 0.0
+    rows, cols = np.flatnonzero(core.any(axis=1)), np.flatnonzero(core.any(axis=0))
+    side = max(int(rows[-1] - rows[0]) + 1, int(cols[-1] - cols[0]) + 1)
+    return (side + 2) / _CUT, float(np.count_nonzero(core)) / (_CUT * _CUT)
 
 
 def _read_blob(blob: _Blob, name: str, rotation: int, blobs: NDArray[Any], light: NDArray[Any], seen: NDArray[Any],
@@ -710,7 +730,13 @@ def _read_blob(blob: _Blob, name: str, rotation: int, blobs: NDArray[Any], light
     if not tall and tall_side > _MEEPLE_SIDE and area > _MEEPLE_AREA and not any(clipped):
         sure = False  # between a meeple's size and the ringmaster's
     elif tall and colour in _BLENDING:
-        sure = False  # a meeple run together with the art around it may look as large
+        # a meeple run together with the art around it may look as large; counted through only its own colour's
+        # pixels, clearly a meeple's size, it is a meeple
+        near_side, near_area = blob.near or (tall_side, area)
+        if near_side < _RINGMASTER_SIDE and near_area <= _NEAR_MEEPLE_AREA and not any(clipped):
+            tall = False
+        else:
+            sure = False
     elif colour in _ART_HUES and tall_side < _WHOLE_MEEPLE and not any(clipped):
         sure = False  # as small as a roof, a pennant, the circus's centre
     elif colour in _ART_HUES and _rim(blob, blobs, light, seen) < _MIN_RIM:

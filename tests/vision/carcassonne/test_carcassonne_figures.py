@@ -407,3 +407,18 @@ def test_a_meeple_on_an_unrecognised_tile_may_hide_what_tells_the_tiles_in_the_r
     assert as_b.sure == () and [(f.x, f.y, f.figure, f.color) for f in as_b.unsure] == [(0, 0, "meeple", "red")]
     as_a = search_figures(photo, beside, corners, held={(0, 0): [("A", 0)]})
     assert [(f.x, f.y, f.figure, f.color, f.feature) for f in as_a.sure] == [(0, 0, "meeple", "red", "road:S")]
+
+
+
+def test_a_green_meeple_run_together_with_a_field_green_around_it_is_a_meeple() -> None:
+    # a green meeple with a field's green (near the figures' green, not as near as the figure) along its west side
+    # and under its feet, blurred by the camera into one blob as large as the ringmaster: through its own colour's
+    # pixels it is a meeple's size. A green figure of the ringmaster's size itself stays in doubt
+    photo, tiles, corners = _sand(2)
+    photo[10:40, 4:14] = (70, 150, 70)
+    photo[38:46, 4:40] = (70, 150, 70)
+    _paint(photo, _poly(25, 25, 30.0, 0.0), COLORS["green"], 100)
+    _paint(photo, _poly(125, 25, 40.0, 0.0), COLORS["green"], 100)
+    found = search_figures(cv2.GaussianBlur(photo, (0, 0), 1.0), tiles, corners)
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(0, "meeple", "green")]
+    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(1, "ringmaster", "green")]
