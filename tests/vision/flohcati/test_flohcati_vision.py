@@ -446,6 +446,8 @@ def test_a_mat_the_one_window_search_fixes_is_completed_around_where_its_missing
         return tuple(m for m in found if not one_window or m.id not in lost)
 
     monkeypatch.setattr(pipeline, "find_markers", spy)
+    # the frame halved finds no mat marker either (`Recognizer._halved_mat`): the whole frame is searched
+    monkeypatch.setattr(pipeline, "find_markers_reduced", lambda *args, **kwargs: ())
     lost = {3}
     result = Recognizer().recognize(frame)
     assert result.view.sight(4) == LAYOUT.sight(4)
@@ -521,3 +523,51 @@ def test_cards_glare_hides_before_a_code_frame_past_the_last_card_read_are_asked
     assert [c.card for c in view.in_area(Area.ACTIONS)] == [Action.NEW]
     assert sorted((round(x), round(y)) for x, y, _ in view.unreadable) == \
         sorted((round(x + CODE_CENTRE[0]), round(y + CODE_CENTRE[1])) for x, y in (second, third))
+
+
+
+class _FastSearchWithoutTheMat:
+    """``find_markers`` whose fast search (not ``robust``) finds the cards' codes but none of the mat's markers."""
+
+    def __init__(self, find: object) -> None:
+        self.find = find
+
+    def __call__(self, gray: np.ndarray, config: object, *args: object, **kwargs: object) -> tuple:  # type: ignore[type-arg]
+        found = self.find(gray, config, *args, **kwargs)  # type: ignore[operator]
+        return tuple(found) if kwargs.get("robust") else tuple(m for m in found if is_card_id(m.id))
+
+
+def test_where_the_fast_search_misses_the_mat_a_1280_frame_halved_is_searched_before_the_whole_frame(
+        canvas: tuple, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    from vision.flohcati import pipeline
+
+    image, origin = canvas
+    photo = photograph(image, 2.5, origin, REGION, "easy", seed=3, size=(1280, 960))
+    monkeypatch.setattr(pipeline, "find_markers", _FastSearchWithoutTheMat(pipeline.find_markers))
+
+    def whole_frame(*args: object) -> tuple:  # type: ignore[type-arg]
+        raise AssertionError("the whole frame's slow search ran")
+
+    monkeypatch.setattr(Recognizer, "_slow_markers", whole_frame)
+    view = Recognizer().recognize(photo.image).view
+    assert view.sight(4) == LAYOUT.sight(4)
+
+
+def test_where_the_halved_frame_does_not_fix_the_mat_the_whole_frame_is_searched(
+        canvas: tuple, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    from vision.flohcati import pipeline
+
+    image, origin = canvas
+    photo = photograph(image, 2.5, origin, REGION, "easy", seed=3, size=(1280, 960))
+    monkeypatch.setattr(pipeline, "find_markers", _FastSearchWithoutTheMat(pipeline.find_markers))
+    monkeypatch.setattr(pipeline, "find_markers_reduced", lambda *args, **kwargs: ())
+    searched: list[bool] = []
+    slow = Recognizer._slow_markers
+
+    def whole_frame(self: Recognizer, *args: object) -> tuple:  # type: ignore[type-arg]
+        searched.append(True)
+        return slow(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Recognizer, "_slow_markers", whole_frame)
+    assert Recognizer().recognize(photo.image).view.sight(4) == LAYOUT.sight(4)
+    assert searched
