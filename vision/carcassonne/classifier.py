@@ -8,6 +8,8 @@ the probability of city, road, field.
 
 from __future__ import annotations
 
+import functools
+import math
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +142,14 @@ class DeckTileClassifier:
     #: tiles. On the tuning boards (seeds 906,000,000 and 906,300,000 on) every tile the deck named right lay at
     #: most 0.31 blown out; one read as E where H lay (its other cap under glare), 0.61, was accepted
     BLOWN = 0.4
+    #: a tile named but scarcely nearer than a road look-alike (`look_alikes`: the same sides but for a road where the
+    #: other has a field, as R and T, D and L), or one of two such among a cell's close tiles, is taken when the part
+    #: where their views differ (the road stub) shows it by at least this (`_twin`, as for `TWIN_MARGIN`; not where
+    #: one of the two shows the same sides in every turn, see `_margin`). On the true cells of the tuning boards
+    #: 906,000,000 on every such score the wrong way lay above -0.07 (a T against R), and 94% of those told at 0.5;
+    #: A against B (B the same in every turn) lay the wrong way down to -0.29, and B was read where A lay on the boards
+    #: 906,300,000 on
+    ROAD_MARGIN = 0.5
 
     def __init__(self, deck: Any, model: TileClassifier) -> None:
         from vision.carcassonne.labels import parse_label
@@ -196,11 +206,11 @@ class DeckTileClassifier:
                 if name is None or not self._alike.get(name):
                     continue
                 mine = float(fused[k, own.index(name)])
-                # not clearly this tile rather than a look-alike: unsure, unless every such look-alike is an edge
-                # twin the views of the part where they differ tell from it
+                # not clearly this tile rather than a look-alike: unsure, unless the views of the part where they
+                # differ (a pennant, a road stub) tell it from every such look-alike
                 near = [j for j in self._alike[name] if mine > self.LOOK_ALIKE_RATIO * float(fused[k, j])]
-                if near and not all(edge_twins(name, own[j]) and self._twin(crops[i], name, own[j]) >= self.TWIN_MARGIN
-                                    for j in near):
+                if near and not all(math.isfinite(m := self._margin(name, own[j]))
+                                    and self._twin(crops[i], name, own[j]) >= m for j in near):
                     names[i] = None
         for i in range(len(recs)):
             cols = self._by_tile.get(names[i] or "")
@@ -241,14 +251,33 @@ class DeckTileClassifier:
         return twin_score(crop, templates, owners, names.index(a), names.index(b), blurs=TEMPLATE_BLURS)
 
     def _without_lost_twins(self, crop: NDArray[Any], close: frozenset[str]) -> frozenset[str]:
-        """``close`` less each tile whose edge twin among them the cell's views show by `TWIN_MARGIN`."""
+        """``close`` less each tile whose look-alike among them (an edge twin, or the same tile with a road more or
+        less) the cell's views show by `_margin`."""
         lost: set[str] = set()
         for a in close:
             for b in close:
-                if a < b and edge_twins(a, b):
+                if a < b and look_alikes(a, b) and math.isfinite(self._margin(a, b)):
                     score = self._twin(crop, a, b)
-                    if score >= self.TWIN_MARGIN:
+                    if score >= self._margin(a, b):
                         lost.add(b)
-                    elif score <= -self.TWIN_MARGIN:
+                    elif score <= -self._margin(a, b):
                         lost.add(a)
         return close - lost
+
+    @classmethod
+    def _margin(cls, a: str, b: str) -> float:
+        """How surely `_twin` must show ``a`` rather than its look-alike ``b``: `TWIN_MARGIN` for edge twins,
+        `ROAD_MARGIN` for tiles a road stub tells apart, infinite (never told) where one of those shows the same sides
+        in every turn (B, X): `_twin` reads the other tile in whichever turn of its views looks most like that one's,
+        and so may compare the cell with a road stub on the wrong side."""
+        if edge_twins(a, b):
+            return cls.TWIN_MARGIN
+        return math.inf if _same_every_turn(a) or _same_every_turn(b) else cls.ROAD_MARGIN
+
+
+@functools.cache
+def _same_every_turn(tile: str) -> bool:
+    """True when ``tile`` shows the same sides in every turn (B, C, X)."""
+    from scorer.carcassonne.catalog import rotated
+
+    return len({rotated(tile, turn).edges for turn in (0, 90, 180, 270)}) == 1

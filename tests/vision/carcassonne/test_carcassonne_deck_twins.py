@@ -157,3 +157,54 @@ def test_a_cell_mostly_blown_out_by_glare_is_named_nothing() -> None:
     assert not doubtful[0] and probs[0, h_cols].sum() > 0.99 and close[0] == frozenset({"H"})
     assert bool(doubtful[1]) and close[1] == frozenset()
     assert not doubtful[2] and probs[2, h_cols].sum() > 0.99
+
+
+
+def _stub(road: bool) -> Any:
+    """A 48 px tile: blotchy art with a dark road stub running in from one side, or a field there instead."""
+    art = _city(False)
+    if road:
+        cv2.rectangle(art, (20, 34), (27, 47), (30, 30, 30), -1)
+    return art
+
+
+class RoadDeck:
+    """A deck of two road look-alikes (not edge twins), the second drawn with a road stub where the first has a field,
+    that names the second, scarcely nearer."""
+
+    crop_size = (48, 48)
+
+    def __init__(self, labels: tuple[str, str]) -> None:
+        self.labels = labels
+        self.templates, self.template_owners = _views(_stub(False), _stub(True))
+
+    def classify(self, crops: Any, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.IDENTIFIED, self.labels[1], 0.1) for _ in crops]
+
+    def scores(self, crops: Any) -> tuple[Any, None, Any]:
+        d = np.tile(np.array([1.0, 0.95], np.float32), (len(crops), 1))
+        return d, None, d
+
+
+def test_road_look_alikes_are_told_apart_by_the_road_stub_their_views_differ_in() -> None:
+    from vision.carcassonne.classifier import DeckTileClassifier, look_alikes
+
+    assert look_alikes("R", "T") and not edge_twins("R", "T")
+    reader = DeckTileClassifier(RoadDeck(("R", "T")), TileModel())  # type: ignore[arg-type]
+    crops = np.stack([_photographed(_stub(True), 3, 1), _photographed(_stub(False), 1, 2)])
+    probs, _, doubtful, close = reader.read_with_candidates(crops)
+    t_cols = [j for j, lab in enumerate(reader.labels) if lab.startswith("T@")]
+    # the stub shows: T, sure; no stub where T's views have one: unsure, and only R is close
+    assert not doubtful[0] and probs[0, t_cols].sum() > 0.99
+    assert bool(doubtful[1]) and close[1] == frozenset({"R"})
+
+
+def test_road_look_alikes_one_of_which_is_the_same_in_every_turn_are_not_told_by_their_views() -> None:
+    from vision.carcassonne.classifier import DeckTileClassifier
+
+    # B (a monastery, fields all round) shows its sides in every turn: A's views are read in any turn against it
+    reader = DeckTileClassifier(RoadDeck(("B", "A")), TileModel())  # type: ignore[arg-type]
+    crops = np.stack([_photographed(_stub(True), 3, 1), _photographed(_stub(False), 1, 2)])
+    _, _, doubtful, close = reader.read_with_candidates(crops)
+    assert bool(doubtful[0]) and close[0] == frozenset({"A", "B"})
+    assert bool(doubtful[1]) and close[1] == frozenset({"A", "B"})
