@@ -1238,6 +1238,11 @@ def _seams(cells: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
             sx, sy = np.nonzero(marked[:, 1:] & marked[:, :-1])
             return (np.column_stack((ex + (x0 + 1), ey + y0)).astype(np.float64),
                     np.column_stack((sx + x0, sy + (y0 + 1))).astype(np.float64))
+    return _seams_by_keys(c)
+
+
+def _seams_by_keys(c: NDArray[np.int64]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """`_seams` by sorted keys and neighbour look-ups, for cells spread too wide to mark in their box."""
     # one sortable key a cell: x in the high half, y (offset to stay positive) in the low half
     keys = np.unique((c[:, 0] << 32) + (c[:, 1] + (1 << 31)))
     out = []

@@ -150,16 +150,8 @@ def test_the_lag_pair_is_the_one_weighed_pair_by_pair() -> None:
 
 
 def _seams_plain(cells: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
-    """`grid._seams` by sorted keys and neighbour look-ups, as before."""
-    c = np.asarray(cells).reshape(-1, 2).astype(np.int64)
-    keys = np.unique((c[:, 0] << 32) + (c[:, 1] + (1 << 31)))
-    out = []
-    for step in (1 << 32, 1):
-        nb = keys + step
-        at = np.minimum(np.searchsorted(keys, nb), len(keys) - 1)
-        found = nb[keys[at] == nb] if len(keys) else nb
-        out.append(np.column_stack((found >> 32, (found & 0xFFFFFFFF) - (1 << 31))).astype(np.float64).reshape(-1, 2))
-    return out[0], out[1]
+    """`grid._seams` by sorted keys and neighbour look-ups, as before (its path for cells spread wide)."""
+    return grid_module._seams_by_keys(np.asarray(cells).reshape(-1, 2).astype(np.int64))
 
 
 def test_seams_found_in_the_cells_box_are_those_found_by_their_keys() -> None:
