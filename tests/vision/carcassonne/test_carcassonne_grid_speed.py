@@ -91,6 +91,37 @@ def test_rephasing_takes_the_phases_and_misfit_measured_pair_by_pair() -> None:
             assert [type(v) for v in got[0]] == [type(v) for v in want[0]]
 
 
+def test_phase_misfits_are_each_pair_of_phases_counted_afresh() -> None:
+    rng = np.random.default_rng(12)
+    canvas = grid_module.CANVAS
+    m = np.zeros((canvas, canvas), np.uint8)
+    for _ in range(30):
+        x, y = rng.integers(2, 12, size=2)
+        m[int(50 + y * 41.5):int(50 + (y + 1) * 41.5), int(30 + x * 40.2):int(30 + (x + 1) * 40.2)] = 1
+    steps = np.arange(grid_module.PHASE_STEPS) / grid_module.PHASE_STEPS
+    for lattice in ((40.2, 30.0, 41.5, 50.0), (37.0, 5.5, 36.2, 11.25), (81.0, -3.3, 20.7, 400.0)):
+        px, phx, py, phy = lattice
+        got = grid_module._phase_misfits(*grid_module._mask_points(m), lattice, steps)
+        for a, sx in enumerate(steps):
+            for b, sy in enumerate(steps):
+                assert float(got[a, b]).hex() == _misfit_plain(m, px, phx + sx * px, py, phy + sy * py).hex()
+    # points in any order, at heights that are not whole rows
+    fx, fy = rng.uniform(0, 300, 500), rng.uniform(-40, 260, 500).round(1)
+    lattice = (23.0, 1.7, 19.5, -2.25)
+    px, phx, py, phy = lattice
+    got = grid_module._phase_misfits(fx, fy, lattice, steps)
+    for a, sx in enumerate(steps):
+        for b, sy in enumerate(steps):
+            i = np.floor((fx - (phx + sx * px)) / px).astype(np.intp)
+            j = np.floor((fy - (phy + sy * py)) / py).astype(np.intp)
+            i -= i.min()
+            j -= j.min()
+            cnt = 9.0 * np.bincount(i * (int(j.max()) + 1) + j)
+            cnt = cnt[cnt > 0]
+            want = float(np.minimum(cnt, np.maximum(px * py - cnt, 0.0)).sum() / cnt.sum())
+            assert float(got[a, b]).hex() == want.hex()
+
+
 def _unique_cells_plain(x: NDArray[Any], y: NDArray[Any]) -> NDArray[Any]:
     """The distinct cells as `grid._board_cells` sorted them out before: by their 64-bit keys."""
     keys = np.unique((x << 32) + (y & 0xFFFFFFFF))
