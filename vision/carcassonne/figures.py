@@ -535,8 +535,7 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
     # pieces by its dark outline, which the opening would take away: the pieces are joined instead
     spaces = np.zeros((ny * _CUT, nx * _CUT), np.uint8)
     for (x, y), t in by_cell.items():
-        # ... and those a base tile's twin has under a figure (`space_twins`): there an acrobat is found as on its twin
-        if CATALOG[t.tile].special is Special.ACROBATS or (expansion and space_twins(t.tile, t.rotation, False)):
+        if CATALOG[t.tile].special is Special.ACROBATS:
             middle = (int(round((x - x0 + 0.5) * _CUT)), int(round((y - y0 + 0.5) * _CUT)))
             cv2.circle(spaces, middle, int(round(_ACROBAT_SPACE * _CUT)), 1, -1)
     any_space = bool(spaces.any())

@@ -438,7 +438,7 @@ def _figure_on_a_space(tile: str, rotation: int, figure: PlacedFigure) -> tuple[
 
 @pytest.mark.parametrize(("twin", "rotation", "base", "turn", "figure"), [
     ("ffrr.acrobats", 90, "V", 90, PlacedFigure(0, 0, "acrobat", "black", "acrobats", 2)),
-    ("rrrf.acrobats", 180, "W", 90, PlacedFigure(0, 0, "acrobat", "red", "acrobats", 1)),
+    ("rrrf.acrobats", 180, "W", 90, PlacedFigure(0, 0, "acrobat", "black", "acrobats", 2)),
     ("ffrf.circus", 0, "A", 0, PlacedFigure(0, 0, "big-top", "", "circus")),
 ])
 def test_a_figure_on_the_space_of_a_tile_read_as_its_base_twin_leaves_the_tile_unknown(
