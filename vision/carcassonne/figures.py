@@ -21,7 +21,11 @@ all of them put it on the same feature (the Big Top on the circus tiles among
 them). On a reported tile, another tile that differs from it only under the
 figure (`hidden_rivals`: a meeple over the end of A's road, B without it) and
 that the reported neighbours allow makes the tile unknown, and the figure in
-doubt where it would stand on another feature there.
+doubt where it would stand on another feature there. So does the Big Top, or a
+figure standing where an acrobat stack stands, on the middle of a base tile
+whose Under the Big Top twin (`space_twins`: the same edges around a circus or
+an acrobat space) the board may hold: the figure hides the space that alone
+tells the twin (a stack on ffrr.acrobats, read as V, lost with its tile).
 
 For the last circus scoring the Big Top is lifted and the animal token under it
 turned face up on its circus space: a round token whose pips count the points its
@@ -50,7 +54,7 @@ from vision.carcassonne.labels import canonical_rotation
 __all__ = ["ANIMAL_PIPS", "BIG_TOP", "COLORS", "FIGURE_COLOURS", "TOKEN", "FigureReading", "FigureSearch", "PlacedFigure",
            "acrobat_stack", "clipped_sides", "draw_figures", "draw_token", "find_figures", "footprint_centre", "hidden_rivals",
            "on_roof",
-           "random_figures", "read_token", "rim_contrast", "roof_box", "search_figures", "under_roof", "white_gain"]
+           "random_figures", "read_token", "rim_contrast", "roof_box", "search_figures", "space_twins", "under_roof", "white_gain"]
 
 #: The six player colours (BGR as the project draws them).
 COLORS: dict[str, tuple[int, int, int]] = {
@@ -113,6 +117,9 @@ _WHITE_PERCENTILE = 99.0
 #: the acrobat space's radius (a share of the tile side), and the smallest share of a tile an acrobat shows there
 _ACROBAT_SPACE = 0.3
 _MIN_ACROBAT = 0.007
+#: a figure whose footprint centre lies this near a base tile's middle (a share of the tile side) stands where its Under
+#: the Big Top twin's acrobat stack would: the twin's space may lie under it
+_STACK_NEAR = 0.08
 #: the acrobat space's art holds small dots of red and blue, a tenth of the tile across at most: the top acrobat of a
 #: stack, seen whole, shows a body wider than that (its legs span 0.8 of its 0.22 of the tile, less the camera's blur)
 _SPACE_HUES = ("red", "blue")
@@ -591,14 +598,19 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
                 blob.near = _near_size(own.reshape(h, w), dist[box[1]:box[1] + h, box[0]:box[0] + w])
             if t is not None:
                 kind, found, sure = _read_blob(blob, t.tile, t.rotation, lab_img, light, on_tiles)
+                rivals: list[tuple[str, int]] = []
                 if sure and found is not None and found.figure != "big-top":
                     # tiles the figure may hide the difference of, that the reported neighbours allow: the tile is
                     # unknown, and so is the figure's feature where it stands elsewhere on one of them
                     rivals = hidden_rivals(t.tile, t.rotation, _box_on_tile(blob), _neighbour_edges(by_cell, cell),
                                            expansion)
-                    if rivals:
-                        hidden[cell] = tuple(dict.fromkeys(hidden.get(cell, ()) + tuple(rivals)))
-                    sure = all(_read_blob(blob, name, rot, lab_img, light, on_tiles)[1] == found for name, rot in rivals)
+                if expansion and kind != "stack" and _hides_space(blob, found if sure else None, lab_img, light, on_tiles):
+                    # a figure on the middle of a base tile may hide the space of its Under the Big Top twin
+                    rivals += space_twins(t.tile, t.rotation, blob.colour == "big-top")
+                if rivals:
+                    hidden[cell] = tuple(dict.fromkeys(hidden.get(cell, ()) + tuple(rivals)))
+                    sure = sure and all(_read_blob(blob, name, rot, lab_img, light, on_tiles)[1] == found
+                                        for name, rot in rivals)
             else:
                 # on a cell whose tile is not reported: read on every tile and turn still in the running there, and
                 # kept only where all of them read it alike (its feature known without the tile)
@@ -837,6 +849,32 @@ def hidden_rivals(name: str, rotation: int, box: tuple[float, float, float, floa
             continue
         out.append(rival)
     return out
+
+
+def space_twins(name: str, rotation: int, circus: bool) -> list[tuple[str, int]]:
+    """The Under the Big Top tiles and turns (type, rotation) with the same edges as base tile ``name`` turned
+    ``rotation`` around an acrobat space (a circus space with ``circus``): a figure on that space hides it, and the
+    tile then looks like the base tile. An Under the Big Top tile has none."""
+    if name in BIG_TOP_TILES:
+        return []
+    want = Special.CIRCUS if circus else Special.ACROBATS
+    edges = rotated(name, rotation).edges
+    return list(dict.fromkeys((twin, canonical_rotation(twin, r)) for twin in BIG_TOP_TILES
+                              if CATALOG[twin].special is want for r in (0, 90, 180, 270)
+                              if rotated(twin, r).edges == edges))
+
+
+def _hides_space(blob: _Blob, follower: FigureReading | None, blobs: NDArray[Any], light: NDArray[Any],
+                 seen: NDArray[Any]) -> bool:
+    """Whether ``blob`` on a base tile may hide the centre space of its Under the Big Top twin (`space_twins`): the Big
+    Top over the middle, or a figure whose footprint centre lies within `_STACK_NEAR` of it (where an acrobat stack
+    stands) that is neither flat tile art (`_rim`) nor a sure follower on the tile's monastery (``follower``)."""
+    off = float(np.hypot(blob.u - 0.5, blob.v - 0.5))
+    if blob.colour == "big-top":
+        return blob.area > 0.1 and off < _ACROBAT_SPACE
+    if off >= _STACK_NEAR or (follower is not None and follower.feature == "monastery"):
+        return False
+    return blob.colour not in _ART_HUES or _rim(blob, blobs, light, seen) >= _MIN_RIM
 
 
 def _box_on_tile(blob: _Blob) -> tuple[float, float, float, float]:

@@ -95,8 +95,10 @@ NOT_A_TILE = 0.2
 #: a tile one of whose sides the edge head reads as what the tile has there with less than this probability is unrecognised
 SIDE_DOUBT = 0.5
 #: a base tile whose Under the Big Top twin (the same edges around a circus or an acrobat space: a figure on the space
-#: hides it) the class head gives at least this share of the two is unrecognised
-BIG_TOP_TWIN_DOUBT = 0.03
+#: hides it) the class head gives at least this share of the two is unrecognised. On tuning boards (seed 1200000, part
+#: 2) acrobat tiles under a stack read as V or W left their twin 0.009 to 0.026, right base tiles mostly under 0.002
+#: and none not otherwise held above 0.005 (0.03 had accepted those acrobat tiles as their base twins)
+BIG_TOP_TWIN_DOUBT = 0.008
 #: ... on a board with at least this many cells sure of an Under the Big Top tile (without the expansion's tiles, a
 #: meeple on a straight road or on a monastery looks like an acrobat tile to the class head)
 BIG_TOP_TWIN_BOARD = 1

@@ -26,6 +26,7 @@ from vision.carcassonne.figures import (
     random_figures,
     roof_box,
     search_figures,
+    space_twins,
     under_roof,
     white_gain,
 )
@@ -422,3 +423,42 @@ def test_a_green_meeple_run_together_with_a_field_green_around_it_is_a_meeple() 
     found = search_figures(cv2.GaussianBlur(photo, (0, 0), 1.0), tiles, corners)
     assert [(f.x, f.figure, f.color) for f in found.sure] == [(0, "meeple", "green")]
     assert [(f.x, f.figure, f.color) for f in found.unsure] == [(1, "ringmaster", "green")]
+
+
+def _figure_on_a_space(tile: str, rotation: int, figure: PlacedFigure) -> tuple[np.ndarray, dict[tuple[int, int], np.ndarray]]:
+    """``tile`` (an Under the Big Top tile) with ``figure`` on its centre space, an acrobat tile with no figure east of
+    it (the board shows the expansion)."""
+    side = 96
+    tiles = {(0, 0): (tile, rotation), (1, 0): ("ffff.acrobats", 0)}
+    photo = np.hstack([render_tile(n, r, side, "classic", np.random.default_rng(k)) for k, (n, r) in enumerate(tiles.values())])
+    photo[:3, :3] = 240
+    photo = draw_figures(photo, tiles, [figure], lambda x, y: (side * x, side * y), side, np.random.default_rng(0))
+    return photo, {(0, 0): _square(0, 0, side), (1, 0): _square(side, 0, side)}
+
+
+@pytest.mark.parametrize(("twin", "rotation", "base", "turn", "figure"), [
+    ("ffrr.acrobats", 90, "V", 90, PlacedFigure(0, 0, "acrobat", "black", "acrobats", 2)),
+    ("rrrf.acrobats", 180, "W", 90, PlacedFigure(0, 0, "acrobat", "black", "acrobats", 2)),
+    ("ffrf.circus", 0, "A", 0, PlacedFigure(0, 0, "big-top", "", "circus")),
+])
+def test_a_figure_on_the_space_of_a_tile_read_as_its_base_twin_leaves_the_tile_unknown(
+        twin: str, rotation: int, base: str, turn: int, figure: PlacedFigure) -> None:
+    """An acrobat stack or the Big Top hides the centre space that alone tells an Under the Big Top tile from the base
+    tile with its edges: the tile read as that base tile may be the twin under the figure. Read as itself, it is not
+    in doubt; the base tile with no figure on its middle is not either."""
+    photo, corners = _figure_on_a_space(twin, rotation, figure)
+    beside = TileReading(1, 0, "ffff.acrobats", 0, 1.0)
+    as_base = search_figures(photo, [TileReading(0, 0, base, turn, 1.0), beside], corners)
+    assert (twin, rotation) in as_base.hidden.get((0, 0), ())
+    assert search_figures(photo, [TileReading(0, 0, twin, rotation, 1.0), beside], corners).hidden == {}
+    side = 96
+    plain = np.hstack([render_tile(base, turn, side, "classic", np.random.default_rng(0)), photo[:, side:]])
+    assert search_figures(plain, [TileReading(0, 0, base, turn, 1.0), beside], corners).hidden == {}
+
+
+def test_the_space_twins_of_a_base_tile_have_its_edges() -> None:
+    assert space_twins("V", 90, False) == [("ffrr.acrobats", 90)]
+    assert space_twins("W", 90, False) == [("rrrf.acrobats", 180)]
+    assert space_twins("A", 0, True) == [("ffrf.circus", 0)]
+    assert space_twins("E", 0, False) == []  # no acrobat tile has a city
+    assert space_twins("ffrr.acrobats", 90, False) == []

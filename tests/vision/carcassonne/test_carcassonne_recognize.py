@@ -15,8 +15,8 @@ from vision.carcassonne.camera import LEVELS, photograph
 from vision.carcassonne.classifier import DEFAULT_MODEL, TileClassifier
 from vision.carcassonne.figures import TOKEN, FigureReading
 from vision.carcassonne.grid import NoBoardError, find_grid
-from vision.carcassonne.labels import canonical_rotation
-from vision.carcassonne.recognize import BoardReading, TileReading, _sharpen, annotate, recognize
+from vision.carcassonne.labels import TILE_LABELS, canonical_rotation, label
+from vision.carcassonne.recognize import _PAIRS, BoardReading, TileReading, _big_top_doubts, _sharpen, annotate, recognize
 from vision.carcassonne.render import render_tile
 from vision.cli import cmd_recognize
 
@@ -143,3 +143,15 @@ def test_an_animal_token_is_named_by_its_animal_in_the_summary_and_on_the_annota
                                          corners=corners))
     named = annotate(photo, reading)
     assert not np.array_equal(plain, named)  # the token is labelled by its animal, not only as a token
+
+
+def test_a_base_tile_whose_acrobat_twin_keeps_a_small_share_is_in_doubt() -> None:
+    """The class head reads a V whose acrobat space a stack hides (ffrr.acrobats) as V, the twin keeping about 1% of
+    the two on the tuning boards: the tile is in doubt. A twin scarcely in the running (0.1%) leaves it sure."""
+    labels = list(TILE_LABELS)
+    choice = [_PAIRS.index(("V", 90))]
+    for share, doubted in ((0.009, True), (0.001, False)):
+        probs = np.zeros((1, len(labels)))
+        probs[0, labels.index(label("V", 90))] = 1 - share
+        probs[0, labels.index(label("ffrr.acrobats", 90))] = share
+        assert _big_top_doubts(probs, choice, labels) == ({0} if doubted else set())
