@@ -2026,8 +2026,8 @@ def _box_figure(rb: _Board, x: float, y: float) -> bool | None:
 def _figure_near(rb: _Board, x: float, y: float) -> float:
     """The share of the pixels within `_FIGURE_NEAR` mm of board point (x, y) that show a figure: clipped in no
     channel, darker than paper can be (`_FIGURE_DARK` of the white: glare only adds light), and the figure's
-    colour under glare, grey or of the glare's tint, rather than the paper's (`_glare_fit`, any gain in
-    `_FIGURE_GAIN`: the figure's edge blurs into the paper and its shadow).
+    colour rather than the paper's both under grey glare and under glare of the tint there (`_glare_fit`, any gain
+    in `_FIGURE_GAIN`: the figure's edge blurs into the paper and its shadow).
 
     Glare over a figure's middle leaves the rest of it in view; the box's print and a hand's shadow are
     neutral, a hand's skin is red, and glare over ink is the glare's own colour, far less than a figure's.
