@@ -731,19 +731,16 @@ def _rephased(top_mask: NDArray[Any], lattice: tuple[float, float, float, float]
     """``lattice`` with the phases along both axes that cut the board's tiles least (`_misfit`; the first of equals),
     and that misfit."""
     px, phx, py, phy = lattice
-    out, best = lattice, _misfit(top_mask, *lattice)
     fx, fy = _mask_points(top_mask)
     if not len(fx) or px <= 0 or py <= 0:
-        # (every misfit is 0: none is less than the first)
-        return out, best
+        return lattice, 0.0  # (`_misfit` of every phase)
     steps = np.arange(PHASE_STEPS) / PHASE_STEPS
     misfits = _phase_misfits(fx, fy, lattice, steps)
-    for a, sx in enumerate(steps):
-        for b, sy in enumerate(steps):
-            got = float(misfits[a, b])
-            if got < best:
-                best, out = got, (px, phx + sx * px, py, phy + sy * py)
-    return out, best
+    # (the first of equals in the order the phases are listed; the unmoved lattice is the first)
+    a, b = divmod(int(np.argmin(misfits)), PHASE_STEPS)
+    if a == b == 0:
+        return lattice, float(misfits[0, 0])
+    return (px, phx + steps[a] * px, py, phy + steps[b] * py), float(misfits[a, b])
 
 
 def _fitted(best: _View, judged: list[_View]) -> tuple[NDArray[Any], NDArray[Any], tuple[float, float, float, float], float]:
