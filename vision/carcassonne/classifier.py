@@ -256,11 +256,11 @@ class DeckTileClassifier:
         lost: set[str] = set()
         for a in close:
             for b in close:
-                if a < b and look_alikes(a, b) and math.isfinite(self._margin(a, b)):
+                if a < b and look_alikes(a, b) and math.isfinite(margin := self._margin(a, b)):
                     score = self._twin(crop, a, b)
-                    if score >= self._margin(a, b):
+                    if score >= margin:
                         lost.add(b)
-                    elif score <= -self._margin(a, b):
+                    elif score <= -margin:
                         lost.add(a)
         return close - lost
 
