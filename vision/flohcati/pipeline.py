@@ -734,16 +734,14 @@ class Recognizer:
         (`find_markers_reduced`): where its markers fix the mat, those it missed are searched around where they must
         lie (`find_missing_mat_markers`) and the mat is taken from all of them. In a frame not shrunk but at least
         `_HALVED_SIDE` across, where the fast search does not fix the mat, the frame shrunk by half is searched so
-        before the whole frame (`_halved_mat`).
+        before the whole frame.
 
         :raises NoMatError: when the mat's markers are not in view.
         """
         factor = reduction(max(gray.shape[:2]))
         if factor > 1:
-            mat = find_markers_reduced(gray, self.config, factor, keep=_not_a_card)
             try:
-                mat_homography(mat, self.config)
-                mat += find_missing_mat_markers(gray, mat, self.config)
+                mat = self._completed(gray, find_markers_reduced(gray, self.config, factor, keep=_not_a_card))
                 return self.calibrator.update(mat), mat
             except NoMatError:
                 pass
@@ -753,21 +751,20 @@ class Recognizer:
         except NoMatError:
             pass
         have = {m.id for m in mat}
-        if factor == 1 and max(gray.shape[:2]) >= _HALVED_SIDE and not set(GEOMETRY.markers.marker_ids) <= have:
-            try:
-                found = self._halved_mat(gray, mat)
-                return self.calibrator.update(found), found
-            except NoMatError:
-                pass
         if not set(GEOMETRY.markers.marker_ids) <= have:
+            if factor == 1 and max(gray.shape[:2]) >= _HALVED_SIDE:
+                try:
+                    found = self._completed(gray, mat + tuple(
+                        m for m in find_markers_reduced(gray, self.config, 2, keep=_not_a_card) if m.id not in have))
+                    return self.calibrator.update(found), found
+                except NoMatError:
+                    pass
             # the one window's markers, where they fix the mat, place the markers still missing: those are searched with
             # every window only around where they must lie (every window over the whole frame costs about five times the
             # one window's search; on the 16 tuning frames that reached it, it found no mat marker the windows miss)
             more = self._slow_markers(gray, have, True, blur)
             try:
-                mat_homography(mat + more, self.config)
-                found = mat + more
-                found += find_missing_mat_markers(gray, found, self.config)
+                found = self._completed(gray, mat + more)
                 return self.calibrator.update(found), found
             except NoMatError:
                 pass
@@ -780,15 +777,12 @@ class Recognizer:
         mat += mat_markers_by_matching(gray, self.config, mat, blur)
         return self.calibrator.update(mat), mat
 
-    def _halved_mat(self, gray: Image, mat: tuple[Marker, ...]) -> tuple[Marker, ...]:
-        """``mat`` (the fast search's mat markers) with those the slow search with one threshold window finds in
-        ``gray`` shrunk by half (`find_markers_reduced`, each read again in ``gray``) and, where these fix the mat,
-        those still missing searched with every window around where they must lie (`find_missing_mat_markers`).
+    def _completed(self, gray: Image, found: tuple[Marker, ...]) -> tuple[Marker, ...]:
+        """``found`` (mat markers) with those still missing searched in ``gray`` with every window only around where
+        ``found`` puts them (`find_missing_mat_markers`).
 
-        :raises NoMatError: when the markers found do not fix the mat.
+        :raises NoMatError: when ``found`` does not fix the mat.
         """
-        have = {m.id for m in mat}
-        found = mat + tuple(m for m in find_markers_reduced(gray, self.config, 2, keep=_not_a_card) if m.id not in have)
         mat_homography(found, self.config)
         return found + find_missing_mat_markers(gray, found, self.config)
 

@@ -446,7 +446,7 @@ def test_a_mat_the_one_window_search_fixes_is_completed_around_where_its_missing
         return tuple(m for m in found if not one_window or m.id not in lost)
 
     monkeypatch.setattr(pipeline, "find_markers", spy)
-    # the frame halved finds no mat marker either (`Recognizer._halved_mat`): the whole frame is searched
+    # the frame halved finds no mat marker either: the whole frame is searched
     monkeypatch.setattr(pipeline, "find_markers_reduced", lambda *args, **kwargs: ())
     lost = {3}
     result = Recognizer().recognize(frame)
