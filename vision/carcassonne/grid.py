@@ -451,27 +451,35 @@ def _profiles(gray: NDArray[Any], mask: NDArray[Any],
     """The seam profiles along x and y of ``gray`` seen through ``full`` (work image -> canvas), the board mask in the
     canvas and the canvas's grey levels."""
     top_gray8 = cv2.warpPerspective(gray, full, (CANVAS, CANVAS))
-    top_gray = top_gray8.astype(np.float32)
     top_mask = cv2.warpPerspective(mask, full, (CANVAS, CANVAS), flags=cv2.INTER_NEAREST)
-    gx = np.abs(cv2.Sobel(top_gray, cv2.CV_32F, 1, 0, ksize=3))
-    gy = np.abs(cv2.Sobel(top_gray, cv2.CV_32F, 0, 1, ksize=3))
-    inside = cv2.dilate(top_mask, np.ones((9, 9), np.uint8)) > 0
+    # (the gradients of whole grey levels are whole numbers, at most 1020: exact in 16 bits and in float32 alike)
+    gx16 = np.abs(cv2.Sobel(top_gray8, cv2.CV_16S, 1, 0, ksize=3))
+    gy16 = np.abs(cv2.Sobel(top_gray8, cv2.CV_16S, 0, 1, ksize=3))
+    inside8 = cv2.dilate(top_mask, _SQUARE_9)
+    inside = inside8 > 0
+    # (the board pixels per column and per row, counted exactly)
+    in_x = cv2.reduce(inside.view(np.uint8), 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S).reshape(-1)
+    in_y = cv2.reduce(inside.view(np.uint8), 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).reshape(-1)
     # a seam runs the whole length of a tile: the median over the board keeps it, drops the art
-    rows, cols = inside.any(axis=1), inside.any(axis=0)
+    rows, cols = in_y > 0, in_x > 0
     if not rows.any():
         z = np.zeros(CANVAS)
         return z, z, top_mask, top_gray8
     # clipping each pixel's strength keeps a few strong lines of art from outweighing a seam
-    cap_x = float(_whole_percentile(gx[inside], 90)) + 1e-6
-    cap_y = float(_whole_percentile(gy[inside], 90)) + 1e-6
-    cnt_x = inside.sum(axis=0) + 1e-6
-    cnt_y = inside.sum(axis=1) + 1e-6
+    cap_x = _counted_percentile(np.bincount(gx16[inside]), 90) + 1e-6
+    cap_y = _counted_percentile(np.bincount(gy16[inside]), 90) + 1e-6
+    cnt_x = in_x + 1e-6
+    cnt_y = in_y + 1e-6
     # (the gradients are not needed after: capped and masked in place)
+    gx, gy = gx16.astype(np.float32), gy16.astype(np.float32)
     prof_x = np.multiply(np.minimum(gx, cap_x, out=gx), inside, out=gx).sum(axis=0) / cnt_x * (cnt_x > 2)
     prof_y = np.multiply(np.minimum(gy, cap_y, out=gy), inside, out=gy).sum(axis=1) / cnt_y * (cnt_y > 2)
     prof_x[~cols] = 0
     prof_y[~rows] = 0
     return prof_x, prof_y, top_mask, top_gray8
+
+
+_SQUARE_9 = np.ones((9, 9), np.uint8)
 
 
 def _whole_percentile(values: NDArray[Any], q: float) -> float:
@@ -482,14 +490,20 @@ def _whole_percentile(values: NDArray[Any], q: float) -> float:
     whole = values.astype(np.int64)
     if values.dtype != np.float32 or not len(whole) or whole.min() < 0 or not np.array_equal(whole, values):
         return float(np.percentile(values, q))
-    n = len(whole)
+    return _counted_percentile(np.bincount(whole), q)
+
+
+def _counted_percentile(counts: NDArray[Any], q: float) -> float:
+    """``np.percentile(values, q)`` (its linear interpolation, in float32) of the whole numbers from 0 up that
+    ``counts`` counts (``counts[v]``: how many are ``v``; at least one in all)."""
+    cum = np.cumsum(counts)
+    n = int(cum[-1])
     virtual = (n - 1) * (q / 100)
     if virtual >= n - 1:
-        return float(values.max())
+        return float(np.float32(np.flatnonzero(counts)[-1]))
     below = math.floor(virtual)
     # the values at places ``below`` and ``below + 1`` of the sorted values
-    counts = np.cumsum(np.bincount(whole))
-    a, b = np.float32(np.searchsorted(counts, below, side="right")), np.float32(np.searchsorted(counts, below + 1, side="right"))
+    a, b = np.float32(np.searchsorted(cum, below, side="right")), np.float32(np.searchsorted(cum, below + 1, side="right"))
     t = virtual - below
     step = b - a
     # numpy's interpolation, from the nearer end
@@ -830,7 +844,7 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
     to_work = np.diag([scale, scale, 1]) @ to_photo
     # the outline runs along tile edges: where the seams' perspective leaves it off its lattice lines (seams too
     # faint to correct it on a big board seen at a slant), the fit that puts the most outline on them is taken
-    fits = [f for f in (_outline_fit(mask, to_work, prior) for prior in OUTLINE_PRIORS) if f is not None]
+    fits = [f for f in _outline_fits(mask, to_work, OUTLINE_PRIORS) if f is not None]
     if fits:
         fitted = max(fits, key=lambda f: f[2])
         if fitted[2] >= fitted[1] + 0.1:
@@ -1127,21 +1141,24 @@ def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any], rea
     vertical, horizontal = _seams(cells)
     ts = _PROBE_ALONG
     offs = _probe_offsets(reach)
-    srcs, probes = [], []
+    empty = np.zeros((0, 2))
+    if not len(vertical) + len(horizontal):
+        return empty, empty, np.zeros(0)
+    # every probe (half seam, 4 places along it, the offsets across, 2) and its half seam's middle, the vertical
+    # seams' first
+    pts = np.empty((2 * (len(vertical) + len(horizontal)), 4, len(offs), 2))
+    src = np.empty((len(pts), 2))
+    at = 0
     for seams, across in ((vertical, 0), (horizontal, 1)):
         if not len(seams):
             continue
-        p = np.empty((len(seams), 2, 4, len(offs), 2))
+        p = pts[at:at + 2 * len(seams)].reshape(len(seams), 2, 4, len(offs), 2)
         p[..., 1 - across] = seams[:, None, None, None, 1 - across] + ts[None, :, :, None]
         p[..., across] = seams[:, None, None, None, across] + offs[None, None, None, :]
-        probes.append(p.reshape(-1, 4, len(offs), 2))
-        src = np.broadcast_to(seams[:, None, :], (len(seams), 2, 2)).copy()
-        src[..., 1 - across] += _PROBE_MIDDLES[None, :]
-        srcs.append(src.reshape(-1, 2))
-    empty = np.zeros((0, 2))
-    if not probes:
-        return empty, empty, np.zeros(0)
-    pts, src = np.concatenate(probes), np.concatenate(srcs)
+        mids = src[at:at + 2 * len(seams)].reshape(len(seams), 2, 2)
+        mids[...] = seams[:, None, :]
+        mids[..., 1 - across] += _PROBE_MIDDLES[None, :]
+        at += 2 * len(seams)
     img_x, img_y = _apply_xy(to_img, pts)
     xs, ys = img_x.reshape(len(pts), -1), img_y.reshape(len(pts), -1)
     # (a point not finite fails these tests too: NaN compares false, infinities fall outside)
@@ -1152,7 +1169,7 @@ def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any], rea
         return empty, empty, np.zeros(0)
     vals = cv2.remap(g, img_x.reshape(-1, len(offs)).astype(np.float32), img_y.reshape(-1, len(offs)).astype(np.float32),
                      cv2.INTER_LINEAR)
-    prof = vals.reshape(len(pts), 4, len(offs)).mean(axis=1)
+    prof = _along_mean(vals.reshape(len(pts), 4, len(offs)))
     line = np.abs(prof[:, 2:-2] - 0.5 * (prof[:, :-4] + prof[:, 4:]))
     k = np.argmax(line, axis=1)
     rows = np.arange(len(k))
@@ -1170,6 +1187,16 @@ def _seam_probes(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any], rea
         # a seam too faint to tell counts as off its line
         return src, dst, np.where(good, off, np.inf)
     return src[good], dst[good], off[good]
+
+
+def _along_mean(vals: NDArray[Any]) -> NDArray[Any]:
+    """``vals.mean(axis=1)`` of float32 ``vals`` (k, 4, n) bit for bit (the four summed in order, then halved twice),
+    without numpy's reduction machinery."""
+    out: NDArray[Any] = vals[:, 0] + vals[:, 1]
+    out += vals[:, 2]
+    out += vals[:, 3]
+    out /= 4
+    return out
 
 
 #: where along each half seam (shares of the side) its profile is taken, and each half's middle
@@ -1488,37 +1515,37 @@ def _outline_fit(mask: NDArray[Any], to_work: NDArray[Any], prior: float) -> tup
     the part before, the reach narrowing at the end. Returns ``(grid units -> work pixels, share of the outline
     points within a tenth of a cell of their line before, after)``, or None with too little outline.
     """
-    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    pts_l, tan_l = [], []
-    for c in contours:
-        c = c.reshape(-1, 2).astype(np.float64)
-        if len(c) < 24:
-            continue
-        pts_l.append(c)
-        tan_l.append(np.roll(c, -3, axis=0) - np.roll(c, 3, axis=0))
-    if not pts_l:
-        return None
-    pts, tan = np.concatenate(pts_l), np.concatenate(tan_l)
+    return _outline_fits(mask, to_work, (prior,))[0]
+
+
+def _outline_fits(mask: NDArray[Any], to_work: NDArray[Any],
+                  priors: tuple[float, ...]) -> list[tuple[NDArray[Any], float, float] | None]:
+    """`_outline_fit` with each of ``priors``, the outline and where it starts from found once."""
+    pts, tan = _contour(mask)
+    if not len(pts):
+        return [None] * len(priors)
+    ahead, behind = pts + 0.5 * tan, pts - 0.5 * tan
     inv = np.linalg.inv(to_work)
     mid = pts.mean(axis=0)
     spread = float(np.abs(pts - mid).mean()) + 1e-9
     norm = np.array([[1 / spread, 0, -mid[0] / spread], [0, 1 / spread, -mid[1] / spread], [0, 0, 1]])
-    ph = np.c_[(pts - mid) / spread, np.ones(len(pts))]
+    ph = np.column_stack(((pts - mid) / spread, np.ones(len(pts))))
+    z = np.zeros((len(ph), 3))
+    eye = np.eye(8)
 
-    def snapped(g: NDArray[Any], reach: float) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+    def snapped(g: NDArray[Any], reach: float) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
         uv = _apply(g, pts)
-        duv = _apply(g, pts + 0.5 * tan) - _apply(g, pts - 0.5 * tan)
+        duv = _apply(g, ahead) - _apply(g, behind)
         along_v = np.abs(duv[:, 1]) > 2 * np.abs(duv[:, 0])
         along_u = np.abs(duv[:, 0]) > 2 * np.abs(duv[:, 1])
         target = np.round(uv)
         off = np.abs(uv - target)
         use_u = along_v & (off[:, 0] < reach)
         use_v = along_u & (off[:, 1] < reach)
-        return use_u, use_v, target
+        return use_u, use_v, target, uv
 
     def share(g: NDArray[Any]) -> float:
-        use_u, use_v, target = snapped(g, 0.5)
-        uv = _apply(g, pts)
+        use_u, use_v, target, uv = snapped(g, 0.5)
         n = int(use_u.sum() + use_v.sum())
         if n == 0:
             return 0.0
@@ -1526,40 +1553,42 @@ def _outline_fit(mask: NDArray[Any], to_work: NDArray[Any], prior: float) -> tup
         ok2 = (np.abs(uv[:, 1] - target[:, 1]) < 0.1) & use_v
         return float(ok.sum() + ok2.sum()) / n
 
+    def fit(prior: float) -> tuple[NDArray[Any], float, float] | None:
+        g = inv
+        for radius, reach in ((3.0, 0.3), (5.0, 0.3), (8.0, 0.3), (12.0, 0.3), (1e9, 0.25), (1e9, 0.15)):
+            use_u, use_v, target, uv = snapped(g, reach)
+            near = np.hypot(*(uv - anchor).T) <= radius
+            use_u &= near
+            use_v &= near
+            if use_u.sum() < 20 or use_v.sum() < 20:
+                continue
+            gn = g @ np.linalg.inv(norm)
+            gn = gn / gn[2, 2]
+            w3 = 1.0 / np.abs(ph @ gn[2])
+            xy = ph[:, :2]
+            rows_u = np.concatenate((ph[use_u], z[use_u], -target[use_u, :1] * xy[use_u]), axis=1) * w3[use_u, None]
+            rows_v = np.concatenate((z[use_v], ph[use_v], -target[use_v, 1:] * xy[use_v]), axis=1) * w3[use_v, None]
+            rhs = np.concatenate((target[use_u, 0] * w3[use_u], target[use_v, 1] * w3[use_v]))
+            lam = prior * np.sqrt(len(rhs))
+            cur = gn.ravel()[:8]
+            a = np.concatenate((rows_u, rows_v, lam * eye))
+            b = np.concatenate((rhs, lam * cur))
+            x = np.linalg.lstsq(a, b, rcond=None)[0]
+            g_new = np.concatenate((x, [1.0])).reshape(3, 3) @ norm
+            if not np.isfinite(g_new).all() or abs(g_new[2, 2]) < 1e-12:
+                return None
+            g = g_new / g_new[2, 2]
+        after = share(g)
+        out: NDArray[Any] = np.linalg.inv(g)
+        return out, before, after
+
     before = share(inv)
-    g = inv
     uv0 = _apply(inv, pts)
     keys = np.floor(uv0)
     jac = np.abs(np.linalg.det(np.stack([_apply(to_work, keys + [1, 0]) - _apply(to_work, keys),
                                          _apply(to_work, keys + [0, 1]) - _apply(to_work, keys)], axis=-1)))
     anchor = keys[int(np.argmax(np.where(np.isfinite(jac), jac, 0)))] + 0.5
-    for radius, reach in ((3.0, 0.3), (5.0, 0.3), (8.0, 0.3), (12.0, 0.3), (1e9, 0.25), (1e9, 0.15)):
-        use_u, use_v, target = snapped(g, reach)
-        near = np.hypot(*(_apply(g, pts) - anchor).T) <= radius
-        use_u &= near
-        use_v &= near
-        if use_u.sum() < 20 or use_v.sum() < 20:
-            continue
-        gn = g @ np.linalg.inv(norm)
-        gn = gn / gn[2, 2]
-        w3 = 1.0 / np.abs(ph @ gn[2])
-        xy = ph[:, :2]
-        z = np.zeros((len(ph), 3))
-        rows_u = np.c_[ph, z, -target[:, :1] * xy][use_u] * w3[use_u, None]
-        rows_v = np.c_[z, ph, -target[:, 1:] * xy][use_v] * w3[use_v, None]
-        rhs = np.r_[target[use_u, 0] * w3[use_u], target[use_v, 1] * w3[use_v]]
-        lam = prior * np.sqrt(len(rhs))
-        cur = gn.ravel()[:8]
-        a = np.r_[rows_u, rows_v, lam * np.eye(8)]
-        b = np.r_[rhs, lam * cur]
-        x = np.linalg.lstsq(a, b, rcond=None)[0]
-        g_new = np.r_[x, 1.0].reshape(3, 3) @ norm
-        if not np.isfinite(g_new).all() or abs(g_new[2, 2]) < 1e-12:
-            return None
-        g = g_new / g_new[2, 2]
-    after = share(g)
-    out: NDArray[Any] = np.linalg.inv(g)
-    return out, before, after
+    return [fit(prior) for prior in priors]
 
 
 def _apply(h: NDArray[Any], pts: NDArray[Any]) -> NDArray[Any]:
@@ -1656,6 +1685,16 @@ def refine_seams(gray: NDArray[Any], cells: set[tuple[int, int]], to_work: NDArr
     return out
 
 
+def _line_residuals(ph: NDArray[Any], g: NDArray[Any], is_u: NDArray[Any], denom: NDArray[Any],
+                    line: NDArray[Any]) -> NDArray[Any]:
+    """How far (in cells) each point ``ph`` (homogeneous) lies off its ``line`` under the map ``g`` (photo -> grid
+    units): across u where ``is_u``, across v elsewhere; ``denom``: the points' third coordinates under ``g``."""
+    out: NDArray[Any] = np.where(is_u, ph @ g[0], ph @ g[1])
+    out /= denom
+    out -= line
+    return out
+
+
 def _normaliser(pts: NDArray[Any]) -> NDArray[Any]:
     """The similarity taking ``pts`` to mean 0 and mean distance sqrt(2) from it."""
     mid = pts.mean(axis=0)
@@ -1688,54 +1727,57 @@ def line_fit(src: NDArray[Any], dst: NDArray[Any], start: NDArray[Any], affine: 
     """
     if len(src) < 8:
         return None
-    integral = np.abs(src - np.round(src)) < 1e-9
-    across = np.where(integral[:, 0], 0, 1)
+    across = np.where(np.abs(src[:, 0] - np.round(src[:, 0])) < 1e-9, 0, 1)
     order = np.lexsort((dst[:, 1], dst[:, 0], src[:, 1], src[:, 0], across))
     src, dst, across = src[order], dst[order], across[order]
-    rows = np.arange(len(src))
-    line = np.round(src[rows, across])
+    # (sorted on ``across`` first: the points on lines along v, across u, lead)
+    n, n_u = len(src), int(np.count_nonzero(across == 0))
+    line = np.round(np.concatenate((src[:n_u, 0], src[n_u:, 1])))
     t = _normaliser(dst)
     p = _apply(t, dst)
-    ph = np.column_stack((p, np.ones(len(p))))
+    ph = np.column_stack((p, np.ones(n)))
     g = np.linalg.inv(t @ start)
     if not np.isfinite(g).all() or abs(g[2, 2]) < 1e-12:
         return None
     g = g / g[2, 2]
-    is_u = across == 0
-    z3 = np.zeros((len(p), 3))
     # the map's first (or second) row times the point, less the line times its third row, is 0 on the line;
     # divided by the third row's value the residual is in cells (each round weighs these rows anew)
-    rows_all = [np.where(is_u[:, None], ph, z3), np.where(is_u[:, None], z3, ph)]
+    k = 6 if affine else 8
+    design = np.zeros((n, k))
+    design[:n_u, 0:3] = ph[:n_u]
+    design[n_u:, 3:6] = ph[n_u:]
     if not affine:
-        rows_all.append(-line[:, None] * p)
-    design = np.concatenate(rows_all, axis=1)
-    eye = np.eye(design.shape[1])
+        design[:, 6:] = -line[:, None] * p
+    # the weighted rows over the prior's (the prior's diagonal rewritten each round), and their right-hand side
+    stacked, rhs = np.zeros((n + k, k)), np.empty(n + k)
+    diagonal = stacked[n:].reshape(-1)[:: k + 1]
     tail = np.array([0.0, 0.0, 1.0]) if affine else np.array([1.0])
-    is_v = ~is_u
-    n_u = int(is_u.sum())
+    is_u = np.arange(n) < n_u
     for tol in LINE_TOLS:
         denom = ph @ g[2]
         if not (denom > 1e-9).all():
             return None
-        r = (ph @ g[0] * is_u + ph @ g[1] * is_v) / denom - line
+        r = _line_residuals(ph, g, is_u, denom, line)
         w = np.where(np.abs(r) < tol, (1 - (r / tol) ** 2) ** 2, 0.0)
         held = w > 0
         n_held = int(np.count_nonzero(held))
-        n_held_u = int(np.count_nonzero(held & is_u)) if n_u else 0
+        n_held_u = int(np.count_nonzero(held[:n_u]))
         if n_held < 8 or n_held_u < 3 or n_held - n_held_u < 3:
             return None
         scale = w / denom
-        a, b = design * scale[:, None], line * scale
-        cur = g[:2].ravel() if affine else g.ravel()[:8]
         lam = prior * np.sqrt(float(n_held))
-        x = np.linalg.lstsq(np.concatenate([a, lam * eye]), np.concatenate([b, lam * cur]), rcond=None)[0]
+        np.multiply(design, scale[:, None], out=stacked[:n])
+        diagonal[:] = lam
+        np.multiply(line, scale, out=rhs[:n])
+        np.multiply(lam, g[:2].ravel() if affine else g.ravel()[:8], out=rhs[n:])
+        x = np.linalg.lstsq(stacked, rhs, rcond=None)[0]
         g = np.concatenate([x, tail]).reshape(3, 3)
         if not np.isfinite(g).all():
             return None
     denom = ph @ g[2]
     if not (denom > 1e-9).all():
         return None
-    r = (ph @ g[0] * is_u + ph @ g[1] * is_v) / denom - line
+    r = _line_residuals(ph, g, is_u, denom, line)
     out: NDArray[Any] = np.linalg.inv(g @ t)
     if not np.isfinite(out).all():
         return None

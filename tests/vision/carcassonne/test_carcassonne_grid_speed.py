@@ -262,3 +262,331 @@ def test_a_read_only_masks_outline_and_samples_are_made_once_a_changing_masks_ea
     other[10:40, 10:40] = 1
     other.flags.writeable = False
     assert not np.array_equal(grid_module._contour(other)[0], outline[0])
+
+
+def _same(got: Any, want: Any) -> bool:
+    """Whether two results (arrays, numbers, None, and tuples and lists of them) are the same to the bit."""
+    if isinstance(got, np.ndarray) or isinstance(want, np.ndarray):
+        return (isinstance(got, np.ndarray) and isinstance(want, np.ndarray) and got.dtype == want.dtype
+                and got.shape == want.shape and got.tobytes() == want.tobytes())
+    if isinstance(got, (tuple, list)):
+        return (type(got) is type(want) and len(got) == len(want)
+                and all(_same(a, b) for a, b in zip(got, want, strict=True)))
+    if isinstance(got, float):
+        return isinstance(want, float) and got.hex() == want.hex()
+    return bool(type(got) is type(want) and got == want)
+
+
+def _slanted_board(seed: int, side: float = 30.0) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], set[tuple[int, int]]]:
+    """A board of about 11 x 8 cells seen at a slant, some cells left out: (grey art at twice the work scale with thin
+    seams between the tiles (float32), the work mask, grid units -> work pixels, the cells)."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    cells = {(x, y) for x in range(11) for y in range(8) if rng.random() < 0.8} | {(x, 3) for x in range(11)}
+    truth = np.array([[side, 3.0, 140.0], [-2.0, 0.75 * side, 50.0], [0.0, 0.003, 1.0]])
+    zoom = np.diag([2.0, 2.0, 1.0])
+    art: NDArray[Any] = np.full((720, 1280), 60.0, np.float32)
+    mask = np.zeros((360, 640), np.uint8)
+    for x, y in cells:
+        quad = grid_module._apply(truth, np.array([[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]], np.float64))
+        cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1)
+        cv2.fillConvexPoly(art, np.round(quad * 2).astype(np.int32), float(rng.uniform(140, 190)))
+        c = grid_module._apply(zoom @ truth, np.array([[x + rng.uniform(0.2, 0.8), y + rng.uniform(0.2, 0.8)]]))[0]
+        cv2.circle(art, (int(c[0]), int(c[1])), int(rng.integers(4, 12)), float(rng.uniform(60, 230)), -1)
+        cv2.polylines(art, [np.round(quad * 2).astype(np.int32).reshape(-1, 1, 2)], True, 90.0, 1)
+    fine: NDArray[Any] = cv2.GaussianBlur(art + rng.normal(0, 3, art.shape).astype(np.float32), (0, 0), 0.7)
+    return fine, mask, truth, cells
+
+
+def _profiles_plain(gray: NDArray[Any], mask: NDArray[Any],
+                    full: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """`grid._profiles` on float32 gradients, their upper decile taken of the board's pixels picked out, as before."""
+    import cv2
+
+    canvas = grid_module.CANVAS
+    top_gray8 = cv2.warpPerspective(gray, full, (canvas, canvas))
+    top_gray = top_gray8.astype(np.float32)
+    top_mask = cv2.warpPerspective(mask, full, (canvas, canvas), flags=cv2.INTER_NEAREST)
+    gx = np.abs(cv2.Sobel(top_gray, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(top_gray, cv2.CV_32F, 0, 1, ksize=3))
+    inside = cv2.dilate(top_mask, np.ones((9, 9), np.uint8)) > 0
+    rows, cols = inside.any(axis=1), inside.any(axis=0)
+    if not rows.any():
+        z = np.zeros(canvas)
+        return z, z, top_mask, top_gray8
+    cap_x = float(np.percentile(gx[inside], 90)) + 1e-6
+    cap_y = float(np.percentile(gy[inside], 90)) + 1e-6
+    cnt_x = inside.sum(axis=0) + 1e-6
+    cnt_y = inside.sum(axis=1) + 1e-6
+    prof_x = np.multiply(np.minimum(gx, cap_x, out=gx), inside, out=gx).sum(axis=0) / cnt_x * (cnt_x > 2)
+    prof_y = np.multiply(np.minimum(gy, cap_y, out=gy), inside, out=gy).sum(axis=1) / cnt_y * (cnt_y > 2)
+    prof_x[~cols] = 0
+    prof_y[~rows] = 0
+    return prof_x, prof_y, top_mask, top_gray8
+
+
+def test_seam_profiles_from_16_bit_gradients_are_those_from_float_gradients() -> None:
+    rng = np.random.default_rng(21)
+    fine, mask, truth, _ = _slanted_board(21)
+    gray = np.clip(fine[::2, ::2] + rng.normal(0, 20, mask.shape), 0, 255).astype(np.uint8)
+    speck = np.zeros_like(mask)
+    speck[100, 200] = 1
+    views = [np.eye(3), np.array([[1.1, 0.05, -20.0], [-0.02, 1.3, 40.0], [0.0, 0.0004, 1.0]]),
+             np.array([[0.4, 0.0, 700.0], [0.0, 0.4, 0.0], [0.0, 0.0, 1.0]])]  # (the last puts the board off the canvas)
+    for m in (mask, speck, np.zeros_like(mask)):
+        for view in views:
+            assert _same(grid_module._profiles(gray, m, view), _profiles_plain(gray, m, view))
+    # every count of whole numbers: the percentile as numpy takes it of the numbers themselves
+    for values in (rng.integers(0, 1021, 5000), rng.integers(0, 3, 7), np.array([4]), np.array([0, 9])):
+        for q in (0.0, 10.0, 50.0, 90.0, 100.0):
+            got = grid_module._counted_percentile(np.bincount(values), q)
+            assert got.hex() == float(np.percentile(values.astype(np.float32), q)).hex()
+
+
+def _line_fit_plain(src: NDArray[Any], dst: NDArray[Any], start: NDArray[Any], affine: bool = False,
+                    prior: float = grid_module.LINE_PRIOR) -> tuple[NDArray[Any], int] | None:
+    """`grid.line_fit` building its rows afresh each round, the residuals of both axes summed, as before."""
+    if len(src) < 8:
+        return None
+    integral = np.abs(src - np.round(src)) < 1e-9
+    across = np.where(integral[:, 0], 0, 1)
+    order = np.lexsort((dst[:, 1], dst[:, 0], src[:, 1], src[:, 0], across))
+    src, dst, across = src[order], dst[order], across[order]
+    line = np.round(src[np.arange(len(src)), across])
+    t = grid_module._normaliser(dst)
+    p = grid_module._apply(t, dst)
+    ph = np.column_stack((p, np.ones(len(p))))
+    g = np.linalg.inv(t @ start)
+    if not np.isfinite(g).all() or abs(g[2, 2]) < 1e-12:
+        return None
+    g = g / g[2, 2]
+    is_u = across == 0
+    z3 = np.zeros((len(p), 3))
+    rows_all = [np.where(is_u[:, None], ph, z3), np.where(is_u[:, None], z3, ph)]
+    if not affine:
+        rows_all.append(-line[:, None] * p)
+    design = np.concatenate(rows_all, axis=1)
+    eye = np.eye(design.shape[1])
+    tail = np.array([0.0, 0.0, 1.0]) if affine else np.array([1.0])
+    is_v = ~is_u
+    n_u = int(is_u.sum())
+    for tol in grid_module.LINE_TOLS:
+        denom = ph @ g[2]
+        if not (denom > 1e-9).all():
+            return None
+        r = (ph @ g[0] * is_u + ph @ g[1] * is_v) / denom - line
+        w = np.where(np.abs(r) < tol, (1 - (r / tol) ** 2) ** 2, 0.0)
+        held = w > 0
+        n_held = int(np.count_nonzero(held))
+        n_held_u = int(np.count_nonzero(held & is_u)) if n_u else 0
+        if n_held < 8 or n_held_u < 3 or n_held - n_held_u < 3:
+            return None
+        scale = w / denom
+        a, b = design * scale[:, None], line * scale
+        cur = g[:2].ravel() if affine else g.ravel()[:8]
+        lam = prior * np.sqrt(float(n_held))
+        x = np.linalg.lstsq(np.concatenate([a, lam * eye]), np.concatenate([b, lam * cur]), rcond=None)[0]
+        g = np.concatenate([x, tail]).reshape(3, 3)
+        if not np.isfinite(g).all():
+            return None
+    denom = ph @ g[2]
+    if not (denom > 1e-9).all():
+        return None
+    r = (ph @ g[0] * is_u + ph @ g[1] * is_v) / denom - line
+    out: NDArray[Any] = np.linalg.inv(g @ t)
+    if not np.isfinite(out).all():
+        return None
+    return out / out[2, 2], int((np.abs(r) < grid_module.LINE_INLIER).sum())
+
+
+def test_the_line_fit_with_its_rows_kept_is_the_one_built_afresh() -> None:
+    rng = np.random.default_rng(22)
+    fine, mask, truth, cells = _slanted_board(22)
+    zoom = np.diag([2.0, 2.0, 1.0])
+    off = zoom @ truth @ np.array([[1.02, 0.01, 0.1], [0.0, 0.98, -0.15], [0.0, 0.002, 1.0]])
+    src, dst, _ = grid_module._seam_probes(fine, off, np.array(sorted(cells)), 0.3)
+    assert len(src) > 100
+    results = set()
+    for start, affine, prior in ((off, False, grid_module.LINE_PRIOR), (off, False, grid_module.REFINE_PRIOR),
+                                 (np.eye(3), True, grid_module.LINE_PRIOR)):
+        points = dst if not affine else grid_module._apply(np.linalg.inv(off), dst)
+        for n in (len(src), 60, 12, 7):
+            pick = rng.permutation(len(src))[:n]
+            got = grid_module.line_fit(src[pick], points[pick], start, affine, prior)
+            assert _same(got, _line_fit_plain(src[pick], points[pick], start, affine, prior))
+            results.add(got is None)
+    # points along one axis only, or no lines held: refused alike
+    along_u = src[:, 0] == np.round(src[:, 0])
+    assert grid_module.line_fit(src[along_u], dst[along_u], off) is None is _line_fit_plain(src[along_u], dst[along_u], off)
+    far = dst + 40.0
+    assert _same(grid_module.line_fit(src, far, off), _line_fit_plain(src, far, off))
+    assert results == {True, False}
+
+
+def _seam_probes_plain(g: NDArray[Any], to_img: NDArray[Any], cells: NDArray[Any], reach: float,
+                       keep_all: bool = False) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """`grid._seam_probes` with each axis's probes made apart and joined, and numpy's mean along the seam, as before."""
+    import cv2
+
+    h, w = g.shape
+    vertical, horizontal = grid_module._seams(cells)
+    ts = grid_module._PROBE_ALONG
+    offs = grid_module._probe_offsets(reach)
+    srcs, probes = [], []
+    for seams, across in ((vertical, 0), (horizontal, 1)):
+        if not len(seams):
+            continue
+        p = np.empty((len(seams), 2, 4, len(offs), 2))
+        p[..., 1 - across] = seams[:, None, None, None, 1 - across] + ts[None, :, :, None]
+        p[..., across] = seams[:, None, None, None, across] + offs[None, None, None, :]
+        probes.append(p.reshape(-1, 4, len(offs), 2))
+        src = np.broadcast_to(seams[:, None, :], (len(seams), 2, 2)).copy()
+        src[..., 1 - across] += grid_module._PROBE_MIDDLES[None, :]
+        srcs.append(src.reshape(-1, 2))
+    empty = np.zeros((0, 2))
+    if not probes:
+        return empty, empty, np.zeros(0)
+    pts, src = np.concatenate(probes), np.concatenate(srcs)
+    img_x, img_y = grid_module._apply_xy(to_img, pts)
+    xs, ys = img_x.reshape(len(pts), -1), img_y.reshape(len(pts), -1)
+    inside = (xs.min(axis=1) >= 1) & (ys.min(axis=1) >= 1) & (xs.max(axis=1) <= w - 2) & (ys.max(axis=1) <= h - 2)
+    if not inside.all():
+        img_x, img_y, pts, src = img_x[inside], img_y[inside], pts[inside], src[inside]
+    if not len(pts):
+        return empty, empty, np.zeros(0)
+    vals = cv2.remap(g, img_x.reshape(-1, len(offs)).astype(np.float32), img_y.reshape(-1, len(offs)).astype(np.float32),
+                     cv2.INTER_LINEAR)
+    prof = vals.reshape(len(pts), 4, len(offs)).mean(axis=1)
+    line = np.abs(prof[:, 2:-2] - 0.5 * (prof[:, :-4] + prof[:, 4:]))
+    k = np.argmax(line, axis=1)
+    rows = np.arange(len(k))
+    peak = line[rows, k]
+    mid = line.shape[1] // 2
+    good = (peak >= grid_module.SEAM_CONTRAST) & (np.count_nonzero(2.0 * line <= peak[:, None], axis=1) > mid)
+    off = offs[k + 2]
+    moved = pts[rows, 0, k + 2]
+    moved = src + (moved - pts[rows, 0, len(offs) // 2]) * 1.0
+    dst = grid_module._apply(to_img, moved)
+    if keep_all:
+        return src, dst, np.where(good, off, np.inf)
+    return src[good], dst[good], off[good]
+
+
+def test_seam_probes_laid_out_at_once_find_what_the_probes_made_apart_find() -> None:
+    fine, mask, truth, cells = _slanted_board(23)
+    zoom = np.diag([2.0, 2.0, 1.0])
+    every = np.array(sorted(cells))
+    row = np.array([[x, 3] for x in range(11)])
+    column = np.array([[4, y] for y in range(8)])
+    found = 0
+    for to_img in (zoom @ truth, zoom @ truth @ np.array([[1.03, 0.0, 0.2], [0.01, 0.97, -0.3], [0.0, 0.0, 1.0]]),
+                   zoom @ truth @ np.array([[1.0, 0.0, -6.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])):  # partly off the photo
+        for cells_case in (every, row, column, every[:1], np.zeros((0, 2), np.intp)):
+            for reach in (0.35, 0.2, 0.12):
+                for keep_all in (False, True):
+                    got = grid_module._seam_probes(fine, to_img, cells_case, reach, keep_all)
+                    assert _same(got, _seam_probes_plain(fine, to_img, cells_case, reach, keep_all))
+                    found += len(got[0])
+    assert found > 1000
+
+
+def _outline_fit_plain(mask: NDArray[Any], to_work: NDArray[Any], prior: float) -> tuple[NDArray[Any], float, float] | None:
+    """`grid._outline_fit` finding the outline and its start itself, each prior apart, as before."""
+    import cv2
+
+    apply = grid_module._apply
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    pts_l, tan_l = [], []
+    for c in contours:
+        c = c.reshape(-1, 2).astype(np.float64)
+        if len(c) < 24:
+            continue
+        pts_l.append(c)
+        tan_l.append(np.roll(c, -3, axis=0) - np.roll(c, 3, axis=0))
+    if not pts_l:
+        return None
+    pts, tan = np.concatenate(pts_l), np.concatenate(tan_l)
+    inv = np.linalg.inv(to_work)
+    mid = pts.mean(axis=0)
+    spread = float(np.abs(pts - mid).mean()) + 1e-9
+    norm = np.array([[1 / spread, 0, -mid[0] / spread], [0, 1 / spread, -mid[1] / spread], [0, 0, 1]])
+    ph = np.c_[(pts - mid) / spread, np.ones(len(pts))]
+
+    def snapped(g: NDArray[Any], reach: float) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+        uv = apply(g, pts)
+        duv = apply(g, pts + 0.5 * tan) - apply(g, pts - 0.5 * tan)
+        along_v = np.abs(duv[:, 1]) > 2 * np.abs(duv[:, 0])
+        along_u = np.abs(duv[:, 0]) > 2 * np.abs(duv[:, 1])
+        target = np.round(uv)
+        off = np.abs(uv - target)
+        return along_v & (off[:, 0] < reach), along_u & (off[:, 1] < reach), target
+
+    def share(g: NDArray[Any]) -> float:
+        use_u, use_v, target = snapped(g, 0.5)
+        uv = apply(g, pts)
+        n = int(use_u.sum() + use_v.sum())
+        if n == 0:
+            return 0.0
+        ok = (np.abs(uv[:, 0] - target[:, 0]) < 0.1) & use_u
+        ok2 = (np.abs(uv[:, 1] - target[:, 1]) < 0.1) & use_v
+        return float(ok.sum() + ok2.sum()) / n
+
+    before = share(inv)
+    g = inv
+    keys = np.floor(apply(inv, pts))
+    jac = np.abs(np.linalg.det(np.stack([apply(to_work, keys + [1, 0]) - apply(to_work, keys),
+                                         apply(to_work, keys + [0, 1]) - apply(to_work, keys)], axis=-1)))
+    anchor = keys[int(np.argmax(np.where(np.isfinite(jac), jac, 0)))] + 0.5
+    for radius, reach in ((3.0, 0.3), (5.0, 0.3), (8.0, 0.3), (12.0, 0.3), (1e9, 0.25), (1e9, 0.15)):
+        use_u, use_v, target = snapped(g, reach)
+        near = np.hypot(*(apply(g, pts) - anchor).T) <= radius
+        use_u &= near
+        use_v &= near
+        if use_u.sum() < 20 or use_v.sum() < 20:
+            continue
+        gn = g @ np.linalg.inv(norm)
+        gn = gn / gn[2, 2]
+        w3 = 1.0 / np.abs(ph @ gn[2])
+        xy = ph[:, :2]
+        z = np.zeros((len(ph), 3))
+        rows_u = np.c_[ph, z, -target[:, :1] * xy][use_u] * w3[use_u, None]
+        rows_v = np.c_[z, ph, -target[:, 1:] * xy][use_v] * w3[use_v, None]
+        rhs = np.r_[target[use_u, 0] * w3[use_u], target[use_v, 1] * w3[use_v]]
+        lam = prior * np.sqrt(len(rhs))
+        a = np.r_[rows_u, rows_v, lam * np.eye(8)]
+        b = np.r_[rhs, lam * gn.ravel()[:8]]
+        x = np.linalg.lstsq(a, b, rcond=None)[0]
+        g_new = np.r_[x, 1.0].reshape(3, 3) @ norm
+        if not np.isfinite(g_new).all() or abs(g_new[2, 2]) < 1e-12:
+            return None
+        g = g_new / g_new[2, 2]
+    after = share(g)
+    out: NDArray[Any] = np.linalg.inv(g)
+    return out, before, after
+
+
+def test_outline_fits_sharing_their_start_are_those_fitted_each_apart() -> None:
+    fine, mask, truth, _ = _slanted_board(24)
+    small = np.zeros_like(mask)
+    small[100:110, 100:105] = 1
+    fitted = 0
+    for m in (mask, small, np.zeros_like(mask)):
+        for kept in (False, True):
+            m = m.copy()
+            m.flags.writeable = not kept  # (a read-only mask's outline is kept: `_of_mask`)
+            for to_work in (truth, truth @ np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, -0.006, 1.0]]),
+                            truth @ np.array([[1.04, 0.0, 0.3], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])):
+                priors = (1.0, 0.1)
+                got = grid_module._outline_fits(m, to_work, priors)
+                assert _same(got, [_outline_fit_plain(m, to_work, prior) for prior in priors])
+                assert _same(grid_module._outline_fit(m, to_work, 0.1), got[1])
+                fitted += sum(f is not None for f in got)
+    assert fitted >= 12
+
+
+def test_the_mean_along_a_seam_is_numpys_to_the_bit() -> None:
+    rng = np.random.default_rng(25)
+    for k, n in ((1, 43), (7, 39), (300, 25), (2000, 43)):
+        vals = (rng.random((k, 4, n)) * rng.choice([1.0, 255.0, 1e-3], size=(k, 4, 1))).astype(np.float32)
+        assert _same(grid_module._along_mean(vals), vals.mean(axis=1))
