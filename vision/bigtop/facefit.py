@@ -20,13 +20,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorer.bigtop.cards import DECK
-from vision.bigtop.faces import render_card
+from scorer.bigtop.cards import DECK, Card, Suit
+from vision.bigtop.faces import render_card, render_unnumbered
 from vision.bigtop.layout import CARD
-from vision.classify import Recognition, Verdict
+from vision.classify import NONE, Recognition, Verdict
 from vision.recall import CROP_SAME, crop_signature
 
-__all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "FitMemory", "confirmed", "face_read", "fit_costs"]
+__all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "POSTER_SHARE", "FitMemory", "confirmed", "face_read",
+           "fit_costs", "poster_confirmed", "unnumbered"]
 
 #: the camera's tone curve, as sRGB's near enough
 GAMMA = 2.2
@@ -45,6 +46,8 @@ MARGIN = 2.0
 MAX_COST = 0.002
 #: `confirmed` looks again only at a classifier's unsure reading at least this confident
 MIN_CONFIDENCE = 0.5
+#: `poster_confirmed`: the classifier's probabilities over the suit's cards give its Poster at least this share
+POSTER_SHARE = 0.98
 #: rendering scale of the templates (px/mm) before they are shrunk to the crop's size
 _RENDER_PX_PER_MM = 6.0
 _ITERATIONS = 3
@@ -52,13 +55,14 @@ _ITERATIONS = 3
 
 @functools.lru_cache(maxsize=4)
 def _templates(width: int, height: int) -> dict[str, NDArray[np.float32]]:
-    """Every card's face field at the crop's size, linear light: ``(height + 2, width + 2, 3)`` (a pixel of
-    the frame line around, for shifts)."""
+    """Every card's face field at the crop's size, and each suit's with no numeral (`unnumbered`), linear light:
+    ``(height + 2, width + 2, 3)`` (a pixel of the frame line around, for shifts)."""
     out: dict[str, NDArray[np.float32]] = {}
     s = _RENDER_PX_PER_MM
     f = int(round((CARD.margin + CARD.frame) * s))
-    for card in DECK:
-        img, _ = render_card(card, s)
+    faces = [(card.notation(), render_card(card, s)[0]) for card in DECK]
+    faces += [(unnumbered(suit), render_unnumbered(suit, s)[0]) for suit in Suit]
+    for label, img in faces:
         field = img[f:img.shape[0] - f, f:img.shape[1] - f]
         # one crop pixel more on every side: the frame line where a shifted crop shows it
         px_w, px_h = field.shape[1] / width, field.shape[0] / height
@@ -67,8 +71,13 @@ def _templates(width: int, height: int) -> dict[str, NDArray[np.float32]]:
         small = cv2.resize(padded, (width + 2, height + 2), interpolation=cv2.INTER_AREA)
         lin = (small.astype(np.float32) / 255.0) ** GAMMA
         lin.flags.writeable = False
-        out[card.notation()] = lin
+        out[label] = lin
     return out
+
+
+def unnumbered(suit: Suit) -> str:
+    """The label `fit_costs` knows ``suit``'s face with no numeral by: its colour, frame and icon only."""
+    return f"{suit.label}-unnumbered"
 
 
 def _fits(seen: NDArray[np.float32], faces: NDArray[np.float32], rows: slice) -> list[float]:
@@ -217,4 +226,31 @@ def confirmed(crops: NDArray[np.uint8], recognitions: Sequence[Recognition], can
             label, cost, ratio = face_read(crops[i], candidates[i], r.best)
         if label == r.best and cost <= MAX_COST and ratio >= MARGIN:
             out[i] = Recognition(Verdict.IDENTIFIED, r.best, r.confidence)
+    return out
+
+
+def poster_confirmed(crops: NDArray[np.uint8], recognitions: Sequence[Recognition], posters: Sequence[str],
+                     shares: Sequence[float], places: Sequence[Hashable] | None = None,
+                     memory: FitMemory | None = None) -> list[Recognition]:
+    """``recognitions`` of ``(N, H, W, 3)`` crops of Poster piles, each that the classifier took for nothing (or was
+    unsure of, nothing or the pile's Poster its best guess) made the pile's Poster (``posters``, one a crop) where
+    the classifier, asked which of the suit's cards it is, gives the Poster at least `POSTER_SHARE` of them
+    (``shares``) and `face_read` names the Poster among the suit's cards and its face with no numeral
+    (`unnumbered`): fitting well (`MAX_COST`) and clearly better (`MARGIN`) than every numbered card and than no
+    numeral at all, so the "P" itself shows. A glare spot over a Poster's picture leaves its grey "P" faint, and the
+    classifier then may take the crop for nothing at all while it still ranks the Poster far above every other card;
+    the fit and that ranking are two readers that agree. With a ``memory``, each crop's fit is asked of it under
+    its place's key in ``places``."""
+    out = list(recognitions)
+    for i, (r, poster, share) in enumerate(zip(out, posters, shares)):
+        if r.verdict is Verdict.IDENTIFIED or r.best not in (NONE, poster) or not share >= POSTER_SHARE:
+            continue
+        card = Card.parse(poster)
+        among = (poster, *(c.notation() for c in DECK if c.suit is card.suit and c != card), unnumbered(card.suit))
+        if memory is not None and places is not None:
+            label, cost, ratio = memory.face_read((places[i], "poster"), crops[i], among, poster)
+        else:
+            label, cost, ratio = face_read(crops[i], among, poster)
+        if label == poster and cost <= MAX_COST and ratio >= MARGIN:
+            out[i] = Recognition(Verdict.IDENTIFIED, poster, share)
     return out
