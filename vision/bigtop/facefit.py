@@ -7,7 +7,9 @@ blur. `fit_costs` fits that model to a crop for each candidate card and measures
 unexplained; pixels the glare saturated constrain the fit only to be that bright. Where glare
 saturates the numeral every card of the place's suit and shade fits alike, and the fit
 says so: `face_read` names a card only when it fits clearly better than every other card
-that may lie there (`MARGIN`) and well in itself (`MAX_COST`).
+that may lie there (`MARGIN`) and well in itself (`MAX_COST`). A Poster pile's crop the classifier takes for
+nothing is its Poster where the classifier still ranks the Poster first among the suit's cards and the fit names
+it over every numbered card and over the suit's face with no numeral (`poster_confirmed`).
 """
 
 from __future__ import annotations

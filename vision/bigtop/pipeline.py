@@ -220,7 +220,10 @@ class Recognizer:
                      ) -> tuple[TableView, tuple[list[Detection], list[Recognition], Image]]:
         """Read every tableau pile and chart space that no detection identified, from where the layout
         puts it (`vision.bigtop.places.fit_card`), then hold each that is still unread and not plain. A place's
-        crop not identified under a glare spot is read again with the glare taken out (`vision.bigtop.glare`).
+        crop not identified under a glare spot is read again with the glare taken out (`vision.bigtop.glare`); one
+        left unsure is confirmed by fitting the printed faces (`vision.bigtop.facefit.confirmed`), and a Poster
+        pile's crop taken for nothing is its Poster where the classifier's ranking of the suit's cards and the fit
+        agree on it (`_posters_for_nothing`).
 
         A place's crop counts only as a card confidently identified, or (live) as the card last
         identified there when that is its best guess with at least `REMEMBERED_CONFIDENCE`; and
