@@ -28,7 +28,7 @@ from vision.bigtop.layout import CARD
 from vision.classify import NONE, Recognition, Verdict
 from vision.recall import CROP_SAME, crop_signature
 
-__all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "POSTER_SHARE", "FitMemory", "confirmed", "face_read",
+__all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "POSTER_SHARE", "POSTER_WEIGHT", "FitMemory", "confirmed", "face_read",
            "fit_costs", "poster_confirmed", "unnumbered"]
 
 #: the camera's tone curve, as sRGB's near enough
@@ -48,8 +48,12 @@ MARGIN = 2.0
 MAX_COST = 0.002
 #: `confirmed` looks again only at a classifier's unsure reading at least this confident
 MIN_CONFIDENCE = 0.5
-#: `poster_confirmed`: the classifier's probabilities over the suit's cards give its Poster at least this share
+#: `poster_confirmed`: the classifier's probabilities over the suit's cards give its Poster at least this share, ...
 POSTER_SHARE = 0.98
+#: ... and add up to at least this much: taking a crop for nothing, the classifier still ranks the cards, but at
+#: odds of a million to one (on tuning tables the bare print, a hand or clutter over a place ranked one card at a
+#: share of 0.91 to 0.999 with the cards' total under 0.00025; the Posters the fit named, 0.012 to 0.019)
+POSTER_WEIGHT = 0.005
 #: rendering scale of the templates (px/mm) before they are shrunk to the crop's size
 _RENDER_PX_PER_MM = 6.0
 _ITERATIONS = 3
@@ -232,20 +236,21 @@ def confirmed(crops: NDArray[np.uint8], recognitions: Sequence[Recognition], can
 
 
 def poster_confirmed(crops: NDArray[np.uint8], recognitions: Sequence[Recognition], posters: Sequence[str],
-                     shares: Sequence[float], places: Sequence[Hashable] | None = None,
+                     shares: Sequence[float], weights: Sequence[float], places: Sequence[Hashable] | None = None,
                      memory: FitMemory | None = None) -> list[Recognition]:
     """``recognitions`` of ``(N, H, W, 3)`` crops of Poster piles, each that the classifier took for nothing (or was
     unsure of, nothing or the pile's Poster its best guess) made the pile's Poster (``posters``, one a crop) where
     the classifier, asked which of the suit's cards it is, gives the Poster at least `POSTER_SHARE` of them
-    (``shares``) and `face_read` names the Poster among the suit's cards and its face with no numeral
-    (`unnumbered`): fitting well (`MAX_COST`) and clearly better (`MARGIN`) than every numbered card and than no
-    numeral at all, so the "P" itself shows. A glare spot over a Poster's picture leaves its grey "P" faint, and the
-    classifier then may take the crop for nothing at all while it still ranks the Poster far above every other card;
-    the fit and that ranking are two readers that agree. With a ``memory``, each crop's fit is asked of it under
-    its place's key in ``places``."""
+    (``shares``), the cards together at least `POSTER_WEIGHT` (``weights``), and `face_read` names the Poster
+    among the suit's cards and its face with no numeral (`unnumbered`): fitting well (`MAX_COST`) and clearly
+    better (`MARGIN`) than every numbered card and than no numeral at all, so the "P" itself shows. A glare spot
+    over a Poster's picture leaves its grey "P" faint, and the classifier then may take the crop for nothing while
+    it still ranks the Poster far above every other card; the fit and that ranking are two readers that agree.
+    With a ``memory``, each crop's fit is asked of it under its place's key in ``places``."""
     out = list(recognitions)
-    for i, (r, poster, share) in enumerate(zip(out, posters, shares)):
-        if r.verdict is Verdict.IDENTIFIED or r.best not in (NONE, poster) or not share >= POSTER_SHARE:
+    for i, (r, poster, share, weight) in enumerate(zip(out, posters, shares, weights)):
+        if (r.verdict is Verdict.IDENTIFIED or r.best not in (NONE, poster) or not share >= POSTER_SHARE
+                or not weight >= POSTER_WEIGHT):
             continue
         card = Card.parse(poster)
         among = (poster, *(c.notation() for c in DECK if c.suit is card.suit and c != card), unnumbered(card.suit))

@@ -292,7 +292,7 @@ class Recognizer:
     def _posters_for_nothing(self, crops: Image, recs: list[Recognition], todo: list[LayoutPlace]) -> list[Recognition]:
         """`facefit.poster_confirmed` on the Poster piles' crops the shipped classifier did not identify, nothing or
         the Poster their best guess, each with the Poster's share of the classifier's probabilities over the suit's
-        cards (`_fit_among`)."""
+        cards (`_fit_among`) and those probabilities' sum."""
         if not isinstance(self.classifier, Classifier):
             return recs
         idx = [i for i, (p, r) in enumerate(zip(todo, recs)) if p.zone.pile is Pile.POSTER
@@ -301,13 +301,14 @@ class Recognizer:
             return recs
         probs = self.classifier.probabilities(crops[idx])
         where = {label: k for k, label in enumerate(self.classifier.labels)}
-        shares = []
+        shares, weights = [], []
         for i, p in zip(idx, probs):
             among = np.array([p[where[c]] for c in _fit_among(todo[i].zone)], np.float64)
-            shares.append(float(among[0] / among.sum()) if among.sum() > 0 else 0.0)
+            weights.append(float(among.sum()))
+            shares.append(float(among[0] / weights[-1]) if weights[-1] > 0 else 0.0)
         posters = [_cards_on(todo[i].zone)[0] for i in idx]
-        looked = poster_confirmed(crops[idx], [recs[i] for i in idx], posters, shares, [todo[i].key for i in idx],
-                                  self.fits)
+        looked = poster_confirmed(crops[idx], [recs[i] for i in idx], posters, shares, weights,
+                                  [todo[i].key for i in idx], self.fits)
         out = list(recs)
         for i, r in zip(idx, looked):
             out[i] = r

@@ -15,6 +15,7 @@ from vision.bigtop.facefit import (
     MAX_COST,
     MIN_CONFIDENCE,
     POSTER_SHARE,
+    POSTER_WEIGHT,
     confirmed,
     face_read,
     fit_costs,
@@ -137,14 +138,17 @@ def test_a_poster_the_classifier_takes_for_nothing_is_read_where_it_ranks_the_po
     # the Poster far above every other card of the suit
     nothing = Recognition(Verdict.NOT_A_COMPONENT, "none", 0.98)
     poster = _face("animals-P", 2.0, 46.0)
-    assert poster_confirmed(poster[None], [nothing], ["animals-P"], [0.995]) == [
+    assert poster_confirmed(poster[None], [nothing], ["animals-P"], [0.995], [0.02]) == [
         Recognition(Verdict.IDENTIFIED, "animals-P", 0.995)]
     unsure = Recognition(Verdict.UNSURE, "animals-P", 0.7)
-    assert poster_confirmed(poster[None], [unsure], ["animals-P"], [0.995])[0].verdict is Verdict.IDENTIFIED
+    assert poster_confirmed(poster[None], [unsure], ["animals-P"], [0.995], [0.02])[0].verdict is Verdict.IDENTIFIED
     # the two readers must agree: a ranking short of POSTER_SHARE, or a best guess of another component, is not taken
-    assert poster_confirmed(poster[None], [nothing], ["animals-P"], [POSTER_SHARE - 0.01]) == [nothing]
+    assert poster_confirmed(poster[None], [nothing], ["animals-P"], [POSTER_SHARE - 0.01], [0.02]) == [nothing]
+    # ... or a ranking of cards the classifier gives next to no weight at all (the bare print or a hand ranks some card
+    # first too)
+    assert poster_confirmed(poster[None], [nothing], ["animals-P"], [0.999], [POSTER_WEIGHT / 2]) == [nothing]
     for other in (Recognition(Verdict.UNSURE, "animals-L1", 0.7), Recognition(Verdict.UNSURE, "token-5", 0.7)):
-        assert poster_confirmed(poster[None], [other], ["animals-P"], [0.995]) == [other]
+        assert poster_confirmed(poster[None], [other], ["animals-P"], [0.995], [0.02]) == [other]
 
 
 @pytest.mark.parametrize(("label", "glare", "spot_y"), [
@@ -158,7 +162,7 @@ def test_a_poster_is_never_read_from_a_crop_whose_p_does_not_show(label: str, gl
     suit = label.split("-")[0]
     crop = _face(label, glare, spot_y)
     nothing = Recognition(Verdict.NOT_A_COMPONENT, "none", 0.98)
-    assert poster_confirmed(crop[None], [nothing], [f"{suit}-P"], [0.999]) == [nothing]
+    assert poster_confirmed(crop[None], [nothing], [f"{suit}-P"], [0.999], [0.02]) == [nothing]
 
 
 def test_no_numeral_is_the_rival_that_keeps_a_bare_face_from_passing_for_the_poster() -> None:
@@ -169,29 +173,31 @@ def test_no_numeral_is_the_rival_that_keeps_a_bare_face_from_passing_for_the_pos
     assert face_read(crop, [*among, unnumbered(Suit.SIDESHOW)], "sideshow-P")[0] == unnumbered(Suit.SIDESHOW)
 
 
-@pytest.mark.parametrize(("pile", "rival", "read"), [
-    (Pile.POSTER, 0.0001, True),
-    (Pile.POSTER, 0.001, False),  # another card of the suit near the Poster: the classifier's ranking not clear
-    (Pile.LIGHT, 0.0001, False),  # a numbered pile's crop: read as before
+@pytest.mark.parametrize(("pile", "poster", "rival", "read"), [
+    (Pile.POSTER, 0.0198, 0.0001, True),
+    (Pile.POSTER, 0.0189, 0.001, False),  # another card of the suit near the Poster: the classifier's ranking unclear
+    (Pile.POSTER, 0.00399, 0.00001, False),  # the Poster far first, but the cards all next to impossible
+    (Pile.LIGHT, 0.0198, 0.0001, False),  # a numbered pile's crop: read as before
 ])
 def test_a_recogniser_reads_a_poster_pile_taken_for_nothing_from_the_classifiers_ranking_and_the_fit(
-        monkeypatch: pytest.MonkeyPatch, pile: Pile, rival: float, read: bool) -> None:
+        monkeypatch: pytest.MonkeyPatch, pile: Pile, poster: float, rival: float, read: bool) -> None:
     recognizer = Recognizer(DEFAULT_MODEL)
     place = next(p for p in layout_places({}) if p.zone.suit is Suit.ANIMALS and p.zone.pile is pile)
     labels = list(recognizer.classifier.labels)  # type: ignore[attr-defined]
 
     def probabilities(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
         p = np.zeros((len(crops), len(labels)), np.float32)
-        p[:, labels.index("none")] = 0.98
-        p[:, labels.index("animals-P")] = 0.0199 - rival
+        p[:, labels.index("none")] = 1.0 - poster - rival
+        p[:, labels.index("animals-P")] = poster
         p[:, labels.index("animals-L2")] = rival
         return p
 
     monkeypatch.setattr(recognizer.classifier, "probabilities", probabilities)
-    nothing = Recognition(Verdict.NOT_A_COMPONENT, "none", 0.98)
+    nothing = Recognition(Verdict.NOT_A_COMPONENT, "none", 1.0 - poster - rival)
     out = recognizer._posters_for_nothing(_face("animals-P", 2.0, 46.0)[None], [nothing], [place])
     if read:
         assert out[0].verdict is Verdict.IDENTIFIED and out[0].best == "animals-P"
-        assert out[0].confidence == pytest.approx((0.0199 - rival) / 0.0199)  # the Poster's share of the suit's cards
+        # its confidence: the Poster's share of the suit's cards
+        assert out[0].confidence == pytest.approx(poster / (poster + rival), rel=1e-5)
     else:
         assert out == [nothing]
