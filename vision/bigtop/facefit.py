@@ -7,7 +7,9 @@ blur. `fit_costs` fits that model to a crop for each candidate card and measures
 unexplained; pixels the glare saturated constrain the fit only to be that bright. Where glare
 saturates the numeral every card of the place's suit and shade fits alike, and the fit
 says so: `face_read` names a card only when it fits clearly better than every other card
-that may lie there (`MARGIN`) and well in itself (`MAX_COST`).
+that may lie there (`MARGIN`) and well in itself (`MAX_COST`). A Poster pile's crop the classifier takes for
+nothing is its Poster where the classifier still ranks the Poster first among the suit's cards and the fit names
+it over every numbered card and over the suit's face with no numeral (`poster_confirmed`).
 """
 
 from __future__ import annotations
@@ -20,13 +22,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorer.bigtop.cards import DECK
-from vision.bigtop.faces import render_card
+from scorer.bigtop.cards import DECK, Card, Suit
+from vision.bigtop.faces import render_card, render_unnumbered
 from vision.bigtop.layout import CARD
-from vision.classify import Recognition, Verdict
+from vision.classify import NONE, Recognition, Verdict
 from vision.recall import CROP_SAME, crop_signature
 
-__all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "FitMemory", "confirmed", "face_read", "fit_costs"]
+__all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "POSTER_SHARE", "POSTER_WEIGHT", "FitMemory", "confirmed", "face_read",
+           "fit_costs", "poster_confirmed", "unnumbered"]
 
 #: the camera's tone curve, as sRGB's near enough
 GAMMA = 2.2
@@ -45,6 +48,12 @@ MARGIN = 2.0
 MAX_COST = 0.002
 #: `confirmed` looks again only at a classifier's unsure reading at least this confident
 MIN_CONFIDENCE = 0.5
+#: `poster_confirmed`: the classifier's probabilities over the suit's cards give its Poster at least this share, ...
+POSTER_SHARE = 0.98
+#: ... and add up to at least this much: taking a crop for nothing, the classifier still ranks the cards, but at
+#: odds of a million to one (on tuning tables the bare print, a hand or clutter over a place ranked one card at a
+#: share of 0.91 to 0.999 with the cards' total under 0.00025; the Posters the fit named, 0.012 to 0.019)
+POSTER_WEIGHT = 0.005
 #: rendering scale of the templates (px/mm) before they are shrunk to the crop's size
 _RENDER_PX_PER_MM = 6.0
 _ITERATIONS = 3
@@ -52,13 +61,14 @@ _ITERATIONS = 3
 
 @functools.lru_cache(maxsize=4)
 def _templates(width: int, height: int) -> dict[str, NDArray[np.float32]]:
-    """Every card's face field at the crop's size, linear light: ``(height + 2, width + 2, 3)`` (a pixel of
-    the frame line around, for shifts)."""
+    """Every card's face field at the crop's size, and each suit's with no numeral (`unnumbered`), linear light:
+    ``(height + 2, width + 2, 3)`` (a pixel of the frame line around, for shifts)."""
     out: dict[str, NDArray[np.float32]] = {}
     s = _RENDER_PX_PER_MM
     f = int(round((CARD.margin + CARD.frame) * s))
-    for card in DECK:
-        img, _ = render_card(card, s)
+    faces = [(card.notation(), render_card(card, s)[0]) for card in DECK]
+    faces += [(unnumbered(suit), render_unnumbered(suit, s)[0]) for suit in Suit]
+    for label, img in faces:
         field = img[f:img.shape[0] - f, f:img.shape[1] - f]
         # one crop pixel more on every side: the frame line where a shifted crop shows it
         px_w, px_h = field.shape[1] / width, field.shape[0] / height
@@ -67,8 +77,13 @@ def _templates(width: int, height: int) -> dict[str, NDArray[np.float32]]:
         small = cv2.resize(padded, (width + 2, height + 2), interpolation=cv2.INTER_AREA)
         lin = (small.astype(np.float32) / 255.0) ** GAMMA
         lin.flags.writeable = False
-        out[card.notation()] = lin
+        out[label] = lin
     return out
+
+
+def unnumbered(suit: Suit) -> str:
+    """The label `fit_costs` knows ``suit``'s face with no numeral by: its colour, frame and icon only."""
+    return f"{suit.label}-unnumbered"
 
 
 def _fits(seen: NDArray[np.float32], faces: NDArray[np.float32], rows: slice) -> list[float]:
@@ -217,4 +232,32 @@ def confirmed(crops: NDArray[np.uint8], recognitions: Sequence[Recognition], can
             label, cost, ratio = face_read(crops[i], candidates[i], r.best)
         if label == r.best and cost <= MAX_COST and ratio >= MARGIN:
             out[i] = Recognition(Verdict.IDENTIFIED, r.best, r.confidence)
+    return out
+
+
+def poster_confirmed(crops: NDArray[np.uint8], recognitions: Sequence[Recognition], posters: Sequence[str],
+                     shares: Sequence[float], weights: Sequence[float], places: Sequence[Hashable] | None = None,
+                     memory: FitMemory | None = None) -> list[Recognition]:
+    """``recognitions`` of ``(N, H, W, 3)`` crops of Poster piles, each that the classifier took for nothing (or was
+    unsure of, nothing or the pile's Poster its best guess) made the pile's Poster (``posters``, one a crop) where
+    the classifier, asked which of the suit's cards it is, gives the Poster at least `POSTER_SHARE` of them
+    (``shares``), the cards together at least `POSTER_WEIGHT` (``weights``), and `face_read` names the Poster
+    among the suit's cards and its face with no numeral (`unnumbered`): fitting well (`MAX_COST`) and clearly
+    better (`MARGIN`) than every numbered card and than no numeral at all, so the "P" itself shows. A glare spot
+    over a Poster's picture leaves its grey "P" faint, and the classifier then may take the crop for nothing while
+    it still ranks the Poster far above every other card; the fit and that ranking are two readers that agree.
+    With a ``memory``, each crop's fit is asked of it under its place's key in ``places``."""
+    out = list(recognitions)
+    for i, (r, poster, share, weight) in enumerate(zip(out, posters, shares, weights)):
+        if (r.verdict is Verdict.IDENTIFIED or r.best not in (NONE, poster) or not share >= POSTER_SHARE
+                or not weight >= POSTER_WEIGHT):
+            continue
+        card = Card.parse(poster)
+        among = (poster, *(c.notation() for c in DECK if c.suit is card.suit and c != card), unnumbered(card.suit))
+        if memory is not None and places is not None:
+            label, cost, ratio = memory.face_read((places[i], "poster"), crops[i], among, poster)
+        else:
+            label, cost, ratio = face_read(crops[i], among, poster)
+        if label == poster and cost <= MAX_COST and ratio >= MARGIN:
+            out[i] = Recognition(Verdict.IDENTIFIED, poster, share)
     return out

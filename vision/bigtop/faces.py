@@ -33,6 +33,7 @@ __all__ = [
     "render_mat",
     "render_token",
     "render_token_back",
+    "render_unnumbered",
 ]
 
 Image = NDArray[Any]
@@ -169,7 +170,22 @@ def _card_cached(notation: str, s: float) -> tuple[Image, Image]:
                       outline=INK, outline_extra=max(2, int(s * 1.6)))
     else:
         _text_centred(img, str(card.number), cx, fy + fh * 0.29, fh * 0.34, INK, max(2, int(s * 3.2)))
-    _draw_icon(img, card.suit, cx, fy + fh * 0.72, min(fw * 0.72, fh * 0.4))
+    _face_icon(img, card.suit, (fx, fy, fw, fh))
+    return img, mask
+
+
+def _face_icon(img: Image, suit: Suit, field: tuple[int, int, int, int]) -> None:
+    """Draw ``suit``'s icon where every card of the suit shows it, below the numeral of the face ``field`` box."""
+    fx, fy, fw, fh = field
+    _draw_icon(img, suit, fx + fw / 2, fy + fh * 0.72, min(fw * 0.72, fh * 0.4))
+
+
+@functools.lru_cache(maxsize=16)
+def render_unnumbered(suit: Suit, px_per_mm: float) -> tuple[Image, Image]:
+    """A card face of ``suit`` with no numeral (image, alpha): its colour, frame and icon, what every card of the
+    suit shows, a numeral hidden or not printed; do not modify the returned arrays."""
+    img, mask, field = _card_blank(px_per_mm, SUIT_COLOURS[suit])
+    _face_icon(img, suit, field)
     return img, mask
 
 

@@ -21,7 +21,7 @@ from vision.bigtop.balance import MIN_CAST, balanced, paper_gains, second_look
 from vision.bigtop.facefit import MARGIN as FIT_MARGIN
 from vision.bigtop.facefit import MAX_COST as FIT_MAX_COST
 from vision.bigtop.facefit import MIN_CONFIDENCE as FIT_MIN_CONFIDENCE
-from vision.bigtop.facefit import FitMemory, confirmed
+from vision.bigtop.facefit import FitMemory, confirmed, poster_confirmed
 from vision.bigtop.faces import render_card_back
 from vision.bigtop.glare import second_look as glare_look
 from vision.bigtop.labels import BACK, LABELS, NONE, TOKEN_VALUES, Kind, kind_of, token_label
@@ -220,7 +220,10 @@ class Recognizer:
                      ) -> tuple[TableView, tuple[list[Detection], list[Recognition], Image]]:
         """Read every tableau pile and chart space that no detection identified, from where the layout
         puts it (`vision.bigtop.places.fit_card`), then hold each that is still unread and not plain. A place's
-        crop not identified under a glare spot is read again with the glare taken out (`vision.bigtop.glare`).
+        crop not identified under a glare spot is read again with the glare taken out (`vision.bigtop.glare`); one
+        left unsure is confirmed by fitting the printed faces (`vision.bigtop.facefit.confirmed`), and a Poster
+        pile's crop taken for nothing is its Poster where the classifier's ranking of the suit's cards and the fit
+        agree on it (`_posters_for_nothing`).
 
         A place's crop counts only as a card confidently identified, or (live) as the card last
         identified there when that is its best guess with at least `REMEMBERED_CONFIDENCE`; and
@@ -243,6 +246,7 @@ class Recognizer:
             recs = glare_look(self.read.reading(self.classifier, "deglared"), crops, recs, cfg.confidence_threshold,
                               allowing_for_blur)
             recs = confirmed(crops, recs, [_fit_among(p.zone) for p in todo], [p.key for p in todo], self.fits)
+            recs = self._posters_for_nothing(crops, recs, todo)
         keys = [_zone_key(z) for z in zones_of([xy for _, xy, _, _ in items], charts)]
         if isinstance(self.classifier, Classifier):
             recs = self._confirmed_by_detection(todo, recs, items, keys, item_crops)
@@ -284,6 +288,31 @@ class Recognizer:
         if changed:
             view = build_table_view(items, charts, view.mat_markers_seen, view.calibration_error_mm)
         return self.places.update(view, rect, charts, plain), (fits, accepted, crops)
+
+    def _posters_for_nothing(self, crops: Image, recs: list[Recognition], todo: list[LayoutPlace]) -> list[Recognition]:
+        """`facefit.poster_confirmed` on the Poster piles' crops the shipped classifier did not identify, nothing or
+        the Poster their best guess, each with the Poster's share of the classifier's probabilities over the suit's
+        cards (`_fit_among`) and those probabilities' sum."""
+        if not isinstance(self.classifier, Classifier):
+            return recs
+        idx = [i for i, (p, r) in enumerate(zip(todo, recs)) if p.zone.pile is Pile.POSTER
+               and r.verdict is not Verdict.IDENTIFIED and r.best in (NONE, _cards_on(p.zone)[0])]
+        if not idx:
+            return recs
+        probs = self.classifier.probabilities(crops[idx])
+        where = {label: k for k, label in enumerate(self.classifier.labels)}
+        shares, weights = [], []
+        for i, p in zip(idx, probs):
+            among = np.array([p[where[c]] for c in _fit_among(todo[i].zone)], np.float64)
+            weights.append(float(among.sum()))
+            shares.append(float(among[0] / weights[-1]) if weights[-1] > 0 else 0.0)
+        posters = [_cards_on(todo[i].zone)[0] for i in idx]
+        looked = poster_confirmed(crops[idx], [recs[i] for i in idx], posters, shares, weights,
+                                  [todo[i].key for i in idx], self.fits)
+        out = list(recs)
+        for i, r in zip(idx, looked):
+            out[i] = r
+        return out
 
     def _confirmed_by_detection(self, todo: list[LayoutPlace], recs: list[Recognition],
                                 items: list[tuple[Kind, tuple[float, float], float, Recognition]],

@@ -8,10 +8,24 @@ import pytest
 from numpy.typing import NDArray
 
 from scorer.bigtop.cards import DECK, Card, Suit
-from vision.bigtop.facefit import BLURS, MARGIN, MAX_COST, MIN_CONFIDENCE, confirmed, face_read, fit_costs
-from vision.bigtop.faces import render_card
+from vision.bigtop import DEFAULT_MODEL
+from vision.bigtop.facefit import (
+    BLURS,
+    MARGIN,
+    MAX_COST,
+    MIN_CONFIDENCE,
+    POSTER_SHARE,
+    POSTER_WEIGHT,
+    confirmed,
+    face_read,
+    fit_costs,
+    poster_confirmed,
+    unnumbered,
+)
+from vision.bigtop.faces import render_card, render_unnumbered
 from vision.bigtop.layout import CARD, Pile
-from vision.bigtop.pipeline import _cards_on, _fit_among
+from vision.bigtop.pipeline import Recognizer, _cards_on, _fit_among
+from vision.bigtop.places import layout_places
 from vision.bigtop.tableview import Area, Zone
 from vision.classify import Recognition, Verdict
 
@@ -24,9 +38,11 @@ def _pile(label: str) -> list[str]:
 
 
 def _face(label: str, glare: float, spot_y: float, seed: int = 0) -> NDArray[np.uint8]:
-    """The classifier's 40 x 56 crop of ``label``'s face field, under-exposed with a white balance off, a glare
-    spot of peak ``glare`` (linear light) centred ``spot_y`` px from its top, blurred, with sensor noise."""
-    img, _ = render_card(Card.parse(label), 4.0)
+    """The classifier's 40 x 56 crop of ``label``'s face field (a card, or a suit's face with no numeral: `unnumbered`),
+    under-exposed with a white balance off, a glare spot of peak ``glare`` (linear light) centred ``spot_y`` px from
+    its top, blurred, with sensor noise."""
+    bare = {unnumbered(suit): suit for suit in Suit}
+    img, _ = render_unnumbered(bare[label], 4.0) if label in bare else render_card(Card.parse(label), 4.0)
     f = int(round((CARD.margin + CARD.frame) * 4))
     face = cv2.resize(img[f:img.shape[0] - f, f:img.shape[1] - f], (40, 56), interpolation=cv2.INTER_AREA)
     lin = (face.astype(np.float32) / 255.0) ** 2.2 * np.array([0.8, 0.72, 0.86], np.float32)
@@ -115,3 +131,73 @@ def test_the_cards_fitted_together_cost_what_each_costs_fitted_alone(glare: floa
         alone = [fit_costs(crop, [label], blur, shift)[0] for label in CHART_CARDS]
         assert together == alone
         assert fit_costs(crop, CHART_CARDS[::-1], blur, shift) == alone[::-1]
+
+
+def test_a_poster_the_classifier_takes_for_nothing_is_read_where_it_ranks_the_poster_first_and_the_fit_agrees() -> None:
+    # a glare spot over the picture leaves the grey "P" faint: the classifier may say "nothing" while it still ranks
+    # the Poster far above every other card of the suit
+    nothing = Recognition(Verdict.NOT_A_COMPONENT, "none", 0.98)
+    poster = _face("animals-P", 2.0, 46.0)
+    assert poster_confirmed(poster[None], [nothing], ["animals-P"], [0.995], [0.02]) == [
+        Recognition(Verdict.IDENTIFIED, "animals-P", 0.995)]
+    unsure = Recognition(Verdict.UNSURE, "animals-P", 0.7)
+    assert poster_confirmed(poster[None], [unsure], ["animals-P"], [0.995], [0.02])[0].verdict is Verdict.IDENTIFIED
+    # the two readers must agree: a ranking short of POSTER_SHARE, or a best guess of another component, is not taken
+    assert poster_confirmed(poster[None], [nothing], ["animals-P"], [POSTER_SHARE - 0.01], [0.02]) == [nothing]
+    # ... or a ranking of cards the classifier gives next to no weight at all (the bare print or a hand ranks some card
+    # first too)
+    assert poster_confirmed(poster[None], [nothing], ["animals-P"], [0.999], [POSTER_WEIGHT / 2]) == [nothing]
+    for other in (Recognition(Verdict.UNSURE, "animals-L1", 0.7), Recognition(Verdict.UNSURE, "token-5", 0.7)):
+        assert poster_confirmed(poster[None], [other], ["animals-P"], [0.995], [0.02]) == [other]
+
+
+@pytest.mark.parametrize(("label", "glare", "spot_y"), [
+    ("animals-L1", 2.0, 46.0),  # a numbered card laid on the Poster's pile
+    ("animals-D4", 0.0, 46.0),
+    ("animals-P", 3.0, 16.0),  # a "P" glare saturates fits every card of the suit alike
+    ("sideshow-unnumbered", 0.0, 46.0),  # a face showing no numeral: the faint grey "P" fits it better than a number
+    ("animals-unnumbered", 1.0, 46.0),
+])
+def test_a_poster_is_never_read_from_a_crop_whose_p_does_not_show(label: str, glare: float, spot_y: float) -> None:
+    suit = label.split("-")[0]
+    crop = _face(label, glare, spot_y)
+    nothing = Recognition(Verdict.NOT_A_COMPONENT, "none", 0.98)
+    assert poster_confirmed(crop[None], [nothing], [f"{suit}-P"], [0.999], [0.02]) == [nothing]
+
+
+def test_no_numeral_is_the_rival_that_keeps_a_bare_face_from_passing_for_the_poster() -> None:
+    # among the suit's cards alone the grey "P", the faintest numeral, fits a face with no numeral best
+    crop = _face("sideshow-unnumbered", 0.0, 46.0)
+    among = ["sideshow-P"] + [c.notation() for c in DECK if c.suit is Suit.SIDESHOW and not c.is_poster]
+    assert face_read(crop, among, "sideshow-P")[0] == "sideshow-P"
+    assert face_read(crop, [*among, unnumbered(Suit.SIDESHOW)], "sideshow-P")[0] == unnumbered(Suit.SIDESHOW)
+
+
+@pytest.mark.parametrize(("pile", "poster", "rival", "read"), [
+    (Pile.POSTER, 0.0198, 0.0001, True),
+    (Pile.POSTER, 0.0189, 0.001, False),  # another card of the suit near the Poster: the classifier's ranking unclear
+    (Pile.POSTER, 0.00399, 0.00001, False),  # the Poster far first, but the cards all next to impossible
+    (Pile.LIGHT, 0.0198, 0.0001, False),  # a numbered pile's crop: read as before
+])
+def test_a_recogniser_reads_a_poster_pile_taken_for_nothing_from_the_classifiers_ranking_and_the_fit(
+        monkeypatch: pytest.MonkeyPatch, pile: Pile, poster: float, rival: float, read: bool) -> None:
+    recognizer = Recognizer(DEFAULT_MODEL)
+    place = next(p for p in layout_places({}) if p.zone.suit is Suit.ANIMALS and p.zone.pile is pile)
+    labels = list(recognizer.classifier.labels)  # type: ignore[attr-defined]
+
+    def probabilities(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+        p = np.zeros((len(crops), len(labels)), np.float32)
+        p[:, labels.index("none")] = 1.0 - poster - rival
+        p[:, labels.index("animals-P")] = poster
+        p[:, labels.index("animals-L2")] = rival
+        return p
+
+    monkeypatch.setattr(recognizer.classifier, "probabilities", probabilities)
+    nothing = Recognition(Verdict.NOT_A_COMPONENT, "none", 1.0 - poster - rival)
+    out = recognizer._posters_for_nothing(_face("animals-P", 2.0, 46.0)[None], [nothing], [place])
+    if read:
+        assert out[0].verdict is Verdict.IDENTIFIED and out[0].best == "animals-P"
+        # its confidence: the Poster's share of the suit's cards
+        assert out[0].confidence == pytest.approx(poster / (poster + rival), rel=1e-5)
+    else:
+        assert out == [nothing]
