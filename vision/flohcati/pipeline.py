@@ -376,7 +376,7 @@ class Recognizer:
         #: an enrolled deck's reader (`vision.classify.CropReader`): reads a card whose code is not read
         self.classifier = classifier
         self.calibrator = Calibrator(config)
-        self._detectors: dict[tuple[int, float, bool], cv2.aruco.ArucoDetector] = {}
+        self._detectors: dict[tuple[int, float, bool, bool], cv2.aruco.ArucoDetector] = {}
         self._retries: dict[int, cv2.aruco.ArucoDetector] = {}
         #: the row's cards as last known (card, code centre in table mm): read, or held since
         self._row: list[tuple[DeckCard, float, float]] = []
@@ -705,13 +705,14 @@ class Recognizer:
             reader = self._parts[key] = _PartReader(self.classifier, part)
         return reader
 
-    def _detector(self, window: int, min_perimeter: float, one_window: bool = False) -> cv2.aruco.ArucoDetector:
-        key = (window, min_perimeter, one_window)
+    def _detector(self, window: int, min_perimeter: float, one_window: bool = False,
+                  larger: bool = False) -> cv2.aruco.ArucoDetector:
+        key = (window, min_perimeter, one_window, larger)
         detector = self._detectors.get(key)
         if detector is None:
             if len(self._detectors) >= _MAX_DETECTORS:
                 self._detectors.clear()
-            detector = self._detectors[key] = _detector(window, min_perimeter, one_window)
+            detector = self._detectors[key] = _detector(window, min_perimeter, one_window, larger)
         return detector
 
     def _calibrate(self, gray: Image, blur: FrameBlur | None = None) -> tuple[Calibration, tuple[Marker, ...]]:
@@ -860,26 +861,43 @@ class Recognizer:
             return search(crop, _detector(window, rate, larger=True), at + (int(u0), int(v0)))
 
         found, rejected = search(sharp, self._detector(window, min_rate, True), at)
-        # the larger windows search again where a card may lie whose code the one window did not read, until
-        # no new place comes up (a code read there makes the slot after it such a place)
         read = _centres(found, to_table)
         undecoded = [(sq[0], sq[1]) for r in rejected for sq in [_square(_to_table(r, to_table))] if sq is not None]
         squares = list(undecoded)
+
+        def take(codes: tuple[Marker, ...], more: tuple[NDArray[Any], ...]) -> bool:
+            # the new cards' codes and code-sized squares kept; True where a square lies where a card may lie
+            nonlocal found, rejected
+            for m in codes:
+                x, y = _to_table(m.corners, to_table).mean(0)
+                if is_card_id(m.id) and not near(x, y, read):
+                    found += (m,)
+                    read.append((float(x), float(y)))
+            unread = False
+            for r in more:
+                sq = _square(_to_table(r, to_table))
+                if sq is None or near(sq[0], sq[1], read) or zone_of(sq[0], sq[1])[0] not in _WATCHED:
+                    continue
+                unread = True
+                if not near(sq[0], sq[1], squares):
+                    rejected += (r,)
+                    squares.append((sq[0], sq[1]))
+            return unread
+
+        # the larger windows search again where a card may lie whose code the one window did not read, until no
+        # new place comes up (a code read there makes the slot after it such a place); where one of them shows a
+        # code-sized square they cannot decode either (glare, a hand, blur: the slots past it may hold codes no
+        # place reaches), over all the zones
         searched: set[tuple[float, float, float, float]] = set()
-        while places := [box for box in _places_to_look(read, undecoded) if box not in searched]:
+        unread = False
+        while not unread and (places := [box for box in _places_to_look(read, undecoded) if box not in searched]):
             for box in places:
                 searched.add(box)
-                codes, more = at_place(box)
-                for m in codes:
-                    x, y = _to_table(m.corners, to_table).mean(0)
-                    if is_card_id(m.id) and not near(x, y, read):
-                        found += (m,)
-                        read.append((float(x), float(y)))
-                for r in more:
-                    sq = _square(_to_table(r, to_table))
-                    if sq is not None and not near(sq[0], sq[1], squares):
-                        rejected += (r,)
-                        squares.append((sq[0], sq[1]))
+                if take(*at_place(box)):
+                    unread = True
+                    break
+        if unread:
+            take(*search(sharp, self._detector(window, min_rate, larger=True), at))
         markers = mat + tuple(m for m in found if is_card_id(m.id))
         quads = [np.asarray(r, np.float64).reshape(4, 2) for r in rejected]
         markers += self._read_again(gray, markers, quads, to_table)
