@@ -11,7 +11,8 @@ in the part of the frame where the zones lie, sharpened and enlarged where they
 are small, with one threshold window, and with the larger ones only around the
 places a card may lie whose code that did not read (a slot of a zone filled slot
 by slot up to the one after its last card, the request strip, an undecoded
-code-sized square); each card code's
+code-sized square), or over all the zones where such a place shows a square
+they cannot decode either; each card code's
 centre and side in table millimetres, its zone
 (`vision.flohcati.layout.zone_of`). A square of a card code's size that the
 detector found but could not decode, inside a zone where cards belong, is cut
@@ -125,8 +126,8 @@ _MAX_RETRIES = 40
 _MIN_PERIMETER = 0.06
 #: The cards' codes are searched with the detector's smallest threshold window alone (a third of the detector's time
 #: at 1280x960, half or less at 2304x1296), and with the larger windows only where a card may lie whose code that
-#: search did not read (`_places_to_look`): a slot of a zone filled slot by slot is held when a code was read within
-#: this (mm) of where its code lies...
+#: search did not read (`_places_to_look`; over all the zones where one of those shows a square no window decodes):
+#: a slot of a zone filled slot by slot is held when a code was read within this (mm) of where its code lies...
 _SLOT_HELD = 12.0
 #: ... and each such place is searched this far (mm) beyond the code's half side (a card laid a little off its slot)
 _PLACE_SLACK = 8.0
@@ -805,7 +806,8 @@ class Recognizer:
         """The mat's and the cards' markers in ``gray``, and the code-sized squares the detector could not decode
         (image corners). The cards' codes are searched with the detector's smallest threshold window over the zones,
         then with its larger windows around each place where a card may lie whose code that did not read
-        (`_places_to_look`)."""
+        (`_places_to_look`), and over all the zones where such a place shows a code-sized square they cannot decode
+        either."""
         side = max(gray.shape[:2])
         to_table = calibration.image_to_table
         # the cards' codes: only where the mat lies, enlarged when they are small there (a camera far

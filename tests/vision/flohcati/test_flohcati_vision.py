@@ -443,6 +443,39 @@ def test_a_code_the_smallest_window_misses_is_read_by_the_larger_ones_where_a_ca
     assert [c.card for c in view.in_area(Area.ROW)] == list(LAYOUT.row)
 
 
+def test_where_a_place_shows_a_square_no_window_decodes_the_larger_windows_search_every_zone(
+        canvas: tuple, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    # three codes of the row missed by the smallest window; searched at their places, the first shows a square the
+    # larger windows cannot decode either (as a hand or glare over it would) and the other two nothing: the cards
+    # past such a square may lie beyond every place, so the larger windows search all the zones
+    from vision.flohcati import pipeline
+
+    image, origin = canvas
+    photo = photograph(image, 2.5, origin, REGION, "easy", seed=3)
+    missed = {card_id(parse_card(name)) for name in ("blue-5", "green-0", "grey-7")}
+    square = card_id(parse_card("blue-5"))
+    made = pipeline._detector
+
+    class Missing:
+        def __init__(self, detector: cv2.aruco.ArucoDetector, larger: bool) -> None:
+            self.detector, self.larger = detector, larger
+
+        def detectMarkers(self, image: np.ndarray) -> tuple:  # type: ignore[type-arg]  # noqa: N802
+            corners, found, rejected = self.detector.detectMarkers(image)
+            if self.larger and image.shape[1] > 800:  # the larger windows over all the zones
+                return corners, found, rejected
+            ids = [] if found is None else [int(i) for i in found.ravel()]
+            keep = [k for k, i in enumerate(ids) if i not in missed]
+            if self.larger:  # at a place
+                rejected = tuple(rejected) + tuple(corners[k] for k, i in enumerate(ids) if i == square)
+            return tuple(corners[k] for k in keep), None if not keep else found[keep], rejected
+
+    monkeypatch.setattr(pipeline, "_detector", lambda window, rate, one_window=False, larger=False:
+                        Missing(made(window, rate, one_window, larger), larger))
+    view = Recognizer().recognize(photo.image).view
+    assert [c.card for c in view.in_area(Area.ROW)] == list(LAYOUT.row) and not view.unreadable
+
+
 def test_the_places_a_card_may_lie_whose_code_was_not_read() -> None:
     from vision.flohcati.pipeline import _PLACE_SLACK, _places_to_look
 
