@@ -8,8 +8,8 @@ threshold window first; when neither decodes enough of them, the undecoded squar
 against the dictionary's codes, blurred, a mat marker taken only with a clear
 lead) and its homography (`vision.calibrate`); then the cards' codes, searched
 in the part of the frame where the zones lie, sharpened and enlarged where they
-are small, with one threshold window, and with the larger ones only around the
-places a card may lie whose code that did not read (a slot of a zone filled slot
+are small, with one threshold window, and (below 2048 px) with the larger ones
+only around the places a card may lie whose code that did not read (a slot of a zone filled slot
 by slot up to the one after its last card, the request strip, an undecoded
 code-sized square), or over all the zones where such a place shows a square
 they cannot decode either; each card code's
@@ -125,9 +125,15 @@ _MAX_RETRIES = 40
 #: The smallest code perimeter searched for, as a fraction of the frame's longer side.
 _MIN_PERIMETER = 0.06
 #: The cards' codes are searched with the detector's smallest threshold window alone (a third of the detector's time
-#: at 1280x960, half or less at 2304x1296), and with the larger windows only where a card may lie whose code that
-#: search did not read (`_places_to_look`; over all the zones where one of those shows a square no window decodes):
-#: a slot of a zone filled slot by slot is held when a code was read within this (mm) of where its code lies...
+#: at 1280x960, half or less at 2304x1296). In a frame whose longer side is at least this (px)...
+_ONE_WINDOW_SIDE = 2048
+#: ... they are searched again with every window where that leaves at least this many code-sized squares undecoded
+#: (set on 13 tuning frames: the two whose codes the one window missed left 2 and 4; two more left 2 and 3, nine 0
+#: or 1)...
+_SEARCH_AGAIN_SQUARES = 2
+#: ... in a smaller one, with the larger windows only where a card may lie whose code that search did not read
+#: (`_places_to_look`; over all the zones where one of those shows a square no window decodes): a slot of a zone
+#: filled slot by slot is held when a code was read within this (mm) of where its code lies...
 _SLOT_HELD = 12.0
 #: ... and each such place is searched this far (mm) beyond the code's half side (a card laid a little off its slot)
 _PLACE_SLACK = 8.0
@@ -863,6 +869,10 @@ class Recognizer:
             return search(crop, _detector(window, rate, larger=True), at + (int(u0), int(v0)))
 
         found, rejected = search(sharp, self._detector(window, min_rate, True), at)
+        if side >= _ONE_WINDOW_SIDE:
+            if sum(_square(_to_table(r, to_table)) is not None for r in rejected) >= _SEARCH_AGAIN_SQUARES:
+                found, rejected = search(sharp, self._detector(window, min_rate), at)  # every window again
+            return self._with_read_again(gray, mat, found, rejected, to_table)
         read = _centres(found, to_table)
         undecoded = [(sq[0], sq[1]) for r in rejected for sq in [_square(_to_table(r, to_table))] if sq is not None]
         squares = list(undecoded)
@@ -900,6 +910,13 @@ class Recognizer:
                     break
         if unread:
             take(*search(sharp, self._detector(window, min_rate, larger=True), at))
+        return self._with_read_again(gray, mat, found, rejected, to_table)
+
+    def _with_read_again(self, gray: Image, mat: tuple[Marker, ...], found: tuple[Marker, ...],
+                         rejected: tuple[NDArray[Any], ...],
+                         to_table: NDArray[Any]) -> tuple[tuple[Marker, ...], list[NDArray[Any]]]:
+        """The mat's markers, the cards' codes ``found`` and those read again among the squares ``rejected``
+        (`_read_again`); the squares."""
         markers = mat + tuple(m for m in found if is_card_id(m.id))
         quads = [np.asarray(r, np.float64).reshape(4, 2) for r in rejected]
         markers += self._read_again(gray, markers, quads, to_table)

@@ -408,6 +408,24 @@ def test_the_card_codes_are_searched_over_the_zones_with_the_smallest_threshold_
     assert len(made) == 2 and all(low == high for low, high in made)
 
 
+def test_a_large_frame_whose_one_window_search_leaves_code_squares_undecoded_is_searched_with_every_window(
+        canvas: tuple, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    from vision.flohcati import pipeline
+
+    image, origin = canvas
+    photo = photograph(image, 2.5, origin, REGION, "easy", seed=3, size=(2304, 1296))
+    made: list[bool] = []
+
+    def spy(window: int, min_perimeter: float, one_window: bool = False) -> cv2.aruco.ArucoDetector:
+        made.append(one_window)
+        return pipeline._detector(window, min_perimeter, one_window)
+
+    monkeypatch.setattr(Recognizer, "_detector", lambda self, *args: spy(*args))
+    monkeypatch.setattr(pipeline, "_SEARCH_AGAIN_SQUARES", 0)  # any undecoded square at all, even none
+    assert Recognizer().recognize(photo.image).view.sight(4) == LAYOUT.sight(4)
+    assert made == [True, False]
+
+
 def _code_missed(monkeypatch: pytest.MonkeyPatch, missed: set[str]) -> None:
     """Every search of the zones by the recogniser's own detectors (the search over the whole of them) misses the
     codes of the cards named: neither read nor left as an undecoded square."""
