@@ -7,8 +7,12 @@ slow one only when the fast one does not fix the mat, with the fast one's
 threshold window first; when neither decodes enough of them, the undecoded squares matched
 against the dictionary's codes, blurred, a mat marker taken only with a clear
 lead) and its homography (`vision.calibrate`); then the cards' codes, searched
-with several threshold windows in the part of the frame where the zones lie,
-sharpened and enlarged where they are small; each card code's
+in the part of the frame where the zones lie, sharpened and enlarged where they
+are small, with one threshold window, and (below 2048 px) with the larger ones
+only around the places a card may lie whose code that did not read (a slot of a zone filled slot
+by slot up to the one after its last card, the request strip, an undecoded
+code-sized square), or over all the zones where such a place shows a square
+they cannot decode either; each card code's
 centre and side in table millimetres, its zone
 (`vision.flohcati.layout.zone_of`). A square of a card code's size that the
 detector found but could not decode, inside a zone where cards belong, is cut
@@ -120,12 +124,19 @@ _MAX_ENLARGE = 2.5
 _MAX_RETRIES = 40
 #: The smallest code perimeter searched for, as a fraction of the frame's longer side.
 _MIN_PERIMETER = 0.06
-#: In a frame whose longer side is at least this (px), the cards' codes are searched first with the detector's
-#: smallest threshold window alone (half the detector's time or less at 2304x1296)...
+#: The cards' codes are searched with the detector's smallest threshold window alone (a third of the detector's time
+#: at 1280x960, half or less at 2304x1296). In a frame whose longer side is at least this (px)...
 _ONE_WINDOW_SIDE = 2048
-#: ... and again with every window where that leaves at least this many code-sized squares undecoded (set on 13
-#: tuning frames: the two whose codes the one window missed left 2 and 4; two more left 2 and 3, nine 0 or 1)
+#: ... they are searched again with every window where that leaves at least this many code-sized squares undecoded
+#: (set on 13 tuning frames: the two whose codes the one window missed left 2 and 4; two more left 2 and 3, nine 0
+#: or 1)...
 _SEARCH_AGAIN_SQUARES = 2
+#: ... in a smaller one, with the larger windows only where a card may lie whose code that search did not read
+#: (`_places_to_look`; over all the zones where one of those shows a square no window decodes): a slot of a zone
+#: filled slot by slot is held when a code was read within this (mm) of where its code lies...
+_SLOT_HELD = 12.0
+#: ... and each such place is searched this far (mm) beyond the code's half side (a card laid a little off its slot)
+_PLACE_SLACK = 8.0
 #: Detectors kept (one per threshold window and smallest perimeter; a still camera needs one).
 _MAX_DETECTORS = 16
 #: The codes are searched where the zones of `_WATCHED` lie and this far (mm) around them: a code's half side,
@@ -255,10 +266,11 @@ class Recognition:
     times: StageTimes = field(default_factory=StageTimes)
 
 
-def _detector(window: int, min_perimeter: float, one_window: bool = False) -> cv2.aruco.ArucoDetector:
+def _detector(window: int, min_perimeter: float, one_window: bool = False,
+              larger: bool = False) -> cv2.aruco.ArucoDetector:
     """The code detector: several threshold windows around ``window`` (px), a tolerant polygon fit and
     decoder (the 4x4 codes' cells are large), sub-pixel corners. ``one_window``: the smallest of those
-    windows alone (`_ONE_WINDOW_SIDE`)."""
+    windows alone; ``larger``: every window but the smallest."""
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     # a card's code is about 50 px across in a 1280 px frame; far smaller squares are print detail
@@ -266,6 +278,8 @@ def _detector(window: int, min_perimeter: float, one_window: bool = False) -> cv
     params.adaptiveThreshWinSizeMin = max(3, window // 2 | 1)
     params.adaptiveThreshWinSizeMax = params.adaptiveThreshWinSizeMin if one_window else 3 * window
     params.adaptiveThreshWinSizeStep = max(2, window)
+    if larger:
+        params.adaptiveThreshWinSizeMin += params.adaptiveThreshWinSizeStep
     params.adaptiveThreshConstant = 5
     params.polygonalApproxAccuracyRate = 0.05
     params.perspectiveRemovePixelPerCell = 8
@@ -369,7 +383,7 @@ class Recognizer:
         #: an enrolled deck's reader (`vision.classify.CropReader`): reads a card whose code is not read
         self.classifier = classifier
         self.calibrator = Calibrator(config)
-        self._detectors: dict[tuple[int, float, bool], cv2.aruco.ArucoDetector] = {}
+        self._detectors: dict[tuple[int, float, bool, bool], cv2.aruco.ArucoDetector] = {}
         self._retries: dict[int, cv2.aruco.ArucoDetector] = {}
         #: the row's cards as last known (card, code centre in table mm): read, or held since
         self._row: list[tuple[DeckCard, float, float]] = []
@@ -698,13 +712,14 @@ class Recognizer:
             reader = self._parts[key] = _PartReader(self.classifier, part)
         return reader
 
-    def _detector(self, window: int, min_perimeter: float, one_window: bool = False) -> cv2.aruco.ArucoDetector:
-        key = (window, min_perimeter, one_window)
+    def _detector(self, window: int, min_perimeter: float, one_window: bool = False,
+                  larger: bool = False) -> cv2.aruco.ArucoDetector:
+        key = (window, min_perimeter, one_window, larger)
         detector = self._detectors.get(key)
         if detector is None:
             if len(self._detectors) >= _MAX_DETECTORS:
                 self._detectors.clear()
-            detector = self._detectors[key] = _detector(window, min_perimeter, one_window)
+            detector = self._detectors[key] = _detector(window, min_perimeter, one_window, larger)
         return detector
 
     def _calibrate(self, gray: Image, blur: FrameBlur | None = None) -> tuple[Calibration, tuple[Marker, ...]]:
@@ -795,7 +810,10 @@ class Recognizer:
     def _find_codes(self, gray: Image, blur: FrameBlur, calibration: Calibration,
                     mat: tuple[Marker, ...]) -> tuple[tuple[Marker, ...], list[NDArray[Any]]]:
         """The mat's and the cards' markers in ``gray``, and the code-sized squares the detector could not decode
-        (image corners)."""
+        (image corners). The cards' codes are searched with the detector's smallest threshold window over the zones,
+        then with its larger windows around each place where a card may lie whose code that did not read
+        (`_places_to_look`), and over all the zones where such a place shows a code-sized square they cannot decode
+        either."""
         side = max(gray.shape[:2])
         to_table = calibration.image_to_table
         # the cards' codes: only where the mat lies, enlarged when they are small there (a camera far
@@ -821,18 +839,84 @@ class Recognizer:
         window = max(3, int(round(0.011 * big_side)) | 1)
         sharp = cv2.addWeighted(part, 2.0, soft, -1.0, 0)
         min_rate = (min_px + 0.5) / max(part.shape[:2])
-        one_window = side >= _ONE_WINDOW_SIDE
+        # the part's pixel (u, v) lies at frame pixel ((u, v) + at) / f + shift
         at = np.array([sx0, sy0], np.float64)
         shift = np.array([x0, y0], np.float64)
-        while True:
-            corners, ids, rejected = self._detector(window, min_rate, one_window).detectMarkers(sharp)
-            corners = tuple((np.asarray(c, np.float64).reshape(4, 2) + at) / f + shift for c in corners)
-            rejected = tuple((np.asarray(r, np.float64).reshape(4, 2) + at) / f + shift for r in rejected)
-            if not one_window or sum(_square(_to_table(r, to_table)) is not None
-                                     for r in rejected) < _SEARCH_AGAIN_SQUARES:
-                break
-            one_window = False  # codes the one window left undecoded: every window searches again
-        found = () if ids is None else tuple(Marker(int(i), c) for c, i in zip(corners, ids.ravel()))
+
+        def search(image: Image, detector: cv2.aruco.ArucoDetector,
+                   offset: NDArray[Any]) -> tuple[tuple[Marker, ...], tuple[NDArray[Any], ...]]:
+            corners, ids, rejected = detector.detectMarkers(image)
+            found = () if ids is None else tuple(
+                Marker(int(i), (np.asarray(c, np.float64).reshape(4, 2) + offset) / f + shift)
+                for c, i in zip(corners, ids.ravel()))
+            return found, tuple((np.asarray(r, np.float64).reshape(4, 2) + offset) / f + shift for r in rejected)
+
+        def near(x: float, y: float, points: Sequence[tuple[float, float]]) -> bool:
+            return any(math.hypot(x - px, y - py) < _SAME_CARD_MM for px, py in points)
+
+        def at_place(box: tuple[float, float, float, float]) -> tuple[tuple[Marker, ...], tuple[NDArray[Any], ...]]:
+            # the place's pixels, and a threshold window's width around them
+            bx0, by0, bx1, by1 = box
+            pts = (_to_table(np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]]), calibration.table_to_image)
+                   - shift) * f - at
+            pad = window + 2
+            u0, v0 = np.maximum(0, np.floor(pts.min(0)).astype(int) - pad)
+            u1, v1 = np.ceil(pts.max(0)).astype(int) + pad
+            crop = sharp[v0:v1, u0:u1]
+            if min(crop.shape[:2]) < 8:
+                return (), ()
+            rate = (min_px + 0.5) / max(crop.shape[:2])
+            return search(crop, _detector(window, rate, larger=True), at + (int(u0), int(v0)))
+
+        found, rejected = search(sharp, self._detector(window, min_rate, True), at)
+        if side >= _ONE_WINDOW_SIDE:
+            if sum(_square(_to_table(r, to_table)) is not None for r in rejected) >= _SEARCH_AGAIN_SQUARES:
+                found, rejected = search(sharp, self._detector(window, min_rate), at)  # every window again
+            return self._with_read_again(gray, mat, found, rejected, to_table)
+        read = _centres(found, to_table)
+        undecoded = [(sq[0], sq[1]) for r in rejected for sq in [_square(_to_table(r, to_table))] if sq is not None]
+        squares = list(undecoded)
+
+        def take(codes: tuple[Marker, ...], more: tuple[NDArray[Any], ...]) -> bool:
+            # the new cards' codes and code-sized squares kept; True where a square lies where a card may lie
+            nonlocal found, rejected
+            for m in codes:
+                x, y = _to_table(m.corners, to_table).mean(0)
+                if is_card_id(m.id) and not near(x, y, read):
+                    found += (m,)
+                    read.append((float(x), float(y)))
+            unread = False
+            for r in more:
+                sq = _square(_to_table(r, to_table))
+                if sq is None or near(sq[0], sq[1], read) or zone_of(sq[0], sq[1])[0] not in _WATCHED:
+                    continue
+                unread = True
+                if not near(sq[0], sq[1], squares):
+                    rejected += (r,)
+                    squares.append((sq[0], sq[1]))
+            return unread
+
+        # the larger windows search again where a card may lie whose code the one window did not read, until no
+        # new place comes up (a code read there makes the slot after it such a place); where one of them shows a
+        # code-sized square they cannot decode either (glare, a hand, blur: the slots past it may hold codes no
+        # place reaches), over all the zones
+        searched: set[tuple[float, float, float, float]] = set()
+        unread = False
+        while not unread and (places := [box for box in _places_to_look(read, undecoded) if box not in searched]):
+            for box in places:
+                searched.add(box)
+                if take(*at_place(box)):
+                    unread = True
+                    break
+        if unread:
+            take(*search(sharp, self._detector(window, min_rate, larger=True), at))
+        return self._with_read_again(gray, mat, found, rejected, to_table)
+
+    def _with_read_again(self, gray: Image, mat: tuple[Marker, ...], found: tuple[Marker, ...],
+                         rejected: tuple[NDArray[Any], ...],
+                         to_table: NDArray[Any]) -> tuple[tuple[Marker, ...], list[NDArray[Any]]]:
+        """The mat's markers, the cards' codes ``found`` and those read again among the squares ``rejected``
+        (`_read_again`); the squares."""
         markers = mat + tuple(m for m in found if is_card_id(m.id))
         quads = [np.asarray(r, np.float64).reshape(4, 2) for r in rejected]
         markers += self._read_again(gray, markers, quads, to_table)
@@ -1185,6 +1269,32 @@ def _search_box(table_to_image: NDArray[Any], x0: int, y0: int, f: float, width:
     sx0, sy0 = np.floor(pts.min(0)).astype(int)
     sx1, sy1 = np.ceil(pts.max(0)).astype(int)
     return max(0, int(sx0)), max(0, int(sy0)), min(width, int(sx1)), min(height, int(sy1))
+
+
+def _centres(markers: Sequence[Marker], to_table: NDArray[Any]) -> list[tuple[float, float]]:
+    """The centres (table mm) of the cards' codes among ``markers``."""
+    return [(float(x), float(y)) for m in markers if is_card_id(m.id) for x, y in [_to_table(m.corners, to_table).mean(0)]]
+
+
+def _places_to_look(read: Sequence[tuple[float, float]],
+                    squares: Sequence[tuple[float, float]] = ()) -> list[tuple[float, float, float, float]]:
+    """Where (x0, y0, x1, y1 table mm) a card may lie whose code is not among the codes read (their centres,
+    ``read``): in each zone filled slot by slot (`lanes`), every slot before the last one held (`_SLOT_HELD`) that is
+    not held and the slot after it (the first, when none is held); the request strip when no code was read there;
+    each undecoded code-sized square (its centre, ``squares``) in a zone where cards lie, away from the codes read.
+    Each reaches `_PLACE_SLACK` beyond a code's half side around where the code lies."""
+    r = CODE_SIZE / 2 + _PLACE_SLACK
+    boxes = [(x - r, y - r, x + r, y + r) for x, y in squares if zone_of(x, y)[0] in _WATCHED
+             and all(math.hypot(x - rx, y - ry) >= _SAME_CARD_MM for rx, ry in read)]
+    for _, _, _, slots in lanes():
+        centres = [(x + CODE_CENTRE[0], y + CODE_CENTRE[1]) for x, y in slots]
+        held = [any(math.hypot(cx - x, cy - y) < _SLOT_HELD for x, y in read) for cx, cy in centres]
+        last = max((k for k, h in enumerate(held) if h), default=-1)
+        boxes += [(cx - r, cy - r, cx + r, cy + r) for (cx, cy), h in zip(centres[:last + 2], held) if not h]
+    strip = MAT.request
+    if not any(strip.contains(x, y) for x, y in read):
+        boxes.append((strip.x - r, strip.y - r, strip.x + strip.w + r, strip.y + strip.h + r))
+    return boxes
 
 
 def _code_side_px(table_to_image: NDArray[Any]) -> float:
