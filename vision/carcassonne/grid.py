@@ -916,7 +916,9 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
     tells which move is right), the lattice at twice its pitch along each axis whose seams lie on every other line
     only (`_parity_doubled`), and where it holds few seams (`DOUBLE_BELOW`) the lattice at twice its pitch on
     either parity, along both axes or along one (a lattice at half the tile pitch, the art's roads and walls across
-    the tile middles taken for seams, holds few seams on every other line either).
+    the tile middles taken for seams, holds few seams on every other line either). The starts are grown in that
+    order until one holds nearly all the seams with the outline on its lines, or most with nearly all the outline
+    on them (`_grown_enough`): no later one could refuse it, and any that held more would lie on the same tiles.
     """
     starts = [to_work]
     half = _half_shift(mask, to_work)
@@ -947,6 +949,11 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
             continue
         grown_all.append((seam_share(fine, mask, grown), grown))
         outlines.append(np.array(_outline_axis_shares(contour, grown)))
+        # a lattice holding nearly all the seams, with enough of the outline on its lines that no other lattice can
+        # refuse it, or most of them with nearly all the outline on its lines, is the tiles' own: the starts left
+        # are not grown
+        if _grown_enough(fine, mask, grown, grown_all[-1][0], outlines[-1]):
+            break
     # a lattice grown along the art's roads across the tile middles can hold more seams than the right one, but it
     # leaves the board's outline along one axis off its lines where the lattice as measured or another grown one
     # keeps it on them
@@ -958,6 +965,23 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
     return best_share, best_grown
 
 
+def _grown_enough(fine: NDArray[Any], mask: NDArray[Any], grown: NDArray[Any], share: float,
+                  outline: NDArray[Any]) -> bool:
+    """Whether the grown lattice ``grown``, holding ``share`` of the seams with ``outline`` (`_outline_axis_shares`) of
+    the board's outline on its lines along each axis, ends the growing from the starts left (`GROWN_ENOUGH`,
+    `GROWN_OUTLINED`; a lattice at half the tile pitch puts the whole outline on its lines too, and holds its seams
+    on every other line only: `_parity_doubled`)."""
+    if share >= GROWN_ENOUGH and bool((outline >= OUTLINE_DROP).all()):
+        return True
+    return share >= GROWN_OUTLINED and bool((outline >= OUTLINE_SURE).all()) and _parity_doubled(fine, mask, grown) is None
+
+
+#: a grown lattice holding this share of the seams, with enough of the outline on its lines along both axes that no
+#: other lattice can refuse it (`OUTLINE_DROP`), ends the growing from the starts left
+GROWN_ENOUGH = 0.9
+#: ... and so does one holding this share with nearly all the outline along both axes on its lines (`OUTLINE_SURE`):
+#: on a big board seen at a slant the far seams are faint, and a lattice on the tiles holds only about two thirds
+GROWN_OUTLINED = 0.6
 #: a grown lattice is refused where the share of the board's outline on its lines along either axis is this much
 #: below the most that the lattice as measured or another grown lattice puts there
 OUTLINE_DROP = 0.5

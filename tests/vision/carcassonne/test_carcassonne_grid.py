@@ -14,6 +14,7 @@ from vision.carcassonne.board import draw_board, random_layout
 from vision.carcassonne.camera import LEVELS, _homography, photograph
 from vision.carcassonne.grid import (
     DOUBLE_BELOW,
+    GROWN_ENOUGH,
     GROWN_PRECISION,
     PITCH_MISFIT,
     VIEW_MISFIT,
@@ -484,6 +485,98 @@ def test_a_lattice_half_a_cell_off_is_grown_from_its_half_cell_moves_where_the_o
     best_share, grown = grow_best(fine, mask, start, share)
     assert best_share > 0.9
     assert _worst(grown, truth, cells) < 0.05
+
+
+def test_growing_stops_at_a_lattice_holding_nearly_all_seams_and_keeps_what_growing_every_start_keeps(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lattice at half the tile pitch is grown from many starts; once one holds nearly all the seams with the
+    outline on its lines, the starts left are not grown, and the lattice kept is the one growing every start keeps."""
+    fine, mask, truth, cells = _seamed_board(1)
+    centre = np.array([5.5, 4.0])
+    half = truth @ np.array([[0.5, 0.0, 0.0], [0.0, 0.5, 0.0], [0.0, 0.0, 1.0]])
+    start = half @ np.array([[1.04, 0.0, -0.08 * centre[0]], [0.0, 1.04, -0.08 * centre[1]], [0.0, 0.0, 1.0]])
+    share = seam_share(fine, mask, start)
+    grow = grid_module.grow_seams
+    counts = []
+
+    def kept(every: bool) -> tuple[float, np.ndarray]:
+        grown = []
+
+        def counted(f: np.ndarray, m: np.ndarray, t: np.ndarray) -> np.ndarray | None:
+            grown.append(t)
+            return grow(f, m, t)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(grid_module, "grow_seams", counted)
+            if every:
+                patch.setattr(grid_module, "GROWN_ENOUGH", float("inf"))
+                patch.setattr(grid_module, "GROWN_OUTLINED", float("inf"))
+            out = grow_best(fine, mask, start, share)
+        counts.append(len(grown))
+        return out
+
+    every_share, every_grown = kept(True)
+    best_share, grown = kept(False)
+    assert best_share == every_share > GROWN_ENOUGH
+    assert np.array_equal(grown, every_grown)
+    assert _worst(grown, truth, cells) < 0.05
+    assert counts[1] < counts[0]
+
+
+def test_a_lattice_holding_nearly_all_seams_with_the_outline_off_its_lines_does_not_stop_the_growing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Half a cell off along one axis, a lattice can hold many seams (roads across the tile middles) while the
+    board's outline along that axis lies between its lines: it ends nothing, and a later start on the tiles wins."""
+    fine, mask, truth, cells = _seamed_board(1)
+    off = truth @ np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.5], [0.0, 0.0, 1.0]])
+    grown = []
+
+    def ident(f: np.ndarray, m: np.ndarray, t: np.ndarray) -> np.ndarray:
+        grown.append(t)
+        return t
+
+    monkeypatch.setattr(grid_module, "grow_seams", ident)
+    monkeypatch.setattr(grid_module, "search_lattice", lambda f, m, t: truth)
+    monkeypatch.setattr(grid_module, "_half_shift", lambda m, t: t)
+    monkeypatch.setattr(grid_module, "_parity_doubled", lambda f, m, t: None)
+    monkeypatch.setattr(grid_module, "seam_share",
+                        lambda f, m, t: 0.95 if np.allclose(t, off) else 0.97 if np.allclose(t, truth) else 0.2)
+    best_share, best = grow_best(fine, mask, off, 0.95)
+    assert len(grown) >= 2
+    assert np.allclose(best, truth)
+    assert best_share == 0.97
+    # with the outline on its lines, the first start that holds nearly all the seams ends the growing
+    grown.clear()
+    best_share, best = grow_best(fine, mask, truth, 0.2)
+    assert len(grown) == 1
+    assert np.allclose(best, truth)
+
+
+@pytest.mark.parametrize(("outline", "stops"), [(1.0, True), (0.97, True), (0.9, False)])
+def test_a_lattice_holding_most_seams_stops_the_growing_only_with_nearly_all_the_outline_on_its_lines(
+        outline: float, stops: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a big board seen at a slant a lattice on the tiles holds about two thirds of the seams: with nearly all the
+    board's outline along both axes on its lines it ends the growing, with less the starts left are grown (a later
+    one holding more is kept)."""
+    fine, mask, truth, _ = _seamed_board(1)
+    later = truth @ np.array([[1.0, 0.0, 0.01], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    grown = []
+
+    def ident(f: np.ndarray, m: np.ndarray, t: np.ndarray) -> np.ndarray:
+        grown.append(t)
+        return t
+
+    monkeypatch.setattr(grid_module, "grow_seams", ident)
+    monkeypatch.setattr(grid_module, "search_lattice", lambda f, m, t: later)
+    monkeypatch.setattr(grid_module, "_half_shift", lambda m, t: t)
+    monkeypatch.setattr(grid_module, "_parity_doubled", lambda f, m, t: None)
+    monkeypatch.setattr(grid_module, "seam_share", lambda f, m, t: 0.66 if t is truth else 0.7 if t is later else 0.1)
+    monkeypatch.setattr(grid_module, "_outline_axis_shares",
+                        lambda c, t: (1.0, outline) if t is truth else (1.0, 0.9) if t is later else (1.0, 1.0))
+    best_share, best = grow_best(fine, mask, truth, 0.5)
+    assert len(grown) == (1 if stops else 5)
+    assert best is (truth if stops else later)
+    assert best_share == (0.66 if stops else 0.7)
 
 
 def _walled_board(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
