@@ -1311,3 +1311,28 @@ def test_a_ring_read_pixel_by_pixel_needs_one_class_alone_and_enough_pixels_uncl
     assert _glare_votes(raw(np.concatenate([walkway, site[:100], clipped])), white, tint, RING) is None
     # too few pixels left unclipped
     assert _glare_votes(raw(np.concatenate([walkway[:20], clipped])), white, tint, RING) is None
+
+
+def test_a_middle_glare_saturates_in_part_is_read_pixel_by_pixel_a_piece_never_as_bare() -> None:
+    # b7 of a walkway tile: broad glare of the tint over it, a spot beside its middle saturating part of it
+    white = np.array([225.0, 205.0, 235.0])
+    tint = _glare_tint(white[None])[0]
+    coef = np.zeros((6, 3))
+    coef[0] = white
+    n = _px(FIELD)
+    x0, y0 = _px(BOARD.grid_x), _px(BOARD.grid_y)
+    yy, xx = np.mgrid[:n, :n] + 0.5
+    piece = np.hypot(xx - n / 2 - 2, yy - n / 2 - 2) <= _px(4.5)  # a piece nudged a little
+    allowed = ("walkway", "guest", "barker")
+    for broad, spot in ((0.6, 1.5), (0.6, 2.5), (0.6, 4.0), (0.9, 1.5), (0.9, 2.5), (0.9, 4.0)):
+        glare = broad + spot * np.exp(-(np.hypot(xx - n / 2 + 6, yy - n / 2 + 6) / (0.2 * n)) ** 2)
+        for name, colour in (("walkway", WALKWAY), ("guest", GUEST), ("barker", BARKER)):
+            lin = np.ones((_px(BOARD.height), _px(BOARD.width), 3)) * light_of(EMPTY)
+            lin[y0:y0 + 2 * n, x0:x0 + 2 * n] = light_of(WALKWAY)
+            field = np.where(piece[:, :, None], light_of(colour), light_of(WALKWAY))
+            lin[y0 + n:y0 + 2 * n, x0 + n:x0 + 2 * n] = field + glare[:, :, None] * tint
+            raw = np.clip(white * np.clip(lin, 0.0, None) ** (1 / 2.2), 0, 255).astype(np.uint8)
+            read = _read_fields(_Board(raw, coef, CATALOG))[4](9, allowed)
+            assert read in (name, None)
+            if spot == 1.5 and name != "barker":  # saturated in part, the rest lit unevenly: read
+                assert read == name
