@@ -27,7 +27,10 @@ paper under glare shows on the pixels glare left unclipped
 (`_paper_under_glare`). Where glare lights the box or the paper around it, a
 box holds no figure only where a figure under glare of the tint could not show
 the same (`_figure_under_glare`: glare of the tint opposite the white's cast,
-added to the figure's blue, can give the paper's own white). An empty parcel
+added to the figure's blue, can give the paper's own white); a box still unclear
+holds a figure where its edge shows beside the glare (`_figure_near`, `_figure_blend`). A ring or a middle
+glare saturates in part and lights unevenly is read pixel by pixel (`_glare_votes`): each pixel glare clipped
+in no channel keeps the print's colour under its own glare of the tint. An empty parcel
 whose hammer's head glare hides is told by its handle (`_hammer_handle`).
 
 Unsure means unrecognised, never a guess: a colour that is not clearly one of
