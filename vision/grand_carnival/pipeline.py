@@ -2075,7 +2075,8 @@ def _figure_near(rb: _Board, x: float, y: float) -> float:
     """The share of the pixels within `_FIGURE_NEAR` mm of board point (x, y) that show a figure: clipped in no
     channel, darker than paper can be (`_FIGURE_DARK` of the white: glare only adds light), and the figure's
     colour rather than the paper's both under grey glare and under glare of the tint there (`_glare_fit`, any gain
-    in `_FIGURE_GAIN`: the figure's edge blurs into the paper and its shadow).
+    in `_FIGURE_GAIN`: the figure's edge blurs into the paper and its shadow), or its blurred edge, the figure's
+    colour blended with the paper's white, under glare of the tint (`_figure_blend`).
 
     Glare over a figure's middle leaves the rest of it in view; the box's print and a hand's shadow are
     neutral, a hand's skin is red, and glare over ink is the glare's own colour, far less than a figure's.
