@@ -27,7 +27,10 @@ paper under glare shows on the pixels glare left unclipped
 (`_paper_under_glare`). Where glare lights the box or the paper around it, a
 box holds no figure only where a figure under glare of the tint could not show
 the same (`_figure_under_glare`: glare of the tint opposite the white's cast,
-added to the figure's blue, can give the paper's own white). An empty parcel
+added to the figure's blue, can give the paper's own white); a box still unclear
+holds a figure where its edge shows beside the glare (`_figure_near`, `_figure_blend`). A ring or a middle
+glare saturates in part and lights unevenly is read pixel by pixel (`_glare_votes`): each pixel glare clipped
+in no channel keeps the print's colour under its own glare of the tint. An empty parcel
 whose hammer's head glare hides is told by its handle (`_hammer_handle`).
 
 Unsure means unrecognised, never a guess: a colour that is not clearly one of
@@ -166,6 +169,11 @@ _FIGURE_NEAR = 6.0
 _FIGURE_DARK = 0.75
 _FIGURE_GAIN = (0.3, 1.3)
 _FIGURE_SEEN = 0.02
+#: ... or the figure's colour at a gain in `_FIGURE_GAIN` blended with the paper's white (its blurred edge) under
+#: glare of the tint, neither part less than `_BLEND_NEGATIVE` (of the white, linear light: noise)
+#: (`_figure_blend`); the tint at least `_BLEND_TINT` off the grey axis (nearer, the two parts are one)
+_BLEND_NEGATIVE = 0.02
+_BLEND_TINT = 0.02
 #: a pixel with a channel this bright (of 255) is clipped: glare saturated it; a field's ring with more
 #: than this share of its pixels clipped is unclear
 _CLIPPED = 248
@@ -235,6 +243,14 @@ _LEAST_GLARE = (5.0, 35.0)
 _LEAST_GLARE_KEPT = 0.2
 #: ... and when glare saturated some of its pixels, or its brightest tenth is this much lighter than the band's top
 _LEAST_GLARE_UNEVEN = 1.15
+#: a ring the readings above leave unclear where glare saturated at least `_VOTE_CLIPPED` of it is read pixel by
+#: pixel (`_glare_votes`): of its pixels clipped in no channel (at least `_VOTE_FREE`: a count, and a share of the
+#: ring), at least `_VOTE_SHARE` one class under glare of the tint, at most `_VOTE_OTHER` any other class under
+#: glare of the tint or grey glare
+_VOTE_CLIPPED = 0.05
+_VOTE_FREE = (30, 0.1)
+_VOTE_SHARE = 0.4
+_VOTE_OTHER = 0.02
 #: a hammer: the darkest tenth of the parcel's middle below this share of the paper; the middle is a disc
 #: this far (mm) above the parcel's centre, of this radius (mm): the whole head, on a board placed a few
 #: mm off (the lens's barrel), and not only its thin, blurred handle
@@ -660,6 +676,33 @@ def _glared_place(pixels: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
     return k
 
 
+def _glare_votes(pixels: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
+                 allowed: tuple[str, ...]) -> str | None:
+    """The class among ``allowed`` of a place (its pixels (M, 3), raw 0..255) glare lights unevenly, read pixel by
+    pixel: of the pixels clipped in no channel (`_VOTE_FREE`), the class glare of the tint (`_glare_fit`) explains
+    on at least `_VOTE_SHARE`, where no other class is explained on more than `_VOTE_OTHER` of them, under glare of
+    the tint or grey glare; None otherwise.
+
+    Glare falling off across a place adds a different amount of light to each pixel, so no one colour of them
+    (a median, a band of lightness) is the print's under one glare; each pixel alone is, and a pixel glare clipped
+    in no channel keeps the print's colour across the glare's. A hand, a shadow or a piece half over the place
+    shows another colour on its share of the pixels.
+    """
+    px = np.asarray(pixels, np.float64)
+    free = px[px.max(axis=1) < _CLIPPED]
+    if len(free) < max(float(_VOTE_FREE[0]), _VOTE_FREE[1] * len(px)):
+        return None
+    colours = free / np.maximum(np.asarray(white, np.float64), 1.0)
+    tinted = _glare_fit(colours, allowed, np.asarray(tint, np.float64)[None])
+    grey = _glare_fit(colours, allowed, _GREY[None])
+    counts = {k: sum(a == k for a in tinted) for k in allowed}
+    best = max(allowed, key=lambda k: counts[k])
+    others = max(sum(a == k for a in reading) for k in allowed if k != best for reading in (tinted, grey))
+    if counts[best] < _VOTE_SHARE * len(free) or others > _VOTE_OTHER * len(free):
+        return None
+    return best
+
+
 def _no_ticket_under_glare(pixels: NDArray[Any], white: NDArray[Any], tint: NDArray[Any]) -> bool:
     """True when an attraction's middle (its pixels (M, 3), raw 0..255) that glare saturated shows no ticket.
 
@@ -1010,7 +1053,7 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
     """Each field's ring class, middle colour and ring colour, paper-normalised, row 8 first; a function
     giving the colour of a field's middle from its pixels glare lit least (`_least_glare`), one
     reading a field's middle glare clipped in one channel (`_clipped_place`; an attraction's also by
-    `_no_ticket_under_glare`), and what glare left of each ring (`_Glare`).
+    `_no_ticket_under_glare`) or saturated in part (`_glare_votes`), and what glare left of each ring (`_Glare`).
 
     A ring lit so unevenly that only its pixels glare lit least could be read has no colour (NaN).
     """
@@ -1077,9 +1120,11 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
             ring_class[c] = _classify_many((least / whites[c])[None], kinds, glare=True)[0]
             # its glare is uneven: no middle is judged bare against the ring's colour (`_bare`)
             rings[c] = np.nan
-    # a ring glare clipped in one channel: the two others
+    # a ring glare clipped in one channel: the two others; else pixel by pixel, its glare varying across it
     for c in [c for c, k in enumerate(ring_class) if k is None]:
         ring_class[c] = _clipped_place(ring_px[c], whites[c], tints[c], kinds)
+        if ring_class[c] is None and float(clipped[c].mean()) >= _VOTE_CLIPPED:
+            ring_class[c] = _glare_votes(ring_px[c], whites[c], tints[c], kinds)
         if ring_class[c] is not None:
             rings[c] = np.nan
     # a field only those readings under glare find empty, in a parcel another field of which shows a tile
@@ -1105,6 +1150,9 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
         k = _clipped_place(mid_px[c], whites[c], tints[c], allowed)
         if k is None and allowed == ("attraction", "ticket") and _no_ticket_under_glare(mid_px[c], whites[c], tints[c]):
             k = "attraction"
+        # (a piece covers the whole middle: where glare lights it unevenly, its pixels one by one)
+        if k is None and float(mid_clipped[c].mean()) >= _VOTE_CLIPPED:
+            k = _glare_votes(mid_px[c], whites[c], tints[c], allowed)
         return k
 
     glare = _Glare(tuple(bool(v) for v in saturated), clear_empty)
@@ -2027,7 +2075,8 @@ def _figure_near(rb: _Board, x: float, y: float) -> float:
     """The share of the pixels within `_FIGURE_NEAR` mm of board point (x, y) that show a figure: clipped in no
     channel, darker than paper can be (`_FIGURE_DARK` of the white: glare only adds light), and the figure's
     colour rather than the paper's both under grey glare and under glare of the tint there (`_glare_fit`, any gain
-    in `_FIGURE_GAIN`: the figure's edge blurs into the paper and its shadow).
+    in `_FIGURE_GAIN`: the figure's edge blurs into the paper and its shadow), or its blurred edge, the figure's
+    colour blended with the paper's white, under glare of the tint (`_figure_blend`).
 
     Glare over a figure's middle leaves the rest of it in view; the box's print and a hand's shadow are
     neutral, a hand's skin is red, and glare over ink is the glare's own colour, far less than a figure's.
@@ -2037,9 +2086,30 @@ def _figure_near(rb: _Board, x: float, y: float) -> float:
     shown = (raw.max(axis=1) < _CLIPPED) & (colours.mean(axis=1) < _FIGURE_DARK)
     if not shown.any():
         return 0.0
-    found = _glare_fit(colours[shown], ("figure", "back"), rb.tint(x, y)[None], gain=_FIGURE_GAIN)
+    tint = rb.tint(x, y)
+    found = _glare_fit(colours[shown], ("figure", "back"), tint[None], gain=_FIGURE_GAIN)
     grey = _glare_fit(colours[shown], ("figure", "back"), _GREY[None], gain=_FIGURE_GAIN)
-    return sum(a == "figure" and b == "figure" for a, b in zip(found, grey)) / len(raw)
+    either = np.array([a == "figure" and b == "figure" for a, b in zip(found, grey)]) | _figure_blend(colours[shown], tint)
+    return float(either.sum()) / len(raw)
+
+
+def _figure_blend(colours: NDArray[Any], tint: NDArray[Any]) -> NDArray[Any]:
+    """Which paper-normalised colours (N, 3) are a figure's edge under glare: in linear light ``e * figure + b *
+    white + g * tint``, e in `_FIGURE_GAIN`, b and g not below -`_BLEND_NEGATIVE` (`_figure_near`).
+
+    A figure's edge the lens blurs into the paper around it adds the paper's white, which glare of the tint
+    (`_glare_tint`) does not give; three colours, three parts, one way to split them. Paper, its print and
+    shadows are white times a gain, glare adds only the tint: neither has a figure's part. None where the
+    tint lies so near the grey axis that white and glare cannot be told apart.
+    """
+    t = np.asarray(tint, np.float64) / np.linalg.norm(tint)
+    if float(np.linalg.norm(np.cross(_GREY, t))) < _BLEND_TINT:
+        return np.zeros(len(colours), bool)
+    fig = (np.array(FIGURE, np.float64) / 255.0) ** 2.2
+    parts = np.linalg.solve(np.stack([fig, _GREY, t], axis=1), (np.clip(colours, 0.0, None) ** 2.2).T).T
+    out: NDArray[Any] = ((parts[:, 0] >= _FIGURE_GAIN[0]) & (parts[:, 0] <= _FIGURE_GAIN[1])
+                         & (parts[:, 1:] >= -_BLEND_NEGATIVE).all(axis=1))
+    return out
 
 
 def _pose(seat: int, markers: list[Marker]) -> BoardPose | None:

@@ -40,10 +40,13 @@ from vision.grand_carnival.pipeline import (
     _edge_dip,
     _edge_ratio,
     _exposed_empty,
+    _figure_blend,
+    _figure_near,
     _figure_on,
     _glare_classes,
     _glare_clipped,
     _glare_tint,
+    _glare_votes,
     _glared_place,
     _least_glare,
     _no_ticket_under_glare,
@@ -1222,3 +1225,114 @@ def test_a_tiles_field_glare_washes_toward_the_empty_print_is_read_among_the_til
     assert read["walkway", 0.75] == read["walkway", 1.0] == "walkway"
     # the empty print under the same glare (a tile lying off its parcel) is read as no tile's field
     assert all(read["empty", level] in ("empty", None) for level in (0.25, 0.75, 1.0))
+
+
+def test_a_figure_whose_blurred_edge_alone_shows_beside_the_glare_is_read_and_paper_never_is_one() -> None:
+    # a figure on action number 1 nudged down and right, its edge blurred into the paper; a glare spot of the
+    # tint opposite the white's cast saturating the box's middle, lighting the figure's edge in view too
+    white = np.array([225.0, 205.0, 235.0])
+    tint = _glare_tint(white[None])[0]
+    coef = np.zeros((6, 3))
+    coef[0] = white
+    x, y = BOARD.number_spot(1)
+    h, w = _px(BOARD.height), _px(BOARD.width)
+    yy, xx = (np.mgrid[:h, :w] + 0.5) / 3.0
+    glare = 4.0 * np.exp(-(np.hypot(xx - (x - 1.0), yy - (y - 1.0)) / 4.5) ** 2)[:, :, None] * tint
+    read = {}
+    for name, on in (("figure", 1.0), ("none", 0.0)):
+        disc = on * (np.hypot(xx - (x + 0.8), yy - (y + 0.8)) <= 5.5).astype(np.float64)
+        alpha = cv2.GaussianBlur(disc, (0, 0), 2.0)[:, :, None]
+        lit = alpha * light_of(FIGURE) + (1 - alpha) * light_of((255, 255, 255)) + glare
+        raw = np.clip(white * np.clip(lit, 0.0, None) ** (1 / 2.2), 0, 255).astype(np.uint8)
+        raw_box = raw[_px(y) - 9:_px(y) + 10, _px(x) - 9:_px(x) + 10].reshape(-1, 3)
+        assert float((raw_box.max(axis=1) >= 248).mean()) > 0.8  # the glare hides the box's middle
+        board = _Board(raw, coef, CATALOG)
+        read[name] = (_box_figure(board, x, y), _figure_near(board, x, y) > 0)
+    assert read == {"figure": (True, True), "none": (None, False)}
+
+
+def test_a_figure_blend_is_the_figure_s_part_never_paper_shadow_or_glare() -> None:
+    white = np.array([225.0, 205.0, 235.0])
+    tint = _glare_tint(white[None])[0]
+    paper = light_of((255, 255, 255))
+    fig = light_of(FIGURE)
+    lin = []
+    for gain in (0.3, 0.6, 1.0, 1.2):  # paper in a shadow or lit, under any glare of the tint or grey
+        for g in (0.0, 0.2, 0.6, 1.5):
+            lin += [gain * paper + g * tint, gain * paper + g * np.full(3, 1 / np.sqrt(3))]
+    assert not _figure_blend(np.array(lin) ** (1 / 2.2), tint).any()
+    edge = [a * fig + (1 - a) * paper + g * tint for a in (0.5, 0.8, 1.0) for g in (0.0, 0.2, 0.5)]
+    assert _figure_blend(np.array(edge) ** (1 / 2.2), tint).all()
+    # a tint on the grey axis: white and glare are one part, nothing is told
+    assert not _figure_blend(np.array(edge) ** (1 / 2.2), np.full(3, 1 / np.sqrt(3))).any()
+
+
+@pytest.mark.parametrize("spot", [1.5, 2.5])
+def test_a_ring_glare_lights_heavily_all_over_and_saturates_in_part_is_read_pixel_by_pixel(spot: float) -> None:
+    # parcel a8-b8-a7-b7 under a walkway tile; b7 under glare of the tint all over, rising to saturation across
+    # its upper left: its pixels left unclipped each show the walkway under a different glare
+    white = np.array([225.0, 205.0, 235.0])
+    tint = _glare_tint(white[None])[0]
+    coef = np.zeros((6, 3))
+    coef[0] = white
+    n = _px(FIELD)
+    x0, y0 = _px(BOARD.grid_x), _px(BOARD.grid_y)
+    yy, xx = np.mgrid[:n, :n] + 0.5
+    glare = 0.9 + spot * np.exp(-(np.hypot(xx - 0.3 * n, yy - 0.35 * n) / (0.45 * n)) ** 2)
+    read = {}
+    for name, colour in (("walkway", WALKWAY), ("site", SITE), ("attraction", ATTRACTION), ("empty", EMPTY),
+                         ("shadow", (110, 110, 110)), ("skin", (90, 130, 190))):
+        lin = np.ones((_px(BOARD.height), _px(BOARD.width), 3)) * light_of(EMPTY)
+        lin[y0:y0 + 2 * n, x0:x0 + 2 * n] = light_of(WALKWAY)
+        lin[y0 + n:y0 + 2 * n, x0 + n:x0 + 2 * n] = light_of(colour)[None, None] + glare[:, :, None] * tint
+        raw = np.clip(white * np.clip(lin, 0.0, None) ** (1 / 2.2), 0, 255).astype(np.uint8)
+        ring = _read_fields(_Board(raw, coef, CATALOG))[0]
+        assert ring[:2] == ["walkway", "walkway"] and ring[8] == "walkway"
+        read[name] = ring[9]
+    assert read["walkway"] == "walkway"
+    # under the same glare every other print is read as itself or held, a shadow and a hand's skin as nothing
+    assert all(read[k] in (k, None) for k in ("site", "attraction", "empty"))
+    assert read["shadow"] is None and read["skin"] is None
+
+
+def test_a_ring_read_pixel_by_pixel_needs_one_class_alone_and_enough_pixels_unclipped() -> None:
+    white = np.array([230.0, 230.0, 230.0])
+    tint = _glare_tint(np.array([[225.0, 205.0, 235.0]]))[0]
+    glare = np.linspace(0.2, 1.2, 200)[:, None] * tint
+    walkway = light_of(WALKWAY)[None] + glare
+    site = light_of(SITE)[None] + glare
+
+    def raw(lin: np.ndarray) -> np.ndarray:
+        return np.asarray(np.clip(white * np.clip(lin, 0.0, None) ** (1 / 2.2), 0, 255))
+
+    clipped = np.full((200, 3), 255.0)
+    assert _glare_votes(raw(np.concatenate([walkway, clipped])), white, tint, RING) == "walkway"
+    # a third of its pixels another class's colour (a tile lying half over it): held
+    assert _glare_votes(raw(np.concatenate([walkway, site[:100], clipped])), white, tint, RING) is None
+    # too few pixels left unclipped
+    assert _glare_votes(raw(np.concatenate([walkway[:20], clipped])), white, tint, RING) is None
+
+
+def test_a_middle_glare_saturates_in_part_is_read_pixel_by_pixel_a_piece_never_as_bare() -> None:
+    # b7 of a walkway tile: broad glare of the tint over it, a spot beside its middle saturating part of it
+    white = np.array([225.0, 205.0, 235.0])
+    tint = _glare_tint(white[None])[0]
+    coef = np.zeros((6, 3))
+    coef[0] = white
+    n = _px(FIELD)
+    x0, y0 = _px(BOARD.grid_x), _px(BOARD.grid_y)
+    yy, xx = np.mgrid[:n, :n] + 0.5
+    piece = np.hypot(xx - n / 2 - 2, yy - n / 2 - 2) <= _px(4.5)  # a piece nudged a little
+    allowed = ("walkway", "guest", "barker")
+    for broad, spot in ((0.6, 1.5), (0.6, 2.5), (0.6, 4.0), (0.9, 1.5), (0.9, 2.5), (0.9, 4.0)):
+        glare = broad + spot * np.exp(-(np.hypot(xx - n / 2 + 6, yy - n / 2 + 6) / (0.2 * n)) ** 2)
+        for name, colour in (("walkway", WALKWAY), ("guest", GUEST), ("barker", BARKER)):
+            lin = np.ones((_px(BOARD.height), _px(BOARD.width), 3)) * light_of(EMPTY)
+            lin[y0:y0 + 2 * n, x0:x0 + 2 * n] = light_of(WALKWAY)
+            field = np.where(piece[:, :, None], light_of(colour), light_of(WALKWAY))
+            lin[y0 + n:y0 + 2 * n, x0 + n:x0 + 2 * n] = field + glare[:, :, None] * tint
+            raw = np.clip(white * np.clip(lin, 0.0, None) ** (1 / 2.2), 0, 255).astype(np.uint8)
+            read = _read_fields(_Board(raw, coef, CATALOG))[4](9, allowed)
+            assert read in (name, None)
+            if spot == 1.5 and name != "barker":  # saturated in part, the rest lit unevenly: read
+                assert read == name
