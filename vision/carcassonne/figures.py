@@ -461,43 +461,58 @@ def haze_veil(cuts: NDArray[Any], cells: Sequence[tuple[int, int]], saturated: N
     `_HAZE_MIN`). A pale patch of art (a city without outlines) also stands above the board's floor: a raised floor
     is a veil only where it reaches glare that saturated the camera (a pool of glare burns out at its core). A board
     with no such glare, or under one even veil, shows none: it is searched as it was."""
+    if not saturated.any():
+        return None
     n, side = cuts.shape[0], cuts.shape[1]
     pool = _HAZE_POOL
     small = side // pool
-    x0, y0 = min(x for x, _ in cells), min(y for _, y in cells)
-    nx, ny = max(x for x, _ in cells) - x0 + 1, max(y for _, y in cells) - y0 + 1
+    xs = np.array([x for x, _ in cells]) - min(x for x, _ in cells)
+    ys = np.array([y for _, y in cells]) - min(y for _, y in cells)
+    nx, ny = int(xs.max()) + 1, int(ys.max()) + 1
 
-    def laid(per_cut: NDArray[Any], empty: float) -> NDArray[Any]:
-        """``per_cut`` (N x small x small) laid out as the board, ``empty`` where no tile is."""
-        out = np.full((ny, small, nx, small), empty, np.float32)
-        for i, (x, y) in enumerate(cells):
-            out[y - y0, :, x - x0] = per_cut[i]
-        return out.reshape(ny * small, nx * small)
+    block = np.ones((pool, pool), np.uint8)
 
-    def pooled(a: NDArray[Any]) -> NDArray[Any]:
-        return a[:, :small * pool, :small * pool].reshape(n, small, pool, small, pool)
+    def least(a: NDArray[Any]) -> NDArray[Any]:
+        """The least of each ``pool`` x ``pool`` block of ``a`` (N x side x side), laid out as the board (255 where no
+        tile is): an erosion by the block, read at each block's anchor (the cuts stacked, no block spans two)."""
+        eroded = cv2.erode(np.ascontiguousarray(a[:, :small * pool, :small * pool]).reshape(n * small * pool, small * pool),
+                           block)
+        out = np.full((ny, nx, small, small), 255, eroded.dtype)
+        out[ys, xs] = eroded[pool // 2::pool, pool // 2::pool].reshape(n, small, small)
+        board: NDArray[Any] = out.transpose(0, 2, 1, 3).reshape(ny * small, nx * small)
+        return board
 
-    burnt = laid(np.asarray(pooled(saturated).any(axis=(2, 4))), 0.0) > 0
-    if not burnt.any():
-        return None
-    floor = laid(pooled(np.minimum(np.minimum(cuts[..., 0], cuts[..., 1]), cuts[..., 2])).min(axis=(2, 4)), 255.0)
-    seen = laid(np.ones((n, small, small), np.float32), 0.0)
+    burnt = least((~saturated).view(np.uint8)) == 0
+    floor = least(np.minimum(np.minimum(cuts[..., 0], cuts[..., 1]), cuts[..., 2]).astype(np.float32))
+    tiled = np.zeros((ny, nx), np.float32)
+    tiled[ys, xs] = 1.0
+    seen = np.repeat(np.repeat(tiled, small, axis=0), small, axis=1)
+    on = seen > 0
     win = max(3, int(round(_HAZE_WINDOW / pool)) | 1)
     # a cell with no tile (255) never lowers a floor; smoothed over the tiles alone
     floor = cv2.erode(floor, np.ones((win, win), np.uint8), borderType=cv2.BORDER_REPLICATE)
     sigma = win / 3.0
     weight = cv2.GaussianBlur(seen, (0, 0), sigma)
     floor = cv2.GaussianBlur(floor * seen, (0, 0), sigma) / np.maximum(weight, 1e-6)
-    on = seen > 0
     veil = floor - float(np.percentile(floor[on], _HAZE_BASE_PERCENTILE))
     raised = ((veil > _HAZE_MIN) & on).astype(np.uint8)
-    _, parts = cv2.connectedComponents(raised, connectivity=8)
-    glare = np.unique(parts[burnt & (raised > 0)])
-    if not len(glare):
+    count, parts = cv2.connectedComponents(raised, connectivity=8)
+    glare = np.zeros(count, bool)
+    glare[parts[burnt & (raised > 0)]] = True
+    glare[0] = False
+    if not glare.any():
         return None
-    veil *= np.isin(parts, glare) * np.clip((veil - _HAZE_MIN) / _HAZE_MIN, 0.0, 1.0)
-    full = cv2.resize(veil, (nx * side, ny * side), interpolation=cv2.INTER_LINEAR).reshape(ny, side, nx, side)
-    out: NDArray[Any] = np.stack([full[y - y0, :, x - x0] for x, y in cells]).astype(np.float32)
+    veil *= glare[parts] * np.clip((veil - _HAZE_MIN) / _HAZE_MIN, 0.0, 1.0)
+    # brought to the cuts' pixels over the veil's box and a pixel round it (0 there, as beyond it): the same values as
+    # over the whole board, the scale being whole
+    rows, cols = np.flatnonzero(veil.any(axis=1)), np.flatnonzero(veil.any(axis=0))
+    r0, r1 = max(0, int(rows[0]) - 1), min(veil.shape[0], int(rows[-1]) + 2)
+    c0, c1 = max(0, int(cols[0]) - 1), min(veil.shape[1], int(cols[-1]) + 2)
+    full = np.zeros((ny * side, nx * side), np.float32)
+    full[r0 * pool:r1 * pool, c0 * pool:c1 * pool] = cv2.resize(np.ascontiguousarray(veil[r0:r1, c0:c1]),
+                                                                ((c1 - c0) * pool, (r1 - r0) * pool),
+                                                                interpolation=cv2.INTER_LINEAR)
+    out: NDArray[Any] = full.reshape(ny, side, nx, side).transpose(0, 2, 1, 3)[ys, xs]
     return out
 
 
