@@ -5,8 +5,8 @@ colour), acrobats (smaller figures on an acrobat space, stacked up to three)
 and the Big Top (a tent on the circus tile). `draw_figures` paints them on a
 board drawn by `vision.carcassonne.board` (the project's own figure drawings);
 `find_figures` looks for them on the tiles of a `BoardReading`: each tile is
-cut square from the photo, its colours balanced against the whole board, the
-cuts laid side by side as on the board, pixels near a player colour grouped
+cut square from the photo, its colours balanced against the whole board (and a
+veil of glare taken off where one lies: `haze_veil`), the cuts laid side by side as on the board, pixels near a player colour grouped
 into blobs, and a blob of figure size (for the tile's side: a shorter or a much
 larger patch of a player colour is the tile's art) is a figure standing on the feature under
 the middle of its footprint (`vision.carcassonne.features`), put back whole
