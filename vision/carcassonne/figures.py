@@ -5,8 +5,8 @@ colour), acrobats (smaller figures on an acrobat space, stacked up to three)
 and the Big Top (a tent on the circus tile). `draw_figures` paints them on a
 board drawn by `vision.carcassonne.board` (the project's own figure drawings);
 `find_figures` looks for them on the tiles of a `BoardReading`: each tile is
-cut square from the photo, its colours balanced against the whole board, the
-cuts laid side by side as on the board, pixels near a player colour grouped
+cut square from the photo, its colours balanced against the whole board (and a
+veil of glare taken off where one lies: `haze_veil`), the cuts laid side by side as on the board, pixels near a player colour grouped
 into blobs, and a blob of figure size (for the tile's side: a shorter or a much
 larger patch of a player colour is the tile's art) is a figure standing on the feature under
 the middle of its footprint (`vision.carcassonne.features`), put back whole
@@ -52,8 +52,8 @@ from vision.carcassonne.features import CENTRE, MAP_SIZE, anchor, feature_map, s
 from vision.carcassonne.labels import canonical_rotation
 
 __all__ = ["ANIMAL_PIPS", "BIG_TOP", "COLORS", "FIGURE_COLOURS", "TOKEN", "FigureReading", "FigureSearch", "PlacedFigure",
-           "acrobat_stack", "clipped_sides", "draw_figures", "draw_token", "find_figures", "footprint_centre", "hidden_rivals",
-           "on_roof",
+           "acrobat_stack", "clipped_sides", "draw_figures", "draw_token", "find_figures", "footprint_centre", "haze_veil",
+           "hidden_rivals", "on_roof",
            "random_figures", "read_token", "rim_contrast", "roof_box", "search_figures", "space_twins", "under_roof", "white_gain"]
 
 #: The six player colours (BGR as the project draws them).
@@ -114,6 +114,15 @@ _STACK_GAP = 4
 _GLARE = 250
 #: the brightest share of the board's pixels (a percentile) taken for its white
 _WHITE_PERCENTILE = 99.0
+#: glare from a glossy table lays a veil of light over part of a board: every colour there is lifted by the same
+#: amount, its darkest art as much as its figures. The veil is the board's floor (its darkest pixels, every channel,
+#: over about half a tile around each pixel; pooled over `_HAZE_POOL` pixels of the cut) above the floor the board
+#: shows in most places (its `_HAZE_BASE_PERCENTILE`); it is taken off only where at least `_HAZE_MIN` (0..255), in
+#: full from twice that, so that a board without glare is searched as it was
+_HAZE_POOL = 4
+_HAZE_WINDOW = 33
+_HAZE_BASE_PERCENTILE = 25.0
+_HAZE_MIN = 25.0
 #: the acrobat space's radius (a share of the tile side), and the smallest share of a tile an acrobat shows there
 _ACROBAT_SPACE = 0.3
 _MIN_ACROBAT = 0.007
@@ -440,6 +449,73 @@ def white_gain(pixels: NDArray[Any], reference: NDArray[Any] | Sequence[float] |
     return out
 
 
+def haze_veil(cuts: NDArray[Any], cells: Sequence[tuple[int, int]], saturated: NDArray[Any]) -> NDArray[Any] | None:
+    """The veil of glare to take off each of ``cuts`` (N x side x side x 3, colour balanced, laid on the board as
+    ``cells`` say), per pixel (N x side x side), or None where no part of the board shows one; ``saturated`` (N x side
+    x side) marks the pixels the camera saturated.
+
+    Glare adds light: the darkest art under it (outlines, shadows, dark fields) is lifted as much as everything else.
+    The board's floor (the least channel of its darkest pixel within about half a tile, taken over the tiles laid
+    side by side, so that a veil is seen across their seams) is measured against the floor most of the board shows:
+    where it stands at least `_HAZE_MIN` above, that much light lies over the tile (taken off in full from twice
+    `_HAZE_MIN`). A pale patch of art (a city without outlines) also stands above the board's floor: a raised floor
+    is a veil only where it reaches glare that saturated the camera (a pool of glare burns out at its core). A board
+    with no such glare, or under one even veil, shows none: it is searched as it was."""
+    if not saturated.any():
+        return None
+    n, side = cuts.shape[0], cuts.shape[1]
+    pool = _HAZE_POOL
+    small = side // pool
+    xs = np.array([x for x, _ in cells]) - min(x for x, _ in cells)
+    ys = np.array([y for _, y in cells]) - min(y for _, y in cells)
+    nx, ny = int(xs.max()) + 1, int(ys.max()) + 1
+
+    block = np.ones((pool, pool), np.uint8)
+
+    def least(a: NDArray[Any]) -> NDArray[Any]:
+        """The least of each ``pool`` x ``pool`` block of ``a`` (N x side x side), laid out as the board (255 where no
+        tile is): an erosion by the block, read at each block's anchor (the cuts stacked, no block spans two)."""
+        eroded = cv2.erode(np.ascontiguousarray(a[:, :small * pool, :small * pool]).reshape(n * small * pool, small * pool),
+                           block)
+        out = np.full((ny, nx, small, small), 255, eroded.dtype)
+        out[ys, xs] = eroded[pool // 2::pool, pool // 2::pool].reshape(n, small, small)
+        board: NDArray[Any] = out.transpose(0, 2, 1, 3).reshape(ny * small, nx * small)
+        return board
+
+    burnt = least((~saturated).view(np.uint8)) == 0
+    floor = least(np.minimum(np.minimum(cuts[..., 0], cuts[..., 1]), cuts[..., 2]).astype(np.float32))
+    tiled = np.zeros((ny, nx), np.float32)
+    tiled[ys, xs] = 1.0
+    seen = np.repeat(np.repeat(tiled, small, axis=0), small, axis=1)
+    on = seen > 0
+    win = max(3, int(round(_HAZE_WINDOW / pool)) | 1)
+    # a cell with no tile (255) never lowers a floor; smoothed over the tiles alone
+    floor = cv2.erode(floor, np.ones((win, win), np.uint8), borderType=cv2.BORDER_REPLICATE)
+    sigma = win / 3.0
+    weight = cv2.GaussianBlur(seen, (0, 0), sigma)
+    floor = cv2.GaussianBlur(floor * seen, (0, 0), sigma) / np.maximum(weight, 1e-6)
+    veil = floor - float(np.percentile(floor[on], _HAZE_BASE_PERCENTILE))
+    raised = ((veil > _HAZE_MIN) & on).astype(np.uint8)
+    count, parts = cv2.connectedComponents(raised, connectivity=8)
+    glare = np.zeros(count, bool)
+    glare[parts[burnt & (raised > 0)]] = True
+    glare[0] = False
+    if not glare.any():
+        return None
+    veil *= glare[parts] * np.clip((veil - _HAZE_MIN) / _HAZE_MIN, 0.0, 1.0)
+    # brought to the cuts' pixels over the veil's box and a pixel round it (0 there, as beyond it): the same values as
+    # over the whole board, the scale being whole
+    rows, cols = np.flatnonzero(veil.any(axis=1)), np.flatnonzero(veil.any(axis=0))
+    r0, r1 = max(0, int(rows[0]) - 1), min(veil.shape[0], int(rows[-1]) + 2)
+    c0, c1 = max(0, int(cols[0]) - 1), min(veil.shape[1], int(cols[-1]) + 2)
+    full = np.zeros((ny * side, nx * side), np.float32)
+    full[r0 * pool:r1 * pool, c0 * pool:c1 * pool] = cv2.resize(np.ascontiguousarray(veil[r0:r1, c0:c1]),
+                                                                ((c1 - c0) * pool, (r1 - r0) * pool),
+                                                                interpolation=cv2.INTER_LINEAR)
+    out: NDArray[Any] = full.reshape(ny, side, nx, side).transpose(0, 2, 1, 3)[ys, xs]
+    return out
+
+
 def _cut(photo: NDArray[Any], corners: NDArray[Any], side: int = _CUT) -> NDArray[Any]:
     dst = np.asarray([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
     m = cv2.getPerspectiveTransform(np.asarray(corners, dtype=np.float32), dst)
@@ -486,10 +562,18 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
     sizes: dict[int, float] = {}
     hidden: dict[tuple[int, int], tuple[tuple[str, int], ...]] = {}
     area_cell = float(_CUT * _CUT)
+    # the pixels the camera saturated: the core of a pool of glare, where a veil of it is sought
+    saturated = np.maximum(np.maximum(stack[..., 0], stack[..., 1]), stack[..., 2]) >= _GLARE
+    np.multiply(stack, gain, out=stack)
+    np.minimum(stack, 255, out=stack)
+    veil = haze_veil(stack, cells, saturated)
+    if veil is not None:
+        # the glare's light taken off where it lies: the figures under it show their colours again
+        stack -= veil[..., None]
+        np.maximum(stack, 0, out=stack)
     # all tiles at once: one tall image through the colour conversion, then each figure colour's distance
     # over whole channel planes (a running nearest colour), never a pixels x colours table
-    np.multiply(stack, gain, out=stack)
-    bal = np.minimum(stack, 255, out=stack).astype(np.uint8).reshape(-1, _CUT, 3)
+    bal = stack.astype(np.uint8).reshape(-1, _CUT, 3)
     planes = np.ascontiguousarray(cv2.cvtColor(bal, cv2.COLOR_BGR2Lab).reshape(-1, 3).T, dtype=np.float32)
     size = planes.shape[1]
     best_sq = np.full(size, np.inf, np.float32)

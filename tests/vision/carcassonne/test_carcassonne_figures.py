@@ -13,6 +13,7 @@ from vision.carcassonne.figures import (
     COLORS,
     TOKEN,
     PlacedFigure,
+    _cut,
     _paint,
     _poly,
     acrobat_stack,
@@ -21,6 +22,7 @@ from vision.carcassonne.figures import (
     draw_token,
     find_figures,
     footprint_centre,
+    haze_veil,
     hidden_rivals,
     on_roof,
     random_figures,
@@ -462,3 +464,48 @@ def test_the_space_twins_of_a_base_tile_have_its_edges() -> None:
     assert space_twins("A", 0, True) == [("ffrf.circus", 0)]
     assert space_twins("E", 0, False) == []  # no acrobat tile has a city
     assert space_twins("ffrr.acrobats", 90, False) == []
+
+
+def _board_under_glare(colour: str, glare: float) -> tuple[np.ndarray, list[TileReading], dict[tuple[int, int], np.ndarray]]:
+    """Eight drawn tiles (two rows of four) with a ``colour`` meeple on the second tile's field and a black one on a
+    road below, under a pool of glare (``glare`` added to every channel at its middle, over the first meeple)."""
+    side = 96
+    tiles = {(i % 4, i // 4): t for i, t in enumerate([("V", 0), ("E", 0), ("B", 0), ("U", 0), ("K", 90), ("A", 0),
+                                                       ("D", 0), ("F", 0)])}
+    photo = np.vstack([np.hstack([render_tile(*tiles[(x, y)], side, "classic", np.random.default_rng(10 * y + x))
+                                  for x in range(4)]) for y in range(2)])
+    figures = [PlacedFigure(1, 0, "meeple", colour, "field:SL"), PlacedFigure(2, 1, "meeple", "black", "road:W")]
+    photo = draw_figures(photo, tiles, figures, lambda x, y: (side * x, side * y), side, np.random.default_rng(0))
+    yy, xx = np.mgrid[0:2 * side, 0:4 * side].astype(np.float32)
+    pool = glare * np.exp(-((xx - 1.6 * side) ** 2 + (yy - 0.9 * side) ** 2) / (2 * (0.45 * side) ** 2))
+    lit = np.clip(cv2.GaussianBlur(photo.astype(np.float32) + pool[..., None], (0, 0), 1.0), 0, 255).astype(np.uint8)
+    readings = [TileReading(x, y, name, rot, 1.0) for (x, y), (name, rot) in tiles.items()]
+    return lit, readings, {cell: _square(side * cell[0], side * cell[1], side) for cell in tiles}
+
+
+def test_a_meeple_under_a_pool_of_glare_is_found_once_the_glare_is_taken_off() -> None:
+    # the glare burns out at its core and lifts the yellow meeple's colours out of reach of the figures' yellow
+    photo, tiles, corners = _board_under_glare("yellow", 110.0)
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.y, f.figure, f.color, f.feature) for f in found.sure] == [
+        (1, 0, "meeple", "yellow", "field:EL"), (2, 1, "meeple", "black", "road:E")]
+    assert found.unsure == ()
+
+
+def test_no_veil_is_taken_off_where_no_glare_burns_out() -> None:
+    # the same board without glare: its pale art stands above the board's floor, but nothing is saturated
+    photo, tiles, corners = _board_under_glare("yellow", 0.0)
+    cuts = np.stack([_cut(photo, corners[cell]) for cell in sorted(corners)]).astype(np.float32)
+    assert haze_veil(cuts, sorted(corners), np.zeros(cuts.shape[:3], bool)) is None
+    # a saturated patch on a board whose floor is even nowhere raises a veil either
+    burnt = np.zeros(cuts.shape[:3], bool)
+    burnt[0, :8, :8] = True
+    even = np.full_like(cuts, 120.0)
+    assert haze_veil(even, sorted(corners), burnt) is None
+    # under the glare the veil lies over the pool and is taken off there, not far from it
+    lit, _, _ = _board_under_glare("yellow", 110.0)
+    cuts = np.stack([_cut(lit, corners[cell]) for cell in sorted(corners)]).astype(np.float32)
+    veil = haze_veil(cuts, sorted(corners), cuts.max(axis=3) >= 250)
+    assert veil is not None
+    by_cell = dict(zip(sorted(corners), veil.max(axis=(1, 2)), strict=True))
+    assert by_cell[(1, 0)] > 30 and by_cell[(3, 0)] == by_cell[(3, 1)] == 0
