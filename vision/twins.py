@@ -39,9 +39,10 @@ GLARE = 245
 GLARE_SHARE = 0.2
 
 #: the last few template sets and blurs and their flattened views, latest last (the templates held, so another deck
-#: is never taken for them): a deck's whole views and those cut to a part of it alternate
+#: is never taken for them): a deck's whole views and those cut to a part of it alternate, each at every blur asked
+#: (a Flohcati card's whole face, its strip and two corner parts at five blurs)
 _cache: list[tuple[Any, float, NDArray[Any]]] = []
-_CACHED = 8
+_CACHED = 20
 
 
 def _views(templates: NDArray[Any], blur: float = 0.0) -> NDArray[Any]:

@@ -1630,8 +1630,8 @@ _PART_WIDE_MIN = 0.6
 _PART_WIDE_LEAD = 0.25
 _PART_WIDE_TINT_MAX = 0.6
 #: A part's best label ahead of a rival by less than `_PART_LEAD` is still named where the part shows it rather than that
-#: rival by at least `_TWIN_MARGIN` (`vision.twins.twin_score`, -1 to 1) where their views differ (a flea and its
-#: neighbour in value: the index and the value bars; two colours alike in tint: the emblem)
+#: rival by at least `_TWIN_MARGIN` (`vision.twins.twin_score`, -1 to 1, the views blurred as the part is) where their
+#: views differ (a flea and its neighbour in value: the index and the value bars; two colours alike in tint: the emblem)
 _TWIN_MARGIN = 0.5
 #: ... where the part correlates at least `_TWIN_MIN` with the best label: a hand over part of it (hiding a value bar)
 #: lowers it (0.79 on the tuning photos, the hand's edge over the bars read as one bar fewer; parts told right 0.85 to
@@ -1727,7 +1727,7 @@ class _PartReader:
     def judge_scored(self, crops: Image, among: NDArray[np.bool_],
                      ) -> tuple[list[tuple[str | None, str]], NDArray[Any], NDArray[Any]]:
         """`judge`, with the correlations and tint distances it was made from (`best_scores`)."""
-        from vision.enroll import detail
+        from vision.enroll import TEMPLATE_BLURS, detail
         from vision.twins import twin_score
 
         corr, tint, pose = self._posed_scores(crops, among)
@@ -1737,7 +1737,9 @@ class _PartReader:
         for i in range(len(corr)):
             def twins(a: int, b: int, i: int = i) -> float:
                 seen = np.ascontiguousarray(crops[pose[i, a], i, self.rows, self.cols])
-                return twin_score(seen, self.templates, self.owners, a, b, every_channel=True)
+                # a table photo is blurrier than the enrolment photos: a bar or a numeral a few pixels across is
+                # told only against views blurred alike
+                return twin_score(seen, self.templates, self.owners, a, b, every_channel=True, blurs=TEMPLATE_BLURS)
 
             out.append(self.decide(corr[i], tint[i], float(printed[i]), among, expected[i], twins))
         return out, corr, tint

@@ -13,10 +13,10 @@ from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name, par
 from vision.bigtop.scene import paste, table_texture
 from vision.camera_model import photograph
 from vision.classify import Recognition, Verdict
-from vision.enroll import ComponentShape, Deck, build_deck, detail, enrol_photo
+from vision.enroll import TEMPLATE_BLURS, ComponentShape, Deck, build_deck, detail, enrol_photo
 from vision.flohcati.faces import draw_back, draw_card
 from vision.flohcati.layout import CARD, CARD_PARTS, CODE_CENTRE, CODE_SIZE, Area, row_slot, visible_part
-from vision.flohcati.pipeline import Recognizer, _agreed, _PartReader, _whole_or_strip, tints
+from vision.flohcati.pipeline import _POSES, Recognizer, _agreed, _PartReader, _whole_or_strip, tints
 from vision.flohcati.scene import TableLayout, render
 
 SHAPE = ComponentShape(CARD.width, CARD.height, CARD.margin + CARD.frame)
@@ -197,20 +197,51 @@ def test_a_part_scarcely_ahead_of_a_rival_is_named_only_where_they_differ_and_it
 
     def sure_of_first(a: int, b: int) -> float:
         asked.append((a, b))
-        return 0.8
+        return 0.8 if a == red else -0.8  # as `twin_score`: the one way the negative of the other
 
     assert reader.decide(corr, tint, printed, among) == (None, "red-3")
     assert reader.decide(corr, tint, printed, among, twins=sure_of_first) == ("red-3", "red-3")
     assert asked == [(red, blue)]  # only the rival nearer than the lead
-    assert reader.decide(corr, tint, printed, among, twins=lambda a, b: 0.3) == (None, "red-3")
+    assert reader.decide(corr, tint, printed, among, twins=lambda a, b: 0.45 if a == red else -0.45) == (None, "red-3")
     corr[red], corr[blue] = 0.78, 0.76  # a hand over part of it: the look-alikes' difference is not trusted
     assert reader.decide(corr, tint, printed, among, twins=sure_of_first) == (None, "red-3")
+
+
+def test_of_two_look_alikes_the_one_correlating_second_is_never_named_though_the_part_shows_it() -> None:
+    reader = _PartReader(small_deck(), CARD_PARTS[1])
+    corr, tint, among = _flea_scores(reader, "red-3", "blue-5", 0.03)
+    printed = float(reader.detail.max())
+    blue = reader.labels.index("blue-5")
+
+    def shows_second(a: int, b: int) -> float:
+        return 0.8 if a == blue else -0.8
+
+    assert reader.decide(corr, tint, printed, among, twins=shows_second) == (None, "red-3")
+
+
+def test_look_alike_parts_are_compared_at_the_part_s_own_blur(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.twins
+
+    reader = _PartReader(small_deck(), CARD_PARTS[1])
+    corr, tint, among = _flea_scores(reader, "red-3", "blue-5", 0.02)
+    asked: list[tuple[float, ...]] = []
+
+    def twin_score(*args: object, blurs: tuple[float, ...] = (0.0,), **kw: object) -> float:
+        asked.append(tuple(blurs))
+        return 0.0
+
+    monkeypatch.setattr(vision.twins, "twin_score", twin_score)
+    monkeypatch.setattr(reader, "_posed_scores", lambda crops, among_: (corr[None], tint[None], np.zeros((1, len(corr)), np.intp)))
+    crops = np.stack([np.asarray(small_deck().templates)[:1]] * len(_POSES))
+    assert reader.judge(crops, among) == [(None, "red-3")]
+    assert asked and all(b == tuple(TEMPLATE_BLURS) for b in asked)
 
 
 def test_a_blurred_part_s_print_is_weighed_against_its_templates_blurred_alike_never_against_too_little() -> None:
     deck = small_deck()
     reader = _PartReader(deck, CARD_PARTS[1])
     k = reader.labels.index("red-3")
+    assert deck.templates is not None and deck.template_owners is not None
     sharp = np.ascontiguousarray(deck.templates[deck.template_owners == k][:1])
     blurred = np.stack([cv2.GaussianBlur(sharp[0], (0, 0), 1.0)])
     expected_sharp, expected_blurred = reader.expected_detail(sharp)[0, k], reader.expected_detail(blurred)[0, k]
