@@ -74,6 +74,12 @@ NO_BOARD_MISMATCH = 0.25
 NO_BOARD_CONFIDENCE = 0.5
 #: a lone tile-like square must be this sure (and its sides read as its type's) to be read as a board of one tile
 LONE_TILE = 0.97
+#: a lone square's outline is a tile's only when each two opposite sides are at least this share of the other's length,
+#: and each two sides that meet at least `LONE_ADJACENT` (a square tilted 35 degrees away: about 0.8 between sides
+#: that meet, opposite sides all but equal). On tuning boards (seed 1200000) a lone start tile's square was cut along
+#: its city's wall, its east side 0.47 of its west, and read as a road curve, surely
+LONE_OPPOSITE = 0.7
+LONE_ADJACENT = 0.6
 #: on a board of up to this many squares, two neighbours that disagree or one doubtful square make it no board
 SMALL_BOARD = 4
 #: a tile with an edge twin (another type with the same edges, such as the same city with or without a
@@ -367,6 +373,19 @@ def _components(pos: list[tuple[int, int]]) -> list[list[int]]:
     return groups
 
 
+def _tile_shaped(corners: NDArray[Any]) -> bool:
+    """Whether a cell's outline (NW, NE, SE, SW in the photo) may be a square tile seen from at most a steep tilt: each
+    two opposite sides at least `LONE_OPPOSITE` of the other's length, each two sides that meet at least
+    `LONE_ADJACENT`."""
+    c = np.asarray(corners, np.float64)
+    sides = [float(np.linalg.norm(c[(k + 1) % 4] - c[k])) for k in range(4)]
+    if min(sides) <= 0:
+        return False
+    opposite = min(min(sides[k], sides[k + 2]) / max(sides[k], sides[k + 2]) for k in (0, 1))
+    adjacent = min(min(sides[k], sides[(k + 1) % 4]) / max(sides[k], sides[(k + 1) % 4]) for k in range(4))
+    return opposite >= LONE_OPPOSITE and adjacent >= LONE_ADJACENT
+
+
 def _mismatches(pos: list[tuple[int, int]], choice: list[int]) -> tuple[int, list[tuple[int, int]]]:
     """The number of touching pairs and the pairs (indices) whose shared edge disagrees."""
     where = {c: i for i, c in enumerate(pos)}
@@ -535,6 +554,8 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     pairs, bad = _mismatches(pos, choice)
     if len(keep) == 1 and (conf[0] < LONE_TILE or any(edges[keep[0]].argmax(axis=1) != _EDGES[choice[0]])):
         raise NoBoardError(f"no board in the photo: one tile-like square, no sure tile ({conf[0]:.2f})")
+    if len(keep) == 1 and not _tile_shaped(cells[keep[0]].corners):
+        raise NoBoardError("no board in the photo: the one tile-like square found is cut across a tile, not along it")
     # first: of the reasons a board is refused, this one (enrol the edition) is the one that helps the player
     if not isinstance(classifier, DeckTileClassifier):
         tile_cols = [j for j, lab in enumerate(classifier.labels) if lab != NONE]

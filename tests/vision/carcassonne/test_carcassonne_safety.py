@@ -142,3 +142,23 @@ def test_a_figure_in_doubt_is_listed_unrecognised_and_the_board_is_not_scored() 
     with pytest.raises(IllegalPosition, match="figure at \\(0,0\\)"):
         score_reading(reading, {"green": "Ann"})
 
+
+
+def _lone(corners: np.ndarray) -> Any:
+    """One cell with ``corners``, both heads sure of D as printed (city north, road east and west, field south)."""
+    probs = np.full((1, len(TILE_LABELS)), 1e-5, np.float32)
+    probs[0, TILE_LABELS.index("D@0")] = 0.999
+    edges = np.full((1, 4, 3), 0.0, np.float32)
+    for side, kind in enumerate(("city", "road", "field", "road")):
+        edges[0, side, EDGE_INDEX[kind]] = 1.0
+    photo = np.zeros((120, 120, 3), np.uint8)
+    return read_cells(photo, Grid((Cell(0, 0, corners, 1.0),), np.eye(3)), _Prepared(probs, edges))  # type: ignore[arg-type]
+
+
+def test_a_lone_square_cut_across_a_tile_is_no_board() -> None:
+    # a square seen from above, or tilted 35 degrees away (sides that meet about 0.8 of each other): a tile
+    assert [t.tile for t in _lone(np.array([[10, 10], [110, 10], [110, 110], [10, 110]], np.float32)).tiles] == ["D"]
+    assert [t.tile for t in _lone(np.array([[10, 20], [110, 20], [112, 102], [8, 102]], np.float32)).tiles] == ["D"]
+    # the outline cut along a city's wall: the east side half the west one
+    with pytest.raises(NoBoardError, match="cut across"):
+        _lone(np.array([[10, 10], [110, 60], [110, 110], [10, 110]], np.float32))
