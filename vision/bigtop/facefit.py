@@ -28,8 +28,8 @@ from vision.bigtop.layout import CARD
 from vision.classify import NONE, Recognition, Verdict
 from vision.recall import CROP_SAME, crop_signature
 
-__all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "POSTER_SHARE", "POSTER_WEIGHT", "FitMemory", "confirmed", "face_read",
-           "fit_costs", "poster_confirmed", "unnumbered"]
+__all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "POSTER_SHARE", "POSTER_WEIGHT", "FitMemory", "confirmed",
+           "face_read", "fit_costs", "poster_confirmed", "unnumbered"]
 
 #: the camera's tone curve, as sRGB's near enough
 GAMMA = 2.2

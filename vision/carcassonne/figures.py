@@ -6,8 +6,8 @@ and the Big Top (a tent on the circus tile). `draw_figures` paints them on a
 board drawn by `vision.carcassonne.board` (the project's own figure drawings);
 `find_figures` looks for them on the tiles of a `BoardReading`: each tile is
 cut square from the photo, its colours balanced against the whole board (and a
-veil of glare taken off where one lies: `haze_veil`), the cuts laid side by side as on the board, pixels near a player colour grouped
-into blobs, and a blob of figure size (for the tile's side: a shorter or a much
+veil of glare taken off where one lies: `haze_veil`), the cuts laid side by side
+as on the board, pixels near a player colour grouped into blobs, and a blob of figure size (for the tile's side: a shorter or a much
 larger patch of a player colour is the tile's art) is a figure standing on the feature under
 the middle of its footprint (`vision.carcassonne.features`), put back whole
 where the board ends. A figure stands up from its tile: a red, blue or yellow

@@ -9,11 +9,11 @@ against the dictionary's codes, blurred, a mat marker taken only with a clear
 lead) and its homography (`vision.calibrate`); then the cards' codes, searched
 in the part of the frame where the zones lie, sharpened and enlarged where they
 are small, with one threshold window, and (below 2048 px) with the larger ones
-only around the places a card may lie whose code that did not read (a slot of a zone filled slot
-by slot up to the one after its last card, the request strip, an undecoded
-code-sized square), or over all the zones where such a place shows a square
-they cannot decode either; each card code's
-centre and side in table millimetres, its zone
+only around the places a card may lie whose code that did not read (a slot of
+a zone filled slot by slot up to the one after its last card, the request
+strip, an undecoded code-sized square), or over all the zones where such a
+place shows a square they cannot decode either; each card code's centre and
+side in table millimetres, its zone
 (`vision.flohcati.layout.zone_of`). A square of a card code's size that the
 detector found but could not decode, inside a zone where cards belong, is cut
 out, enlarged and read again; when blur has smeared its cells together

@@ -28,10 +28,11 @@ paper under glare shows on the pixels glare left unclipped
 box holds no figure only where a figure under glare of the tint could not show
 the same (`_figure_under_glare`: glare of the tint opposite the white's cast,
 added to the figure's blue, can give the paper's own white); a box still unclear
-holds a figure where its edge shows beside the glare (`_figure_near`, `_figure_blend`). A ring or a middle
-glare saturates in part and lights unevenly is read pixel by pixel (`_glare_votes`): each pixel glare clipped
-in no channel keeps the print's colour under its own glare of the tint. An empty parcel
-whose hammer's head glare hides is told by its handle (`_hammer_handle`).
+holds a figure where its edge shows beside the glare (`_figure_near`,
+`_figure_blend`). A ring or a middle glare saturates in part and lights
+unevenly is read pixel by pixel (`_glare_votes`): each pixel glare clipped in
+no channel keeps the print's colour under its own glare of the tint. An empty
+parcel whose hammer's head glare hides is told by its handle (`_hammer_handle`).
 
 Unsure means unrecognised, never a guess: a colour that is not clearly one of
 the colours a place may show (glare, a hand, a shadow, a piece half off its
@@ -2099,8 +2100,8 @@ def _figure_blend(colours: NDArray[Any], tint: NDArray[Any]) -> NDArray[Any]:
 
     A figure's edge the lens blurs into the paper around it adds the paper's white, which glare of the tint
     (`_glare_tint`) does not give; three colours, three parts, one way to split them. Paper, its print and
-    shadows are white times a gain, glare adds only the tint: neither has a figure's part. None where the
-    tint lies so near the grey axis that white and glare cannot be told apart.
+    shadows are white times a gain, glare adds only the tint: neither has a figure's part. No colour is one where
+    the tint lies so near the grey axis that white and glare cannot be told apart.
     """
     t = np.asarray(tint, np.float64) / np.linalg.norm(tint)
     if float(np.linalg.norm(np.cross(_GREY, t))) < _BLEND_TINT:

@@ -1174,13 +1174,19 @@ def test_only_the_empty_print_times_a_gain_is_the_empty_print_exposed_long() -> 
     assert not _exposed_empty(ring(1.3 * light_of(EMPTY)), np.full(3, 245.0))
 
 
+def _cast_white() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A white with a magenta cast, the glare's tint opposite it (`_glare_tint`), and colour coefficients that map
+    the board's linear light to that white."""
+    white = np.array([225.0, 205.0, 235.0])
+    coef = np.zeros((6, 3))
+    coef[0] = white
+    return white, _glare_tint(white[None])[0], coef
+
+
 def test_a_figure_glare_saturates_at_its_middle_is_read_from_the_rest_of_it_in_view() -> None:
     # a figure on action number 1 nudged down a little, a glare spot saturating every channel over the box's
     # middle and the figure's upper half; its lower half in view, glare falling off across it
-    white = np.array([225.0, 205.0, 235.0])
-    tint = _glare_tint(white[None])[0]
-    coef = np.zeros((6, 3))
-    coef[0] = white
+    white, tint, coef = _cast_white()
     x, y = BOARD.number_spot(1)
     h, w = _px(BOARD.height), _px(BOARD.width)
     yy, xx = (np.mgrid[:h, :w] + 0.5) / 3.0
@@ -1203,10 +1209,7 @@ def test_a_figure_glare_saturates_at_its_middle_is_read_from_the_rest_of_it_in_v
 def test_a_tiles_field_glare_washes_toward_the_empty_print_is_read_among_the_tiles_kinds() -> None:
     # parcel a8-b8-a7-b7 under a walkway tile; glare over b7: even across its left part, rising steeply to
     # saturation across the rest. Its least lit pixels show a washed green near the empty print's light colour.
-    white = np.array([225.0, 205.0, 235.0])
-    tint = _glare_tint(white[None])[0]
-    coef = np.zeros((6, 3))
-    coef[0] = white
+    white, tint, coef = _cast_white()
     n = _px(FIELD)
     x0, y0 = _px(BOARD.grid_x), _px(BOARD.grid_y)
     xs = np.arange(n)
@@ -1230,10 +1233,7 @@ def test_a_tiles_field_glare_washes_toward_the_empty_print_is_read_among_the_til
 def test_a_figure_whose_blurred_edge_alone_shows_beside_the_glare_is_read_and_paper_never_is_one() -> None:
     # a figure on action number 1 nudged down and right, its edge blurred into the paper; a glare spot of the
     # tint opposite the white's cast saturating the box's middle, lighting the figure's edge in view too
-    white = np.array([225.0, 205.0, 235.0])
-    tint = _glare_tint(white[None])[0]
-    coef = np.zeros((6, 3))
-    coef[0] = white
+    white, tint, coef = _cast_white()
     x, y = BOARD.number_spot(1)
     h, w = _px(BOARD.height), _px(BOARD.width)
     yy, xx = (np.mgrid[:h, :w] + 0.5) / 3.0
@@ -1252,8 +1252,7 @@ def test_a_figure_whose_blurred_edge_alone_shows_beside_the_glare_is_read_and_pa
 
 
 def test_a_figure_blend_is_the_figure_s_part_never_paper_shadow_or_glare() -> None:
-    white = np.array([225.0, 205.0, 235.0])
-    tint = _glare_tint(white[None])[0]
+    white, tint, _ = _cast_white()
     paper = light_of((255, 255, 255))
     fig = light_of(FIGURE)
     lin = []
@@ -1271,10 +1270,7 @@ def test_a_figure_blend_is_the_figure_s_part_never_paper_shadow_or_glare() -> No
 def test_a_ring_glare_lights_heavily_all_over_and_saturates_in_part_is_read_pixel_by_pixel(spot: float) -> None:
     # parcel a8-b8-a7-b7 under a walkway tile; b7 under glare of the tint all over, rising to saturation across
     # its upper left: its pixels left unclipped each show the walkway under a different glare
-    white = np.array([225.0, 205.0, 235.0])
-    tint = _glare_tint(white[None])[0]
-    coef = np.zeros((6, 3))
-    coef[0] = white
+    white, tint, coef = _cast_white()
     n = _px(FIELD)
     x0, y0 = _px(BOARD.grid_x), _px(BOARD.grid_y)
     yy, xx = np.mgrid[:n, :n] + 0.5
@@ -1315,10 +1311,7 @@ def test_a_ring_read_pixel_by_pixel_needs_one_class_alone_and_enough_pixels_uncl
 
 def test_a_middle_glare_saturates_in_part_is_read_pixel_by_pixel_a_piece_never_as_bare() -> None:
     # b7 of a walkway tile: broad glare of the tint over it, a spot beside its middle saturating part of it
-    white = np.array([225.0, 205.0, 235.0])
-    tint = _glare_tint(white[None])[0]
-    coef = np.zeros((6, 3))
-    coef[0] = white
+    white, tint, coef = _cast_white()
     n = _px(FIELD)
     x0, y0 = _px(BOARD.grid_x), _px(BOARD.grid_y)
     yy, xx = np.mgrid[:n, :n] + 0.5
