@@ -3,6 +3,7 @@ stay off the board, and a steeply tilted board's cells land on its tiles."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -523,24 +524,32 @@ def test_growing_stops_at_a_lattice_holding_nearly_all_seams_and_keeps_what_grow
     assert counts[1] < counts[0]
 
 
-def test_a_lattice_holding_nearly_all_seams_with_the_outline_off_its_lines_does_not_stop_the_growing(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Half a cell off along one axis, a lattice can hold many seams (roads across the tile middles) while the
-    board's outline along that axis lies between its lines: it ends nothing, and a later start on the tiles wins."""
-    fine, mask, truth, cells = _seamed_board(1)
-    off = truth @ np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.5], [0.0, 0.0, 1.0]])
-    grown = []
+def _growing_as_started(monkeypatch: pytest.MonkeyPatch, searched: np.ndarray,
+                        share: Callable[[np.ndarray], float]) -> list[np.ndarray]:
+    """`grow_best` made to grow each start into itself, its lattice search to give ``searched``, no half shift or
+    half pitch found, and each lattice to hold ``share`` of the seams: the list the starts grown are put in."""
+    grown: list[np.ndarray] = []
 
     def ident(f: np.ndarray, m: np.ndarray, t: np.ndarray) -> np.ndarray:
         grown.append(t)
         return t
 
     monkeypatch.setattr(grid_module, "grow_seams", ident)
-    monkeypatch.setattr(grid_module, "search_lattice", lambda f, m, t: truth)
+    monkeypatch.setattr(grid_module, "search_lattice", lambda f, m, t: searched)
     monkeypatch.setattr(grid_module, "_half_shift", lambda m, t: t)
     monkeypatch.setattr(grid_module, "_parity_doubled", lambda f, m, t: None)
-    monkeypatch.setattr(grid_module, "seam_share",
-                        lambda f, m, t: 0.95 if np.allclose(t, off) else 0.97 if np.allclose(t, truth) else 0.2)
+    monkeypatch.setattr(grid_module, "seam_share", lambda f, m, t: share(t))
+    return grown
+
+
+def test_a_lattice_holding_nearly_all_seams_with_the_outline_off_its_lines_does_not_stop_the_growing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Half a cell off along one axis, a lattice can hold many seams (roads across the tile middles) while the
+    board's outline along that axis lies between its lines: it ends nothing, and a later start on the tiles wins."""
+    fine, mask, truth, cells = _seamed_board(1)
+    off = truth @ np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.5], [0.0, 0.0, 1.0]])
+    grown = _growing_as_started(monkeypatch, truth,
+                                lambda t: 0.95 if np.allclose(t, off) else 0.97 if np.allclose(t, truth) else 0.2)
     best_share, best = grow_best(fine, mask, off, 0.95)
     assert len(grown) >= 2
     assert np.allclose(best, truth)
@@ -560,17 +569,7 @@ def test_a_lattice_holding_most_seams_stops_the_growing_only_with_nearly_all_the
     one holding more is kept)."""
     fine, mask, truth, _ = _seamed_board(1)
     later = truth @ np.array([[1.0, 0.0, 0.01], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
-    grown = []
-
-    def ident(f: np.ndarray, m: np.ndarray, t: np.ndarray) -> np.ndarray:
-        grown.append(t)
-        return t
-
-    monkeypatch.setattr(grid_module, "grow_seams", ident)
-    monkeypatch.setattr(grid_module, "search_lattice", lambda f, m, t: later)
-    monkeypatch.setattr(grid_module, "_half_shift", lambda m, t: t)
-    monkeypatch.setattr(grid_module, "_parity_doubled", lambda f, m, t: None)
-    monkeypatch.setattr(grid_module, "seam_share", lambda f, m, t: 0.66 if t is truth else 0.7 if t is later else 0.1)
+    grown = _growing_as_started(monkeypatch, later, lambda t: 0.66 if t is truth else 0.7 if t is later else 0.1)
     monkeypatch.setattr(grid_module, "_outline_axis_shares",
                         lambda c, t: (1.0, outline) if t is truth else (1.0, 0.9) if t is later else (1.0, 1.0))
     best_share, best = grow_best(fine, mask, truth, 0.5)
