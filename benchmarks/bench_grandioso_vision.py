@@ -9,6 +9,7 @@ every level, and recognised (a new table each frame). Printed per level:
 * usable by the referee: mat found, every pyramid card read right, no card read
   where none lies, no place held needlessly, the singles counted right; a card
   whose code the hand covers may instead be missing or reported unrecognised,
+  a place without a card where the hand covers a code's place may be reported unrecognised (a hand may hide a card),
   and the singles row (its count, or a place reported unclear) is not judged when the hand lies over it;
 * cards right: pyramid cards read right, of all pyramid cards;
 * wrong cards accepted (goal 0): a place read as another card, or a card read
@@ -89,7 +90,9 @@ def live_view(view: GrandiosoView, before: GrandiosoState) -> GrandiosoView:
 
 def judge(view: GrandiosoView, truth: dict[tuple[int, int], Card], scene: Scene, photo: Photo) -> tuple[list[str], int, int, int]:
     """Why the table is not usable (nothing when it is), the pyramid cards read right, read wrong, held needlessly."""
-    covered = {p for p in truth if _hidden(photo, *code_centre(*p))}
+    held_at = {(u.row, u.col): u.why for u in view.unrecognised if u.row is not None and u.col is not None}
+    # a place whose code the hand covers, a card there or not: asking about it is never needless (a hand may hide a card)
+    covered = {p for p in set(truth) | set(held_at) if _hidden(photo, *code_centre(*p))}
     why = []
     right = wrong = 0
     for place, card in view.pyramid.items():
@@ -99,7 +102,6 @@ def judge(view: GrandiosoView, truth: dict[tuple[int, int], Card], scene: Scene,
             wrong += 1
             why.append(f"wrong: {card.label} read at {place}, "
                        f"{'empty' if place not in truth else truth[place].label} there")
-    held_at = {(u.row, u.col): u.why for u in view.unrecognised if u.row is not None}
     needless = {p for p in held_at if p not in covered}
     missing = set(truth) - set(view.pyramid) - covered
     why += [f"held: {truth[p].label if p in truth else 'empty place'} at {p} ({held_at[p]})"
