@@ -919,6 +919,8 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
     the tile middles taken for seams, holds few seams on every other line either). The starts are grown in that
     order until one holds nearly all the seams with the outline on its lines, or most with nearly all the outline
     on them (`_grown_enough`): no later one could refuse it, and any that held more would lie on the same tiles.
+    The half-cell moves and doubled pitches are not grown where the lattice kept of the first three holds most of
+    the seams with the outline along both axes on its lines (`_primary_enough`).
     """
     starts = [to_work]
     half = _half_shift(mask, to_work)
@@ -927,6 +929,8 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
     searched = search_lattice(fine, mask, to_work)
     if searched is not None:
         starts.append(searched)
+    # (the lattice as measured, its outline's half-cell move and the searched one: grown before any other start)
+    primary = len(starts)
     # the comb can lock onto the tile middles and a pitch a little off: the outline then scarcely tells which
     # half-cell move is right, so each is grown
     moves = [to_work @ np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) for dx, dy in HALF_MOVES]
@@ -942,8 +946,10 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
         starts += [to_work @ np.array([[1.0, 0.0, 0.0], [0.0, 2.0, d], [0.0, 0.0, 1.0]]) for d in (0.0, 1.0)]
     contour = _contour(mask)
     outlines = [np.array(_outline_axis_shares(contour, to_work))]
-    grown_all = []
-    for origin in starts:
+    grown_all: list[tuple[float, NDArray[Any]]] = []
+    for k, origin in enumerate(starts):
+        if k == primary and _primary_enough(fine, mask, share, to_work, grown_all, outlines):
+            break
         grown = grow_seams(fine, mask, origin)
         if grown is None:
             continue
@@ -954,15 +960,36 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
         # are not grown
         if _grown_enough(fine, mask, grown, grown_all[-1][0], outlines[-1]):
             break
+    best_share, best_grown, _ = _kept(share, to_work, grown_all, outlines)
+    return best_share, best_grown
+
+
+def _kept(share: float, to_work: NDArray[Any], grown_all: list[tuple[float, NDArray[Any]]],
+          outlines: list[NDArray[Any]]) -> tuple[float, NDArray[Any], int]:
+    """The lattice `grow_best` keeps of ``to_work`` (holding ``share`` of the seams) and those grown (``grown_all``:
+    (share, lattice); ``outlines``: `_outline_axis_shares` of ``to_work``, then of each grown): (its share, it, its
+    place in ``grown_all``, -1 for ``to_work``)."""
     # a lattice grown along the art's roads across the tile middles can hold more seams than the right one, but it
     # leaves the board's outline along one axis off its lines where the lattice as measured or another grown one
     # keeps it on them
     most = np.max(outlines, axis=0)
-    best_share, best_grown = share, to_work
-    for (grown_share, grown), outline in zip(grown_all, outlines[1:]):
+    best_share, best_grown, at = share, to_work, -1
+    for i, ((grown_share, grown), outline) in enumerate(zip(grown_all, outlines[1:], strict=True)):
         if grown_share > best_share and bool((outline >= most - OUTLINE_DROP).all()):
-            best_share, best_grown = grown_share, grown
-    return best_share, best_grown
+            best_share, best_grown, at = grown_share, grown, i
+    return best_share, best_grown, at
+
+
+def _primary_enough(fine: NDArray[Any], mask: NDArray[Any], share: float, to_work: NDArray[Any],
+                    grown_all: list[tuple[float, NDArray[Any]]], outlines: list[NDArray[Any]]) -> bool:
+    """Whether the lattice kept of those grown from the first starts (`grow_best`: the lattice as measured, its
+    outline's half-cell move, the searched one) ends the growing before its half-cell moves and doubled pitches:
+    grown, holding most of the seams (`GROWN_OUTLINED`) with the outline along both axes on its lines (`OUTLINED`),
+    and no half-pitch pattern (`_parity_doubled`). Those starts are for a lattice whose comb locked onto the tile
+    middles or onto half the pitch, which leaves the outline, or half the seams, off its lines."""
+    best_share, best, at = _kept(share, to_work, grown_all, outlines)
+    return (at >= 0 and best_share >= GROWN_OUTLINED and bool((outlines[at + 1] >= OUTLINED).all())
+            and _parity_doubled(fine, mask, best) is None)
 
 
 def _grown_enough(fine: NDArray[Any], mask: NDArray[Any], grown: NDArray[Any], share: float,
