@@ -1381,7 +1381,14 @@ def _axis_search(u: NDArray[Any], v: NDArray[Any], r: NDArray[Any], scales: NDAr
     sheared = [u - sh * v for sh in shears]
     for sc in scales:
         for sh, moved in zip(shears, sheared, strict=True):
-            idx = ((moved / sc % 1.0) * bins).astype(np.intp) % bins
+            # each position's bin, as ``((moved / sc % 1.0) * bins).astype(np.intp) % bins`` gives it bit for bit: a
+            # float's remainder on 1 is itself less its floor (exact, or one rounding of the same sum below 0), and
+            # only a remainder rounded up to 1 reaches the bin past the last
+            q = moved / sc
+            q -= np.floor(q)
+            q *= bins
+            idx = q.astype(np.intp)
+            idx[idx == bins] = 0
             got = np.bincount(idx, weights=r, minlength=bins)
             cnt = np.bincount(idx, minlength=bins).astype(np.float64)
             score = np.convolve(np.concatenate((got[-3:], got, got[:3])), window, "valid") / (

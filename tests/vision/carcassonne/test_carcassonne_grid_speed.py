@@ -590,3 +590,47 @@ def test_the_mean_along_a_seam_is_numpys_to_the_bit() -> None:
     for k, n in ((1, 43), (7, 39), (300, 25), (2000, 43)):
         vals = (rng.random((k, 4, n)) * rng.choice([1.0, 255.0, 1e-3], size=(k, 4, 1))).astype(np.float32)
         assert _same(grid_module._along_mean(vals), vals.mean(axis=1))
+
+
+def _axis_search_plain(u: NDArray[Any], v: NDArray[Any], r: NDArray[Any], scales: NDArray[Any],
+                       shears: NDArray[Any]) -> tuple[float, float, float, float]:
+    """`grid._axis_search` binning each position by its remainder on 1, as before."""
+    bins = 100
+    base = float(r.mean()) + 1e-9
+    best = (0.0, 1.0, 0.0, 0.0)
+    window = np.ones(7)
+    for sc in scales:
+        for sh in shears:
+            idx = (((u - sh * v) / sc % 1.0) * bins).astype(np.intp) % bins
+            got = np.bincount(idx, weights=r, minlength=bins)
+            cnt = np.bincount(idx, minlength=bins).astype(np.float64)
+            score = np.convolve(np.concatenate((got[-3:], got, got[:3])), window, "valid") / (
+                np.convolve(np.concatenate((cnt[-3:], cnt, cnt[:3])), window, "valid") + 1e-9) / base
+            k = int(np.argmax(score))
+            if score[k] > best[0]:
+                best = (float(score[k]), float(sc), float(sh), float((k + 0.5) / bins * sc))
+    return best
+
+
+def test_the_lattice_search_bins_positions_as_their_remainder_on_1_does() -> None:
+    rng = np.random.default_rng(31)
+    # positions on and off a lattice, either side of 0, whole numbers, and floats just below whole numbers (whose
+    # remainder on 1 rounds up to 1 once the negative ones are moved up)
+    edge = np.nextafter(np.arange(-6.0, 6.0), -np.inf)
+    for case in range(4):
+        n = 3000
+        u = np.concatenate((rng.normal(0.0, 8.0, n), np.round(rng.normal(0.0, 8.0, 200)), edge, -edge * 1e-17))
+        u[:n // 2] = np.round(u[:n // 2]) + rng.normal(0.0, 0.02, n // 2)
+        v = rng.normal(0.0, 8.0, len(u))
+        r = rng.random(len(u)) * (1.0 + case)
+        for scales, shears in ((np.linspace(0.82, 1.18, 19), np.zeros(1)),
+                               (1.0 + np.linspace(-0.01, 0.01, 3), np.linspace(-0.08, 0.08, 9)), (np.ones(1), np.zeros(1))):
+            assert _same(grid_module._axis_search(u, v, r, scales, shears), _axis_search_plain(u, v, r, scales, shears))
+        # every bin a position can fall in, the one past the last included, as the remainder gives it
+        for sc in (0.82, 1.0, 1.0 / 3.0):
+            q = u / sc
+            q -= np.floor(q)
+            q *= 100
+            idx = q.astype(np.intp)
+            idx[idx == 100] = 0
+            assert np.array_equal(idx, ((u / sc % 1.0) * 100).astype(np.intp) % 100)
