@@ -853,6 +853,8 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
     # the lattice measured in the view from above is a little off in pitch or perspective on a big board seen at a
     # slant: grown from the board's middle outwards along the seams, it is kept where it puts more seams on its lines
     fine = fine_gray(photo)
+    # (it stays as it is from here too: each lattice's half seams are kept, `_probed`)
+    fine.flags.writeable = False
     share = seam_share(fine, mask, to_work)
     best_share, best_grown = (share, to_work) if share >= SURE_SHARE or len(covers) < GROW_CELLS else \
         grow_best(fine, mask, to_work, share)
@@ -1292,9 +1294,9 @@ def seam_share(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
     """How well the lattice ``to_work`` (grid units -> work pixels) lies on the tile seams seen in ``fine``
     (`fine_gray`): of the half seams between its board cells, the share whose seam, searched a third of a cell
     either way, lies within a twentieth of a cell of the line (0 with too few seams)."""
-    cells, _ = _board_cells(mask, to_work, 0.75)
-    src, _, off = _seam_probes(fine, _zoom(fine, mask) @ to_work, cells, 0.35)
-    if len(src) < 12:
+    cells, _, off = _probed(fine, mask, to_work)
+    # (a seam too faint to tell is off by infinity: never near its line)
+    if np.count_nonzero(np.isfinite(off)) < 12:
         return 0.0
     return float((np.abs(off) <= 0.05).sum()) / (2 * max(1, _seam_count(cells)))
 
@@ -1303,16 +1305,46 @@ def seam_precision(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]
     """Of the seams found across the half seams of the lattice ``to_work`` (a third of a cell either way), the share
     within a twentieth of a cell of the line: a lattice on the tiles keeps most seams it finds on its lines even
     where few are seen, one of the wrong pitch finds them all over its cells (0 with none found)."""
-    cells, _ = _board_cells(mask, to_work, 0.75)
-    _, _, off = _seam_probes(fine, _zoom(fine, mask) @ to_work, cells, 0.35)
+    _, _, off = _probed(fine, mask, to_work)
+    off = off[np.isfinite(off)]
     return float((np.abs(off) <= 0.05).mean()) if len(off) else 0.0
+
+
+#: the last read-only seam image and board mask asked about, and the half seams of each lattice (`_probed`)
+_PROBE_MEMO: dict[str, Any] = {}
+
+
+def _probed(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """The board cells of the lattice ``to_work`` (three quarters on the board) and the half seams between them
+    searched a third of a cell either way, each kept (`_seam_probes` with ``keep_all``): (cells, points, offsets).
+
+    Made once a lattice for a read-only ``fine`` and ``mask`` (`_grid_at`'s: a grown lattice's seams are asked for
+    by its share, its precision and its half-pitch pattern) and kept, read only, until another such pair is asked
+    about; made afresh where either may change."""
+    def make() -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+        cells, _ = _board_cells(mask, to_work, 0.75)
+        src, _, off = _seam_probes(fine, _zoom(fine, mask) @ to_work, cells, 0.35, keep_all=True)
+        return cells, src, off
+
+    if fine.flags.writeable or mask.flags.writeable:
+        return make()
+    if _PROBE_MEMO.get("fine", lambda: None)() is not fine or _PROBE_MEMO.get("mask", lambda: None)() is not mask:
+        _PROBE_MEMO.clear()
+        _PROBE_MEMO.update(fine=weakref.ref(fine), mask=weakref.ref(mask), kept={})
+    kept: dict[tuple[str, tuple[int, ...], bytes], tuple[NDArray[Any], NDArray[Any], NDArray[Any]]] = _PROBE_MEMO["kept"]
+    key = (to_work.dtype.str, to_work.shape, to_work.tobytes())
+    if key not in kept:
+        made = make()
+        for part in made:
+            part.flags.writeable = False
+        kept[key] = made
+    return kept[key]
 
 
 def _parity_shares(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> list[tuple[float, float, int]]:
     """Per axis (u, then v): the share of the half seams on even lattice lines and on odd ones that lie within a
     twentieth of a cell of their line, and the fewer of the two counts of half seams searched."""
-    cells, _ = _board_cells(mask, to_work, 0.75)
-    src, _, off = _seam_probes(fine, _zoom(fine, mask) @ to_work, cells, 0.35, keep_all=True)
+    _, src, off = _probed(fine, mask, to_work)
     out = []
     for axis in (0, 1):
         on_axis = np.abs(src[:, axis] - np.round(src[:, axis])) < 1e-6

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 from numpy.typing import NDArray
 
 from vision.carcassonne import grid as grid_module
@@ -634,3 +635,60 @@ def test_the_lattice_search_bins_positions_as_their_remainder_on_1_does() -> Non
             idx = q.astype(np.intp)
             idx[idx == 100] = 0
             assert np.array_equal(idx, ((u / sc % 1.0) * 100).astype(np.intp) % 100)
+
+
+def _seam_share_plain(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> tuple[float, float, list[Any]]:
+    """`grid.seam_share`, `grid.seam_precision` and `grid._parity_shares` each searching the seams afresh, as before."""
+    cells, _ = grid_module._board_cells(mask, to_work, 0.75)
+    zoomed = grid_module._zoom(fine, mask) @ to_work
+    src, _, off = grid_module._seam_probes(fine, zoomed, cells, 0.35)
+    share = 0.0 if len(src) < 12 else float((np.abs(off) <= 0.05).sum()) / (2 * max(1, grid_module._seam_count(cells)))
+    precision = float((np.abs(off) <= 0.05).mean()) if len(off) else 0.0
+    src, _, off = grid_module._seam_probes(fine, zoomed, cells, 0.35, keep_all=True)
+    parity = []
+    for axis in (0, 1):
+        on_axis = np.abs(src[:, axis] - np.round(src[:, axis])) < 1e-6
+        even = on_axis & (np.round(src[:, axis]).astype(np.intp) % 2 == 0)
+        odd = on_axis & ~even
+        near = np.abs(off) <= 0.05
+        parity.append((float(near[even].mean()) if even.any() else 0.0, float(near[odd].mean()) if odd.any() else 0.0,
+                       int(min(even.sum(), odd.sum()))))
+    return share, precision, parity
+
+
+def test_a_lattices_half_seams_are_searched_once_for_a_read_only_photo_and_mask_and_read_as_before(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    fine, mask, truth, _ = _slanted_board(7)
+    lattices = [truth, truth @ np.array([[1.03, 0.0, 0.2], [0.0, 0.98, 0.5], [0.0, 0.0, 1.0]]),
+                truth @ np.array([[0.5, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]),
+                truth @ np.array([[20.0, 0.0, 0.0], [0.0, 20.0, 0.0], [0.0, 0.0, 1.0]])]
+    searched = []
+    probes = grid_module._seam_probes
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        searched.append(1)
+        return probes(*args, **kwargs)
+
+    monkeypatch.setattr(grid_module, "_seam_probes", counted)
+    fixed_fine, fixed_mask = fine.copy(), mask.copy()
+    fixed_fine.flags.writeable = fixed_mask.flags.writeable = False
+    for kept in (False, True):
+        f, m = (fixed_fine, fixed_mask) if kept else (fine, mask)
+        for to_work in lattices:
+            want = _seam_share_plain(f, m, to_work)
+            searched.clear()
+            for _ in range(2):
+                got = (grid_module.seam_share(f, m, to_work), grid_module.seam_precision(f, m, to_work),
+                       grid_module._parity_shares(f, m, to_work))
+                assert _same(got, want)
+            # (searched once a lattice where both stay as they are, three times a round where either may change)
+            assert len(searched) == (1 if kept else 6)
+    assert any(_seam_share_plain(fine, mask, t)[0] > 0.5 for t in lattices)
+    assert any(_seam_share_plain(fine, mask, t)[0] == 0.0 for t in lattices)
+    # a photo that may change is searched afresh, and another read-only pair gets its own
+    other = fixed_fine + np.float32(0.0)
+    other.flags.writeable = False
+    searched.clear()
+    grid_module.seam_share(other, fixed_mask, truth)
+    grid_module.seam_share(fine, fixed_mask, truth)
+    assert len(searched) == 2
