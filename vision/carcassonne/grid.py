@@ -853,6 +853,8 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
     # the lattice measured in the view from above is a little off in pitch or perspective on a big board seen at a
     # slant: grown from the board's middle outwards along the seams, it is kept where it puts more seams on its lines
     fine = fine_gray(photo)
+    # (it stays as it is from here too: each lattice's half seams are kept, `_probed`)
+    fine.flags.writeable = False
     share = seam_share(fine, mask, to_work)
     best_share, best_grown = (share, to_work) if share >= SURE_SHARE or len(covers) < GROW_CELLS else \
         grow_best(fine, mask, to_work, share)
@@ -919,6 +921,8 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
     the tile middles taken for seams, holds few seams on every other line either). The starts are grown in that
     order until one holds nearly all the seams with the outline on its lines, or most with nearly all the outline
     on them (`_grown_enough`): no later one could refuse it, and any that held more would lie on the same tiles.
+    The half-cell moves and doubled pitches are not grown where the lattice kept of the first three holds most of
+    the seams with the outline along both axes on its lines (`_primary_enough`).
     """
     starts = [to_work]
     half = _half_shift(mask, to_work)
@@ -927,6 +931,8 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
     searched = search_lattice(fine, mask, to_work)
     if searched is not None:
         starts.append(searched)
+    # (the lattice as measured, its outline's half-cell move and the searched one: grown before any other start)
+    primary = len(starts)
     # the comb can lock onto the tile middles and a pitch a little off: the outline then scarcely tells which
     # half-cell move is right, so each is grown
     moves = [to_work @ np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) for dx, dy in HALF_MOVES]
@@ -942,8 +948,10 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
         starts += [to_work @ np.array([[1.0, 0.0, 0.0], [0.0, 2.0, d], [0.0, 0.0, 1.0]]) for d in (0.0, 1.0)]
     contour = _contour(mask)
     outlines = [np.array(_outline_axis_shares(contour, to_work))]
-    grown_all = []
-    for origin in starts:
+    grown_all: list[tuple[float, NDArray[Any]]] = []
+    for k, origin in enumerate(starts):
+        if k == primary and _primary_enough(fine, mask, share, to_work, grown_all, outlines):
+            break
         grown = grow_seams(fine, mask, origin)
         if grown is None:
             continue
@@ -954,15 +962,36 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
         # are not grown
         if _grown_enough(fine, mask, grown, grown_all[-1][0], outlines[-1]):
             break
+    best_share, best_grown, _ = _kept(share, to_work, grown_all, outlines)
+    return best_share, best_grown
+
+
+def _kept(share: float, to_work: NDArray[Any], grown_all: list[tuple[float, NDArray[Any]]],
+          outlines: list[NDArray[Any]]) -> tuple[float, NDArray[Any], int]:
+    """The lattice `grow_best` keeps of ``to_work`` (holding ``share`` of the seams) and those grown (``grown_all``:
+    (share, lattice); ``outlines``: `_outline_axis_shares` of ``to_work``, then of each grown): (its share, it, its
+    place in ``grown_all``, -1 for ``to_work``)."""
     # a lattice grown along the art's roads across the tile middles can hold more seams than the right one, but it
     # leaves the board's outline along one axis off its lines where the lattice as measured or another grown one
     # keeps it on them
     most = np.max(outlines, axis=0)
-    best_share, best_grown = share, to_work
-    for (grown_share, grown), outline in zip(grown_all, outlines[1:]):
+    best_share, best_grown, at = share, to_work, -1
+    for i, ((grown_share, grown), outline) in enumerate(zip(grown_all, outlines[1:], strict=True)):
         if grown_share > best_share and bool((outline >= most - OUTLINE_DROP).all()):
-            best_share, best_grown = grown_share, grown
-    return best_share, best_grown
+            best_share, best_grown, at = grown_share, grown, i
+    return best_share, best_grown, at
+
+
+def _primary_enough(fine: NDArray[Any], mask: NDArray[Any], share: float, to_work: NDArray[Any],
+                    grown_all: list[tuple[float, NDArray[Any]]], outlines: list[NDArray[Any]]) -> bool:
+    """Whether the lattice kept of those grown from the first starts (`grow_best`: the lattice as measured, its
+    outline's half-cell move, the searched one) ends the growing before its half-cell moves and doubled pitches:
+    grown, holding most of the seams (`GROWN_OUTLINED`) with the outline along both axes on its lines (`OUTLINED`),
+    and no half-pitch pattern (`_parity_doubled`). Those starts are for a lattice whose comb locked onto the tile
+    middles or onto half the pitch, which leaves the outline, or half the seams, off its lines."""
+    best_share, best, at = _kept(share, to_work, grown_all, outlines)
+    return (at >= 0 and best_share >= GROWN_OUTLINED and bool((outlines[at + 1] >= OUTLINED).all())
+            and _parity_doubled(fine, mask, best) is None)
 
 
 def _grown_enough(fine: NDArray[Any], mask: NDArray[Any], grown: NDArray[Any], share: float,
@@ -1265,9 +1294,9 @@ def seam_share(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) ->
     """How well the lattice ``to_work`` (grid units -> work pixels) lies on the tile seams seen in ``fine``
     (`fine_gray`): of the half seams between its board cells, the share whose seam, searched a third of a cell
     either way, lies within a twentieth of a cell of the line (0 with too few seams)."""
-    cells, _ = _board_cells(mask, to_work, 0.75)
-    src, _, off = _seam_probes(fine, _zoom(fine, mask) @ to_work, cells, 0.35)
-    if len(src) < 12:
+    cells, _, off = _probed(fine, mask, to_work)
+    # (a seam too faint to tell is off by infinity: never near its line)
+    if np.count_nonzero(np.isfinite(off)) < 12:
         return 0.0
     return float((np.abs(off) <= 0.05).sum()) / (2 * max(1, _seam_count(cells)))
 
@@ -1276,16 +1305,46 @@ def seam_precision(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]
     """Of the seams found across the half seams of the lattice ``to_work`` (a third of a cell either way), the share
     within a twentieth of a cell of the line: a lattice on the tiles keeps most seams it finds on its lines even
     where few are seen, one of the wrong pitch finds them all over its cells (0 with none found)."""
-    cells, _ = _board_cells(mask, to_work, 0.75)
-    _, _, off = _seam_probes(fine, _zoom(fine, mask) @ to_work, cells, 0.35)
+    _, _, off = _probed(fine, mask, to_work)
+    off = off[np.isfinite(off)]
     return float((np.abs(off) <= 0.05).mean()) if len(off) else 0.0
+
+
+#: the last read-only seam image and board mask asked about, and the half seams of each lattice (`_probed`)
+_PROBE_MEMO: dict[str, Any] = {}
+
+
+def _probed(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """The board cells of the lattice ``to_work`` (three quarters on the board) and the half seams between them
+    searched a third of a cell either way, each kept (`_seam_probes` with ``keep_all``): (cells, points, offsets).
+
+    Made once a lattice for a read-only ``fine`` and ``mask`` (`_grid_at`'s: a grown lattice's seams are asked for
+    by its share, its precision and its half-pitch pattern) and kept, read only, until another such pair is asked
+    about; made afresh where either may change."""
+    def make() -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+        cells, _ = _board_cells(mask, to_work, 0.75)
+        src, _, off = _seam_probes(fine, _zoom(fine, mask) @ to_work, cells, 0.35, keep_all=True)
+        return cells, src, off
+
+    if fine.flags.writeable or mask.flags.writeable:
+        return make()
+    if _PROBE_MEMO.get("fine", lambda: None)() is not fine or _PROBE_MEMO.get("mask", lambda: None)() is not mask:
+        _PROBE_MEMO.clear()
+        _PROBE_MEMO.update(fine=weakref.ref(fine), mask=weakref.ref(mask), kept={})
+    kept: dict[tuple[str, tuple[int, ...], bytes], tuple[NDArray[Any], NDArray[Any], NDArray[Any]]] = _PROBE_MEMO["kept"]
+    key = (to_work.dtype.str, to_work.shape, to_work.tobytes())
+    if key not in kept:
+        made = make()
+        for part in made:
+            part.flags.writeable = False
+        kept[key] = made
+    return kept[key]
 
 
 def _parity_shares(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> list[tuple[float, float, int]]:
     """Per axis (u, then v): the share of the half seams on even lattice lines and on odd ones that lie within a
     twentieth of a cell of their line, and the fewer of the two counts of half seams searched."""
-    cells, _ = _board_cells(mask, to_work, 0.75)
-    src, _, off = _seam_probes(fine, _zoom(fine, mask) @ to_work, cells, 0.35, keep_all=True)
+    _, src, off = _probed(fine, mask, to_work)
     out = []
     for axis in (0, 1):
         on_axis = np.abs(src[:, axis] - np.round(src[:, axis])) < 1e-6
@@ -1354,7 +1413,14 @@ def _axis_search(u: NDArray[Any], v: NDArray[Any], r: NDArray[Any], scales: NDAr
     sheared = [u - sh * v for sh in shears]
     for sc in scales:
         for sh, moved in zip(shears, sheared, strict=True):
-            idx = ((moved / sc % 1.0) * bins).astype(np.intp) % bins
+            # each position's bin, as ``((moved / sc % 1.0) * bins).astype(np.intp) % bins`` gives it bit for bit: a
+            # float's remainder on 1 is itself less its floor (exact, or one rounding of the same sum below 0), and
+            # only a remainder rounded up to 1 reaches the bin past the last
+            q = moved / sc
+            q -= np.floor(q)
+            q *= bins
+            idx = q.astype(np.intp)
+            idx[idx == bins] = 0
             got = np.bincount(idx, weights=r, minlength=bins)
             cnt = np.bincount(idx, minlength=bins).astype(np.float64)
             score = np.convolve(np.concatenate((got[-3:], got, got[:3])), window, "valid") / (

@@ -573,9 +573,31 @@ def test_a_lattice_holding_most_seams_stops_the_growing_only_with_nearly_all_the
     monkeypatch.setattr(grid_module, "_outline_axis_shares",
                         lambda c, t: (1.0, outline) if t is truth else (1.0, 0.9) if t is later else (1.0, 1.0))
     best_share, best = grow_best(fine, mask, truth, 0.5)
-    assert len(grown) == (1 if stops else 5)
+    # (the searched start, grown after it, holds most seams with the outline on its lines: no half-cell move is grown)
+    assert len(grown) == (1 if stops else 2)
     assert best is (truth if stops else later)
     assert best_share == (0.66 if stops else 0.7)
+
+
+@pytest.mark.parametrize(("share", "outline", "halved", "count"),
+                         [(0.64, 0.8, False, 2), (0.64, 0.7, False, 5), (0.55, 0.8, False, 5), (0.64, 0.8, True, 5)])
+def test_half_cell_moves_are_grown_only_where_the_first_starts_leave_seams_or_outline_off_their_lines(
+        share: float, outline: float, halved: bool, count: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lattice as measured and the searched one are grown first; the half-cell moves (for a comb locked onto the
+    tile middles) are grown only where neither holds most of the seams with the board's outline along both axes on
+    its lines, or where the one kept shows a half-pitch pattern. The lattice kept is the one holding the most."""
+    fine, mask, truth, _ = _seamed_board(1)
+    later = truth @ np.array([[1.0, 0.0, 0.01], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    grown = _growing_as_started(monkeypatch, later,
+                                lambda t: share - 0.02 if t is truth else share if t is later else 0.1)
+    monkeypatch.setattr(grid_module, "_outline_axis_shares",
+                        lambda c, t: (0.9, outline) if t is truth or t is later else (0.2, 1.0))
+    doubled = truth @ np.diag([2.0, 1.0, 1.0])
+    monkeypatch.setattr(grid_module, "_parity_doubled", lambda f, m, t: doubled if halved and t is later else None)
+    best_share, best = grow_best(fine, mask, truth, 0.5)
+    assert len(grown) == count
+    assert best is later
+    assert best_share == share
 
 
 def _walled_board(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

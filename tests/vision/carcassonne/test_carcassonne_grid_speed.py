@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 from numpy.typing import NDArray
 
 from vision.carcassonne import grid as grid_module
@@ -590,3 +591,104 @@ def test_the_mean_along_a_seam_is_numpys_to_the_bit() -> None:
     for k, n in ((1, 43), (7, 39), (300, 25), (2000, 43)):
         vals = (rng.random((k, 4, n)) * rng.choice([1.0, 255.0, 1e-3], size=(k, 4, 1))).astype(np.float32)
         assert _same(grid_module._along_mean(vals), vals.mean(axis=1))
+
+
+def _axis_search_plain(u: NDArray[Any], v: NDArray[Any], r: NDArray[Any], scales: NDArray[Any],
+                       shears: NDArray[Any]) -> tuple[float, float, float, float]:
+    """`grid._axis_search` binning each position by its remainder on 1, as before."""
+    bins = 100
+    base = float(r.mean()) + 1e-9
+    best = (0.0, 1.0, 0.0, 0.0)
+    window = np.ones(7)
+    for sc in scales:
+        for sh in shears:
+            idx = (((u - sh * v) / sc % 1.0) * bins).astype(np.intp) % bins
+            got = np.bincount(idx, weights=r, minlength=bins)
+            cnt = np.bincount(idx, minlength=bins).astype(np.float64)
+            score = np.convolve(np.concatenate((got[-3:], got, got[:3])), window, "valid") / (
+                np.convolve(np.concatenate((cnt[-3:], cnt, cnt[:3])), window, "valid") + 1e-9) / base
+            k = int(np.argmax(score))
+            if score[k] > best[0]:
+                best = (float(score[k]), float(sc), float(sh), float((k + 0.5) / bins * sc))
+    return best
+
+
+def test_the_lattice_search_bins_positions_as_their_remainder_on_1_does() -> None:
+    rng = np.random.default_rng(31)
+    # positions on and off a lattice, either side of 0, whole numbers, and floats just below whole numbers (whose
+    # remainder on 1 rounds up to 1 once the negative ones are moved up)
+    edge = np.nextafter(np.arange(-6.0, 6.0), -np.inf)
+    for case in range(4):
+        n = 3000
+        u = np.concatenate((rng.normal(0.0, 8.0, n), np.round(rng.normal(0.0, 8.0, 200)), edge, -edge * 1e-17))
+        u[:n // 2] = np.round(u[:n // 2]) + rng.normal(0.0, 0.02, n // 2)
+        v = rng.normal(0.0, 8.0, len(u))
+        r = rng.random(len(u)) * (1.0 + case)
+        for scales, shears in ((np.linspace(0.82, 1.18, 19), np.zeros(1)),
+                               (1.0 + np.linspace(-0.01, 0.01, 3), np.linspace(-0.08, 0.08, 9)), (np.ones(1), np.zeros(1))):
+            assert _same(grid_module._axis_search(u, v, r, scales, shears), _axis_search_plain(u, v, r, scales, shears))
+        # every bin a position can fall in, the one past the last included, as the remainder gives it
+        for sc in (0.82, 1.0, 1.0 / 3.0):
+            q = u / sc
+            q -= np.floor(q)
+            q *= 100
+            idx = q.astype(np.intp)
+            idx[idx == 100] = 0
+            assert np.array_equal(idx, ((u / sc % 1.0) * 100).astype(np.intp) % 100)
+
+
+def _seam_share_plain(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any]) -> tuple[float, float, list[Any]]:
+    """`grid.seam_share`, `grid.seam_precision` and `grid._parity_shares` each searching the seams afresh, as before."""
+    cells, _ = grid_module._board_cells(mask, to_work, 0.75)
+    zoomed = grid_module._zoom(fine, mask) @ to_work
+    src, _, off = grid_module._seam_probes(fine, zoomed, cells, 0.35)
+    share = 0.0 if len(src) < 12 else float((np.abs(off) <= 0.05).sum()) / (2 * max(1, grid_module._seam_count(cells)))
+    precision = float((np.abs(off) <= 0.05).mean()) if len(off) else 0.0
+    src, _, off = grid_module._seam_probes(fine, zoomed, cells, 0.35, keep_all=True)
+    parity = []
+    for axis in (0, 1):
+        on_axis = np.abs(src[:, axis] - np.round(src[:, axis])) < 1e-6
+        even = on_axis & (np.round(src[:, axis]).astype(np.intp) % 2 == 0)
+        odd = on_axis & ~even
+        near = np.abs(off) <= 0.05
+        parity.append((float(near[even].mean()) if even.any() else 0.0, float(near[odd].mean()) if odd.any() else 0.0,
+                       int(min(even.sum(), odd.sum()))))
+    return share, precision, parity
+
+
+def test_a_lattices_half_seams_are_searched_once_for_a_read_only_photo_and_mask_and_read_as_before(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    fine, mask, truth, _ = _slanted_board(7)
+    lattices = [truth, truth @ np.array([[1.03, 0.0, 0.2], [0.0, 0.98, 0.5], [0.0, 0.0, 1.0]]),
+                truth @ np.array([[0.5, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]),
+                truth @ np.array([[20.0, 0.0, 0.0], [0.0, 20.0, 0.0], [0.0, 0.0, 1.0]])]
+    searched = []
+    probes = grid_module._seam_probes
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        searched.append(1)
+        return probes(*args, **kwargs)
+
+    monkeypatch.setattr(grid_module, "_seam_probes", counted)
+    fixed_fine, fixed_mask = fine.copy(), mask.copy()
+    fixed_fine.flags.writeable = fixed_mask.flags.writeable = False
+    for kept in (False, True):
+        f, m = (fixed_fine, fixed_mask) if kept else (fine, mask)
+        for to_work in lattices:
+            want = _seam_share_plain(f, m, to_work)
+            searched.clear()
+            for _ in range(2):
+                got = (grid_module.seam_share(f, m, to_work), grid_module.seam_precision(f, m, to_work),
+                       grid_module._parity_shares(f, m, to_work))
+                assert _same(got, want)
+            # (searched once a lattice where both stay as they are, three times a round where either may change)
+            assert len(searched) == (1 if kept else 6)
+    assert any(_seam_share_plain(fine, mask, t)[0] > 0.5 for t in lattices)
+    assert any(_seam_share_plain(fine, mask, t)[0] == 0.0 for t in lattices)
+    # a photo that may change is searched afresh, and another read-only pair gets its own
+    other = fixed_fine + np.float32(0.0)
+    other.flags.writeable = False
+    searched.clear()
+    grid_module.seam_share(other, fixed_mask, truth)
+    grid_module.seam_share(fine, fixed_mask, truth)
+    assert len(searched) == 2
