@@ -37,7 +37,7 @@ from vision.codematch import (
     dictionary_size,
 )
 from vision.config import VisionConfig
-from vision.geometry import Image
+from vision.geometry import Image, MarkerLayout
 from vision.recall import TILE, TILE_SAME, tile_means
 
 __all__ = ["MARKER_CORNER_PX", "MARKER_STILL_PX", "BoardMatch", "BoardMemory", "boards_by_matching", "refined_poses", "score_board"]
@@ -130,6 +130,19 @@ def _patch(gray: Image, quad: NDArray[Any], n: int, pad: int) -> tuple[NDArray[A
     return patch, to_patch
 
 
+def _place_in_frame(layout: MarkerLayout, side: int, chart_to_table: NDArray[Any], calibration: Calibration,
+                    shape: tuple[int, int]) -> NDArray[Any] | None:
+    """The image corners of a board's marker place on ``side`` with the board at ``chart_to_table``; None when
+    the place is not wholly inside a frame of ``shape`` (``h, w``): `score_board` leaves such a place out."""
+    h, w = shape
+    corners = np.array(layout.board_marker_corners(side), np.float64)
+    table = corners @ chart_to_table[:2, :2].T + chart_to_table[:2, 2]
+    quad: NDArray[Any] = cv2.perspectiveTransform(table[None], calibration.table_to_image)[0]
+    if quad.min() < 0 or quad[:, 0].max() > w - 1 or quad[:, 1].max() > h - 1:
+        return None
+    return quad
+
+
 def score_board(gray: Image, calibration: Calibration, config: VisionConfig, seat: int,
                 chart_to_table: NDArray[Any], search_px: int = SEARCH_PX) -> BoardMatch:
     """How well seat ``seat``'s marker places match its codes with its board at ``chart_to_table``;
@@ -143,10 +156,8 @@ def score_board(gray: Image, calibration: Calibration, config: VisionConfig, sea
     scores: dict[int, tuple[float, float]] = {}
     placed: dict[int, NDArray[Any]] = {}
     for side, mid in sorted(_board_ids(config).get(seat, {}).items()):
-        corners = np.array(layout.board_marker_corners(side), np.float64)
-        table = corners @ chart_to_table[:2, :2].T + chart_to_table[:2, 2]
-        quad = cv2.perspectiveTransform(table[None], calibration.table_to_image)[0]
-        if quad.min() < 0 or quad[:, 0].max() > w - 1 or quad[:, 1].max() > h - 1:
+        quad = _place_in_frame(layout, side, chart_to_table, calibration, (h, w))
+        if quad is None:
             continue
         patch, to_patch = _patch(gray, quad, n, pad)
         all_scores, glared, (bx, by) = code_scores(patch, t)
@@ -290,8 +301,14 @@ def refined_poses(gray: Image, calibration: Calibration, charts: Mapping[int, Ch
     layout = config.table.markers
     boards = _board_ids(config)
     out = dict(charts)
+    shape = (gray.shape[0], gray.shape[1])
     for seat, pose in charts.items():
         if pose.markers_seen >= len(boards.get(seat, {})):
+            continue
+        # the places `score_board` scores are those wholly in the frame: no more of them than the markers that
+        # placed the board cannot show more of its codes than those (a board reaching out of the frame)
+        if sum(_place_in_frame(layout, side, pose.chart_to_table, calibration, shape) is not None
+               for side in boards[seat]) <= pose.markers_seen:
             continue
         corners = np.concatenate([np.array(layout.board_marker_corners(k), np.float64) for k in boards[seat]])
         for search_px, max_mm in REFIT_STEPS:

@@ -48,6 +48,7 @@ __all__ = [
     "locate_charts",
     "marker_outlines",
     "mat_homography",
+    "merged_windows",
     "missing_windows",
     "rectify",
     "reduction",
@@ -452,7 +453,7 @@ def _search_windows(gray: Image, config: VisionConfig, windows: list[tuple[int, 
     it could not decode are added to ``squares``."""
     side = max(gray.shape[:2])
     more: list[Marker] = []
-    for x0, y0, x1, y1 in windows:
+    for x0, y0, x1, y1 in merged_windows(windows):
         part: list[FloatArray] = []
         shift = np.array([x0, y0], np.float64)
         for m in find_markers(gray[y0:y1, x0:x1], config, side, robust=True, squares=part):
@@ -463,6 +464,30 @@ def _search_windows(gray: Image, config: VisionConfig, windows: list[tuple[int, 
         squares.extend(q + shift for q in part)
     return tuple(more)
 
+
+
+def merged_windows(windows: Sequence[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """``windows`` (``x0, y0, x1, y1``), each once, with every two whose bounding box is no larger than the two
+    together replaced by that box, until no two are: the slow path's cost grows with the pixels it searches, and
+    a missing marker's window and that of the undecoded square it shows mostly overlap."""
+    out = list(dict.fromkeys(windows))
+    i = 0
+    while i < len(out):
+        a = out[i]
+        for j in range(i + 1, len(out)):
+            b = out[j]
+            box = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+            if _area(box) <= _area(a) + _area(b):
+                del out[j]
+                out[i] = box
+                i = -1  # the larger window may now take in one looked at before
+                break
+        i += 1
+    return out
+
+
+def _area(window: tuple[int, int, int, int]) -> int:
+    return (window[2] - window[0]) * (window[3] - window[1])
 
 #: `missing_windows`: a missing marker is searched for this many of its sides beyond where it must lie, on every
 #: side (a chart placed by one marker turns a little, lens distortion bends the mat), and at least `_WINDOW_MIN_PX`;

@@ -221,3 +221,25 @@ def test_a_matched_board_is_scored_again_only_where_the_frame_changed_and_forgot
     # found again by a full search, then forgotten when the calibration changes
     assert list(memory.charts(blurred_board, cal, (), True, squares)) == [2]
     assert memory.charts(blurred_board, _calibration(), (), False, []) == {}
+
+
+def test_a_board_reaching_out_of_the_frame_is_not_scored_for_codes_it_cannot_show(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the frame's left part holds two of the board's four marker places (its left ones): no refit can show
+    # more of its codes than the two markers that placed it, so none is scored
+    frame, cal = _frame(2, 3.0)[:, :400], _calibration()
+    rough = _turned(_truth(2), 2.0, (140.0, 170.0))
+    scored: list[int] = []
+
+    def counting(*args: object, **kwargs: object) -> object:
+        scored.append(1)
+        return score_board(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("vision.boardmatch.score_board", counting)
+    kept = refined_poses(np.ascontiguousarray(frame), cal, {2: ChartPose(2, rough, np.linalg.inv(rough), 2)},
+                         DEFAULT_CONFIG)[2]
+    assert np.array_equal(kept.chart_to_table, rough)
+    assert scored == []
+    # one marker placing it: the two places in the frame may show more, and are scored
+    refined_poses(np.ascontiguousarray(frame), cal, {2: ChartPose(2, rough, np.linalg.inv(rough), 1)}, DEFAULT_CONFIG)
+    assert scored

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.bigtop import CONFIG as CFG
 from vision.bigtop.faces import render_chart, render_mat
@@ -15,6 +16,7 @@ from vision.calibrate import (
     find_markers,
     locate_charts,
     mat_homography,
+    merged_windows,
     missing_windows,
 )
 
@@ -103,6 +105,41 @@ def test_a_chart_none_of_whose_markers_the_fast_path_read_is_found_from_its_unde
     assert seat <= whole
     assert found == {m.id for m in fast} | whole
 
+
+def test_overlapping_windows_are_merged_into_their_box_where_it_is_no_larger_than_both() -> None:
+    # a missing marker's window and its undecoded square's overlap: one box, no larger than the two
+    assert merged_windows([(0, 0, 100, 100), (20, 20, 110, 110)]) == [(0, 0, 110, 110)]
+    # side by side, corner to corner far apart, and the same window twice
+    assert merged_windows([(0, 0, 50, 50), (50, 0, 100, 50)]) == [(0, 0, 100, 50)]
+    assert merged_windows([(0, 0, 50, 50), (60, 60, 110, 110)]) == [(0, 0, 50, 50), (60, 60, 110, 110)]
+    assert merged_windows([(0, 0, 50, 50), (0, 0, 50, 50)]) == [(0, 0, 50, 50)]
+    # a merged box takes in a window it did not overlap before
+    assert merged_windows([(0, 0, 40, 100), (100, 0, 140, 100), (30, 0, 110, 100)]) == [(0, 0, 140, 100)]
+
+
+def test_the_slow_path_searches_overlapping_windows_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    gray, truth = _gray(9, [0, 2])
+    _blur(gray, truth, MAT.marker_corners(4))
+    for side in range(4):
+        _blur(gray, truth, tuple(chart_to_table(chart_pose(2), x, y) for x, y in CHART.marker_corners(side)),
+              3.0 if side < 2 else 4.0)
+    squares: list[np.ndarray] = []
+    fast = find_markers(gray, CFG, squares=squares)
+    windows = missing_windows(fast, gray.shape, CFG, squares) or []
+    real = find_markers
+    searched: list[tuple[int, ...]] = []
+
+    def spy(part: np.ndarray, *args: object, **kwargs: object) -> object:
+        if kwargs.get("robust") and part.shape != gray.shape:
+            searched.append(part.shape)
+        return real(part, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("vision.calibrate.find_markers", spy)
+    found = {m.id for m in find_layout_markers(gray, CFG)}
+    # the chart's windows and its squares' overlap: fewer searches over fewer pixels, the same markers
+    assert 0 < len(searched) < len(windows)
+    assert sum(h * w for h, w in searched) < sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in windows)
+    assert found == {m.id for m in fast} | {m.id for m in real(gray, CFG, robust=True)}
 
 def test_the_mat_calibrates_with_two_corners_hidden_by_its_edge_markers() -> None:
     gray, truth = _gray(6, [0, 3])
