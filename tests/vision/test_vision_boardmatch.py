@@ -26,14 +26,19 @@ def _calibration() -> Calibration:
     return Calibration(np.linalg.inv(table_to_image), table_to_image, 6, 0.0)
 
 
-def _frame(seat: int | None, blur: float) -> np.ndarray:
+def _frame(seat: int | None, blur: float, covered: dict[int, int] | None = None) -> np.ndarray:
     """A grey frame of the table below the mat, with seat ``seat``'s board (none: a bare table), blurred;
-    its whites as a camera exposes them, short of saturation (glare)."""
+    its whites as a camera exposes them, short of saturation (glare). ``covered``: marker side -> another seat
+    whose code at that side lies over the board's own (a stray chart's corner, a printed card)."""
     s = PX_PER_MM
     frame = np.full((700, 1000), 70, np.uint8)
     frame[: int((280 - ORIGIN_MM[1]) * s)] = 225  # the mat's edge
     if seat is not None:
         board = cv2.cvtColor(render_chart(seat, s), cv2.COLOR_BGR2GRAY)
+        for side, other in (covered or {}).items():
+            (x0, y0), _, (x1, y1), _ = DEFAULT_CONFIG.table.markers.board_marker_corners(side)
+            box = (slice(int((y0 - 2) * s), int((y1 + 2) * s)), slice(int((x0 - 2) * s), int((x1 + 2) * s)))
+            board[box] = cv2.cvtColor(render_chart(other, s), cv2.COLOR_BGR2GRAY)[box]
         x0, y0 = int(round((BOARD_AT_MM[0] - ORIGIN_MM[0]) * s)), int(round((BOARD_AT_MM[1] - ORIGIN_MM[1]) * s))
         frame[y0:y0 + board.shape[0], x0:x0 + board.shape[1]] = board
     return np.asarray(cv2.GaussianBlur(frame, (0, 0), blur) * 0.85, np.uint8)
@@ -74,6 +79,22 @@ def test_a_board_is_never_taken_for_another_seat(blurred_board: np.ndarray) -> N
     assert score_board(blurred_board, cal, DEFAULT_CONFIG, 2, _truth(2)).taken
     for other in (0, 1, 3, 4, 5):
         assert not score_board(blurred_board, cal, DEFAULT_CONFIG, other, _truth(2)).taken
+
+
+def test_a_board_one_of_whose_markers_another_code_covers_is_found_where_its_sure_codes_outnumber_it() -> None:
+    cal = _calibration()
+    # another seat's code over one marker: the board's other places show its codes, two of them surely
+    frame = _frame(2, 10.0, {1: 3})
+    match = score_board(frame, cal, DEFAULT_CONFIG, 2, _truth(2))
+    assert match.contradicted and not match.taken and match.matched
+    found = boards_by_matching(frame, cal, (), {}, DEFAULT_CONFIG)
+    assert list(found) == [2]
+    assert _corners_off_mm(found[2], _truth(2)) < 3.0
+    # as many places showing another seat's codes as its own surely: neither board is named
+    frame = _frame(2, 10.0, {0: 3, 1: 3})
+    for seat in (2, 3):
+        assert not score_board(frame, cal, DEFAULT_CONFIG, seat, _truth(2)).matched
+    assert boards_by_matching(frame, cal, (), {}, DEFAULT_CONFIG) == {}
 
 
 def test_a_bare_table_and_a_board_blurred_past_matching_give_no_board() -> None:
