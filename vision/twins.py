@@ -99,15 +99,19 @@ def _one_way(cell: NDArray[Any], raw: NDArray[Any], blurred: Sequence[NDArray[An
 
 
 def twin_score(crop: NDArray[Any], templates: NDArray[Any], owners: NDArray[Any], a: int, b: int,
-               every_channel: bool = False, blurs: Sequence[float] = (0.0,)) -> float:
+               every_channel: bool = False, blurs: Sequence[float] = (0.0,), from_a_only: bool = False) -> float:
     """How surely ``crop`` (cut as the deck's ``templates`` are) shows label ``a`` rather than its look-alike ``b``
     (labels as ``owners`` numbers the ``templates``): -1 (surely ``b``) to 1 (surely ``a``); 0 where it is not told
     (see the module text). ``every_channel``: glare is a pixel blown out in every channel (see `GLARE`). ``blurs``:
-    the views are compared at the one of these blurs (Gaussian sigma, pixels) at which they match the crop best."""
+    the views are compared at the one of these blurs (Gaussian sigma, pixels) at which they match the crop best.
+    ``from_a_only``: only from ``a``'s best view (where ``b`` looks the same in every turn, its best view says
+    nothing of which turn of ``a`` to compare it with)."""
     blurred = [_views(templates, float(s)) for s in blurs]
     m = max(1, round(SHIFT * blurred[0].shape[2]))
     cell = flattened(np.asarray(crop, np.float32))
     there = _one_way(cell, crop, blurred, owners, a, b, m, every_channel)
+    if from_a_only:
+        return 0.0 if there is None else there
     back = _one_way(cell, crop, blurred, owners, b, a, m, every_channel)
     if there is None or back is None:
         return 0.0

@@ -144,8 +144,8 @@ class DeckTileClassifier:
     BLOWN = 0.4
     #: a tile named but scarcely nearer than a road look-alike (`look_alikes`: the same sides but for a road where the
     #: other has a field, as R and T, D and L), or one of two such among a cell's close tiles, is taken when the part
-    #: where their views differ (the road stub) shows it by at least this (`_twin`, as for `TWIN_MARGIN`; not where
-    #: one of the two shows the same sides in every turn, see `_margin`). On the true cells of the tuning boards
+    #: where their views differ (the road stub) shows it by at least this (`_twin`, as for `TWIN_MARGIN`; where one of
+    #: the two shows the same sides in every turn, see `_margin`). On the true cells of the tuning boards
     #: 906,000,000 on every such score the wrong way lay above -0.07 (a T against R), and 94% of those told at 0.5;
     #: A against B (B the same in every turn) lay the wrong way down to -0.29, and B was read where A lay on the boards
     #: 906,300,000 on
@@ -247,8 +247,13 @@ class DeckTileClassifier:
 
         names = list(self.deck.labels)
         # a board photo is often blurrier than the enrolment photos: a pennant a few pixels across is told only
-        # against views blurred alike
-        return twin_score(crop, templates, owners, names.index(a), names.index(b), blurs=TEMPLATE_BLURS)
+        # against views blurred alike; a tile the same in every turn (X) is compared only from its look-alike's best
+        # view, whose turn the crop shows (X's own best view says nothing of which turn of W to set against it)
+        if _same_every_turn(a):
+            return -twin_score(crop, templates, owners, names.index(b), names.index(a), blurs=TEMPLATE_BLURS,
+                               from_a_only=True)
+        return twin_score(crop, templates, owners, names.index(a), names.index(b), blurs=TEMPLATE_BLURS,
+                          from_a_only=_same_every_turn(b))
 
     def _without_lost_twins(self, crop: NDArray[Any], close: frozenset[str]) -> frozenset[str]:
         """``close`` less each tile whose look-alike among them (an edge twin, or the same tile with a road more or
@@ -267,12 +272,17 @@ class DeckTileClassifier:
     @classmethod
     def _margin(cls, a: str, b: str) -> float:
         """How surely `_twin` must show ``a`` rather than its look-alike ``b``: `TWIN_MARGIN` for edge twins,
-        `ROAD_MARGIN` for tiles a road stub tells apart, infinite (never told) where one of those shows the same sides
-        in every turn (B, X): `_twin` reads the other tile in whichever turn of its views looks most like that one's,
-        and so may compare the cell with a road stub on the wrong side."""
+        `ROAD_MARGIN` for tiles a road stub tells apart; where one of those shows the same sides in every turn (B, X),
+        `_twin` compares from the other's best view alone, which must then show its turn by more than the stub (W's
+        three roads against X, told so on every true W cell of the tuning boards 906,000,000 to 906,600,007, 0.50 or
+        more, and no X the wrong way); else infinite (never told: A's best view, its lone road stub aside the same in
+        every turn, lay in the wrong turn on three of 18 true A cells there, -0.74 to -0.79 against B)."""
         if edge_twins(a, b):
             return cls.TWIN_MARGIN
-        return math.inf if _same_every_turn(a) or _same_every_turn(b) else cls.ROAD_MARGIN
+        if _same_every_turn(a) or _same_every_turn(b):
+            other = b if _same_every_turn(a) else a
+            return cls.ROAD_MARGIN if _road_sides(other) >= 3 else math.inf
+        return cls.ROAD_MARGIN
 
 
 @functools.cache
@@ -281,3 +291,11 @@ def _same_every_turn(tile: str) -> bool:
     from scorer.carcassonne.catalog import rotated
 
     return len({rotated(tile, turn).edges for turn in (0, 90, 180, 270)}) == 1
+
+
+@functools.cache
+def _road_sides(tile: str) -> int:
+    """How many of ``tile``'s sides are roads."""
+    from scorer.carcassonne.catalog import rotated
+
+    return sum(e.value == "road" for e in rotated(tile, 0).edges)

@@ -11,7 +11,8 @@ homography through the matched centres (an affine correction of the grid found, 
 `INLIER` of a tile, then the full perspective where `PERSPECTIVE` cells agree) is then the grid, when
 enough of the cells agree on it (`AGREE`); else the search starts again from the grid found at another pitch
 (`PITCHES`: a seam fit may take an edition's walls or roads for seams and find cells a half or a third of a tile
-across), and failing that the grid found is kept.
+across, or half a tile across but a whole tile down; on a small grid also `WIDE`, cells two tiles across or down),
+and failing that the grid found is kept.
 """
 
 from __future__ import annotations
@@ -67,52 +68,62 @@ def refit_grid(photo: NDArray[Any], grid: Grid, deck: Any) -> Grid | None:
     """``grid`` set again by where the deck's tiles are seen around its cells (see the module text), or None where
     the deck has no template views or too few cells agree on one grid. Fewer than `AGREE` (but `LEAST`) agreeing
     cells move the grid for another search (up to `ROUNDS` in all), and only its final fit counts. Where no grid
-    is found so, the search starts again from the grid found at the other pitches (`PITCHES`: its cells a half or
-    a third of a tile), and the grid most cells agree on is taken."""
+    is found so, the search starts again from the grid found at the other pitches (`PITCHES`, `WIDE`: its cells a
+    half or a third of a tile, on either axis or both, or two tiles), and the grid most cells agree on is taken."""
     found = _refit_from(photo, grid, deck)
     if found is not None:
         return found[0]
     best: tuple[Grid, int] | None = None
-    for start in _other_pitches(grid):
-        again = _refit_from(photo, start, deck)
+    for start, of in _other_pitches(grid):
+        again = _refit_from(photo, start, deck, of)
         if again is not None and (best is None or again[1] > best[1]):
             best = again
     return None if best is None else best[0]
 
 
-#: the other pitches a grid found may have been off by: cells found per tile across (a seam fit may take the lines of
-#: an edition's city walls or roads for seams). Cells of two tiles (0.5) were tried on the tuning boards: 5 tiles more
-#: of 816, but twice the mean reading time (a grid of small cells searched at four times as many cells)
-PITCHES = (2, 3)
+#: the other pitches a grid found may have been off by: cells found per tile across and down (a seam fit may take the
+#: lines of an edition's city walls or roads for seams, and its straight roads along one axis only: cells half a tile
+#: wide but a whole tile tall). Cells of two tiles (0.5) were tried on every grid on the tuning boards: 5 tiles more of
+#: 816, but twice the mean reading time (a grid of small cells searched at four times as many cells), so only on grids
+#: of at most `FEW` cells (`WIDE`), where the search is short
+PITCHES = ((2.0, 2.0), (3.0, 3.0), (2.0, 1.0), (1.0, 2.0))
+#: cells found two tiles across, down or both, looked for only where the grid found has at most `FEW` cells
+WIDE = ((0.5, 0.5), (1.0, 0.5), (0.5, 1.0))
+FEW = 6
 
 
-def _other_pitches(grid: Grid) -> list[Grid]:
-    """``grid`` seen at each of `PITCHES`: for a pitch ``s`` (cells found per tile across), at every offset of the
-    new cells' corners among the cells found; its cells those covering the cells found."""
+def _other_pitches(grid: Grid) -> list[tuple[Grid, float]]:
+    """``grid`` seen at each of `PITCHES` (and `WIDE` where it has at most `FEW` cells): for a pitch ``(sx, sy)``
+    (cells found per tile across and down), at every offset of the new cells' corners among the cells found; its
+    cells those covering the cells found. Each with the number of cells of which `AGREE` must agree on a refit: its
+    own, but for `WIDE` (two or four cells to each found, most of them beside a small board) the cells found, and no
+    fewer than `LEAST` agreeing."""
     out = []
-    for s in PITCHES:
-        for ox in range(max(1, int(s))):
-            for oy in range(max(1, int(s))):
-                scale = np.array([[s, 0.0, ox], [0.0, s, oy], [0.0, 0.0, 1.0]])
+    for sx, sy in PITCHES + (WIDE if len(grid.cells) <= FEW else ()):
+        for ox in range(max(1, int(sx))):
+            for oy in range(max(1, int(sy))):
+                scale = np.array([[sx, 0.0, ox], [0.0, sy, oy], [0.0, 0.0, 1.0]])
                 h = grid.to_photo @ scale
-                where = sorted({(int(np.floor((c.x + dx - ox) / s)), int(np.floor((c.y + dy - oy) / s)))
+                where = sorted({(int(np.floor((c.x + dx - ox) / sx)), int(np.floor((c.y + dy - oy) / sy)))
                                 for c in grid.cells for dx in (0.25, 0.75) for dy in (0.25, 0.75)},
                                key=lambda p: (p[1], p[0]))
                 cells = tuple(Cell(x, y, _to_photo(h, np.array([[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]]))
                                    .astype(np.float32), 0.0) for x, y in where)
-                out.append(Grid(cells, h))
+                of = len(cells) if min(sx, sy) >= 1 else max(len(grid.cells), LEAST / AGREE)
+                out.append((Grid(cells, h), of))
     return out
 
 
-def _refit_from(photo: NDArray[Any], grid: Grid, deck: Any) -> tuple[Grid, int] | None:
-    """`refit_grid` from ``grid`` alone: the grid set again and how many cells agree on it, or None."""
+def _refit_from(photo: NDArray[Any], grid: Grid, deck: Any, of: float | None = None) -> tuple[Grid, int] | None:
+    """`refit_grid` from ``grid`` alone: the grid set again and how many cells agree on it (at least `AGREE` of
+    ``of`` cells, by default all of ``grid``'s), or None."""
     h = grid.to_photo
     for _ in range(ROUNDS):
         fit = _fit(photo, grid, h, deck)
         if fit is None:
             return None
         h, inliers = fit
-        if inliers >= AGREE * len(grid.cells):
+        if inliers >= AGREE * (len(grid.cells) if of is None else of):
             return _cells(grid, h), inliers
     return None
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+import pytest
 
 from scorer.carcassonne.catalog import box
 from vision.carcassonne.board import Placed, draw_board
@@ -110,19 +111,26 @@ def test_the_decks_views_set_a_grid_found_across_the_tiles() -> None:
     assert (4, 0) in got and (-1, 2) in got
 
 
-def test_a_grid_found_at_half_the_pitch_is_set_again_at_the_tiles_pitch() -> None:
+@pytest.mark.parametrize(("across", "down", "size"), [
+    (0.5, 0.5, (4, 3)),  # the seams found every half tile
+    (0.5, 1.0, (4, 3)),  # straight roads along one axis taken for seams: cells half a tile across, a tile down
+    (1.0, 2.0, (3, 2)),  # a small board's seams missed every other tile down: cells two tiles tall
+])
+def test_a_grid_found_at_another_pitch_is_set_again_at_the_tiles_pitch(across: float, down: float,
+                                                                        size: tuple[int, int]) -> None:
     names = ["B", "U", "E", "V"]
-    layout = [Placed(x, y, names[(x + 2 * y) % 4], 90 * ((x * y) % 4)) for x in range(4) for y in range(3)]
+    w, t = size
+    layout = [Placed(x, y, names[(x + 2 * y) % 4], 90 * ((x * y) % 4)) for x in range(w) for y in range(t)]
     board = draw_board(layout, _print, np.random.default_rng(1), cell=96, margin=2.0)
-    true = [board.cell_corners(t.x, t.y) for t in layout]
-    h, _ = cv2.findHomography(np.array([[0, 0], [4, 0], [4, 3], [0, 3]], np.float64),
-                              np.array([board.cell_corners(0, 0)[0], board.cell_corners(3, 0)[1],
-                                        board.cell_corners(3, 2)[2], board.cell_corners(0, 2)[3]], np.float64))
-    # the seams found every half tile: cells half a tile across, numbered in their own units
-    half = h @ np.diag([0.5, 0.5, 1.0])
+    true = [board.cell_corners(p.x, p.y) for p in layout]
+    h, _ = cv2.findHomography(np.array([[0, 0], [w, 0], [w, t], [0, t]], np.float64),
+                              np.array([board.cell_corners(0, 0)[0], board.cell_corners(w - 1, 0)[1],
+                                        board.cell_corners(w - 1, t - 1)[2], board.cell_corners(0, t - 1)[3]], np.float64))
+    # the cells found ``across`` by ``down`` tiles, numbered in their own units
+    found_h = h @ np.diag([across, down, 1.0])
     found = Grid(tuple(Cell(x, y, cv2.perspectiveTransform(
-        np.array([[[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]]], np.float64), half)[0].astype(np.float32), 1.0)
-        for x in range(8) for y in range(6)), half)
+        np.array([[[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]]], np.float64), found_h)[0].astype(np.float32), 1.0)
+        for x in range(int(w / across)) for y in range(int(t / down))), found_h)
     refit = refit_grid(board.image, found, ViewsDeck({n: cv2.resize(_print(n, 0), (48, 48), interpolation=cv2.INTER_AREA)
                                                       for n in names}))
     assert refit is not None

@@ -208,3 +208,52 @@ def test_road_look_alikes_one_of_which_is_the_same_in_every_turn_are_not_told_by
     _, _, doubtful, close = reader.read_with_candidates(crops)
     assert bool(doubtful[0]) and close[0] == frozenset({"A", "B"})
     assert bool(doubtful[1]) and close[1] == frozenset({"A", "B"})
+
+
+def _crossing(roads: int) -> Any:
+    """A 48 px tile the same in every turn but for its roads: a field of rings about the centre and dark roads
+    running out from it to the east, south, west and (with four) north side; three roads: a field north."""
+    yy, xx = np.mgrid[0:48, 0:48] - 23.5
+    ring = (120 + 60 * np.sin(np.hypot(xx, yy) / 2.5)).astype(np.uint8)
+    art = np.stack([ring, (ring * 0.8).astype(np.uint8), (ring * 0.5).astype(np.uint8)], axis=2).copy()
+    for side in range(roads):  # east, south, west, north
+        road = np.zeros((48, 48), np.uint8)
+        cv2.rectangle(road, (24, 20), (47, 27), 1, -1)
+        art[np.rot90(road, -side).astype(bool)] = (30, 30, 30)
+    return art
+
+
+class CrossingDeck:
+    """A deck of W (three roads) and X (four), naming ``named`` with the other scarcely farther."""
+
+    labels = ("W", "X")
+    crop_size = (48, 48)
+
+    def __init__(self, named: str) -> None:
+        self.named = named
+        self.templates, self.template_owners = _views(_crossing(3), _crossing(4))
+
+    def classify(self, crops: Any, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.IDENTIFIED, self.named, 0.1) for _ in crops]
+
+    def scores(self, crops: Any) -> tuple[Any, None, Any]:
+        d = np.tile(np.array([0.95, 1.0] if self.named == "W" else [1.0, 0.95], np.float32), (len(crops), 1))
+        return d, None, d
+
+
+def test_three_roads_against_a_crossing_are_told_from_the_three_roads_views_alone() -> None:
+    from vision.carcassonne.classifier import DeckTileClassifier
+
+    for named in ("W", "X"):
+        reader = DeckTileClassifier(CrossingDeck(named), TileModel())  # type: ignore[arg-type]
+        crops = np.stack([_photographed(_crossing(3), turn, turn) for turn in range(4)]
+                         + [_photographed(_crossing(4), turn, 10 + turn) for turn in range(4)])
+        probs, _, doubtful, close = reader.read_with_candidates(crops)
+        w_cols = [j for j, lab in enumerate(reader.labels) if lab.startswith("W@")]
+        x_cols = [j for j, lab in enumerate(reader.labels) if lab.startswith("X@")]
+        for k in range(4):
+            # three roads in any turn: W, however near X is; the crossing: never W, whichever the deck names
+            assert close[k] == frozenset({"W"})
+            assert (not doubtful[k] and probs[k, w_cols].sum() > 0.99) if named == "W" else bool(doubtful[k])
+            assert close[4 + k] == frozenset({"X"})
+            assert (not doubtful[4 + k] and probs[4 + k, x_cols].sum() > 0.99) if named == "X" else bool(doubtful[4 + k])
