@@ -292,6 +292,8 @@ _DIP = 0.75
 #: a piece's outline, blurred or under glare, drops 0.15 and more; the edges inside one piece dropped at most
 #: 0.03 on the tuning markets (medium and hard, both frame sizes)
 _OUTLINE_DROP = 0.1
+#: samples (1/3 mm each) at either end of an edge's span that the colour test of two attraction fields leaves out
+_EDGE_END = 2
 #: the most unclear edges between attraction fields settled together by the box's shapes (`_settle_by_shapes`)
 _MAX_UNCLEAR = 8
 
@@ -1287,7 +1289,8 @@ def _edge_ratio(rb: _Board, a: int, b_cell: int, strongest: bool = False) -> flo
     """How bright the middle of the edge between fields ``a`` and ``b_cell`` stays, as a share of the
     darker of its two sides (each side's lightest third); with ``strongest``, in the sides' strongest
     channel alone (a site showing between two pieces laid apart is hardly darker than them, but far
-    less of their colour)."""
+    less of their colour), its least taken `_EDGE_END` samples inside the span's ends: pieces laid a little
+    off their fields still part within that, and a ticket lying near the edge shows at an end."""
     colours = _edge_profile(rb, a, b_cell)
     if colours.size == 0:
         return 0.0
@@ -1297,7 +1300,8 @@ def _edge_ratio(rb: _Board, a: int, b_cell: int, strongest: bool = False) -> flo
     channel = int(np.argmax(colours[:third].max(axis=0) + colours[-third:].max(axis=0)))
     profile = colours[:, channel] if strongest else colours.mean(axis=1)
     level = min(float(profile[:third].max()), float(profile[-third:].max()))
-    return float(profile.min()) / max(level, 1.0)
+    least = profile[_EDGE_END:-_EDGE_END] if strongest and len(profile) > 2 * _EDGE_END else profile
+    return float(least.min()) / max(level, 1.0)
 
 
 def _outline_between(rb: _Board, a: int, b_cell: int) -> bool:

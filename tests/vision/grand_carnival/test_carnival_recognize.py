@@ -1367,3 +1367,21 @@ def test_a_middle_glare_saturates_nearly_whole_is_read_from_what_a_piece_would_c
     # a piece is read as itself or held, never as the bare field; the site as itself or held
     assert read["guest"] in ("guest", None) and read["barker"] in ("barker", None)
     assert read["site guest"] in ("guest", None) and read["site"] in ("site", None)
+
+
+def test_a_ticket_beside_the_edge_inside_one_attraction_parts_nothing_a_site_between_two_pieces_does() -> None:
+    n = _px(FIELD)
+    x0, y0 = _px(BOARD.grid_x), _px(BOARD.grid_y)
+    edge = y0 + n  # between a8 and a7, fields of one piece
+    ratios = {}
+    for name, band, colour in (("ticket", (2.7, 10.0), TICKET), ("site apart", (0.5, 2.0), SITE),
+                               ("site apart, off", (1.5, 2.7), SITE)):
+        rect = np.full((_px(BOARD.height), _px(BOARD.width), 3), 255, np.uint8)
+        rect[y0:y0 + 2 * n, x0:x0 + n] = ATTRACTION
+        rect[edge + _px(band[0]):edge + _px(band[1]), x0 + _px(4.0):x0 + n - _px(4.0)] = colour
+        rect = cv2.GaussianBlur(rect, (0, 0), 1.0)
+        ratios[name] = _edge_ratio(_Board(rect, np.zeros((6, 3)), CATALOG), 0, 8, strongest=True)
+    # a ticket's yellow at the span's end is no site between pieces: the fields are joined
+    assert ratios["ticket"] >= _SPLIT
+    # a site showing between two pieces laid up to 2.7 mm off the edge parts them
+    assert ratios["site apart"] < _SPLIT and ratios["site apart, off"] < _SPLIT
