@@ -252,6 +252,12 @@ _VOTE_CLIPPED = 0.05
 _VOTE_FREE = (30, 0.1)
 _VOTE_SHARE = 0.4
 _VOTE_OTHER = 0.02
+#: a walkway's or site's middle read pixel by pixel: within this radius (mm), which a guest or barker (9 mm
+#: across, laid up to 1.2 mm off the middle) always covers whole; each pixel's class fitting within `_VOTE_FIT`
+#: (`_glare_fit`): a pixel beside clipped ones keeps less of its own colour (the camera keeps colour at half
+#: resolution), and those pieces' colours lie far from the fields'
+_VOTE_RADIUS = 3.0
+_VOTE_FIT = 0.2
 #: a hammer: the darkest tenth of the parcel's middle below this share of the paper; the middle is a disc
 #: this far (mm) above the parcel's centre, of this radius (mm): the whole head, on a board placed a few
 #: mm off (the lens's barrel), and not only its thin, blurred handle
@@ -286,6 +292,8 @@ _DIP = 0.75
 #: a piece's outline, blurred or under glare, drops 0.15 and more; the edges inside one piece dropped at most
 #: 0.03 on the tuning markets (medium and hard, both frame sizes)
 _OUTLINE_DROP = 0.1
+#: samples (1/3 mm each) at either end of an edge's span that the colour test of two attraction fields leaves out
+_EDGE_END = 2
 #: the most unclear edges between attraction fields settled together by the box's shapes (`_settle_by_shapes`)
 _MAX_UNCLEAR = 8
 
@@ -564,9 +572,11 @@ def _glare_classes(colours: NDArray[Any], allowed: tuple[str, ...],
 
 
 def _glare_fit(colours: NDArray[Any], allowed: tuple[str, ...], tint: NDArray[Any],
-               least: float = -_GLARE_NEGATIVE, gain: tuple[float, float] = _GLARE_GAIN) -> list[str | None]:
+               least: float = -_GLARE_NEGATIVE, gain: tuple[float, float] = _GLARE_GAIN,
+               fit: float = _GLARE_FIT) -> list[str | None]:
     """`_glare_classes` for glare of the unit direction ``tint`` (1, 3) or (N, 3) in linear light, at least
-    ``least`` of it, with the light the paper's white measures left of the colour's own in ``gain``."""
+    ``least`` of it, with the light the paper's white measures left of the colour's own in ``gain``, the class
+    taken fitting within ``fit``."""
     albedo = (np.array([_CLASSES[k] for k in allowed], np.float64) / 255.0) ** 2.2  # (K, 3)
     t = tint / np.linalg.norm(tint, axis=1, keepdims=True)
     lin = np.clip(np.asarray(colours, np.float64), 0.0, None) ** 2.2  # (N, 3)
@@ -587,7 +597,7 @@ def _glare_fit(colours: NDArray[Any], allowed: tuple[str, ...], tint: NDArray[An
     rows = np.arange(len(fits))
     best = fits[rows, order[:, 0]]
     other = fits[rows, order[:, 1]] if len(allowed) > 1 else np.full(len(fits), np.inf)
-    ok = (best < _GLARE_FIT) & (other >= _GLARE_OTHER)
+    ok = (best < fit) & (other >= _GLARE_OTHER)
     return [allowed[int(order[i, 0])] if ok[i] else None for i in range(len(fits))]
 
 
@@ -678,11 +688,11 @@ def _glared_place(pixels: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
 
 
 def _glare_votes(pixels: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
-                 allowed: tuple[str, ...]) -> str | None:
+                 allowed: tuple[str, ...], fit: float = _GLARE_FIT) -> str | None:
     """The class among ``allowed`` of a place (its pixels (M, 3), raw 0..255) glare lights unevenly, read pixel by
     pixel: of the pixels clipped in no channel (`_VOTE_FREE`), the class glare of the tint (`_glare_fit`) explains
     on at least `_VOTE_SHARE`, where no other class is explained on more than `_VOTE_OTHER` of them, under glare of
-    the tint or grey glare; None otherwise.
+    the tint or grey glare, each pixel's class fitting within ``fit``; None otherwise.
 
     Glare falling off across a place adds a different amount of light to each pixel, so no one colour of them
     (a median, a band of lightness) is the print's under one glare; each pixel alone is, and a pixel glare clipped
@@ -694,8 +704,8 @@ def _glare_votes(pixels: NDArray[Any], white: NDArray[Any], tint: NDArray[Any],
     if len(free) < max(float(_VOTE_FREE[0]), _VOTE_FREE[1] * len(px)):
         return None
     colours = free / np.maximum(np.asarray(white, np.float64), 1.0)
-    tinted = _glare_fit(colours, allowed, np.asarray(tint, np.float64)[None])
-    grey = _glare_fit(colours, allowed, _GREY[None])
+    tinted = _glare_fit(colours, allowed, np.asarray(tint, np.float64)[None], fit=fit)
+    grey = _glare_fit(colours, allowed, _GREY[None], fit=fit)
     counts = {k: sum(a == k for a in tinted) for k in allowed}
     best = max(allowed, key=lambda k: counts[k])
     others = max(sum(a == k for a in reading) for k in allowed if k != best for reading in (tinted, grey))
@@ -875,6 +885,15 @@ def _field_masks() -> tuple[NDArray[Any], NDArray[Any]]:
     # every other pixel of the ring is plenty for its median (neighbours are alike after the lens)
     sparse = (np.floor(xx) + np.floor(yy)) % 2 == 0
     return inner & (r > _RING_RADIUS) & sparse, r < _MIDDLE_RADIUS
+
+
+@functools.lru_cache(maxsize=1)
+def _vote_mask() -> NDArray[Any]:
+    """Boolean mask of one field's square at `_PX_PER_MM`: the disc a piece on it always covers (`_VOTE_RADIUS`)."""
+    n = _px(FIELD)
+    yy, xx = np.mgrid[:n, :n] + 0.5
+    out: NDArray[Any] = np.hypot(xx - n / 2, yy - n / 2) / _PX_PER_MM < _VOTE_RADIUS
+    return out
 
 
 def _disc(img: NDArray[Any], cx: float, cy: float, radius: float) -> NDArray[Any]:
@@ -1151,9 +1170,13 @@ def _read_fields(rb: _Board) -> tuple[list[str | None], NDArray[Any], NDArray[An
         k = _clipped_place(mid_px[c], whites[c], tints[c], allowed)
         if k is None and allowed == ("attraction", "ticket") and _no_ticket_under_glare(mid_px[c], whites[c], tints[c]):
             k = "attraction"
-        # (a piece covers the whole middle: where glare lights it unevenly, its pixels one by one)
+        # (a piece covers the whole middle: where glare lights it unevenly, its pixels one by one; a guest or a
+        # barker covers more than the middle, and glare leaves few pixels of it)
         if k is None and float(mid_clipped[c].mean()) >= _VOTE_CLIPPED:
-            k = _glare_votes(mid_px[c], whites[c], tints[c], allowed)
+            if "guest" in allowed:
+                k = _glare_votes(cells[c][_vote_mask()], whites[c], tints[c], allowed, _VOTE_FIT)
+            else:
+                k = _glare_votes(mid_px[c], whites[c], tints[c], allowed)
         return k
 
     glare = _Glare(tuple(bool(v) for v in saturated), clear_empty)
@@ -1266,7 +1289,8 @@ def _edge_ratio(rb: _Board, a: int, b_cell: int, strongest: bool = False) -> flo
     """How bright the middle of the edge between fields ``a`` and ``b_cell`` stays, as a share of the
     darker of its two sides (each side's lightest third); with ``strongest``, in the sides' strongest
     channel alone (a site showing between two pieces laid apart is hardly darker than them, but far
-    less of their colour)."""
+    less of their colour), its least taken `_EDGE_END` samples inside the span's ends: pieces laid a little
+    off their fields still part within that, and a ticket lying near the edge shows at an end."""
     colours = _edge_profile(rb, a, b_cell)
     if colours.size == 0:
         return 0.0
@@ -1276,7 +1300,8 @@ def _edge_ratio(rb: _Board, a: int, b_cell: int, strongest: bool = False) -> flo
     channel = int(np.argmax(colours[:third].max(axis=0) + colours[-third:].max(axis=0)))
     profile = colours[:, channel] if strongest else colours.mean(axis=1)
     level = min(float(profile[:third].max()), float(profile[-third:].max()))
-    return float(profile.min()) / max(level, 1.0)
+    least = profile[_EDGE_END:-_EDGE_END] if strongest and len(profile) > 2 * _EDGE_END else profile
+    return float(least.min()) / max(level, 1.0)
 
 
 def _outline_between(rb: _Board, a: int, b_cell: int) -> bool:

@@ -1329,3 +1329,59 @@ def test_a_middle_glare_saturates_in_part_is_read_pixel_by_pixel_a_piece_never_a
             assert read in (name, None)
             if spot == 1.5 and name != "barker":  # saturated in part, the rest lit unevenly: read
                 assert read == name
+
+
+@pytest.mark.parametrize("off, peak, sigma", [(0.6, 6.0, 2.5), (0.9, 3.0, 3.5), (0.9, 6.0, 2.5)])
+def test_a_middle_glare_saturates_nearly_whole_is_read_from_what_a_piece_would_cover(
+        off: float, peak: float, sigma: float) -> None:
+    # b7 of a walkway or site tile: a glare spot of the tint a little off its middle saturates nearly all of the
+    # middle; the frame goes through JPEG's half-resolution colour as a camera's does. A guest or a barker (9 mm
+    # across) nudged 1.2 mm toward the glare still covers everything its pixels are read from.
+    white, tint, coef = _cast_white()
+    n = _px(FIELD)
+    x0, y0 = _px(BOARD.grid_x), _px(BOARD.grid_y)
+    yy, xx = (np.mgrid[:n, :n] + 0.5) / 3.0
+    c = FIELD / 2
+    glare = 0.2 + peak * np.exp(-(np.hypot(xx - c + off, yy - c + off) / sigma) ** 2)
+    piece_at = np.hypot(xx - c + 0.85, yy - c + 0.85) <= 4.5
+    read = {}
+    for name, tile, piece in (("walkway", WALKWAY, None), ("guest", WALKWAY, GUEST), ("barker", WALKWAY, BARKER),
+                              ("site", SITE, None), ("site guest", SITE, GUEST)):
+        lin = np.ones((_px(BOARD.height), _px(BOARD.width), 3)) * light_of(EMPTY)
+        lin[y0:y0 + 2 * n, x0:x0 + 2 * n] = light_of(tile)
+        field = np.ones((n, n, 3)) * light_of(tile)
+        if piece is not None:
+            field[piece_at] = light_of(piece)
+        lin[y0 + n:y0 + 2 * n, x0 + n:x0 + 2 * n] = field + glare[:, :, None] * tint
+        raw = np.clip(white * np.clip(lin, 0.0, None) ** (1 / 2.2), 0, 255).astype(np.uint8)
+        ok, buf = cv2.imencode(".jpg", raw, [cv2.IMWRITE_JPEG_QUALITY, 95, cv2.IMWRITE_JPEG_SAMPLING_FACTOR,
+                                             cv2.IMWRITE_JPEG_SAMPLING_FACTOR_420])
+        assert ok
+        raw = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        middle = raw[y0 + n:y0 + 2 * n, x0 + n:x0 + 2 * n][np.hypot(xx - c, yy - c) < 2.5]
+        if piece is None:
+            assert float((middle.max(axis=1) >= 248).mean()) > 0.6  # the glare hides most of the middle
+        allowed = ("site", "guest") if tile == SITE else ("walkway", "guest", "barker")
+        read[name] = _read_fields(_Board(raw, coef, CATALOG))[4](9, allowed)
+    assert read["walkway"] == "walkway"
+    # a piece is read as itself or held, never as the bare field; the site as itself or held
+    assert read["guest"] in ("guest", None) and read["barker"] in ("barker", None)
+    assert read["site guest"] in ("guest", None) and read["site"] in ("site", None)
+
+
+def test_a_ticket_beside_the_edge_inside_one_attraction_parts_nothing_a_site_between_two_pieces_does() -> None:
+    n = _px(FIELD)
+    x0, y0 = _px(BOARD.grid_x), _px(BOARD.grid_y)
+    edge = y0 + n  # between a8 and a7, fields of one piece
+    ratios = {}
+    for name, band, colour in (("ticket", (2.7, 10.0), TICKET), ("site apart", (0.5, 2.0), SITE),
+                               ("site apart, off", (1.5, 2.7), SITE)):
+        rect = np.full((_px(BOARD.height), _px(BOARD.width), 3), 255, np.uint8)
+        rect[y0:y0 + 2 * n, x0:x0 + n] = ATTRACTION
+        rect[edge + _px(band[0]):edge + _px(band[1]), x0 + _px(4.0):x0 + n - _px(4.0)] = colour
+        rect = cv2.GaussianBlur(rect, (0, 0), 1.0)
+        ratios[name] = _edge_ratio(_Board(rect, np.zeros((6, 3)), CATALOG), 0, 8, strongest=True)
+    # a ticket's yellow at the span's end is no site between pieces: the fields are joined
+    assert ratios["ticket"] >= _SPLIT
+    # a site showing between two pieces laid up to 2.7 mm off the edge parts them
+    assert ratios["site apart"] < _SPLIT and ratios["site apart, off"] < _SPLIT
