@@ -1032,6 +1032,9 @@ _PAPER_REACH_PX = 4
 _CODE_DARK = 0.25
 _SATURATED = 250.0
 _GLARED = 0.2
+#: past the last card of a lane or zone, glare explains an unread code where more than this share of its place is
+#: saturated: a glare spot's clipped core washes out the code around it, its frame's left bar included
+_GLARE_TOUCHES = 0.05
 
 
 def _shows_gone(gray: Image, to_table: NDArray[Any], x: float, y: float, paper: float) -> bool:
@@ -1145,8 +1148,9 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
     reported unrecognised where glare brighter than the paper lies on the code's place and no card is read
     there: every such place before a card read (or asked about) in the same lane or zone, and the places
     after the last one as long as the card's face below its code shows (ink where the bare mat prints
-    none) or, in the row and the action lane, the left bar of its code's frame does (this one also where no
-    glare lies: a code blur hid from the detector); a place whose code and face glare both hide is passed over,
+    none; looked for where glare touches the code's place, `_GLARE_TOUCHES`) or, in the row and the action
+    lane, the left bar of its code's frame does (this one also where no glare lies: a code blur hid from the
+    detector); a place whose code and face glare both hide is passed over,
     and asked about when a later place shows a card. A card hidden by glare or blur is asked about, never
     silently missed. ``skip``: zones whose code-less cards an enrolled deck looked at (`Recognizer._read_codeless`)."""
     paper = _paper_level(gray, view, to_table)
@@ -1170,8 +1174,11 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
         def at(cx: float, cy: float, points: Sequence[tuple[float, float]]) -> bool:
             return any(abs(px - cx) < FAN_STEP / 2 and abs(py - cy) < ROW_STEP / 2 for px, py in points)
 
+        def glare_share(cx: float, cy: float) -> float:
+            return float(np.mean(_code_patch(gray, to_table, cx, cy) >= _SATURATED))
+
         def glared(cx: float, cy: float) -> bool:
-            return float(np.mean(_code_patch(gray, to_table, cx, cy) >= _SATURATED)) > _GLARED
+            return glare_share(cx, cy) > _GLARED
 
         read = [(c.x, c.y) for c in view.cards if c.area is area and c.seat == seat]
         known = read + [(x, y) for x, y, _ in view.unreadable]
@@ -1193,8 +1200,9 @@ def _flag_glared_slots(frame: Image, gray: Image, view: FlohcatiView, to_table: 
             box = (left + bx0, top + by0, left + bx1, min(top + by1, zone.y + zone.h - _CLEAR_OF_LINES))
             clear = box[2] <= zone.x + zone.w - _CLEAR_OF_LINES and box[3] - box[1] >= 8.0
             # a code blur hid from the detector shows its frame as well (a hand over the slot shows ink too, so
-            # the face is looked for only where glare explains why the code was not read)
-            glare = glared(cx, cy)
+            # the face is looked for only where glare explains why the code was not read, glare on part of its place
+            # too: the bar it washes out does not show)
+            glare = glare_share(cx, cy) > _GLARE_TOUCHES
             ink, seen = _face_look(frame, to_table, box, ink_paper()) if glare and clear else (0.0, 1.0)
             if not ink > _INK_SHARE and \
                     (area is Area.SEAT or not _bar_shows(gray, to_table, left, top, paper, before if k == last + 1 else 0.0)):

@@ -31,7 +31,7 @@ from vision.flohcati.layout import (
     zone_of,
 )
 from vision.flohcati.pipeline import CONFIG, Recognizer, match_code
-from vision.flohcati.scene import REGION, TableLayout, render
+from vision.flohcati.scene import REGION, TableLayout, placements, render
 
 
 def fleas(text: str) -> tuple:  # type: ignore[type-arg]
@@ -260,6 +260,19 @@ def test_glare_over_a_rows_only_card_on_a_first_frame_is_asked_about() -> None:
     layout = TableLayout(row=fleas("yellow-2"), zones=((), ()))
     view = Recognizer().recognize(_glare_over_codes(layout, [_code_place(row_slot(0))])).view
     assert not view.cards and [t for _, _, t in view.unreadable] == ["A card in the row could not be read (glare?)."]
+
+
+def test_a_rows_only_card_whose_codes_frame_glare_washes_out_is_asked_about() -> None:
+    # a camera-model photo (hard, 1280x960) where a glare spot clips the top-left of the lone row card's code
+    # (about an eighth of its place) and washes out the rest of it, its frame's left bar included
+    new, take, ask = Action.NEW, Action.TAKE, Action.REQUEST
+    layout = TableLayout(row=fleas("teal-4"), lane=(new, take, ask, take, new, ask, take, new), zones=((), (), ()))
+    seed = 973_500_006
+    image, origin = render(placements(layout, seed), 3.0)
+    view = Recognizer().recognize(photograph(image, 3.0, origin, REGION, "hard", seed, size=(1280, 960)).image).view
+    assert not view.in_area(Area.ROW)
+    assert [(round(x / FAN_STEP), t) for x, y, t in view.unreadable if zone_of(x, y)[0] is Area.ROW] == \
+        [(round(_code_place(row_slot(0))[0] / FAN_STEP), "A card in the row could not be read (glare?).")]
 
 
 def test_glare_over_the_request_card_is_asked_about_and_over_the_bare_strip_is_not() -> None:
