@@ -84,15 +84,16 @@ def _detail(fine: NDArray[Any], patch: NDArray[Any], pts: Sequence[NDArray[Any]]
 def _detail_under(fine: NDArray[Any], patch: NDArray[Any], mask: NDArray[Any]) -> float:
     """The spread of ``fine`` over the median grey of ``patch`` under ``mask`` (uint8, 0 and 1 only); infinity
     where fewer than 20 pixels are under it."""
-    if cv2.countNonZero(mask) < 20:
-        return float("inf")
     inside = mask.view(np.bool_)  # the mask holds 0 and 1 only
+    values = fine[inside]
+    if len(values) < 20:
+        return float("inf")
     if patch.dtype == np.uint8:
         # the grey levels' counts straight from the patch under the mask, not from a copy of the pixels
         level = _median_of_counts(cv2.calcHist([patch], [0], mask, [256], [0, 256]).ravel().astype(np.int64))
     else:
         level = _median(patch[inside])
-    lo, hi = _percentiles(fine[inside])
+    lo, hi = _percentiles(values)
     return float(hi - lo) / max(level, 8.0)
 
 
@@ -128,17 +129,16 @@ _SPREAD = tuple(float(q) for q in np.true_divide(np.array([3, 97]), 100))
 
 
 def _percentiles(values: NDArray[Any]) -> tuple[float, float]:
-    """``np.percentile(values, [3, 97])`` of a 1-D float32 array without NaN, bit for bit, without its overhead:
-    numpy's linear interpolation between the two order statistics around each (the difference taken in
-    float32, the interpolation in float64)."""
+    """``np.percentile(values, [3, 97])`` of a non-empty 1-D float32 array without NaN, bit for bit,
+    without its overhead: numpy's linear interpolation between the two order statistics around each (the
+    difference taken in float32, the interpolation in float64). The order statistics come from the values
+    sorted: for a place's few thousand that is quicker than selecting the four (``np.partition``)."""
     n = len(values)
-    ats = [(n - 1) * q for q in _SPREAD]
-    ks = [(-1, -1) if at >= n - 1 else (math.floor(at), math.floor(at) + 1) for at in ats]
-    part = np.partition(values, [k % n for pair in ks for k in pair])
+    at_lo, at_hi = (n - 1) * _SPREAD[0], (n - 1) * _SPREAD[1]
+    i, j = math.floor(at_lo), math.floor(at_hi)
+    order = np.sort(values)
     out = []
-    for at, (i, j) in zip(ats, ks):
-        t = at - (i if i >= 0 else -1)
-        a, b = part[i], part[j]
+    for t, a, b in ((at_lo - i, order[i], order[min(i + 1, n - 1)]), (at_hi - j, order[j], order[min(j + 1, n - 1)])):
         diff = float(b - a)
         out.append(float(b) - diff * (1 - t) if t >= 0.5 else float(a) + diff * t)
     return out[0], out[1]

@@ -186,6 +186,42 @@ def test_a_places_fine_detail_is_numpys_percentiles_over_the_median_grey(seed: i
         assert pl._detail(fine, patch, polys) == want
 
 
+def _features_by_numpy(image: NDArray[Any], rect: Rectified, place: pl.LayoutPlace) -> tuple[float, float]:
+    """`pl.place_features` written out with ``np.percentile`` and ``np.median`` over the pixels under each mask."""
+    org = np.array(rect.origin)
+    pts = [(p - org) * rect.px_per_mm for p in place.plain_mm]
+    text = [(p - org) * rect.px_per_mm for p in place.text_mm]
+    x0, y0, x1, y1 = pl._patch_box(image, rect, pts + text)
+    grey = image[y0:y1, x0:x1]
+    patch = grey.astype(np.float32)
+    fine = cv2.GaussianBlur(patch, (0, 0), 1.0) - cv2.GaussianBlur(patch, (0, 0), pl.SHADING_MM * rect.px_per_mm)
+    out = []
+    for polys in (pts, text):
+        mask = np.zeros(grey.shape, np.uint8)
+        cv2.fillPoly(mask, [np.round(p - (x0, y0)).astype(np.int32) for p in polys], 1)
+        inside = mask.astype(bool)
+        if np.count_nonzero(inside) < 20:
+            out.append(float("inf"))
+            continue
+        lo, hi = np.percentile(fine[inside], [3, 97])
+        out.append(float(hi - lo) / max(float(np.median(grey[inside].astype(np.float32))), 8.0))
+    return out[0], out[1]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_every_places_fine_detail_on_a_table_is_numpys_bit_for_bit(seed: int) -> None:
+    image = _table_image(np.random.default_rng(10 + seed))
+    rect = _rect(image)
+    places = pl.layout_places({})
+    for place in places:
+        assert pl.place_features(image, rect, place.plain_mm, place.text_mm) == _features_by_numpy(image, rect, place)
+    # a place half off the image: its patch is cut at the image's edge
+    cut = image[:, : image.shape[1] // 2 + 40]
+    got = [pl.place_features(cut, rect, place.plain_mm, place.text_mm) for place in places]
+    assert got == [_features_by_numpy(cut, rect, place) if np.isfinite(g[0]) else g for place, g in zip(places, got)]
+    assert any(np.isfinite(g[0]) for g in got)
+
+
 def test_the_names_band_is_measured_only_below_the_detail_asked() -> None:
     image = _table_image(np.random.default_rng(6))
     rect = _rect(image)
