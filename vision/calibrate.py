@@ -465,7 +465,6 @@ def _search_windows(gray: Image, config: VisionConfig, windows: list[tuple[int, 
     return tuple(more)
 
 
-
 def merged_windows(windows: Sequence[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
     """``windows`` (``x0, y0, x1, y1``), each once, with every two whose bounding box is no larger than the two
     together replaced by that box, until no two are: the slow path's cost grows with the pixels it searches, and
@@ -488,6 +487,7 @@ def merged_windows(windows: Sequence[tuple[int, int, int, int]]) -> list[tuple[i
 
 def _area(window: tuple[int, int, int, int]) -> int:
     return (window[2] - window[0]) * (window[3] - window[1])
+
 
 #: `missing_windows`: a missing marker is searched for this many of its sides beyond where it must lie, on every
 #: side (a chart placed by one marker turns a little, lens distortion bends the mat), and at least `_WINDOW_MIN_PX`;
