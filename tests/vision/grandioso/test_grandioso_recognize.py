@@ -498,6 +498,40 @@ def test_a_card_laid_off_its_place_is_found_where_it_lies() -> None:
     assert abs(dx - want[0]) <= 0.5 and abs(dy - want[1]) <= 0.5 and abs(turn - want[2]) <= 1.0
 
 
+def _framed_face(label: str, s: float) -> tuple[np.ndarray, np.ndarray]:
+    """A card printed as the layout draws its outline: a white margin, a dark frame line, a light face inside."""
+    from vision.grandioso.layout import CARD
+
+    w, h = int(round(CARD.width * s)), int(round(CARD.height * s))
+    img = np.full((h, w, 3), 235, np.uint8)
+    m, f = int(round(CARD.margin * s)), int(round((CARD.margin + CARD.frame) * s))
+    img[m:h - m, m:w - m] = (60, 50, 45)
+    img[f:h - f, f:w - f] = (200, 205, 210)
+    return img, np.full((h, w), 255, np.uint8)
+
+
+@pytest.mark.parametrize("blur_mm", [0.6, 0.9])
+def test_a_blurred_card_is_found_by_its_printed_edge_not_its_frame_line(blur_mm: float) -> None:
+    # a defocused camera: the margin's outer edge and the frame line's edge are about as strong, a margin's
+    # width apart; the outline is the one with the white margin inside it
+    p = (Pyramid.start().with_card(0, 1, Card.ELEPHANT).with_card(0, -1, Card.ELEPHANT)
+         .with_card(1, 0, Card.RHINO).with_card(1, -1, Card.CAMEL))
+    x0, _, x1, _ = CONTENT_REGION
+    s = 1280 / (x1 - x0)
+    for jitter in range(1, 7):
+        image = render_top_down(Scene(p, stack=False, jitter=jitter), s, faces=_framed_face)
+        image = cv2.GaussianBlur(image, (0, 0), blur_mm * s)
+        rng = random.Random(jitter)  # the scene's nudges, drawn in the same order (bottom row first)
+        nudges = {(r, c): (rng.uniform(-2.5, 2.5), rng.uniform(-2.0, 2.0), rng.uniform(-3.0, 3.0))
+                  for r, c, _ in p.cells()}
+        cal = Recognizer().recognize(image).calibration
+        for place in ((1, 0), (1, -1)):
+            dx, dy, turn = _card_pose(image, cal, *place)
+            want = nudges[place]
+            assert abs(dx - want[0]) <= 0.75 and abs(dy - want[1]) <= 0.75 and abs(turn - want[2]) <= 1.5, \
+                (jitter, place, (dx, dy, turn), want)
+
+
 @pytest.mark.parametrize("n", [1, 2, 5, 900, 1001])
 def test_the_fast_percentile_is_numpys(n: int) -> None:
     values = np.random.default_rng(n).random((n, 1)).astype(np.float32) * 255
