@@ -982,15 +982,30 @@ def _code_patch(gray: Image, to_table: NDArray[Any], x: float, y: float) -> NDAr
 
 #: a piece of the mat beside the row (left of it, clear of the markers) where no card lies: x0, y0, x1, y1 mm
 _BARE_PIECE = (12.0, 170.0, 40.0, 245.0)
+#: where glare saturates that piece, further pieces of bare mat, clear of the markers, the zones' outlines and their
+#: words, and of cards laid a little off their zones: right of the row, between the top markers (left of the middle
+#: one), between the bottom markers
+_MORE_BARE_PIECES = ((580.0, 170.0, 594.0, 245.0), (120.0, 14.0, 270.0, 40.0), (120.0, 455.0, 480.0, 520.0))
 
 
 def _paper_level(gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> float:
     """The grey level of card paper around the codes read; of the mat (printed nearly as light) beside the
-    row when no code is read."""
+    row when no code is read, and where glare saturates it there, the median of the further bare pieces'
+    levels that glare does not saturate (`_MORE_BARE_PIECES`; `_SATURATED` or more when every piece saturates:
+    the paper itself does)."""
     levels = [float(np.percentile(_code_patch(gray, to_table, c.x, c.y), 90)) for c in view.cards[:6]]
     if levels:
         return float(np.median(levels))
-    x0, y0, x1, y1 = _BARE_PIECE
+    beside = _piece_level(gray, to_table, _BARE_PIECE)
+    if beside < _SATURATED:
+        return beside
+    more = [level for level in (_piece_level(gray, to_table, box) for box in _MORE_BARE_PIECES) if level < _SATURATED]
+    return float(np.median(more)) if more else beside
+
+
+def _piece_level(gray: Image, to_table: NDArray[Any], box: tuple[float, float, float, float]) -> float:
+    """The grey level of the paper of the table box (x0, y0, x1, y1 mm): the 90th percentile of its pixels."""
+    x0, y0, x1, y1 = box
     s = _LOOK_PX_PER_MM
     t = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]], np.float64)
     size = (int(round((x1 - x0) * s)), int(round((y1 - y0) * s)))
@@ -999,10 +1014,10 @@ def _paper_level(gray: Image, view: FlohcatiView, to_table: NDArray[Any]) -> flo
 
 def _paper_boxes(view: FlohcatiView) -> list[tuple[float, float, float, float]]:
     """The table boxes (x0, y0, x1, y1 mm) `_paper_level` looks at: the code areas of the first cards read, else the
-    piece of bare mat beside the row."""
+    pieces of bare mat."""
     half = CODE_SIZE / 2 + _LOOK_MARGIN
     boxes = [(c.x - half, c.y - half, c.x + half, c.y + half) for c in view.cards[:6]]
-    return boxes or [_BARE_PIECE]
+    return boxes or [_BARE_PIECE, *_MORE_BARE_PIECES]
 
 
 def _darkest_where_paper(frame: Image, view: FlohcatiView, to_table: NDArray[Any]) -> Image:

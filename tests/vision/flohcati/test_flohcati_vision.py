@@ -275,6 +275,28 @@ def test_a_rows_only_card_whose_codes_frame_glare_washes_out_is_asked_about() ->
         [(round(_code_place(row_slot(0))[0] / FAN_STEP), "A card in the row could not be read (glare?).")]
 
 
+def test_glare_over_a_rows_only_card_and_the_bare_mat_beside_the_row_is_asked_about() -> None:
+    # nothing is read: the paper's level is taken from bare mat, and glare saturates the piece beside the row too
+    beside_row = (26.0, 207.0)
+    layout = TableLayout(row=fleas("yellow-2"), zones=((), ()))
+    view = Recognizer().recognize(_glare_over_codes(layout, [_code_place(row_slot(0)), beside_row])).view
+    assert not view.cards and [t for _, _, t in view.unreadable] == ["A card in the row could not be read (glare?)."]
+    bare = Recognizer().recognize(_glare_over_codes(TableLayout(zones=((), ())), [_code_place(row_slot(0)), beside_row])).view
+    assert not bare.cards and not bare.unreadable
+
+
+def test_a_rows_only_card_under_glare_that_also_saturates_the_mat_beside_the_row_is_asked_about() -> None:
+    # a camera-model photo (hard, 1280x960) with no other card: the glare spot over the lone row card's code
+    # saturates the bare mat left of the row as well
+    layout = TableLayout(row=fleas("teal-4"), zones=((), (), ()))
+    seed = 973_500_006
+    image, origin = render(placements(layout, seed), 3.0)
+    view = Recognizer().recognize(photograph(image, 3.0, origin, REGION, "hard", seed, size=(1280, 960)).image).view
+    assert not view.cards
+    assert [(round(x / FAN_STEP), t) for x, y, t in view.unreadable] == \
+        [(round(_code_place(row_slot(0))[0] / FAN_STEP), "A card in the row could not be read (glare?).")]
+
+
 def test_glare_over_the_request_card_is_asked_about_and_over_the_bare_strip_is_not() -> None:
     on_blue = _code_place(request_slot(Colour.BLUE))
     for request in ((Colour.BLUE, False), (Colour.BLUE, True)):
