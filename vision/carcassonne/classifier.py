@@ -144,8 +144,8 @@ class DeckTileClassifier:
     BLOWN = 0.4
     #: a tile named but scarcely nearer than a road look-alike (`look_alikes`: the same sides but for a road where the
     #: other has a field, as R and T, D and L), or one of two such among a cell's close tiles, is taken when the part
-    #: where their views differ (the road stub) shows it by at least this (`_twin`, as for `TWIN_MARGIN`; where one of
-    #: the two shows the same sides in every turn, see `_margin`). On the true cells of the tuning boards
+    #: where their views differ (the road stub) shows it by at least this (`_twin`, as for `TWIN_MARGIN`; `_margin`
+    #: says when one of the two shows the same sides in every turn). On the true cells of the tuning boards
     #: 906,000,000 on every such score the wrong way lay above -0.07 (a T against R), and 94% of those told at 0.5;
     #: A against B (B the same in every turn) lay the wrong way down to -0.29, and B was read where A lay on the boards
     #: 906,300,000 on
