@@ -22,6 +22,10 @@ per level and size:
   component, wrong, phantom) and the wrong labels accepted;
 * ms per frame on one thread (median and 90th percentile).
 
+With ``--why``, each scene not usable is listed with its reasons; a place whose card was not read says how much of
+what tells that card's numeral glare clipped in the crop read there (`vision.bigtop.facefit.numeral_clipped`: at
+100% no reading of that photo can name it).
+
 Each photo is judged twice: as the ``first`` frame of a new table (caches empty: full
 marker search, fresh calibration) and ``live``: after a frame of the same table taken
 just before the hand (if any) reached in, as the referee sees it while it watches.
