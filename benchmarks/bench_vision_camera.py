@@ -22,6 +22,10 @@ per level and size:
   component, wrong, phantom) and the wrong labels accepted;
 * ms per frame on one thread (median and 90th percentile).
 
+With ``--why``, each scene not usable is listed with its reasons; a place whose card was not read says how much of
+what tells that card's numeral glare clipped in the crop read there (`vision.bigtop.facefit.numeral_clipped`: at
+100% no reading of that photo can name it).
+
 Each photo is judged twice: as the ``first`` frame of a new table (caches empty: full
 marker search, fresh calibration) and ``live``: after a frame of the same table taken
 just before the hand (if any) reached in, as the referee sees it while it watches.
@@ -47,6 +51,7 @@ from scorer.bigtop.cards import Suit
 from vision import NoMatError
 from vision.bigtop import DEFAULT_MODEL
 from vision.bigtop.dataset import MATCH_MM, match_truth
+from vision.bigtop.facefit import numeral_clipped
 from vision.bigtop.labels import NONE, Kind
 from vision.bigtop.layout import CARD, CHART, MAT, Pile, Space
 from vision.bigtop.pipeline import Recognizer
@@ -214,6 +219,20 @@ def _cause(key: tuple[object, ...], want: object, have: object, held: bool,
     return "unreadable" if held else "missed"
 
 
+def _numeral_note(key: tuple[object, ...], want: object, crops: np.ndarray, j: int | None) -> str:
+    """For `run_one`'s reasons: how much of the wanted card's numeral glare clipped in the crop read on its place
+    (`vision.bigtop.facefit.numeral_clipped`), or nothing when no card is wanted there or no crop was read."""
+    if want is None or j is None:
+        return ""
+    if key[0] == "poster":
+        suit = key[1]
+        assert isinstance(suit, Suit)
+        label = f"{suit.label}-P"
+    else:
+        label = want.notation() if hasattr(want, "notation") else str(want)
+    return f", numeral clipped {100 * numeral_clipped(crops[j], label):.0f}%"
+
+
 def run_one(rec: Recognizer, td: TopDown, photo: Photo, tally: Tally, why: list[str] | None = None,
             before: Photo | None = None) -> bool:
     """Recognise one photo and add it to the tally; True when the scene was fully correct.
@@ -289,9 +308,13 @@ def run_one(rec: Recognizer, td: TopDown, photo: Photo, tally: Tally, why: list[
     foreign |= {_place_of_zone(zone_of(x, y, poses)) for x, y in td.clutter}
     foreign |= _covered_places(td, photo)
     in_zone: dict[tuple[object, ...] | None, list[Recognition]] = {}
-    for d, r in zip(result.detections, result.recognitions):
+    #: the last crop read on each place (a place's own crop comes after the detections')
+    crop_of: dict[tuple[object, ...] | None, int] = {}
+    for j, (d, r) in enumerate(zip(result.detections, result.recognitions)):
         x, y = result.rectified.to_table(*d.centre)
-        in_zone.setdefault(_place_of_zone(zone_of(x, y, result.charts)), []).append(r)
+        place = _place_of_zone(zone_of(x, y, result.charts))
+        in_zone.setdefault(place, []).append(r)
+        crop_of[place] = j
     places_ok = True
     for key, want in expected.items():
         if key[0] == "space" and key[1] not in td.charts:
@@ -312,7 +335,8 @@ def run_one(rec: Recognizer, td: TopDown, photo: Photo, tally: Tally, why: list[
         else:
             cause = _cause(key, want, have, key in held, in_zone.get(key, []))
         tally.causes[(_place_kind(key), cause)] += 1
-        why.append(f"place {key}: want {want}, have {have}, held {key in held}, hidden {unknowable}")
+        why.append(f"place {key}: want {want}, have {have}, held {key in held}, hidden {unknowable}"
+                   + _numeral_note(key, want, result.crops, crop_of.get(key)))
     usable = charts_ok and places_ok and not wrong
     tally.usable += usable
     ok = usable and comps_ok

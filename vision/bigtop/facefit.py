@@ -28,8 +28,8 @@ from vision.bigtop.layout import CARD
 from vision.classify import NONE, Recognition, Verdict
 from vision.recall import CROP_SAME, crop_signature
 
-__all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "POSTER_SHARE", "POSTER_WEIGHT", "FitMemory", "confirmed",
-           "face_read", "fit_costs", "poster_confirmed", "unnumbered"]
+__all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "NUMERAL_APART", "POSTER_SHARE", "POSTER_WEIGHT", "FitMemory",
+           "confirmed", "face_read", "fit_costs", "numeral_clipped", "poster_confirmed", "unnumbered"]
 
 #: the camera's tone curve, as sRGB's near enough
 GAMMA = 2.2
@@ -54,6 +54,9 @@ POSTER_SHARE = 0.98
 #: odds of a million to one (on tuning tables the bare print, a hand or clutter over a place ranked one card at a
 #: share of 0.91 to 0.999 with the cards' total under 0.00025; the Posters the fit named, 0.012 to 0.019)
 POSTER_WEIGHT = 0.005
+#: `numeral_clipped`: a pixel tells a card from its pile's other cards where their printed faces differ by this much
+#: in some channel (grey levels over 255, camera tone curve, the faces blurred as `BLURS`' second)
+NUMERAL_APART = 0.15
 #: rendering scale of the templates (px/mm) before they are shrunk to the crop's size
 _RENDER_PX_PER_MM = 6.0
 _ITERATIONS = 3
@@ -164,6 +167,29 @@ def _blurred(width: int, height: int, blur: float) -> dict[str, NDArray[np.float
         b.flags.writeable = False
         out[lab] = b
     return out
+
+
+def numeral_clipped(crop: NDArray[np.uint8], label: str) -> float:
+    """The share of the pixels of a ``(H, W, 3)`` uint8 BGR place crop that tell the card ``label`` from the other
+    cards of its pile (its suit's cards of its shade; a Poster from its suit's numbered cards), and that the card
+    prints in colour or ink (not white), where the brightest channel is clipped (`CLIPPED`): at 1.0 glare has
+    whitened all its numeral shows and no fit of this crop can name it. For tracing: what a place held under glare had
+    left to read."""
+    card = Card.parse(label)
+    pile = [c.notation() for c in DECK if c.suit is card.suit and (card.is_poster or c.shade is card.shade)]
+    h, w = crop.shape[:2]
+    tpl = _blurred(w, h, BLURS[1])
+    rows = _numeral_rows(h)
+    faces = np.stack([tpl[c][1:1 + h, 1:1 + w][rows] for c in pile]) ** (1 / GAMMA)
+    own = faces[pile.index(label)]
+    # where the card itself is printed white (a light numeral's strokes) a clipped pixel still fits it: only the
+    # pixels it prints in colour or ink can be lost
+    apart = (((faces.max(axis=0) - faces.min(axis=0)).max(axis=-1) > NUMERAL_APART)
+             & (own.min(axis=-1) < 1.0 - NUMERAL_APART))
+    if not apart.any():
+        return 0.0
+    seen = (crop[rows].astype(np.float32) / 255.0) ** GAMMA
+    return float((seen.max(axis=-1) >= CLIPPED)[apart].mean())
 
 
 def face_read(crop: NDArray[np.uint8], candidates: Sequence[str], guess: str = "") -> tuple[str, float, float]:

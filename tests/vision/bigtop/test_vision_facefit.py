@@ -19,6 +19,7 @@ from vision.bigtop.facefit import (
     confirmed,
     face_read,
     fit_costs,
+    numeral_clipped,
     poster_confirmed,
     unnumbered,
 )
@@ -201,3 +202,36 @@ def test_a_recogniser_reads_a_poster_pile_taken_for_nothing_from_the_classifiers
         assert out[0].confidence == pytest.approx(poster / (poster + rival), rel=1e-5)
     else:
         assert out == [nothing]
+
+
+@pytest.mark.parametrize("label", ["clowns-D1", "performers-L5", "sideshow-P"])
+def test_numeral_clipped_is_the_share_of_what_tells_the_card_that_glare_whitened(label: str) -> None:
+    assert numeral_clipped(_face(label, 0.0, 46.0), label) == 0.0
+    assert numeral_clipped(_face(label, 2.0, 46.0), label) <= 0.05  # the picture under glare tells no numeral
+    assert numeral_clipped(_face(label, 3.0, 16.0), label) == 1.0
+
+
+def test_a_light_numerals_own_white_strokes_clipping_leave_it_readable() -> None:
+    label = "performers-L5"
+    crop = _face(label, 0.0, 46.0)
+    img, _ = render_card(Card.parse(label), 4.0)
+    f = int(round((CARD.margin + CARD.frame) * 4))
+    face = cv2.resize(img[f:img.shape[0] - f, f:img.shape[1] - f], (40, 56), interpolation=cv2.INTER_AREA)
+    white = face.min(axis=2) >= 235
+    assert white[:26].sum() > 40  # the numeral's strokes
+    crop[white] = 255
+    assert numeral_clipped(crop, label) < 0.15  # only the strokes' anti-aliased rims, which the print tints
+    # the same pixels clipped on a dark card are ink lost
+    dark = _face("performers-D5", 0.0, 46.0)
+    dark[white] = 255
+    assert numeral_clipped(dark, "performers-D5") > 0.3
+
+
+def test_the_camera_benchmark_says_how_much_of_a_held_cards_numeral_glare_clipped() -> None:
+    from benchmarks.bench_vision_camera import _numeral_note
+
+    crops = np.stack([_face("clowns-P", 3.0, 16.0), _face("clowns-P", 0.0, 46.0)])
+    assert _numeral_note(("poster", Suit.CLOWNS), True, crops, 0) == ", numeral clipped 100%"
+    assert _numeral_note(("dark", Suit.CLOWNS), Card.parse("clowns-D1"), crops, 1) == ", numeral clipped 0%"
+    assert _numeral_note(("dark", Suit.CLOWNS), None, crops, 1) == ""
+    assert _numeral_note(("dark", Suit.CLOWNS), Card.parse("clowns-D1"), crops, None) == ""
