@@ -318,7 +318,7 @@ def replay_text(data: Mapping[str, Any]) -> str:
     for row in data["moves"]:
         note = " ".join(e["text"] for e in row["events"])
         flag = "  (not verified)" if "unverified" in row else ""
-        line = f"{row['index']:>4}  {row['player']:<10} {row['move']:<32}{note}{flag}"
+        line = f"{row['index']:>4}  {row['player']:<10} {row['move']:<31} {note}{flag}"
         lines.append(line.rstrip())
     lines.append("")
     if data.get("error"):

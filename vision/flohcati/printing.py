@@ -1,8 +1,8 @@
 """Circus Flohcati's print-and-play sheets: true-size A4 pages of every card, the backs and the mat.
 
 Pages: the 89 cards nine to a page (the 80 fleas, then the three action
-cards three times each), a page of nine backs (print it as many times as
-needed, or on the other side), and the 600 x 570 mm mat in A4 tiles with
+cards three times each), a page of nine backs (print it ten times, or on
+the other side), and the 600 x 570 mm mat in A4 tiles with
 cutting marks and a page label ("mat A1" ... ; tape them together in
 order). Every page has a 100 mm check line: print at actual size.
 """
@@ -20,12 +20,15 @@ from scorer.flohcati.cards import DECK
 from vision.flohcati.faces import draw_back, draw_card, draw_mat
 from vision.flohcati.layout import CARD, MAT
 
-__all__ = ["A4", "pages", "write_pdf", "write_pngs"]
+__all__ = ["A4", "BACK_COPIES", "CARDS_PER_PAGE", "pages", "write_pdf", "write_pngs"]
 
 #: A4 portrait (mm).
 A4 = (210.0, 297.0)
 _MARGIN = 10.0
 _GAP = 4.0
+#: Cards (and backs) on one sheet, and how many copies of the backs' sheet give every card a back.
+CARDS_PER_PAGE = 9
+BACK_COPIES = -(-len(DECK) // CARDS_PER_PAGE)
 
 
 def _page(dpi: float, landscape: bool = False) -> NDArray[np.uint8]:
@@ -48,7 +51,8 @@ def pages(dpi: float) -> list[NDArray[np.uint8]]:
     out: list[NDArray[np.uint8]] = []
     faces = [draw_card(c, s) for c in DECK]
     back = draw_back(s)
-    groups = [faces[i:i + 9] for i in range(0, len(faces), 9)] + [[back] * 9]
+    per = CARDS_PER_PAGE
+    groups = [faces[i:i + per] for i in range(0, len(faces), per)] + [[back] * per]
     for n, group in enumerate(groups):
         page = _page(dpi)
         for k, img in enumerate(group):
@@ -56,7 +60,8 @@ def pages(dpi: float) -> list[NDArray[np.uint8]]:
             x = int(round((_MARGIN + col * (CARD.width + _GAP)) * s))
             y = int(round((_MARGIN + row * (CARD.height + _GAP)) * s))
             page[y:y + img.shape[0], x:x + img.shape[1]] = img
-        _label(page, "card backs" if n == len(groups) - 1 else f"cards {n + 1}/{len(groups) - 1}", s)
+        last = n == len(groups) - 1
+        _label(page, f"card backs (print {BACK_COPIES} copies)" if last else f"cards {n + 1}/{len(groups) - 1}", s)
         out.append(page)
     mat = draw_mat(s)
     tile_w, tile_h = A4[1] - 2 * _MARGIN, A4[0] - 2 * _MARGIN - 8

@@ -51,6 +51,8 @@ MAT_BGR = (205, 225, 238)
 _PYRAMID_BGR = (58, 40, 112)
 SINGLES_BGR = (60, 90, 50)
 _INK = (30, 30, 30)
+#: the start Elephant's spot and its words
+_START_BGR = (120, 200, 240)
 _FONT = cv2.FONT_HERSHEY_SIMPLEX
 
 
@@ -175,7 +177,7 @@ def _draw_mat(img: Image, s: float, x0: float, y0: float) -> None:
         cv2.line(img, p(area.x, y), p(area.x + area.w, y), (78, 60, 132), line)
     start = MAT.card_rect(0, 0)
     cv2.rectangle(img, p(start.x - 1, start.y - 1), p(start.x + start.w + 1, start.y + start.h + 1),
-                  (120, 200, 240), line * 2)
+                  _START_BGR, line * 2)
     sx = MAT.singles
     cv2.rectangle(img, p(sx.x, sx.y), p(sx.x + sx.w, sx.y + sx.h), SINGLES_BGR, -1)
     for k in range(int((sx.w - SINGLE_INSET) // SINGLE_PITCH)):
@@ -213,7 +215,9 @@ def render_mat(s: float, region: tuple[float, float, float, float] | None = None
         ("SHOW MASTER", MAT.show_master[0], MAT.show_master[1] + MAT.show_master[2] + 6, _INK),
         ("FACE-DOWN SINGLES: lay each new one to the right of the others", MAT.singles.x + MAT.singles.w / 2,
          MAT.singles.y - 4, _INK),
-        ("START ELEPHANT", MAT.centre_x, MAT.base_top + CARD.height + 4, (120, 200, 240)),
+        # inside the start Elephant's spot, which the card covers from the start
+        ("START", MAT.centre_x, MAT.base_top + CARD.height / 2 - 4, _START_BGR),
+        ("ELEPHANT", MAT.centre_x, MAT.base_top + CARD.height / 2 + 4, _START_BGR),
     ]
     for text, cx, cy, colour in labels:
         c = np.zeros_like(img)

@@ -19,10 +19,13 @@ from vision.grandioso.faces import render_back, render_card, render_mat, render_
 from vision.grandioso.layout import CARD, MAT
 from vision.sheets import A4, Page, blank_page, check_line, paste, png_page_path, write_pdf_pages, write_png_pages
 
-__all__ = ["A4", "Page", "grandioso_pages", "png_page_path", "write_pdf", "write_pngs"]
+__all__ = ["A4", "BACK_COPIES", "CARDS_PER_PAGE", "Page", "grandioso_pages", "png_page_path", "write_pdf", "write_pngs"]
 
 #: The mat is printed in this many tiles across and down.
 MAT_TILES = (4, 3)
+#: Card faces (and backs) on one sheet, and how many copies of the backs' sheet give every card a back.
+CARDS_PER_PAGE = 16
+BACK_COPIES = -(-sum(BOX.values()) // CARDS_PER_PAGE)
 
 
 def deck_faces() -> list[tuple[Card, bool]]:
@@ -35,10 +38,10 @@ def deck_faces() -> list[tuple[Card, bool]]:
 
 def _card_pages(s: float) -> Iterator[Page]:
     gap = 4.0
-    cols, rows = 4, 4
+    cols = 4
     x0 = (A4[0] - cols * CARD.width - (cols - 1) * gap) / 2
     faces = deck_faces()
-    per = cols * rows
+    per = CARDS_PER_PAGE
     for p in range(0, len(faces), per):
         page = blank_page(False, s)
         for k, (card, start) in enumerate(faces[p:p + per]):
@@ -51,7 +54,7 @@ def _card_pages(s: float) -> Iterator[Page]:
     img, alpha = render_back(s)
     for k in range(per):
         paste(page, img, x0 + (k % cols) * (CARD.width + gap), 10 + (k // cols) * (CARD.height + gap), s, alpha)
-    check_line(page, s, 10, 290, "card backs (print 4 copies, glue or sleeve behind the faces)")
+    check_line(page, s, 10, 290, f"card backs (print {BACK_COPIES} copies)")
     yield Page("card backs", page)
 
 

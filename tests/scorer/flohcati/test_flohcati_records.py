@@ -274,3 +274,13 @@ def test_mangled_records_never_raise_anything_but_record_error() -> None:
             assert "\n" not in str(err) and err.field
         else:
             assert isinstance(report.data, dict)
+
+
+def test_the_replay_table_keeps_a_long_move_apart_from_what_it_did() -> None:
+    """A request's move is longer than its column: the table still puts a space before the events' words."""
+    report = GAME.replay(_record(seed=0, players=("Ann", "Ben", "Cat", "Dan")))
+    long_rows = [r for r in report.data["moves"] if len(r["move"]) >= 32 and r["events"]]
+    assert long_rows
+    for row in long_rows:
+        note = " ".join(e["text"] for e in row["events"])
+        assert f"{row['move']} {note}" in report.text

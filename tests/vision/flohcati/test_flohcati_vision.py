@@ -14,7 +14,7 @@ from vision import NoMatError
 from vision.camera_model import LEVELS, photograph
 from vision.codematch import mat_markers_by_matching
 from vision.flohcati.cli import print_sheets, recognize
-from vision.flohcati.faces import draw_card
+from vision.flohcati.faces import draw_card, draw_mat
 from vision.flohcati.layout import (
     CODE_CENTRE,
     CODE_SIZE,
@@ -31,6 +31,7 @@ from vision.flohcati.layout import (
     zone_of,
 )
 from vision.flohcati.pipeline import CONFIG, Recognizer, match_code
+from vision.flohcati.printing import BACK_COPIES, CARDS_PER_PAGE
 from vision.flohcati.scene import REGION, TableLayout, placements, render
 
 
@@ -75,6 +76,23 @@ def test_a_card_face_carries_a_readable_code() -> None:
 def test_print_writes_the_sheets(tmp_path: Path) -> None:
     line = print_sheets(tmp_path / "flohcati.pdf", 72)
     assert "A4 pages" in line and (tmp_path / "flohcati.pdf").stat().st_size > 10_000
+
+
+def test_nothing_is_printed_within_3_mm_of_a_mat_marker() -> None:
+    """The markers' white quiet zone stays clear (the request strip's words once ran into the top right one's)."""
+    s = 3.0
+    mat = draw_mat(s).min(axis=2)
+    yy, xx = np.mgrid[0:mat.shape[0], 0:mat.shape[1]] / s
+    clear, side = 3.0, MAT.marker_size
+    for k in range(len(MAT.marker_ids)):
+        (x, y), *_ = MAT.marker_corners(k)
+        near = (xx > x - clear) & (xx < x + side + clear) & (yy > y - clear) & (yy < y + side + clear)
+        on = (xx > x - 0.5) & (xx < x + side + 0.5) & (yy > y - 0.5) & (yy < y + side + 0.5)
+        assert mat[near & ~on].min() >= 250, MAT.marker_ids[k]
+
+
+def test_the_backs_sheet_printed_as_often_as_it_says_backs_every_card() -> None:
+    assert (BACK_COPIES - 1) * CARDS_PER_PAGE < len(DECK) <= BACK_COPIES * CARDS_PER_PAGE
 
 
 @pytest.fixture(scope="module")

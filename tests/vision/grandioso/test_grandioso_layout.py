@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from scorer.grandioso.pyramid import ROWS, Card
-from vision.grandioso.faces import render_back, render_card
+from vision.grandioso.faces import render_back, render_card, render_mat
 from vision.grandioso.layout import BACK_ID, CARD, CARD_IDS, COLUMNS, MAT, ROW_PITCH, code_centre
 
 
@@ -59,3 +59,17 @@ def test_the_back_carries_the_back_code() -> None:
     img, _ = render_back(6.0)
     _, ids, _ = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(0)).detectMarkers(img)
     assert ids is not None and ids.ravel().tolist() == [BACK_ID]
+
+
+def test_the_start_spots_words_lie_inside_the_spot_the_start_elephant_covers() -> None:
+    """Printed in the spot's colour and wholly inside it: legible on the mat, and under the card once it is laid."""
+    s = 4.0
+    mat = render_mat(s).astype(np.int16)
+    spot_colour = np.array([120, 200, 240], np.int16)
+    ys, xs = np.nonzero(np.abs(mat - spot_colour).max(axis=2) < 30)
+    spot = MAT.card_rect(0, 0)
+    assert len(xs) > 0
+    assert xs.min() >= (spot.x - 2) * s and xs.max() <= (spot.x + spot.w + 2) * s
+    assert ys.min() >= (spot.y - 2) * s and ys.max() <= (spot.y + spot.h + 2) * s
+    inside = (xs > (spot.x + 3) * s) & (xs < (spot.x + spot.w - 3) * s) & (ys > (spot.y + 3) * s) & (ys < (spot.y + spot.h - 3) * s)
+    assert inside.sum() > 100, "the words are printed inside the spot"

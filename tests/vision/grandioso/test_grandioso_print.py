@@ -9,7 +9,7 @@ from PIL import Image
 
 from scorer.grandioso.pyramid import BOX
 from vision.cli import cmd_print
-from vision.grandioso.printing import deck_faces, grandioso_pages
+from vision.grandioso.printing import BACK_COPIES, CARDS_PER_PAGE, deck_faces, grandioso_pages
 
 
 def test_the_deck_is_the_box_with_one_start_elephant() -> None:
@@ -37,3 +37,15 @@ def test_print_writes_png_pages(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert len(files) == 18 and "18 A4 pages" in capsys.readouterr().out
     with Image.open(files[0]) as im:
         assert round(im.info["dpi"][0]) == 72
+
+
+def test_the_backs_sheet_printed_as_often_as_it_says_backs_every_card() -> None:
+    assert (BACK_COPIES - 1) * CARDS_PER_PAGE < sum(BOX.values()) <= BACK_COPIES * CARDS_PER_PAGE
+
+
+def test_no_page_prints_into_its_right_margin() -> None:
+    """Every title ends on the page: the last 3 mm of each page stay blank (a printer's unprintable edge)."""
+    s = 72.0 / 25.4
+    for p in grandioso_pages(72.0):
+        edge = p.image[:, -int(3 * s):]
+        assert int(edge.min()) > 200, p.title
