@@ -1756,20 +1756,23 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
         # a middle glare clipped in one channel: the two others
         if kind is not None and kind in near and readings[kind][c] is None:
             readings[kind][c] = clipped_middle(c, (kind, *near[kind]))
-        # a field the family's own tile art gave: its middle as that art shows it there
-        if (art is not None and c in art_fields and kind in ("walkway", "site") and readings[kind][c] is None
-                and not _guest_near(rb, BOARD.field_rect(c), near[kind])):
-            if _art_shows_bare(rb, art, c, chars[c]):
-                readings[kind][c] = kind
-        # ... and a piece the colours found there only by allowing for glare (which takes the field under it to
-        # be the print's, not the family's art: glare over a lavender walkway reads as a guest), or where that
-        # art shows the field's own bare print: unclear (a piece would hide the print; the light gave the colour)
-        elif (art is not None and c in art_fields and kind in ("walkway", "site")
-              and readings[kind][c] not in (None, kind)):
-            if _classify_many(mids[c][None], (kind, *near[kind]))[0] != readings[kind][c]:
-                readings[kind][c] = None
-            elif _art_shows_bare(rb, art, c, chars[c]):
-                readings[kind][c] = None
+        # (the field's kind where the family's own tile art gave it)
+        art_kind = kind if art is not None and c in art_fields and kind in ("walkway", "site") else None
+        # on such a field a piece the colours found only by allowing for glare is not taken (that reading takes
+        # the field under it to be the print's, not the family's art: glare over a lavender walkway reads as a
+        # guest): the field is judged by its art as one the colours left unread
+        if (art_kind is not None and readings[art_kind][c] not in (None, art_kind)
+                and _classify_many(mids[c][None], (art_kind, *near[art_kind]))[0] != readings[art_kind][c]):
+            readings[art_kind][c] = None
+        if art is not None and art_kind is not None:
+            # its middle as that art shows it there
+            if readings[art_kind][c] is None and not _guest_near(rb, BOARD.field_rect(c), near[art_kind]):
+                if _art_shows_bare(rb, art, c, chars[c]):
+                    readings[art_kind][c] = art_kind
+            # ... and a piece the colours found where that art shows the field's own bare print: unclear (a piece
+            # would hide the print; the light gave the colour)
+            elif readings[art_kind][c] not in (None, art_kind) and _art_shows_bare(rb, art, c, chars[c]):
+                readings[art_kind][c] = None
         if kind == "walkway":
             mid = on_walkway[c]
             if mid is None:
