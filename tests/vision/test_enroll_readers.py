@@ -286,8 +286,9 @@ def test_grand_carnival_reads_a_parcel_the_deck_is_unsure_of_field_by_field() ->
     assert plain.market[:2] != with_deck.market[:2]
 
 
-def test_grand_carnival_a_walkway_whose_print_shows_through_a_cast_is_not_read_as_a_guest() -> None:
-    # a colour cast over the middle of c8's walkway (its slabs still show) brings its colour near a guest's
+def test_grand_carnival_a_walkway_whose_print_shows_through_a_cast_is_read_as_its_bare_print() -> None:
+    # a colour cast over the middle of c8's walkway (its slabs still show) brings its colour near a guest's: the
+    # colours call it a guest only by allowing for glare
     cast = np.array((0.75, 0.23, 0.74), np.float32)  # the lavender walkway's colour to a guest's, channel by channel
 
     def cast_art(pattern: str, s: float, badged: bool = False) -> np.ndarray:
@@ -306,9 +307,9 @@ def test_grand_carnival_a_walkway_whose_print_shows_through_a_cast_is_not_read_a
     region = content_region(1)
     image = render_top_down([MarketScene(board, 0, 7)], 1280 / (region[2] - region[0]), tile_art=cast_art)
     view = CarnivalRecognizer(classifier=OwnTiles()).recognize(image).views[0]
-    # the deck's art shows the walkway's bare print there: no guest, but unclear (never a guest taken)
-    assert view.market[0] == "sw?w...." and view.market[1] == "ssss...."
-    assert [u.where for u in view.unrecognised] == ["c8"]
+    # the deck's art shows the walkway's bare print there and no piece's colour lies near: the bare walkway
+    assert view.market[0] == "swww...." and view.market[1] == "ssss...."
+    assert view.unrecognised == ()
 
 
 def test_grand_carnival_a_deck_naming_a_walkway_under_an_attraction_is_not_taken() -> None:
