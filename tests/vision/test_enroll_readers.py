@@ -267,6 +267,23 @@ def test_grand_carnival_field_art_reads_each_field_by_the_decks_own_photos() -> 
     assert len(kept.rings) == len(art.rings) - 4 * 4
 
 
+@pytest.mark.parametrize(("gain", "offset"), [((1.2, 0.9, 0.6), (0, 20, 40)), ((0.6, 1.0, 1.3), (40, 0, -30))])
+def test_grand_carnival_field_art_finds_a_bare_middle_under_a_colour_cast(gain: tuple[float, ...],
+                                                                         offset: tuple[float, ...]) -> None:
+    from vision.grand_carnival.pipeline import _FieldArt
+
+    deck = OwnTiles()
+    art = _FieldArt(deck.templates, deck.template_owners, deck.labels)
+    for pattern in ("ws/sw", "ww/ss"):
+        tile = cv2.resize(_own_tile(pattern, 3.0), (48, 48), interpolation=cv2.INTER_AREA).astype(np.float32)
+        # the camera's colour cast scales and shifts each channel on its own
+        cast = np.clip(tile * np.array(gain) + np.array(offset), 0, 255).astype(np.uint8)
+        assert all(art.bare(cast, q, k) for q, k in enumerate(pattern.replace("/", "")))
+        guest = cast.copy()
+        cv2.circle(guest, (12, 12), 6, (150, 40, 135), -1)
+        assert not art.bare(guest, 0, pattern[0])
+
+
 def _own_market(parcels: tuple[str | None, ...]) -> np.ndarray:
     from vision.grand_carnival.scene import content_region, render_top_down
 
