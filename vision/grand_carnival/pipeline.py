@@ -1491,33 +1491,34 @@ class _FieldArt:
         """The ring's, the middle's and the middle's with its channels each standardised (`_ART_FLAT`) unit
         vectors of field ``place`` (0..3: top row, then bottom) of ``tile``, blurred by `_ART_BLUR` of a field, the
         field cut ``shift`` (dx, dy) pixels off its place (``big``: the tile already `prepared`)."""
+        field = self._field(tile, place, shift, self.prepared(tile) if big is None else big)
+        return self._vector(field, 0), self._vector(field, 1), self._vector(field, 2)
+
+    @staticmethod
+    def _field(tile: NDArray[Any], place: int, shift: tuple[int, int], big: NDArray[Any]) -> NDArray[Any]:
+        """Field ``place`` of the `prepared` ``big`` of ``tile``, cut ``shift`` (dx, dy) pixels off its place."""
         h, w = tile.shape[0] // 2, tile.shape[1] // 2
-        m = _ART_SHIFT
-        big = self.prepared(tile) if big is None else big
         r, c = divmod(place, 2)
-        y0, x0 = m + r * h + shift[1], m + c * w + shift[0]
-        field = big[y0:y0 + h, x0:x0 + w]
-        mid = field[self.middle]
-        out = [field[self.ring].ravel(), mid.ravel(), ((mid - mid.mean(axis=0)) / np.maximum(mid.std(axis=0), _ART_FLAT))]
-        out = [v.ravel() - v.mean() for v in out]
-        ring, middle, cast = (v / max(float(np.linalg.norm(v)), 1e-6) for v in out)
-        return ring, middle, cast
+        y0, x0 = _ART_SHIFT + r * h + shift[1], _ART_SHIFT + c * w + shift[0]
+        return big[y0:y0 + h, x0:x0 + w]
+
+    def _vector(self, field: NDArray[Any], which: int) -> NDArray[Any]:
+        """The unit vector of a field's ring (``which`` 0), middle (1) or middle standardised channel by channel (2)."""
+        if which == 2:
+            mid = field[self.middle]
+            v = ((mid - mid.mean(axis=0)) / np.maximum(mid.std(axis=0), _ART_FLAT)).ravel()
+        else:
+            v = field[self.middle if which else self.ring].ravel()
+        v = v - v.mean()
+        return np.asarray(v / max(float(np.linalg.norm(v)), 1e-6))
 
     def best(self, tile: NDArray[Any], place: int, middle: bool = False, cast: bool = False) -> dict[str, float]:
         """The best correlation of a field's ring (or middle; ``cast``: its channels each standardised) with each
         kind's at that place, the field moved by up to `_ART_SHIFT` pixels (a tile lies a little off its parcel)."""
         which = 2 if cast else 1 if middle else 0
-        return self._scores(self._looks(tile, place)[which], place, which)
-
-    def _looks(self, tile: NDArray[Any], place: int) -> list[NDArray[Any]]:
-        """`vectors` of field ``place`` of ``tile`` at every shift up to `_ART_SHIFT` pixels: ring, middle and
-        middle standardised, each (shifts, length)."""
-        moves = range(-_ART_SHIFT, _ART_SHIFT + 1)
         big = self.prepared(tile)
-        views = [self.vectors(tile, place, (dx, dy), big) for dx in moves for dy in moves]
-        return [np.stack(part) for part in zip(*views)]
-
-    def _scores(self, looks: NDArray[Any], place: int, which: int) -> dict[str, float]:
+        moves = range(-_ART_SHIFT, _ART_SHIFT + 1)
+        looks = np.stack([self._vector(self._field(tile, place, (dx, dy), big), which) for dx in moves for dy in moves])
         bank = (self.rings, self.mids, self.casts)[which]
         out = {}
         for kind in ("w", "s"):
@@ -1535,9 +1536,8 @@ class _FieldArt:
         """True when the middle of field ``place`` of ``tile`` shows its ``kind``'s own art (as it is, or its
         channels each standardised): nothing lies on it."""
         other = "s" if kind == "w" else "w"
-        looks = self._looks(tile, place)
-        for which, least in ((1, _ART_BARE), (2, _ART_BARE_CAST)):
-            got = self._scores(looks[which], place, which)
+        for cast, least in ((False, _ART_BARE), (True, _ART_BARE_CAST)):  # (the standardised middle only if needed)
+            got = self.best(tile, place, middle=True, cast=cast)
             if got[kind] >= least and got[kind] - got[other] >= _ART_MARGIN:
                 return True
         return False
