@@ -267,6 +267,23 @@ def test_grand_carnival_field_art_reads_each_field_by_the_decks_own_photos() -> 
     assert len(kept.rings) == len(art.rings) - 4 * 4
 
 
+@pytest.mark.parametrize(("gain", "offset"), [((1.2, 0.9, 0.6), (0, 20, 40)), ((0.6, 1.0, 1.3), (40, 0, -30))])
+def test_grand_carnival_field_art_finds_a_bare_middle_under_a_colour_cast(gain: tuple[float, ...],
+                                                                         offset: tuple[float, ...]) -> None:
+    from vision.grand_carnival.pipeline import _FieldArt
+
+    deck = OwnTiles()
+    art = _FieldArt(deck.templates, deck.template_owners, deck.labels)
+    for pattern in ("ws/sw", "ww/ss"):
+        tile = cv2.resize(_own_tile(pattern, 3.0), (48, 48), interpolation=cv2.INTER_AREA).astype(np.float32)
+        # the camera's colour cast scales and shifts each channel on its own
+        cast = np.clip(tile * np.array(gain) + np.array(offset), 0, 255).astype(np.uint8)
+        assert all(art.bare(cast, q, k) for q, k in enumerate(pattern.replace("/", "")))
+        guest = cast.copy()
+        cv2.circle(guest, (12, 12), 6, (150, 40, 135), -1)
+        assert not art.bare(guest, 0, pattern[0])
+
+
 def _own_market(parcels: tuple[str | None, ...]) -> np.ndarray:
     from vision.grand_carnival.scene import content_region, render_top_down
 
@@ -286,8 +303,9 @@ def test_grand_carnival_reads_a_parcel_the_deck_is_unsure_of_field_by_field() ->
     assert plain.market[:2] != with_deck.market[:2]
 
 
-def test_grand_carnival_a_walkway_whose_print_shows_through_a_cast_is_not_read_as_a_guest() -> None:
-    # a colour cast over the middle of c8's walkway (its slabs still show) brings its colour near a guest's
+def test_grand_carnival_a_walkway_whose_print_shows_through_a_cast_is_read_as_its_bare_print() -> None:
+    # a colour cast over the middle of c8's walkway (its slabs still show) brings its colour near a guest's: the
+    # colours call it a guest only by allowing for glare
     cast = np.array((0.75, 0.23, 0.74), np.float32)  # the lavender walkway's colour to a guest's, channel by channel
 
     def cast_art(pattern: str, s: float, badged: bool = False) -> np.ndarray:
@@ -306,9 +324,9 @@ def test_grand_carnival_a_walkway_whose_print_shows_through_a_cast_is_not_read_a
     region = content_region(1)
     image = render_top_down([MarketScene(board, 0, 7)], 1280 / (region[2] - region[0]), tile_art=cast_art)
     view = CarnivalRecognizer(classifier=OwnTiles()).recognize(image).views[0]
-    # the deck's art shows the walkway's bare print there: no guest, but unclear (never a guest taken)
-    assert view.market[0] == "sw?w...." and view.market[1] == "ssss...."
-    assert [u.where for u in view.unrecognised] == ["c8"]
+    # the deck's art shows the walkway's bare print there and no piece's colour lies near: the bare walkway
+    assert view.market[0] == "swww...." and view.market[1] == "ssss...."
+    assert view.unrecognised == ()
 
 
 def test_grand_carnival_a_deck_naming_a_walkway_under_an_attraction_is_not_taken() -> None:

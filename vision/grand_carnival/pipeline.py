@@ -112,11 +112,17 @@ _MIDDLE_RADIUS = 2.5
 #: kind, at that place of the tile, in the deck's photos at least `_ART_MATCH`, and `_ART_MARGIN` more than with
 #: the other kind's; a field whose kind the art gave holds nothing when its middle shows no piece's colour and
 #: correlates with its kind's middle there at least `_ART_BARE`, and `_ART_MARGIN` more than with the other
-#: kind's. Chosen on the Fairground tiles' tuning markets (`benchmarks/bench_enroll_grand_carnival.py`).
+#: kind's; or, each channel of the middles standardised on its own (a colour cast scales and shifts each channel:
+#: the hard camera's left bare walkways correlating with their own middle no better than guests), at least
+#: `_ART_BARE_CAST` and `_ART_MARGIN` more. Chosen on the Fairground tiles' tuning markets
+#: (`benchmarks/bench_enroll_grand_carnival.py`).
 _ART_PIECE = 5.6
 _ART_MATCH = 0.6
 _ART_MARGIN = 0.15
 _ART_BARE = 0.75
+_ART_BARE_CAST = 0.85
+#: ... a channel flatter than this (its standard deviation, grey levels) scaled as if this flat
+_ART_FLAT = 2.0
 #: ... both blurred by this share of a field's width, the crop's field moved by up to this many pixels
 _ART_BLUR = 0.04
 _ART_SHIFT = 2
@@ -1423,26 +1429,30 @@ class _FieldArt:
 
     Every template of the deck (an upright view of one tile, its pattern the label) is cut into its four
     fields; each field's ring (its square less a piece's reach round its middle) and middle are kept as unit
-    vectors of their colours less their mean (a correlation then ignores the light's level), by place and kind.
+    vectors of their colours less their mean (a correlation then ignores the light's level), by place and kind;
+    the middle also as one of its channels each less its mean and scaled to one standard deviation (a correlation
+    then ignores a colour cast too, but sees less of the colour that tells a walkway from a site).
     """
 
     def __init__(self, templates: NDArray[Any], owners: NDArray[Any], labels: tuple[str, ...]) -> None:
         h, w = templates.shape[1:3]
         self.size = (w, h)
         self.ring, self.middle = self._masks(h // 2, w // 2)
-        rings, mids, kinds, places = [], [], [], []
+        rings, mids, casts, kinds, places = [], [], [], [], []
         for t, owner in zip(templates, owners):
             pattern = labels[int(owner)].replace("/", "")
             if len(pattern) != 4 or set(pattern) - {"w", "s"}:
                 continue
             for q in range(4):
-                ring, mid = self.vectors(t, q)  # (the crop, not the template, is moved)
+                ring, mid, cast = self.vectors(t, q)  # (the crop, not the template, is moved)
                 rings.append(ring)
                 mids.append(mid)
+                casts.append(cast)
                 kinds.append(pattern[q])
                 places.append(q)
         self.rings = np.asarray(rings, np.float32)
         self.mids = np.asarray(mids, np.float32)
+        self.casts = np.asarray(casts, np.float32)
         self.kinds = np.asarray(kinds)
         self.places = np.asarray(places, np.intp)
         # a photo whose tile enrolment cut wrongly (one field taken for the tile, or the tile turned) shows
@@ -1459,8 +1469,8 @@ class _FieldArt:
             good = np.ones(len(self.rings) // 4, bool)
             good[which[own <= other]] = False
             keep = good[which]
-            self.rings, self.mids, self.kinds, self.places = (self.rings[keep], self.mids[keep], self.kinds[keep],
-                                                              self.places[keep])
+            self.rings, self.mids, self.casts = self.rings[keep], self.mids[keep], self.casts[keep]
+            self.kinds, self.places = self.kinds[keep], self.places[keep]
 
     @staticmethod
     def _masks(h: int, w: int) -> tuple[NDArray[Any], NDArray[Any]]:
@@ -1477,30 +1487,39 @@ class _FieldArt:
         return np.asarray(cv2.copyMakeBorder(blurred, m, m, m, m, cv2.BORDER_REPLICATE))
 
     def vectors(self, tile: NDArray[Any], place: int, shift: tuple[int, int] = (0, 0),
-                big: NDArray[Any] | None = None) -> tuple[NDArray[Any], NDArray[Any]]:
-        """The ring's and the middle's unit vectors of field ``place`` (0..3: top row, then bottom) of ``tile``,
-        blurred by `_ART_BLUR` of a field, the field cut ``shift`` (dx, dy) pixels off its place (``big``: the
-        tile already `prepared`)."""
-        h, w = tile.shape[0] // 2, tile.shape[1] // 2
-        m = _ART_SHIFT
-        big = self.prepared(tile) if big is None else big
-        r, c = divmod(place, 2)
-        y0, x0 = m + r * h + shift[1], m + c * w + shift[0]
-        field = big[y0:y0 + h, x0:x0 + w]
-        out = []
-        for mask in (self.ring, self.middle):
-            v = field[mask].ravel()
-            v = v - v.mean()
-            out.append(v / max(float(np.linalg.norm(v)), 1e-6))
-        return out[0], out[1]
+                big: NDArray[Any] | None = None) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+        """The ring's, the middle's and the middle's with its channels each standardised (`_ART_FLAT`) unit
+        vectors of field ``place`` (0..3: top row, then bottom) of ``tile``, blurred by `_ART_BLUR` of a field, the
+        field cut ``shift`` (dx, dy) pixels off its place (``big``: the tile already `prepared`)."""
+        field = self._field(tile, place, shift, self.prepared(tile) if big is None else big)
+        return self._vector(field, 0), self._vector(field, 1), self._vector(field, 2)
 
-    def best(self, tile: NDArray[Any], place: int, middle: bool = False) -> dict[str, float]:
-        """The best correlation of a field's ring (or middle) with each kind's at that place, the field moved by
-        up to `_ART_SHIFT` pixels (a tile lies a little off its parcel)."""
-        bank = self.mids if middle else self.rings
-        moves = range(-_ART_SHIFT, _ART_SHIFT + 1)
+    @staticmethod
+    def _field(tile: NDArray[Any], place: int, shift: tuple[int, int], big: NDArray[Any]) -> NDArray[Any]:
+        """Field ``place`` of the `prepared` ``big`` of ``tile``, cut ``shift`` (dx, dy) pixels off its place."""
+        h, w = tile.shape[0] // 2, tile.shape[1] // 2
+        r, c = divmod(place, 2)
+        y0, x0 = _ART_SHIFT + r * h + shift[1], _ART_SHIFT + c * w + shift[0]
+        return big[y0:y0 + h, x0:x0 + w]
+
+    def _vector(self, field: NDArray[Any], which: int) -> NDArray[Any]:
+        """The unit vector of a field's ring (``which`` 0), middle (1) or middle standardised channel by channel (2)."""
+        if which == 2:
+            mid = field[self.middle]
+            v = ((mid - mid.mean(axis=0)) / np.maximum(mid.std(axis=0), _ART_FLAT)).ravel()
+        else:
+            v = field[self.middle if which else self.ring].ravel()
+        v = v - v.mean()
+        return np.asarray(v / max(float(np.linalg.norm(v)), 1e-6))
+
+    def best(self, tile: NDArray[Any], place: int, middle: bool = False, cast: bool = False) -> dict[str, float]:
+        """The best correlation of a field's ring (or middle; ``cast``: its channels each standardised) with each
+        kind's at that place, the field moved by up to `_ART_SHIFT` pixels (a tile lies a little off its parcel)."""
+        which = 2 if cast else 1 if middle else 0
         big = self.prepared(tile)
-        looks = np.stack([self.vectors(tile, place, (dx, dy), big)[1 if middle else 0] for dx in moves for dy in moves])
+        moves = range(-_ART_SHIFT, _ART_SHIFT + 1)
+        looks = np.stack([self._vector(self._field(tile, place, (dx, dy), big), which) for dx in moves for dy in moves])
+        bank = (self.rings, self.mids, self.casts)[which]
         out = {}
         for kind in ("w", "s"):
             sel = (self.places == place) & (self.kinds == kind)
@@ -1514,10 +1533,14 @@ class _FieldArt:
         return kind if got[kind] >= _ART_MATCH and got[kind] - got[other] >= _ART_MARGIN else None
 
     def bare(self, tile: NDArray[Any], place: int, kind: str) -> bool:
-        """True when the middle of field ``place`` of ``tile`` shows its ``kind``'s own art: nothing lies on it."""
-        got = self.best(tile, place, middle=True)
+        """True when the middle of field ``place`` of ``tile`` shows its ``kind``'s own art (as it is, or its
+        channels each standardised): nothing lies on it."""
         other = "s" if kind == "w" else "w"
-        return got[kind] >= _ART_BARE and got[kind] - got[other] >= _ART_MARGIN
+        for cast, least in ((False, _ART_BARE), (True, _ART_BARE_CAST)):  # (the standardised middle only if needed)
+            got = self.best(tile, place, middle=True, cast=cast)
+            if got[kind] >= least and got[kind] - got[other] >= _ART_MARGIN:
+                return True
+        return False
 
 
 _FIELD_ART: dict[int, tuple[Any, _FieldArt]] = {}
@@ -1756,20 +1779,23 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
         # a middle glare clipped in one channel: the two others
         if kind is not None and kind in near and readings[kind][c] is None:
             readings[kind][c] = clipped_middle(c, (kind, *near[kind]))
-        # a field the family's own tile art gave: its middle as that art shows it there
-        if (art is not None and c in art_fields and kind in ("walkway", "site") and readings[kind][c] is None
-                and not _guest_near(rb, BOARD.field_rect(c), near[kind])):
-            if _art_shows_bare(rb, art, c, chars[c]):
-                readings[kind][c] = kind
-        # ... and a piece the colours found there only by allowing for glare (which takes the field under it to
-        # be the print's, not the family's art: glare over a lavender walkway reads as a guest), or where that
-        # art shows the field's own bare print: unclear (a piece would hide the print; the light gave the colour)
-        elif (art is not None and c in art_fields and kind in ("walkway", "site")
-              and readings[kind][c] not in (None, kind)):
-            if _classify_many(mids[c][None], (kind, *near[kind]))[0] != readings[kind][c]:
-                readings[kind][c] = None
-            elif _art_shows_bare(rb, art, c, chars[c]):
-                readings[kind][c] = None
+        # (the field's kind where the family's own tile art gave it)
+        art_kind = kind if art is not None and c in art_fields and kind in ("walkway", "site") else None
+        # on such a field a piece the colours found only by allowing for glare is not taken (that reading takes
+        # the field under it to be the print's, not the family's art: glare over a lavender walkway reads as a
+        # guest): the field is judged by its art as one the colours left unread
+        if (art_kind is not None and readings[art_kind][c] not in (None, art_kind)
+                and _classify_many(mids[c][None], (art_kind, *near[art_kind]))[0] != readings[art_kind][c]):
+            readings[art_kind][c] = None
+        if art is not None and art_kind is not None:
+            # its middle as that art shows it there
+            if readings[art_kind][c] is None and not _guest_near(rb, BOARD.field_rect(c), near[art_kind]):
+                if _art_shows_bare(rb, art, c, chars[c]):
+                    readings[art_kind][c] = art_kind
+            # ... and a piece the colours found where that art shows the field's own bare print: unclear (a piece
+            # would hide the print; the light gave the colour)
+            elif readings[art_kind][c] not in (None, art_kind) and _art_shows_bare(rb, art, c, chars[c]):
+                readings[art_kind][c] = None
         if kind == "walkway":
             mid = on_walkway[c]
             if mid is None:
