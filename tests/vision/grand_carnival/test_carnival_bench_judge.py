@@ -37,7 +37,7 @@ def _scene_with_a_long_piece() -> MarketScene:
     raise AssertionError("no market with a long attraction")
 
 
-def _held_piece(scene: MarketScene) -> tuple[MarketView, list[int]]:
+def _held_piece(scene: MarketScene) -> tuple[MarketView, tuple[int, ...]]:
     """Every place read right but one long attraction, held; its fields."""
     board = scene.board
     piece = next(a for a in board.attractions if len(cells_of(a.mask)) >= 3)
