@@ -9,7 +9,8 @@ model at each level and frame size, and recognised. Printed per level and size:
 
 * markets fully right: every place of the board read, and read right;
 * usable: nothing read wrong, and every place read right but those under the
-  hand or within 10 mm of it (held there is right: the referee waits for the hand to go);
+  hand or within 10 mm of it (held there is right: the referee waits for the hand to go; an attraction
+  is under the hand where any of its fields is, as the tent is where any of its places is);
 * places right: fields (64 a board: what lies there), attractions (shape, fields,
   tickets), entrances, tent, action numbers and trick places read right, of all;
 * wrong accepted (goal 0): a place read as something it is not;
@@ -157,7 +158,8 @@ def judge(view: MarketView | None, scene: MarketScene, photo: Photo,
             out["right"] += 1
         elif (view is None or any("".join(view.market)[i] == "?" for i in cells_of(piece[1]))
               or any(u.fields & piece[1] for u in view.unrecognised)):
-            hidden = _hidden(photo, 0.0, 0.0, *centre(BOARD.field_rect(first)))
+            # a piece is under the hand where any of its fields is: its tickets and its reach are hidden there
+            hidden = any(_hidden(photo, 0.0, 0.0, *centre(BOARD.field_rect(c))) for c in cells_of(piece[1]))
             out["hand_held" if hidden else "held"] += 1
             if not hidden and causes is not None:
                 causes.append(f"held attraction at {cell_name(first)}")

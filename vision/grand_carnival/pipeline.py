@@ -32,7 +32,10 @@ holds a figure where its edge shows beside the glare (`_figure_near`,
 `_figure_blend`). A ring or a middle glare saturates in part and lights
 unevenly is read pixel by pixel (`_glare_votes`): each pixel glare clipped in
 no channel keeps the print's colour under its own glare of the tint. An empty
-parcel whose hammer's head glare hides is told by its handle (`_hammer_handle`).
+parcel whose hammer's head glare hides is told by its handle (`_hammer_handle`), one whose whole hammer glare
+saturates by the empty print around it, pixel by pixel (`_hammer_glared`). An outline between two attraction
+fields neither clearly there nor clearly not is settled where one way alone lays pieces of the box, each holding
+one badge at most: the badge Ringside prints on a piece's first field (`_marked`).
 
 Unsure means unrecognised, never a guess: a colour that is not clearly one of
 the colours a place may show (glare, a hand, a shadow, a piece half off its
@@ -269,6 +272,12 @@ _VOTE_FIT = 0.2
 #: mm off (the lens's barrel), and not only its thin, blurred handle
 _HAMMER_DARK = 0.5
 _HAMMER_AT = (2.0, 4.5)
+#: an empty parcel whose whole hammer glare hides (at least `_HAMMER_HIDDEN` of its head's disc and of its
+#: handle's strip, `_HANDLE_SEARCH`, saturated) is empty all the same where the print within this radius (mm) of
+#: the head, where a tile lying off its parcel over the hammer would show, reads the empty parcel's pixel by
+#: pixel (`_glare_votes`, `_hammer_glared`)
+_HAMMER_GLARED = 8.0
+_HAMMER_HIDDEN = 0.5
 #: a hammer's head under glare (`_hammer_under_glare`): searched this far (mm) either side of the parcel's
 #: middle, and from this far above it to this far below it (above it: the parcel's printed middle line stays
 #: out); darker than the print this far (mm) above and below it by this much linear light (of the white), on
@@ -302,6 +311,19 @@ _OUTLINE_DROP = 0.1
 _EDGE_END = 2
 #: the most unclear edges between attraction fields settled together by the box's shapes (`_settle_by_shapes`)
 _MAX_UNCLEAR = 8
+#: the badge printed on an attraction's first field where its shapes are Ringside's decision
+#: (`printing.render_attraction`): a magenta disc 4 mm across, centred this far (mm) in from two edges of the field,
+#: in whichever corner the piece's turn puts it. It shows (`_marked`) where at least `_MARK_SHARE` of the pixels
+#: within `_MARK_RADIUS` mm of that point are its colour: clipped in no channel, darker than `_MARK_DARK` of the
+#: white, red and blue each over green by `_MARK_CHROMA` of the white (an attraction's blue, a ticket's yellow,
+#: the outline's ink and glare over any of them are none of that). On the tuning markets (hard, 1280x960) the
+#: badge's corner showed 0.2 and more on 343 of 370 first fields (the rest under glare), the other 2,300 corners
+#: 0.07 at most.
+_MARK_AT = 3.4
+_MARK_RADIUS = 2.6
+_MARK_DARK = 0.9
+_MARK_CHROMA = 0.12
+_MARK_SHARE = 0.2
 
 
 class NoBoardError(VisionError, LookupError):
@@ -1246,6 +1268,28 @@ def _hammer(rb: _Board, parcel: int) -> bool:
     return _hammer_under_glare(rb, cx, cy) or _hammer_handle(rb, cx, cy)
 
 
+def _hammer_glared(rb: _Board, parcel: int) -> bool:
+    """True when glare saturates the empty parcel's whole hammer (`_HAMMER_HIDDEN` of its head's disc, `_HAMMER_AT`,
+    and of its handle's strip) and the print around it (`_HAMMER_GLARED`) shows the empty parcel's colour, pixel
+    by pixel, on the pixels glare left (`_glare_votes`): no tile's colour on more than `_VOTE_OTHER` of them.
+
+    For a parcel whose four fields read empty: the hammer only proves that no tile lies off its parcel over the
+    parcel's middle, and a tile there shows its own colour under any glare that leaves the pixel unclipped. Where
+    part of the hammer's place shows unclipped and no hammer, something else hides it: held.
+    """
+    x, y, _, _ = BOARD.field_rect(parcel_cells(parcel)[0])
+    cx, cy = x + FIELD, y + FIELD
+    head = _disc(rb.rect, cx, cy - _HAMMER_AT[0], _HAMMER_AT[1])
+    handle = rb.rect[_px(cy + _HANDLE_SEARCH[1]):_px(cy + _HANDLE_SEARCH[2]),
+                     _px(cx - _HANDLE_SEARCH[0]):_px(cx + _HANDLE_SEARCH[0])].reshape(-1, 3)
+    if not len(head) or not len(handle) or any(float((px.max(axis=1) >= _CLIPPED).mean()) < _HAMMER_HIDDEN
+                                                for px in (head, handle)):
+        return False
+    cy -= _HAMMER_AT[0]
+    kinds = ("empty", *_TILE_KINDS)
+    return _glare_votes(_disc(rb.rect, cx, cy, _HAMMER_GLARED), rb.white(cx, cy), rb.tint(cx, cy), kinds) == "empty"
+
+
 def _hammer_handle(rb: _Board, cx: float, cy: float) -> bool:
     """True when a hammer's handle shows below the parcel's middle (``cx``, ``cy`` mm): a dark upright line, in
     every row but a few (`_HANDLE_MISS`) darker than the print either side of it (`_HANDLE_SIDE`) by `_HEAD_DROP`
@@ -1732,7 +1776,7 @@ def _read_market(rb: _Board) -> tuple[list[str], list[tuple[str, int, int]]]:
                            mask_of([c for c in cells if chars[c] == "?"]))
             continue
         if all(k == "empty" for k in kinds):
-            if _hammer(rb, parcel) or _empty_under_glare(parcel, kinds, glare):
+            if _hammer(rb, parcel) or _empty_under_glare(parcel, kinds, glare) or _hammer_glared(rb, parcel):
                 for c in cells:
                     chars[c] = "."
             else:
@@ -1845,8 +1889,11 @@ def _attractions(rb: _Board, cells: list[int], tickets: set[int], chars: list[st
                 parent[root(d)] = root(c)
             elif ratio > _SPLIT and _edge_dip(rb, c, d) > _DIP:
                 unclear.append((c, d))
-    # an outline neither clearly there nor clearly not: decided where one way alone gives pieces of the box
-    joined, unsettled = _settle_by_shapes(unclear, {c: root(c) for c in cells}, rb.catalog)
+    # an outline neither clearly there nor clearly not: decided where one way alone gives pieces of the box, each
+    # with one first field at most (its badge)
+    touched = {root(c) for edge in unclear for c in edge}
+    marked = frozenset(c for c in cells if root(c) in touched and _marked(rb, c))
+    joined, unsettled = _settle_by_shapes(unclear, {c: root(c) for c in cells}, rb.catalog, marked)
     for c, d in joined:
         parent[root(d)] = root(c)
     for c, d in unsettled:
@@ -1880,15 +1927,16 @@ def _attractions(rb: _Board, cells: list[int], tickets: set[int], chars: list[st
     return sorted(out, key=lambda a: (a[1] & -a[1]))
 
 
-def _settle_by_shapes(unclear: list[tuple[int, int]], groups: dict[int, int],
-                      catalog: Catalog) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+def _settle_by_shapes(unclear: list[tuple[int, int]], groups: dict[int, int], catalog: Catalog,
+                      marked: frozenset[int] = frozenset()) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """The unclear edges between attraction fields (``unclear``) that the box's shapes settle: those to join,
     and those left unsettled.
 
     ``groups``: each attraction field's piece as the clear edges join them. The unclear edges that touch one
     another's pieces are settled together: every way of taking each as an outline or not is tried, and a way
     is possible when every piece it makes is one of the box's shapes, lying right or flipped over (a player
-    may lay one flipped), with each edge taken as an outline between two pieces. Where exactly one way is
+    may lay one flipped), with each edge taken as an outline between two pieces, and holds at most one of the
+    ``marked`` fields (a piece's badge, printed on its first field alone: `_marked`). Where exactly one way is
     possible and it lays no piece flipped, the pieces cannot lie otherwise; else every edge of them stays
     unsettled. (At most `_MAX_UNCLEAR` edges together are tried; more stay unsettled.)
     """
@@ -1925,6 +1973,9 @@ def _settle_by_shapes(unclear: list[tuple[int, int]], groups: dict[int, int],
             made: dict[int, list[tuple[int, int]]] = {}
             for c in fields:
                 made.setdefault(find(groups[c]), []).append(divmod(c, 8))
+            badges = [find(groups[c]) for c in fields if c in marked]
+            if len(badges) != len(set(badges)):
+                continue  # two first fields in one piece
             lying = [normalise(rc) for rc in made.values()]
             if all(any(rc in s for s in shapes) for rc in lying):
                 possible.append((way, all(any(rc in s for s in proper) for rc in lying)))
@@ -1933,6 +1984,21 @@ def _settle_by_shapes(unclear: list[tuple[int, int]], groups: dict[int, int],
         else:
             unsettled += edges
     return joined, unsettled
+
+
+def _marked(rb: _Board, cell: int) -> bool:
+    """True when an attraction's badge shows in a corner of field ``cell`` (`_MARK_AT`): the field is the first
+    of its piece, whatever its turn."""
+    x, y, w, h = BOARD.field_rect(cell)
+    for cx in (x + _MARK_AT, x + w - _MARK_AT):
+        for cy in (y + _MARK_AT, y + h - _MARK_AT):
+            raw = _disc(rb.rect, cx, cy, _MARK_RADIUS).astype(np.float64)
+            c = raw / rb.white(cx, cy)
+            seen = ((raw.max(axis=1) < _CLIPPED) & (c.mean(axis=1) < _MARK_DARK)
+                    & (c[:, 2] - c[:, 1] > _MARK_CHROMA) & (c[:, 0] - c[:, 1] > _MARK_CHROMA))
+            if len(seen) and float(seen.mean()) >= _MARK_SHARE:
+                return True
+    return False
 
 
 def _may_reach(rb: _Board, group: list[int], attraction: set[int], chars: list[str]) -> bool:

@@ -49,6 +49,7 @@ from vision.grand_carnival.pipeline import (
     _glare_votes,
     _glared_place,
     _least_glare,
+    _marked,
     _no_ticket_under_glare,
     _pose,
     _px,
@@ -56,6 +57,7 @@ from vision.grand_carnival.pipeline import (
     _settle_by_shapes,
     _unclipped_colour,
     _washed_tile_fields,
+    _white_fit,
 )
 from vision.grand_carnival.printing import (
     ATTRACTION,
@@ -628,7 +630,8 @@ def test_glare_falling_off_across_one_attraction_is_no_outline() -> None:
     assert _edge_ratio(board, 0, 8) < _SPLIT
 
 
-def test_a_site_showing_between_two_attractions_without_an_outline_holds_them() -> None:
+@pytest.mark.parametrize("badges", [False, True], ids=["no-badges", "badges"])
+def test_a_site_showing_between_two_attractions_without_an_outline_holds_them(badges: bool) -> None:
     # two pieces laid apart, the site between them showing over their outlines: hardly darker than
     # the pieces, so no outline parts them, but of another colour than a piece's print
     assert float(np.mean(SITE)) > _JOINED * float(np.mean(ATTRACTION))
@@ -636,9 +639,51 @@ def test_a_site_showing_between_two_attractions_without_an_outline_holds_them() 
     image = frame([MarketScene(hand_made(two), 0, None)], WIDTH)
     x, y, _, _ = BOARD.field_rect(parse_cell("b7") or 0)
     patch_board(image, x - 1.0, y + 1.0, 2.0, FIELD - 2.0, SITE)
+    if not badges:  # pieces printed without Ringside's badge (their first fields' top right corners)
+        for name in ("a7", "b7"):
+            fx, fy, _, _ = BOARD.field_rect(parse_cell(name) or 0)
+            patch_board(image, fx + FIELD - 5.8, fy + 1.1, 4.6, 4.6, ATTRACTION)
     view = Recognizer().recognize(image).views[0]
-    assert view.attractions == ()
-    assert any(u.where == "a7-b7" for u in view.unrecognised)
+    if badges:  # each piece's own badge: one piece cannot hold both, so the two ways leave one
+        assert view.attractions == (("O1", fields("a7"), 0), ("O1", fields("b7"), 0))
+        assert not any("a7" in u.where for u in view.unrecognised)
+    else:
+        assert view.attractions == ()
+        assert any(u.where == "a7-b7" for u in view.unrecognised)
+
+
+@pytest.mark.parametrize("turn", [0, 1, 2, 3])
+def test_an_attraction_s_badge_marks_its_first_field_alone_in_every_turn(turn: int) -> None:
+    # an L3 and the fields under it turned four ways: its badge, in its first field's corner, turns with it
+    board = hand_made((Attraction("L3", fields("b7", "c7", "b6"), 0),))
+    image = frame([MarketScene(board, 0, None)], WIDTH)
+    x0, y0, x1, _ = content_region(1)
+    s = WIDTH / (x1 - x0)
+    bx, by, _, _ = BOARD.field_rect(parse_cell("b7") or 0)
+    u, v, n = int(round((bx - x0) * s)), int(round((by - y0) * s)), int(round(2 * FIELD * s))
+    image[v:v + n, u:u + n] = np.rot90(image[v:v + n, u:u + n].copy(), turn)
+    pose = Recognizer().recognize(image).poses[0]
+    rect = pose.warp(image, (_px(BOARD.width), _px(BOARD.height)))
+    fit = _white_fit(rect)
+    assert fit is not None
+    rb = _Board(rect, fit[0], CATALOG)
+    marked = [name for name in ("b7", "c7", "b6", "c6") if _marked(rb, parse_cell(name) or 0)]
+    assert marked == [{0: "b7", 1: "b6", 2: "c6", 3: "c7"}[turn]]
+
+
+def test_badges_settle_an_unclear_outline_only_where_they_rule_out_every_way_but_one() -> None:
+    def cells(*names: str) -> list[int]:
+        return [c for c in (parse_cell(n) for n in names) if c is not None]
+
+    # an O1 at a2 beside an I2 at a1 b1: an L3 or the two
+    groups = {c: piece[0] for piece in (cells("a2"), cells("a1", "b1")) for c in piece}
+    a2, a1 = cells("a2", "a1")
+    edge = (min(a2, a1), max(a2, a1))
+    assert _settle_by_shapes([edge], groups, CATALOG) == ([], [edge])
+    # one badge alone rules out nothing
+    assert _settle_by_shapes([edge], groups, CATALOG, frozenset({a1})) == ([], [edge])
+    # two badges: one piece cannot hold both, the two pieces lie apart
+    assert _settle_by_shapes([edge], groups, CATALOG, frozenset({a1, a2})) == ([], [])
 
 
 
@@ -828,6 +873,29 @@ def test_an_empty_parcel_whose_hammers_head_glare_saturates_is_read_by_its_handl
     text = "".join(view.market)
     parcel = [parse_cell(n) for n in ("c6", "d6", "c5", "d5")]
     if handle:
+        assert [text[c] for c in parcel if c is not None] == ["."] * 4
+        assert not any("c6" in u.where for u in view.unrecognised)
+    else:
+        assert [text[c] for c in parcel if c is not None] == ["?"] * 4
+        assert any(u.where == "the parcel at c6" for u in view.unrecognised)
+
+
+@pytest.mark.parametrize("beside", ["print", "tile"])
+def test_an_empty_parcel_whose_whole_hammer_glare_saturates_is_read_by_the_print_around_it(beside: str) -> None:
+    board = hand_made(())
+    image = frame([MarketScene(board, 0, None)], WIDTH)
+    fx, fy, _, _ = BOARD.field_rect(parse_cell("c6") or 0)  # the empty parcel c6 d6 c5 d5
+    cx, cy = fx + FIELD, fy + FIELD
+    # a glare spot saturating the hammer, head and handle, and the inner corners of the four fields, and a
+    # streak across the bottom of the lower fields: no field shows the parcel's print untouched by glare
+    patch_board(image, cx - 6.0, cy - 7.0, 12.0, 12.5, (255, 255, 255))
+    patch_board(image, cx - 18.0, cy + 12.0, 36.0, 4.0, (255, 255, 255))
+    if beside == "tile":  # a tile lying off its parcel over the middle shows its colour beside the glare
+        patch_board(image, cx + 6.2, cy - 5.0, 1.5, 5.0, SITE)
+    view = Recognizer().recognize(image).views[0]
+    text = "".join(view.market)
+    parcel = [parse_cell(n) for n in ("c6", "d6", "c5", "d5")]
+    if beside == "print":
         assert [text[c] for c in parcel if c is not None] == ["."] * 4
         assert not any("c6" in u.where for u in view.unrecognised)
     else:
