@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from vision.enroll import flattened
 
-__all__ = ["twin_score"]
+__all__ = ["twin_score", "view_matches"]
 
 #: a view is matched to the crop shifted by up to this share of its side each way
 SHIFT = 0.075
@@ -116,3 +116,19 @@ def twin_score(crop: NDArray[Any], templates: NDArray[Any], owners: NDArray[Any]
     if there is None or back is None:
         return 0.0
     return 0.5 * (there - back)
+
+
+def view_matches(crop: NDArray[Any], templates: NDArray[Any], which: Sequence[int],
+                 blurs: Sequence[float] = (0.0,)) -> NDArray[Any]:
+    """For each of the views ``which`` (indices into ``templates``, cut as ``crop`` is), how well it matches ``crop``:
+    its inner part's best normalised correlation with the flattened crop, shifted by up to `SHIFT` of its side each
+    way, at the best of ``blurs`` (Gaussian sigma of the views, pixels)."""
+    blurred = [_views(templates, float(s)) for s in blurs]
+    m = max(1, round(SHIFT * blurred[0].shape[2]))
+    cell = flattened(np.asarray(crop, np.float32))
+    out = np.full(len(which), -1.0)
+    for views in blurred:
+        for k, j in enumerate(which):
+            res = cv2.matchTemplate(cell, views[j][m:-m, m:-m], cv2.TM_CCOEFF_NORMED)
+            out[k] = max(out[k], float(res.max()))
+    return out

@@ -7,7 +7,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.twins import twin_score
+from vision.twins import twin_score, view_matches
 
 #: a pink paper whose red channel the camera clips (BGR)
 PAPER = (200, 190, 252)
@@ -40,3 +40,16 @@ def test_a_paper_clipped_in_one_channel_is_no_glare_where_every_channel_is_asked
     glared = five.copy()
     glared[30:56] = 255  # white glare over the bars: still not told
     assert twin_score(glared, templates, owners, 0, 1, every_channel=True) == 0.0
+
+
+def test_each_view_is_scored_by_its_best_shifted_match_at_the_best_blur() -> None:
+    rng = np.random.default_rng(3)
+    art = cv2.resize(rng.integers(0, 256, (6, 6, 3), dtype=np.uint8), (48, 48), interpolation=cv2.INTER_CUBIC)
+    views = np.stack([np.rot90(art, -q).copy() for q in range(4)])
+    # the second view, shifted by two pixels and blurred as a board photo is
+    crop = cv2.GaussianBlur(np.roll(views[1], 2, axis=1), (0, 0), 2.0)
+    sharp = view_matches(crop, views, [0, 1, 2, 3])
+    blurred = view_matches(crop, views, [0, 1, 2, 3], blurs=(0.0, 2.0))
+    assert int(sharp.argmax()) == 1 and int(blurred.argmax()) == 1
+    assert blurred[1] > sharp[1] and blurred[1] > 0.95 and max(blurred[[0, 2, 3]]) < blurred[1] - 0.2
+    assert view_matches(crop, views, [2, 1]).tolist() == sharp[[2, 1]].tolist()

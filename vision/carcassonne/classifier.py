@@ -22,7 +22,7 @@ import models
 from vision import ModelFileError
 from vision.carcassonne.dataset import CROP
 from vision.carcassonne.deck_twins import edge_twins, twin_score
-from vision.twins import GLARE
+from vision.twins import GLARE, view_matches
 
 __all__ = ["DEFAULT_MODEL", "DeckTileClassifier", "TileClassifier", "cut_crops", "look_alikes"]
 
@@ -111,9 +111,10 @@ class DeckTileClassifier:
 
     An edition's tile art the model reads poorly is enrolled as a deck (tile letters as
     labels, every quarter turn of each photo). For each cell the deck names the tile
-    when it is sure; the model still says whether the cell holds a tile at all, and of
-    the named tile's turns the ones whose printed sides agree best with the model's edge
-    head are taken, weighted by that agreement. The cell's sides are then those the named
+    when it is sure; the model still says whether the cell holds a tile at all. The named
+    tile's turn is the one its enrolled views show (`deck_turn`, where they tell it by
+    `TURN_MARGIN`); else of its turns the ones whose printed sides agree best with the
+    model's edge head are taken, weighted by that agreement. The cell's sides are then those the named
     tile shows in those turns (the edge head reads an edition it never saw poorly, and a
     side it misreads would veto the deck's tile in the board's settling). A tile the deck
     names but scarcely nearer than a look-alike (`look_alikes`, `LOOK_ALIKE_RATIO`), and a
@@ -150,6 +151,21 @@ class DeckTileClassifier:
     #: A against B (B the same in every turn) lay the wrong way down to -0.29, and B was read where A lay on the boards
     #: 906,300,000 on
     ROAD_MARGIN = 0.5
+    #: a template view's turn is told (`view_turns`) when the edge head's log-likelihood of its sides in that turn
+    #: (over the view's four quarter turns) leads every turn showing other sides by at least this (the benchmark
+    #: deck, 2 medium photos a tile: every view of a tile with turns told but one of A's)
+    VIEW_TURN_MARGIN = 2.0
+    #: a named tile's turn is the deck's (`deck_turn`) where its best view of that turn matches the cell better than
+    #: every view of a turn showing other sides by at least this (normalised correlation). On the true cells of the
+    #: tuning boards at hard (seeds 906,000,000, 906,300,000, 906,600,000, 8 each) the views' turn was right on all
+    #: 336 cells the deck named with turns to tell, 316 of them by 0.1 or more (W the least, its turns one road arm
+    #: apart: 20 of 27 below 0.1, down to 0.03); of the 48 it did not name, two lay the wrong way, by 0.005 and 0.076
+    TURN_MARGIN = 0.1
+    #: ... unless the edge head gives that turn less than this share of the tile's turns (`read_with_candidates`'s
+    #: weights): there (tuning boards 906,000,000 to 906,600,007, medium and hard, on the grids found) the deck once
+    #: named a tile on the table beside a board, a turn the edge head gave 0.055, and one V of 290 cells whose turn
+    #: the views told right lay below (0.049; the next 0.187)
+    TURN_VETO = 0.1
 
     def __init__(self, deck: Any, model: TileClassifier) -> None:
         from vision.carcassonne.labels import parse_label
@@ -164,6 +180,61 @@ class DeckTileClassifier:
                 self._by_tile.setdefault(parsed[0], []).append(j)
         names = tuple(getattr(deck, "labels", ()))
         self._alike = {a: [names.index(b) for b in names if look_alikes(a, b)] for a in names if a in self._by_tile}
+        self._turns: NDArray[np.int_] | None = None
+
+    def view_turns(self) -> NDArray[np.int_]:
+        """Each of the deck's template views' turn (degrees clockwise, as `scorer.carcassonne.catalog.rotated` turns
+        its tile), or -1 where it is not told (`VIEW_TURN_MARGIN`), or for a tile the model does not know. The edge
+        head reads a view and its three other quarter turns (`np.rot90`: a quarter turn anticlockwise each); the turn
+        whose four sides' patterns fit those four readings best is the view's. A deck without templates: none."""
+        if self._turns is not None:
+            return self._turns
+        from scorer.carcassonne.catalog import rotated
+        from vision.carcassonne.dataset import EDGE_INDEX
+
+        templates, owners = getattr(self.deck, "templates", None), getattr(self.deck, "template_owners", None)
+        if templates is None or owners is None:
+            self._turns = np.zeros(0, np.int_)
+            return self._turns
+        names = list(self.deck.labels)
+        turns = np.full(len(templates), -1, np.int_)
+        crops = np.stack([np.ascontiguousarray(np.rot90(t, k)) for t in templates for k in range(4)])
+        edges = np.log(np.clip(self.model.run(crops)[1], 1e-6, 1.0)).reshape(len(templates), 4, 4, 3)
+        for v, owner in enumerate(owners):
+            name = names[int(owner)]
+            if name not in self._by_tile or _same_every_turn(name):
+                continue
+            fit = {}
+            for r in (0, 90, 180, 270):
+                sides = [[EDGE_INDEX[e.value] for e in rotated(name, (r - 90 * k) % 360).edges] for k in range(4)]
+                fit[r] = float(sum(edges[v, k, range(4), sides[k]].sum() for k in range(4)))
+            best = max(fit, key=lambda r: fit[r])
+            rival = max((f for r, f in fit.items() if rotated(name, r).edges != rotated(name, best).edges), default=-math.inf)
+            if fit[best] - rival >= self.VIEW_TURN_MARGIN:
+                turns[v] = best
+        self._turns = turns
+        return turns
+
+    def deck_turn(self, crop: NDArray[Any], name: str) -> tuple[int, float] | None:
+        """The turn (degrees clockwise) in which ``crop`` shows tile ``name`` by the deck's views of it whose turn is
+        told (`view_turns`), and by how much the best view of that turn matches it better than the best view of any
+        turn showing other sides (`vision.twins.view_matches`, normalised correlation); None where no views of two
+        such turns are told."""
+        from scorer.carcassonne.catalog import rotated
+        from vision.enroll import TEMPLATE_BLURS
+
+        turns = self.view_turns()
+        if not len(turns) or name not in self.deck.labels:
+            return None
+        owner = list(self.deck.labels).index(name)
+        which = np.flatnonzero((np.asarray(self.deck.template_owners) == owner) & (turns >= 0))
+        if len({rotated(name, int(turns[j])).edges for j in which}) < 2:
+            return None
+        scores = view_matches(crop, self.deck.templates, [int(j) for j in which], TEMPLATE_BLURS)
+        best = int(scores.argmax())
+        turn = int(turns[which[best]])
+        rival = max(float(s) for s, j in zip(scores, which) if rotated(name, int(turns[j])).edges != rotated(name, turn).edges)
+        return turn, float(scores[best]) - rival
 
     def run(self, crops: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
         """As `TileClassifier.run`, with the deck's sure names put in the class probabilities and sides."""
@@ -231,6 +302,14 @@ class DeckTileClassifier:
             # poorly may fit every turn badly: the least bad still leads)
             weight = np.exp(fit - fit.max())
             weight /= float(weight.sum())
+            told = self.deck_turn(crops[i], names[i] or "") if len(cols) > 1 else None
+            if told is not None and told[1] >= self.TURN_MARGIN:
+                # the deck's views show the turn where the edge head, reading an edition it never saw, may not; but
+                # not a turn the edge head all but rules out
+                turned = np.array([float(rotated(*parse_label(self.labels[j])).edges  # type: ignore[misc]
+                                         == rotated(names[i] or "", told[0]).edges) for j in cols])
+                if float(weight @ turned) >= self.TURN_VETO:
+                    weight = turned
             row = np.zeros(len(self.labels), np.float32)
             row[cols] = weight
             probs[i] = row

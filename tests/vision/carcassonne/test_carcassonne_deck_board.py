@@ -293,3 +293,127 @@ def test_a_grid_the_decks_views_place_nowhere_is_no_board() -> None:
         read_cells(board.image, grid, DeckTileClassifier(own, model))  # type: ignore[arg-type]
     except NoBoardError as exc:
         assert "agree on no grid" not in str(exc)
+
+
+def _roads(name: str, rotation: int, road: int = 30, ground: int = 210) -> Any:
+    """A 48 px print of tile ``name`` turned ``rotation`` degrees clockwise: its road sides drawn as dark bars from
+    the middle, on blotches of one pattern a tile (turned with it)."""
+    from scorer.carcassonne.catalog import rotated
+
+    rng = np.random.default_rng(ord(name))
+    blotches = cv2.resize(rng.integers(0, 60, (6, 6, 3), dtype=np.uint8), (48, 48), interpolation=cv2.INTER_CUBIC)
+    art = np.ascontiguousarray(ground - 30 + np.rot90(blotches, -(rotation // 90))).astype(np.uint8)
+    ends = [(24, 0), (47, 24), (24, 47), (0, 24)]  # N, E, S, W
+    for side, edge in enumerate(rotated(name, rotation).edges):
+        if edge.value == "road":
+            cv2.line(art, (24, 24), ends[side], (road, road, road), 7)
+    return art
+
+
+class BandModel:
+    """A tile model that reads every crop as a tile, each side a road where the band at its middle is dark (below
+    60), a field where it is light (above 170), else unsure."""
+
+    def __init__(self) -> None:
+        from vision.carcassonne.classifier import DEFAULT_MODEL, TileClassifier
+
+        self.labels = TileClassifier(DEFAULT_MODEL).labels
+
+    def run(self, crops: Any) -> tuple[Any, Any]:
+        probs = np.zeros((len(crops), len(self.labels)), np.float32)
+        probs[:, self.labels.index("B@0")] = 1.0
+        edges = np.full((len(crops), 4, 3), 1 / 3, np.float32)
+        for i, crop in enumerate(crops):
+            grey = crop.astype(np.float32).mean(axis=2)
+            for side, band in enumerate((grey[:6, 20:28], grey[20:28, -6:], grey[-6:, 20:28], grey[20:28, :6])):
+                level = float(band.mean())
+                if level < 60:
+                    edges[i, side] = (0.01, 0.98, 0.01)
+                elif level > 170:
+                    edges[i, side] = (0.01, 0.01, 0.98)
+        return probs, edges
+
+
+class TurnsDeck(ViewsDeck):
+    """A deck of ``names`` (views as `ViewsDeck`: each print enrolled in its four turns) naming each crop ``named``."""
+
+    crop_size = (48, 48)
+
+    def __init__(self, names: list[str], named: str) -> None:
+        super().__init__({n: _roads(n, 0) for n in names})
+        self.named = named
+
+    def classify(self, crops: Any, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.IDENTIFIED, self.named, 0.9) for _ in crops]
+
+
+def _faded(art: Any, seed: int) -> Any:
+    """``art`` photographed dimly: contrast cut to 0.4 (its roads no longer dark to `BandModel`), blurred, noisy."""
+    rng = np.random.default_rng(seed)
+    out = cv2.GaussianBlur(art.astype(np.float32), (0, 0), 0.8) * 0.4 + 70 + rng.normal(0, 3, art.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def test_each_enrolled_views_turn_is_read_with_its_other_quarter_turns() -> None:
+    from vision.carcassonne.classifier import DeckTileClassifier
+
+    reader = DeckTileClassifier(TurnsDeck(["V", "W", "X"], "V"), BandModel())  # type: ignore[arg-type]
+    # V and W views enrolled at 0, 90, 180, 270 degrees clockwise; X is the same in every turn
+    assert reader.view_turns().tolist() == [0, 90, 180, 270, 0, 90, 180, 270, -1, -1, -1, -1]
+    # a model that reads no side surely tells no view's turn
+    unsure = DeckTileClassifier(TurnsDeck(["V"], "V"), TileModelUnsure())  # type: ignore[arg-type]
+    assert unsure.view_turns().tolist() == [-1, -1, -1, -1]
+
+
+class TileModelUnsure(BandModel):
+    """`BandModel` whose edge head is unsure of every side."""
+
+    def run(self, crops: Any) -> tuple[Any, Any]:
+        probs, _ = super().run(crops)
+        return probs, np.full((len(crops), 4, 3), 1 / 3, np.float32)
+
+
+@pytest.mark.parametrize("name", ["V", "W"])
+def test_a_named_tiles_turn_is_its_best_matching_views_where_the_edge_head_cannot_tell(name: str) -> None:
+    from scorer.carcassonne.catalog import rotated
+    from vision.carcassonne.classifier import DeckTileClassifier
+    from vision.carcassonne.labels import parse_label
+
+    reader = DeckTileClassifier(TurnsDeck(["V", "W"], name), BandModel())  # type: ignore[arg-type]
+    crops = np.stack([_faded(_roads(name, turn), turn) for turn in (0, 90, 180, 270)])
+    # the edge head reads none of the dim crops' sides surely
+    assert np.allclose(BandModel().run(crops)[1], 1 / 3)
+    probs, _, doubtful, _ = reader.read_with_candidates(crops)
+    for k, turn in enumerate((0, 90, 180, 270)):
+        label = parse_label(reader.labels[int(probs[k].argmax())])
+        assert label is not None and label[0] == name
+        assert rotated(*label).edges == rotated(name, turn).edges and float(probs[k].max()) > 0.99
+        assert not doubtful[k]
+    # without views whose turn is told, the edge head's doubt stays: no turn is taken
+    blind = DeckTileClassifier(TurnsDeck(["V", "W"], name), TileModelUnsure())  # type: ignore[arg-type]
+    assert float(blind.read_with_candidates(crops)[0].max(axis=1).max()) < 0.8
+
+
+class TurnedSidesModel(BandModel):
+    """`BandModel` whose edge head reads every crop surely as V turned 180 degrees."""
+
+    def run(self, crops: Any) -> tuple[Any, Any]:
+        from scorer.carcassonne.catalog import rotated
+
+        probs, _ = super().run(crops)
+        sure = {"city": (0.98, 0.01, 0.01), "road": (0.01, 0.98, 0.01), "field": (0.01, 0.01, 0.98)}
+        sides = [sure[e.value] for e in rotated("V", 180).edges]
+        return probs, np.tile(np.asarray(sides, np.float32), (len(crops), 1, 1))
+
+
+def test_the_views_turn_is_not_taken_where_the_edge_head_all_but_rules_it_out() -> None:
+    from scorer.carcassonne.catalog import rotated
+    from vision.carcassonne.classifier import DeckTileClassifier
+    from vision.carcassonne.labels import parse_label
+
+    reader = DeckTileClassifier(TurnsDeck(["V", "W"], "V"), BandModel())  # type: ignore[arg-type]
+    reader.view_turns()  # the views' turns read by the edge head that reads the prints' sides
+    reader.model = TurnedSidesModel()  # type: ignore[assignment]
+    probs = reader.read_with_candidates(np.stack([_faded(_roads("V", 0), 1)]))[0]
+    label = parse_label(reader.labels[int(probs[0].argmax())])
+    assert label is not None and rotated(*label).edges == rotated("V", 180).edges
