@@ -764,9 +764,38 @@ def mat_homography(markers: tuple[Marker, ...], config: VisionConfig) -> Calibra
     Card faces sometimes decode as a mat marker's id: the homography is fitted to the
     largest set of markers, at most one per id, that agree within 4 mm.
 
+    The same markers (ids and corners) under the same config as the last call that gave a calibration give
+    it again, unfitted, as a new `Calibration` (a first frame's marker search fits the markers the fast
+    path read, and the calibration fits them again when the slow path found no more).
+
     :raises NoMatError: when fewer than ``config.min_mat_markers`` agreeing mat markers were
         seen, or all of them lie along one edge of the mat.
     """
+    key = _markers_key(markers)
+    last = _LAST_MAT
+    if last and last[0] is config and last[1] == key:
+        cal = last[2]
+    else:
+        cal = _mat_homography(markers, config)
+        _LAST_MAT[:] = [config, key, cal]
+    return Calibration(cal.image_to_table.copy(), cal.table_to_image.copy(), cal.markers_seen, cal.error_mm)
+
+
+#: `mat_homography`'s last calibration: its config, its markers' `_markers_key` and the calibration (read only)
+_LAST_MAT: list[Any] = []
+
+
+def _markers_key(markers: Sequence[Marker]) -> tuple[tuple[int, tuple[int, ...], str, bytes], ...]:
+    """Markers' ids and corners, exactly (shape, type and bytes), as a key."""
+    out = []
+    for m in markers:
+        c = np.asarray(m.corners)
+        out.append((m.id, c.shape, c.dtype.str, c.tobytes()))
+    return tuple(out)
+
+
+def _mat_homography(markers: tuple[Marker, ...], config: VisionConfig) -> Calibration:
+    """`mat_homography`, fitted."""
     layout = config.table.markers
     cands = [(layout.marker_ids.index(m.id), m.corners) for m in markers if m.id in layout.marker_ids]
     total = len(layout.marker_ids)
@@ -774,6 +803,7 @@ def mat_homography(markers: tuple[Marker, ...], config: VisionConfig) -> Calibra
     need = config.min_mat_markers
     if len(ids) < need:
         raise NoMatError(len(ids), total)
+    fitted: tuple[FloatArray | None, list[float]] | None = None
     best = _by_unique_ids(cands, need, layout) if len(cands) > len(ids) else None
     if best is None and len(cands) > len(ids):
         best = _agreeing(cands, need, layout)
@@ -786,6 +816,7 @@ def mat_homography(markers: tuple[Marker, ...], config: VisionConfig) -> Calibra
                 raise NoMatError(len(best), total)
             worst = int(np.argmax(errs))
             if errs[worst] <= _MAT_OUTLIER_MM:
+                fitted = H, errs  # the fit to ``best`` as it is kept
                 break
             if len(best) <= need:
                 consensus = _agreeing(cands, need, layout)
@@ -797,7 +828,8 @@ def mat_homography(markers: tuple[Marker, ...], config: VisionConfig) -> Calibra
     idx = [k for k, _ in best]
     if len(idx) < need or any(set(idx) <= set(e) for e in layout.marker_lines):
         raise NoMatError(len(idx), total)
-    H, errs = _fit([c for _, c in best], [np.array(layout.marker_corners(k), np.float64) for k in idx])
+    H, errs = fitted if fitted is not None else _fit([c for _, c in best],
+                                                     [np.array(layout.marker_corners(k), np.float64) for k in idx])
     if H is None or max(errs) > _MAT_OUTLIER_MM:
         raise NoMatError(len(idx), total)
     err = float(np.sqrt(np.mean(np.square(errs))))
@@ -978,10 +1010,20 @@ def locate_charts(markers: tuple[Marker, ...], calibration: Calibration, config:
                 continue
             found.setdefault(seat, []).append((np.array(layout.board_marker_corners(side), np.float64), table))
     poses: dict[int, ChartPose] = {}
+    fitted: dict[tuple[tuple[int, ...], bytes, bytes], tuple[FloatArray, FloatArray, int] | None] = {}
     for seat, pairs in found.items():
         best: list[tuple[FloatArray, FloatArray]] = []
         # every pair's corners at once, each pair mapped as `_apply` maps it alone
         src, dst = np.stack([p[0] for p in pairs]), np.stack([p[1] for p in pairs])
+        # the same printed and measured corners as in the last call (a first frame's marker search, then its
+        # charts, under the same calibration) give the same pose: fitted once
+        key = (src.shape, src.tobytes(), dst.tobytes())
+        if key in _LAST_CHARTS:
+            kept = fitted[key] = _LAST_CHARTS[key]
+            if kept is not None:
+                poses[seat] = ChartPose(seat, kept[0].copy(), kept[1].copy(), kept[2])
+            continue
+        fitted[key] = None
         for src0, dst0 in pairs:
             one = _similarity(src0, dst0)
             off = np.linalg.norm(src @ one[:2, :2].T + one[:2, 2] - dst, axis=2).max(axis=1)
@@ -993,8 +1035,17 @@ def locate_charts(markers: tuple[Marker, ...], calibration: Calibration, config:
         if not best:  # no marker of this seat is even square on the table
             continue
         full = _similarity(np.concatenate([p[0] for p in best]), np.concatenate([p[1] for p in best]))
-        poses[seat] = ChartPose(seat, full, np.linalg.inv(full), len(best))
+        inverse = np.linalg.inv(full)
+        fitted[key] = (full.copy(), inverse.copy(), len(best))
+        poses[seat] = ChartPose(seat, full, inverse, len(best))
+    _LAST_CHARTS.clear()
+    _LAST_CHARTS.update(fitted)
     return poses
+
+
+#: `locate_charts`' last call's poses, by the printed and measured corners of a seat's markers (copies, read only;
+#: None: no pose)
+_LAST_CHARTS: dict[tuple[tuple[int, ...], bytes, bytes], tuple[FloatArray, FloatArray, int] | None] = {}
 
 
 def _apply(m: FloatArray, pts: FloatArray) -> FloatArray:

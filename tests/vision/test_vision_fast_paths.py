@@ -1,6 +1,8 @@
 """The vision core's fast paths give what the plain computations give, bit for bit: `vision.calibrate.FrameBlur`
 (a part's blur made from the whole frame's; the searches that share it), `locate_charts` (a chart whose
-markers all agree is fitted once) and `_to_table` (many quads taken to the table in one transform)."""
+markers all agree is fitted once; the same corners again give the last call's pose), `mat_homography` (the same
+markers again give the last call's calibration; the fit kept is not fitted again) and `_to_table` (many quads
+taken to the table in one transform)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import calibrate
 from vision.bigtop import CONFIG as BIGTOP
 from vision.bigtop.scene import SceneSettings, render_scene
 from vision.calibrate import (
@@ -142,3 +145,66 @@ def test_quads_taken_to_the_table_together_as_each_alone() -> None:
         alone = cv2.perspectiveTransform(q[None].astype(np.float64), cal.image_to_table)[0]
         assert np.array_equal(alone, t)
     assert _to_table([], cal).shape == (0, 4, 2)
+
+
+def _calm_markers(seed: int) -> tuple[Marker, ...]:
+    calm = SceneSettings(tilt_deg=(8.0, 12.0), yaw_deg=(-5.0, 5.0), blur_sigma=(0.3, 0.5), noise_sigma=(1.0, 2.0),
+                         shadow_probability=0.0, glare_probability=0.0, hands=(0, 0), clutter=(0, 0))
+    scene = render_scene(np.random.default_rng(seed), seats=[0, 2, 3], settings=calm, placements=[])
+    return find_markers(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), BIGTOP)
+
+
+def _fitted_afresh(markers: tuple[Marker, ...]) -> Calibration:
+    calibrate._LAST_MAT.clear()
+    return mat_homography(markers, BIGTOP)
+
+
+def test_the_same_markers_calibrated_again_give_the_fit_afresh_as_a_new_calibration() -> None:
+    markers = _calm_markers(8)
+    mat = [m for m in markers if m.id in BIGTOP.table.markers.marker_ids]
+    # one mat marker off its place (a card face decoded as its id): dropped while fitting
+    off = tuple(Marker(m.id, m.corners + 25.0) if m is mat[0] else m for m in markers)
+    moved = tuple(Marker(m.id, m.corners + 0.25) if m is mat[1] else m for m in markers)
+    for case in (markers, off, markers, moved, off):
+        want = _fitted_afresh(case)
+        first, again = mat_homography(case, BIGTOP), mat_homography(case, BIGTOP)
+        for got in (first, again):
+            assert np.array_equal(got.image_to_table, want.image_to_table)
+            assert np.array_equal(got.table_to_image, want.table_to_image)
+            assert (got.markers_seen, got.error_mm) == (want.markers_seen, want.error_mm)
+        assert again is not first and again.image_to_table is not first.image_to_table
+    assert _fitted_afresh(off).markers_seen < _fitted_afresh(markers).markers_seen
+    # other markers right after: never the last call's calibration
+    mat_homography(markers, BIGTOP)
+    assert not np.array_equal(mat_homography(moved, BIGTOP).image_to_table, _fitted_afresh(markers).image_to_table)
+
+
+def test_a_kept_fit_is_the_fit_to_the_markers_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    markers = _calm_markers(8)
+    mat = [m for m in markers if m.id in BIGTOP.table.markers.marker_ids]
+    off = tuple(Marker(m.id, m.corners + 25.0) if m is mat[0] else m for m in mat)
+    fits: list[tuple[list[np.ndarray], list[np.ndarray]]] = []
+    fit = calibrate._fit
+    monkeypatch.setattr(calibrate, "_fit", lambda src, dst: fits.append((src, dst)) or fit(src, dst))
+    got = _fitted_afresh(off)
+    # markers dropped one by one, each fit once: the last fit is the calibration, not fitted again
+    assert got.markers_seen < len(off) and len(fits) == len(off) - got.markers_seen + 1
+    H, errs = fit(*fits[-1])
+    assert H is not None and np.array_equal(got.image_to_table, H)
+    assert got.error_mm == float(np.sqrt(np.mean(np.square(errs))))
+
+
+def test_charts_located_again_from_the_same_corners_are_those_located_afresh() -> None:
+    markers = _calm_markers(8)
+    cal = mat_homography(markers, BIGTOP)
+    nudged = Calibration(cal.image_to_table * (1 + 1e-9), cal.table_to_image, cal.markers_seen, cal.error_mm)
+    chart = tuple(m for m in markers if BIGTOP.table.markers.board_of_marker(m.id) is not None)
+    for case, c in ((markers, cal), (chart, cal), (chart, nudged), (chart[1:], cal), (markers, cal)):
+        want = _charts_every_pair(case, c, BIGTOP)
+        for _ in range(2):  # the second from the first's poses
+            got = locate_charts(case, c, BIGTOP)
+            assert sorted(got) == sorted(want) and got
+            for seat in want:
+                assert got[seat].markers_seen == want[seat].markers_seen
+                assert np.array_equal(got[seat].chart_to_table, want[seat].chart_to_table)
+                assert np.array_equal(got[seat].table_to_chart, want[seat].table_to_chart)

@@ -154,29 +154,76 @@ def place_features(image: NDArray[Any], rect: Rectified, polygons_mm: Sequence[N
     ``text_below``: ``text_mm`` is measured only when the detail inside the polygons is below this (a test
     that asks for less detail there needs no more), else it gives infinity.
     """
-    org = np.array(rect.origin)
-    pts = [(p - org) * rect.px_per_mm for p in polygons_mm]
-    text = [(p - org) * rect.px_per_mm for p in text_mm]
-    x0, y0, x1, y1 = _patch_box(image, rect, pts + text)
-    if x1 - x0 < 4 or y1 - y0 < 4:
+    masks = _place_masks(image.shape[:2], rect, polygons_mm, text_mm)
+    if masks is None:
         return (float("inf"), float("inf"))
+    (x0, y0, x1, y1), plain_mask, text_mask = masks
     grey = image[y0:y1, x0:x1]
     patch = grey.astype(np.float32)
     fine = cv2.GaussianBlur(patch, (0, 0), 1.0) - cv2.GaussianBlur(patch, (0, 0), SHADING_MM * rect.px_per_mm)
-    shift = np.array([x0, y0])
     # the grey levels themselves where they are whole (uint8): their median is taken from their counts
     levels = grey if grey.dtype == np.uint8 else patch
-    plain = _detail(fine, levels, [p - shift for p in pts])
-    if not text:
+    plain = _detail_under(fine, levels, plain_mask)
+    if text_mask is None:
         return plain, 0.0
-    return plain, (_detail(fine, levels, [p - shift for p in text]) if plain < text_below else float("inf"))
+    return plain, (_detail_under(fine, levels, text_mask) if plain < text_below else float("inf"))
+
+
+_Masks = tuple[tuple[int, int, int, int], NDArray[Any], NDArray[Any] | None]
+
+
+def _place_masks(shape: tuple[int, ...], rect: Rectified, polygons_mm: Sequence[NDArray[Any]],
+                 text_mm: Sequence[NDArray[Any]]) -> _Masks | None:
+    """The part of an image of ``shape`` (``h, w``) that `place_features` filters (``x0, y0, x1, y1``), and the
+    masks (uint8, 0 and 1, read only) of the polygons and of the text polygons in it (None: no text); None where
+    that part is too small. The same for every frame of a layout's fixed place (the mat's piles), and for a chart
+    place while the chart lies still: made once for its polygons, the rectification and the image size."""
+    key = (tuple(shape), rect.origin, rect.px_per_mm, _arrays_key(polygons_mm), _arrays_key(text_mm))
+    if key in _MASKS:
+        return _MASKS[key]
+    org = np.array(rect.origin)
+    pts = [(p - org) * rect.px_per_mm for p in polygons_mm]
+    text = [(p - org) * rect.px_per_mm for p in text_mm]
+    x0, y0, x1, y1 = _patch_box_of(shape, rect.px_per_mm, pts + text)
+    out: _Masks | None = None
+    if x1 - x0 >= 4 and y1 - y0 >= 4:
+        shift = np.array([x0, y0])
+        plain = _mask((y1 - y0, x1 - x0), [p - shift for p in pts])
+        out = ((x0, y0, x1, y1), plain, _mask((y1 - y0, x1 - x0), [p - shift for p in text]) if text else None)
+    if len(_MASKS) >= _MASKS_KEPT:
+        _MASKS.clear()
+    _MASKS[key] = out
+    return out
+
+
+#: `_place_masks`' masks, by their polygons, rectification and image size
+_MASKS: dict[tuple[Any, ...], _Masks | None] = {}
+_MASKS_KEPT = 512
+
+
+def _arrays_key(arrays: Sequence[NDArray[Any]]) -> tuple[tuple[tuple[int, ...], str, bytes], ...]:
+    """Arrays exactly (shape, type and bytes), as a key."""
+    return tuple((a.shape, a.dtype.str, a.tobytes()) for a in arrays)
+
+
+def _mask(shape: tuple[int, int], pts: Sequence[NDArray[Any]]) -> NDArray[Any]:
+    """A uint8 mask of ``shape``: 1 inside the polygons ``pts`` (px, rounded), else 0 (read only)."""
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(p).astype(np.int32) for p in pts], 1)
+    mask.flags.writeable = False
+    return mask
 
 
 def _patch_box(image: NDArray[Any], rect: Rectified, pts: Sequence[NDArray[Any]]) -> tuple[int, int, int, int]:
     """The part of ``image`` (``x0, y0, x1, y1``) that `place_features` filters for polygons ``pts`` (rectified px)."""
+    return _patch_box_of(image.shape, rect.px_per_mm, pts)
+
+
+def _patch_box_of(shape: tuple[int, ...], px_per_mm: float, pts: Sequence[NDArray[Any]]) -> tuple[int, int, int, int]:
+    """`_patch_box` in an image of ``shape`` rectified at ``px_per_mm``."""
     allp = np.concatenate(pts)
-    h, w = image.shape[:2]
-    pad = int(np.ceil(2 * SHADING_MM * rect.px_per_mm))
+    h, w = shape[:2]
+    pad = int(np.ceil(2 * SHADING_MM * px_per_mm))
     x0, y0 = np.floor(allp.min(0)).astype(int) - pad
     x1, y1 = np.ceil(allp.max(0)).astype(int) + pad + 1
     return int(max(x0, 0)), int(max(y0, 0)), int(min(x1, w)), int(min(y1, h))
@@ -387,34 +434,13 @@ def print_match(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> flo
     pixels farther than `BESIDE_GLARE_MM` from every saturated one only (`_match_away`), and the better of the two
     counts: the spot's clipped edge is fine detail that is no part of the print (an empty pile beside a spot on
     tuning table 974000012, hard, matched its name at 0.468 over the whole band and 0.644 away from the edge)."""
+    window = _print_window(place, rect, image.shape[:2])
+    if window is None:
+        return -1.0
+    m, size, k, p, tpl = window
     s = rect.px_per_mm
-    r = _place_rect(place)
-    half = _TEXT_HALF_MM[place.zone.area]
-    pad = PRINT_SHIFT_MM
-    # the band and a margin around it, in the sheet's own mm frame
-    bx0, bx1 = r.x + _BORDER_MM, r.x + r.w - _BORDER_MM
-    by0, by1 = r.y + r.h / 2 - half, r.y + r.h / 2 + half
-    sigma = SHADING_MM * s
-    margin = pad + 2 * SHADING_MM
-    wx0, wy0 = bx0 - margin, by0 - margin
-    size = (int(round((bx1 - bx0 + 2 * margin) * s)), int(round((by1 - by0 + 2 * margin) * s)))
-    # sheet window px -> rectified px
-    rot = place.rotation
-    shift = ((np.array(place.centre) - np.array(rect.origin)) - rot @ (np.array(place.sheet_centre) - (wx0, wy0))) * s
-    m = np.hstack([rot, shift[:, None]]).astype(np.float64)
-    corners = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float64) @ rot.T + shift
-    h, w = image.shape[:2]
-    if corners.min() < 0 or corners[:, 0].max() > w - 1 or corners[:, 1].max() > h - 1:
-        return -1.0
     seen = cv2.warpAffine(image, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).astype(np.float32)
-    edge = int(np.ceil(margin * s))
-    ox, oy = int(round(wx0 * s)) + edge, int(round(wy0 * s)) + edge
-    k = int(round(margin * s))
-    p = int(round(pad * s))
-    tpl = _clean_band(place.sheet, s, edge, ox, oy, size, k)
-    if tpl is None:
-        return -1.0
-    fine_seen = cv2.GaussianBlur(seen, (0, 0), PRINT_BLUR_PX) - cv2.GaussianBlur(seen, (0, 0), sigma)
+    fine_seen = cv2.GaussianBlur(seen, (0, 0), PRINT_BLUR_PX) - cv2.GaussianBlur(seen, (0, 0), SHADING_MM * s)
     area = fine_seen[k - p:size[1] - k + p, k - p:size[0] - k + p]
     match = float(cv2.matchTemplate(area, tpl, cv2.TM_CCOEFF_NORMED).max())
     glare = (seen[k - p:size[1] - k + p, k - p:size[0] - k + p] >= GLARE_LEVEL).astype(np.uint8)
@@ -424,6 +450,53 @@ def print_match(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> flo
     grow = max(1, int(round(BESIDE_GLARE_MM * s)))
     near = cv2.dilate(glare, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1)))
     return max(match, _match_away(area, tpl, (1 - near).astype(np.float32)))
+
+
+_Window = tuple[NDArray[Any], tuple[int, int], int, int, NDArray[Any]]
+
+
+def _print_window(place: LayoutPlace, rect: Rectified, shape: tuple[int, ...]) -> _Window | None:
+    """Where `print_match` reads ``place``'s printed name in a rectified image of ``shape`` (``h, w``): the
+    window's sheet px -> rectified px map, its size, the margin `print_match` cuts off, the shift it searches
+    (px) and the clean print's template; None when the window is not wholly in the image or the print shows
+    nothing there. Made once for the place (the same object), the rectification and the image size."""
+    key = (rect.origin, rect.px_per_mm, tuple(shape))
+    kept = _WINDOWS.get(id(place))
+    if kept is not None and kept[0] is place and kept[1] == key:
+        return kept[2]
+    s = rect.px_per_mm
+    r = _place_rect(place)
+    half = _TEXT_HALF_MM[place.zone.area]
+    pad = PRINT_SHIFT_MM
+    # the band and a margin around it, in the sheet's own mm frame
+    bx0, bx1 = r.x + _BORDER_MM, r.x + r.w - _BORDER_MM
+    by0, by1 = r.y + r.h / 2 - half, r.y + r.h / 2 + half
+    margin = pad + 2 * SHADING_MM
+    wx0, wy0 = bx0 - margin, by0 - margin
+    size = (int(round((bx1 - bx0 + 2 * margin) * s)), int(round((by1 - by0 + 2 * margin) * s)))
+    # sheet window px -> rectified px
+    rot = place.rotation
+    shift = ((np.array(place.centre) - np.array(rect.origin)) - rot @ (np.array(place.sheet_centre) - (wx0, wy0))) * s
+    m = np.hstack([rot, shift[:, None]]).astype(np.float64)
+    corners = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float64) @ rot.T + shift
+    h, w = shape[:2]
+    out: _Window | None = None
+    if not (corners.min() < 0 or corners[:, 0].max() > w - 1 or corners[:, 1].max() > h - 1):
+        edge = int(np.ceil(margin * s))
+        ox, oy = int(round(wx0 * s)) + edge, int(round(wy0 * s)) + edge
+        k = int(round(margin * s))
+        tpl = _clean_band(place.sheet, s, edge, ox, oy, size, k)
+        if tpl is not None:
+            m.flags.writeable = False
+            out = (m, size, k, int(round(pad * s)), tpl)
+    if len(_WINDOWS) >= _MASKS_KEPT:
+        _WINDOWS.clear()
+    _WINDOWS[id(place)] = (place, key, out)
+    return out
+
+
+#: `_print_window`'s windows, by the place object (kept with it, so that its id is not another's)
+_WINDOWS: dict[int, tuple[LayoutPlace, tuple[Any, ...], _Window | None]] = {}
 
 
 def _match_away(area: NDArray[Any], tpl: NDArray[Any], kept: NDArray[Any]) -> float:

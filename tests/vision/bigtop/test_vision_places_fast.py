@@ -14,7 +14,7 @@ from vision.bigtop import DEFAULT_CONFIG
 from vision.bigtop import places as pl
 from vision.bigtop.faces import render_card
 from vision.bigtop.layout import MAT, Pile
-from vision.calibrate import Rectified
+from vision.calibrate import ChartPose, Rectified
 
 
 def _rect(image: NDArray[Any]) -> Rectified:
@@ -343,3 +343,31 @@ def test_an_empty_piles_name_beside_a_glare_spot_is_matched_away_from_the_spots_
     monkeypatch.setattr(pl, "_match_away", lambda *a: -1.0)  # the whole band only
     assert pl.print_match(image, rect, place) < pl.PRINT_MATCH[place.zone.area]
     assert not pl.PlaceMemory()._looks_plain(rect, place)
+
+
+def _chart(seat: int, x: float, y: float, degrees: float) -> ChartPose:
+    a = np.radians(degrees)
+    m = np.array([[np.cos(a), -np.sin(a), x], [np.sin(a), np.cos(a), y], [0.0, 0.0, 1.0]])
+    return ChartPose(seat, m, np.linalg.inv(m), 3)
+
+
+def test_places_masks_and_name_windows_kept_give_what_they_give_made_afresh() -> None:
+    image = _table_image(np.random.default_rng(12))
+    rect = _rect(image)
+    # the rectification shifted by a few pixels: every place elsewhere in the image
+    x0, y0, _, _ = DEFAULT_CONFIG.view_region_mm
+    s = DEFAULT_CONFIG.px_per_mm
+    shifted = Rectified(image, np.array([[s, 0, -(x0 - 7.3) * s], [0, s, -(y0 + 4.1) * s], [0, 0, 1]], np.float64), s)
+    charts = [{0: _chart(0, -150.0, 100.0, 90.0), 2: _chart(2, 650.0, 120.0, -87.0)},
+              {0: _chart(0, -151.5, 102.0, 91.5), 2: _chart(2, 650.0, 120.0, -87.0)}]  # one chart moved
+    tested = 0
+    for poses in charts:
+        places = pl.layout_places(poses)
+        for r in (rect, shifted, rect):
+            for place in places:
+                for _ in range(2):  # the second from what the first kept
+                    assert pl.place_features(image, r, place.plain_mm, place.text_mm) == _features_by_numpy(
+                        image, r, place)
+                    assert pl.print_match(image, r, place) == _print_match_afresh(image, r, place)
+                tested += place.zone.area is not pl.Area.TABLEAU
+    assert tested == 2 * 3 * 2 * 4  # two charts' four spaces
