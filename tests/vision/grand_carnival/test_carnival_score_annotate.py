@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -36,7 +37,7 @@ def test_each_boards_scoring_line_stays_under_its_board(tmp_path: Path, capsys: 
     assert main(["score", "grand-carnival", str(path), "--annotate", str(drawn)]) == 0
     assert "hammers" in capsys.readouterr().out
     marked = cv2.imread(str(drawn))
-    assert marked.shape == photo.shape
+    assert marked is not None and marked.shape == photo.shape
     result = Recognizer().recognize(photo)
     assert len(result.poses) == 2
     corners = [pose.to_image(np.array([[0.0, 0.0], [BOARD.width, BOARD.height]], np.float64))
@@ -51,3 +52,22 @@ def test_each_boards_scoring_line_stays_under_its_board(tmp_path: Path, capsys: 
     for top_left, bottom_right in (first, second):
         strip = slice(int(top_left[0]), int(bottom_right[0]))
         assert not np.array_equal(marked[below:, strip], photo[below:, strip])
+
+
+def test_one_photo_per_market_gives_one_marked_photo_each(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    region = content_region(1)
+    photos = []
+    for seat, seed in ((0, 11), (1, 12)):
+        image = render_top_down([MarketScene(finished_board(seed), seat, 5 + seat)], 1200 / (region[2] - region[0]),
+                                region)
+        path = tmp_path / f"market{seat + 1}.png"
+        cv2.imwrite(str(path), image)
+        photos.append((path, image))
+    out = tmp_path / "scored.png"
+    assert main(["score", "grand-carnival", *(str(p) for p, _ in photos), "--json", "--annotate", str(out)]) == 0
+    printed, err = capsys.readouterr()
+    assert set(json.loads(printed)["scores"]) == {"seat1", "seat2"}
+    assert not out.exists() and err.count("\n") == 1 and "scored-01.png" in err and "scored-02.png" in err
+    for i, (_, image) in enumerate(photos, start=1):
+        marked = cv2.imread(str(tmp_path / f"scored-{i:02d}.png"))
+        assert marked is not None and marked.shape == image.shape and not np.array_equal(marked, image)
