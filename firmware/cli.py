@@ -218,8 +218,6 @@ def _score_photos(game: scorer.Game[Any, Any], files: list[str], annotate: str |
     if not all(_is_photo(f) for f in files):
         raise UsageError("give either photos of markets or one position file, not both")
     if annotate is not None:
-        if len(files) > 1:
-            raise UsageError("--annotate takes one photo")
         if Path(annotate).suffix.lower() not in ANNOTATE_SUFFIXES:
             raise UsageError(f"--annotate must name an image file ending in {', '.join(ANNOTATE_SUFFIXES)}")
         folder = Path(annotate).parent
@@ -236,15 +234,25 @@ def _score_photos(game: scorer.Game[Any, Any], files: list[str], annotate: str |
         raise UsageError(str(exc)) from None
     report = game.score_position(position)
     if annotate is not None:
-        frame, result = frames[0]
-        drawn = annotate_scores(frame, result, report.data["players"])
-        try:
-            written = cv2.imwrite(annotate, drawn)
-        except cv2.error:
-            written = False
-        if not written:
-            raise UsageError(f"cannot write {annotate}")
+        targets = _annotate_targets(Path(annotate), len(frames))
+        for (frame, result), target in zip(frames, targets):
+            drawn = annotate_scores(frame, result, report.data["players"])
+            try:
+                written = cv2.imwrite(str(target), drawn)
+            except cv2.error:
+                written = False
+            if not written:
+                raise UsageError(f"cannot write {target}")
+        if len(targets) > 1:
+            print(f"wrote {targets[0]} to {targets[-1]}, one per photo in the order given", file=sys.stderr)
     return _print_report(report, as_json)
+
+
+def _annotate_targets(out: Path, photos: int) -> list[Path]:
+    """Where the marked photos go: ``out`` itself for one photo, else ``OUT-01.png``, ``OUT-02.png``..."""
+    if photos == 1:
+        return [out]
+    return [out.with_name(f"{out.stem}-{i:02d}{out.suffix}") for i in range(1, photos + 1)]
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -314,7 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
                                            "one per market or one of the table")
     p.add_argument("--colors", help="carcassonne: who plays which colour, e.g. red=Ann,blue=Ben")
     p.add_argument("--annotate", metavar="OUT.png", help="a photo: write it with what scored marked (carcassonne: "
-                   "every scored feature and field coloured by owner with its points)")
+                   "every scored feature and field coloured by owner with its points; grand-carnival, several photos: "
+                   "OUT-01.png, OUT-02.png... one per photo)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--components", metavar="FILE", help=_COMPONENTS_HELP + _COMPONENTS_DEFAULT)
     p.set_defaults(func=cmd_score)

@@ -21,6 +21,7 @@ it, and held where something could (`firmware.grand_carnival.held`).
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -162,7 +163,9 @@ class CarnivalTable(TableAdapter[CarnivalState, Move]):
         total = sum(self.game.catalog.foundations.values()) - 4
         half = (total + 1) // 2
         fields: dict[str, Any] = {"start": players[0], "tricks": list(tricks),
-                                  "railyard": {"stacks": [half, total - half], "open": [None] * 4}}
+                                  "railyard": {"stacks": [half, total - half], "open": [None] * 4},
+                                  # the record says which component values the game is played with
+                                  "components": copy.deepcopy(dict(self.game.components))}
         state = self.game.record_state({"game": self.name, "players": list(players), **fields})
         return (fields, state, f"Lay out the tricks: {', '.join(tricks)}. Four open tiles on the wagon row.",
                 f"{players[0]} starts: a figure on an action number, then the action.")

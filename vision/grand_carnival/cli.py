@@ -132,7 +132,16 @@ def annotate_scores(frame: Image, result: Any, scores: Mapping[str, Mapping[str,
                 cv2.line(out, a, b, (0, 0, 255), 2 * unit)
         summary = (f"sets {lines['sets']} variety {lines['variety']} tent {lines['tent']} tickets {lines['tickets']} "
                    f"barkers {lines['barkers']} hammers {lines['hammers']} = {lines['total']}")
-        x, y = to_image(BOARD.grid_x, BOARD.height + 6)
-        cv2.putText(out, summary, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.45 * unit, (0, 0, 0), 3 * unit, cv2.LINE_AA)
-        cv2.putText(out, summary, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.45 * unit, (255, 255, 255), unit, cv2.LINE_AA)
+        # The line runs under the board and no wider than it, so that a neighbouring board's line or the
+        # photo's edge never cuts it off.
+        left, right = to_image(4, BOARD.height + 6), to_image(BOARD.width - 4, BOARD.height + 6)
+        room = max(1.0, float(np.hypot(right[0] - left[0], right[1] - left[1])))
+        font, scale = cv2.FONT_HERSHEY_SIMPLEX, 0.45 * unit
+        (width, _), _ = cv2.getTextSize(summary, font, scale, 3 * unit)
+        scale *= min(1.0, room / width)
+        (width, height), base = cv2.getTextSize(summary, font, scale, 3 * unit)
+        x = min(max(0, left[0]), max(0, out.shape[1] - width))
+        y = min(max(height + 2, left[1]), out.shape[0] - base - 2)
+        cv2.putText(out, summary, (x, y), font, scale, (0, 0, 0), 3 * unit, cv2.LINE_AA)
+        cv2.putText(out, summary, (x, y), font, scale, (255, 255, 255), unit, cv2.LINE_AA)
     return out

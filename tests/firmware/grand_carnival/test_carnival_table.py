@@ -238,3 +238,17 @@ def test_the_demo_refuses_a_table_the_game_cannot_seat(tmp_path: Path, capsys: p
     assert main(["demo", "--game", "grand-carnival", "--seats", "5", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "The Grand Carnival is for 1 to 4 players, not 5" in err and err.count("\n") == 1
+
+
+def test_a_table_record_says_which_component_values_it_was_played_with(tmp_path: Path) -> None:
+    """The exported record carries the values, so it replays the same after the shipped ones change."""
+    sim = SimulatedTable(PLAYERS, seed=1)
+    camera = SimulatedCamera(sim, still_frames=4)
+    with Journal.open(tmp_path / "j.db") as journal:
+        referee = Referee.new_game(journal, PLAYERS, table="grand-carnival")
+        panels = {name: Panel(dummy_display(), name) for name in [*PLAYERS, "centre"]}
+        RefereeLoop(referee, lambda: camera, TABLE.perceiver(), panels, still_frames=3).run(max_frames=4 * 4)
+        record = journal.export()
+    assert record["components"] == GAME.components and len(record["moves"]) == 3
+    edited = {**record, "components": {**record["components"], "market": {"empty_parcel_hammers": 3}}}
+    assert GAME.replay(record).data != GAME.replay(edited).data
