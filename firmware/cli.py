@@ -110,9 +110,9 @@ def _with_components(game: scorer.Game[Any, Any], path: str | None, use_default:
         return game
     if path is None and not use_default:
         return game
-    from firmware.components import load_components
+    from firmware.components import user_values
 
-    values, source = load_components(path)
+    values, source = user_values(path)
     if values is None:
         return game
     result: scorer.Game[Any, Any] = type(game)(values, source)  # type: ignore[call-arg]
@@ -283,6 +283,11 @@ def _vision(name: str) -> Callable[[argparse.Namespace], int]:
 
 def _run_vision(command: str, argv: list[str]) -> int:
     vision_cli = importlib.import_module("vision.cli")
+    if command in ("print", "recognize"):
+        from firmware.components import user_values
+
+        run: Callable[..., int] = getattr(vision_cli, f"cmd_{command}")
+        return run(argv, components=user_values)
     func: Callable[[list[str]], int] = getattr(vision_cli, f"cmd_{command}")
     return func(argv)
 

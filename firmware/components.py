@@ -18,7 +18,7 @@ from typing import Any
 
 from scorer.core import TableError
 
-__all__ = ["ComponentsError", "default_components_path", "load_components", "read_components"]
+__all__ = ["ComponentsError", "default_components_path", "load_components", "read_components", "user_values"]
 
 #: The file name of the user's Grand Carnival components, beside ``ringside.toml``.
 FILE_NAME = "grand-carnival.toml"
@@ -73,3 +73,21 @@ def load_components(path: str | Path | None = None) -> tuple[Mapping[str, Any] |
             return None, ""
         path = default
     return read_components(path), str(path)
+
+
+def user_values(path: str | Path | None = None) -> tuple[dict[str, Any] | None, str]:
+    """The whole set of component values to play, print and read with, and the file they came from.
+
+    The user's file (`load_components`: ``path``, or the default file when it exists)
+    merged over the shipped values and checked; ``(None, "")`` when there is no user file.
+    Every command that takes ``--components`` goes through here, so each obeys the same
+    file and refuses a bad one with the same one line.
+
+    :raises TableError: one line naming the file and the key when the file is not valid.
+    """
+    from scorer.grand_carnival.components import merge_components, shipped_data
+
+    values, source = load_components(path)
+    if values is None:
+        return None, ""
+    return merge_components(shipped_data(), values, source), source

@@ -145,6 +145,11 @@ def _with_game(config: RingsideConfig, name: str | None) -> RingsideConfig:
     return dataclasses.replace(config, game=table.game.name)
 
 
+#: The game whose user component file (``grand-carnival.toml``) ``run`` and ``demo`` do not read:
+#: the live table plays the shipped values (the demo's ground truth is the shipped game).
+SHIPPED_ONLY = "grand-carnival"
+
+
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """``ringside run``: referee a game at the table until the camera ends or Ctrl-C."""
     out = out if out is not None else sys.stdout
@@ -161,6 +166,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             raise RunError(str(exc)) from None
     journal_path = Path(args.journal).expanduser() if args.journal else config.journal
     print(describe_source(config), file=out, flush=True)
+    if config.game == SHIPPED_ONLY:
+        from firmware.components import default_components_path
+
+        mine = default_components_path()
+        if mine.is_file():
+            print(f"the live table plays The Grand Carnival with the shipped components.toml; {mine} is used by "
+                  "print, recognize, score and simulate, not yet here", file=out, flush=True)
     with ExitStack() as stack:
         journal = stack.enter_context(_journal(journal_path))
         referee = _referee(journal, config, args.hands, args.teaching, out)
@@ -379,7 +391,8 @@ def add_commands(sub: Any) -> None:
     games = ", ".join(adapter_names())
     p = sub.add_parser("run", help="referee a game at the table (camera, panels, buttons)")
     p.add_argument("--config", help="the TOML configuration (default: built-in defaults)")
-    p.add_argument("--game", help=f"the game to referee ({games}; default: the configuration's)")
+    p.add_argument("--game", help=f"the game to referee ({games}; default: the configuration's); "
+                                  "grand-carnival is played with the shipped components.toml, not a user's file")
     p.add_argument("--camera", help="picamera2, opencv:N, video:FILE, images:DIR or simulated[:seats=4,seed=1]")
     p.add_argument("--display", help="ssd1306, sh1106, ssd1309, emulator or dummy")
     p.add_argument("--buttons", help="gpio, mock or keyboard")
@@ -406,7 +419,8 @@ def add_commands(sub: Any) -> None:
     p.set_defaults(func=_guarded(export))
 
     p = sub.add_parser("demo", help="a simulated game night, refereed through the camera (about a minute)")
-    p.add_argument("--game", default="bigtop", help=f"the game ({games}; default bigtop)")
+    p.add_argument("--game", default="bigtop", help=f"the game ({games}; default bigtop); grand-carnival is "
+                                                   "played with the shipped components.toml, its ground truth")
     p.add_argument("--seats", type=int, help="players at the table (default 4; The Grand Carnival 2)")
     p.add_argument("--hands", type=int, help="hands to play, in games played in hands (default 4)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")

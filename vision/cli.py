@@ -16,8 +16,9 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from vision import VisionError
 
@@ -73,6 +74,25 @@ def _writable(path: Path) -> str | None:
     return None
 
 
+#: Reads the Grand Carnival component values for ``--components FILE`` (None: the user's default
+#: file): the whole set of values and their file, or ``(None, "")`` for the shipped ones; a bad
+#: file raises one line (a `scorer.core.TableError`). ``ringside`` passes its own reader.
+ComponentsReader = Callable[[str | None], tuple[Mapping[str, Any] | None, str]]
+
+_COMPONENTS_HELP = ("grand-carnival: component values (TOML, keys of components.toml); "
+                    "default ~/.config/ringside/grand-carnival.toml when it exists")
+
+
+def _components(game: str, path: str | None,
+                reader: ComponentsReader | None) -> tuple[Mapping[str, Any] | None, str] | str:
+    """The component values for ``game`` (``(None, "")``: the shipped ones), or why ``--components`` is refused."""
+    if game != "grand-carnival":
+        return f"--components applies to grand-carnival only, not {game}" if path is not None else (None, "")
+    if reader is None:
+        return "--components needs the ringside command" if path is not None else (None, "")
+    return reader(path)
+
+
 def print_parser(prog: str = "ringside print") -> argparse.ArgumentParser:
     """The arguments of ``ringside print``."""
     p = argparse.ArgumentParser(
@@ -85,11 +105,16 @@ def print_parser(prog: str = "ringside print") -> argparse.ArgumentParser:
                    help="the PDF to write, or the PNG name whose numbered pages are written")
     p.add_argument("--dpi", type=float, default=200.0,
                    help=f"resolution of the sheets, {DPI_RANGE[0]:.0f} to {DPI_RANGE[1]:.0f} (default 200)")
+    p.add_argument("--components", metavar="FILE", help=_COMPONENTS_HELP)
     return p
 
 
-def cmd_print(argv: list[str]) -> int:
-    """``ringside print GAME --out FILE.pdf|FILE.png [--dpi N]``: true-size printable sheets."""
+def cmd_print(argv: list[str], components: ComponentsReader | None = None) -> int:
+    """``ringside print GAME --out FILE.pdf|FILE.png [--dpi N] [--components FILE]``: true-size printable sheets.
+
+    ``components`` reads the Grand Carnival's component values (`ComponentsReader`); without it
+    the shipped values are printed. A bad components file raises `scorer.core.TableError`.
+    """
     prog = "ringside print"
     args = _parse(print_parser(prog), argv)
     if isinstance(args, int):
@@ -104,9 +129,15 @@ def cmd_print(argv: list[str]) -> int:
     why = _writable(out)
     if why is not None:
         return _fail(prog, f"cannot write {out}: {why}")
+    values = _components(args.game, args.components, components)
+    if isinstance(values, str):
+        return _fail(prog, values)
     game = importlib.import_module(PRINTABLE[args.game])
     try:
-        print(game.print_sheets(out, args.dpi))
+        if values[0] is not None:
+            print(game.print_sheets(out, args.dpi, values=values[0], source=values[1]))
+        else:
+            print(game.print_sheets(out, args.dpi))
     except OSError as exc:
         return _fail(prog, f"cannot write {exc.filename or out}: {exc.strerror or exc}")
     return 0
@@ -123,11 +154,15 @@ def recognize_parser(prog: str = "ringside recognize") -> argparse.ArgumentParse
     p.add_argument("--model", type=Path, default=None, help="ONNX model (default: the shipped one)")
     p.add_argument("--deck", metavar="NAME|DIR", default=None,
                    help="read the cards with an enrolled deck (ringside enroll) instead of the shipped model")
+    p.add_argument("--components", metavar="FILE", help=_COMPONENTS_HELP)
     return p
 
 
-def cmd_recognize(argv: list[str]) -> int:
-    """``ringside recognize IMAGE --game GAME [--json] [--annotate OUT.png] [--model FILE]``."""
+def cmd_recognize(argv: list[str], components: ComponentsReader | None = None) -> int:
+    """``ringside recognize IMAGE --game GAME [--json] [--annotate OUT.png] [--model FILE] [--components FILE]``.
+
+    ``components``: as for `cmd_print`; the Grand Carnival's boards are read with those values.
+    """
     prog = "ringside recognize"
     args = _parse(recognize_parser(prog), argv)
     if isinstance(args, int):
@@ -139,6 +174,10 @@ def cmd_recognize(argv: list[str]) -> int:
         why = _writable(args.annotate)
         if why is not None:
             return _fail(prog, f"cannot write {args.annotate}: {why}")
+    values = _components(args.game, args.components, components)
+    if isinstance(values, str):
+        return _fail(prog, values)
+    extra: dict[str, Any] = {} if values[0] is None else {"values": values[0], "source": values[1]}
     import cv2
 
     from vision.images import load_image
@@ -148,9 +187,8 @@ def cmd_recognize(argv: list[str]) -> int:
         deck = _deck(args.deck, args.game, args.model) if args.deck is not None else None
         frame = load_image(args.image)
         if deck is not None:
-            data, text, annotated = game.recognize(frame, args.model, args.annotate is not None, classifier=deck)
-        else:
-            data, text, annotated = game.recognize(frame, args.model, args.annotate is not None)
+            extra["classifier"] = deck
+        data, text, annotated = game.recognize(frame, args.model, args.annotate is not None, **extra)
     except VisionError as exc:
         return _fail(prog, str(exc))
     if args.annotate is not None and annotated is not None:

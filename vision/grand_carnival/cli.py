@@ -20,35 +20,44 @@ class UnreadMarketError(VisionError, ValueError):
     """A market board in the photo could not be read completely; the message names the place."""
 
 
-def print_sheets(out: Path, dpi: float) -> str:
+def print_sheets(out: Path, dpi: float, values: Mapping[str, Any] | None = None, source: str = "") -> str:
     """Write the Grand Carnival sheets to ``out`` (.pdf: one document; .png: one file per page); the line to print.
+
+    ``values``: the whole set of component values to print with (default: the shipped ones);
+    ``source``: the user's file they came from, named on the legend and in the line.
 
     :raises OSError: when a file cannot be written.
     """
     from vision.grand_carnival.printing import write_pdf, write_pngs
 
     note = "print at actual size and check the 100 mm line; R marks Ringside's decisions (legend on page 1)"
+    if values is not None:
+        note += f"; printed with the component values of {source} (marked * on the legend)"
     if out.suffix.lower() == ".pdf":
-        n = write_pdf(out, dpi)
+        n = write_pdf(out, dpi, values, source)
         return f"wrote {out}: {n} A4 pages; {note}"
-    files = write_pngs(out, dpi)
+    files = write_pngs(out, dpi, values, source)
     return f"wrote {len(files)} A4 pages, {files[0].name} to {files[-1].name}; {note}"
 
 
-def recognize(frame: Image, model: Path | None, annotate: bool,
-              classifier: Any = None) -> tuple[dict[str, Any], str, Image | None]:
+def recognize(frame: Image, model: Path | None, annotate: bool, classifier: Any = None,
+              values: Mapping[str, Any] | None = None, source: str = "") -> tuple[dict[str, Any], str, Image | None]:
     """What the camera sees in ``frame``: every market board's view (and the wagon row's) as JSON, in words,
     and (when asked) annotated.
 
     ``model`` is not used: the pieces are read by their printed colours, without a trained model.
     ``classifier``: an enrolled deck that names the foundation tiles by their art where it is sure.
+    ``values``: the whole set of component values the boards were printed with (default: the
+    shipped ones), from the file ``source``.
 
     :raises VisionError: when no market board can be found.
     """
+    from scorer.grand_carnival.components import CATALOG, catalog_of
     from vision.grand_carnival.pipeline import Recognizer
     from vision.grand_carnival.pipeline import annotate as draw
 
-    result = Recognizer(classifier=classifier).recognize(frame)
+    catalog = CATALOG if values is None else catalog_of(values, source or "components")
+    result = Recognizer(catalog=catalog, classifier=classifier).recognize(frame)
     data = {"game": "grand-carnival", "boards": [v.to_json() for v in result.views],
             "railyard": None if result.railyard is None else result.railyard.to_json()}
     text = "\n".join([v.describe() for v in result.views]

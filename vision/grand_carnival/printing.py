@@ -13,14 +13,25 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
-from scorer.grand_carnival.components import CATALOG, COLUMNS, Catalog, Shape, parcel_cells, shipped_data
+from scorer.grand_carnival.components import (
+    CATALOG,
+    COLUMNS,
+    Catalog,
+    Shape,
+    catalog_of,
+    component_changes,
+    describe_changes,
+    parcel_cells,
+    shipped_data,
+)
 from vision.geometry import Image
 from vision.grand_carnival.layout import (
     ARUCO_DICT,
@@ -507,7 +518,13 @@ def _trick_page(s: float, catalog: Catalog, decided: frozenset[str]) -> Page:
 # -- the legend -------------------------------------------------------------------
 
 
-def _legend_page(s: float, decided: frozenset[str]) -> Page:
+def _legend_page(s: float, decided: frozenset[str], values: Mapping[str, Any] | None = None,
+                 source: str = "") -> Page:
+    """The legend: every component, its Ringside decisions and the values printed.
+
+    ``values``: the component values the sheets are printed with (default: the shipped
+    ones); the entries that differ from the shipped values are marked as from ``source``.
+    """
     page = blank_page(False, s)
     _text(page, "THE GRAND CARNIVAL - PRINT AND PLAY", 12, 20, 6, s, INK, bold=True)
     y = 32.0
@@ -520,9 +537,21 @@ def _legend_page(s: float, decided: frozenset[str]) -> Page:
         _text(page, line, 21, y, 3.2, s)
         y += 5
     y += 4
-    data = shipped_data()
+    data = shipped_data() if values is None else values
+    changed = frozenset(line.split(" = ", 1)[0] for line in describe_changes(component_changes(data)))
+
+    def mine(key: str) -> bool:
+        return any(k == key or k.startswith(key + ".") for k in changed)
+
+    shown_keys = {key for component in COMPONENTS for key in component.keys}
+    if changed:
+        for line in _wrap(f"* marks a value from your file {source or 'of component values'}, "
+                          "not the shipped components.toml.", 80):
+            _text(page, line, 21, y, 3.2, s, INK, bold=True)
+            y += 5
+        y += 2
     text = resources.files("scorer.grand_carnival").joinpath("components.toml").read_text("utf-8")
-    keys = decision_keys(text)
+    keys = decision_keys(text) | {key for key in shown_keys if mine(key)}
     for component in COMPONENTS:
         mark = component.name in decided
         if mark:
@@ -537,13 +566,18 @@ def _legend_page(s: float, decided: frozenset[str]) -> Page:
                 value = value[part]
             shown = json.dumps(value) if not isinstance(value, list) or len(json.dumps(value)) < 60 else (
                 f"{len(value)} entries, see components.toml")
-            for line in _wrap(f"{key} = {shown}", 80):
+            for line in _wrap(f"{'* ' if mine(key) else ''}{key} = {shown}", 80):
                 _text(page, line, 25, y, 2.9, s, GREY)
                 y += 4.4
         if not mark:
             _text(page, "from the rules or a source: no decision", 25, y, 2.9, s, GREY)
             y += 4.4
         y += 3
+    others = [k for k in sorted(changed) if not any(k == key or k.startswith(key + ".") for key in shown_keys)]
+    for line in [f"* {line}" for line in describe_changes(component_changes(data)) if line.split(" = ", 1)[0] in others]:
+        for part in _wrap(line, 80):
+            _text(page, part, 25, y, 2.9, s, GREY)
+            y += 4.4
     _text(page, "Pages: this legend, 4 market boards, wagon row, foundation tiles, attractions, guests,", 12, y + 6, 3, s)
     _text(page, "barkers, tickets, figures, trick cards. Cut along the grey corner marks.", 12, y + 11, 3, s)
     check_line(page, s, 10, 290, "legend: Ringside's decisions")
@@ -551,17 +585,22 @@ def _legend_page(s: float, decided: frozenset[str]) -> Page:
 
 
 def iter_carnival_pages(
-    dpi: float = 200.0, catalog: Catalog = CATALOG, decided: frozenset[str] | None = None
+    dpi: float = 200.0, catalog: Catalog = CATALOG, decided: frozenset[str] | None = None,
+    values: Mapping[str, Any] | None = None, source: str = "",
 ) -> Iterator[Page]:
     """Every Grand Carnival sheet at ``dpi``, rendered one at a time as they are asked for.
 
     ``decided``: the components to badge (default: `carnival_decisions`, read from
-    the [DECISION] tags of the shipped ``components.toml``).
+    the [DECISION] tags of the shipped ``components.toml``). ``values``: the whole
+    set of component values to print (a user's file merged over the shipped ones;
+    it replaces ``catalog``); the legend marks those that came from ``source``.
     """
     s = dpi / 25.4
     if decided is None:
         decided = carnival_decisions()
-    yield _legend_page(s, decided)
+    if values is not None:
+        catalog = catalog_of(values, source or "components")
+    yield _legend_page(s, decided, values, source)
     yield from _board_pages(s, catalog, decided)
     yield _wagon_page(s, decided)
     yield from _tile_pages(s, catalog, decided)
@@ -570,17 +609,23 @@ def iter_carnival_pages(
     yield _trick_page(s, catalog, decided)
 
 
-def write_pdf(path: Path, dpi: float = 200.0) -> int:
+def write_pdf(path: Path, dpi: float = 200.0, values: Mapping[str, Any] | None = None, source: str = "") -> int:
     """Write all Grand Carnival sheets to one PDF at true size, page by page; returns the page count.
+
+    ``values``, ``source``: the component values to print and their file, as `iter_carnival_pages`.
 
     :raises OSError: when the file cannot be written.
     """
-    return write_pdf_pages(path, iter_carnival_pages(dpi), dpi, "Ringside The Grand Carnival printable components")
+    pages = iter_carnival_pages(dpi, values=values, source=source)
+    return write_pdf_pages(path, pages, dpi, "Ringside The Grand Carnival printable components")
 
 
-def write_pngs(path: Path, dpi: float = 200.0) -> list[Path]:
+def write_pngs(path: Path, dpi: float = 200.0, values: Mapping[str, Any] | None = None,
+               source: str = "") -> list[Path]:
     """Write each Grand Carnival sheet as its own PNG (``sheets-01.png``, ...), page by page; returns the files.
+
+    ``values``, ``source``: the component values to print and their file, as `iter_carnival_pages`.
 
     :raises OSError: when a file cannot be written.
     """
-    return write_png_pages(path, iter_carnival_pages(dpi), dpi)
+    return write_png_pages(path, iter_carnival_pages(dpi, values=values, source=source), dpi)
