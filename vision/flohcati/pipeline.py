@@ -1794,6 +1794,9 @@ class _PartReader:
             tint[best] <= (_PART_WIDE_TINT_MAX if wide else _PART_TINT_MAX) and printed >= _PART_DETAIL * shown and \
             printed >= _PART_BLURRED_DETAIL * float(self.detail[best])
         close = [int(k) for k in ranked[1:int(near.sum())] if corr[best] - corr[k] < _PART_LEAD]
+        # a label whose tints lie just past the near ones' yet within the tint test's bound is a rival all the same
+        # where it correlates better (blur and glare move a card's tints off its own templates')
+        close += [int(k) for k in np.flatnonzero(among & ~near & (tint <= _PART_TINT_MAX)) if corr[k] > corr[best]]
         if sure and close:
             sure = twins is not None and corr[best] >= _TWIN_MIN and all(twins(best, k) >= _TWIN_MARGIN for k in close)
         return (self.labels[best] if sure else None), self.labels[best]

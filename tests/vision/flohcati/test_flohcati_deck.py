@@ -267,3 +267,26 @@ def test_a_whole_card_s_name_from_its_strip_only_where_its_whole_templates_canno
     assert reader.ties(corr, tint, "blue-5") and not reader.ties(corr, tint, "green-0")
     corr -= 0.25  # the whole card's templates find it far off (a hand over it): its strip may be hidden too
     assert not reader.ties(corr, tint, "blue-5")
+
+
+def test_a_card_correlating_better_whose_tints_lie_just_past_the_near_ones_is_still_a_rival() -> None:
+    # as a blurred teal 7 in the row read as teal 6 (here blue-5 and red-3): its tints a little farther than the near
+    # band from its own templates', the other nearest in tint, a little ahead of the next and favoured over it by the
+    # look-alike test
+    reader = _PartReader(small_deck(), CARD_PARTS[1])
+    corr, tint, among = _flea_scores(reader, "red-3", "green-0", 0.037)
+    six, five, seven = (reader.labels.index(x) for x in ("red-3", "green-0", "blue-5"))
+    corr[six], corr[five], corr[seven] = 0.817, 0.78, 0.90
+    tint[:] = np.where(among, 0.3, 1.0)
+    tint[six], tint[five], tint[seven] = 0.126, 0.19, 0.211
+    printed = float(reader.detail.max())
+    asked: list[tuple[int, int]] = []
+
+    def shows(a: int, b: int) -> float:
+        asked.append((a, b))
+        return {(six, five): 0.54, (six, seven): -0.62}[(a, b)]
+
+    assert reader.decide(corr, tint, printed, among, twins=shows) == (None, "red-3")
+    assert (six, seven) in asked
+    tint[seven] = 0.5  # past the tint test's own bound: not this card, however it correlates
+    assert reader.decide(corr, tint, printed, among, twins=shows) == ("red-3", "red-3")
