@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from firmware.cli import main
+from firmware.grand_carnival.held import letters
 from scorer.grand_carnival import GrandCarnival
-from scorer.grand_carnival.components import cells_of
 from scorer.grand_carnival.model import Board
 from scorer.grand_carnival.scoring import score_board
 from vision.grand_carnival.scene import MarketScene, content_region, render_top_down
@@ -106,17 +106,9 @@ def finished_board(game: GrandCarnival, seed: int) -> Board:
 
 
 def market_rows(board: Board) -> list[str]:
-    """The board's fields in the recogniser's letters."""
-    chars = ["."] * 64
-    for c in cells_of(board.walkways):
-        chars[c] = "w"
-    for c in cells_of(board.sites):
-        chars[c] = "s"
-    for c in cells_of(board.guests):
-        chars[c] = "g" if chars[c] == "w" else "G"
-    for c in cells_of(board.barkers):
-        chars[c] = "b"
-    return ["".join(chars[r * 8:(r + 1) * 8]) for r in range(8)]
+    """The board's fields in the recogniser's letters, a row of eight at a time."""
+    chars = letters(board)
+    return [chars[r * 8:(r + 1) * 8] for r in range(8)]
 
 
 def test_a_board_printed_with_the_user_file_is_read_and_scored_with_it(
