@@ -144,9 +144,7 @@ _MAX_FOLLOWER_AREA = 0.12
 _MAX_FILL = 0.75
 #: the ringmaster is at least this tall (its longer side, a share of the tile side) and covers at least this share
 #: of its tile; a meeple is at most ``_MEEPLE_SIDE`` tall or covers at most ``_MEEPLE_AREA`` (seen through the
-#: camera, a meeple's colour may run into its shadow); a follower between the two is in doubt, and so is one cut off by
-#: the board's edge (the search sees only part of it) that is taller or larger than a meeple but not both the
-#: ringmaster's height and area
+#: camera, a meeple's colour may run into its shadow); a follower between the two is in doubt
 _RINGMASTER_SIDE = 0.37
 _RINGMASTER_AREA = 0.053
 _MEEPLE_SIDE = 0.345
@@ -827,8 +825,6 @@ def _read_blob(blob: _Blob, name: str, rotation: int, blobs: NDArray[Any], light
     tall = tall_side >= _RINGMASTER_SIDE and area >= _RINGMASTER_AREA
     if not tall and tall_side > _MEEPLE_SIDE and area > _MEEPLE_AREA and not any(clipped):
         sure = False  # between a meeple's size and the ringmaster's
-    elif not tall and any(clipped) and (tall_side > _MEEPLE_SIDE or area > _MEEPLE_AREA):
-        sure = False  # cut off by the board's edge yet already larger than a meeple: the ringmaster, part of it unseen
     elif tall and colour in _BLENDING:
         # a meeple run together with the art around it may look as large; counted through only its own colour's
         # pixels, clearly a meeple's size, it is a meeple

@@ -136,19 +136,6 @@ def test_a_green_figure_as_large_as_a_ringmaster_is_in_doubt() -> None:
     assert find_figures(photo, tiles, corners) == list(found.sure)
 
 
-def test_a_figure_cut_off_by_the_board_edge_taller_than_a_meeple_is_in_doubt() -> None:
-    # a black ringmaster reaching over the board's east edge: the search sees it as tall as the ringmaster but, its
-    # east part unseen, covering no more than a meeple; a meeple cut off at the south edge and a whole red ringmaster
-    # are sure
-    photo, tiles, corners = _sand(3)
-    _paint(photo, _poly(25, 95, 30.0, 0.0), COLORS["black"], 100)
-    _paint(photo, _poly(172, 75, 38.0, 0.0), COLORS["red"], 100)
-    _paint(photo, _poly(295, 25, 38.0, 0.0), COLORS["black"], 100)
-    found = search_figures(photo, tiles, corners)
-    assert [(f.x, f.figure, f.color) for f in found.sure] == [(0, "meeple", "black"), (1, "ringmaster", "red")]
-    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(2, "meeple", "black")]
-
-
 def test_the_acrobats_under_the_top_one_count_by_the_strips_of_their_colour_below_it() -> None:
     # the top acrobat a piece of 13 rows; below it, past a two-row outline each, two strips of its colour
     pixels = np.zeros((64, 64), bool)
