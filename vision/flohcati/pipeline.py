@@ -1645,6 +1645,13 @@ _PART_DETAIL = 0.5
 #: hand over a place is smoother than any card. On the camera model's hard photos of the Fleapit deck (seeds
 #: 906,500,000 on) cards read right showed 0.32 to 0.5 of their sharp print, a hand read as a card 0.15 to 0.18
 _PART_BLURRED_DETAIL = 0.25
+#: A part showing less print than `_PART_FAINT` (`vision.enroll.detail`, exposure aside) is named only where its best label
+#: correlates at least `_PART_FAINT_MIN`: a faint place's correlation is mostly noise and the edge of what covers it.
+#: On the camera model's photos of the Fleapit deck (seeds 906,500,000 and 906,900,000 on), strips read right showing
+#: under 0.05 correlated 0.8 to 0.94 and every part read right correlating under 0.65 showed 0.09 or more (action cards);
+#: a card's strip under the hand's fingers, read as another, showed 0.024 at 0.5
+_PART_FAINT = 0.05
+_PART_FAINT_MIN = 0.65
 #: Where the best label correlates at least `_PART_WIDE_MIN` and ahead of every other label that may lie there by
 #: `_PART_WIDE_LEAD` (the three action cards: each looks like no other), its tints need only lie within
 #: `_PART_WIDE_TINT_MAX` of the crop's: the dark action cards' few colours shift far with exposure and blur (on the
@@ -1782,7 +1789,7 @@ class _PartReader:
         distance to each label (`best_scores`) and its print (`vision.enroll.detail`) against each label's
         templates' (``expected``, `expected_detail`; default their print unblurred). ``twins(a, b)``: how surely the
         part shows label ``a`` rather than ``b`` (`vision.twins.twin_score`), asked about each rival nearer than
-        `_PART_LEAD` (default: none is passed)."""
+        `_PART_LEAD` (default: none is passed). A faint part (`_PART_FAINT`) is named only at `_PART_FAINT_MIN`."""
         near = among & (tint <= float(tint.min()) + _PART_TINT)
         ranked = np.argsort(-np.where(near, corr, -2.0))
         best = int(ranked[0])
@@ -1792,7 +1799,8 @@ class _PartReader:
         shown = float((self.detail if expected is None else expected)[best])
         sure = corr[best] >= _PART_MIN and \
             tint[best] <= (_PART_WIDE_TINT_MAX if wide else _PART_TINT_MAX) and printed >= _PART_DETAIL * shown and \
-            printed >= _PART_BLURRED_DETAIL * float(self.detail[best])
+            printed >= _PART_BLURRED_DETAIL * float(self.detail[best]) and \
+            (printed >= _PART_FAINT or corr[best] >= _PART_FAINT_MIN)
         close = [int(k) for k in ranked[1:int(near.sum())] if corr[best] - corr[k] < _PART_LEAD]
         # a label whose tints lie just past the near ones' yet within the tint test's bound is a rival all the same
         # where it correlates better (blur and glare move a card's tints off its own templates')

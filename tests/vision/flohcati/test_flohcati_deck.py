@@ -290,3 +290,18 @@ def test_a_card_correlating_better_whose_tints_lie_just_past_the_near_ones_is_st
     assert (six, seven) in asked
     tint[seven] = 0.5  # past the tint test's own bound: not this card, however it correlates
     assert reader.decide(corr, tint, printed, among, twins=shows) == ("red-3", "red-3")
+
+
+def test_a_faint_part_is_named_only_where_it_correlates_as_a_card_does() -> None:
+    # as a card's strip under the hand's fingers, read as orange 0 (here red-3): little print, as little as the
+    # blurred templates', a weak correlation well ahead of the rest
+    reader = _PartReader(small_deck(), CARD_PARTS[1])
+    reader.detail = np.full(len(reader.labels), 0.075)  # the sharp print of a strip with few marks
+    corr, tint, among = _flea_scores(reader, "red-3", "blue-5", 0.2)
+    red, blue = reader.labels.index("red-3"), reader.labels.index("blue-5")
+    corr[red], corr[blue] = 0.501, 0.3
+    expected = np.full(len(reader.labels), 0.0205)
+    assert reader.decide(corr, tint, 0.024, among, expected) == (None, "red-3")
+    assert reader.decide(corr, tint, 0.09, among, expected) == ("red-3", "red-3")  # as much print as an action card's
+    corr[red] = 0.8  # correlating as the faint strips read right do
+    assert reader.decide(corr, tint, 0.024, among, expected) == ("red-3", "red-3")
