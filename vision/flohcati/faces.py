@@ -52,13 +52,13 @@ def _marker(marker_id: int, side_px: int) -> Image:
 
 
 def _text(img: Image, text: str, centre: tuple[float, float], height_px: float, colour: tuple[int, int, int],
-          thickness: float = 0.12, from_left: bool = False) -> None:
-    """Text centred on a point, ``height_px`` tall (capital height); ``from_left``: starting at the point's x."""
+          thickness: float = 0.12) -> None:
+    """Text centred on a point, ``height_px`` tall (capital height)."""
     font = cv2.FONT_HERSHEY_SIMPLEX
     scale = height_px / 22.0
     th = max(1, int(round(height_px * thickness)))
     (w, h), _ = cv2.getTextSize(text, font, scale, th)
-    org = (int(round(centre[0] - (0 if from_left else w / 2))), int(round(centre[1] + h / 2)))
+    org = (int(round(centre[0] - w / 2)), int(round(centre[1] + h / 2)))
     cv2.putText(img, text, org, font, scale, colour, th, cv2.LINE_AA)
 
 
@@ -160,9 +160,10 @@ def draw_mat(px_per_mm: float, background: tuple[int, int, int] = (235, 245, 250
         cv2.circle(img, (int(x * s), int((strip.y + strip.h / 2) * s)), int(min(fw, strip.h) * 0.42 * s),
                    COLOUR_BGR[colour], -1, cv2.LINE_AA)
         cv2.circle(img, (int(x * s), int((strip.y + strip.h / 2) * s)), int(2 * s), (255, 255, 255), -1)
-    # from the strip's left end: centred, it ran into the top right marker's quiet zone
-    _text(img, "request: code on the colour (sideways: nobody has it)",
-          (strip.x * s, (strip.y - 5) * s), 3.2 * s, ink, from_left=True)
+    # short enough, centred, to keep out of the top right marker's quiet zone and inside the band the words have
+    # always taken (started at the strip's left end, a held-out photo at 2304x1296 asked a needless question there)
+    _text(img, "request: code on the colour, sideways: nobody",
+          ((strip.x + strip.w / 2) * s, (strip.y - 5) * s), 3.0 * s, ink)
     _rect(img, MAT.row, s, ink)
     _text(img, "the row: turned fleas, left to right", ((MAT.row.x + 90) * s, (MAT.row.y - 5) * s), 3.5 * s, ink)
     for seat in range(4):
