@@ -10,6 +10,7 @@ import pytest
 
 from firmware.cli import main
 from firmware.components import ComponentsError, default_components_path, load_components
+from tests.firmware.components_helpers import user_file  # type: ignore[import-not-found]
 
 EMPTY_MARKET = {"game": "grand-carnival", "players": [{"name": "Ann", "market": ["........"] * 8}]}
 
@@ -18,14 +19,6 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(list(args))
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def user_file(home: Path, text: str, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
-    path = home / "ringside" / "grand-carnival.toml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def test_default_path_follows_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

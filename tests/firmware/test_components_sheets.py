@@ -15,17 +15,10 @@ from firmware.grand_carnival.held import letters
 from scorer.grand_carnival import GrandCarnival
 from scorer.grand_carnival.model import Board
 from scorer.grand_carnival.scoring import score_board
+from tests.firmware.components_helpers import user_file  # type: ignore[import-not-found]
 from vision.grand_carnival.scene import MarketScene, content_region, render_top_down
 
 MINE = "[entrances]\ncolumns = [\"c\", \"f\"]\n"
-
-
-def user_file(home: Path, text: str, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
-    path = home / "ringside" / "grand-carnival.toml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def printed(folder: Path, capsys: pytest.CaptureFixture[str], *options: str) -> tuple[list[np.ndarray], str]:

@@ -196,15 +196,20 @@ def test_the_simulated_players_follow_the_table_conventions(players: list[str], 
     assert GAME.is_over(state)
 
 
-def test_a_short_night_is_refereed_through_the_camera(tmp_path: Path) -> None:
-    """The loop, the recogniser, the adapter and the referee over the first moves of a simulated night."""
+def short_night(journal: Journal) -> tuple[SimulatedTable, Referee]:
+    """The opening and three moves of a simulated night, seen by the loop through the simulated camera."""
     sim = SimulatedTable(PLAYERS, seed=1)
     camera = SimulatedCamera(sim, still_frames=4)
+    referee = Referee.new_game(journal, PLAYERS, table="grand-carnival")
+    panels = {name: Panel(dummy_display(), name) for name in [*PLAYERS, "centre"]}
+    RefereeLoop(referee, lambda: camera, TABLE.perceiver(), panels, still_frames=3).run(max_frames=4 * 4)
+    return sim, referee
+
+
+def test_a_short_night_is_refereed_through_the_camera(tmp_path: Path) -> None:
+    """The loop, the recogniser, the adapter and the referee over the first moves of a simulated night."""
     with Journal.open(tmp_path / "j.db") as journal:
-        referee = Referee.new_game(journal, PLAYERS, table="grand-carnival")
-        panels = {name: Panel(dummy_display(), name) for name in [*PLAYERS, "centre"]}
-        loop = RefereeLoop(referee, lambda: camera, TABLE.perceiver(), panels, still_frames=3)
-        loop.run(max_frames=4 * 4)  # the opening and three moves
+        sim, referee = short_night(journal)
         moves = referee.live.moves()
         assert len(moves) == 3 and moves == sim.record["moves"][:3]  # type: ignore[index]
         assert referee.mode is Mode.PLAYING and referee.central().turn == "Turn: Ben"
@@ -242,12 +247,8 @@ def test_the_demo_refuses_a_table_the_game_cannot_seat(tmp_path: Path, capsys: p
 
 def test_a_table_record_says_which_component_values_it_was_played_with(tmp_path: Path) -> None:
     """The exported record carries the values, so it replays the same after the shipped ones change."""
-    sim = SimulatedTable(PLAYERS, seed=1)
-    camera = SimulatedCamera(sim, still_frames=4)
     with Journal.open(tmp_path / "j.db") as journal:
-        referee = Referee.new_game(journal, PLAYERS, table="grand-carnival")
-        panels = {name: Panel(dummy_display(), name) for name in [*PLAYERS, "centre"]}
-        RefereeLoop(referee, lambda: camera, TABLE.perceiver(), panels, still_frames=3).run(max_frames=4 * 4)
+        short_night(journal)
         record = journal.export()
     assert record["components"] == GAME.components and len(record["moves"]) == 3
     edited = {**record, "components": {**record["components"], "market": {"empty_parcel_hammers": 3}}}
