@@ -18,7 +18,8 @@ from typing import Any
 
 from scorer.core import TableError
 
-__all__ = ["ComponentsError", "default_components_path", "load_components", "read_components", "user_values"]
+__all__ = ["ComponentsError", "default_components_path", "load_components", "read_components", "resume_notice",
+           "user_values", "values_line"]
 
 #: The file name of the user's Grand Carnival components, beside ``ringside.toml``.
 FILE_NAME = "grand-carnival.toml"
@@ -91,3 +92,36 @@ def user_values(path: str | Path | None = None) -> tuple[dict[str, Any] | None, 
     if values is None:
         return None, ""
     return merge_components(shipped_data(), values, source), source
+
+
+def values_line(game: Any, source: str) -> str:
+    """The line that tells a user which of their component values a new game is played with.
+
+    ``game`` is the `scorer.grand_carnival.GrandCarnival` built from ``source``'s values.
+    """
+    from scorer.grand_carnival.components import describe_changes
+
+    changes = describe_changes(game.changed_components())
+    said = "; ".join(changes) if changes else "the same as the shipped components.toml"
+    return f"The Grand Carnival is played with the component values of {source}: {said}"
+
+
+def resume_notice(resumed: Any, wanted: Any, source: str) -> str:
+    """The line that tells a user their component values wait for the next game ("" when there is nothing to say).
+
+    A game in progress goes on with the values it was started with (``resumed``'s): its pieces were judged
+    with them and its record replays with one set. ``wanted`` is the game a new game would be played with,
+    from ``source`` (a user's file; "" for the shipped values). Games without component values say nothing.
+    """
+    from scorer.grand_carnival import GrandCarnival
+    from scorer.grand_carnival.components import component_changes, describe_changes
+
+    if not isinstance(resumed, GrandCarnival) or not isinstance(wanted, GrandCarnival):
+        return ""
+    changed = component_changes(wanted.components, resumed.components)
+    if not changed:
+        return ""
+    keys = ", ".join(line.split(" = ", 1)[0] for line in describe_changes(changed))
+    now = source or "the shipped components.toml"
+    return (f"the game in progress goes on with the component values it was started with; {now} differs at "
+            f"{keys} and applies from the next game")

@@ -347,17 +347,28 @@ class Journal:
         return None if row is None else self.game(int(row[0]))
 
     def game(self, game_id: int) -> LiveGame[Any, Any]:
-        """The journal's game number ``game_id``.
+        """The journal's game number ``game_id``, played by the engine its record names
+        (`scorer.core.Game.for_record`: The Grand Carnival with the component values it was started with).
 
-        :raises JournalError: when there is no such game or its engine is unknown.
+        :raises JournalError: when there is no such game, its engine is unknown or the facts it was
+            played with are not valid.
         """
-        row = self.db.execute("SELECT game FROM games WHERE id = ?", (game_id,)).fetchone()
+        row = self.db.execute("SELECT game, header FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise JournalError(f"the journal has no game {game_id}")
         try:
             engine: Game[Any, Any] = scorer.get(row[0])
         except TableError:
             raise JournalError(f"game {game_id} of the journal is {row[0]!r}, which this Ringside cannot play") from None
+        start = self.db.execute("SELECT header FROM parts WHERE game_id = ? ORDER BY number LIMIT 1",
+                                (game_id,)).fetchone()
+        try:
+            fields = {**json.loads(row[1]), **(json.loads(start[0]) if start is not None else {})}
+            engine = engine.for_record(fields)
+        except TableError as exc:
+            raise JournalError(f"game {game_id} of the journal cannot be played: {exc}") from None
+        except (TypeError, ValueError) as exc:
+            raise JournalError(f"game {game_id}: its header in the journal is unreadable: {exc}") from None
         return LiveGame(self, engine, game_id)
 
     def export(self, game_id: int | None = None) -> dict[str, Any]:

@@ -58,7 +58,7 @@ class Referee:
 
     def __init__(self, live: LiveGame[Any, Any], table: TableAdapter[Any, Any] | None = None, *,
                  parts: int | None = None, teaching: bool = False) -> None:
-        self.table = table if table is not None else adapter(live.game.name)
+        self.table = table if table is not None else adapter(live.game.name).for_game(live.game)
         if self.table.game.name != live.game.name:
             raise JournalError(f"this referee plays {self.table.game.info.title}, not {live.game.info.title}")
         self.live = live
@@ -103,7 +103,9 @@ class Referee:
     def resume(cls, journal: Journal, *, teaching: bool = False, game: str | None = None) -> Referee | None:
         """The game in progress in the journal (of ``game`` when given), after a restart or a power cut.
 
-        None when there is none.
+        It goes on as it was started: with the engine and adapter its journal names (The Grand Carnival
+        with the component values it was started with, whatever the user's file says now). None when
+        there is none.
 
         :raises TableError: when the journal's game cannot be refereed at the table.
         """

@@ -21,7 +21,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TextIO
 
-from firmware.cli import write_output
+from firmware.cli import COMPONENTS_GAME, write_output
 from firmware.config import ConfigError, RingsideConfig, describe_source, load_config, with_overrides
 from firmware.journal import Journal, JournalError
 from firmware.referee import Mode, Referee
@@ -63,20 +63,56 @@ def _journal(path: Path) -> Journal:
         raise RunError(f"cannot open the journal {path}: {exc.strerror or exc}") from None
 
 
-def _referee(journal: Journal, config: RingsideConfig, hands: int | None, teaching: bool, out: TextIO) -> Referee:
-    table = adapter(config.game)
+def _referee(journal: Journal, config: RingsideConfig, table: TableAdapter[Any, Any], source: str,
+             hands: int | None, teaching: bool, out: TextIO) -> Referee:
+    """The game in progress of ``table``'s game, or a new one played by ``table`` (with the component values
+    of ``source``, a user's file, or the shipped ones when "")."""
     referee = Referee.resume(journal, teaching=teaching, game=table.game.name)
     if referee is not None:
         players = ", ".join(referee.live.players)
         print(f"resuming the game of {referee.game.info.title} in progress: {players}, "
               f"{_part(referee)}, {len(referee.live.moves())} moves, state {state_digest(referee)}",
               file=out, flush=True)
+        from firmware.components import resume_notice
+
+        notice = resume_notice(referee.game, table.game, source)
+        if notice:
+            print(notice, file=out, flush=True)
         return referee
     other = journal.resume()
     if other is not None:
         print(f"the {other.game.info.title} game in progress stays in the journal: it resumes when "
               f"{other.game.name} is played again; starting {table.game.info.title}", file=out, flush=True)
+    _say_values(table, source, out)
     return Referee.new_game(journal, config.seats, table=table, parts=hands, teaching=teaching)
+
+
+def _say_values(table: TableAdapter[Any, Any], source: str, out: TextIO) -> None:
+    """Name the user's component values a new game is played with (nothing with the shipped ones)."""
+    if source:
+        from firmware.components import values_line
+
+        print(values_line(table.game, source), file=out, flush=True)
+
+
+def _with_components(table: TableAdapter[Any, Any], path: str | None) -> tuple[TableAdapter[Any, Any], str]:
+    """``table`` playing with the user's component values (``--components FILE``, else the user's file when
+    it exists: The Grand Carnival only) and the file they came from ("": the shipped values).
+
+    :raises RunError: when ``--components`` is given for another game.
+    :raises TableError: one line naming the file and the key when the file is not valid.
+    """
+    if table.game.name != COMPONENTS_GAME:
+        if path is not None:
+            raise RunError(f"--components applies to grand-carnival only, not {table.game.name}")
+        return table, ""
+    from firmware.components import user_values
+    from scorer.grand_carnival import GrandCarnival
+
+    values, source = user_values(path)
+    if values is None:
+        return table, ""
+    return table.for_game(GrandCarnival(values, source)), source
 
 
 def _part(referee: Referee) -> str:
@@ -145,17 +181,14 @@ def _with_game(config: RingsideConfig, name: str | None) -> RingsideConfig:
     return dataclasses.replace(config, game=table.game.name)
 
 
-#: The game whose user component file (``grand-carnival.toml``) ``run`` and ``demo`` do not read:
-#: the live table plays the shipped values (the demo's ground truth is the shipped game).
-SHIPPED_ONLY = "grand-carnival"
-
-
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """``ringside run``: referee a game at the table until the camera ends or Ctrl-C."""
     out = out if out is not None else sys.stdout
     config = with_overrides(load_config(args.config), camera=args.camera, display=args.display, buttons=args.buttons)
     config = _with_game(config, args.game)
     _check_counts(args, adapter(config.game))
+    # the user's component file is read (and refused, in one line) before anything is written
+    table, source = _with_components(adapter(config.game), getattr(args, "components", None))
     address: str | None = args.web or config.web.address
     if address:
         from firmware.web import WebError, parse_address
@@ -166,16 +199,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             raise RunError(str(exc)) from None
     journal_path = Path(args.journal).expanduser() if args.journal else config.journal
     print(describe_source(config), file=out, flush=True)
-    if config.game == SHIPPED_ONLY:
-        from firmware.components import default_components_path
-
-        mine = default_components_path()
-        if mine.is_file():
-            print(f"the live table plays The Grand Carnival with the shipped components.toml; {mine} is used by "
-                  "print, recognize, score and simulate, not yet here", file=out, flush=True)
     with ExitStack() as stack:
         journal = stack.enter_context(_journal(journal_path))
-        referee = _referee(journal, config, args.hands, args.teaching, out)
+        referee = _referee(journal, config, table, source, args.hands, args.teaching, out)
         from firmware.app import RefereeLoop  # OpenCV and the model load only when the referee starts
 
         panels = open_panels(config.display.by_name(tuple(referee.live.players)))
@@ -268,6 +294,7 @@ def demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     table = adapter(args.game)
     _check_counts(args, table)
+    table, source = _with_components(table, getattr(args, "components", None))
     if args.illegal_every is not None and args.illegal_every < 2:
         raise RunError("--illegal-every must be at least 2")
     seats = args.seats if args.seats is not None else table.demo_seats
@@ -294,6 +321,7 @@ def demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
     print(f"Ringside demo: {table.game.info.title}, {len(players)} seats ({', '.join(players)}), {planned}"
           f"seed {args.seed}" + (f", an illegal attempt every {args.illegal_every} moves" if args.illegal_every else ""),
           file=out)
+    _say_values(table, source, out)
     with ExitStack() as stack:
         journal = stack.enter_context(_journal(folder / "journal.db"))
         referee = Referee.new_game(journal, players, table=table, parts=parts)
@@ -391,8 +419,11 @@ def add_commands(sub: Any) -> None:
     games = ", ".join(adapter_names())
     p = sub.add_parser("run", help="referee a game at the table (camera, panels, buttons)")
     p.add_argument("--config", help="the TOML configuration (default: built-in defaults)")
-    p.add_argument("--game", help=f"the game to referee ({games}; default: the configuration's); "
-                                  "grand-carnival is played with the shipped components.toml, not a user's file")
+    p.add_argument("--game", help=f"the game to referee ({games}; default: the configuration's)")
+    p.add_argument("--components", metavar="FILE",
+                   help="grand-carnival: component values over the shipped components.toml (default: "
+                        "~/.config/ringside/grand-carnival.toml when it exists); a game in progress goes on with "
+                        "the values it was started with")
     p.add_argument("--camera", help="picamera2, opencv:N, video:FILE, images:DIR or simulated[:seats=4,seed=1]")
     p.add_argument("--display", help="ssd1306, sh1106, ssd1309, emulator or dummy")
     p.add_argument("--buttons", help="gpio, mock or keyboard")
@@ -419,8 +450,10 @@ def add_commands(sub: Any) -> None:
     p.set_defaults(func=_guarded(export))
 
     p = sub.add_parser("demo", help="a simulated game night, refereed through the camera (about a minute)")
-    p.add_argument("--game", default="bigtop", help=f"the game ({games}; default bigtop); grand-carnival is "
-                                                   "played with the shipped components.toml, its ground truth")
+    p.add_argument("--game", default="bigtop", help=f"the game ({games}; default bigtop)")
+    p.add_argument("--components", metavar="FILE",
+                   help="grand-carnival: component values over the shipped components.toml (default: "
+                        "~/.config/ringside/grand-carnival.toml when it exists), played, drawn and read alike")
     p.add_argument("--seats", type=int, help="players at the table (default 4; The Grand Carnival 2)")
     p.add_argument("--hands", type=int, help="hands to play, in games played in hands (default 4)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")

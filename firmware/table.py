@@ -164,6 +164,12 @@ class TableAdapter(ABC, Generic[S, M]):
     def game(self) -> Game[S, M]:
         """The rules engine."""
 
+    def for_game(self, game: Game[S, M]) -> TableAdapter[S, M]:
+        """This adapter for ``game``, an engine of this game built for one record (`scorer.core.Game.for_record`:
+        The Grand Carnival played with other component values); by default this adapter, whose engine is the
+        only one."""
+        return self
+
     def check_players(self, players: Sequence[str]) -> None:
         """Refuse a table the game cannot be played at.
 

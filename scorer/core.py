@@ -366,6 +366,14 @@ class Game(ABC, Generic[S, M]):
 
     # -- records -------------------------------------------------------------
 
+    def for_record(self, record: Mapping[str, Any]) -> Game[S, M]:
+        """The engine that plays the game ``record`` describes: this one, unless the game's records carry
+        facts of the box it was played with (The Grand Carnival's component values).
+
+        :raises RecordError: naming the field when those facts are not valid.
+        """
+        return self
+
     def replay(self, record: Mapping[str, Any]) -> ReplayReport:
         """Replay a game record: the shared driver over the game's record hooks.
 

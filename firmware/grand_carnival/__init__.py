@@ -36,9 +36,9 @@ from firmware.grand_carnival.tablesim import table_tricks
 from firmware.screens import CentralView
 from firmware.table import Inference, Perceiver, Seen, SimulatedNight, TableAdapter, TableNight, register_adapter
 from hardware.camera import FrameSource
-from scorer.core import Event
+from scorer.core import Event, Game
 from scorer.grand_carnival import GrandCarnival
-from scorer.grand_carnival.components import parcel_cells
+from scorer.grand_carnival.components import Catalog, parcel_cells
 from scorer.grand_carnival.model import CarnivalState, Move
 from scorer.grand_carnival.observe import InferenceKind, SeenMarket, infer_move
 from vision.grand_carnival.layout import TENT_PLACES
@@ -47,6 +47,8 @@ __all__ = ["CarnivalTable", "Sighting", "seen_market"]
 
 #: How many accepted states keep the wagon row seen with them.
 _REMEMBERED = 16
+#: The game with the shipped ``components.toml``, which the registered adapter plays.
+_SHIPPED = GrandCarnival()
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,12 +103,13 @@ def _tent_beyond_places(state: CarnivalState, markets: tuple[SeenMarket, ...]) -
 
 
 class _Perceiver:
-    """The Grand Carnival recogniser, giving the loop one ``view`` per frame (the whole result)."""
+    """The Grand Carnival recogniser, giving the loop one ``view`` per frame (the whole result), expecting the
+    pieces of ``catalog`` (the component values the game is played with)."""
 
-    def __init__(self) -> None:
+    def __init__(self, catalog: Catalog) -> None:
         from vision.grand_carnival.pipeline import Recognizer
 
-        self._recognizer = Recognizer()
+        self._recognizer = Recognizer(catalog=catalog)
 
     @property
     def classifier(self) -> Any:
@@ -138,19 +141,34 @@ class _Seen:
 
 @register_adapter
 class CarnivalTable(TableAdapter[CarnivalState, Move]):
-    """The Grand Carnival at the table (see the module docstring)."""
+    """The Grand Carnival at the table (see the module docstring), played with ``game``'s component values
+    (default: the shipped ``components.toml``).
+
+    Everything that holds the game takes its values from here: the engine that judges and scores, the record's
+    ``components``, the recogniser (the entrances, shapes and tiles it expects), the simulated table and camera
+    (what they play and draw). A journal's game resumes with the values it was started with (`for_game`).
+    """
 
     name: ClassVar[str] = "grand-carnival"
     demo_seats: ClassVar[int] = 2
-    _game: ClassVar[GrandCarnival] = GrandCarnival()
 
-    def __init__(self) -> None:
+    def __init__(self, game: GrandCarnival | None = None) -> None:
+        self._game = game if game is not None else _SHIPPED
         self._wagons: OrderedDict[str, tuple[str | None, ...]] = OrderedDict()
 
     @property
     def game(self) -> GrandCarnival:
         """The rules engine."""
         return self._game
+
+    def for_game(self, game: Game[CarnivalState, Move]) -> CarnivalTable:
+        """The adapter that plays with ``game``'s component values (this one when they are the same).
+
+        :raises TypeError: when ``game`` is not The Grand Carnival.
+        """
+        if not isinstance(game, GrandCarnival):
+            raise TypeError(f"the Grand Carnival's table cannot play {game.name}")
+        return self if game.components == self._game.components else CarnivalTable(game)
 
     # -- the game's course ---------------------------------------------------------
 
@@ -182,8 +200,9 @@ class CarnivalTable(TableAdapter[CarnivalState, Move]):
     # -- perceive and infer ------------------------------------------------------------
 
     def perceiver(self, model: str | None = None) -> Perceiver:
-        """The Grand Carnival recogniser (colours and markers; ``model`` is not used)."""
-        return _Perceiver()
+        """The Grand Carnival recogniser for this game's component values (colours and markers; ``model`` is
+        not used)."""
+        return _Perceiver(self.game.catalog)
 
     def sighting(self, view: Any, players: Sequence[str]) -> Sighting | None:
         """Every player's market and the wagon row; None while a market is out of view."""
@@ -279,13 +298,14 @@ class CarnivalTable(TableAdapter[CarnivalState, Move]):
         from firmware.grand_carnival.simcamera import SimulatedCamera
         from firmware.grand_carnival.tablesim import SimulatedTable
 
-        return TableNight(SimulatedTable(list(players), seed=seed, illegal_every=illegal_every), SimulatedCamera)
+        return TableNight(SimulatedTable(list(players), seed=seed, illegal_every=illegal_every, game=self.game),
+                          SimulatedCamera)
 
     def open_simulated(self, arg: str) -> FrameSource:
-        """``simulated:seats=N,seed=S,still_frames=F``."""
+        """``simulated:seats=N,seed=S,still_frames=F``, played and drawn with this game's component values."""
         from firmware.grand_carnival.simcamera import open_simulated
 
-        return open_simulated(arg)
+        return open_simulated(arg, game=self.game)
 
 
 def _sighting(views: tuple[Any, ...], railyard: tuple[str | None, ...] | None,

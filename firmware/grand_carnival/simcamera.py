@@ -19,6 +19,7 @@ from firmware.simtable import SteppedCamera
 from firmware.table import simulated_options
 from hardware.camera import Frame
 from scorer.core import DEFAULT_NAMES
+from scorer.grand_carnival import GrandCarnival
 from vision.grand_carnival.scene import frame
 
 __all__ = ["SimulatedCamera", "open_simulated"]
@@ -41,12 +42,14 @@ class SimulatedCamera(SteppedCamera[Scene]):
         return frame(scene.markets, self.width, scene.wagon)
 
 
-def open_simulated(arg: str, players: Sequence[str] | None = None) -> SimulatedCamera:
-    """``simulated:seats=N,seed=S,still_frames=F``: a simulated Grand Carnival table (1 to 4 seats).
+def open_simulated(arg: str, players: Sequence[str] | None = None, game: GrandCarnival | None = None) -> SimulatedCamera:
+    """``simulated:seats=N,seed=S,still_frames=F``: a simulated Grand Carnival table (1 to 4 seats), played
+    and drawn with ``game``'s component values (default: the shipped ones).
 
     :raises UnknownBackend: for a bad option, in one line.
     """
     options = {"seats": 2, "seed": 0, "still_frames": 4}
     options.update(simulated_options(arg, {"seats": (1, 4), "seed": (0, None), "still_frames": (1, None)}))
     names = list(players) if players is not None else list(DEFAULT_NAMES[: options["seats"]])
-    return SimulatedCamera(SimulatedTable(names, seed=options["seed"]), options["still_frames"])
+    table = SimulatedTable(names, seed=options["seed"], game=game if game is not None else GrandCarnival())
+    return SimulatedCamera(table, options["still_frames"])

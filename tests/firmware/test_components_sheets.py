@@ -126,15 +126,3 @@ def test_a_board_printed_with_the_user_file_is_read_and_scored_with_it(
     (shipped,) = json.loads(capsys.readouterr().out)["boards"]
     assert any(u["where"].startswith("in") for u in shipped["unrecognised"])
 
-
-def test_run_says_the_live_table_does_not_read_the_user_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    argv = ["run", "--game", "grand-carnival", "--camera", "simulated:seats=2", "--display", "dummy",
-            "--buttons", "mock", "--max-frames", "0", "--journal", str(tmp_path / "j.db")]
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "nobody"))
-    assert main(argv) == 0
-    assert "components.toml" not in capsys.readouterr().out
-    path = user_file(tmp_path / "home", MINE, monkeypatch)
-    assert main(argv) == 0
-    assert f"the live table plays The Grand Carnival with the shipped components.toml; {path}" in capsys.readouterr().out
