@@ -791,7 +791,9 @@ def _paper_under_glare(pixels: NDArray[Any], tint: NDArray[Any], gain: float = _
     g_most = np.maximum(level - gain, 0.0) / t.mean()
     g = np.clip(off @ t_off / max(float(t_off @ t_off), 1e-9), 0.0, g_most)
     fits = np.linalg.norm(off - g[:, None] * t_off[None], axis=1) < _PAPER_FIT
-    out: NDArray[Any] = fits & (level - g * t.mean() >= gain)
+    # (g <= g_most leaves the white's share at least ``gain`` wherever the light reaches it; tested on the light
+    # itself, since at g = g_most the share computed back is ``gain`` less a rounding error)
+    out: NDArray[Any] = fits & (level >= gain)
     return out
 
 

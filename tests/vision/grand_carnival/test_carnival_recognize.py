@@ -51,6 +51,7 @@ from vision.grand_carnival.pipeline import (
     _least_glare,
     _marked,
     _no_ticket_under_glare,
+    _paper_under_glare,
     _pose,
     _px,
     _read_fields,
@@ -412,6 +413,19 @@ def test_a_box_lit_brighter_than_the_paper_holds_no_figure_only_where_paper_unde
     lit = np.full((200, 3), 1.1)
     assert _figure_on(lit, np.arange(200) < 180) is None
     assert _figure_on(lit, np.arange(200) < 100) is False
+
+
+def test_paper_needing_the_most_glare_its_white_leaves_room_for_is_paper() -> None:
+    # a trick box of a 2304x1296 medium frame, lit by glare of the tint: across the tint its colour asks for more
+    # glare than the white's share (at least the gain) leaves room for, so it takes the most; the white's share
+    # left is then the gain itself, and must not be judged short of it by a rounding error
+    tint = np.array([0.56294828, 0.61361299, 0.55368614])
+    box = np.array([[1.11, 1.12, 1.101], [1.086, 1.095, 1.078], [1.119, 1.13, 1.111]])
+    assert _paper_under_glare(box, tint).all()
+    assert _paper_under_glare(box, tint, 0.8).all()
+    assert _figure_on(np.repeat(box, 80, axis=0), tint=tint) is False
+    # paper too dark for the white's share is no paper under any glare
+    assert not _paper_under_glare(np.full((1, 3), 0.9), tint).any()
 
 
 def test_a_figure_glare_saturates_mostly_or_lights_unevenly_is_never_read_as_absent() -> None:
