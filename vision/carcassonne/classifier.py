@@ -22,7 +22,7 @@ import models
 from vision import ModelFileError
 from vision.carcassonne.dataset import CROP
 from vision.carcassonne.deck_twins import edge_twins, twin_score
-from vision.twins import GLARE, view_matches
+from vision.twins import GLARE, VIEW_MATCH, view_matches
 
 __all__ = ["DEFAULT_MODEL", "DeckTileClassifier", "TileClassifier", "cut_crops", "look_alikes"]
 
@@ -113,7 +113,8 @@ class DeckTileClassifier:
     labels, every quarter turn of each photo). For each cell the deck names the tile
     when it is sure; the model still says whether the cell holds a tile at all. The named
     tile's turn is the one its enrolled views show (`deck_turn`, where they tell it by
-    `TURN_MARGIN`); else of its turns the ones whose printed sides agree best with the
+    `TURN_MARGIN`, or the part where its views in that turn differ from the others' does,
+    `turn_shown`); else of its turns the ones whose printed sides agree best with the
     model's edge head are taken, weighted by that agreement. The cell's sides are then those the named
     tile shows in those turns (the edge head reads an edition it never saw poorly, and a
     side it misreads would veto the deck's tile in the board's settling). A tile the deck
@@ -166,6 +167,18 @@ class DeckTileClassifier:
     #: named a tile on the table beside a board, a turn the edge head gave 0.055, and one V of 290 cells whose turn
     #: the views told right lay below (0.049; the next 0.187)
     TURN_VETO = 0.1
+    #: ... and where the views' best turn leads by less than `TURN_MARGIN`, it is still the deck's when the part where
+    #: its views differ from those of each turn showing other sides shows it by at least this (`turn_shown`). On the
+    #: true cells of the tuning boards (906,000,000, 906,300,000, 906,600,000, 8 each, medium and hard) the part put
+    #: no wrong turn of 682 cells named higher than 0.16 (an A; W's wrong turns 0 or less), and 21 of the 27 whose
+    #: views' turn led by less than 0.1 (25 of them W, every one the right turn) at 0.3 or more (down to 0.15)
+    TURN_PART_MARGIN = 0.3
+    #: a tile the same in every turn (B) named but scarcely nearer than its look-alike with a lone road stub (A), or
+    #: one of the two among a cell's close tiles, is taken when every view of that look-alike matching the cell shows
+    #: it by at least this (`against_every_view`); the look-alike itself is never told so (`_margin`). On the true
+    #: cells of the tuning boards (as for `TURN_PART_MARGIN`) 29 of 30 B cells read 0.3 or more, all 20 A cells 0 or
+    #: less
+    STUB_MARGIN = 0.3
 
     def __init__(self, deck: Any, model: TileClassifier) -> None:
         from vision.carcassonne.labels import parse_label
@@ -303,7 +316,7 @@ class DeckTileClassifier:
             weight = np.exp(fit - fit.max())
             weight /= float(weight.sum())
             told = self.deck_turn(crops[i], names[i] or "") if len(cols) > 1 else None
-            if told is not None and told[1] >= self.TURN_MARGIN:
+            if told is not None and (told[1] >= self.TURN_MARGIN or self.turn_shown(crops[i], names[i] or "", told[0])):
                 # the deck's views show the turn where the edge head, reading an edition it never saw, may not; but
                 # not a turn the edge head all but rules out
                 turned = np.array([float(rotated(*parse_label(self.labels[j])).edges  # type: ignore[misc]
@@ -325,6 +338,13 @@ class DeckTileClassifier:
         from vision.enroll import TEMPLATE_BLURS
 
         names = list(self.deck.labels)
+        # a tile the same in every turn (B) against one whose sides but a lone road stub are too (A): that one's best
+        # view may lie in another turn than the crop's, so each of its views is set against the crop (see
+        # `against_every_view`)
+        if _same_every_turn(a) and _road_sides(b) < 3:
+            return self.against_every_view(crop, a, b)
+        if _same_every_turn(b) and _road_sides(a) < 3:
+            return -self.against_every_view(crop, b, a)
         # a board photo is often blurrier than the enrolment photos: a pennant a few pixels across is told only
         # against views blurred alike; a tile the same in every turn (X) is compared only from its look-alike's best
         # view, whose turn the crop shows (X's own best view says nothing of which turn of W to set against it)
@@ -334,17 +354,72 @@ class DeckTileClassifier:
         return twin_score(crop, templates, owners, names.index(a), names.index(b), blurs=TEMPLATE_BLURS,
                           from_a_only=_same_every_turn(b))
 
+    def turn_part(self, crop: NDArray[Any], name: str, turn: int, rival: int) -> float:
+        """How surely ``crop`` shows tile ``name`` in ``turn`` rather than in ``rival`` (degrees clockwise), by the part
+        where the deck's views of those two turns (`view_turns`) differ (`vision.twins.twin_score`: a road arm, a
+        city's edge): -1 (surely ``rival``) to 1 (surely ``turn``); 0 where it is not told (no such views)."""
+        from vision.enroll import TEMPLATE_BLURS
+
+        turns = self.view_turns()
+        if not len(turns) or name not in self.deck.labels:
+            return 0.0
+        owner = list(self.deck.labels).index(name)
+        mine = np.asarray(self.deck.template_owners) == owner
+        groups = np.full(len(turns), -1, np.int32)
+        groups[mine & (turns == turn)] = 0
+        groups[mine & (turns == rival)] = 1
+        if not (groups == 0).any() or not (groups == 1).any():
+            return 0.0
+        return twin_score(crop, self.deck.templates, groups, 0, 1, blurs=TEMPLATE_BLURS, from_a_only=True)
+
+    def turn_shown(self, crop: NDArray[Any], name: str, turn: int) -> bool:
+        """True when the part where the deck's views of ``name`` in ``turn`` differ from those of each turn showing
+        other sides (a road arm, a city's edge) shows ``turn`` by `TURN_PART_MARGIN` (`turn_part`): the whole view
+        correlates about as well in turns one road arm apart (W), the part tells them."""
+        from scorer.carcassonne.catalog import rotated
+
+        mine = rotated(name, turn).edges
+        rivals = {r: rotated(name, r).edges for r in (0, 90, 180, 270)}
+        return all(self.turn_part(crop, name, turn, r) >= self.TURN_PART_MARGIN for r, e in rivals.items() if e != mine)
+
+    def against_every_view(self, crop: NDArray[Any], same: str, other: str) -> float:
+        """How surely ``crop`` shows tile ``same`` (the same sides in every turn, as B) rather than ``other`` (as B with
+        a road stub, A): the least, over each of ``other``'s views that matches the crop (`vision.twins.VIEW_MATCH`), of
+        `vision.twins.twin_score` from that view alone against ``same``'s view most like it, negated. A cell of
+        ``other`` shows the part where its view in its own turn differs (A's road stub), so that reading goes its way,
+        whatever turn ``other``'s best view lies in. -1 to 1; 0 where no view of ``other`` tells it (or the deck has no
+        template views)."""
+        from vision.enroll import TEMPLATE_BLURS
+
+        templates, owners = getattr(self.deck, "templates", None), getattr(self.deck, "template_owners", None)
+        if templates is None or owners is None:
+            return 0.0
+        names = list(self.deck.labels)
+        owners = np.asarray(owners)
+        theirs = np.flatnonzero(owners == names.index(other))
+        # a view that does not match the crop (another turn of a print not the same in every turn) says nothing
+        matching = theirs[view_matches(crop, templates, [int(j) for j in theirs], TEMPLATE_BLURS) >= VIEW_MATCH]
+        told = []
+        for j in matching:
+            groups = np.where(owners == names.index(same), 1, -1).astype(np.int32)
+            groups[j] = 0
+            score = twin_score(crop, templates, groups, 0, 1, blurs=TEMPLATE_BLURS, from_a_only=True)
+            if score == 0.0:
+                return 0.0  # a matching view not told (glare over the part where they differ): the stub may lie there
+            told.append(-score)
+        return min(told) if told else 0.0
+
     def _without_lost_twins(self, crop: NDArray[Any], close: frozenset[str]) -> frozenset[str]:
         """``close`` less each tile whose look-alike among them (an edge twin, or the same tile with a road more or
         less) the cell's views show by `_margin`."""
         lost: set[str] = set()
         for a in close:
             for b in close:
-                if a < b and look_alikes(a, b) and math.isfinite(margin := self._margin(a, b)):
+                if a < b and look_alikes(a, b) and math.isfinite(min(self._margin(a, b), self._margin(b, a))):
                     score = self._twin(crop, a, b)
-                    if score >= margin:
+                    if score >= self._margin(a, b):
                         lost.add(b)
-                    elif score <= -margin:
+                    elif -score >= self._margin(b, a):
                         lost.add(a)
         return close - lost
 
@@ -354,13 +429,17 @@ class DeckTileClassifier:
         `ROAD_MARGIN` for tiles a road stub tells apart; where one of those shows the same sides in every turn (B, X),
         `_twin` compares from the other's best view alone, which must then show its turn by more than the stub (W's
         three roads against X, told so on every true W cell of the tuning boards 906,000,000 to 906,600,007, 0.50 or
-        more, and no X the wrong way); else infinite (never told: A's best view, its lone road stub aside the same in
-        every turn, lay in the wrong turn on three of 18 true A cells there, -0.74 to -0.79 against B)."""
+        more, and no X the wrong way); against a lone road stub (B against A) `STUB_MARGIN`, `_twin` setting every view
+        of A against the cell (`against_every_view`); A against B infinite (never told: A's best view, its lone road
+        stub aside the same in every turn, lay in the wrong turn on three of 18 true A cells there, -0.74 to -0.79
+        against B)."""
         if edge_twins(a, b):
             return cls.TWIN_MARGIN
         if _same_every_turn(a) or _same_every_turn(b):
             other = b if _same_every_turn(a) else a
-            return cls.ROAD_MARGIN if _road_sides(other) >= 3 else math.inf
+            if _road_sides(other) >= 3:
+                return cls.ROAD_MARGIN
+            return cls.STUB_MARGIN if _same_every_turn(a) else math.inf
         return cls.ROAD_MARGIN
 
 

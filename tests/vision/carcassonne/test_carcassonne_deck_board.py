@@ -417,3 +417,28 @@ def test_the_views_turn_is_not_taken_where_the_edge_head_all_but_rules_it_out() 
     probs = reader.read_with_candidates(np.stack([_faded(_roads("V", 0), 1)]))[0]
     label = parse_label(reader.labels[int(probs[0].argmax())])
     assert label is not None and rotated(*label).edges == rotated("V", 180).edges
+
+
+def test_a_named_tiles_turn_the_whole_views_scarcely_tell_is_told_by_the_part_where_its_turns_differ() -> None:
+    from scorer.carcassonne.catalog import rotated
+    from vision.carcassonne.classifier import DeckTileClassifier
+    from vision.carcassonne.labels import parse_label
+
+    class PartOnly(DeckTileClassifier):
+        TURN_MARGIN = 2.0  # the whole views never lead by so much: only the part where the turns differ tells
+
+    class Neither(PartOnly):
+        TURN_PART_MARGIN = 2.0
+
+    crops = np.stack([_faded(_roads("W", turn), turn) for turn in (0, 90, 180, 270)])
+    reader = PartOnly(TurnsDeck(["V", "W"], "W"), BandModel())  # type: ignore[arg-type]
+    probs, _, doubtful, _ = reader.read_with_candidates(crops)
+    for k, turn in enumerate((0, 90, 180, 270)):
+        label = parse_label(reader.labels[int(probs[k].argmax())])
+        assert label is not None and rotated(*label).edges == rotated("W", turn).edges and float(probs[k].max()) > 0.99
+        assert not doubtful[k]
+        assert reader.turn_shown(crops[k], "W", turn)
+        assert not any(reader.turn_shown(crops[k], "W", other) for other in (0, 90, 180, 270) if other != turn)
+    # neither the whole views nor the part: the edge head's doubt stays
+    blind = Neither(TurnsDeck(["V", "W"], "W"), BandModel())  # type: ignore[arg-type]
+    assert float(blind.read_with_candidates(crops)[0].max(axis=1).max()) < 0.8
