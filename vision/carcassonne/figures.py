@@ -570,7 +570,8 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
     saturated = np.maximum(np.maximum(cuts[..., 0], cuts[..., 1]), cuts[..., 2]) >= _GLARE
     # (each channel times its gain in float32, as numpy's broadcast gives it, over the cuts laid in one tall image)
     tall = stack.reshape(-1, _CUT, 3)
-    cv2.multiply(tall, tuple(float(g) for g in gain) + (0.0,), dst=tall)
+    balance: Any = (*(float(g) for g in gain), 0.0)  # (an OpenCV scalar)
+    cv2.multiply(tall, balance, dst=tall)
     np.minimum(stack, 255, out=stack)
     veil = haze_veil(stack, cells, saturated)
     if veil is not None:

@@ -83,7 +83,8 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     # distance from the table's colour in units of its spread, lightness counting 0.3
     k2 = (np.array([0.3, 1.0, 1.0]) / (spread.astype(np.float64) * 3 + 6) ** 2).astype(np.float32)
     # (each channel less its median, in float32 as numpy's broadcast gives it, without numpy's slow inner loop of 3)
-    diff = cv2.subtract(lab, tuple(float(v) for v in med.astype(np.float32)) + (0.0,))
+    table: Any = (*(float(v) for v in med.astype(np.float32)), 0.0)  # (an OpenCV scalar)
+    diff = cv2.subtract(lab, table)
     d2 = cv2.transform(diff * diff, k2.reshape(1, 3))
     # glare on the table: lighter than the table and no more colourful
     a, bb = lab[:, :, 1] - 128, lab[:, :, 2] - 128
@@ -1673,24 +1674,47 @@ def _outline_fits(mask: NDArray[Any], to_work: NDArray[Any],
         ok2 = (np.abs(uv[:, 1] - target[:, 1]) < 0.1) & use_v
         return float(ok.sum() + ok2.sum()) / n
 
+    # the fit before snapped once a reach, and the rounds' rows from it by (radius, reach): the same for every prior and
+    # for every round that kept it
+    start: dict[float, tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]] = {}
+    first: dict[tuple[float, float], tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]] | None] = {}
+
+    def rows_of(g: NDArray[Any], radius: float, reach: float) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]] | None:
+        """One round's rows from the fit ``g``: (rows along u, rows along v, their right-hand side, ``g``'s first eight
+        entries), None with too few points."""
+        if g is inv:
+            if reach not in start:
+                start[reach] = snapped(inv, reach)
+            use_u, use_v, target, uv = start[reach]
+        else:
+            use_u, use_v, target, uv = snapped(g, reach)
+        near = np.hypot(*(uv - anchor).T) <= radius
+        use_u = use_u & near
+        use_v = use_v & near
+        if use_u.sum() < 20 or use_v.sum() < 20:
+            return None
+        gn = g @ np.linalg.inv(norm)
+        gn = gn / gn[2, 2]
+        w3 = 1.0 / np.abs(ph @ gn[2])
+        xy = ph[:, :2]
+        rows_u = np.concatenate((ph[use_u], z[use_u], -target[use_u, :1] * xy[use_u]), axis=1) * w3[use_u, None]
+        rows_v = np.concatenate((z[use_v], ph[use_v], -target[use_v, 1:] * xy[use_v]), axis=1) * w3[use_v, None]
+        rhs = np.concatenate((target[use_u, 0] * w3[use_u], target[use_v, 1] * w3[use_v]))
+        return rows_u, rows_v, rhs, gn.ravel()[:8]
+
     def fit(prior: float) -> tuple[NDArray[Any], float, float] | None:
         g = inv
         for radius, reach in ((3.0, 0.3), (5.0, 0.3), (8.0, 0.3), (12.0, 0.3), (1e9, 0.25), (1e9, 0.15)):
-            use_u, use_v, target, uv = snapped(g, reach)
-            near = np.hypot(*(uv - anchor).T) <= radius
-            use_u &= near
-            use_v &= near
-            if use_u.sum() < 20 or use_v.sum() < 20:
+            if g is inv:
+                if (radius, reach) not in first:
+                    first[(radius, reach)] = rows_of(inv, radius, reach)
+                got = first[(radius, reach)]
+            else:
+                got = rows_of(g, radius, reach)
+            if got is None:
                 continue
-            gn = g @ np.linalg.inv(norm)
-            gn = gn / gn[2, 2]
-            w3 = 1.0 / np.abs(ph @ gn[2])
-            xy = ph[:, :2]
-            rows_u = np.concatenate((ph[use_u], z[use_u], -target[use_u, :1] * xy[use_u]), axis=1) * w3[use_u, None]
-            rows_v = np.concatenate((z[use_v], ph[use_v], -target[use_v, 1:] * xy[use_v]), axis=1) * w3[use_v, None]
-            rhs = np.concatenate((target[use_u, 0] * w3[use_u], target[use_v, 1] * w3[use_v]))
+            rows_u, rows_v, rhs, cur = got
             lam = prior * np.sqrt(len(rhs))
-            cur = gn.ravel()[:8]
             a = np.concatenate((rows_u, rows_v, lam * eye))
             b = np.concatenate((rhs, lam * cur))
             x = np.linalg.lstsq(a, b, rcond=None)[0]
