@@ -519,6 +519,21 @@ def haze_veil(cuts: NDArray[Any], cells: Sequence[tuple[int, int]], saturated: N
     return out
 
 
+def _times_gain(cuts: NDArray[Any], gain: NDArray[Any]) -> None:
+    """``cuts *= gain`` in place (float32 cuts N x side x side x 3, a float32 gain per channel), bit for bit, over the
+    cuts laid in one tall image rather than through numpy's inner loop of three values."""
+    tall = cuts.reshape(-1, cuts.shape[2], 3)
+    balance: Any = (*(float(g) for g in gain), 0.0)  # (an OpenCV scalar)
+    cv2.multiply(tall, balance, dst=tall)
+
+
+def _less_veil(cuts: NDArray[Any], veil: NDArray[Any]) -> None:
+    """``cuts -= veil[..., None]`` in place (float32 cuts N x side x side x 3, a float32 veil N x side x side), bit for
+    bit, each channel less the veil over the cuts laid in one tall image."""
+    tall = cuts.reshape(-1, cuts.shape[2], 3)
+    cv2.subtract(tall, cv2.merge([np.ascontiguousarray(veil, np.float32).reshape(tall.shape[:2])] * 3), dst=tall)
+
+
 def _cut(photo: NDArray[Any], corners: NDArray[Any], side: int = _CUT) -> NDArray[Any]:
     dst = np.asarray([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
     m = cv2.getPerspectiveTransform(np.asarray(corners, dtype=np.float32), dst)
@@ -568,15 +583,12 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
     area_cell = float(_CUT * _CUT)
     # the pixels the camera saturated: the core of a pool of glare, where a veil of it is sought
     saturated = np.maximum(np.maximum(cuts[..., 0], cuts[..., 1]), cuts[..., 2]) >= _GLARE
-    # (each channel times its gain in float32, as numpy's broadcast gives it, over the cuts laid in one tall image)
-    tall = stack.reshape(-1, _CUT, 3)
-    balance: Any = (*(float(g) for g in gain), 0.0)  # (an OpenCV scalar)
-    cv2.multiply(tall, balance, dst=tall)
+    _times_gain(stack, gain)
     np.minimum(stack, 255, out=stack)
     veil = haze_veil(stack, cells, saturated)
     if veil is not None:
         # the glare's light taken off where it lies: the figures under it show their colours again
-        cv2.subtract(tall, cv2.merge([veil.reshape(-1, _CUT)] * 3), dst=tall)
+        _less_veil(stack, veil)
         np.maximum(stack, 0, out=stack)
     # all tiles at once: one tall image through the colour conversion, then each figure colour's distance
     # over whole channel planes (a running nearest colour), never a pixels x colours table
