@@ -436,11 +436,14 @@ def white_gain(pixels: NDArray[Any], reference: NDArray[Any] | Sequence[float] |
 
     Glare (a pixel with a channel at `_GLARE` or above, and the pixels as bright as the glare's edge) is left out:
     it is the lamp's colour, not the board's, and would darken every figure colour."""
-    px = np.asarray(pixels, np.float32).reshape(-1, 3)
+    raw = np.asarray(pixels).reshape(-1, 3)
+    px = raw.astype(np.float32)
     ref = np.asarray(reference if reference is not None else (235, 235, 235), np.float32)
     # per channel, as max(axis=1) and sum(axis=1) (the same sums, in the same order), without numpy's slow
-    # reductions over three values
-    lit = px[np.maximum(np.maximum(px[:, 0], px[:, 1]), px[:, 2]) < _GLARE]
+    # reductions over three values (8-bit pixels' largest channel taken before the conversion: the same values, fewer
+    # bytes)
+    top = raw if raw.dtype == np.uint8 else px
+    lit = px[np.maximum(np.maximum(top[:, 0], top[:, 1]), top[:, 2]) < _GLARE]
     if len(lit) < max(16, 0.2 * len(px)):
         lit = px
     bright = lit[:, 0] + lit[:, 1] + lit[:, 2]
@@ -516,6 +519,21 @@ def haze_veil(cuts: NDArray[Any], cells: Sequence[tuple[int, int]], saturated: N
     return out
 
 
+def _times_gain(cuts: NDArray[Any], gain: NDArray[Any]) -> None:
+    """``cuts *= gain`` in place (float32 cuts N x side x side x 3, a float32 gain per channel), bit for bit, over the
+    cuts laid in one tall image rather than through numpy's inner loop of three values."""
+    tall = cuts.reshape(-1, cuts.shape[2], 3)
+    balance: Any = (*(float(g) for g in gain), 0.0)  # (an OpenCV scalar)
+    cv2.multiply(tall, balance, dst=tall)
+
+
+def _less_veil(cuts: NDArray[Any], veil: NDArray[Any]) -> None:
+    """``cuts -= veil[..., None]`` in place (float32 cuts N x side x side x 3, a float32 veil N x side x side), bit for
+    bit, each channel less the veil over the cuts laid in one tall image."""
+    tall = cuts.reshape(-1, cuts.shape[2], 3)
+    cv2.subtract(tall, cv2.merge([np.ascontiguousarray(veil, np.float32).reshape(tall.shape[:2])] * 3), dst=tall)
+
+
 def _cut(photo: NDArray[Any], corners: NDArray[Any], side: int = _CUT) -> NDArray[Any]:
     dst = np.asarray([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
     m = cv2.getPerspectiveTransform(np.asarray(corners, dtype=np.float32), dst)
@@ -554,8 +572,9 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
     expansion = any(t.tile in BIG_TOP_TILES for t in by_cell.values())
     # every cell with a tile is searched (a figure on a reported tile may reach over one that is not)
     cells = sorted(corners)
-    stack = np.stack([_cut(photo, corners[cell]) for cell in cells]).astype(np.float32)
-    gain = white_gain(stack.reshape(-1, 3)[::5], reference)
+    cuts = np.stack([_cut(photo, corners[cell]) for cell in cells])
+    stack = cuts.astype(np.float32)
+    gain = white_gain(cuts.reshape(-1, 3)[::5], reference)
     out: list[FigureReading] = []
     unsure: list[FigureReading] = []
     #: each follower's share of its tile, by its index in ``out``
@@ -563,13 +582,13 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
     hidden: dict[tuple[int, int], tuple[tuple[str, int], ...]] = {}
     area_cell = float(_CUT * _CUT)
     # the pixels the camera saturated: the core of a pool of glare, where a veil of it is sought
-    saturated = np.maximum(np.maximum(stack[..., 0], stack[..., 1]), stack[..., 2]) >= _GLARE
-    np.multiply(stack, gain, out=stack)
+    saturated = np.maximum(np.maximum(cuts[..., 0], cuts[..., 1]), cuts[..., 2]) >= _GLARE
+    _times_gain(stack, gain)
     np.minimum(stack, 255, out=stack)
     veil = haze_veil(stack, cells, saturated)
     if veil is not None:
         # the glare's light taken off where it lies: the figures under it show their colours again
-        stack -= veil[..., None]
+        _less_veil(stack, veil)
         np.maximum(stack, 0, out=stack)
     # all tiles at once: one tall image through the colour conversion, then each figure colour's distance
     # over whole channel planes (a running nearest colour), never a pixels x colours table
@@ -603,12 +622,13 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
     dmin_all = np.sqrt(best_sq).reshape(len(cells), _CUT, _CUT)
     nearest_all = nearest_flat.reshape(len(cells), _CUT, _CUT)
     seen = np.zeros((ny, nx), bool)
-    for i, (x, y) in enumerate(cells):
-        mosaic_d[y - y0, :, x - x0] = dmin_all[i]
-        mosaic_k[y - y0, :, x - x0] = nearest_all[i]
-        mosaic_near[y - y0, :, x - x0] = dmin_all[i] < _FAR
-        mosaic_l[y - y0, :, x - x0] = light_all[i]
-        seen[y - y0, x - x0] = True
+    # (every cut put in its place at once)
+    at_y, at_x = np.array([y - y0 for _, y in cells]), np.array([x - x0 for x, _ in cells])
+    mosaic_d[at_y, :, at_x] = dmin_all
+    mosaic_k[at_y, :, at_x] = nearest_all
+    mosaic_near[at_y, :, at_x] = dmin_all < _FAR
+    mosaic_l[at_y, :, at_x] = light_all
+    seen[at_y, at_x] = True
     on_tiles = np.repeat(np.repeat(seen, _CUT, axis=0), _CUT, axis=1)
     dist = mosaic_d.reshape(ny * _CUT, nx * _CUT)
     nearest = mosaic_k.reshape(ny * _CUT, nx * _CUT)
@@ -665,7 +685,7 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
             # the blob's colour distances summed within its box, in the image's order (bin 1: the blob's pixels)
             own = (lab_img[box[1]:box[1] + h, box[0]:box[0] + w] == j).ravel().view(np.uint8)
             dist_sum = np.bincount(own, weights=dist[box[1]:box[1] + h, box[0]:box[0] + w].ravel(), minlength=2)[1]
-            conf = float(np.clip(1.0 - dist_sum / stats[j, cv2.CC_STAT_AREA] / _FAR, 0.0, 1.0))
+            conf = float(min(max(1.0 - dist_sum / stats[j, cv2.CC_STAT_AREA] / _FAR, 0.0), 1.0))
             if conf < max(MIN_CONFIDENCE, SURE[colour] - DOUBT):
                 continue
             clipped = clipped_sides(lab_img, int(j), box, on_tiles)

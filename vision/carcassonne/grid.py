@@ -82,14 +82,16 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     spread = np.median(np.abs(ring - med), axis=0)
     # distance from the table's colour in units of its spread, lightness counting 0.3
     k2 = (np.array([0.3, 1.0, 1.0]) / (spread.astype(np.float64) * 3 + 6) ** 2).astype(np.float32)
-    diff = lab - med.astype(np.float32)
+    # (each channel less its median, in float32 as numpy's broadcast gives it, without numpy's slow inner loop of 3)
+    table: Any = (*(float(v) for v in med.astype(np.float32)), 0.0)  # (an OpenCV scalar)
+    diff = cv2.subtract(lab, table)
     d2 = cv2.transform(diff * diff, k2.reshape(1, 3))
     # glare on the table: lighter than the table and no more colourful
     a, bb = lab[:, :, 1] - 128, lab[:, :, 2] - 128
     chroma2 = a * a + bb * bb
     table_chroma = float(np.hypot(med[1] - 128, med[2] - 128))
     limit = min(0.6 * table_chroma + 3, 20.0)
-    light = lab[:, :, 0]
+    light = np.ascontiguousarray(lab[:, :, 0])
     texture = np.sqrt(np.maximum(cv2.blur(light * light, (7, 7)) - cv2.blur(light, (7, 7)) ** 2, 0))
     # a striped or grained table keeps its texture under the glare
     ring_texture = float(np.median(np.concatenate([texture[:b].ravel(), texture[-b:].ravel()])))
@@ -99,15 +101,20 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     s = np.clip((a * ta + bb * tb) / max(ta * ta + tb * tb, 1e-6), 0.0, 1.1)
     # (washing out bends the hue in Lab: on a strongly coloured table the glare strays further from that line)
     hue_reach = max(16.0, WASHED_HUE * table_chroma)
-    washed = (table_chroma > 12) & ((a - s * ta) ** 2 + (bb - s * tb) ** 2 < hue_reach**2) & (texture < max(3.0, ring_texture))
-    glare = (lab[:, :, 0] > med[0] + 20) & ((chroma2 < limit * limit) | washed)
+    # (the hue's way off that line, for the glare and for its halo)
+    off_hue = (a - s * ta) ** 2 + (bb - s * tb) ** 2 < hue_reach**2
+    glare = light > med[0] + 20
+    if table_chroma > 12:
+        glare &= (chroma2 < limit * limit) | (off_hue & (texture < max(3.0, ring_texture)))
+    else:
+        glare &= chroma2 < limit * limit
     mask = ((d2 > 1.6**2) & ~glare).astype(np.uint8)
     k = max(3, int(min(h, w) * 0.012)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     # (after the opening: the thin halo around a pool of glare on the table is gone, and the pool is the table's)
     # ... nor is the soft halo around it, lighter than the table and of its hue (it may differ enough to be board)
-    halo = (light > med[0] + 3) & ((a - s * ta) ** 2 + (bb - s * tb) ** 2 < hue_reach**2) & (s > 0.2)
+    halo = (light > med[0] + 3) & off_hue & (s > 0.2)
     mask = cv2.bitwise_or(mask, _enclosed_glare(glare & (mask == 0), mask & ~halo))
     # the same labels as the default algorithm (raster order), faster
     n, lab_img, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
@@ -131,6 +138,11 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     big = area.max()
     keep = np.zeros(n, np.uint8)
     keep[1:] = area[1:] >= 0.2 * big
+    kept_parts = np.flatnonzero(keep)
+    if len(kept_parts) == 1:
+        # (one part kept, the board: its label's pixels, as the look-up gives them)
+        one: NDArray[Any] = (lab_img == kept_parts[0]).view(np.uint8)
+        return one
     out: NDArray[Any] = keep[lab_img]
     return out
 
@@ -148,17 +160,23 @@ def _enclosed_glare(glare: NDArray[Any], board: NDArray[Any]) -> NDArray[Any]:
     out = np.zeros(glare.shape, np.uint8)
     if n <= 1:
         return out
-    rim = cv2.dilate(labels.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.intp)
+    # (the largest label next to each pixel; in 16 bits where every label fits)
+    rim = cv2.dilate(labels.astype(np.uint16 if n <= 65535 else np.float32), _SQUARE_3).astype(np.intp)
     rim[g > 0] = 0
-    on = np.bincount(rim.ravel(), weights=board.ravel().astype(np.float64), minlength=n)
-    count = np.bincount(rim.ravel(), minlength=n).astype(np.float64)
-    # a patch at the photo's edge goes on beyond it, over what cannot be seen
-    edge = np.unique(np.r_[labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    # each patch's rim pixels on the board and in all, counted together (``board`` is 0 or 1)
+    both = np.bincount((rim * 2 + board.astype(np.intp)).ravel(), minlength=2 * n).reshape(n, 2)
+    on = both[:, 1].astype(np.float64)
+    count = (both[:, 0] + both[:, 1]).astype(np.float64)
     keep = on >= ENCLOSED_GLARE * np.maximum(count, 1)
     keep[0] = False
-    keep[edge] = False
-    out[keep[labels]] = 1
+    # a patch at the photo's edge goes on beyond it, over what cannot be seen
+    keep[np.r_[labels[0], labels[-1], labels[:, 0], labels[:, -1]]] = False
+    if keep.any():
+        out[keep[labels]] = 1
     return out
+
+
+_SQUARE_3 = np.ones((3, 3), np.uint8)
 
 
 def _lines(gray: NDArray[Any], mask: NDArray[Any]) -> NDArray[Any]:
@@ -166,7 +184,12 @@ def _lines(gray: NDArray[Any], mask: NDArray[Any]) -> NDArray[Any]:
     near = cv2.dilate(mask, np.ones((15, 15), np.uint8))
     edges[near == 0] = 0
     size = max(gray.shape)
-    found = cv2.HoughLinesP(edges, 1, np.pi / 360, 40, minLineLength=int(0.06 * size), maxLineGap=4)
+    # the edges up to the last row and column holding one: the same lines (the origin stays, the search stops where
+    # the image would hold no edge), a smaller accumulator
+    rows, cols = np.flatnonzero(edges.any(axis=1)), np.flatnonzero(edges.any(axis=0))
+    if not len(rows):
+        return np.zeros((0, 4), np.float64)
+    found = cv2.HoughLinesP(edges[:rows[-1] + 1, :cols[-1] + 1], 1, np.pi / 360, 40, minLineLength=int(0.06 * size), maxLineGap=4)
     if found is None:
         return np.zeros((0, 4), np.float64)
     out: NDArray[Any] = found.reshape(-1, 4).astype(np.float64)
@@ -201,12 +224,12 @@ def _outline(mask: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
-def _directions(gray: NDArray[Any], mask: NDArray[Any]) -> tuple[float, float] | None:
+def _directions(gray: NDArray[Any], mask: NDArray[Any], outline: NDArray[Any] | None = None) -> tuple[float, float] | None:
     """The two dominant edge directions on the board (degrees, 0..180), from gradient orientations.
 
-    The first is the one nearer the photo's horizontal.
+    The first is the one nearer the photo's horizontal. ``outline``: `_outline` of ``mask`` where the caller has it.
     """
-    outline = _outline(mask)
+    outline = _outline(mask) if outline is None else outline
     if len(outline) >= 4:
         # the outline's pieces run along the grid; the art's edges (and the sensor's blocks) do not
         d = outline[:, 2:] - outline[:, :2]
@@ -515,7 +538,7 @@ def _rectify(pts: NDArray[Any], rect_h: NDArray[Any]) -> NDArray[Any] | None:
     out = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), rect_h).reshape(-1, 2)
     if not np.isfinite(out).all():
         return None
-    lo, hi = np.percentile(out, 0.5, axis=0), np.percentile(out, 99.5, axis=0)
+    lo, hi = np.percentile(out, [0.5, 99.5], axis=0)
     span = float(max(hi - lo))
     if span <= 0:
         return None
@@ -642,14 +665,16 @@ _View = tuple[float, NDArray[Any], NDArray[Any], tuple[float, float, float, floa
               NDArray[Any]]
 
 
-def _views(gray: NDArray[Any], mask: NDArray[Any], dirs: tuple[float, float]) -> list[NDArray[Any]]:
+def _views(gray: NDArray[Any], mask: NDArray[Any], dirs: tuple[float, float],
+           outline: NDArray[Any] | None = None) -> list[NDArray[Any]]:
     """Candidate maps from ``gray``'s pixels to a view from straight above (up to scale per axis).
 
     Two candidates: parallel seams along the two dominant directions (a view from above),
-    and the perspective undone through the seams' vanishing points.
+    and the perspective undone through the seams' vanishing points. ``outline``: `_outline` of ``mask`` where the
+    caller has it.
     """
     h, w = gray.shape[:2]
-    lines = np.concatenate([_lines(gray, mask), _outline(mask)])
+    lines = np.concatenate([_lines(gray, mask), _outline(mask) if outline is None else outline])
     norm = np.array([[2 / w, 0, -1], [0, 2 / w, -h / w], [0, 0, 1]])
     f1, f2 = _families(lines, dirs) if len(lines) else (lines, lines)
     # with too few lines for a vanishing point, the family is taken as parallel (a view from above)
@@ -794,12 +819,14 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
     if mask.sum() < MIN_BOARD * h * w:
         raise NoBoardError("no board in the photo: nothing on the table differs from it")
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    dirs = _directions(gray, mask)
+    # (the board's outline pieces: for its directions and for its views)
+    outline = _outline(mask)
+    dirs = _directions(gray, mask, outline)
     if dirs is None:
         raise NoBoardError("no tile grid in the photo: no straight tile edges found")
     ys, xs = np.nonzero(mask)
     pts = np.c_[xs, ys].astype(np.float64)[:: max(1, len(xs) // 4000)]
-    found = [v for v in (_judge(gray, mask, pts, view) for view in _views(gray, mask, dirs)) if v is not None]
+    found = [v for v in (_judge(gray, mask, pts, view) for view in _views(gray, mask, dirs, outline)) if v is not None]
     if not found:
         raise NoBoardError("no tile grid in the photo: the tile edges do not form a grid")
     best = _best(found)
@@ -810,10 +837,12 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
         start = best
         # (the canvas as the view's judgement warped it)
         top_gray, top_mask = start[5], start[2]
-        again = _directions(top_gray, top_mask)
+        top_outline = _outline(top_mask)
+        again = _directions(top_gray, top_mask, top_outline)
         if again is None or min(again[0], 180 - again[0]) > 15 or abs(again[1] - 90) > 15:
             break
-        found = [v for v in (_judge(gray, mask, pts, view @ start[1]) for view in _views(top_gray, top_mask, again)) if v is not None]
+        found = [v for v in (_judge(gray, mask, pts, view @ start[1]) for view in _views(top_gray, top_mask, again, top_outline))
+                 if v is not None]
         judged += found
         best = _best([start, *found])
         if best is start:
@@ -822,7 +851,7 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
     # grid units -> canvas -> photo
     to_canvas = np.array([[px, 0, phx], [0, py, phy], [0, 0, 1]])
     to_photo = np.diag([1 / scale, 1 / scale, 1]) @ np.linalg.inv(full) @ to_canvas
-    cells: list[Cell] = []
+    covers: dict[tuple[int, int], float] = {}
     nx, ny = int(CANVAS // px) + 2, int(CANVAS // py) + 2
     # each cell's cover from the mask's running sums: the mean of its 0/1 pixels, counted exactly
     summed = cv2.integral(top_mask, sdepth=cv2.CV_32S)
@@ -836,10 +865,8 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
             cover = float(summed[yb, xb] - summed[ya, xb] - summed[yb, xa] + summed[ya, xa]) / ((yb - ya) * (xb - xa))
             if cover < MIN_COVER:
                 continue
-            corners = cv2.perspectiveTransform(np.array([[i, j], [i + 1, j], [i + 1, j + 1], [i, j + 1]], np.float64).reshape(-1, 1, 2),
-                                               to_photo).reshape(-1, 2)
-            cells.append(Cell(i, j, corners.astype(np.float32), cover))
-    if not cells:
+            covers[(i, j)] = cover
+    if not covers:
         raise NoBoardError("no tile grid in the photo: the board's cells could not be placed")
     to_work = np.diag([scale, scale, 1]) @ to_photo
     # the outline runs along tile edges: where the seams' perspective leaves it off its lattice lines (seams too
@@ -849,7 +876,6 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
         fitted = max(fits, key=lambda f: f[2])
         if fitted[2] >= fitted[1] + 0.1:
             to_work = fitted[0]
-    covers = {(c.x, c.y): c.cover for c in cells}
     # the lattice measured in the view from above is a little off in pitch or perspective on a big board seen at a
     # slant: grown from the board's middle outwards along the seams, it is kept where it puts more seams on its lines
     fine = fine_gray(photo)
@@ -868,13 +894,18 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
     if grew and refined is not None and seam_share(fine, mask, refined) < share:
         refined = None
     to_photo = np.diag([1 / scale, 1 / scale, 1]) @ (to_work if refined is None else refined)
-    moved = []
-    for (x, y), cover in sorted(covers.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        corners = _apply(to_photo, np.array([[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]], np.float64))
-        moved.append(Cell(x, y, corners.astype(np.float32), cover))
-    if not moved:
+    placed = sorted(covers.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+    if not placed:
         raise NoBoardError("no tile grid in the photo: the board's cells could not be placed")
-    return Grid(tuple(moved), to_photo), misfit
+    # every cell's corners (NW, NE, SE, SW) mapped at once: each point alone, as cell by cell
+    at = np.array([xy for xy, _ in placed], np.float64)
+    corners = _apply(to_photo, np.ascontiguousarray(at[:, None, :] + _QUAD[None])).astype(np.float32)
+    moved = tuple(Cell(x, y, corners[k], cover) for k, ((x, y), cover) in enumerate(placed))
+    return Grid(moved, to_photo), misfit
+
+
+#: a cell's corners (NW, NE, SE, SW) in grid units from its own
+_QUAD = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
 
 
 #: how much more of the seams (share of the seam probes on a lattice line) the grown lattice must hold to be taken
@@ -1643,24 +1674,47 @@ def _outline_fits(mask: NDArray[Any], to_work: NDArray[Any],
         ok2 = (np.abs(uv[:, 1] - target[:, 1]) < 0.1) & use_v
         return float(ok.sum() + ok2.sum()) / n
 
+    # the fit before snapped once a reach, and the rounds' rows from it by (radius, reach): the same for every prior and
+    # for every round that kept it
+    start: dict[float, tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]] = {}
+    first: dict[tuple[float, float], tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]] | None] = {}
+
+    def rows_of(g: NDArray[Any], radius: float, reach: float) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]] | None:
+        """One round's rows from the fit ``g``: (rows along u, rows along v, their right-hand side, ``g``'s first eight
+        entries), None with too few points."""
+        if g is inv:
+            if reach not in start:
+                start[reach] = snapped(inv, reach)
+            use_u, use_v, target, uv = start[reach]
+        else:
+            use_u, use_v, target, uv = snapped(g, reach)
+        near = np.hypot(*(uv - anchor).T) <= radius
+        use_u = use_u & near
+        use_v = use_v & near
+        if use_u.sum() < 20 or use_v.sum() < 20:
+            return None
+        gn = g @ np.linalg.inv(norm)
+        gn = gn / gn[2, 2]
+        w3 = 1.0 / np.abs(ph @ gn[2])
+        xy = ph[:, :2]
+        rows_u = np.concatenate((ph[use_u], z[use_u], -target[use_u, :1] * xy[use_u]), axis=1) * w3[use_u, None]
+        rows_v = np.concatenate((z[use_v], ph[use_v], -target[use_v, 1:] * xy[use_v]), axis=1) * w3[use_v, None]
+        rhs = np.concatenate((target[use_u, 0] * w3[use_u], target[use_v, 1] * w3[use_v]))
+        return rows_u, rows_v, rhs, gn.ravel()[:8]
+
     def fit(prior: float) -> tuple[NDArray[Any], float, float] | None:
         g = inv
         for radius, reach in ((3.0, 0.3), (5.0, 0.3), (8.0, 0.3), (12.0, 0.3), (1e9, 0.25), (1e9, 0.15)):
-            use_u, use_v, target, uv = snapped(g, reach)
-            near = np.hypot(*(uv - anchor).T) <= radius
-            use_u &= near
-            use_v &= near
-            if use_u.sum() < 20 or use_v.sum() < 20:
+            if g is inv:
+                if (radius, reach) not in first:
+                    first[(radius, reach)] = rows_of(inv, radius, reach)
+                got = first[(radius, reach)]
+            else:
+                got = rows_of(g, radius, reach)
+            if got is None:
                 continue
-            gn = g @ np.linalg.inv(norm)
-            gn = gn / gn[2, 2]
-            w3 = 1.0 / np.abs(ph @ gn[2])
-            xy = ph[:, :2]
-            rows_u = np.concatenate((ph[use_u], z[use_u], -target[use_u, :1] * xy[use_u]), axis=1) * w3[use_u, None]
-            rows_v = np.concatenate((z[use_v], ph[use_v], -target[use_v, 1:] * xy[use_v]), axis=1) * w3[use_v, None]
-            rhs = np.concatenate((target[use_u, 0] * w3[use_u], target[use_v, 1] * w3[use_v]))
+            rows_u, rows_v, rhs, cur = got
             lam = prior * np.sqrt(len(rhs))
-            cur = gn.ravel()[:8]
             a = np.concatenate((rows_u, rows_v, lam * eye))
             b = np.concatenate((rhs, lam * cur))
             x = np.linalg.lstsq(a, b, rcond=None)[0]

@@ -692,3 +692,172 @@ def test_a_lattices_half_seams_are_searched_once_for_a_read_only_photo_and_mask_
     grid_module.seam_share(other, fixed_mask, truth)
     grid_module.seam_share(fine, fixed_mask, truth)
     assert len(searched) == 2
+
+
+def _enclosed_glare_plain(glare: NDArray[Any], board: NDArray[Any]) -> NDArray[Any]:
+    """`grid._enclosed_glare` as it was: the labels dilated as float32, the rim counted with float weights."""
+    import cv2
+
+    g = glare.astype(np.uint8)
+    n, labels = cv2.connectedComponents(g, connectivity=8)
+    out = np.zeros(glare.shape, np.uint8)
+    if n <= 1:
+        return out
+    rim = cv2.dilate(labels.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.intp)
+    rim[g > 0] = 0
+    on = np.bincount(rim.ravel(), weights=board.ravel().astype(np.float64), minlength=n)
+    count = np.bincount(rim.ravel(), minlength=n).astype(np.float64)
+    edge = np.unique(np.r_[labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    keep = on >= grid_module.ENCLOSED_GLARE * np.maximum(count, 1)
+    keep[0] = False
+    keep[edge] = False
+    out[keep[labels]] = 1
+    return out
+
+
+def _foreground_plain(img: NDArray[Any]) -> NDArray[Any]:
+    """`grid._foreground` as it was: numpy's broadcasts over the Lab pixels, the hue's way off its line measured twice,
+    every part's pixels looked up."""
+    import cv2
+
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
+    h, w = lab.shape[:2]
+    b = max(2, int(0.03 * min(h, w)))
+    ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3), lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    med = np.median(ring, axis=0)
+    spread = np.median(np.abs(ring - med), axis=0)
+    k2 = (np.array([0.3, 1.0, 1.0]) / (spread.astype(np.float64) * 3 + 6) ** 2).astype(np.float32)
+    diff = lab - med.astype(np.float32)
+    d2 = cv2.transform(diff * diff, k2.reshape(1, 3))
+    a, bb = lab[:, :, 1] - 128, lab[:, :, 2] - 128
+    chroma2 = a * a + bb * bb
+    table_chroma = float(np.hypot(med[1] - 128, med[2] - 128))
+    limit = min(0.6 * table_chroma + 3, 20.0)
+    light = lab[:, :, 0]
+    texture = np.sqrt(np.maximum(cv2.blur(light * light, (7, 7)) - cv2.blur(light, (7, 7)) ** 2, 0))
+    ring_texture = float(np.median(np.concatenate([texture[:b].ravel(), texture[-b:].ravel()])))
+    ta, tb = float(med[1] - 128), float(med[2] - 128)
+    s = np.clip((a * ta + bb * tb) / max(ta * ta + tb * tb, 1e-6), 0.0, 1.1)
+    hue_reach = max(16.0, grid_module.WASHED_HUE * table_chroma)
+    washed = (table_chroma > 12) & ((a - s * ta) ** 2 + (bb - s * tb) ** 2 < hue_reach**2) & (texture < max(3.0, ring_texture))
+    glare = (lab[:, :, 0] > med[0] + 20) & ((chroma2 < limit * limit) | washed)
+    mask = ((d2 > 1.6**2) & ~glare).astype(np.uint8)
+    k = max(3, int(min(h, w) * 0.012)) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    halo = (light > med[0] + 3) & ((a - s * ta) ** 2 + (bb - s * tb) ** 2 < hue_reach**2) & (s > 0.2)
+    mask = cv2.bitwise_or(mask, _enclosed_glare_plain(glare & (mask == 0), mask & ~halo))
+    n, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return mask
+    smooth = np.bincount(lab_img.ravel(), weights=texture.ravel(), minlength=n) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    area[0] = 0
+    large = area >= 0.1 * area.max()
+    ref = float(smooth[large].max()) if large.any() else 0.0
+    area[smooth < 0.35 * ref] = 0
+    kept = area.copy()
+    area[smooth < 1.5 * ring_texture + 1.0] = 0
+    if area.max() < grid_module.MIN_BOARD * h * w:
+        area = kept
+        area[smooth < 0.5 * ref] = 0
+    big = area.max()
+    keep = np.zeros(n, np.uint8)
+    keep[1:] = area[1:] >= 0.2 * big
+    out: NDArray[Any] = keep[lab_img]
+    return out
+
+
+def _tabled_photo(seed: int, table: tuple[int, int, int], tiles: int, pools: int, roads: bool) -> NDArray[Any]:
+    """A work-sized photo (640 x 360, BGR) of ``tiles`` textured tiles, turned, on a ``table`` coloured table, white
+    roads across some (``roads``), ``pools`` pools of glare on the table and on the tiles."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    h, w = 360, 640
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = table
+    for _ in range(tiles):
+        art = cv2.GaussianBlur(rng.uniform(-1, 1, (60, 60, 3)).astype(np.float32), (0, 0), 2.0)
+        tile = (art / float(np.abs(art).max()) * 35 + rng.uniform(40, 200, 3)).astype(np.float32)
+        if roads and rng.random() < 0.5:
+            tile[26:34] = (235, 235, 235)
+        rot = cv2.getRotationMatrix2D((30, 30), float(rng.uniform(0, 30)), 1.0)
+        rot[:, 2] += (float(rng.uniform(40, w - 100)), float(rng.uniform(30, h - 90)))
+        placed = cv2.warpAffine(tile, rot, (w, h), flags=cv2.INTER_NEAREST)
+        on = cv2.warpAffine(np.ones((60, 60), np.uint8), rot, (w, h), flags=cv2.INTER_NEAREST) > 0
+        img[on] = placed[on]
+    for _ in range(pools):
+        disc = np.zeros((h, w), np.float32)
+        cv2.ellipse(disc, (int(rng.integers(0, w)), int(rng.integers(0, h))), (int(rng.integers(10, 80)), int(rng.integers(8, 50))),
+                    0, 0, 360, 1.0, -1)
+        spot = cv2.GaussianBlur(disc, (0, 0), 6)
+        img = img * (1 - spot[:, :, None]) + 250 * spot[:, :, None]
+    out: NDArray[Any] = np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+    return out
+
+
+_TABLES = ((60, 110, 160), (128, 128, 128), (40, 140, 60), (150, 60, 40), (200, 200, 205), (30, 30, 30))
+
+
+def test_the_board_mask_and_its_enclosed_glare_are_those_found_before_to_the_bit() -> None:
+    """`grid._foreground` (each channel less the table's in one pass, the hue's way off its line measured once, the
+    board's single part taken by its label) and `grid._enclosed_glare` (the rim counted without weights) mark the same
+    pixels as their plain forms on grey, brown, strongly coloured, white and black tables, with and without glare pools
+    and white roads, and with no board at all."""
+    import cv2
+
+    photos = [_tabled_photo(seed, table, tiles, pools, roads) for seed, table in enumerate(_TABLES)
+              for tiles, pools, roads in ((1, 0, True), (1, 2, True), (12, 3, False), (30, 1, True))]
+    photos.append(np.full((360, 640, 3), 90, np.uint8))
+    for photo in photos:
+        got = grid_module._foreground(photo)
+        assert _same(got, _foreground_plain(photo))
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        glare = cv2.GaussianBlur(rng.random((90, 160)).astype(np.float32), (0, 0), 3) > 0.52
+        board = (cv2.GaussianBlur(rng.random((90, 160)).astype(np.float32), (0, 0), 4) > 0.5).astype(np.uint8)
+        assert _same(grid_module._enclosed_glare(glare, board), _enclosed_glare_plain(glare, board))
+    assert not grid_module._enclosed_glare(np.zeros((9, 9), bool), np.ones((9, 9), np.uint8)).any()
+
+
+def test_lines_searched_up_to_the_last_edge_are_those_of_the_whole_image() -> None:
+    """The straight lines (`grid._lines`) found with the edge image cut after its last row and column holding an edge
+    are those found in the whole image, in the same order."""
+    import cv2
+
+    for seed, table in enumerate(_TABLES):
+        photo = _tabled_photo(seed, table, 30, 1, True)
+        gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+        mask = grid_module._foreground(photo)
+        edges = cv2.Canny(gray, 30, 90)
+        edges[cv2.dilate(mask, np.ones((15, 15), np.uint8)) == 0] = 0
+        found = cv2.HoughLinesP(edges, 1, np.pi / 360, 40, minLineLength=int(0.06 * 640), maxLineGap=4)
+        plain = np.zeros((0, 4)) if found is None else found.reshape(-1, 4).astype(np.float64)
+        t = np.linspace(0, 1, 9)
+        xs = np.clip(np.round(plain[:, None, 0] + t * (plain[:, None, 2] - plain[:, None, 0])), 0, 639).astype(np.intp)
+        ys = np.clip(np.round(plain[:, None, 1] + t * (plain[:, None, 3] - plain[:, None, 1])), 0, 359).astype(np.intp)
+        on_board = cv2.dilate(mask, np.ones((5, 5), np.uint8))[ys, xs].mean(axis=1)
+        want = plain[on_board >= 0.75]
+        got = grid_module._lines(gray, mask)
+        assert len(want) > 0 and _same(got, want)
+    assert grid_module._lines(np.full((60, 80), 100, np.uint8), np.ones((60, 80), np.uint8)).shape == (0, 4)
+
+
+def test_every_cells_corners_are_those_mapped_cell_by_cell() -> None:
+    """The grid's cells have their corners (NW, NE, SE, SW) mapped all at once, bit for bit as each cell's four mapped
+    alone through the grid's map, in float32."""
+    import cv2
+
+    fine, mask, _, _ = _slanted_board(3)
+    # greenish tiles on a brown table
+    tiles = np.clip(fine[:, :, None] * np.array([0.55, 0.95, 0.65], np.float32), 0, 255)
+    on = cv2.resize(mask, (1280, 720), interpolation=cv2.INTER_NEAREST)[:, :, None] > 0
+    art = np.where(on, tiles, np.array([60, 110, 160], np.float32)).astype(np.uint8)
+    photo = cv2.resize(art, (2304, 1296), interpolation=cv2.INTER_LINEAR)
+    grid = grid_module.find_grid(photo)
+    assert len(grid.cells) > 40
+    for cell in grid.cells:
+        x, y = cell.x, cell.y
+        alone = grid_module._apply(grid.to_photo, np.array([[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]], np.float64))
+        assert _same(cell.corners, alone.astype(np.float32))
