@@ -473,7 +473,7 @@ class BoardMemory:
             else:
                 todo.extend(ms)
         if todo:
-            fresh = refined_poses(gray, calibration, locate_charts(tuple(todo), calibration, cfg), cfg)
+            fresh = refined_poses(gray, calibration, locate_charts(tuple(todo), calibration, cfg, gray), cfg)
             for seat, pose in fresh.items():
                 if self.outline is not None and pose.markers_seen == 1 and len(by_seat[seat]) == 1:
                     side = layout.board_of_marker(by_seat[seat][0].id)

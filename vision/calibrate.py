@@ -53,6 +53,7 @@ __all__ = [
     "rectify",
     "reduction",
     "sharpen_sigma",
+    "unshrunk",
 ]
 
 FloatArray = NDArray[Any]
@@ -359,6 +360,158 @@ def _refined(gray: Image, corners: FloatArray, sigma: float, step: float) -> Flo
     refined = pts.reshape(4, 2).astype(np.float64) + shift
     moved = np.linalg.norm(refined - corners, axis=1) <= step
     return np.where(moved[:, None], refined, corners)
+
+
+#: `unshrunk`: the camera's tone curve, undone before the edges are fitted (a blur mixes light, not grey levels)
+_GAMMA = 2.2
+_LINEAR = ((np.arange(256) / 255.0) ** _GAMMA).astype(np.float32)
+#: `unshrunk` samples each side of a marker across its edge from this far outside (in marker cells; the printed
+#: quiet zone is wider) to this far inside, and along it over the cells that do not touch a corner
+_EDGE_OUTSIDE = 0.5
+_EDGE_INSIDE = 2.0
+_EDGE_STEP = 0.125
+_EDGE_ALONG_STEP = 0.25
+#: `unshrunk` tries the edge this far (cells) out from where it was read, at blurs (Gaussian sigma, cells) of ...
+_EDGE_SHIFTS = np.arange(-0.15, 0.6 + 1e-9, 0.0125)
+_EDGE_BLURS = np.array([0.1, 0.15, 0.2, 0.27, 0.35, 0.45, 0.6, 0.8])
+#: ... and takes a side's shift only where the blurred print at it correlates with the side's profile this well
+_EDGE_FIT = 0.95
+
+
+def unshrunk(gray: Image, marker: Marker, dictionary: int) -> Marker:
+    """``marker`` with its corners moved out by what blur took off its square, measured on its edges in ``gray``.
+
+    Blur spreads light, so a dark square on white paper reads smaller than printed (three to four percent for a
+    chart's marker at the camera model's medium and hard levels): the detector thresholds the grey levels. Each
+    side's profile across its edge, averaged along the side's middle cells and taken to linear light, is fitted by
+    the marker's own print (its code's cells by the side) blurred and moved out; each pair of opposite sides'
+    shifts are averaged, so the marker's centre stays where it was read, and the corners move out by them. A side
+    that reaches out of the frame or fits badly (`_EDGE_FIT`: a hand, glare) is left out; with no side fitted the
+    marker is given back as it was.
+    """
+    models, n = _edge_models(dictionary, marker.id)
+    across, along = _edge_grid(n)
+    canon = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
+    to_image = cv2.getPerspectiveTransform(canon, np.asarray(marker.corners, np.float32))
+    pts = cv2.perspectiveTransform(_edge_points(n)[None], to_image)[0]
+    h, w = gray.shape[:2]
+    x0, y0 = max(0, math.floor(float(pts[:, 0].min())) - 1), max(0, math.floor(float(pts[:, 1].min())) - 1)
+    x1, y1 = min(w, math.ceil(float(pts[:, 0].max())) + 2), min(h, math.ceil(float(pts[:, 1].max())) + 2)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return marker
+    inside = ((pts[:, 0] >= 0) & (pts[:, 0] <= w - 1) & (pts[:, 1] >= 0) & (pts[:, 1] <= h - 1)).reshape(4, -1)
+    loc = (pts - np.array([x0, y0], np.float32)).reshape(-1, 1, 2)
+    vals = cv2.remap(_LINEAR[gray[y0:y1, x0:x1]], loc[..., 0], loc[..., 1], cv2.INTER_LINEAR)
+    profiles = vals.reshape(4, len(across), len(along)).mean(axis=2)
+    profiles -= profiles.mean(axis=1, keepdims=True)
+    norms = np.linalg.norm(profiles, axis=1)
+    fit = np.einsum("kmt,kt->km", models, profiles / np.maximum(norms, 1e-9)[:, None])
+    best = np.argmax(fit, axis=1)
+    shifts: list[float | None] = []
+    for k in range(4):
+        j = int(best[k]) % len(_EDGE_SHIFTS)
+        ok = (inside[k].all() and norms[k] > 1e-4 and float(fit[k, best[k]]) >= _EDGE_FIT
+              and 0 < j < len(_EDGE_SHIFTS) - 1)
+        shifts.append(float(_EDGE_SHIFTS[j]) if ok else None)
+    ex = [d for d in (shifts[0], shifts[2]) if d is not None]
+    ey = [d for d in (shifts[1], shifts[3]) if d is not None]
+    if not ex and not ey:
+        return marker
+    out_x = sum(ex) / len(ex) if ex else sum(ey) / len(ey)
+    out_y = sum(ey) / len(ey) if ey else out_x
+    grown = np.array([[-out_x, -out_y], [n + out_x, -out_y], [n + out_x, n + out_y], [-out_x, n + out_y]],
+                     np.float64)
+    return Marker(marker.id, cv2.perspectiveTransform(grown[None], to_image.astype(np.float64))[0])
+
+
+def _edge_grid(n: int) -> tuple[FloatArray, FloatArray]:
+    """`unshrunk`'s samples across a side (cells from its edge inward) and along it (cells), for a marker of ``n``
+    cells a side (its border included)."""
+    across = np.arange(-_EDGE_OUTSIDE, _EDGE_INSIDE + 1e-9, _EDGE_STEP)
+    along = np.arange(1.5, n - 1.5 + 1e-9, _EDGE_ALONG_STEP)
+    return across, along
+
+
+def _side_cells(side: int, t: FloatArray, s: FloatArray, n: int) -> tuple[FloatArray, FloatArray]:
+    """Marker cell coordinates (x right, y down) of the point ``t`` cells inward from side ``side``'s edge (0 left,
+    1 top, 2 right, 3 bottom) and ``s`` along it."""
+    if side == 0:
+        return t, s
+    if side == 1:
+        return s, t
+    if side == 2:
+        return n - t, s
+    return s, n - t
+
+
+def _edge_points(n: int) -> FloatArray:
+    """Every sample of `unshrunk` in marker cells, side by side, ``(4 * across * along, 2)`` float32 (read only)."""
+    kept = _EDGE_POINTS.get(n)
+    if kept is None:
+        across, along = _edge_grid(n)
+        t, s = np.meshgrid(across, along, indexing="ij")
+        kept = np.concatenate([np.stack(_side_cells(k, t, s, n), axis=-1).reshape(-1, 2) for k in range(4)])
+        kept = kept.astype(np.float32)
+        kept.flags.writeable = False
+        _EDGE_POINTS[n] = kept
+    return kept
+
+
+def _edge_models(dictionary: int, marker_id: int) -> tuple[FloatArray, int]:
+    """`unshrunk`'s profiles of marker ``marker_id``'s print across each side, blurred (`_EDGE_BLURS`) and moved out
+    (`_EDGE_SHIFTS`), each less its mean and of unit length: ``(4, blurs * shifts, across)``, and the marker's side
+    in cells (read only)."""
+    key = (dictionary, marker_id)
+    kept = _EDGE_MODELS.get(key)
+    if kept is not None:
+        return kept
+    table = cv2.aruco.getPredefinedDictionary(dictionary)
+    n = int(table.markerSize) + 2
+    bits = cv2.aruco.generateImageMarker(table, marker_id, n, borderBits=1).astype(np.float64) / 255.0
+    across, along = _edge_grid(n)
+    smooth = _edge_steps(n)
+    out = np.empty((4, len(_EDGE_BLURS) * len(_EDGE_SHIFTS), len(across)))
+    for k in range(4):
+        levels = [1.0]  # the white quiet zone outside, then each cell column's mean over the samples along
+        for c in range(4):
+            x, y = _side_cells(k, np.full(len(along), c + 0.5), along, n)
+            levels.append(float(bits[np.floor(y).astype(int), np.floor(x).astype(int)].mean()))
+        profile = 1.0 + np.einsum("bsjt,j->bst", smooth, np.diff(levels)).reshape(-1, len(across))
+        profile -= profile.mean(axis=1, keepdims=True)
+        out[k] = profile / np.maximum(np.linalg.norm(profile, axis=1, keepdims=True), 1e-12)
+    out.flags.writeable = False
+    kept = _EDGE_MODELS[key] = (out, n)
+    return kept
+
+
+def _edge_steps(n: int) -> FloatArray:
+    """A unit step up at the edge and at each of the three cell boundaries behind it, across a side (`_edge_grid`),
+    blurred (`_EDGE_BLURS`) and moved out (`_EDGE_SHIFTS`, the marker of ``n`` cells grown about its centre):
+    ``(blurs, shifts, 4, across)`` (read only)."""
+    kept = _EDGE_STEPS.get(n)
+    if kept is None:
+        across, _ = _edge_grid(n)
+        half = n / 2
+        moved = half - (half - np.arange(4.0)[None, :]) * (1 + _EDGE_SHIFTS[:, None] / half)  # (shifts, 4)
+        z = (across[None, None, None, :] - moved[None, :, :, None]) / _EDGE_BLURS[:, None, None, None]
+        kept = 0.5 * (1.0 + _erf(z / math.sqrt(2.0)))
+        kept.flags.writeable = False
+        _EDGE_STEPS[n] = kept
+    return kept
+
+
+def _erf(x: FloatArray) -> FloatArray:
+    """The error function (Abramowitz and Stegun 7.1.26, within 1.5e-7)."""
+    a = np.abs(x)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    poly = ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t
+    out: FloatArray = np.sign(x) * (1.0 - poly * np.exp(-a * a))
+    return out
+
+
+_EDGE_MODELS: dict[tuple[int, int], tuple[FloatArray, int]] = {}
+_EDGE_POINTS: dict[int, FloatArray] = {}
+_EDGE_STEPS: dict[int, FloatArray] = {}
 
 
 def find_missing_mat_markers(gray: Image, markers: tuple[Marker, ...], config: VisionConfig) -> tuple[Marker, ...]:
@@ -990,12 +1143,35 @@ _CHART_SIZE_TOLERANCE = 0.25
 _CHART_AGREE_MM = 6.0
 
 
-def locate_charts(markers: tuple[Marker, ...], calibration: Calibration, config: VisionConfig) -> dict[int, ChartPose]:
+def locate_charts(markers: tuple[Marker, ...], calibration: Calibration, config: VisionConfig,
+                  gray: Image | None = None) -> dict[int, ChartPose]:
     """Pose of every Organizing Chart with at least one of its seat markers in view, by seat (0-based).
 
     A marker whose size on the table is not its printed size is ignored (a card face decoded
     as a chart id); when a seat's markers disagree, the largest group that agrees is kept.
+    ``gray``: the grey frame the markers were read in; a chart that fewer than `CHART_UNSHRUNK_BELOW` of its
+    markers place is then placed again by its markers' corners with the blur's shrink taken out (`unshrunk`):
+    a blurred marker reads a few percent small, and one or two markers' size fix a chart's far end.
     """
+    layout = config.table.markers
+    found = _chart_pairs(markers, calibration, config)
+    poses = _chart_poses(found)
+    if gray is not None:
+        weak = {seat for seat, pose in poses.items() if pose.markers_seen < CHART_UNSHRUNK_BELOW}
+        if weak:
+            again = tuple(unshrunk(gray, m, config.aruco_dictionary) for m in markers
+                          for ss in (layout.board_of_marker(m.id),) if ss is not None and ss[0] in weak)
+            poses.update(_chart_poses(_chart_pairs(again, calibration, config), cache=False))
+    return poses
+
+
+#: `locate_charts`: a chart placed by fewer of its markers than this is placed again with their corners `unshrunk`
+CHART_UNSHRUNK_BELOW = 3
+
+
+def _chart_pairs(markers: tuple[Marker, ...], calibration: Calibration,
+                 config: VisionConfig) -> dict[int, list[tuple[FloatArray, FloatArray]]]:
+    """Each seat's chart markers of their printed size on the table, as (chart mm, table mm) corner pairs."""
     layout = config.table.markers
     chart = [(m, ss) for m in markers for ss in (layout.board_of_marker(m.id),) if ss is not None]
     found: dict[int, list[tuple[FloatArray, FloatArray]]] = {}
@@ -1009,6 +1185,12 @@ def locate_charts(markers: tuple[Marker, ...], calibration: Calibration, config:
             if abs(measured - printed) > _CHART_SIZE_TOLERANCE * printed:
                 continue
             found.setdefault(seat, []).append((np.array(layout.board_marker_corners(side), np.float64), table))
+    return found
+
+
+def _chart_poses(found: dict[int, list[tuple[FloatArray, FloatArray]]], cache: bool = True) -> dict[int, ChartPose]:
+    """Each seat's pose fitted to the largest group of its marker pairs (`_chart_pairs`) that agrees. ``cache``:
+    poses are kept for the next call (`_LAST_CHARTS`) and taken from it."""
     poses: dict[int, ChartPose] = {}
     fitted: dict[tuple[tuple[int, ...], bytes, bytes], tuple[FloatArray, FloatArray, int] | None] = {}
     for seat, pairs in found.items():
@@ -1018,7 +1200,7 @@ def locate_charts(markers: tuple[Marker, ...], calibration: Calibration, config:
         # the same printed and measured corners as in the last call (a first frame's marker search, then its
         # charts, under the same calibration) give the same pose: fitted once
         key = (src.shape, src.tobytes(), dst.tobytes())
-        if key in _LAST_CHARTS:
+        if cache and key in _LAST_CHARTS:
             kept = fitted[key] = _LAST_CHARTS[key]
             if kept is not None:
                 poses[seat] = ChartPose(seat, kept[0].copy(), kept[1].copy(), kept[2])
@@ -1038,8 +1220,9 @@ def locate_charts(markers: tuple[Marker, ...], calibration: Calibration, config:
         inverse = np.linalg.inv(full)
         fitted[key] = (full.copy(), inverse.copy(), len(best))
         poses[seat] = ChartPose(seat, full, inverse, len(best))
-    _LAST_CHARTS.clear()
-    _LAST_CHARTS.update(fitted)
+    if cache:
+        _LAST_CHARTS.clear()
+        _LAST_CHARTS.update(fitted)
     return poses
 
 

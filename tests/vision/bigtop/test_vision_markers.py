@@ -224,3 +224,48 @@ def test_the_slow_path_reads_chart_markers_through_motion_blur_of_a_few_cells() 
         found += len(want & {m.id for m in find_markers(blurred, CFG, robust=True)})
         total += len(want)
     assert found >= 0.75 * total
+
+
+def _space_error_px(pose: np.ndarray, cal: object, photo: object, truth_pose: tuple[float, float, float]) -> float:
+    """The largest distance (photo px) between the chart spaces' corners where ``pose`` puts them and where they lie."""
+    from vision.bigtop.layout import Space
+
+    worst = 0.0
+    for sp in Space:
+        r = CHART.space(sp)
+        pts = np.array([(r.x, r.y), (r.x + r.w, r.y), (r.x + r.w, r.y + r.h), (r.x, r.y + r.h)], np.float64)
+        table = pts @ pose[:2, :2].T + pose[:2, 2]
+        got = cv2.perspectiveTransform(table[None], cal.table_to_image)[0]  # type: ignore[attr-defined]
+        want = photo.to_image(np.array([chart_to_table(truth_pose, x, y) for x, y in pts]))  # type: ignore[attr-defined]
+        worst = max(worst, float(np.max(np.linalg.norm(got - want, axis=1))))
+    return worst
+
+
+def test_a_chart_placed_by_two_blurred_markers_is_placed_by_their_unshrunk_corners() -> None:
+    # a hard photo of the independent camera model: a chart whose markers read a few percent small, so that only
+    # the two along one of its edges agree, and those two put its far spaces 12 px off in the photo
+    from dataclasses import replace
+
+    from vision.bigtop.scene import CONTENT_REGION, HARD_SETTINGS, render_top_down
+    from vision.calibrate import MarkerTracker
+    from vision.camera_model import photograph
+
+    seed = 975000000
+    rng = np.random.default_rng(seed)
+    td = render_top_down(rng, int(rng.integers(3, 7)), replace(HARD_SETTINGS, hands=(0, 0)))
+    photo = photograph(td.canvas, td.px_per_mm, td.origin, CONTENT_REGION, "hard", seed, (1280, 960))
+    gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
+    markers = MarkerTracker(CFG).find(gray)
+    cal = mat_homography(markers, CFG)
+    read = locate_charts(markers, cal, CFG)
+    unshrunk = locate_charts(markers, cal, CFG, gray)
+    weak = [seat for seat, pose in read.items() if pose.markers_seen < 3]
+    assert weak
+    for seat in weak:
+        before = _space_error_px(read[seat].chart_to_table, cal, photo, td.charts[seat])
+        after = _space_error_px(unshrunk[seat].chart_to_table, cal, photo, td.charts[seat])
+        assert before > 8.0 and after < 4.0
+    # the charts three or more markers placed are placed as before
+    for seat, pose in read.items():
+        if seat not in weak:
+            assert np.array_equal(unshrunk[seat].chart_to_table, pose.chart_to_table)
