@@ -6,7 +6,10 @@ Grandioso ``tiger``, Carcassonne tile letter ``D``), each with one or more photo
 that single component, and writes a deck (`vision.enroll`). Every photo is read and
 its component found before anything is written; a missing or misnamed folder, an
 unreadable photo or a photo with no component ends the command with one line naming
-it (exit status 2) and nothing written.
+it (exit status 2) and nothing written. The Grand Carnival's tiles are named by the
+foundation patterns of the user's component values (``--components FILE``, else the user's
+``grand-carnival.toml`` when it exists), and the deck's card keeps those values: a deck is
+refused where it would be read with other foundation patterns (`vision.grand_carnival.decks`).
 
 ``ringside decks`` lists the enrolled decks.
 """
@@ -17,12 +20,13 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-__all__ = ["ENROLLABLE", "GameDeckSpec", "add_commands", "cmd_decks", "cmd_enroll", "enroll_folder", "spec_of"]
+__all__ = ["ENROLLABLE", "GameDeckSpec", "add_commands", "cmd_decks", "cmd_enroll", "component_values",
+           "enroll_folder", "spec_of"]
 
 #: The photo files an enrolment folder may hold (other files, such as notes, are skipped).
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
@@ -47,8 +51,11 @@ class GameDeckSpec:
     hint: str
 
 
-def spec_of(game: str) -> GameDeckSpec:
+def spec_of(game: str, values: Mapping[str, Any] | None = None) -> GameDeckSpec:
     """The enrolment spec of ``game``.
+
+    ``values``: the Grand Carnival's whole set of component values (`component_values`), whose
+    foundation patterns name its tiles; None for the shipped ones.
 
     :raises EnrollError: for a game that has no enrollable components.
     """
@@ -81,11 +88,12 @@ def spec_of(game: str) -> GameDeckSpec:
         return GameDeckSpec(game, tuple(c.notation for c in Card), lambda name: gshape, (40, 56),
                             "an animal (elephant, rhino, ... seal) or clown")
     if game == "grand-carnival":
-        from scorer.grand_carnival.components import CATALOG
+        from scorer.grand_carnival.components import CATALOG, catalog_of
         from vision.grand_carnival.layout import FIELD
 
+        catalog = CATALOG if values is None else catalog_of(values)
         parcel = ComponentShape(2 * FIELD, 2 * FIELD, 0.0, turns=1)
-        return GameDeckSpec(game, tuple(CATALOG.foundations), lambda name: parcel, (48, 48),
+        return GameDeckSpec(game, tuple(catalog.foundations), lambda name: parcel, (48, 48),
                             "a foundation tile by its pattern, top row then bottom row, / written - "
                             "(ws-ss: walkway, site / site, site), photographed with its hammers up")
     if game == "carcassonne":
@@ -147,9 +155,42 @@ def _photos_of(source: Path, spec: GameDeckSpec) -> dict[str, list[Path]]:
     return out
 
 
+#: The game whose component values a user file may change (``--components FILE``).
+COMPONENTS_GAME = "grand-carnival"
+
+
+def component_values(game: str, path: str | None) -> tuple[dict[str, Any] | None, str]:
+    """The component values ``game``'s components are enrolled with, and the file they came from.
+
+    For the Grand Carnival: ``path`` (``--components FILE``), else the user's file when it exists
+    (`firmware.components.user_values`); ``(None, "")`` is the shipped values. Other games have none.
+
+    :raises EnrollError: one line when ``path`` is given for another game, or naming the file and
+        the key when the file is not valid.
+    """
+    if game != COMPONENTS_GAME:
+        if path is not None:
+            raise EnrollError(f"--components FILE applies to grand-carnival only, not {game} "
+                              "(--only LIST enrols only some components)")
+        return None, ""
+    from firmware.components import user_values
+    from scorer.core import TableError
+
+    try:
+        return user_values(path)
+    except TableError as exc:
+        raise EnrollError(str(exc)) from None
+
+
 def enroll_folder(game: str, source: Path, name: str, seed: int = 0,
-                  progress: Callable[[int, int], None] | None = None) -> Any:
+                  progress: Callable[[int, int], None] | None = None,
+                  values: Mapping[str, Any] | None = None, values_source: str = "") -> Any:
     """Build the deck ``name`` of ``game`` from the photos under ``source`` (nothing is written).
+
+    ``values`` / ``values_source``: the Grand Carnival's component values (`component_values`);
+    the folders are named by their foundation patterns, and the deck's card keeps the file,
+    the values that differ from the shipped ones and the patterns (``components_file``,
+    ``component_changes``, ``foundations``) so the deck is never read with other patterns.
 
     :raises EnrollError: naming the folder or photo that is wrong.
     """
@@ -159,7 +200,7 @@ def enroll_folder(game: str, source: Path, name: str, seed: int = 0,
     from vision.enroll import build_deck, enrol_photo
     from vision.images import load_image
 
-    spec = spec_of(game)
+    spec = spec_of(game, values)
     photos = _photos_of(source, spec)
     total = sum(len(v) for v in photos.values())
     rng = np.random.default_rng(seed)
@@ -180,7 +221,14 @@ def enroll_folder(game: str, source: Path, name: str, seed: int = 0,
             if progress is not None:
                 progress(done, total)
     labels = [n for n in spec.names if n in photos]
-    return build_deck(game, name, views, spec.crop_size, labels)
+    deck = build_deck(game, name, views, spec.crop_size, labels)
+    if game == COMPONENTS_GAME:
+        from scorer.grand_carnival.components import component_changes, describe_changes
+
+        deck.card["components_file"] = values_source if values is not None else ""
+        deck.card["component_changes"] = describe_changes(component_changes(values)) if values is not None else []
+        deck.card["foundations"] = list(spec.names)
+    return deck
 
 
 def _valid_name(name: str) -> bool:
@@ -209,14 +257,15 @@ def cmd_enroll(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if (args.source is None) == (getattr(args, "camera", None) is None):
         raise EnrollError("give --from DIR (photos) or --camera SRC (at the table), one of them")
     folder = deck_folder(args)
+    values, values_source = component_values(args.game, getattr(args, "components", None))
     if args.camera is not None:
         from firmware.enroll_table import cmd_enroll_camera
 
-        return cmd_enroll_camera(args, stream)
+        return cmd_enroll_camera(args, stream, values, values_source)
     if folder.exists() and not args.replace and not (folder.is_dir() and not any(folder.iterdir())):
         raise EnrollError(f"{folder} already exists (choose another --name, or --replace it)")
     started = time.perf_counter()
-    deck = enroll_folder(args.game, Path(args.source), args.name)
+    deck = enroll_folder(args.game, Path(args.source), args.name, values=values, values_source=values_source)
     try:
         save_deck(deck, folder, replace=args.replace)
     except DeckError as exc:
@@ -226,8 +275,13 @@ def cmd_enroll(args: argparse.Namespace, out: TextIO | None = None) -> int:
     acc = (f"{100 * held['accuracy']:.1f}% of {held['views']} held-back views right, "
            f"{held['wrong_accepted']} wrong" if held["accuracy"] is not None else "no photo held back")
     print(f"enrolled {card['components']} {args.game} components from {card['photos']} photos "
-          f"in {time.perf_counter() - started:.1f} s ({acc}): {folder}", file=stream)
+          f"in {time.perf_counter() - started:.1f} s ({acc}){_with_values(values_source)}: {folder}", file=stream)
     return 0
+
+
+def _with_values(source: str) -> str:
+    """`` with the component values of FILE`` for a deck enrolled with a user's values ("" otherwise)."""
+    return f" with the component values of {source}" if source else ""
 
 
 def cmd_decks(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -252,8 +306,9 @@ def cmd_decks(args: argparse.Namespace, out: TextIO | None = None) -> int:
             continue
         held = d.get("held_back") or {}
         acc = f"{100 * held['accuracy']:.1f}% held-back" if held.get("accuracy") is not None else "no held-back"
+        values = f"  values of {d['components_file']}" if d.get("components_file") else ""
         print(f"{d.get('name', '?'):<16} {d.get('game', '?'):<12} {d.get('components', '?'):>3} components  "
-              f"{d.get('photos', '?'):>4} photos  {acc}  {d.get('created', '')}", file=stream)
+              f"{d.get('photos', '?'):>4} photos  {acc}  {d.get('created', '')}{values}", file=stream)
     return 0
 
 
@@ -280,8 +335,11 @@ def add_commands(sub: Any) -> None:
                    help="enrol at the table on the printed sheet (ringside print GAME --enroll): picamera2, "
                         "opencv:N, images:DIR or simulated[:seed=1,level=easy,stop=N]")
     p.add_argument("--photos", type=int, default=2, help="--camera: photos of each component (default 2)")
-    p.add_argument("--components", metavar="LIST",
+    p.add_argument("--only", metavar="LIST",
                    help="--camera: enrol only these components (comma-separated; default all of the game's)")
+    p.add_argument("--components", metavar="FILE",
+                   help="grand-carnival: component values over the shipped components.toml, whose foundation "
+                        "patterns name the tiles (default: ~/.config/ringside/grand-carnival.toml when it exists)")
     p.add_argument("--config", help="--camera: the TOML configuration (panel and buttons)")
     p.add_argument("--display", help="--camera: ssd1306, sh1106, ssd1309, emulator or dummy")
     p.add_argument("--buttons", help="--camera: gpio, mock or keyboard (default: the configuration's)")
@@ -322,7 +380,13 @@ def perceiver_for(table: Any, deck: str | None) -> Any:
     else:
         raise RunError(f"--deck: the {table.game.name} recogniser cannot read an enrolled deck")
     try:
-        perceiver.classifier = load_deck(resolve_deck(deck), game)
+        loaded = load_deck(resolve_deck(deck), game)
+        if game == COMPONENTS_GAME:
+            from vision.grand_carnival.decks import check_deck
+
+            changed: dict[str, Any] = getattr(table.game, "changed_components", dict)()
+            check_deck(loaded, table.game.catalog, "the component values this table plays" if changed else "")
     except DeckError as exc:
         raise RunError(str(exc)) from None
+    perceiver.classifier = loaded
     return perceiver

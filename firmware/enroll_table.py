@@ -28,7 +28,7 @@ import os
 import queue
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -505,16 +505,21 @@ def _labels(spec: GameDeckSpec, wanted: str | None) -> tuple[str, ...]:
     for word in (w.strip() for w in wanted.split(",") if w.strip()):
         name = lower.get(word.lower())
         if name is None:
-            raise EnrollError(f"--components: {word!r} is not a {spec.game} component (write {spec.hint})")
+            raise EnrollError(f"--only: {word!r} is not a {spec.game} component (write {spec.hint})")
         if name not in out:
             out.append(name)
     if not out:
-        raise EnrollError("--components names no component")
+        raise EnrollError("--only names no component")
     return tuple(out)
 
 
-def cmd_enroll_camera(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """``ringside enroll GAME --camera SRC --name NAME [--photos N] [--components LIST]``: guided at the table."""
+def cmd_enroll_camera(args: argparse.Namespace, out: TextIO | None = None,
+                      values: Mapping[str, Any] | None = None, values_source: str = "") -> int:
+    """``ringside enroll GAME --camera SRC --name NAME [--photos N] [--only LIST] [--components FILE]``.
+
+    Guided at the table. ``values`` / ``values_source``: the Grand Carnival's component values
+    (`firmware.enroll.component_values`), whose foundation patterns name the tiles asked for.
+    """
     import sys
 
     from firmware.config import ConfigError, load_config, with_overrides
@@ -525,13 +530,13 @@ def cmd_enroll_camera(args: argparse.Namespace, out: TextIO | None = None) -> in
     from vision.enroll import CARD_FILE, DeckError, save_deck
 
     stream = sys.stdout if out is None else out
-    spec = spec_of(args.game)
+    spec = spec_of(args.game, values)
     folder = deck_folder(args)
     if (folder / CARD_FILE).exists() and not args.replace:
         raise EnrollError(f"{folder} already holds a deck (choose another --name, or --replace it)")
     if not 1 <= args.photos <= 5:
         raise EnrollError(f"--photos must be 1 to 5, not {args.photos}")
-    labels = _labels(spec, args.components)
+    labels = _labels(spec, args.only)
     display = args.display
     if display is None and args.camera.strip().lower().startswith("simulated"):
         display = "dummy"  # a simulated enrolment on a desktop: the console says what the panel shows
@@ -601,7 +606,7 @@ def cmd_enroll_camera(args: argparse.Namespace, out: TextIO | None = None) -> in
         started = time.perf_counter()
         staged = progress.source_folder()
         try:
-            deck = enroll_folder(args.game, staged, args.name)
+            deck = enroll_folder(args.game, staged, args.name, values=values, values_source=values_source)
             save_deck(deck, folder, replace=True)
         except DeckError as exc:
             raise EnrollError(str(exc)) from None

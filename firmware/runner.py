@@ -301,6 +301,10 @@ def demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
     players = list(DEFAULT_NAMES[:seats]) if 1 <= seats <= len(DEFAULT_NAMES) else \
         [f"P{i + 1}" for i in range(max(seats, 0))]
     table.check_players(players)
+    from firmware.enroll import perceiver_for
+
+    # the deck is loaded (and refused, in one line) before the demo's folder is written
+    perceiver = perceiver_for(table, getattr(args, "deck", None))
     parts = args.hands if args.hands is not None else (4 if table.part_word else 1)
     folder = Path(args.out)
     try:
@@ -331,9 +335,6 @@ def demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
         count = [0]
         progress = _progress(out, referee, started, count, parts)
         web = _start_web(args.web, None, stack, out)
-        from firmware.enroll import perceiver_for
-
-        perceiver = perceiver_for(table, getattr(args, "deck", None))
         loop = RefereeLoop(referee, lambda: camera, perceiver, panels, still_frames=3, on_move=progress,
                            snapshots=folder / "frames", web=web)
         attach = getattr(camera, "attach_buttons", None)

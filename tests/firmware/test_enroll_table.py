@@ -152,7 +152,7 @@ def test_undo_takes_back_the_last_round(tmp_path: Path) -> None:
 
 def test_stop_then_resume_from_the_command_line_builds_the_deck(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["enroll", "bigtop", "--name", "family", "--display", "dummy", "--photos", "2",
-            "--components", "clowns-L2"]
+            "--only", "clowns-L2"]
     code, out, err = run(capsys, *argv, "--camera", "simulated:stop=1")
     assert (code, err) == (0, "")
     assert "stopped with 1 of 2 photos" in out
@@ -175,7 +175,7 @@ def test_stop_then_resume_from_the_command_line_builds_the_deck(home: Path, caps
     (["--camera", "simulated:speed=3"], ["unknown option 'speed'"]),
     (["--camera", "simulated:level=bright"], ["bad value"]),
     (["--camera", "simulated", "--photos", "0"], ["--photos must be 1 to 5"]),
-    (["--camera", "simulated", "--components", "animals-D9"], ["'animals-D9' is not a bigtop component"]),
+    (["--camera", "simulated", "--only", "animals-D9"], ["--only", "'animals-D9' is not a bigtop component"]),
     (["--camera", "nocam:3"], ["unknown camera"]),
 ])
 def test_camera_enrolment_errors_are_one_line(home: Path, capsys: pytest.CaptureFixture[str], extra: list[str],
@@ -224,7 +224,7 @@ def test_an_image_folder_camera_and_typed_keys(tmp_path: Path, home: Path, capsy
     cv2.imwrite(str(frames / "02.png"), np.zeros((60, 80, 3), np.uint8))  # would be the second photo: never read
     monkeypatch.setattr("sys.stdin", io.StringIO("ok\nm\n"))  # OK, then MODE: stop
     code, out, err = run(capsys, "enroll", "bigtop", "--name", "fam", "--camera", f"images:{frames}",
-                         "--buttons", "keyboard", "--display", "dummy", "--components", "clowns-L2")
+                         "--buttons", "keyboard", "--display", "dummy", "--only", "clowns-L2")
     assert (code, err) == (0, "")
     assert "round 1: kept 1 photos" in out and "stopped with 1 of 2 photos" in out
     assert (home / "fam" / "enrolling" / "photos" / "clowns-L2" / "1.png").is_file()

@@ -50,13 +50,18 @@ def recognize(frame: Image, model: Path | None, annotate: bool, classifier: Any 
     ``values``: the whole set of component values the boards were printed with (default: the
     shipped ones), from the file ``source``.
 
-    :raises VisionError: when no market board can be found.
+    :raises VisionError: when no market board can be found, or (a `vision.enroll.DeckError`) when
+        the deck was enrolled with other foundation patterns than ``values``' (`check_deck`).
     """
     from scorer.grand_carnival.components import CATALOG, catalog_of
     from vision.grand_carnival.pipeline import Recognizer
     from vision.grand_carnival.pipeline import annotate as draw
 
     catalog = CATALOG if values is None else catalog_of(values, source or "components")
+    if classifier is not None:
+        from vision.grand_carnival.decks import check_deck
+
+        check_deck(classifier, catalog, source if values is not None else "")
     result = Recognizer(catalog=catalog, classifier=classifier).recognize(frame)
     data = {"game": "grand-carnival", "boards": [v.to_json() for v in result.views],
             "railyard": None if result.railyard is None else result.railyard.to_json()}
