@@ -828,15 +828,20 @@ class Deck:
             return self._classify_fused(crops)
         return self._classify_plain(crops)
 
-    def classify_among(self, crops: Image, labels: Sequence[str]) -> list[Recognition]:
+    def classify_among(self, crops: Image, labels: Sequence[str], shape_known: bool = False) -> list[Recognition]:
         """`classify`, each crop compared with ``labels`` only (the recogniser knows the crop's shape: a
-        disc is one of the round components). A deck without templates reads as `classify`."""
+        disc is one of the round components). A deck without templates reads as `classify`.
+
+        ``shape_known``: the crop's outline has the shape of ``labels`` alone (a disc: a token), so the
+        embedding, blurred off every enrolled view, may lie farther: the clear-ratio and colour tests
+        take the embedding within `KIND_BOUND` (not `EMBEDDING_BOUND`), and the colour test a template
+        correlation of `KIND_TEMPLATE` (a crop of another shape correlates far less)."""
         if len(crops) == 0:
             return []
         if self.cue is None:
             return self._classify_plain(crops)
         wanted = set(labels)
-        return self._classify_fused(crops, np.array([x in wanted for x in self.labels], bool))
+        return self._classify_fused(crops, np.array([x in wanted for x in self.labels], bool), shape_known)
 
     def named_by_templates(self, crops: Image) -> list[str | None]:
         """For each crop, the label the template cue alone names clearly, None where it names none.
@@ -889,7 +894,8 @@ class Deck:
         return out
 
 
-    def _classify_fused(self, crops: Image, among: NDArray[np.bool_] | None = None) -> list[Recognition]:
+    def _classify_fused(self, crops: Image, among: NDArray[np.bool_] | None = None,
+                        shape_known: bool = False) -> list[Recognition]:
         """`classify` with the template cue: the nearest label by the fused distance (`scores`), identified
         when it passes the ratio test (``max_ratio``), correlates with its templates at least
         `MIN_TEMPLATE`, lies within `EMBEDDING_BOUND` times the embedding's bound, and the crop is neither
@@ -900,7 +906,8 @@ class Deck:
         is looked at again moved a little (`FUSED_MOVES`: the place a card was read from may be off by a
         few per cent); each label's fused distance is then its least over the looks, and the crop is
         identified only as the plain look's nearest label, under the stricter `FUSED_SEARCH_RATIO` and
-        `FUSED_SEARCH_BOUND`. ``among``: the labels compared (`scores`), default all."""
+        `FUSED_SEARCH_BOUND`. ``among``: the labels compared (`scores`), default all; ``shape_known``: as
+        `classify_among`."""
         look = functools.partial(self.scores) if among is None else functools.partial(self.scores, among=among)
         fused, tm, near = look(crops)
         assert tm is not None
@@ -914,9 +921,10 @@ class Deck:
         agree = _both_clear(tm[rows, best], near[rows, best]) & usable
         ok &= agree
         ok |= (tm[rows, best] >= STRONG_TEMPLATE) & (ratio <= STRONG_RATIO) & (near[rows, best] <= STRONG_BOUND) & usable
+        bound = KIND_BOUND if shape_known else EMBEDDING_BOUND
         ok |= self._clear(crops, best, usable & ~ok & (ratio <= CLEAR_RATIO) & (tm[rows, best] >= CLEAR_TEMPLATE)
-                          & (near[rows, best] <= EMBEDDING_BOUND))
-        ok |= self._by_colour(crops, fused, tm, near, best, usable & ~ok & (ratio <= COLOUR_GATE))
+                          & (near[rows, best] <= bound))
+        ok |= self._by_colour(crops, fused, tm, near, best, usable & ~ok & (ratio <= COLOUR_GATE), shape_known)
         todo = np.flatnonzero(~ok & usable & (ratio <= FUSED_SEARCH_GATE[0]) & (tm[rows, best] >= FUSED_SEARCH_GATE[1]))
         if len(todo):
             moved = _realigned(crops[todo], FUSED_MOVES + WIDE_MOVES)
@@ -965,7 +973,7 @@ class Deck:
         return out
 
     def _by_colour(self, crops: Image, fused: FloatArray, tm: FloatArray, near: FloatArray, best: NDArray[np.intp],
-                   asked: NDArray[np.bool_]) -> NDArray[np.bool_]:
+                   asked: NDArray[np.bool_], shape_known: bool = False) -> NDArray[np.bool_]:
         """Which of the ``asked`` crops (their nearest label short of the ratio test) the colour cue settles, and
         as which label (written into ``best``): among the labels within the ratio test of the nearest (the
         rivals, the nearest one of them), the one nearest by colour, when its colours are near the crop's
@@ -974,7 +982,8 @@ class Deck:
         The colour cue never names a label of its own: it only tells apart labels the other cues found alike
         (a token's face in two colours, one number in two suits). It names a rival over the nearest label only
         when the nearest's colours are far from the crop's (beyond `COLOUR_MAX`): two labels of one colour
-        (two pip counts of one suit) differ in hue only by their photos' chance, not by their print."""
+        (two pip counts of one suit) differ in hue only by their photos' chance, not by their print. ``shape_known``
+        (`classify_among`): the label correlating at least `KIND_TEMPLATE` and within `KIND_BOUND` is enough."""
         out = np.zeros(len(crops), bool)
         todo = np.flatnonzero(asked)
         colour = self.colour_cue
@@ -987,7 +996,11 @@ class Deck:
         pick = np.argmin(d, axis=1)
         other = np.sort(d, axis=1)[:, 1] if d.shape[1] > 1 else np.full(len(todo), np.inf)  # a deck of one label
         settled = ((d[sub, pick] <= COLOUR_MAX) & (other - d[sub, pick] >= COLOUR_MARGIN)
-                   & ((pick == own) | (d[sub, own] > COLOUR_MAX)) & _both_clear(tm[todo, pick], near[todo, pick]))
+                   & ((pick == own) | (d[sub, own] > COLOUR_MAX)))
+        if shape_known:
+            settled &= (tm[todo, pick] >= KIND_TEMPLATE) & (near[todo, pick] <= KIND_BOUND)
+        else:
+            settled &= _both_clear(tm[todo, pick], near[todo, pick])
         out[todo] = settled
         best[todo[settled]] = pick[settled]
         return out
@@ -1399,6 +1412,13 @@ WIDE_BOUND = 1.0
 CLEAR_RATIO = 0.78
 CLEAR_TEMPLATE = 0.42
 CLEAR_COLOUR = 0.85
+#: `Deck.classify_among` told the crop's shape (a disc: one of the tokens): the clear-ratio and colour tests
+#: take the embedding within this many times its bound, and the colour test this template correlation. A
+#: hard table camera's blur moves a token's embedding to 1.2-1.65 times the bound while its correlation with
+#: its own templates stays 0.34-0.65. On the Midway tuning tables (seeds 902,000,000 and 902,500,000 on, hard),
+#: crops of cards and clutter read among the tokens correlated at most 0.375 with any token.
+KIND_BOUND = 1.6
+KIND_TEMPLATE = 0.4
 #: A deck with templates: a crop whose nearest label passes every fused test but the ratio, within this
 #: ratio, is identified when the colour cue (`ColourCue`) puts the label within `COLOUR_MAX` of the crop's
 #: colours and every rival at least `COLOUR_MARGIN` farther (chosen on the tuning tables, seeds

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -570,6 +571,61 @@ def test_a_crop_is_read_among_the_labels_of_its_shape(monkeypatch: pytest.Monkey
     assert deck.classify(crops)[0].verdict is Verdict.UNSURE  # the two cards too alike
     assert deck.classify_among(crops, ["token-1", "token-2"])[0].label == "token-1"
     assert deck.classify_among(crops, ["card-a", "card-b"])[0].verdict is Verdict.UNSURE
+
+
+def _blurred_token_scores(tm_token: float, near_token: float, tm_other: float, near_other: float,
+                          ) -> Callable[..., tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Stand-in fused scores for a card and two tokens: the card near, the first token at ``tm_token`` and
+    ``near_token``, the second at ``tm_other`` and ``near_other``; ``among`` as `Deck.scores`."""
+    def scores(self: Deck, crops: np.ndarray, among: np.ndarray | None = None,
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        n = len(crops)
+        near = np.tile(np.array([[0.6, near_token, near_other]], np.float32), (n, 1))
+        tm = np.tile(np.array([[0.5, tm_token, tm_other]], np.float32), (n, 1))
+        if among is not None:
+            near = np.where(among[None, :], near, np.inf).astype(np.float32)
+        return near + 1.5 * (1.0 - tm), tm, near
+    return scores
+
+
+def _card_and_two_tokens() -> Deck:
+    return Deck("bigtop", "t", ("card-a", "token-1", "token-2"), np.zeros((3, 2), np.float32),
+                np.arange(3, dtype=np.int32), np.zeros(2, np.float32), np.eye(2, dtype=np.float32), 1.0, 0.9,
+                (40, 56), templates=np.zeros((3, 56, 40, 3), np.uint8), template_owners=np.arange(3, dtype=np.int32))
+
+
+@pytest.mark.parametrize(("tm_token", "near_token", "tm_other", "near_other"), [
+    (0.45, 1.45, 0.1, 2.2),  # far ahead of the other token (clear ratio), the embedding blurred past its bound
+    (0.45, 1.2, 0.43, 1.25),  # a hair ahead, told apart by colour, correlating under `MIN_TEMPLATE`
+])
+def test_a_blurred_token_is_named_among_the_tokens_when_its_shape_is_known(
+        monkeypatch: pytest.MonkeyPatch, tm_token: float, near_token: float, tm_other: float, near_other: float,
+) -> None:
+    monkeypatch.setattr(Deck, "scores", _blurred_token_scores(tm_token, near_token, tm_other, near_other))
+    monkeypatch.setattr(ColourCue, "distances", lambda self, crops, candidates=None: np.tile(
+        np.array([[0.9, 0.2, 0.6]], np.float32), (len(crops), 1)))
+    monkeypatch.setattr("vision.enroll.FUSED_SEARCH_GATE", (0.0, 2.0))
+    deck = _card_and_two_tokens()
+    crops = np.zeros((1, 56, 40, 3), np.uint8)
+    tokens = ["token-1", "token-2"]
+    assert deck.classify_among(crops, tokens)[0].verdict is Verdict.UNSURE
+    assert deck.classify_among(crops, tokens, shape_known=True)[0].verdict is Verdict.IDENTIFIED
+    assert deck.classify_among(crops, tokens, shape_known=True)[0].label == "token-1"
+
+
+@pytest.mark.parametrize(("tm_token", "near_token"), [
+    (0.38, 1.45),  # correlating as a card's crop read among the tokens does
+    (0.45, 1.7),  # the embedding past `KIND_BOUND`
+])
+def test_a_disc_unlike_every_token_stays_unsure_when_its_shape_is_known(
+        monkeypatch: pytest.MonkeyPatch, tm_token: float, near_token: float) -> None:
+    monkeypatch.setattr(Deck, "scores", _blurred_token_scores(tm_token, near_token, 0.1, 2.6))
+    monkeypatch.setattr(ColourCue, "distances", lambda self, crops, candidates=None: np.tile(
+        np.array([[0.9, 0.2, 0.6]], np.float32), (len(crops), 1)))
+    monkeypatch.setattr("vision.enroll.FUSED_SEARCH_GATE", (0.0, 2.0))
+    deck = _card_and_two_tokens()
+    crops = np.zeros((1, 56, 40, 3), np.uint8)
+    assert deck.classify_among(crops, ["token-1", "token-2"], shape_known=True)[0].verdict is Verdict.UNSURE
 
 
 def test_scores_among_some_labels_put_the_others_infinitely_far(monkeypatch: pytest.MonkeyPatch) -> None:

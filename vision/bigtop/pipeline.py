@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -194,8 +195,8 @@ class Recognizer:
         if colour and any(d.kind is Kind.TOKEN for d in dets):
             gains = paper_gains(frame, cal.table_to_image)
             recs = self._tokens_among_tokens(crops, dets, recs, gains)
-            recs = second_look(self.read.reading(self.classifier, "balanced"), crops, dets, recs, gains,
-                               cfg.confidence_threshold)
+            recs = second_look(self._token_reader() or self.read.reading(self.classifier, "balanced"), crops, dets,
+                               recs, gains, cfg.confidence_threshold)
         recs = one_of_each(self._checked(crops, recs))
         t6 = _now()
         items = [(d.kind, rect.to_table(*d.centre), d.angle, r) for d, r in zip(dets, recs)]
@@ -358,10 +359,17 @@ class Recognizer:
             return recognitions
         out = list(recognitions)
         looked = crops[todo] if gains is None else balanced(crops[todo], gains)
-        for i, r in zip(todo, among(looked, labels)):
+        for i, r in zip(todo, among(looked, labels, shape_known=True)):
             if r.verdict is Verdict.IDENTIFIED and (gains is None or r.best == recognitions[i].best):
                 out[i] = r
         return out
+
+    def _token_reader(self) -> CropReader | None:
+        """An enrolled deck read among its tokens only, told each crop is a disc (`_AmongTokens`); None for other
+        readers and for a deck with fewer than two tokens."""
+        among = getattr(self.classifier, "classify_among", None)
+        labels = [x for x in getattr(self.classifier, "labels", ()) if x in _TOKENS]
+        return _AmongTokens(among, labels) if among is not None and len(labels) >= 2 else None
 
     def _allowing_for_blur(self, crops: Image, recognitions: list[Recognition]) -> list[Recognition]:
         """`allowing_for_blur`, unless the reader tells blurred crops apart itself (``judges_blur``: an
@@ -549,6 +557,20 @@ BACK_MATCH = 0.3
 BLURRED = 0.2
 #: ... and is identified only from this confidence (the wrong label had 0.93; one right card in ~370 lay lower)
 BLURRED_CONFIDENCE = 0.95
+
+
+class _AmongTokens:
+    """A `CropReader` over an enrolled deck's ``classify_among``: every crop read among ``labels`` (the deck's
+    tokens), told its outline is a disc (``shape_known``). For the second look at a token's colour-balanced crop
+    (`balance.second_look`), which must not find the token's rivals among the cards its shape rules out."""
+
+    def __init__(self, among: Callable[..., list[Recognition]], labels: list[str]) -> None:
+        self.among = among
+        self.labels = labels
+
+    def classify(self, crops: Image, threshold: float) -> list[Recognition]:
+        """One `Recognition` per crop, read among the tokens; ``threshold`` unused (the deck's tests decide)."""
+        return self.among(crops, self.labels, shape_known=True)
 
 
 _TOKENS = frozenset(x for x in LABELS if x != NONE and kind_of(x) is Kind.TOKEN)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.bigtop.balance import second_look
 from vision.bigtop.pipeline import Recognizer, _of_its_shape
 from vision.classify import Recognition, Verdict
 from vision.detect import Detection
@@ -33,12 +34,14 @@ class _Reader:
 
     def __init__(self) -> None:
         self.asked: list[tuple[int, tuple[str, ...]]] = []
+        self.shape_known: list[bool] = []
 
     def classify(self, crops: np.ndarray, threshold: float) -> list[Recognition]:
         return [Recognition(Verdict.UNSURE, "animals-D4", 0.0) for _ in crops]
 
-    def classify_among(self, crops: np.ndarray, labels: list[str]) -> list[Recognition]:
+    def classify_among(self, crops: np.ndarray, labels: list[str], shape_known: bool = False) -> list[Recognition]:
         self.asked.append((len(crops), tuple(labels)))
+        self.shape_known.append(shape_known)
         return [Recognition(Verdict.IDENTIFIED, "token-7", 0.4) for _ in crops]
 
 
@@ -53,7 +56,24 @@ def test_an_unsure_disc_is_read_again_among_the_decks_tokens_only() -> None:
     out = recognizer._tokens_among_tokens(crops, [disc, card, disc], [unsure, unsure, sure])
     # only the unsure disc is read again, among the deck's tokens; the card and the identified disc stay
     assert reader.asked == [(1, ("token-7", "token-5", "token-back"))]
+    assert reader.shape_known == [True]  # the deck is told the crop is a disc
     assert out == [Recognition(Verdict.IDENTIFIED, "token-7", 0.4), unsure, sure]
+
+
+def test_the_second_look_at_a_balanced_token_reads_it_among_the_tokens() -> None:
+    reader = _Reader()
+    recognizer = Recognizer(classifier=reader)  # type: ignore[arg-type]
+    crops = np.zeros((2, 56, 40, 3), np.uint8)
+    gains = np.array([1.2, 0.96, 0.857])
+    disc = Detection(Kind.TOKEN, BOX, (0.0, 0.0), 0.0)
+    seven = Recognition(Verdict.IDENTIFIED, "token-7", 0.3)
+    token_reader = recognizer._token_reader()
+    assert token_reader is not None
+    # the deck's read among all its labels is unsure of every crop; among the tokens, told the shape, it is sure
+    assert second_look(token_reader, crops, [disc, disc], [seven, seven], gains, 0.5) == [
+        Recognition(Verdict.IDENTIFIED, "token-7", 0.35)] * 2
+    assert reader.asked == [(2, ("token-7", "token-5", "token-back"))] and reader.shape_known == [True]
+    assert second_look(reader, crops, [disc], [seven], gains, 0.5)[0].verdict is Verdict.UNSURE
 
 
 def test_a_reader_without_a_restricted_read_keeps_its_readings() -> None:
@@ -65,6 +85,7 @@ def test_a_reader_without_a_restricted_read_keeps_its_readings() -> None:
     disc = Detection(Kind.TOKEN, BOX, (0.0, 0.0), 0.0)
     recs = [Recognition(Verdict.UNSURE, "animals-D4", 0.0)]
     assert recognizer._tokens_among_tokens(np.zeros((1, 56, 40, 3), np.uint8), [disc], recs) == recs
+    assert recognizer._token_reader() is None
 
 
 class _CastReader:
@@ -78,7 +99,7 @@ class _CastReader:
     def classify(self, crops: np.ndarray, threshold: float) -> list[Recognition]:
         return [Recognition(Verdict.UNSURE, "token-5", 0.0) for _ in crops]
 
-    def classify_among(self, crops: np.ndarray, labels: list[str]) -> list[Recognition]:
+    def classify_among(self, crops: np.ndarray, labels: list[str], shape_known: bool = False) -> list[Recognition]:
         self.seen.extend(crops)
         spread = np.ptp(crops.reshape(len(crops), -1, 3).mean(axis=1), axis=1)
         return [Recognition(Verdict.IDENTIFIED if s < 3 else Verdict.UNSURE, "token-5", 0.1) for s in spread]
