@@ -541,6 +541,59 @@ def _cut(photo: NDArray[Any], corners: NDArray[Any], side: int = _CUT) -> NDArra
     return out
 
 
+def _lines_kept(filled: NDArray[Any]) -> NDArray[Any]:
+    """Of one axis of a mask, given the sorted indices of its lines holding a pixel (``filled``, not empty): those
+    lines, and of each run of empty lines before or between them one line where the run is odd, two where even
+    (none after the last, none before the first where that run is even), each line keeping its index's parity."""
+    out: list[int] = []
+    prev = int(filled[0]) - 1 - int(filled[0]) % 2
+    for i in filled.tolist():
+        gap = i - prev - 1
+        if gap:
+            out.append(prev + 1)
+            if gap % 2 == 0:
+                out.append(prev + 2)
+        out.append(i)
+        prev = i
+    return np.array(out, np.intp)
+
+
+def _components(mask: NDArray[Any]) -> tuple[int, NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """``cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)`` bit for bit (labels,
+    stats and centroids), for a uint8 mask of few pixels in less time: the empty rows and columns are taken out, a
+    run of them kept as one or two (the labelling reads pairs of rows and of columns: each line keeps its index's
+    parity, and two pixels a run apart stay apart), the labels put back in place and each component's box and
+    centroid read in the mask's own coordinates (sums of whole numbers, exact in float64)."""
+    h, w = mask.shape
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    if rows.size == 0 or rows.size == h or cols.size == w:
+        return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    kr, kc = _lines_kept(rows), _lines_kept(cols)
+    if kr.size * kc.size > mask.size // 8:  # little to take out: the copies would cost more than they save
+        return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    small = np.ascontiguousarray(mask[kr][:, kc])
+    n, lab_s, st_s, _ = cv2.connectedComponentsWithStatsWithAlgorithm(small, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    labels = np.zeros((h, w), np.int32)
+    labels[np.ix_(kr, kc)] = lab_s
+    stats = st_s.copy()
+    st = st_s[1:]
+    left, top = kc[st[:, 0]], kr[st[:, 1]]
+    stats[1:, 0], stats[1:, 1] = left, top
+    stats[1:, 2] = kc[st[:, 0] + st[:, 2] - 1] - left + 1
+    stats[1:, 3] = kr[st[:, 1] + st[:, 3] - 1] - top + 1
+    at = np.flatnonzero(lab_s)
+    own = lab_s.ravel()[at]
+    xs = np.bincount(own, weights=kc[at % kc.size].astype(np.float64), minlength=n)
+    ys = np.bincount(own, weights=kr[at // kc.size].astype(np.float64), minlength=n)
+    # the background: an empty row and an empty column hold some of it, so its box is the whole mask
+    stats[0] = (0, 0, w, h, h * w - int(stats[1:, cv2.CC_STAT_AREA].sum()))
+    xs[0] = h * (w * (w - 1) // 2) - xs[1:].sum()
+    ys[0] = w * (h * (h - 1) // 2) - ys[1:].sum()
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    cents = np.stack([xs / area, ys / area], axis=1)
+    return n, labels, stats, cents
+
+
 def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tuple[int, int], NDArray[Any]],
                    reference: NDArray[Any] | None = None,
                    held: Mapping[tuple[int, int], Sequence[tuple[str, int]]] | None = None) -> FigureSearch:
@@ -658,8 +711,8 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
         if any_space:
             joined = cv2.morphologyEx(each_u8[box_s] & spaces[box_s], cv2.MORPH_CLOSE, kernel)
             mask[box_s] = np.where(in_space[box_s], joined, mask[box_s])
-        # the same labels as the default algorithm (raster order), in a third of its time
-        n, lab_img, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
+        # the same labels as the default algorithm (raster order), in a third of its time, fewer still on few pixels
+        n, lab_img, stats, cents = _components(mask)
         if n <= 1:
             continue
         areas = stats[:, cv2.CC_STAT_AREA]
