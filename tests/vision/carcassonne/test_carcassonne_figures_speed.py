@@ -58,7 +58,7 @@ def test_the_components_of_a_mask_of_few_pixels_are_opencvs_to_the_bit() -> None
     taken_out = 0
     for trial in range(1500):
         h, w = (int(v) for v in rng.integers(3, 260, 2))
-        mask = np.zeros((h, w), np.uint8)
+        mask: np.ndarray = np.zeros((h, w), np.uint8)
         for _ in range(int(rng.integers(0, 14))):
             y, x = int(rng.integers(0, h)), int(rng.integers(0, w))
             bh, bw = (int(v) for v in rng.integers(1, 10, 2))
@@ -82,3 +82,38 @@ def test_the_components_of_a_mask_of_few_pixels_are_opencvs_to_the_bit() -> None
                 mask[30 + oy, 7] = 1
                 assert _same(figures_module._components(mask), _opencv_components(mask)), (dy, dx, oy, ox)
     assert taken_out > 500  # the faster path is the one tried
+
+
+def test_the_opening_over_the_pixels_box_leaves_the_pixels_the_whole_masks_opening_leaves() -> None:
+    """`figures._opened` (the token's patch opened over its box only) gives the rows and columns, in order, that an
+    opening of the whole mask gives: patches at the middle, against each edge and corner, with holes and spurs."""
+    import cv2
+
+    rng = np.random.default_rng(21)
+    for trial in range(600):
+        side = int(rng.choice([64, 128, 97]))
+        wide = int(rng.choice([3, 5, 11, 21, 23]))
+        mask = np.zeros((side, side), np.uint8)
+        for _ in range(int(rng.integers(0, 4))):
+            centre = (int(rng.integers(-10, side + 10)), int(rng.integers(-10, side + 10)))
+            cv2.circle(mask, centre, int(rng.integers(1, side // 3)), 1, -1)
+            x, y = (int(v) for v in rng.integers(0, side, 2))
+            mask[y:y + int(rng.integers(1, 30)), x:x + int(rng.integers(1, 4))] = 1  # a spur narrower than the kernel
+            mask[rng.integers(0, side, 20), rng.integers(0, side, 20)] ^= 1
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (wide, wide))
+        want = np.nonzero(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel))
+        got = figures_module._opened(mask, wide)
+        assert all(g.dtype == w.dtype and np.array_equal(g, w) for g, w in zip(got, want)), trial
+
+
+def test_the_token_cut_balanced_in_place_is_numpys_form_to_the_bit() -> None:
+    """`figures._balanced` (the token's finer cut times the board's gain, at most 255, truncated to 8 bits) is
+    ``np.minimum(cut.astype(np.float32) * gain, 255).astype(np.uint8)``, products just under a whole number too."""
+    rng = np.random.default_rng(30)
+    for side in (128, 64, 7):
+        cut = rng.integers(0, 256, (side, side, 3)).astype(np.uint8)
+        for gain in (rng.uniform(0.5, 1.8, 3).astype(np.float32), np.array([1 / 3, 0.7, 1.1], np.float32),
+                     np.array([1.0, 255 / 254, 0.99999994], np.float32)):
+            want = np.minimum(cut.astype(np.float32) * gain, 255).astype(np.uint8)
+            got = figures_module._balanced(cut, gain)
+            assert got.dtype == np.uint8 and got.shape == want.shape and got.tobytes() == want.tobytes()
