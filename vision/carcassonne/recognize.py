@@ -309,7 +309,18 @@ def _settle(cells: list[tuple[int, int]], scores: NDArray[Any],
     for _ in range(4):
         changed = False
         for i in range(n):
-            best = max(cand_rows[i], key=lambda p: local(i, p))
+            # max(cand_rows[i], key=lambda p: local(i, p)), inline: the first best, the same sums in the same order
+            row = score_rows[i]
+            facing = [(side, edge_rows[choice[j]][(side + 2) % 4]) for side, j in enumerate(neigh[i]) if j >= 0]
+            best, top = -1, 0.0
+            for p in cand_rows[i]:
+                total = row[p]
+                own = edge_rows[p]
+                for side, edge in facing:
+                    if own[side] != edge:
+                        total -= MISMATCH
+                if best < 0 or total > top:
+                    best, top = p, total
             if best != choice[i]:
                 choice[i] = best
                 changed = True
@@ -339,8 +350,8 @@ def _settle(cells: list[tuple[int, int]], scores: NDArray[Any],
     twin: list[float] = []
     running: list[list[int]] = []
     for i in range(n):
-        vals = np.array([local(i, int(p)) for p in cands[i]])
-        mine = local(i, int(choice[i]))
+        vals = np.array([local(i, p) for p in cand_rows[i]])
+        mine = local(i, choice[i])
         share = np.exp(vals - mine)
         total = share.sum()
         conf.append(float(1.0 / total))
