@@ -400,8 +400,9 @@ class DeckTileClassifier:
         # a view that does not match the crop (another turn of a print not the same in every turn) says nothing
         matching = theirs[view_matches(crop, templates, [int(j) for j in theirs], TEMPLATE_BLURS) >= VIEW_MATCH]
         told = []
+        base = np.where(owners == names.index(same), 1, -1).astype(np.int32)
         for j in matching:
-            groups = np.where(owners == names.index(same), 1, -1).astype(np.int32)
+            groups = base.copy()
             groups[j] = 0
             score = twin_score(crop, templates, groups, 0, 1, blurs=TEMPLATE_BLURS, from_a_only=True)
             if score == 0.0:
@@ -415,11 +416,14 @@ class DeckTileClassifier:
         lost: set[str] = set()
         for a in close:
             for b in close:
-                if a < b and look_alikes(a, b) and math.isfinite(min(self._margin(a, b), self._margin(b, a))):
+                if not (a < b and look_alikes(a, b)):
+                    continue
+                ahead, behind = self._margin(a, b), self._margin(b, a)
+                if math.isfinite(min(ahead, behind)):
                     score = self._twin(crop, a, b)
-                    if score >= self._margin(a, b):
+                    if score >= ahead:
                         lost.add(b)
-                    elif -score >= self._margin(b, a):
+                    elif -score >= behind:
                         lost.add(a)
         return close - lost
 
