@@ -29,12 +29,22 @@ __all__ = ["DEFAULT_MODEL", "DeckTileClassifier", "TileClassifier", "cut_crops",
 DEFAULT_MODEL = models.path("carcassonne_tiles.onnx")
 
 
+#: the squared length of a cell's top side under which `cut_crops` surely cuts it without shrinking the photo first
+#: (the side's length to 2.5 crops, with room for rounding)
+_NO_SHRINK_SQUARED = (0.99 * 2.5 * CROP) ** 2
+
+
 def cut_crops(photo: NDArray[Any], corners: list[NDArray[Any]]) -> NDArray[Any]:
     """One ``CROP`` x ``CROP`` crop per cell, each cut along its corners (NW, NE, SE, SW) in the photo."""
     out = np.empty((len(corners), CROP, CROP, 3), np.uint8)
     dst = np.asarray([[0, 0], [CROP, 0], [CROP, CROP], [0, CROP]], dtype=np.float32)
     for i, c in enumerate(corners):
         m = cv2.getPerspectiveTransform(np.asarray(c, dtype=np.float32), dst)
+        # a side clearly shorter than the shrink's limit needs no exact length
+        dx, dy = float(c[1][0]) - float(c[0][0]), float(c[1][1]) - float(c[0][1])
+        if dx * dx + dy * dy < _NO_SHRINK_SQUARED:
+            cv2.warpPerspective(photo, m, (CROP, CROP), out[i], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            continue
         side = float(np.linalg.norm(c[1] - c[0]))
         if side > 2.5 * CROP:
             # shrink first so the warp averages rather than skips pixels
