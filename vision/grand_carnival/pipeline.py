@@ -29,9 +29,10 @@ box holds no figure only where a figure under glare of the tint could not show
 the same (`_figure_under_glare`: glare of the tint opposite the white's cast,
 added to the figure's blue, can give the paper's own white); a box still unclear
 holds a figure where its edge shows beside the glare (`_figure_near`,
-`_figure_blend`). A ring or a middle glare saturates in part and lights
-unevenly is read pixel by pixel (`_glare_votes`): each pixel glare clipped in
-no channel keeps the print's colour under its own glare of the tint. An empty
+`_figure_blend`). A ring, a middle, an entrance or a tent place glare
+saturates in part and lights unevenly is read pixel by pixel (`_glare_votes`):
+each pixel glare clipped in no channel keeps the print's colour under its own
+glare of the tint. An empty
 parcel whose hammer's head glare hides is told by its handle (`_hammer_handle`), one whose whole hammer glare
 saturates by the empty print around it, pixel by pixel (`_hammer_glared`). An outline between two attraction
 fields neither clearly there nor clearly not is settled where one way alone lays pieces of the box, each holding
@@ -261,10 +262,10 @@ _VOTE_CLIPPED = 0.05
 _VOTE_FREE = (30, 0.1)
 _VOTE_SHARE = 0.4
 _VOTE_OTHER = 0.02
-#: a walkway's or site's middle read pixel by pixel: within this radius (mm), which a guest or barker (9 mm
-#: across, laid up to 1.2 mm off the middle) always covers whole; each pixel's class fitting within `_VOTE_FIT`
-#: (`_glare_fit`): a pixel beside clipped ones keeps less of its own colour (the camera keeps colour at half
-#: resolution), and those pieces' colours lie far from the fields'
+#: a walkway's or site's middle, an entrance or a tent place read pixel by pixel: within this radius (mm), which a
+#: guest or barker (9 mm across, laid up to 1.2 mm off the middle) always covers whole; each pixel's class fitting
+#: within `_VOTE_FIT` (`_glare_fit`): a pixel beside clipped ones keeps less of its own colour (the camera keeps
+#: colour at half resolution), and those pieces' colours lie far from the fields', the entrances' and the tent's
 _VOTE_RADIUS = 3.0
 _VOTE_FIT = 0.2
 #: a hammer: the darkest tenth of the parcel's middle below this share of the paper; the middle is a disc
@@ -2114,7 +2115,13 @@ def _read_places(rb: _Board, view_seat: int) -> _Places:
 
     def clipped(rect: tuple[float, float, float, float], allowed: tuple[str, ...]) -> str | None:
         x, y = _centre(rect)
-        return _glared_place(_disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5), rb.white(x, y), rb.tint(x, y), allowed)
+        pixels, white, tint = _disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5), rb.white(x, y), rb.tint(x, y)
+        k = _glared_place(pixels, white, tint, allowed)
+        # (glare saturating part of it: its pixels one by one, within the disc a guest always covers, as a
+        # field's middle is read)
+        if k is None and float(_glare_clipped(pixels[None], white[None]).mean()) >= _VOTE_CLIPPED:
+            k = _glare_votes(_disc(rb.rect, x, y, _VOTE_RADIUS), white, tint, allowed, _VOTE_FIT)
+        return k
 
     entrances: list[bool | None] = []
     rects = [b.entrance_rect(cell % 8) for cell in rb.catalog.entrance_cells]
