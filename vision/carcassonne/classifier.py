@@ -185,7 +185,8 @@ class DeckTileClassifier:
     #: in shows it by at least this (`_twin`). A blurred cell loses a small mark, never gains one: on the cells of the
     #: grids found on the tuning boards (906,000,000, 906,300,000, 906,600,000, 8 each, medium and hard) no cell of the
     #: tile without the mark read above 0.015 for the one with it (a Q against S; every other such pair 0 or less),
-    #: while the marked tiles read from -0.12 (a T against R) to 0.99, 27 of them between 0.2 and their former margin
+    #: while the marked tiles read -0.12 (a T against R) or more, 49 of 179 such readings between 0.2 and the margin
+    #: before (0.5; A against B never told)
     MARK_MARGIN = 0.2
 
     def __init__(self, deck: Any, model: TileClassifier) -> None:
