@@ -567,13 +567,20 @@ def test_a_first_start_grown_onto_most_seams_with_the_outline_on_its_lines_spare
     lines (but not so many that `_grown_enough` ends the growing), ends it before the lattice search is even made;
     grown onto fewer, the searched lattice is made and grown after it, and kept where it holds more."""
     fine, mask, truth, _ = _seamed_board(1)
-    searched = truth @ np.array([[1.0, 0.0, 0.02], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    searched: np.ndarray = truth @ np.array([[1.0, 0.0, 0.02], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
     searches: list[np.ndarray] = []
+
+    def search(f: np.ndarray, m: np.ndarray, t: np.ndarray) -> np.ndarray:
+        searches.append(t)
+        return searched
+
     for first, want in ((grid_module.FIRST_ENOUGH + 0.05, truth), (grid_module.FIRST_ENOUGH - 0.05, searched)):
         with monkeypatch.context() as patch:
-            grown = _growing_as_started(patch, searched,
-                                        lambda t, first=first: 0.9 if np.array_equal(t, searched) else first)
-            patch.setattr(grid_module, "search_lattice", lambda f, m, t: searches.append(t) or searched)
+            def held(t: np.ndarray, first: float = first) -> float:
+                return 0.9 if np.array_equal(t, searched) else first
+
+            grown = _growing_as_started(patch, searched, held)
+            patch.setattr(grid_module, "search_lattice", search)
             # (most of the outline on the lines, not nearly all: `_grown_enough` alone would not stop at the first)
             patch.setattr(grid_module, "_outline_axis_shares", lambda c, t: (0.9, 0.9))
             searches.clear()
