@@ -41,12 +41,12 @@ __all__ = [
     "PatchMatch",
     "code_scores",
     "code_templates",
-    "prepare_templates",
     "dictionary_size",
     "local_contrast",
     "mat_markers_by_matching",
     "markers_by_matching",
     "match_patch",
+    "prepare_templates",
 ]
 
 #: A pixel this bright is saturated (glare); a match is refused when more than `GLARED_SHARE` of the cells are.
