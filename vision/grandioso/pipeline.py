@@ -1361,6 +1361,11 @@ class Recognizer:
                                                     and _code_hidden_under_card(top, paper, level, reading, row, col)):
                 reading.problem(Unrecognised(_place_name(row, col), "glare on the place: a code may lie under it",
                                              row, col, unread=True))
+            elif look is not None and found is False:
+                # with a deck (a published deck prints no code): the place shows no bare mat and the deck names
+                # nothing there, so a card it cannot name may lie there; asked about, never left out
+                reading.problem(Unrecognised(_place_name(row, col), "a card the deck cannot name", row, col,
+                                             unread=True))
         # a card read or asked about above the base lies on the two places below it: one that shows no card read is
         # asked about, never left out (glare may hide its code without saturating it, and its paper is covered)
         for row in range(ROWS - 1, 0, -1):
