@@ -18,8 +18,9 @@
 
 What the Grandioso recogniser does with a deck (its empty-place test by the mat's hue and print, a card
 found where it lies before it is cut out) and the deck's strong-template test (`vision.enroll.STRONG_TEMPLATE`)
-were chosen on tables of seeds 903,000,000 on, and its reading of a covered card by its lower half on
-905,000,000 and 905,500,000 on; report figures from other seeds (904,000,000 on).
+were chosen on tables of seeds 903,000,000 on, and its reading of a covered card by its lower half and its test of
+glare over the bare mat on 905,000,000 and 905,500,000 on; report figures from other seeds (904,000,000 on).
+"asked, no card": pyramid places asked about where no card lies (``--why`` says where the hand lies over them).
 
 Usage: python benchmarks/bench_enroll_grandioso.py [--scenes 20] [--levels easy,medium,hard]
        [--photos 2] [--enrol-level medium] [--seed-base 904000000] [--keep DIR] [--why]
@@ -100,6 +101,7 @@ class Tally:
     covered: int = 0
     every_right: int = 0
     every: int = 0
+    asked_empty: int = 0
     ms: list[float] = field(default_factory=list)
     why: list[str] = field(default_factory=list)
 
@@ -158,6 +160,11 @@ def main() -> int:
                     t.wrong += 1
                     t.why.append(f"{lv} seed {seed}: WRONG {card.notation} read at {place}, "
                                  f"{truth[place].notation if place in truth else 'nothing'} there")
+            for u in view.unrecognised:
+                if u.row is not None and u.col is not None and (u.row, u.col) not in truth:
+                    t.asked_empty += 1
+                    hand = "" if whole_in_view(photo, (u.row, u.col), {}) else ", the hand over it"
+                    t.why.append(f"{lv} seed {seed}: asked about {(u.row, u.col)}, no card there ({u.why}{hand})")
             for place, card in truth.items():
                 ok = view.pyramid.get(place) is card
                 how = 'unrecognised' if any((u.row, u.col) == place for u in view.unrecognised) else 'missed'
@@ -182,12 +189,13 @@ def main() -> int:
     print(f"tables: held-out seeds {args.seed_base}..{args.seed_base + args.scenes - 1} (random legal games), "
           "1280x960, independent camera model")
     print(f"{'level':<8} {'scenes':>6} {'no mat':>6} {'cards in view right':>24} {'wrong acc.':>12} "
-          f"{'covered right':>14} {'every card right':>22} {'ms med':>7}")
+          f"{'covered right':>14} {'every card right':>22} {'asked, no card':>14} {'ms med':>7}")
     for lv, t in tallies.items():
         med = statistics.median(t.ms) if t.ms else math.nan
         print(f"{lv:<8} {t.scenes:>6} {t.no_mat:>6} {100 * t.right / max(t.components, 1):>10.2f}% "
               f"({t.right}/{t.components}) {t.wrong:>5}/{t.read:<6} {t.covered_right:>6}/{t.covered:<7} "
-              f"{100 * t.every_right / max(t.every, 1):>7.2f}% ({t.every_right}/{t.every}) {med:>7.1f}")
+              f"{100 * t.every_right / max(t.every, 1):>7.2f}% ({t.every_right}/{t.every}) {t.asked_empty:>14} "
+              f"{med:>7.1f}")
     if args.why:
         for t in tallies.values():
             for line in t.why:

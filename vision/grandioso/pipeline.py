@@ -531,6 +531,13 @@ _MAT_DETAIL_MM = 3.0
 _MAT_FLAT = 0.1
 _MAT_HUE = 0.1
 _MAT_PRINT = 0.2
+#: Glare adds grey light to what it lies on (in linear light): the bare mat under glare is the mat's colour and some
+#: grey. With a deck, a place whose upper half shows little print (`_MAT_PRINT`) and whose unsaturated pixels lie off
+#: the mat's colour plus grey (their median) by less than `_MAT_GLARE_OFF` of the mat's own colour (its distance from
+#: grey) is the bare mat under glare. On the camera model's photos of the Menagerie deck (seeds 905,000,000 and
+#: 905,500,000 on, medium and hard) the bare mat under glare lay at most 0.18 off, under a hand at least 0.27, a card
+#: that no code or face named at least 0.43 (under a hand) and 0.47 (glared).
+_MAT_GLARE_OFF = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -551,6 +558,23 @@ class _MatLook:
         detail = np.abs(top - cv2.GaussianBlur(top, (0, 0), _MAT_DETAIL_MM * _CHECK_PX_PER_MM))
         return cls(top, np.asarray(detail, np.float32), warped, level, hue)
 
+    def bare_under_glare(self, row: int, col: int) -> bool:
+        """True when the place's upper half shows the bare mat under glare (`_MAT_GLARE_OFF`): little print, and where
+        glare leaves it unsaturated (at least `_FLAT_MIN_SHARE` of it) the mat's colour with light added, not taken."""
+        if float(_upper_half(self.detail, row, col).mean()) / (self.level + 10.0) >= _MAT_PRINT:
+            return False
+        bgr = _upper_half(self.colour, row, col).reshape(-1, 3)
+        unsaturated = bgr.max(axis=1) < _GLARE_LEVEL
+        if bgr.size == 0 or float(unsaturated.mean()) < _FLAT_MIN_SHARE:
+            return False
+        mat = _linear(np.median(self.colour[::2, ::2].reshape(-1, 3), axis=0))
+        added = _linear(bgr[unsaturated]) - mat
+        grey = np.full(3, 1.0 / math.sqrt(3.0))
+        off = added - np.outer(added @ grey, grey)  # what glare's grey light cannot add
+        mat_colour = float(np.linalg.norm(mat - (mat @ grey) * grey))
+        return float(np.median(added @ grey)) > 0.0 and \
+            float(np.median(np.linalg.norm(off, axis=1))) < _MAT_GLARE_OFF * max(mat_colour, 1e-6)
+
     def bare(self, reading: _Reading, row: int, col: int) -> bool:
         """True when the place's upper half (no card read lies over it) shows the bare mat (`_MAT_HUE`)."""
         if _covered(reading, row, col):
@@ -565,6 +589,11 @@ class _MatLook:
         if float(np.median(np.linalg.norm(hue - self.hue, axis=1))) < _MAT_HUE:
             return True
         return printed < _MAT_FLAT and _percentile(_upper_half(self.grey, row, col), 75) < _BRIGHT * self.level
+
+
+def _linear(bgr: NDArray[Any]) -> NDArray[Any]:
+    """Colours of grey levels 0..255 in linear light (0..1)."""
+    return (np.clip(np.asarray(bgr, np.float64), 0.0, 255.0) / 255.0) ** 2.2
 
 
 def _colour_top_down(frame: Image, top: Image, cal: Calibration) -> NDArray[Any]:
@@ -1361,6 +1390,14 @@ class Recognizer:
                                                     and _code_hidden_under_card(top, paper, level, reading, row, col)):
                 reading.problem(Unrecognised(_place_name(row, col), "glare on the place: a code may lie under it",
                                              row, col, unread=True))
+            elif look is not None and found is False and not _covered(reading, row, col) and \
+                    look.bare_under_glare(row, col):
+                vacant.add((row, col))  # with a deck: glare over the bare mat, its colour and grey light
+            elif look is not None and found is False:
+                # with a deck (a published deck prints no code): the place shows no bare mat and the deck names
+                # nothing there, so a card it cannot name may lie there; asked about, never left out
+                reading.problem(Unrecognised(_place_name(row, col), "a card the deck cannot name", row, col,
+                                             unread=True))
         # a card read or asked about above the base lies on the two places below it: one that shows no card read is
         # asked about, never left out (glare may hide its code without saturating it, and its paper is covered)
         for row in range(ROWS - 1, 0, -1):
@@ -1372,11 +1409,10 @@ class Recognizer:
                                                      "that can be read", place[0], place[1], unread=True))
                         held.add(place)
         if self.classifier is not None:
-            # with a deck, a held card under a card read or held above it is read by the lower half it shows
-            lying = set(reading.pyramid) | {(u.row, u.col) for u in reading.problems.values()}
+            # with a deck, a held card is read by the lower half it shows: a card read or held above it may cover
+            # its upper half, or glare wash it out
             for where, u in list(reading.problems.items()):
-                if u.row is None or u.col is None or not u.unread or \
-                        not ((u.row + 1, u.col - 1) in lying or (u.row + 1, u.col) in lying):
+                if u.row is None or u.col is None or not u.unread:
                     continue
                 if (by_half := self._read_covered(frame, cal, u.row, u.col)) is not None:
                     reading.pyramid[u.row, u.col] = by_half

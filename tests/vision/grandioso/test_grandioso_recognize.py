@@ -732,3 +732,38 @@ def test_a_covered_card_a_close_look_alike_outside_its_row_leads_is_named_by_its
     assert choice(0.75, 0.65, 0.76) is None  # too faint to name behind a look-alike
     assert choice(0.85, 0.83, 0.86) is None  # the row's two cards too close
     assert choice(0.72, 0.60, 0.50) == 0 and choice(0.68, 0.50, 0.50) is None  # the floor without a look-alike
+
+
+def _grey_light(image: np.ndarray, place: tuple[int, int], peak: float, axes: tuple[float, float]) -> np.ndarray:
+    """``image`` with a spot of grey light added (linear light, ``peak``: its most) over the place's upper half."""
+    x0, y0, x1, _ = CONTENT_REGION
+    s = image.shape[1] / (x1 - x0)
+    r = MAT.card_rect(*place)
+    drawn = np.zeros(image.shape[:2], np.float32)
+    centre = (int((r.x + r.w / 2 - x0) * s), int((r.y + r.h / 4 - y0) * s))
+    cv2.ellipse(drawn, centre, (int(axes[0] * s), int(axes[1] * s)), 0, 0, 360, 1.0, -1)
+    spot = cv2.GaussianBlur(drawn, (0, 0), 4 * s)
+    linear = (image.astype(np.float32) / 255.0) ** 2.2 + peak * spot[:, :, None]
+    return np.asarray((np.clip(linear, 0.0, 1.0) ** (1 / 2.2) * 255).round(), np.uint8)
+
+
+def test_with_a_deck_glare_over_an_empty_place_is_not_asked_about_and_a_card_under_it_is_never_left_out() -> None:
+    image, _ = _marked_table()
+    # glare brightens the bare mat beside the base (its code area as bright as a card's): the mat's colour and grey
+    # light, so no card is asked about there
+    view = Recognizer(classifier=_MarkDeck()).recognize(_grey_light(image, (0, 3), 0.6, (40.0, 30.0))).view
+    assert view.pyramid == _truth(_pyramid()) and not view.unrecognised
+    # the same glare over a card read, or over the top card: read (by its face or the lower half glare leaves),
+    # or asked about, never left out
+    for place, peak in [((0, 2), 0.6), ((2, 0), 0.6), ((2, 0), 0.8)]:
+        view = Recognizer(classifier=_MarkDeck()).recognize(_grey_light(image, place, peak, (40.0, 30.0))).view
+        held = {(u.row, u.col) for u in view.unrecognised}
+        assert all(view.pyramid.get(p) is k or p in held for p, k in _truth(_pyramid()).items())
+        assert all(_truth(_pyramid()).get(p) is k for p, k in view.pyramid.items())
+
+
+def test_with_a_deck_a_card_in_view_whose_upper_half_glare_washes_out_is_read_by_its_lower_half() -> None:
+    # the top card shows no code and glare hides its face field's upper half from the deck: its lower half names it
+    image, _ = _marked_table()
+    view = Recognizer(classifier=_MarkDeck()).recognize(_grey_light(image, (2, 0), 0.8, (22.0, 12.0))).view
+    assert view.pyramid == _truth(_pyramid()) and not view.unrecognised
