@@ -133,6 +133,11 @@ _STACK_NEAR = 0.08
 #: stack, seen whole, shows a body wider than that (its legs span 0.8 of its 0.22 of the tile, less the camera's blur)
 _SPACE_HUES = ("red", "blue")
 _ACROBAT_WIDTH = 0.125
+#: an acrobat is drawn 0.22 of the tile side, about as wide as tall, and a stack's acrobats stand one above the other:
+#: a piece of a stack this wide (its shorter side, a share of the tile side) is wider than an acrobat, a meeple or the
+#: ringmaster on the base tile with the same edges, whose middle the follower hides (read as the acrobat tile). On
+#: tuning boards the pieces of acrobat stacks were at most 14 pixels of the cut wide, followers read as stacks 16 to 19
+_WIDER_THAN_ACROBAT = 0.25
 #: a meeple or ringmaster seen whole is at least this tall (its longer side, a share of the tile side): a smaller
 #: patch of a player's colour is part of a tile's art
 _MIN_FOLLOWER = 0.22
@@ -149,6 +154,23 @@ _RINGMASTER_SIDE = 0.37
 _RINGMASTER_AREA = 0.053
 _MEEPLE_SIDE = 0.345
 _MEEPLE_AREA = 0.05
+#: a follower cut off by the board's edge keeps its height on the side the edge leaves (figures stand upright, within
+#: about 12 degrees) but loses area, so its area no longer tells a meeple: one taller than this (its longer side, a
+#: share of the tile side: 23 pixels of the cut or more) may be the ringmaster and is in doubt. On tuning boards a
+#: cut-off meeple stood at most 0.344, cut-off ringmasters read as meeples 0.344 (one) and 0.359 to 0.391
+_CUT_OFF_MEEPLE_SIDE = 0.35
+#: the camera's blur eats most into a yellow figure (the colour nearest the tiles' light art): a yellow ringmaster may
+#: look no larger than ``_MEEPLE_SIDE`` and ``_MEEPLE_AREA`` allow a meeple, while yellow meeples look smaller than the
+#: others. A yellow follower not read as the ringmaster that covers at least this share of its tile is in doubt. On
+#: tuning boards yellow meeples covered at most 0.039 (and stood up to 0.344, as tall as the ringmaster read as one),
+#: a yellow ringmaster read as a meeple 0.045
+_SHRINKING = ("yellow",)
+_SHRUNK_MEEPLE_AREA = 0.042
+#: a green or grey follower covering less than this share of its tile is smaller than any meeple of those colours
+#: (their colour runs into the field or road, so they look larger, never smaller): a piece of an acrobat stack or of
+#: the field's art, read as a meeple where the tile under it was taken for its base twin. On tuning boards green and
+#: grey meeples covered at least 0.028, a green acrobat read as a meeple 0.020
+_BLENDING_MEEPLE_AREA = 0.024
 #: colours that the tiles' art holds in patches about a meeple's size (roofs, pennants, the circus's centre): a follower
 #: of such a colour seen whole but shorter than the smallest meeple (``_SIZE`` less the 7% drawn smaller, less two
 #: pixels of the cut eaten by the camera's blur on each side) is in doubt
@@ -818,6 +840,8 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
                 put = unsure
             if colour in _SPACE_HUES and max(min(b[2], b[3]) for b, _, _ in parts) < _ACROBAT_WIDTH * _CUT:
                 put = unsure  # no piece as wide as the top acrobat's body: the space's dots, run together
+            if max(min(b[2], b[3]) for b, _, _ in parts) >= _WIDER_THAN_ACROBAT * _CUT:
+                put = unsure  # a piece wider than an acrobat: a follower on the base twin, its tile read for the acrobat tile
             put.extend(FigureReading(x, y, "acrobat", colour, "acrobats", conf) for _ in range(count))
     # an animal token face up on a circus space, read on a finer cut (its pips are small)
     for (x, y), t in sorted(by_cell.items()):
@@ -920,6 +944,12 @@ def _read_blob(blob: _Blob, name: str, rotation: int, blobs: NDArray[Any], light
     tall = tall_side >= _RINGMASTER_SIDE and area >= _RINGMASTER_AREA
     if not tall and tall_side > _MEEPLE_SIDE and area > _MEEPLE_AREA and not any(clipped):
         sure = False  # between a meeple's size and the ringmaster's
+    elif not tall and any(clipped) and tall_side > _CUT_OFF_MEEPLE_SIDE:
+        sure = False  # cut off by the board's edge, as tall as the tallest meeples: the ringmaster, part of it unseen
+    elif not tall and colour in _SHRINKING and area >= _SHRUNK_MEEPLE_AREA:
+        sure = False  # larger than this colour's meeples look: the ringmaster, shrunk by the blur
+    elif not tall and colour in _BLENDING and area < _BLENDING_MEEPLE_AREA:
+        sure = False  # smaller than a meeple of a colour the art around it makes look larger
     elif tall and colour in _BLENDING:
         # a meeple run together with the art around it may look as large; counted through only its own colour's
         # pixels, clearly a meeple's size, it is a meeple
