@@ -13,7 +13,12 @@ the middle of its footprint (`vision.carcassonne.features`), put back whole
 where the board ends. A figure stands up from its tile: a red, blue or yellow
 patch whose edge is no darker than itself and the tile around it (no outline, no
 shadow) lies flat, the tile's art, and is in doubt. A player has one ringmaster:
-of two read in one colour the smaller is a meeple.
+of two read in one colour the smaller is a meeple. Meeple and ringmaster are
+told by size; where size cannot tell them the follower is in doubt: cut off by
+the board's edge yet taller than any meeple, yellow (the blur shrinks it most)
+and larger than yellow meeples look, green or grey and smaller than any meeple,
+or as tall as the ringmaster but narrower. A piece of an acrobat stack wider
+than an acrobat is a follower on a tile read as its acrobat twin: in doubt.
 
 A figure hides what lies under it. On a tile the recogniser left unrecognised, a
 figure is read on every tile and turn still in the running there and kept where
@@ -171,6 +176,11 @@ _SHRUNK_MEEPLE_AREA = 0.042
 #: the field's art, read as a meeple where the tile under it was taken for its base twin. On tuning boards green and
 #: grey meeples covered at least 0.028, a green acrobat read as a meeple 0.020
 _BLENDING_MEEPLE_AREA = 0.024
+#: the ringmaster, seen whole, is about as wide as it is tall (0.38 of the tile side, drawn 7% smaller at least, less
+#: the camera's blur): one read at the ringmaster's height but narrower than this (a share of the tile side) is acrobats
+#: stacked one above another on a tile read as its base twin (green and grey ones are told by their own colour's
+#: pixels). On tuning boards ringmasters seen whole were at least 18 pixels of the cut wide, a stack read as one 12
+_MIN_RINGMASTER_WIDTH = 0.25
 #: colours that the tiles' art holds in patches about a meeple's size (roofs, pennants, the circus's centre): a follower
 #: of such a colour seen whole but shorter than the smallest meeple (``_SIZE`` less the 7% drawn smaller, less two
 #: pixels of the cut eaten by the camera's blur on each side) is in doubt
@@ -945,11 +955,13 @@ def _read_blob(blob: _Blob, name: str, rotation: int, blobs: NDArray[Any], light
     if not tall and tall_side > _MEEPLE_SIDE and area > _MEEPLE_AREA and not any(clipped):
         sure = False  # between a meeple's size and the ringmaster's
     elif not tall and any(clipped) and tall_side > _CUT_OFF_MEEPLE_SIDE:
-        sure = False  # cut off by the board's edge, as tall as the tallest meeples: the ringmaster, part of it unseen
+        sure = False  # cut off by the board's edge, taller than any meeple: the ringmaster, part of it unseen
     elif not tall and colour in _SHRINKING and area >= _SHRUNK_MEEPLE_AREA:
         sure = False  # larger than this colour's meeples look: the ringmaster, shrunk by the blur
     elif not tall and colour in _BLENDING and area < _BLENDING_MEEPLE_AREA:
         sure = False  # smaller than a meeple of a colour the art around it makes look larger
+    elif tall and colour not in _BLENDING and min(w, h) < _MIN_RINGMASTER_WIDTH * _CUT and not any(clipped):
+        sure = False  # as tall as the ringmaster but too narrow: acrobats, one above another
     elif tall and colour in _BLENDING:
         # a meeple run together with the art around it may look as large; counted through only its own colour's
         # pixels, clearly a meeple's size, it is a meeple

@@ -557,3 +557,16 @@ def test_a_stack_piece_wider_than_an_acrobat_is_in_doubt(size: float, sure: bool
     read = [(f.figure, f.color) for f in (found.sure if sure else found.unsure)]
     assert read == [("acrobat", "black")]
     assert not (found.unsure if sure else found.sure)
+
+
+def test_a_follower_as_tall_as_the_ringmaster_but_narrower_is_in_doubt() -> None:
+    # three black acrobats run together one above another (a stack on a tile read as its base twin) stand as tall as
+    # the ringmaster but not as wide: in doubt; a red ringmaster beside them is sure
+    photo, tiles, corners = _sand(2)
+    for k in range(3):
+        cv2.fillPoly(photo, [np.round(_poly(25, 40 + 8 * k, 24.0, 0.0) * 16).astype(np.int32)], COLORS["black"],
+                     cv2.LINE_AA, shift=4)
+    _paint(photo, _poly(125, 75, 38.0, 0.0), COLORS["red"], 100)
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "ringmaster", "red")]
+    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(0, "ringmaster", "black")]
