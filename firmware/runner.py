@@ -64,9 +64,15 @@ def _journal(path: Path) -> Journal:
 
 
 def _referee(journal: Journal, config: RingsideConfig, table: TableAdapter[Any, Any], source: str,
-             hands: int | None, teaching: bool, out: TextIO) -> Referee:
+             hands: int | None, teaching: bool, deck: str | None, out: TextIO) -> tuple[Referee, Any]:
     """The game in progress of ``table``'s game, or a new one played by ``table`` (with the component values
-    of ``source``, a user's file, or the shipped ones when "")."""
+    of ``source``, a user's file, or the shipped ones when ""), and the recogniser that reads it (with the
+    enrolled ``deck`` when given).
+
+    A deck the game cannot use is refused before a new game is written to the journal.
+    """
+    from firmware.enroll import perceiver_for
+
     referee = Referee.resume(journal, teaching=teaching, game=table.game.name)
     if referee is not None:
         players = ", ".join(referee.live.players)
@@ -78,13 +84,14 @@ def _referee(journal: Journal, config: RingsideConfig, table: TableAdapter[Any, 
         notice = resume_notice(referee.game, table.game, source)
         if notice:
             print(notice, file=out, flush=True)
-        return referee
+        return referee, perceiver_for(referee.table, deck)
+    perceiver = perceiver_for(table, deck)
     other = journal.resume()
     if other is not None:
         print(f"the {other.game.info.title} game in progress stays in the journal: it resumes when "
               f"{other.game.name} is played again; starting {table.game.info.title}", file=out, flush=True)
     _say_values(table, source, out)
-    return Referee.new_game(journal, config.seats, table=table, parts=hands, teaching=teaching)
+    return Referee.new_game(journal, config.seats, table=table, parts=hands, teaching=teaching), perceiver
 
 
 def _say_values(table: TableAdapter[Any, Any], source: str, out: TextIO) -> None:
@@ -201,7 +208,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     print(describe_source(config), file=out, flush=True)
     with ExitStack() as stack:
         journal = stack.enter_context(_journal(journal_path))
-        referee = _referee(journal, config, table, source, args.hands, args.teaching, out)
+        referee, perceiver = _referee(journal, config, table, source, args.hands, args.teaching,
+                                      getattr(args, "deck", None), out)
         from firmware.app import RefereeLoop  # OpenCV and the model load only when the referee starts
 
         panels = open_panels(config.display.by_name(tuple(referee.live.players)))
@@ -230,9 +238,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             print(text, file=out, flush=True)
 
         web = _start_web(args.web or config.web.address, config.web.token, stack, out)
-        from firmware.enroll import perceiver_for
-
-        loop = RefereeLoop(referee, open_and_forward, perceiver_for(referee.table, getattr(args, "deck", None)), panels,
+        loop = RefereeLoop(referee, open_and_forward, perceiver, panels,
                            still_frames=args.still_frames, on_move=on_move, on_notice=notice, web=web)
         stack.callback(loop.close)
         if config.buttons.backend != "none":

@@ -50,6 +50,7 @@ __all__ = [
     "mat_homography",
     "merged_windows",
     "missing_windows",
+    "prepare_unshrunk",
     "rectify",
     "reduction",
     "sharpen_sigma",
@@ -422,6 +423,17 @@ def unshrunk(gray: Image, marker: Marker, dictionary: int) -> Marker:
     grown = np.array([[-out_x, -out_y], [n + out_x, -out_y], [n + out_x, n + out_y], [-out_x, n + out_y]],
                      np.float64)
     return Marker(marker.id, cv2.perspectiveTransform(grown[None], to_image.astype(np.float64))[0])
+
+
+def prepare_unshrunk(config: VisionConfig) -> None:
+    """Make now what `unshrunk` makes on first use for each chart marker of ``config``'s layout (the expected
+    profiles across its sides), so that the first frame that places a chart by few markers does not make them."""
+    layout = config.table.markers
+    size = int(cv2.aruco.getPredefinedDictionary(config.aruco_dictionary).bytesList.shape[0])
+    for marker_id in range(size):
+        if layout.board_of_marker(marker_id) is not None:
+            n = _edge_models(config.aruco_dictionary, marker_id)[1]
+            _edge_points(n)
 
 
 def _edge_grid(n: int) -> tuple[FloatArray, FloatArray]:

@@ -104,6 +104,14 @@ class Classifier:
         probs: NDArray[Any] = self.session.run(None, {self.input_name: to_model_input(crops)})[0]
         return probs
 
+    def prepare(self, crops: int = 64) -> None:
+        """Run the model once on ``crops`` blank crops, so that the first frame read does not pay for what
+        onnxruntime sets up on its first runs (memory, packed weights); the answers of later runs are the same."""
+        shape = self.session.get_inputs()[0].shape
+        h, w = (int(d) if isinstance(d, int) else 0 for d in shape[2:4])
+        if h > 0 and w > 0:
+            self.probabilities(np.zeros((crops, h, w, 3), np.uint8))
+
     def classify(self, crops: NDArray[Any], threshold: float) -> list[Recognition]:
         """One `Recognition` per crop; below ``threshold`` the verdict is UNSURE."""
         probs = self.probabilities(crops)

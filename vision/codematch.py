@@ -46,6 +46,7 @@ __all__ = [
     "mat_markers_by_matching",
     "markers_by_matching",
     "match_patch",
+    "prepare_templates",
 ]
 
 #: A pixel this bright is saturated (glare); a match is refused when more than `GLARED_SHARE` of the cells are.
@@ -129,6 +130,12 @@ def code_templates(dictionary: int, ids: tuple[int, ...], side: int, surround: i
         codes.append(_unit(np.stack([soft(t)[inner, inner].ravel() for t in sharp])))
         frames.append(soft(frame))
     return CodeTemplates(ids, size, inner, tuple(codes), tuple(frames))
+
+
+def prepare_templates(dictionary: int) -> CodeTemplates:
+    """Every code's templates of ``dictionary`` as the board and marker matching use them, made now (a recogniser
+    calls this once at start, so that the first frame that matches a code does not make them)."""
+    return code_templates(dictionary, tuple(range(dictionary_size(dictionary))), SIDE_PX, SURROUND_PX, BLURS_PX)
 
 
 def code_scores(patch: NDArray[Any], t: CodeTemplates, saturated: float = SATURATED,

@@ -114,10 +114,13 @@ class BigTopTable(TableAdapter[BigTopState, BigTopMove]):
     # -- perceive and infer ------------------------------------------------------------
 
     def perceiver(self, model: str | None = None) -> Perceiver:
-        """The Big Top recogniser (mat, charts, cards, tokens)."""
+        """The Big Top recogniser (mat, charts, cards, tokens), prepared: the first frame it reads costs what any
+        table's first frame costs."""
         from vision.bigtop.pipeline import Recognizer
 
-        return Recognizer() if model is None else Recognizer(model)
+        recognizer = Recognizer() if model is None else Recognizer(model)
+        recognizer.prepare()
+        return recognizer
 
     def sighting(self, view: Any, players: Sequence[str]) -> Sighting | None:
         """The tableau, each chart's called cards and tokens, the hands laid open (None: a chart is out of sight)."""

@@ -97,3 +97,16 @@ def test_console_script_has_no_traceback(tmp_path: Path) -> None:
         "ringside: deal.A[0]: unknown card 'clowns-Z': cards are written like 'animals-D6', "
         "'clowns-P' or 'sideshow-L1'"
     )
+
+
+def test_numpy_blas_runs_on_one_thread_unless_the_user_chose(tmp_path: Path) -> None:
+    """Any ``ringside`` command keeps numpy's BLAS on one thread, as the service file does; a user's value stays."""
+    import os
+
+    code = "import firmware.cli, os; print(os.environ['OMP_NUM_THREADS'])"
+    env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
+    plain = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert plain.stdout.strip() == "1"
+    chosen = subprocess.run([sys.executable, "-c", code], env={**env, "OMP_NUM_THREADS": "3"},
+                            capture_output=True, text=True, check=True)
+    assert chosen.stdout.strip() == "3"

@@ -124,6 +124,30 @@ def test_recognize_deck_errors(tmp_path: Path, home: Path, capsys: pytest.Captur
                    "no such deck")
 
 
+
+def test_run_refuses_a_deck_before_writing_a_game(tmp_path: Path, home: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A deck ``run`` cannot use is refused in one line with no game written; a game in progress stays as it was."""
+    from firmware.journal import Journal
+
+    journal = tmp_path / "j.db"
+    argv = ["run", "--game", "bigtop", "--camera", "simulated", "--display", "dummy", "--buttons", "mock",
+            "--journal", str(journal), "--max-frames", "0"]
+    code, _, err = run(capsys, *argv, "--deck", "nothing")
+    assert code == 2 and err.count("\n") == 1 and "no such deck" in err
+    if journal.exists():
+        with Journal.open_readonly(journal) as j:
+            assert j.game_ids() == []
+    assert run(capsys, *argv)[0] == 0
+    with Journal.open_readonly(journal) as j:
+        started = j.game_ids()
+    assert len(started) == 1
+    code, _, err = run(capsys, *argv, "--deck", "nothing")
+    assert code == 2 and err.count("\n") == 1 and "no such deck" in err
+    with Journal.open_readonly(journal) as j:
+        assert j.game_ids() == started and j.resume() is not None
+
+
 CALM = SceneSettings(tilt_deg=(5.0, 12.0), yaw_deg=(-6.0, 6.0), brightness=(0.85, 1.0), warmth=(0.0, 0.08),
                      blur_sigma=(0.2, 0.5), noise_sigma=(1.0, 3.0), jpeg_quality=(85, 95),
                      shadow_probability=0.0, glare_probability=0.0, hands=(0, 0), clutter=(0, 0))

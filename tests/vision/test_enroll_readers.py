@@ -476,3 +476,38 @@ def test_carcassonne_a_tile_named_scarcely_nearer_than_its_look_alike_is_doubtfu
     # named: the deck's tile replaces the model's row (no share for an empty cell); else the cell is doubtful
     assert (float(probs[0, tiles.labels.index("none")]) == 0.0) == named
     assert bool(doubtful[0]) == (not named)
+
+
+def test_grand_carnival_field_art_reads_a_field_a_smooth_glare_lies_across() -> None:
+    from vision.grand_carnival.pipeline import _ART_MATCH, _FieldArt
+
+    deck = OwnTiles()
+    art = _FieldArt(deck.templates, deck.template_owners, deck.labels)
+    yy, xx = np.mgrid[:48, :48]
+    glare = 100.0 * np.exp(-(xx ** 2 + yy ** 2) / (2 * 14.0 ** 2))  # a spot on the tile's corner, fading across
+    for pattern in ("ws/sw", "sw/ww"):
+        tile = cv2.resize(_own_tile(pattern, 3.0, light=0.5), (48, 48), interpolation=cv2.INTER_AREA)
+        lit = np.clip(tile + glare[..., None], 0, 255).astype(np.uint8)
+        assert max(art.best(lit, 0).values()) < _ART_MATCH + 0.05  # the ring as it is: at or below the bar
+        assert art.kind(lit, 0) == pattern[0]
+    # a field of no tile's art under the same glare (an empty parcel's plain print) shows no kind
+    plain = np.clip(np.full((48, 48, 3), 120.0) + glare[..., None], 0, 255).astype(np.uint8)
+    assert art.kind(plain, 0) is None
+
+
+def test_grand_carnival_field_art_finds_a_bare_middle_a_glare_spot_lies_on() -> None:
+    from vision.grand_carnival.pipeline import _ART_BARE, _FieldArt
+
+    deck = OwnTiles()
+    art = _FieldArt(deck.templates, deck.template_owners, deck.labels)
+    yy, xx = np.mgrid[:48, :48]
+    glare = 100.0 * np.exp(-((xx - 6) ** 2 + (yy - 6) ** 2) / (2 * 6.0 ** 2))  # a small spot over the first field
+    tile = cv2.resize(_own_tile("ws/sw", 3.0, light=0.5), (48, 48), interpolation=cv2.INTER_AREA)
+    lit = np.clip(tile + glare[..., None], 0, 255).astype(np.uint8)
+    assert art.best(lit, 0, middle=True)["w"] < _ART_BARE  # the middle as it is: unlike the walkway's
+    assert art.bare(lit, 0, "w")
+    # a guest under the same spot is no bare walkway
+    guest = tile.copy()
+    cv2.circle(guest, (12, 12), 6, (150, 40, 135), -1)
+    guest = np.clip(guest + glare[..., None], 0, 255).astype(np.uint8)
+    assert not art.bare(guest, 0, "w")

@@ -18,7 +18,7 @@ import numpy as np
 
 from scorer.bigtop.cards import DECK, Card, Shade
 from vision.bigtop import DEFAULT_CONFIG, DEFAULT_MODEL
-from vision.bigtop.balance import MIN_CAST, balanced, paper_gains, second_look
+from vision.bigtop.balance import MIN_CAST, balanced, paper_gains, paper_points, second_look
 from vision.bigtop.facefit import MARGIN as FIT_MARGIN
 from vision.bigtop.facefit import MAX_COST as FIT_MAX_COST
 from vision.bigtop.facefit import MIN_CONFIDENCE as FIT_MIN_CONFIDENCE
@@ -27,7 +27,7 @@ from vision.bigtop.faces import render_card_back
 from vision.bigtop.glare import second_look as glare_look
 from vision.bigtop.labels import BACK, LABELS, NONE, TOKEN_VALUES, Kind, kind_of, token_label
 from vision.bigtop.layout import CARD, CHART, Pile
-from vision.bigtop.places import LayoutPlace, PlaceMemory, fit_card
+from vision.bigtop.places import LayoutPlace, PlaceMemory, fit_card, prepare_prints
 from vision.bigtop.tableview import Area, TableView, Zone, build_table_view, zones_of
 from vision.boardmatch import BoardMemory
 from vision.calibrate import (
@@ -37,9 +37,11 @@ from vision.calibrate import (
     MarkerTracker,
     Rectified,
     marker_outlines,
+    prepare_unshrunk,
     rectify,
 )
 from vision.classify import Classifier, CropReader, Recognition, Verdict
+from vision.codematch import prepare_templates
 from vision.config import VisionConfig
 from vision.detect import Detection, FloatArray, find_components, find_components_near, warp_crops
 from vision.geometry import Image
@@ -132,6 +134,20 @@ class Recognizer:
         #: the charts' poses, fitted to their markers or found by matching them, while the table has not moved
         self.boards = BoardMemory(config, ((0.0, 0.0), (CHART.width, 0.0), (CHART.width, CHART.height),
                                            (0.0, CHART.height)))
+
+    def prepare(self) -> None:
+        """Make now what a first frame would make on first use: the model's first runs, the clean prints the
+        place tests compare with, the mat's paper points, numpy's median, the code templates the charts are
+        matched with, and the expected marker edges a chart placed by few markers is fitted with. The referee
+        calls this once at start, so that the first frame it reads is no slower than any other table's first
+        frame; readings are the same either way."""
+        if isinstance(self.classifier, Classifier):
+            self.classifier.prepare()
+        prepare_prints(self.config.px_per_mm)
+        paper_points()
+        np.median(np.zeros(2))  # numpy imports numpy.ma on a process's first median (the paper's gains take one)
+        prepare_templates(self.config.aruco_dictionary)
+        prepare_unshrunk(self.config)
 
     def reset(self) -> None:
         """Forget the cached calibration, marker positions and the cards last seen on each place."""

@@ -33,13 +33,13 @@ from numpy.typing import NDArray
 from scorer.bigtop.cards import Suit
 from vision.bigtop.faces import render_chart, render_mat
 from vision.bigtop.labels import Kind
-from vision.bigtop.layout import CARD, CHART, MAT, Pile, Rect, Space
+from vision.bigtop.layout import CARD, CHART, MAT, MAX_SEATS, Pile, Rect, Space
 from vision.bigtop.tableview import Area, Reason, TableView, Unrecognised, Zone
 from vision.calibrate import ChartPose, Rectified
 from vision.detect import Detection
 
 __all__ = ["LayoutPlace", "PlaceMemory", "fit_card", "layout_places", "looks_plain", "looks_washed", "place_features",
-           "plain_beside_glare", "print_match", "print_shows"]
+           "plain_beside_glare", "prepare_prints", "print_match", "print_shows"]
 
 #: a plain place: its fine detail (the grey image less its smooth shading, 3rd to 97th percentile,
 #: over the median grey) below this, ...
@@ -282,6 +282,13 @@ def _sheet_grey(sheet: int, px_per_mm: float) -> NDArray[Any]:
     img = render_mat(px_per_mm) if sheet < 0 else render_chart(sheet, px_per_mm)
     out: NDArray[Any] = cv2.blur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (3, 3)).astype(np.float32)
     return out
+
+
+def prepare_prints(px_per_mm: float) -> None:
+    """Render now the clean printed mat and every seat's chart at ``px_per_mm`` (the rectified scale) as the place
+    tests compare them, so that the first frame that tests a place does not render them."""
+    for sheet in range(-1, MAX_SEATS):
+        _sheet_grey(sheet, px_per_mm)
 
 
 def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace, detail: float | None = None) -> bool:

@@ -29,12 +29,22 @@ __all__ = ["DEFAULT_MODEL", "DeckTileClassifier", "TileClassifier", "cut_crops",
 DEFAULT_MODEL = models.path("carcassonne_tiles.onnx")
 
 
+#: the squared length of a cell's top side under which `cut_crops` surely cuts it without shrinking the photo first
+#: (the side's length to 2.5 crops, with room for rounding)
+_NO_SHRINK_SQUARED = (0.99 * 2.5 * CROP) ** 2
+
+
 def cut_crops(photo: NDArray[Any], corners: list[NDArray[Any]]) -> NDArray[Any]:
     """One ``CROP`` x ``CROP`` crop per cell, each cut along its corners (NW, NE, SE, SW) in the photo."""
     out = np.empty((len(corners), CROP, CROP, 3), np.uint8)
     dst = np.asarray([[0, 0], [CROP, 0], [CROP, CROP], [0, CROP]], dtype=np.float32)
     for i, c in enumerate(corners):
         m = cv2.getPerspectiveTransform(np.asarray(c, dtype=np.float32), dst)
+        # a side clearly shorter than the shrink's limit needs no exact length
+        dx, dy = float(c[1][0]) - float(c[0][0]), float(c[1][1]) - float(c[0][1])
+        if dx * dx + dy * dy < _NO_SHRINK_SQUARED:
+            cv2.warpPerspective(photo, m, (CROP, CROP), out[i], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            continue
         side = float(np.linalg.norm(c[1] - c[0]))
         if side > 2.5 * CROP:
             # shrink first so the warp averages rather than skips pixels
@@ -118,8 +128,9 @@ class DeckTileClassifier:
     model's edge head are taken, weighted by that agreement. The cell's sides are then those the named
     tile shows in those turns (the edge head reads an edition it never saw poorly, and a
     side it misreads would veto the deck's tile in the board's settling). A tile the deck
-    names but scarcely nearer than a look-alike (`look_alikes`, `LOOK_ALIKE_RATIO`), and a
-    cell the deck is unsure of, are doubtful (`read`), and the board reports them
+    names but scarcely nearer than a look-alike (`look_alikes`, `LOOK_ALIKE_RATIO`) unless the
+    part where they differ shows it, and a cell the deck is unsure of (but where that part
+    leaves one of its close tiles, `read_with_candidates`), are doubtful (`read`), and the board reports them
     unrecognised: the model's own reading still settles their neighbours, never themselves.
     """
 
@@ -179,6 +190,14 @@ class DeckTileClassifier:
     #: cells of the tuning boards (as for `TURN_PART_MARGIN`) 29 of 30 B cells read 0.3 or more, all 20 A cells 0 or
     #: less
     STUB_MARGIN = 0.3
+    #: a tile whose print is its look-alike's with a mark more (`_marked`: a pennant, a road where the other has a
+    #: field, or both: M against N, S against Q, X against W, A against B) is taken over it where the part they differ
+    #: in shows it by at least this (`_twin`). A blurred cell loses a small mark, never gains one: on the cells of the
+    #: grids found on the tuning boards (906,000,000, 906,300,000, 906,600,000, 8 each, medium and hard) no cell of the
+    #: tile without the mark read above 0.015 for the one with it (a Q against S; every other such pair 0 or less),
+    #: while the marked tiles read -0.12 (a T against R) or more, 49 of 179 such readings between 0.2 and the margin
+    #: before (0.5; A against B never told)
+    MARK_MARGIN = 0.2
 
     def __init__(self, deck: Any, model: TileClassifier) -> None:
         from vision.carcassonne.labels import parse_label
@@ -225,8 +244,8 @@ class DeckTileClassifier:
             rival = max((f for r, f in fit.items() if rotated(name, r).edges != rotated(name, best).edges), default=-math.inf)
             if fit[best] - rival >= self.VIEW_TURN_MARGIN:
                 turns[v] = best
-        self._turns = turns
-        return turns
+        self._turns = _agreeing_photos(turns, templates, np.asarray(owners), names)
+        return self._turns
 
     def deck_turn(self, crop: NDArray[Any], name: str) -> tuple[int, float] | None:
         """The turn (degrees clockwise) in which ``crop`` shows tile ``name`` by the deck's views of it whose turn is
@@ -264,11 +283,16 @@ class DeckTileClassifier:
                                                                    list[frozenset[str]]]:
         """`read`, and for each crop the tiles the deck finds close (`CLOSE_RATIO`: its distance at most that many
         times the nearest tile's; empty for a crop the model reads as no tile or one glare blows out (`BLOWN`: the
-        deck names none there either), or a deck without distances: then only a named tile). The board decides
+        deck names none there either), or a deck without distances: then only a named tile), less each look-alike the
+        part where they differ rules out (`_without_lost_twins`). A cell the deck does not name, of whose two or more
+        close tiles that part leaves one, is named that tile where the cell correlates with its views and lies near
+        it as the deck's own tests ask (`vision.enroll.MIN_TEMPLATE`, `vision.enroll.EMBEDDING_BOUND`, not far
+        blurrier than the enrolled views): the deck's ratio test was failed by look-alikes alone. The board decides
         among a doubtful cell's close tiles by its sure neighbours' sides (`vision.carcassonne.recognize.read_cells`)."""
         from scorer.carcassonne.catalog import rotated
         from vision.carcassonne.dataset import EDGE_INDEX
         from vision.carcassonne.labels import NONE, parse_label
+        from vision.enroll import EMBEDDING_BOUND, FUSED_DEGRADED, MIN_TEMPLATE, sharpness
 
         probs, edges = self.model.run(crops)
         probs, edges = probs.copy(), edges.copy()
@@ -279,23 +303,33 @@ class DeckTileClassifier:
         names = [None if hidden else rec.label for rec, hidden in zip(recs, blown)]
         close = [frozenset({name}) if name in self._by_tile else frozenset() for name in names]
         tile_like = [i for i in range(len(crops)) if probs[i, none_col] < 0.5 and not blown[i]]
+        usable = np.ones(len(tile_like), bool)
+        if tile_like and getattr(self.deck, "sharpness", None) is not None:
+            usable = sharpness(crops[tile_like]) >= FUSED_DEGRADED * float(self.deck.sharpness)
         if tile_like and hasattr(self.deck, "scores"):
-            fused = self.deck.scores(crops[tile_like])[0]
+            fused, tm, emb = self.deck.scores(crops[tile_like])
             own = list(getattr(self.deck, "labels", ()))
             for k, i in enumerate(tile_like):
                 best = float(fused[k].min())
-                close[i] = self._without_lost_twins(crops[i], frozenset(
-                    own[j] for j in np.flatnonzero(fused[k] <= self.CLOSE_RATIO * best) if own[j] in self._by_tile))
+                nearly = frozenset(own[j] for j in np.flatnonzero(fused[k] <= self.CLOSE_RATIO * best)
+                                   if own[j] in self._by_tile)
+                close[i] = self._without_lost_twins(crops[i], nearly)
                 name = names[i]
-                if name is None or not self._alike.get(name):
-                    continue
-                mine = float(fused[k, own.index(name)])
-                # not clearly this tile rather than a look-alike: unsure, unless the views of the part where they
-                # differ (a pennant, a road stub) tell it from every such look-alike
-                near = [j for j in self._alike[name] if mine > self.LOOK_ALIKE_RATIO * float(fused[k, j])]
-                if near and not all(math.isfinite(m := self._margin(name, own[j]))
-                                    and self._twin(crops[i], name, own[j]) >= m for j in near):
-                    names[i] = None
+                if name is not None and self._alike.get(name):
+                    mine = float(fused[k, own.index(name)])
+                    # not clearly this tile rather than a look-alike: unsure, unless the views of the part where they
+                    # differ (a pennant, a road stub) tell it from every such look-alike
+                    near = [j for j in self._alike[name] if mine > self.LOOK_ALIKE_RATIO * float(fused[k, j])]
+                    if near and not all(math.isfinite(m := self._margin(name, own[j]))
+                                        and self._twin(crops[i], name, own[j]) >= m for j in near):
+                        names[i] = None
+                if names[i] is None and len(nearly) > 1 and len(close[i]) == 1 and tm is not None:
+                    # the deck's whole-tile tests found look-alikes about as near, and the part where they differ
+                    # left one: that one, where the cell matches it as the deck's own tests ask
+                    (only,) = close[i]
+                    j = own.index(only)
+                    if float(tm[k, j]) >= MIN_TEMPLATE and float(emb[k, j]) <= EMBEDDING_BOUND and usable[k]:
+                        names[i] = only
         for i in range(len(recs)):
             cols = self._by_tile.get(names[i] or "")
             if not cols:
@@ -429,14 +463,17 @@ class DeckTileClassifier:
 
     @classmethod
     def _margin(cls, a: str, b: str) -> float:
-        """How surely `_twin` must show ``a`` rather than its look-alike ``b``: `TWIN_MARGIN` for edge twins,
-        `ROAD_MARGIN` for tiles a road stub tells apart; where one of those shows the same sides in every turn (B, X),
-        `_twin` compares from the other's best view alone, which must then show its turn by more than the stub (W's
-        three roads against X, told so on every true W cell of the tuning boards 906,000,000 to 906,600,007, 0.50 or
-        more, and no X the wrong way); against a lone road stub (B against A) `STUB_MARGIN`, `_twin` setting every view
-        of A against the cell (`against_every_view`); A against B infinite (never told: A's best view, its lone road
-        stub aside the same in every turn, lay in the wrong turn on three of 18 true A cells there, -0.74 to -0.79
-        against B)."""
+        """How surely `_twin` must show ``a`` rather than its look-alike ``b``: `MARK_MARGIN` where ``a``'s print is
+        ``b``'s with a mark more (`_marked`: a pennant, a road where ``b`` has a field); else `TWIN_MARGIN` for edge
+        twins, `ROAD_MARGIN` for tiles a road stub tells apart; where one of those shows the same sides in every turn
+        (B, X), `_twin` compares from the other's best view alone, which must then show its turn by more than the stub
+        (W's three roads against X, told so on every true W cell of the tuning boards 906,000,000 to 906,600,007, 0.50
+        or more, and no X the wrong way); against a lone road stub (B against A) `STUB_MARGIN`, `_twin` setting every
+        view of A against the cell (`against_every_view`, which also tells A against B: the largest reading of A's
+        views matching the cell, so that A's best view lying in another turn than the cell's, as it did on three of 18
+        true A cells there, says nothing)."""
+        if _marked(a, b):
+            return cls.MARK_MARGIN
         if edge_twins(a, b):
             return cls.TWIN_MARGIN
         if _same_every_turn(a) or _same_every_turn(b):
@@ -445,6 +482,59 @@ class DeckTileClassifier:
                 return cls.ROAD_MARGIN
             return cls.STUB_MARGIN if _same_every_turn(a) else math.inf
         return cls.ROAD_MARGIN
+
+
+#: an enrolment photo gives a tile's template views in its four quarter turns, one after the other
+VIEWS_PER_PHOTO = 4
+
+
+def _agreeing_photos(turns: NDArray[np.int_], templates: NDArray[Any], owners: NDArray[Any],
+                     names: list[str]) -> NDArray[np.int_]:
+    """``turns`` (`DeckTileClassifier.view_turns`), less every turn of a tile one of whose views is told in a turn
+    showing other sides than the view of another of its photos most like it: the edge head read one photo's turns
+    wrong (glare across a monastery's field taken for its road stub), and which one the views cannot say. Views of
+    two photos that match nowhere (`vision.twins.VIEW_MATCH`: lit or printed too differently) say nothing."""
+    from scorer.carcassonne.catalog import rotated
+    from vision.enroll import TEMPLATE_BLURS
+
+    out = turns.copy()
+    for owner in np.unique(owners):
+        which = np.flatnonzero(owners == owner)
+        photo = np.arange(len(which)) // VIEWS_PER_PHOTO
+        name = names[int(owner)]
+        for k, v in enumerate(which):
+            others = [int(j) for j, p in zip(which, photo) if p != photo[k] and turns[j] >= 0]
+            if turns[v] < 0 or not others:
+                continue
+            match = view_matches(templates[v], templates, others, TEMPLATE_BLURS)
+            like = others[int(match.argmax())]
+            if match.max() >= VIEW_MATCH and rotated(name, int(turns[v])).edges != rotated(name, int(turns[like])).edges:
+                out[which] = -1
+                break
+    return out
+
+
+def _print_parts(tile: str, turn: int) -> tuple[list[tuple[int, ...]], set[tuple[int, ...]], bool, int]:
+    """``tile`` turned: its cities' sides, its roads' sides, whether it holds a monastery, its pennants."""
+    from scorer.carcassonne.catalog import Kind, rotated
+
+    shown = rotated(tile, turn)
+    cities = sorted(tuple(sorted(s.sides)) for s in shown.segments if s.kind == Kind.CITY)
+    roads = {tuple(sorted(s.sides)) for s in shown.segments if s.kind == Kind.ROAD}
+    return cities, roads, shown.monastery >= 0, sum(s.pennants for s in shown.segments)
+
+
+@functools.cache
+def _marked(a: str, b: str) -> bool:
+    """True when tile ``a``'s print is ``b``'s in some turn with a mark more: the same cities and monastery, each of
+    ``b``'s roads and another (a stub or arm where ``b`` has a field), or a pennant more, or both (M and N, S and Q,
+    X and W, A and B; not I and N, whose cities differ, nor L and D, whose roads do)."""
+    cities, roads, monastery, pennants = _print_parts(a, 0)
+    for turn in (0, 90, 180, 270):
+        c, r, m, p = _print_parts(b, turn)
+        if c == cities and m == monastery and r <= roads and p <= pennants and (r != roads or p < pennants):
+            return True
+    return False
 
 
 @functools.cache

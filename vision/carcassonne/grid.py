@@ -953,15 +953,15 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
     order until one holds nearly all the seams with the outline on its lines, or most with nearly all the outline
     on them (`_grown_enough`): no later one could refuse it, and any that held more would lie on the same tiles.
     The half-cell moves and doubled pitches are not grown where the lattice kept of the first three holds most of
-    the seams with the outline along both axes on its lines (`_primary_enough`).
+    the seams with the outline along both axes on its lines (`_primary_enough`), and the first starts left are not
+    grown (the lattice search not even made) where the one kept so far holds nearly all of them so (`FIRST_ENOUGH`).
     """
-    starts = [to_work]
+    starts: list[NDArray[Any] | None] = [to_work]
     half = _half_shift(mask, to_work)
     if half is not to_work:
         starts.append(half)
-    searched = search_lattice(fine, mask, to_work)
-    if searched is not None:
-        starts.append(searched)
+    # (the searched lattice, made when its turn comes: a lattice grown before it may make it needless)
+    starts.append(None)
     # (the lattice as measured, its outline's half-cell move and the searched one: grown before any other start)
     primary = len(starts)
     # the comb can lock onto the tile middles and a pitch a little off: the outline then scarcely tells which
@@ -983,6 +983,13 @@ def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], sha
     for k, origin in enumerate(starts):
         if k == primary and _primary_enough(fine, mask, share, to_work, grown_all, outlines):
             break
+        # a first start grown onto nearly all the seams, the outline on its lines, spares the other first starts
+        if 0 < k < primary and _primary_enough(fine, mask, share, to_work, grown_all, outlines, FIRST_ENOUGH):
+            break
+        if origin is None:
+            origin = search_lattice(fine, mask, to_work)
+            if origin is None:
+                continue
         grown = grow_seams(fine, mask, origin)
         if grown is None:
             continue
@@ -1014,14 +1021,15 @@ def _kept(share: float, to_work: NDArray[Any], grown_all: list[tuple[float, NDAr
 
 
 def _primary_enough(fine: NDArray[Any], mask: NDArray[Any], share: float, to_work: NDArray[Any],
-                    grown_all: list[tuple[float, NDArray[Any]]], outlines: list[NDArray[Any]]) -> bool:
+                    grown_all: list[tuple[float, NDArray[Any]]], outlines: list[NDArray[Any]],
+                    least: float | None = None) -> bool:
     """Whether the lattice kept of those grown from the first starts (`grow_best`: the lattice as measured, its
     outline's half-cell move, the searched one) ends the growing before its half-cell moves and doubled pitches:
     grown, holding most of the seams (`GROWN_OUTLINED`) with the outline along both axes on its lines (`OUTLINED`),
     and no half-pitch pattern (`_parity_doubled`). Those starts are for a lattice whose comb locked onto the tile
     middles or onto half the pitch, which leaves the outline, or half the seams, off its lines."""
     best_share, best, at = _kept(share, to_work, grown_all, outlines)
-    return (at >= 0 and best_share >= GROWN_OUTLINED and bool((outlines[at + 1] >= OUTLINED).all())
+    return (at >= 0 and best_share >= (GROWN_OUTLINED if least is None else least) and bool((outlines[at + 1] >= OUTLINED).all())
             and _parity_doubled(fine, mask, best) is None)
 
 
@@ -1039,6 +1047,9 @@ def _grown_enough(fine: NDArray[Any], mask: NDArray[Any], grown: NDArray[Any], s
 #: a grown lattice holding this share of the seams, with enough of the outline on its lines along both axes that no
 #: other lattice can refuse it (`OUTLINE_DROP`), ends the growing from the starts left
 GROWN_ENOUGH = 0.9
+#: a lattice grown from one of the first starts (`grow_best`) holding this share of the seams, with the outline along both
+#: axes on its lines (`OUTLINED`) and no half-pitch pattern, ends the growing before the other first starts
+FIRST_ENOUGH = 0.8
 #: ... and so does one holding this share with nearly all the outline along both axes on its lines (`OUTLINE_SURE`):
 #: on a big board seen at a slant the far seams are faint, and a lattice on the tiles holds only about two thirds
 GROWN_OUTLINED = 0.6
@@ -1435,30 +1446,45 @@ def _ridges(fine: NDArray[Any]) -> NDArray[Any]:
 def _axis_search(u: NDArray[Any], v: NDArray[Any], r: NDArray[Any], scales: NDArray[Any],
                  shears: NDArray[Any]) -> tuple[float, float, float, float]:
     """The lattice lines ``u' = k`` with ``u = scale * u' + shear * v + phase`` that gather the most ridge ``r`` of the
-    points ``(u, v)``: (score, scale, shear, phase); the score is the ridge on the lines over the mean."""
+    points ``(u, v)``: (score, scale, shear, phase); the score is the ridge on the lines over the mean.
+
+    Every (scale, shear) pair is binned at once, each in its own run of bins: each bin sums its own pair's points in
+    their order, as one pair's binning alone would; the counts' window sums are whole numbers (exact in any order),
+    the ridge's are numpy's own, pair by pair.
+    """
     bins = 100
     base = float(r.mean()) + 1e-9
     best = (0.0, 1.0, 0.0, 0.0)
     window = np.ones(7)
-    # (each shear's sheared positions once, not once a scale)
-    sheared = [u - sh * v for sh in shears]
-    for sc in scales:
-        for sh, moved in zip(shears, sheared, strict=True):
-            # each position's bin, as ``((moved / sc % 1.0) * bins).astype(np.intp) % bins`` gives it bit for bit: a
-            # float's remainder on 1 is itself less its floor (exact, or one rounding of the same sum below 0), and
-            # only a remainder rounded up to 1 reaches the bin past the last
-            q = moved / sc
-            q -= np.floor(q)
-            q *= bins
-            idx = q.astype(np.intp)
-            idx[idx == bins] = 0
-            got = np.bincount(idx, weights=r, minlength=bins)
-            cnt = np.bincount(idx, minlength=bins).astype(np.float64)
-            score = np.convolve(np.concatenate((got[-3:], got, got[:3])), window, "valid") / (
-                np.convolve(np.concatenate((cnt[-3:], cnt, cnt[:3])), window, "valid") + 1e-9) / base
-            k = int(np.argmax(score))
-            if score[k] > best[0]:
-                best = (float(score[k]), float(sc), float(sh), float((k + 0.5) / bins * sc))
+    n_pairs = len(scales) * len(shears)
+    if not n_pairs:
+        return best
+    # (the pairs in order: scale by scale, each shear in turn; each shear's sheared positions once)
+    sheared = np.stack([u - sh * v for sh in shears])
+    # each position's bin, as ``((moved / sc % 1.0) * bins).astype(np.intp) % bins`` gives it bit for bit: a float's
+    # remainder on 1 is itself less its floor (exact, or one rounding of the same sum below 0), and only a remainder
+    # rounded up to 1 reaches the bin past the last
+    q = sheared[None, :, :] / np.asarray(scales, np.float64)[:, None, None]
+    q -= np.floor(q)
+    q *= bins
+    idx = q.astype(np.intp).reshape(n_pairs, -1)
+    idx[idx == bins] = 0
+    idx += (np.arange(n_pairs) * bins)[:, None]
+    got = np.bincount(idx.ravel(), weights=np.tile(r, n_pairs), minlength=n_pairs * bins).reshape(n_pairs, bins)
+    cnt = np.bincount(idx.ravel(), minlength=n_pairs * bins).reshape(n_pairs, bins)
+    # the counts over each window of 7 bins, round the circle
+    wrapped = np.concatenate((cnt[:, -3:], cnt, cnt[:, :3]), axis=1)
+    ends = np.concatenate((np.zeros((n_pairs, 1), np.int64), np.cumsum(wrapped, axis=1)), axis=1)
+    counted = (ends[:, 7:] - ends[:, :-7]).astype(np.float64)
+    summed = np.stack([np.convolve(np.concatenate((g[-3:], g, g[:3])), window, "valid") for g in got])
+    score = summed / (counted + 1e-9) / base
+    at = np.argmax(score, axis=1)
+    top = score[np.arange(n_pairs), at]
+    for pair in range(n_pairs):
+        if top[pair] > best[0]:
+            sc, sh = scales[pair // len(shears)], shears[pair % len(shears)]
+            k = int(at[pair])
+            best = (float(top[pair]), float(sc), float(sh), float((k + 0.5) / bins * sc))
     return best
 
 

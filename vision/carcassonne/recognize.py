@@ -33,6 +33,7 @@ the board.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -248,11 +249,49 @@ def big_top_twins(name: str, rotation: int) -> dict[Special, tuple[str, int]]:
     return {sp: tw for sp in _SPACES if (tw := _BIG_TOP_TWIN.get((name, rot, sp))) is not None}
 
 
+@functools.cache
 def _prior(expansion: bool) -> NDArray[Any]:
-    """Log prior of each pair: how many of that tile the box holds (trained on equal shares)."""
+    """Log prior of each pair: how many of that tile the box holds (trained on equal shares); read only, made once."""
     counts = box(expansion)
     out: NDArray[Any] = np.array([np.log(counts.get(n, 0) + 1e-3) for n, _ in _PAIRS])
+    out.flags.writeable = False
     return out
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """Where the model's labels (one tuple of them) put each pair and each tile type."""
+
+    #: the column of each pair (`_PAIRS`), as an array and as a list
+    pairs: NDArray[Any]
+    pair_list: tuple[int, ...]
+    #: each tile type's columns (its turns), by type
+    by_type: dict[str, tuple[int, ...]]
+    #: the column of `NONE`
+    none: int
+
+
+@functools.lru_cache(maxsize=8)
+def _columns(labels: tuple[str, ...]) -> _Columns:
+    """The columns of ``labels`` (a model's label order), worked out once a label order."""
+    index = {lab: i for i, lab in enumerate(labels)}
+    pair_list = tuple(index[label(n, r)] for n, r in _PAIRS)
+    pairs = np.array(pair_list)
+    pairs.flags.writeable = False
+    by_type: dict[str, list[int]] = {}
+    for j, lab in enumerate(labels):
+        if lab != NONE:
+            by_type.setdefault(lab.rpartition("@")[0], []).append(j)
+    return _Columns(pairs, pair_list, {k: tuple(v) for k, v in by_type.items()}, index[NONE])
+
+
+def _type_sums(probs: NDArray[Any], cols: _Columns, names: Sequence[str]) -> dict[str, list[float]]:
+    """Each cell's probability of each tile type in ``names`` (its turns' columns summed), as plain floats.
+
+    A row's sum of a C-ordered array is the sum numpy takes of that row alone, to the bit
+    (`tests/vision/carcassonne/test_carcassonne_recognize_speed.py`)."""
+    return {name: np.ascontiguousarray(probs.take(cols.by_type[name], axis=1)).sum(axis=1).astype(np.float64).tolist()
+            for name in names}
 
 
 def _sharpen(probs: NDArray[Any], temperature: float) -> NDArray[Any]:
@@ -267,8 +306,7 @@ def _sharpen(probs: NDArray[Any], temperature: float) -> NDArray[Any]:
 
 def _pair_scores(probs: NDArray[Any], edges: NDArray[Any], labels: Sequence[str], expansion: bool) -> NDArray[Any]:
     """``(N, pairs)`` log-scores of every distinct (type, rotation) for every cell."""
-    index = {lab: i for i, lab in enumerate(labels)}
-    cols = np.array([index[label(n, r)] for n, r in _PAIRS])
+    cols = _columns(tuple(labels)).pairs
     logp = np.log(np.clip(probs[:, cols], 1e-9, 1.0)) + PRIOR_WEIGHT * _prior(expansion)
     loge = np.log(np.clip(edges, 1e-6, 1.0))  # (N, 4, 3)
     edge_term = np.zeros_like(logp)
@@ -306,9 +344,15 @@ def _settle(cells: list[tuple[int, int]], scores: NDArray[Any],
                 total -= MISMATCH
         return total
 
+    # a cell is weighed again only once a neighbour's choice changed since it was last weighed: otherwise it
+    # would choose as it did (the same sums of the same choices)
+    stale = [True] * n
     for _ in range(4):
         changed = False
         for i in range(n):
+            if not stale[i]:
+                continue
+            stale[i] = False
             # max(cand_rows[i], key=lambda p: local(i, p)), inline: the first best, the same sums in the same order
             row = score_rows[i]
             facing = [(side, edge_rows[choice[j]][(side + 2) % 4]) for side, j in enumerate(neigh[i]) if j >= 0]
@@ -324,6 +368,9 @@ def _settle(cells: list[tuple[int, int]], scores: NDArray[Any],
             if best != choice[i]:
                 choice[i] = best
                 changed = True
+                for j in neigh[i]:
+                    if j >= 0:
+                        stale[j] = True
         if not changed:
             break
     # the box's counts
@@ -346,17 +393,31 @@ def _settle(cells: list[tuple[int, int]], scores: NDArray[Any],
             break
         _, i, p = min(moves)
         choice[i] = p
-    conf: list[float] = []
-    twin: list[float] = []
-    running: list[list[int]] = []
-    for i in range(n):
-        vals = np.array([local(i, p) for p in cand_rows[i]])
-        mine = local(i, choice[i])
-        share = np.exp(vals - mine)
-        total = share.sum()
-        conf.append(float(1.0 / total))
-        twin.append(float(share[_TWINS[choice[i], cands[i]]].sum() / total))
-        running.append([int(p) for p in cands[i][share >= RUNNING * total]])
+    # each cell's candidates scored against its neighbours' final choices as `local` scores them: MISMATCH taken off
+    # side after side where it disagrees (taking off nothing leaves a score as it is)
+    vals = scores[np.arange(n)[:, None], cands].astype(np.float64)
+    chosen = np.asarray(choice, np.int64).reshape(n)
+    cand_edges = _EDGES[cands]
+    around = np.asarray(neigh, np.int64).reshape(n, 4)
+    for side in range(4):
+        there = around[:, side]
+        theirs = np.where(there >= 0, _EDGES[chosen[there], (side + 2) % 4], -1)
+        vals = np.where((there >= 0)[:, None] & (cand_edges[:, :, side] != theirs[:, None]), vals - MISMATCH, vals)
+    # every choice is one of the cell's candidates
+    mine_at = np.asarray([row.index(c) for row, c in zip(cand_rows, choice)], np.int64)
+    share = np.exp(vals - vals[np.arange(n), mine_at][:, None])
+    # a C-ordered row's sum is numpy's sum of that row alone, to the bit
+    totals = share.sum(axis=1)
+    conf: list[float] = (1.0 / totals).tolist()
+    # the twins' shares summed one candidate after the other (a row holds fewer than 8, which numpy also sums in
+    # order; the others count as 0.0, which leaves a sum as it is)
+    twins = np.where(_TWINS[chosen[:, None], cands], share, 0.0)
+    twin_sum = twins[:, 0].copy()
+    for k in range(1, twins.shape[1]):
+        twin_sum += twins[:, k]
+    twin: list[float] = (twin_sum / totals).tolist()
+    keep: list[list[bool]] = (share >= RUNNING * totals[:, None]).tolist()
+    running = [[p for p, ok in zip(cand_rows[i], keep[i]) if ok] for i in range(n)]
     return [int(c) for c in choice], conf, twin, running
 
 
@@ -419,40 +480,41 @@ def _unsupported(probs: NDArray[Any], edges: NDArray[Any], choice: list[int], la
     the class head gives its type less than `OWN_EVIDENCE`, it reads the cell as empty with at least `NOT_A_TILE`,
     or the edge head reads one of its sides as that side's feature with less than `SIDE_DOUBT` (indices into
     ``choice``)."""
-    by_type: dict[str, list[int]] = {}
-    for j, lab in enumerate(labels):
-        if lab != NONE:
-            by_type.setdefault(lab.rpartition("@")[0], []).append(j)
+    cols = _columns(tuple(labels))
     # a type the box does not hold (an Under the Big Top tile on a base game board) is no rival: a meeple on
     # a straight road looks like an acrobat tile
-    held = [j for name, cols in by_type.items() if caps.get(name, 0) > 0 for j in cols]
-    none_col = list(labels).index(NONE)
-    out: set[int] = set()
-    for k, p in enumerate(choice):
-        own = float(probs[k, by_type[_PAIRS[p][0]]].sum()) / max(float(probs[k, held].sum()), 1e-9)
-        sides = float(min(edges[k, side, _EDGES[p, side]] for side in range(4)))
-        if own < OWN_EVIDENCE or probs[k, none_col] >= NOT_A_TILE or sides < SIDE_DOUBT:
-            out.add(k)
-    return out
+    held = [j for name, of_type in cols.by_type.items() if caps.get(name, 0) > 0 for j in of_type]
+    names = [_PAIRS[p][0] for p in choice]
+    mine = _type_sums(probs, cols, sorted(set(names)))
+    # each row's sum as numpy takes it of the row alone (see `_type_sums`)
+    rivals = np.maximum(np.ascontiguousarray(probs.take(held, axis=1)).sum(axis=1).astype(np.float64), 1e-9).tolist()
+    n = len(choice)
+    # the least the edge head gives any of the settled tile's sides
+    sides = edges[np.arange(n)[:, None], np.arange(4)[None, :], _EDGES[np.asarray(choice, np.int64).reshape(n)]].min(axis=1)
+    empty = probs[:, cols.none] >= NOT_A_TILE
+    return {k for k in range(n)
+            if mine[names[k]][k] / rivals[k] < OWN_EVIDENCE or empty[k] or sides[k] < SIDE_DOUBT}
 
 
 def _big_top_doubts(probs: NDArray[Any], choice: list[int], labels: Sequence[str]) -> set[int]:
     """The cells (indices into ``choice``) read as a base tile that may be its Under the Big Top twin (the same edges
     around a circus or an acrobat space, which a figure on it hides): the class head gives the twin at least
     `BIG_TOP_TWIN_DOUBT` of the two."""
-    by_type: dict[str, list[int]] = {}
-    for j, lab in enumerate(labels):
-        if lab != NONE:
-            by_type.setdefault(lab.rpartition("@")[0], []).append(j)
+    twins = [_TWIN_TYPES[p] for p in choice]
+    names = [_PAIRS[p][0] for p in choice]
+    sums = _type_sums(probs, _columns(tuple(labels)), sorted(set(names) | {t for ts in twins for t in ts}))
     out: set[int] = set()
-    for k, p in enumerate(choice):
-        name, rot = _PAIRS[p]
-        mine = float(probs[k, by_type[name]].sum())
-        for twin, _ in big_top_twins(name, rot).values():
-            theirs = float(probs[k, by_type[twin]].sum())
+    for k, name in enumerate(names):
+        mine = sums[name][k]
+        for twin in twins[k]:
+            theirs = sums[twin][k]
             if theirs / max(mine + theirs, 1e-9) >= BIG_TOP_TWIN_DOUBT:
                 out.add(k)
     return out
+
+
+#: the Under the Big Top tiles whose edges are those of each pair (`_PAIRS`), as `big_top_twins` gives them
+_TWIN_TYPES: tuple[tuple[str, ...], ...] = tuple(tuple(t for t, _ in big_top_twins(n, r).values()) for n, r in _PAIRS)
 
 
 #: a tile an enrolled deck names is doubtful when the edge head gives its settled turn less than this share of its
@@ -467,7 +529,8 @@ def _in_the_running(settled: Sequence[int], own: NDArray[Any], close: frozenset[
     every turn), and each one's Under the Big Top twin or the base tile it is the twin of (a figure on the circus or
     acrobat space hides it)."""
     picked = set(settled) | {int(p) for p in np.flatnonzero(own >= RUNNING)}
-    picked |= {p for p, (name, _) in enumerate(_PAIRS) if name in close}
+    if close:
+        picked |= {p for p, (name, _) in enumerate(_PAIRS) if name in close}
     pairs = {_PAIRS[p] for p in picked}
     for name, rot in list(pairs):
         pairs.update(big_top_twins(name, rot).values())
@@ -590,7 +653,7 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     x0 = min(p[0] for p in pos)
     y0 = min(p[1] for p in pos)
     conflicts: list[str] = []
-    col = [list(classifier.labels).index(label(n, r)) for n, r in _PAIRS]
+    col = list(_columns(tuple(classifier.labels)).pair_list)
     doubtful = _unsupported(probs[keep], edges[keep], choice, classifier.labels, caps)
     # with a deck: a cell the deck is unsure of, whose model reading is not the deck's nearest tile
     doubtful |= {k for k, i in enumerate(keep) if deck_doubts[i]}

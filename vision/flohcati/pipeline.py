@@ -608,20 +608,23 @@ class Recognizer:
                 by_part.setdefault(visible_part(later), []).append(k)
             for part, ks in by_part.items():
                 judged: list[tuple[str | None, str | None]] = [(None, None)] * len(ks)
+                strips: list[tuple[str | None, str]] | None = None
                 if getattr(deck, "templates", None) is not None:
                     posed = np.stack([np.stack([_cut(colour, to_table, slots[k][0] + dx, slots[k][1] + dy, t, size)
                                                 for k in ks]) for dx, dy, t in _POSES])
-                    read, corr, tint = self._part_reader(part).judge_scored(posed, among)
+                    # the strip down the left edge tells values apart better than the whole card, whose print is
+                    # mostly the same flea: a whole card is also named where the strip's read is sure of the card
+                    # the whole card's templates rank first or cannot tell from it (`_WHOLE_TIE`), or where the
+                    # strip ranks first a look-alike the whole card shows rather than its first (`turns_to`); where
+                    # the two reads are sure of different cards, neither is taken
+                    strips = self._part_reader(CARD_PARTS[1]).judge(posed, among) if part == CARD_PARTS[0] else None
+                    read, corr, tint = self._part_reader(part).judge_scored(
+                        posed, among, None if strips is None else [best for _, best in strips])
                     judged = list(read)
                 names = [sure for sure, _ in judged]
                 if part == CARD_PARTS[0]:
-                    if getattr(deck, "templates", None) is not None:
-                        # the strip down the left edge tells values apart better than the whole card, whose print is
-                        # mostly the same flea: a whole card is also named where the strip's read is sure of the card
-                        # the whole card's templates rank first or cannot tell from it (`_WHOLE_TIE`); where the two
-                        # reads are sure of different cards, neither is taken
+                    if strips is not None:
                         whole = self._part_reader(part)
-                        strips = self._part_reader(CARD_PARTS[1]).judge(posed, among)
                         judged = [(_whole_or_strip(sure, by_strip, by_strip is not None and
                                                    (by_strip == best or whole.ties(c, d, by_strip))), best)
                                   for (sure, best), (by_strip, _), c, d in zip(judged, strips, corr, tint)]
@@ -1652,13 +1655,16 @@ _PART_BLURRED_DETAIL = 0.25
 #: a card's strip under the hand's fingers, read as another, showed 0.024 at 0.5
 _PART_FAINT = 0.05
 _PART_FAINT_MIN = 0.65
-#: Where the best label correlates at least `_PART_WIDE_MIN` and ahead of every other label that may lie there by
-#: `_PART_WIDE_LEAD` (the three action cards: each looks like no other), its tints need only lie within
-#: `_PART_WIDE_TINT_MAX` of the crop's: the dark action cards' few colours shift far with exposure and blur (on the
-#: camera model's hard photos of the Fleapit deck, 0.40 to 0.57 from their own templates, 0.55 and more from the others)
+#: A label that correlates at least `_PART_WIDE_MIN` and ahead of every other label that may lie there by
+#: `_PART_WIDE_LEAD` (the three action cards: each looks like no other) is the part's best label whatever the tints say,
+#: and its tints are not tested: the dark action cards' few colours shift far with exposure and blur. On the camera
+#: model's photos of the Fleapit deck (seeds 906,500,000, 906,700,000 and 908,500,000 on), action cards whose first
+#: label was their own lay 0.08 to 0.78 from its templates' tints, and those asked about though that far ahead
+#: correlated 0.63 to 0.86 and led by 0.20 to 0.36; no first label in the action lane that was not the card there
+#: correlated over 0.26 or led by over 0.11; in the row and the seat zones one part led every other flea by 0.15 (0.16,
+#: a grey 0, read right)
 _PART_WIDE_MIN = 0.6
-_PART_WIDE_LEAD = 0.25
-_PART_WIDE_TINT_MAX = 0.6
+_PART_WIDE_LEAD = 0.2
 #: A part's best label ahead of a rival by less than `_PART_LEAD` is still named where the part shows it rather than that
 #: rival by at least `_TWIN_MARGIN` (`vision.twins.twin_score`, -1 to 1, the views blurred as the part is) where their
 #: views differ (a flea and its neighbour in value: the index and the value bars; two colours alike in tint: the emblem)
@@ -1667,6 +1673,12 @@ _TWIN_MARGIN = 0.5
 #: lowers it (0.79 on the tuning photos, the hand's edge over the bars read as one bar fewer; parts told right 0.85 to
 #: 0.93)
 _TWIN_MIN = 0.8
+#: A whole card whose best label is kept unsure by a look-alike that the strip down its left edge ranks first is named
+#: as that look-alike where the whole card shows it rather than the best label by at least `_TWIN_TURN`
+#: (`_PartReader.turns_to`). On the camera model's photos of the Fleapit deck (seeds 906,500,000, 906,700,000 and
+#: 908,500,000 on), whole cards whose strip ranked their own card first showed it rather than the best label by 0.39 to
+#: 0.93; the one strip that ranked another card first (a brown 1 under the hand's fingers, read as brown 3) 0.26
+_TWIN_TURN = 0.35
 #: A whole flea card shows mostly its flea, the same for every value of a colour: its templates may rank a neighbour in
 #: value first. The strip down its left edge (index and value bars) names it where that strip's read is sure and the
 #: whole card's templates put its name within `_WHOLE_TIE` of their first (`_PartReader.ties`): on the camera model's
@@ -1754,9 +1766,11 @@ class _PartReader:
         templates it correlates best with among those whose tints lie near (`read`)."""
         return self.judge_scored(crops, among)[0]
 
-    def judge_scored(self, crops: Image, among: NDArray[np.bool_],
+    def judge_scored(self, crops: Image, among: NDArray[np.bool_], leaning: Sequence[str | None] | None = None,
                      ) -> tuple[list[tuple[str | None, str]], NDArray[Any], NDArray[Any]]:
-        """`judge`, with the correlations and tint distances it was made from (`best_scores`)."""
+        """`judge`, with the correlations and tint distances it was made from (`best_scores`). ``leaning``: for each
+        card, a label another read of it ranks first (or None): where this part's tests are unsure of their best label
+        only for its look-alikes, that label is named if the part shows it rather than the best (`turns_to`)."""
         from vision.enroll import TEMPLATE_BLURS, detail
         from vision.twins import twin_score
 
@@ -1771,8 +1785,25 @@ class _PartReader:
                 # told only against views blurred alike
                 return twin_score(seen, self.templates, self.owners, a, b, every_channel=True, blurs=TEMPLATE_BLURS)
 
-            out.append(self.decide(corr[i], tint[i], float(printed[i]), among, expected[i], twins))
+            sure, best = self.decide(corr[i], tint[i], float(printed[i]), among, expected[i], twins)
+            lean = leaning[i] if leaning is not None else None
+            if sure is None and lean is not None and lean != best and \
+                    self.turns_to(corr[i], tint[i], float(printed[i]), among, expected[i], best, lean, twins):
+                sure = lean
+            out.append((sure, best))
         return out, corr, tint
+
+    def turns_to(self, corr: NDArray[Any], tint: NDArray[Any], printed: float, among: NDArray[np.bool_],
+                 expected: NDArray[Any], best: str, label: str, twins: Callable[[int, int], float]) -> bool:
+        """True when a part whose best label is ``best`` (`decide`) shows ``label`` instead: ``label`` is one of the
+        look-alikes that kept ``best`` unsure, passes the tests a best label must (`_plain`), correlates at least
+        `_WHOLE_TIE_MIN`, and the part shows it rather than ``best`` by at least `_TWIN_TURN` and rather than every
+        other such look-alike (`vision.twins.twin_score`)."""
+        a, b = self.labels.index(best), self.labels.index(label)
+        rivals = self._rivals(corr, tint, among, a)
+        if b not in rivals or corr[b] < _WHOLE_TIE_MIN or not self._plain(corr, tint, printed, expected, b, False):
+            return False
+        return twins(a, b) <= -_TWIN_TURN and all(twins(b, k) > 0.0 for k in rivals if k != b)
 
     def ties(self, corr: NDArray[Any], tint: NDArray[Any], label: str) -> bool:
         """True when ``label`` correlates within `_WHOLE_TIE` of the best label whose tints lie near, and at least
@@ -1791,23 +1822,32 @@ class _PartReader:
         part shows label ``a`` rather than ``b`` (`vision.twins.twin_score`), asked about each rival nearer than
         `_PART_LEAD` (default: none is passed). A faint part (`_PART_FAINT`) is named only at `_PART_FAINT_MIN`."""
         near = among & (tint <= float(tint.min()) + _PART_TINT)
-        ranked = np.argsort(-np.where(near, corr, -2.0))
-        best = int(ranked[0])
-        rivals = np.where(among, corr, -2.0)
-        rivals[best] = -2.0
-        wide = corr[best] >= _PART_WIDE_MIN and corr[best] - float(rivals.max()) >= _PART_WIDE_LEAD
-        shown = float((self.detail if expected is None else expected)[best])
-        sure = corr[best] >= _PART_MIN and \
-            tint[best] <= (_PART_WIDE_TINT_MAX if wide else _PART_TINT_MAX) and printed >= _PART_DETAIL * shown and \
-            printed >= _PART_BLURRED_DETAIL * float(self.detail[best]) and \
-            (printed >= _PART_FAINT or corr[best] >= _PART_FAINT_MIN)
-        close = [int(k) for k in ranked[1:int(near.sum())] if corr[best] - corr[k] < _PART_LEAD]
-        # a label whose tints lie just past the near ones' yet within the tint test's bound is a rival all the same
-        # where it correlates better (blur and glare move a card's tints off its own templates')
-        close += [int(k) for k in np.flatnonzero(among & ~near & (tint <= _PART_TINT_MAX)) if corr[k] > corr[best]]
+        allowed = np.where(among, corr, -2.0)
+        first = int(np.argmax(allowed))
+        wide = corr[first] >= _PART_WIDE_MIN and corr[first] - float(np.delete(allowed, first).max()) >= _PART_WIDE_LEAD
+        best = first if wide else int(np.argmax(np.where(near, corr, -2.0)))
+        sure = self._plain(corr, tint, printed, expected, best, wide)
+        close = self._rivals(corr, tint, among, best)
         if sure and close:
             sure = twins is not None and corr[best] >= _TWIN_MIN and all(twins(best, k) >= _TWIN_MARGIN for k in close)
         return (self.labels[best] if sure else None), self.labels[best]
+
+    def _plain(self, corr: NDArray[Any], tint: NDArray[Any], printed: float, expected: NDArray[Any] | None, k: int,
+               wide: bool) -> bool:
+        """True when label ``k`` passes `decide`'s tests but the look-alikes' (``wide``: its tints are not tested)."""
+        shown = float((self.detail if expected is None else expected)[k])
+        return bool(corr[k] >= _PART_MIN and (wide or tint[k] <= _PART_TINT_MAX) and printed >= _PART_DETAIL * shown and
+                    printed >= _PART_BLURRED_DETAIL * float(self.detail[k]) and
+                    (printed >= _PART_FAINT or corr[k] >= _PART_FAINT_MIN))
+
+    def _rivals(self, corr: NDArray[Any], tint: NDArray[Any], among: NDArray[np.bool_], best: int) -> list[int]:
+        """The labels `decide` cannot tell from ``best`` by correlation: those whose tints lie near that correlate within
+        `_PART_LEAD` of it, and those whose tints lie just past the near ones' yet within the tint test's bound that
+        correlate better (blur and glare move a card's tints off its own templates')."""
+        near = among & (tint <= float(tint.min()) + _PART_TINT)
+        out = [int(k) for k in np.flatnonzero(near) if k != best and corr[best] - corr[k] < _PART_LEAD]
+        out += [int(k) for k in np.flatnonzero(among & ~near & (tint <= _PART_TINT_MAX)) if corr[k] > corr[best]]
+        return out
 
     def read(self, crops: Image, among: NDArray[np.bool_]) -> list[str | None]:
         """The label each card's part shows, where the tests are sure of it; ``crops``: ``(poses, N, H, W, 3)``, each

@@ -29,9 +29,10 @@ box holds no figure only where a figure under glare of the tint could not show
 the same (`_figure_under_glare`: glare of the tint opposite the white's cast,
 added to the figure's blue, can give the paper's own white); a box still unclear
 holds a figure where its edge shows beside the glare (`_figure_near`,
-`_figure_blend`). A ring or a middle glare saturates in part and lights
-unevenly is read pixel by pixel (`_glare_votes`): each pixel glare clipped in
-no channel keeps the print's colour under its own glare of the tint. An empty
+`_figure_blend`). A ring, a middle, an entrance or a tent place glare
+saturates in part and lights unevenly is read pixel by pixel (`_glare_votes`):
+each pixel glare clipped in no channel keeps the print's colour under its own
+glare of the tint. An empty
 parcel whose hammer's head glare hides is told by its handle (`_hammer_handle`), one whose whole hammer glare
 saturates by the empty print around it, pixel by pixel (`_hammer_glared`). An outline between two attraction
 fields neither clearly there nor clearly not is settled where one way alone lays pieces of the box, each holding
@@ -129,6 +130,18 @@ _ART_FLAT = 2.0
 #: ... both blurred by this share of a field's width, the crop's field moved by up to this many pixels
 _ART_BLUR = 0.04
 _ART_SHIFT = 2
+#: ... a ring the art leaves unsure is looked at again with a smooth light taken out (`_FieldArt.smooth`: each
+#: channel less its best quadratic over the ring, as a glare spot's or shadow's falloff across a field is): its
+#: kind is taken when it correlates with that kind's ring, so treated, at least `_ART_SMOOTH_MATCH` and
+#: `_ART_SMOOTH_MARGIN` more than with the other kind's. On the Fairground tiles' tuning markets (hard) fields
+#: this took were all right; the other kind's fields and an empty parcel's reached at most 0.64 there
+_ART_SMOOTH_MATCH = 0.7
+_ART_SMOOTH_MARGIN = 0.3
+#: ... and a middle is bare where, a smooth light taken out so too, it correlates with its kind's middle at least
+#: `_ART_SMOOTH_BARE` and `_ART_SMOOTH_BARE_MARGIN` more than with the other kind's (a piece's flat disc shows none
+#: of the art's marks: on 50 tuning markets at hard, 41 pieces reached at most 0.66)
+_ART_SMOOTH_BARE = 0.85
+_ART_SMOOTH_BARE_MARGIN = 0.4
 #: a tile the deck named is taken by its name only where no more than this many of its fields (an attraction's
 #: aside) go unconfirmed by both the art (`_FieldArt.kind`) and the colours
 _ART_UNSEEN = 1
@@ -261,10 +274,10 @@ _VOTE_CLIPPED = 0.05
 _VOTE_FREE = (30, 0.1)
 _VOTE_SHARE = 0.4
 _VOTE_OTHER = 0.02
-#: a walkway's or site's middle read pixel by pixel: within this radius (mm), which a guest or barker (9 mm
-#: across, laid up to 1.2 mm off the middle) always covers whole; each pixel's class fitting within `_VOTE_FIT`
-#: (`_glare_fit`): a pixel beside clipped ones keeps less of its own colour (the camera keeps colour at half
-#: resolution), and those pieces' colours lie far from the fields'
+#: a walkway's or site's middle, an entrance or a tent place read pixel by pixel: within this radius (mm), which a
+#: guest or barker (9 mm across, laid up to 1.2 mm off the middle) always covers whole; each pixel's class fitting
+#: within `_VOTE_FIT` (`_glare_fit`): a pixel beside clipped ones keeps less of its own colour (the camera keeps
+#: colour at half resolution), and those pieces' colours lie far from the fields', the entrances' and the tent's
 _VOTE_RADIUS = 3.0
 _VOTE_FIT = 0.2
 #: a hammer: the darkest tenth of the parcel's middle below this share of the paper; the middle is a disc
@@ -1484,13 +1497,17 @@ class _FieldArt:
         h, w = templates.shape[1:3]
         self.size = (w, h)
         self.ring, self.middle = self._masks(h // 2, w // 2)
-        rings, mids, casts, kinds, places = [], [], [], [], []
+        self.trend, self.mid_trend = self._trend(self.ring), self._trend(self.middle)
+        rings, mids, casts, smooths, mid_smooths, kinds, places = [], [], [], [], [], [], []
         for t, owner in zip(templates, owners):
             pattern = labels[int(owner)].replace("/", "")
             if len(pattern) != 4 or set(pattern) - {"w", "s"}:
                 continue
             for q in range(4):
                 ring, mid, cast = self.vectors(t, q)  # (the crop, not the template, is moved)
+                field = self._field(t, q, (0, 0), self.prepared(t))
+                smooths.append(self._smooth_vector(field))
+                mid_smooths.append(self._smooth_vector(field, middle=True))
                 rings.append(ring)
                 mids.append(mid)
                 casts.append(cast)
@@ -1499,6 +1516,8 @@ class _FieldArt:
         self.rings = np.asarray(rings, np.float32)
         self.mids = np.asarray(mids, np.float32)
         self.casts = np.asarray(casts, np.float32)
+        self.smooths = np.asarray(smooths, np.float32)
+        self.mid_smooths = np.asarray(mid_smooths, np.float32)
         self.kinds = np.asarray(kinds)
         self.places = np.asarray(places, np.intp)
         # a photo whose tile enrolment cut wrongly (one field taken for the tile, or the tile turned) shows
@@ -1516,6 +1535,7 @@ class _FieldArt:
             good[which[own <= other]] = False
             keep = good[which]
             self.rings, self.mids, self.casts = self.rings[keep], self.mids[keep], self.casts[keep]
+            self.smooths, self.mid_smooths = self.smooths[keep], self.mid_smooths[keep]
             self.kinds, self.places = self.kinds[keep], self.places[keep]
 
     @staticmethod
@@ -1524,6 +1544,36 @@ class _FieldArt:
         u, v = (xx - w / 2) / w * FIELD, (yy - h / 2) / h * FIELD  # mm from the field's middle
         inner = np.maximum(np.abs(u), np.abs(v)) < FIELD / 2 - _RING_MARGIN  # the tile's rim and seams left out
         return inner & (np.hypot(u, v) > _ART_PIECE), np.hypot(u, v) < _ART_PIECE - 1.0
+
+    @staticmethod
+    def _trend(mask: NDArray[Any]) -> NDArray[Any]:
+        """The projection (pixels by pixels of ``mask``) onto a quadratic in the field's coordinates."""
+        h, w = mask.shape
+        yy, xx = np.mgrid[:h, :w] + 0.5
+        u, v = ((xx - w / 2) / w)[mask], ((yy - h / 2) / h)[mask]
+        a = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=1)
+        return np.asarray(a @ np.linalg.pinv(a), np.float32)
+
+    def _smooth_vector(self, field: NDArray[Any], middle: bool = False) -> NDArray[Any]:
+        """The unit vector of a field's ring (or ``middle``) with each channel's best quadratic over it taken out."""
+        px = field[self.middle if middle else self.ring].astype(np.float32)
+        v = (px - (self.mid_trend if middle else self.trend) @ px).ravel()
+        v = v - v.mean()
+        return np.asarray(v / max(float(np.linalg.norm(v)), 1e-6))
+
+    def smooth(self, tile: NDArray[Any], place: int, middle: bool = False) -> dict[str, float]:
+        """The best correlation of field ``place``'s ring (or ``middle``), a smooth light taken out
+        (`_smooth_vector`), with each kind's at that place so treated, the field moved by up to `_ART_SHIFT` pixels."""
+        big = self.prepared(tile)
+        moves = range(-_ART_SHIFT, _ART_SHIFT + 1)
+        looks = np.stack([self._smooth_vector(self._field(tile, place, (dx, dy), big), middle)
+                          for dx in moves for dy in moves])
+        bank = self.mid_smooths if middle else self.smooths
+        out = {}
+        for kind in ("w", "s"):
+            sel = (self.places == place) & (self.kinds == kind)
+            out[kind] = float((bank[sel] @ looks.T).max()) if sel.any() else -1.0
+        return out
 
     @staticmethod
     def prepared(tile: NDArray[Any]) -> NDArray[Any]:
@@ -1573,20 +1623,26 @@ class _FieldArt:
         return out
 
     def kind(self, tile: NDArray[Any], place: int) -> str | None:
-        """The kind (``w`` or ``s``) field ``place`` of ``tile`` (the deck's crop size) clearly shows, or None."""
+        """The kind (``w`` or ``s``) field ``place`` of ``tile`` (the deck's crop size) clearly shows, or None; a
+        ring the art leaves unsure is judged again with a smooth light (glare, a shadow) taken out (`smooth`)."""
         got = self.best(tile, place)
         kind, other = ("w", "s") if got["w"] >= got["s"] else ("s", "w")
-        return kind if got[kind] >= _ART_MATCH and got[kind] - got[other] >= _ART_MARGIN else None
+        if got[kind] >= _ART_MATCH and got[kind] - got[other] >= _ART_MARGIN:
+            return kind
+        got = self.smooth(tile, place)
+        kind, other = ("w", "s") if got["w"] >= got["s"] else ("s", "w")
+        return kind if got[kind] >= _ART_SMOOTH_MATCH and got[kind] - got[other] >= _ART_SMOOTH_MARGIN else None
 
     def bare(self, tile: NDArray[Any], place: int, kind: str) -> bool:
-        """True when the middle of field ``place`` of ``tile`` shows its ``kind``'s own art (as it is, or its
-        channels each standardised): nothing lies on it."""
+        """True when the middle of field ``place`` of ``tile`` shows its ``kind``'s own art (as it is, its
+        channels each standardised, or a smooth light taken out): nothing lies on it."""
         other = "s" if kind == "w" else "w"
         for cast, least in ((False, _ART_BARE), (True, _ART_BARE_CAST)):  # (the standardised middle only if needed)
             got = self.best(tile, place, middle=True, cast=cast)
             if got[kind] >= least and got[kind] - got[other] >= _ART_MARGIN:
                 return True
-        return False
+        got = self.smooth(tile, place, middle=True)
+        return got[kind] >= _ART_SMOOTH_BARE and got[kind] - got[other] >= _ART_SMOOTH_BARE_MARGIN
 
 
 _FIELD_ART: dict[int, tuple[Any, _FieldArt]] = {}
@@ -2114,7 +2170,13 @@ def _read_places(rb: _Board, view_seat: int) -> _Places:
 
     def clipped(rect: tuple[float, float, float, float], allowed: tuple[str, ...]) -> str | None:
         x, y = _centre(rect)
-        return _glared_place(_disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5), rb.white(x, y), rb.tint(x, y), allowed)
+        pixels, white, tint = _disc(rb.rect, x, y, _MIDDLE_RADIUS + 0.5), rb.white(x, y), rb.tint(x, y)
+        k = _glared_place(pixels, white, tint, allowed)
+        # (glare saturating part of it: its pixels one by one, within the disc a guest always covers, as a
+        # field's middle is read)
+        if k is None and float(_glare_clipped(pixels[None], white[None]).mean()) >= _VOTE_CLIPPED:
+            k = _glare_votes(_disc(rb.rect, x, y, _VOTE_RADIUS), white, tint, allowed, _VOTE_FIT)
+        return k
 
     entrances: list[bool | None] = []
     rects = [b.entrance_rect(cell % 8) for cell in rb.catalog.entrance_cells]

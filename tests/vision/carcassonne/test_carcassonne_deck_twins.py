@@ -220,14 +220,17 @@ def test_the_same_tile_without_a_lone_road_stub_is_told_against_every_view_of_th
     probs, _, doubtful, close = named_b.read_with_candidates(np.stack(stub + bare))
     b_cols = [j for j, lab in enumerate(named_b.labels) if lab.startswith("B@")]
     for k in range(4):
-        # B named where A's stub shows, in any turn: unsure, both close; no stub in any of A's turns: B, sure
-        assert bool(doubtful[k]) and close[k] == frozenset({"A", "B"})
+        # B named where A's stub shows, in any turn: unsure, only A close; no stub in any of A's turns: B, sure
+        assert bool(doubtful[k]) and close[k] == frozenset({"A"})
         assert not doubtful[4 + k] and probs[4 + k, b_cols].sum() > 0.99 and close[4 + k] == frozenset({"B"})
-    # A named: never taken so (its best view may lie in another turn), but a cell showing no stub leaves only B close
+    # A named (B with a mark more): taken where the stub shows in any turn (the view of A in the cell's turn reads it,
+    # whichever turn A's best view lies in), never where no view of A finds one
     named_a = DeckTileClassifier(RoadDeck(("B", "A")), TileModel())  # type: ignore[arg-type]
-    _, _, doubtful, close = named_a.read_with_candidates(np.stack(stub + bare))
-    assert doubtful.all()
-    assert close[:4] == [frozenset({"A", "B"})] * 4 and close[4:] == [frozenset({"B"})] * 4
+    probs, _, doubtful, close = named_a.read_with_candidates(np.stack(stub + bare))
+    a_cols = [j for j, lab in enumerate(named_a.labels) if lab.startswith("A@")]
+    for k in range(4):
+        assert not doubtful[k] and probs[k, a_cols].sum() > 0.99 and close[k] == frozenset({"A"})
+        assert bool(doubtful[4 + k]) and close[4 + k] == frozenset({"B"})
     # the part where they differ under glare: not told
     glared = bare[0].copy()
     glared[32:, 14:34] = (252, 252, 252)  # where A's stub lies in this turn
@@ -282,3 +285,102 @@ def test_three_roads_against_a_crossing_are_told_from_the_three_roads_views_alon
             assert (not doubtful[k] and probs[k, w_cols].sum() > 0.99) if named == "W" else bool(doubtful[k])
             assert close[4 + k] == frozenset({"X"})
             assert (not doubtful[4 + k] and probs[4 + k, x_cols].sum() > 0.99) if named == "X" else bool(doubtful[4 + k])
+
+
+def test_a_tile_with_a_mark_more_than_its_look_alike_is_told_at_a_smaller_margin() -> None:
+    from vision.carcassonne.classifier import DeckTileClassifier, _marked
+
+    # a pennant, a road where the other has a field, or both; not another city or another road
+    for more, less in (("M", "N"), ("O", "P"), ("S", "Q"), ("S", "R"), ("T", "R"), ("X", "W"), ("A", "B")):
+        assert _marked(more, less) and not _marked(less, more)
+        assert DeckTileClassifier._margin(more, less) == DeckTileClassifier.MARK_MARGIN
+        assert DeckTileClassifier._margin(less, more) > DeckTileClassifier.MARK_MARGIN
+    for a, b in (("I", "N"), ("N", "I"), ("L", "D"), ("W", "V"), ("U", "A"), ("F", "H")):
+        assert not _marked(a, b)
+
+
+class MarkDeck:
+    """A deck of M and N (a city corner with and without a pennant) naming ``named``, the other scarcely farther."""
+
+    labels = ("M", "N")
+    crop_size = (48, 48)
+
+    def __init__(self, named: str) -> None:
+        self.named = named
+        self.templates, self.template_owners = _views(_city(True), _city(False))
+
+    def classify(self, crops: Any, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.IDENTIFIED, self.named, 0.1) for _ in crops]
+
+    def scores(self, crops: Any) -> tuple[Any, None, Any]:
+        d = np.tile(np.array([0.95, 1.0] if self.named == "M" else [1.0, 0.95], np.float32), (len(crops), 1))
+        return d, None, d
+
+
+def test_a_blurred_mark_is_enough_for_the_tile_with_it_never_for_the_one_without() -> None:
+    from vision.carcassonne.classifier import DeckTileClassifier
+
+    class Reading(DeckTileClassifier):
+        def _twin(self, crop: Any, a: str, b: str) -> float:
+            return 0.3 if a == "M" else -0.3  # the pennant shows, faintly (a blurred cell loses a mark, never gains one)
+
+    for named, taken in (("M", True), ("N", False)):
+        reader = Reading(MarkDeck(named), TileModel())  # type: ignore[arg-type]
+        probs, _, doubtful, close = reader.read_with_candidates(_photographed(_city(True), 0, 5)[None])
+        cols = [j for j, lab in enumerate(reader.labels) if lab.startswith(f"{named}@")]
+        assert bool(doubtful[0]) != taken and (probs[0, cols].sum() > 0.99) == taken
+        assert close[0] == frozenset({"M"})
+
+
+class UnsureDeck:
+    """A deck of M and N unsure of every cell, both about as near by its whole-tile tests; the template correlation of
+    each is ``correlation``."""
+
+    labels = ("M", "N")
+    crop_size = (48, 48)
+
+    def __init__(self, correlation: float) -> None:
+        self.correlation = correlation
+        self.templates, self.template_owners = _views(_city(True), _city(False))
+
+    def classify(self, crops: Any, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.UNSURE, "N", 0.0) for _ in crops]
+
+    def scores(self, crops: Any) -> tuple[Any, Any, Any]:
+        d = np.tile(np.array([1.0, 0.97], np.float32), (len(crops), 1))
+        return d, np.full(d.shape, self.correlation, np.float32), 0.7 * d
+
+
+def test_a_cell_the_deck_is_unsure_of_is_named_when_the_part_its_look_alikes_differ_in_leaves_one() -> None:
+    from vision.carcassonne.classifier import DeckTileClassifier
+
+    crops = np.stack([_photographed(_city(True), 1, 6), _photographed(_city(False), 2, 7)])
+    reader = DeckTileClassifier(UnsureDeck(0.8), TileModel())  # type: ignore[arg-type]
+    probs, _, doubtful, close = reader.read_with_candidates(crops)
+    assert close == [frozenset({"M"}), frozenset({"N"})]
+    for k, name in enumerate("MN"):
+        cols = [j for j, lab in enumerate(reader.labels) if lab.startswith(f"{name}@")]
+        assert not doubtful[k] and probs[k, cols].sum() > 0.99
+    # ... only where the cell matches that tile as the deck's own tests ask
+    reader = DeckTileClassifier(UnsureDeck(0.3), TileModel())  # type: ignore[arg-type]
+    _, _, doubtful, close = reader.read_with_candidates(crops)
+    assert doubtful.all() and close == [frozenset({"M"}), frozenset({"N"})]
+
+
+def test_a_tiles_turns_are_not_told_where_its_photos_views_disagree() -> None:
+    from vision.carcassonne.classifier import _agreeing_photos
+
+    # A: a lone road stub; each photo gives its four quarter turns (np.rot90 turns anticlockwise: A's turn goes on
+    # by 270 degrees clockwise a view)
+    views = [_photographed(np.rot90(_stub(True), q).copy(), 0, 20 + 10 * p + q) for p in range(2) for q in range(4)]
+    templates, owners = np.stack(views), np.zeros(8, np.int32)
+    first = [0, 270, 180, 90]
+    agreeing = np.array(first + first)
+    assert (_agreeing_photos(agreeing, templates, owners, ["A"]) == agreeing).all()
+    # the second photo read with its stub on the far side: which photo is right, the views cannot say
+    misread = np.array(first + [(t + 180) % 360 for t in first])
+    assert (_agreeing_photos(misread, templates, owners, ["A"]) == -1).all()
+    # a photo whose views match none of the other's tells nothing of it
+    rng = np.random.default_rng(3)
+    noise = np.stack(views[:4] + [rng.integers(0, 255, (48, 48, 3), dtype=np.uint8) for _ in range(4)])
+    assert (_agreeing_photos(misread, noise, owners, ["A"]) == misread).all()

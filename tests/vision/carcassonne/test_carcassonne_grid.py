@@ -561,6 +561,39 @@ def test_a_lattice_holding_nearly_all_seams_with_the_outline_off_its_lines_does_
     assert np.allclose(best, truth)
 
 
+def test_a_first_start_grown_onto_most_seams_with_the_outline_on_its_lines_spares_the_lattice_search(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lattice as measured, grown onto FIRST_ENOUGH of the seams or more with the outline along both axes on its
+    lines (but not so many that `_grown_enough` ends the growing), ends it before the lattice search is even made;
+    grown onto fewer, the searched lattice is made and grown after it, and kept where it holds more."""
+    fine, mask, truth, _ = _seamed_board(1)
+    searched: np.ndarray = truth @ np.array([[1.0, 0.0, 0.02], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    searches: list[np.ndarray] = []
+
+    def search(f: np.ndarray, m: np.ndarray, t: np.ndarray) -> np.ndarray:
+        searches.append(t)
+        return searched
+
+    for first, want in ((grid_module.FIRST_ENOUGH + 0.05, truth), (grid_module.FIRST_ENOUGH - 0.05, searched)):
+        with monkeypatch.context() as patch:
+            def held(t: np.ndarray, first: float = first) -> float:
+                return 0.9 if np.array_equal(t, searched) else first
+
+            grown = _growing_as_started(patch, searched, held)
+            patch.setattr(grid_module, "search_lattice", search)
+            # (most of the outline on the lines, not nearly all: `_grown_enough` alone would not stop at the first)
+            patch.setattr(grid_module, "_outline_axis_shares", lambda c, t: (0.9, 0.9))
+            searches.clear()
+            best_share, best = grow_best(fine, mask, truth, 0.5)
+        assert np.array_equal(best, want)
+        if want is truth:
+            assert len(grown) == 1 and not searches
+            assert best_share == first
+        else:
+            assert len(searches) == 1 and any(np.array_equal(t, searched) for t in grown)
+            assert best_share == 0.9
+
+
 @pytest.mark.parametrize(("outline", "stops"), [(1.0, True), (0.97, True), (0.9, False)])
 def test_a_lattice_holding_most_seams_stops_the_growing_only_with_nearly_all_the_outline_on_its_lines(
         outline: float, stops: bool, monkeypatch: pytest.MonkeyPatch) -> None:

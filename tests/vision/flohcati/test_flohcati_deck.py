@@ -305,3 +305,57 @@ def test_a_faint_part_is_named_only_where_it_correlates_as_a_card_does() -> None
     assert reader.decide(corr, tint, 0.09, among, expected) == ("red-3", "red-3")  # as much print as an action card's
     corr[red] = 0.8  # correlating as the faint strips read right do
     assert reader.decide(corr, tint, 0.024, among, expected) == ("red-3", "red-3")
+
+
+def test_an_action_card_far_ahead_of_the_others_is_named_whatever_its_tints_say() -> None:
+    # as a new attraction card in the action lane under the hard camera: its colours shifted farther from its own
+    # templates' than a take attraction card's, which it correlates far better than
+    reader = _PartReader(small_deck(), CARD_PARTS[1])
+    among = np.array(["attraction" in x for x in reader.labels])
+    new, take, request = (reader.labels.index(x) for x in ("new-attraction", "take-attraction", "request-attraction"))
+    corr = np.where(among, 0.3, -1.0)
+    tint = np.where(among, 0.8, 1.0)
+    corr[new], corr[take], corr[request] = 0.832, 0.4, 0.534
+    tint[new], tint[take], tint[request] = 0.7, 0.6, 0.81
+    printed = float(reader.detail.max())
+    assert reader.decide(corr, tint, printed, among) == ("new-attraction", "new-attraction")
+    corr[request] = 0.62  # 0.21 behind: still far
+    assert reader.decide(corr, tint, printed, among) == ("new-attraction", "new-attraction")
+    corr[request] = 0.7  # a rival near: the tints decide, and they name no card
+    assert reader.decide(corr, tint, printed, among)[0] is None
+    corr[request], corr[new] = 0.3, 0.55  # far ahead but weak
+    assert reader.decide(corr, tint, printed, among)[0] is None
+
+
+def _leaning_reader(monkeypatch: pytest.MonkeyPatch, shows: dict[tuple[str, str], float]
+                    ) -> tuple[_PartReader, np.ndarray, np.ndarray]:
+    """A strip reader whose part correlates 0.9 with red-3 and 0.88 with blue-5, the look-alike test answering
+    ``shows``; its crops and the flea mask."""
+    import vision.twins
+
+    reader = _PartReader(small_deck(), CARD_PARTS[1])
+    corr, tint, among = _flea_scores(reader, "red-3", "blue-5", 0.02)
+    labels = reader.labels
+    monkeypatch.setattr(vision.twins, "twin_score",
+                        lambda seen, templates, owners, a, b, **kw: shows.get((labels[a], labels[b]), 0.0))
+    monkeypatch.setattr(reader, "_posed_scores", lambda crops, among_: (corr[None], tint[None], np.zeros((1, len(corr)), np.intp)))
+    k = labels.index("red-3")
+    assert reader.templates is not None
+    crops = np.stack([np.asarray(small_deck().templates)[reader.owners == k][:1]] * len(_POSES))
+    return reader, crops, among
+
+
+def test_a_look_alike_another_read_ranks_first_is_named_where_the_part_shows_it_rather_than_the_first(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # as a blue 6 whose whole card's templates rank blue 5 first by 0.003, its strip ranking blue 6 first
+    reader, crops, among = _leaning_reader(monkeypatch, {("red-3", "blue-5"): -0.45, ("blue-5", "red-3"): 0.45})
+    assert reader.judge(crops, among) == [(None, "red-3")]
+    assert reader.judge_scored(crops, among, ["blue-5"])[0] == [("blue-5", "red-3")]
+    assert reader.judge_scored(crops, among, ["green-0"])[0] == [(None, "red-3")]  # not a look-alike it cannot tell
+    assert reader.judge_scored(crops, among, [None])[0] == [(None, "red-3")]
+
+
+def test_a_look_alike_is_never_named_where_the_part_scarcely_shows_it_rather_than_the_first(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    reader, crops, among = _leaning_reader(monkeypatch, {("red-3", "blue-5"): -0.3, ("blue-5", "red-3"): 0.3})
+    assert reader.judge_scored(crops, among, ["blue-5"])[0] == [(None, "red-3")]

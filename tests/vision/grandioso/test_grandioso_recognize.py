@@ -716,3 +716,19 @@ def test_a_covered_card_is_never_named_where_it_may_not_lie_or_where_the_rows_ot
     assert view.pyramid[1, 0] is Card.RHINO
     held = {(u.row, u.col) for u in view.unrecognised if u.unread}
     assert {p for p in covered if p[0] == 0} <= held
+
+
+def test_a_covered_card_a_close_look_alike_outside_its_row_leads_is_named_by_its_rows_cards() -> None:
+    from vision.grandioso.pipeline import _lower_choice
+
+    # labels 0 and 1 may lie in the row (its animal and the clown); label 2 may not
+    def choice(row_card: float, clown: float, other: float) -> int | None:
+        return _lower_choice(np.array([row_card, clown, other]), [0, 1])
+
+    assert choice(0.85, 0.80, 0.80) == 0  # no look-alike ahead: the row's card, as before
+    assert choice(0.85, 0.80, 0.86) == 0  # a look-alike just ahead: the row's cards still tell it apart
+    assert choice(0.80, 0.88, 0.90) == 1
+    assert choice(0.85, 0.80, 0.89) is None  # the look-alike well ahead
+    assert choice(0.75, 0.65, 0.76) is None  # too faint to name behind a look-alike
+    assert choice(0.85, 0.83, 0.86) is None  # the row's two cards too close
+    assert choice(0.72, 0.60, 0.50) == 0 and choice(0.68, 0.50, 0.50) is None  # the floor without a look-alike
