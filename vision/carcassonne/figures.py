@@ -14,11 +14,10 @@ where the board ends. A figure stands up from its tile: a red, blue or yellow
 patch whose edge is no darker than itself and the tile around it (no outline, no
 shadow) lies flat, the tile's art, and is in doubt. A player has one ringmaster:
 of two read in one colour the smaller is a meeple. Meeple and ringmaster are
-told by size; where size cannot tell them the follower is in doubt: cut off by
-the board's edge yet taller than any meeple, yellow (the blur shrinks it most)
-and larger than yellow meeples look, green or grey and smaller than any meeple,
-or as tall as the ringmaster but narrower. A piece of an acrobat stack wider
-than an acrobat is a follower on a tile read as its acrobat twin: in doubt.
+told by size; where size cannot tell them the follower is in doubt: green or
+grey and smaller than any meeple, or as tall as the ringmaster but narrower. A
+piece of an acrobat stack wider than an acrobat is a follower on a tile read as
+its acrobat twin: in doubt.
 
 A figure hides what lies under it. On a tile the recogniser left unrecognised, a
 figure is read on every tile and turn still in the running there and kept where
@@ -159,18 +158,6 @@ _RINGMASTER_SIDE = 0.37
 _RINGMASTER_AREA = 0.053
 _MEEPLE_SIDE = 0.345
 _MEEPLE_AREA = 0.05
-#: a follower cut off by the board's edge keeps its height on the side the edge leaves (figures stand upright, within
-#: about 12 degrees) but loses area, so its area no longer tells a meeple: one taller than this (its longer side, a
-#: share of the tile side: 23 pixels of the cut or more) may be the ringmaster and is in doubt. On tuning boards a
-#: cut-off meeple stood at most 0.344, cut-off ringmasters read as meeples 0.344 (one) and 0.359 to 0.391
-_CUT_OFF_MEEPLE_SIDE = 0.35
-#: the camera's blur eats most into a yellow figure (the colour nearest the tiles' light art): a yellow ringmaster may
-#: look no larger than ``_MEEPLE_SIDE`` and ``_MEEPLE_AREA`` allow a meeple, while yellow meeples look smaller than the
-#: others. A yellow follower not read as the ringmaster that covers at least this share of its tile is in doubt. On
-#: tuning boards yellow meeples covered at most 0.039 (and stood up to 0.344, as tall as the ringmaster read as one),
-#: a yellow ringmaster read as a meeple 0.045
-_SHRINKING = ("yellow",)
-_SHRUNK_MEEPLE_AREA = 0.042
 #: a green or grey follower covering less than this share of its tile is smaller than any meeple of those colours
 #: (their colour runs into the field or road, so they look larger, never smaller): a piece of an acrobat stack or of
 #: the field's art, read as a meeple where the tile under it was taken for its base twin. On tuning boards green and
@@ -954,10 +941,6 @@ def _read_blob(blob: _Blob, name: str, rotation: int, blobs: NDArray[Any], light
     tall = tall_side >= _RINGMASTER_SIDE and area >= _RINGMASTER_AREA
     if not tall and tall_side > _MEEPLE_SIDE and area > _MEEPLE_AREA and not any(clipped):
         sure = False  # between a meeple's size and the ringmaster's
-    elif not tall and any(clipped) and tall_side > _CUT_OFF_MEEPLE_SIDE:
-        sure = False  # cut off by the board's edge, taller than any meeple: the ringmaster, part of it unseen
-    elif not tall and colour in _SHRINKING and area >= _SHRUNK_MEEPLE_AREA:
-        sure = False  # larger than this colour's meeples look: the ringmaster, shrunk by the blur
     elif not tall and colour in _BLENDING and area < _BLENDING_MEEPLE_AREA:
         sure = False  # smaller than a meeple of a colour the art around it makes look larger
     elif tall and colour not in _BLENDING and min(w, h) < _MIN_RINGMASTER_WIDTH * _CUT and not any(clipped):

@@ -511,30 +511,6 @@ def test_no_veil_is_taken_off_where_no_glare_burns_out() -> None:
     assert by_cell[(1, 0)] > 30 and by_cell[(3, 0)] == by_cell[(3, 1)] == 0
 
 
-def test_a_follower_cut_off_by_the_board_edge_taller_than_the_tallest_meeples_is_in_doubt() -> None:
-    # a blue ringmaster (0.38 of the tile) standing over the board's west edge: cut off there it keeps its height but
-    # covers no more than a meeple; a meeple over the board's south edge on the tile beside it is sure
-    photo, tiles, corners = _sand(2)
-    photo[:, :4] = (150, 190, 220)
-    photo[:4, 100:] = 240
-    _paint(photo, _poly(5, 60, 38.0, 0.0), COLORS["blue"], 100)
-    _paint(photo, _poly(150, 92, 28.0, 0.0), COLORS["blue"], 100)
-    found = search_figures(photo, tiles, corners)
-    assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "meeple", "blue")]
-    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(0, "meeple", "blue")]
-
-
-def test_a_yellow_follower_larger_than_yellow_meeples_look_is_in_doubt() -> None:
-    # the camera's blur shrinks a yellow ringmaster to a meeple's size: one drawn 0.34 of the tile is in doubt, a
-    # yellow meeple drawn 0.30 is sure
-    photo, tiles, corners = _sand(2)
-    _paint(photo, _poly(25, 70, 34.0, 0.0), COLORS["yellow"], 100)
-    _paint(photo, _poly(125, 70, 30.0, 0.0), COLORS["yellow"], 100)
-    found = search_figures(photo, tiles, corners)
-    assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "meeple", "yellow")]
-    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(0, "meeple", "yellow")]
-
-
 def test_a_green_follower_smaller_than_any_green_meeple_is_in_doubt() -> None:
     # a green patch of a follower's outline 0.24 of the tile (a piece of an acrobat stack on a tile read as its base
     # twin) is in doubt; a green meeple of the smallest size drawn is sure
