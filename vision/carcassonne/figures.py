@@ -13,7 +13,11 @@ the middle of its footprint (`vision.carcassonne.features`), put back whole
 where the board ends. A figure stands up from its tile: a red, blue or yellow
 patch whose edge is no darker than itself and the tile around it (no outline, no
 shadow) lies flat, the tile's art, and is in doubt. A player has one ringmaster:
-of two read in one colour the smaller is a meeple.
+of two read in one colour the smaller is a meeple. Meeple and ringmaster are
+told by size; where size cannot tell them the follower is in doubt: green or
+grey and smaller than any meeple, or as tall as the ringmaster but narrower. A
+piece of an acrobat stack wider than an acrobat is a follower on a tile read as
+its acrobat twin: in doubt.
 
 A figure hides what lies under it. On a tile the recogniser left unrecognised, a
 figure is read on every tile and turn still in the running there and kept where
@@ -133,6 +137,11 @@ _STACK_NEAR = 0.08
 #: stack, seen whole, shows a body wider than that (its legs span 0.8 of its 0.22 of the tile, less the camera's blur)
 _SPACE_HUES = ("red", "blue")
 _ACROBAT_WIDTH = 0.125
+#: an acrobat is drawn 0.22 of the tile side, about as wide as tall, and a stack's acrobats stand one above the other:
+#: a piece of a stack this wide (its shorter side, a share of the tile side) is wider than an acrobat, a meeple or the
+#: ringmaster on the base tile with the same edges, whose middle the follower hides (read as the acrobat tile). On
+#: tuning boards the pieces of acrobat stacks were at most 14 pixels of the cut wide, followers read as stacks 16 to 19
+_WIDER_THAN_ACROBAT = 0.25
 #: a meeple or ringmaster seen whole is at least this tall (its longer side, a share of the tile side): a smaller
 #: patch of a player's colour is part of a tile's art
 _MIN_FOLLOWER = 0.22
@@ -149,6 +158,16 @@ _RINGMASTER_SIDE = 0.37
 _RINGMASTER_AREA = 0.053
 _MEEPLE_SIDE = 0.345
 _MEEPLE_AREA = 0.05
+#: a green or grey follower covering less than this share of its tile is smaller than any meeple of those colours
+#: (their colour runs into the field or road, so they look larger, never smaller): a piece of an acrobat stack or of
+#: the field's art, read as a meeple where the tile under it was taken for its base twin. On tuning boards green and
+#: grey meeples covered at least 0.028, a green acrobat read as a meeple 0.020
+_BLENDING_MEEPLE_AREA = 0.024
+#: the ringmaster, seen whole, is about as wide as it is tall (0.38 of the tile side, drawn 7% smaller at least, less
+#: the camera's blur): one read at the ringmaster's height but narrower than this (a share of the tile side) is acrobats
+#: stacked one above another on a tile read as its base twin (green and grey ones are told by their own colour's
+#: pixels). On tuning boards ringmasters seen whole were at least 18 pixels of the cut wide, a stack read as one 12
+_MIN_RINGMASTER_WIDTH = 0.25
 #: colours that the tiles' art holds in patches about a meeple's size (roofs, pennants, the circus's centre): a follower
 #: of such a colour seen whole but shorter than the smallest meeple (``_SIZE`` less the 7% drawn smaller, less two
 #: pixels of the cut eaten by the camera's blur on each side) is in doubt
@@ -818,6 +837,8 @@ def search_figures(photo: NDArray[Any], tiles: Sequence[Any], corners: dict[tupl
                 put = unsure
             if colour in _SPACE_HUES and max(min(b[2], b[3]) for b, _, _ in parts) < _ACROBAT_WIDTH * _CUT:
                 put = unsure  # no piece as wide as the top acrobat's body: the space's dots, run together
+            if max(min(b[2], b[3]) for b, _, _ in parts) >= _WIDER_THAN_ACROBAT * _CUT:
+                put = unsure  # a piece wider than an acrobat: a follower on the base twin, its tile read for the acrobat tile
             put.extend(FigureReading(x, y, "acrobat", colour, "acrobats", conf) for _ in range(count))
     # an animal token face up on a circus space, read on a finer cut (its pips are small)
     for (x, y), t in sorted(by_cell.items()):
@@ -920,6 +941,10 @@ def _read_blob(blob: _Blob, name: str, rotation: int, blobs: NDArray[Any], light
     tall = tall_side >= _RINGMASTER_SIDE and area >= _RINGMASTER_AREA
     if not tall and tall_side > _MEEPLE_SIDE and area > _MEEPLE_AREA and not any(clipped):
         sure = False  # between a meeple's size and the ringmaster's
+    elif not tall and colour in _BLENDING and area < _BLENDING_MEEPLE_AREA:
+        sure = False  # smaller than a meeple of a colour the art around it makes look larger
+    elif tall and colour not in _BLENDING and min(w, h) < _MIN_RINGMASTER_WIDTH * _CUT and not any(clipped):
+        sure = False  # as tall as the ringmaster but too narrow: acrobats, one above another
     elif tall and colour in _BLENDING:
         # a meeple run together with the art around it may look as large; counted through only its own colour's
         # pixels, clearly a meeple's size, it is a meeple

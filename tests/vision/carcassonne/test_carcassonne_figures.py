@@ -509,3 +509,40 @@ def test_no_veil_is_taken_off_where_no_glare_burns_out() -> None:
     assert veil is not None
     by_cell = dict(zip(sorted(corners), veil.max(axis=(1, 2)), strict=True))
     assert by_cell[(1, 0)] > 30 and by_cell[(3, 0)] == by_cell[(3, 1)] == 0
+
+
+def test_a_green_follower_smaller_than_any_green_meeple_is_in_doubt() -> None:
+    # a green patch of a follower's outline 0.24 of the tile (a piece of an acrobat stack on a tile read as its base
+    # twin) is in doubt; a green meeple of the smallest size drawn is sure
+    photo, tiles, corners = _sand(2)
+    _paint(photo, _poly(25, 70, 24.0, 0.0), COLORS["green"], 100)
+    _paint(photo, _poly(125, 70, 28.0, 0.0), COLORS["green"], 100)
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "meeple", "green")]
+    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(0, "meeple", "green")]
+
+
+@pytest.mark.parametrize(("size", "sure"), [(22.0, True), (26.0, True), (28.0, False)])
+def test_a_stack_piece_wider_than_an_acrobat_is_in_doubt(size: float, sure: bool) -> None:
+    # a black figure on an acrobat space: an acrobat (0.22 of the tile, 0.26 grown by the blur) is a stack of one; one
+    # as wide as a meeple is a follower on the base twin (the tile under it misread), in doubt
+    photo = np.full((100, 100, 3), (150, 190, 220), np.uint8)
+    photo[:, :4] = 240
+    _paint(photo, _poly(50, 50, size, 0.0), COLORS["black"], 100)
+    found = search_figures(photo, [TileReading(0, 0, "ffff.acrobats", 0, 1.0)], {(0, 0): _square(0, 0, 100)})
+    read = [(f.figure, f.color) for f in (found.sure if sure else found.unsure)]
+    assert read == [("acrobat", "black")]
+    assert not (found.unsure if sure else found.sure)
+
+
+def test_a_follower_as_tall_as_the_ringmaster_but_narrower_is_in_doubt() -> None:
+    # three black acrobats run together one above another (a stack on a tile read as its base twin) stand as tall as
+    # the ringmaster but not as wide: in doubt; a red ringmaster beside them is sure
+    photo, tiles, corners = _sand(2)
+    for k in range(3):
+        cv2.fillPoly(photo, [np.round(_poly(25, 40 + 8 * k, 24.0, 0.0) * 16).astype(np.int32)], COLORS["black"],
+                     cv2.LINE_AA, shift=4)
+    _paint(photo, _poly(125, 75, 38.0, 0.0), COLORS["red"], 100)
+    found = search_figures(photo, tiles, corners)
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(1, "ringmaster", "red")]
+    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(0, "ringmaster", "black")]
