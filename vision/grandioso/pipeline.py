@@ -1213,19 +1213,22 @@ class _LowerHalfReader:
                 out[owner] = max(out[owner], float(cv2.matchTemplate(part, view, cv2.TM_CCOEFF_NORMED).max()))
         return out
 
-    def read(self, crop: NDArray[Any], row: int) -> Card | None:
-        """The card whose lower half the crop shows at a place of ``row``, where the tests are sure; else None."""
+    def read(self, crop: NDArray[Any], row: int, covered: bool = True) -> Card | None:
+        """The card whose lower half the crop shows at a place of ``row``, where the tests are sure; else None.
+        ``covered``: a card of the next row lies over it (it was laid, and judged, before): only then may a
+        look-alike that may not lie in the row correlate a little more (a card just laid may be an illegal play)."""
         allowed = [k for k, label in enumerate(self.labels) if label in (Card(row).notation, Card.CLOWN.notation)]
-        best = _lower_choice(self.scores(crop), allowed)
+        best = _lower_choice(self.scores(crop), allowed, allow_behind=covered)
         return None if best is None else Card.parse(self.labels[best])
 
 
-def _lower_choice(corr: NDArray[Any], allowed: list[int]) -> int | None:
+def _lower_choice(corr: NDArray[Any], allowed: list[int], allow_behind: bool = True) -> int | None:
     """Which of the ``allowed`` labels (the cards that may lie in the row) a covered card's lower half names, by each
     label's correlation ``corr``; None where unsure. The best allowed label is named when it correlates at least
     `_LOWER_MIN` and leads the row's other card by `_LOWER_LEAD` and no label correlates more; or, where a label that
     may not lie in the row correlates more by at most `_LOWER_BEHIND` (a look-alike number under blur), when it
-    correlates at least `_LOWER_BEHIND_MIN` and leads the row's other card by `_LOWER_BEHIND_LEAD`."""
+    correlates at least `_LOWER_BEHIND_MIN` and leads the row's other card by `_LOWER_BEHIND_LEAD` (only when
+    ``allow_behind``)."""
     if not allowed:
         return None
     best = max(allowed, key=lambda k: float(corr[k]))
@@ -1233,7 +1236,7 @@ def _lower_choice(corr: NDArray[Any], allowed: list[int]) -> int | None:
     behind = float(np.max(corr)) - float(corr[best])
     if behind <= 0.0:
         return best if corr[best] >= _LOWER_MIN and lead >= _LOWER_LEAD else None
-    if behind <= _LOWER_BEHIND and corr[best] >= _LOWER_BEHIND_MIN and lead >= _LOWER_BEHIND_LEAD:
+    if allow_behind and behind <= _LOWER_BEHIND and corr[best] >= _LOWER_BEHIND_MIN and lead >= _LOWER_BEHIND_LEAD:
         return best
     return None
 
@@ -1298,14 +1301,14 @@ class Recognizer:
                                                  flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return crop
 
-    def _read_covered(self, frame: Image, cal: Calibration, row: int, col: int) -> Card | None:
-        """The card at a place the next row covers, by the lower half it leaves in view (`_LowerHalfReader`), when
-        the deck has templates and the tests are sure; None otherwise."""
+    def _read_covered(self, frame: Image, cal: Calibration, row: int, col: int, covered: bool = True) -> Card | None:
+        """The card at a place, by the lower half it shows (`_LowerHalfReader`; ``covered``: the next row covers the
+        rest), when the deck has templates and the tests are sure; None otherwise."""
         if getattr(self.classifier, "templates", None) is None or getattr(self.classifier, "template_owners", None) is None:
             return None
         if self._lower is None or self._lower.deck is not self.classifier:
             self._lower = _LowerHalfReader(self.classifier)
-        return self._lower.read(self._face_crop(frame, cal, row, col), row)
+        return self._lower.read(self._face_crop(frame, cal, row, col), row, covered)
 
     def recognize(self, frame: Image) -> Result:
         """The view of one frame (the last one's when the frame does not differ from it).
@@ -1411,10 +1414,12 @@ class Recognizer:
         if self.classifier is not None:
             # with a deck, a held card is read by the lower half it shows: a card read or held above it may cover
             # its upper half, or glare wash it out
+            lying = set(reading.pyramid) | {(u.row, u.col) for u in reading.problems.values()}
             for where, u in list(reading.problems.items()):
                 if u.row is None or u.col is None or not u.unread:
                     continue
-                if (by_half := self._read_covered(frame, cal, u.row, u.col)) is not None:
+                covered = (u.row + 1, u.col - 1) in lying or (u.row + 1, u.col) in lying
+                if (by_half := self._read_covered(frame, cal, u.row, u.col, covered)) is not None:
                     reading.pyramid[u.row, u.col] = by_half
                     del reading.problems[where]
         if (0, 0) not in reading.pyramid and not any((u.row, u.col) == (0, 0) for u in reading.problems.values()):

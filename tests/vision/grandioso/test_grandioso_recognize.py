@@ -732,6 +732,9 @@ def test_a_covered_card_a_close_look_alike_outside_its_row_leads_is_named_by_its
     assert choice(0.75, 0.65, 0.76) is None  # too faint to name behind a look-alike
     assert choice(0.85, 0.83, 0.86) is None  # the row's two cards too close
     assert choice(0.72, 0.60, 0.50) == 0 and choice(0.68, 0.50, 0.50) is None  # the floor without a look-alike
+    # a card no card covers may have just been laid, perhaps illegally: its row never names it past a look-alike
+    assert _lower_choice(np.array([0.85, 0.80, 0.86]), [0, 1], allow_behind=False) is None
+    assert _lower_choice(np.array([0.85, 0.80, 0.80]), [0, 1], allow_behind=False) == 0
 
 
 def _grey_light(image: np.ndarray, place: tuple[int, int], peak: float, axes: tuple[float, float]) -> np.ndarray:
