@@ -1503,9 +1503,10 @@ class _FieldArt:
             pattern = labels[int(owner)].replace("/", "")
             if len(pattern) != 4 or set(pattern) - {"w", "s"}:
                 continue
+            big = self.prepared(t)
             for q in range(4):
-                ring, mid, cast = self.vectors(t, q)  # (the crop, not the template, is moved)
-                field = self._field(t, q, (0, 0), self.prepared(t))
+                ring, mid, cast = self.vectors(t, q, big=big)  # (the crop, not the template, is moved)
+                field = self._field(t, q, (0, 0), big)
                 smooths.append(self._smooth_vector(field))
                 mid_smooths.append(self._smooth_vector(field, middle=True))
                 rings.append(ring)
@@ -1561,10 +1562,12 @@ class _FieldArt:
         v = v - v.mean()
         return np.asarray(v / max(float(np.linalg.norm(v)), 1e-6))
 
-    def smooth(self, tile: NDArray[Any], place: int, middle: bool = False) -> dict[str, float]:
+    def smooth(self, tile: NDArray[Any], place: int, middle: bool = False,
+               big: NDArray[Any] | None = None) -> dict[str, float]:
         """The best correlation of field ``place``'s ring (or ``middle``), a smooth light taken out
-        (`_smooth_vector`), with each kind's at that place so treated, the field moved by up to `_ART_SHIFT` pixels."""
-        big = self.prepared(tile)
+        (`_smooth_vector`), with each kind's at that place so treated, the field moved by up to `_ART_SHIFT` pixels
+        (``big``: the tile already `prepared`)."""
+        big = self.prepared(tile) if big is None else big
         moves = range(-_ART_SHIFT, _ART_SHIFT + 1)
         looks = np.stack([self._smooth_vector(self._field(tile, place, (dx, dy), big), middle)
                           for dx in moves for dy in moves])
@@ -1608,11 +1611,13 @@ class _FieldArt:
         v = v - v.mean()
         return np.asarray(v / max(float(np.linalg.norm(v)), 1e-6))
 
-    def best(self, tile: NDArray[Any], place: int, middle: bool = False, cast: bool = False) -> dict[str, float]:
+    def best(self, tile: NDArray[Any], place: int, middle: bool = False, cast: bool = False,
+             big: NDArray[Any] | None = None) -> dict[str, float]:
         """The best correlation of a field's ring (or middle; ``cast``: its channels each standardised) with each
-        kind's at that place, the field moved by up to `_ART_SHIFT` pixels (a tile lies a little off its parcel)."""
+        kind's at that place, the field moved by up to `_ART_SHIFT` pixels (a tile lies a little off its parcel;
+        ``big``: the tile already `prepared`)."""
         which = 2 if cast else 1 if middle else 0
-        big = self.prepared(tile)
+        big = self.prepared(tile) if big is None else big
         moves = range(-_ART_SHIFT, _ART_SHIFT + 1)
         looks = np.stack([self._vector(self._field(tile, place, (dx, dy), big), which) for dx in moves for dy in moves])
         bank = (self.rings, self.mids, self.casts)[which]
@@ -1622,14 +1627,16 @@ class _FieldArt:
             out[kind] = float((bank[sel] @ looks.T).max()) if sel.any() else -1.0
         return out
 
-    def kind(self, tile: NDArray[Any], place: int) -> str | None:
+    def kind(self, tile: NDArray[Any], place: int, big: NDArray[Any] | None = None) -> str | None:
         """The kind (``w`` or ``s``) field ``place`` of ``tile`` (the deck's crop size) clearly shows, or None; a
-        ring the art leaves unsure is judged again with a smooth light (glare, a shadow) taken out (`smooth`)."""
-        got = self.best(tile, place)
+        ring the art leaves unsure is judged again with a smooth light (glare, a shadow) taken out (`smooth`).
+        ``big``: the tile already `prepared` (a parcel's four fields are read from one)."""
+        big = self.prepared(tile) if big is None else big
+        got = self.best(tile, place, big=big)
         kind, other = ("w", "s") if got["w"] >= got["s"] else ("s", "w")
         if got[kind] >= _ART_MATCH and got[kind] - got[other] >= _ART_MARGIN:
             return kind
-        got = self.smooth(tile, place)
+        got = self.smooth(tile, place, big=big)
         kind, other = ("w", "s") if got["w"] >= got["s"] else ("s", "w")
         return kind if got[kind] >= _ART_SMOOTH_MATCH and got[kind] - got[other] >= _ART_SMOOTH_MARGIN else None
 
@@ -1637,11 +1644,12 @@ class _FieldArt:
         """True when the middle of field ``place`` of ``tile`` shows its ``kind``'s own art (as it is, its
         channels each standardised, or a smooth light taken out): nothing lies on it."""
         other = "s" if kind == "w" else "w"
+        big = self.prepared(tile)
         for cast, least in ((False, _ART_BARE), (True, _ART_BARE_CAST)):  # (the standardised middle only if needed)
-            got = self.best(tile, place, middle=True, cast=cast)
+            got = self.best(tile, place, middle=True, cast=cast, big=big)
             if got[kind] >= least and got[kind] - got[other] >= _ART_MARGIN:
                 return True
-        got = self.smooth(tile, place, middle=True)
+        got = self.smooth(tile, place, middle=True, big=big)
         return got[kind] >= _ART_SMOOTH_BARE and got[kind] - got[other] >= _ART_SMOOTH_BARE_MARGIN
 
 
@@ -1686,9 +1694,10 @@ def _fields_by_art(rb: _Board, parcel: int, ring: list[str | None], chars: list[
         return False
     cells = parcel_cells(parcel)
     seen = []
+    big = art.prepared(crop)
     for q, c in enumerate(cells):
         by_colour = {"walkway": "w", "site": "s", "attraction": "s"}.get(ring[c] or "")
-        by_art = art.kind(crop, q)
+        by_art = art.kind(crop, q, big)
         if ring[c] == "attraction":  # a piece over the field hides its art; an attraction lies on a site
             by_art = "s" if by_art != "w" else "?"
         seen.append(by_art if by_art is not None and by_colour in (None, by_art) else "?")
@@ -1723,10 +1732,11 @@ def _art_disagrees(rb: _Board, parcel: int, pattern: str, ring: list[str | None]
         return False
     by_colour = {"walkway": "w", "site": "s"}
     unseen = 0
+    big = art.prepared(crop)
     for q, (c, letter) in enumerate(letters):
         if ring[c] == "attraction":
             continue
-        by_art = art.kind(crop, q)
+        by_art = art.kind(crop, q, big)
         if by_art not in (None, letter):
             return True
         unseen += by_art is None and by_colour.get(ring[c] or "") != letter
