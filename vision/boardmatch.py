@@ -221,12 +221,10 @@ def boards_by_matching(gray: Image, calibration: Calibration, markers: Sequence[
                for m in markers]
     sizes = {layout.board_marker_size(side) for sides in boards.values() for side in sides}
     tries: list[tuple[float, int, int, int, NDArray[Any]]] = []
-    on_table: list[NDArray[Any]] = []
-    for quad in squares:
-        table = cv2.perspectiveTransform(quad[None].astype(np.float64), calibration.image_to_table)[0]
-        on_table.append(table)
-        centre = table.mean(0)
-        if any(float(np.hypot(*(centre - d))) < SAME_MM for d in decoded):
+    on_table, centres = _on_table(squares, calibration.image_to_table)
+    near = _near_any(centres, decoded)
+    for quad, table, centre, skip in zip(squares, on_table, centres, near.tolist()):
+        if skip:
             continue
         if 0 <= centre[0] <= layout.width and 0 <= centre[1] <= layout.height:
             continue  # boards lie off the mat
@@ -253,7 +251,8 @@ def boards_by_matching(gray: Image, calibration: Calibration, markers: Sequence[
         if seat in found and found[seat][0] >= len(boards[seat]):
             continue
         ideal = np.array(layout.board_marker_corners(side), np.float64)
-        pose = _refined(_unit_scale(_similarity(ideal, corners), ideal.mean(0)), boards[seat], on_table, config)
+        pose = _refined(_unit_scale(_similarity(ideal, corners), ideal.mean(0)), boards[seat], on_table, config,
+                        centres)
         match = score_board(gray, calibration, config, seat, pose)
         if not match.matched:
             continue
@@ -264,6 +263,41 @@ def boards_by_matching(gray: Image, calibration: Calibration, markers: Sequence[
         if match.matched and (seat not in found or match.shown > found[seat][0]):
             found[seat] = (match.shown, ChartPose(seat, better, np.linalg.inv(better), match.shown))
     return {seat: pose for seat, (_, pose) in found.items()}
+
+
+def _centres(squares: Sequence[NDArray[Any]]) -> NDArray[Any]:
+    """``(N, 2)``: each ``(4, 2)`` square's mean corner, bit for bit ``square.mean(0)`` (the four corners added in
+    order, then halved twice), for all at once."""
+    if not len(squares):
+        return np.zeros((0, 2), np.float64)
+    q = np.asarray(squares, np.float64)
+    out: NDArray[Any] = (((q[:, 0] + q[:, 1]) + q[:, 2]) + q[:, 3]) / 4.0
+    return out
+
+
+def _distances(points: NDArray[Any], others: NDArray[Any]) -> NDArray[Any]:
+    """``(N, M)``: each of ``points`` ``(N, 2)`` to each of ``others`` ``(M, 2)``, bit for bit
+    ``float(np.hypot(*(p - o)))`` pair by pair."""
+    out: NDArray[Any] = np.hypot(points[:, None, 0] - others[None, :, 0], points[:, None, 1] - others[None, :, 1])
+    return out
+
+
+def _on_table(squares: Sequence[NDArray[Any]], image_to_table: NDArray[Any]) -> tuple[list[NDArray[Any]], NDArray[Any]]:
+    """Each square (image px) in table mm, in one transform (each point on its own, as square by square), and
+    their `_centres`."""
+    if not len(squares):
+        return [], np.zeros((0, 2), np.float64)
+    pts = np.concatenate([np.asarray(q, np.float64).reshape(-1, 2) for q in squares])
+    table = cv2.perspectiveTransform(pts[None], image_to_table)[0]
+    on_table = [table[4 * i:4 * i + 4] for i in range(len(squares))]
+    return on_table, _centres(on_table)
+
+
+def _near_any(centres: NDArray[Any], decoded: Sequence[NDArray[Any]]) -> NDArray[Any]:
+    """``(N,)``: whether each centre lies within `SAME_MM` of one of ``decoded`` (table mm)."""
+    if not len(decoded) or not len(centres):
+        return np.zeros(len(centres), bool)
+    return np.asarray((_distances(centres, np.asarray(decoded, np.float64)) < SAME_MM).any(axis=1))
 
 
 def _unit_scale(pose: NDArray[Any], about: NDArray[Any]) -> NDArray[Any]:
@@ -282,18 +316,21 @@ def _true_scale(pose: NDArray[Any]) -> bool:
 
 
 def _refined(pose: NDArray[Any], sides: Mapping[int, int], squares: Sequence[NDArray[Any]],
-             config: VisionConfig) -> NDArray[Any]:
+             config: VisionConfig, centres: NDArray[Any] | None = None) -> NDArray[Any]:
     """``pose`` (board mm -> table mm) fitted again to every square (table mm) that lies within
-    `SAME_MM` of where it puts one of the board's markers, each in the turn nearest its place."""
+    `SAME_MM` of where it puts one of the board's markers, each in the turn nearest its place. ``centres``: the
+    squares' `_centres`, when already made."""
     layout = config.table.markers
+    if centres is None:
+        centres = _centres(squares)
     src, dst = [], []
     for side in sides:
         ideal = np.array(layout.board_marker_corners(side), np.float64)
         want = ideal @ pose[:2, :2].T + pose[:2, 2]
         best: tuple[float, NDArray[Any]] | None = None
-        for sq in squares:
-            if float(np.hypot(*(sq.mean(0) - want.mean(0)))) > SAME_MM:
-                continue
+        # a square farther than SAME_MM (NaN is not) is skipped, as one by one
+        for i in np.flatnonzero(~(_distances(centres, want.mean(0)[None]) > SAME_MM)[:, 0]).tolist():
+            sq = squares[i]
             for q in range(4):
                 turned = np.roll(sq, -q, axis=0)
                 err = float(np.max(np.linalg.norm(turned - want, axis=1)))
