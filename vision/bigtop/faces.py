@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -39,6 +40,7 @@ __all__ = [
     "Image",
     "SUIT_COLOURS",
     "render_aruco",
+    "printed_faces",
     "render_card",
     "render_card_back",
     "render_chart",
@@ -296,6 +298,13 @@ def render_label(label: str, px_per_mm: float, version: int = CARD_FACE_VERSION)
     if label == "none":
         raise ValueError("'none' has no face")
     return render_card(Card.parse(label), px_per_mm, version)
+
+
+def printed_faces(version: int = CARD_FACE_VERSION) -> Callable[[str, float], tuple[Image, Image]]:
+    """`render_label` with every card as card face print ``version`` draws it (a scene's ``faces``)."""
+    def faces(label: str, px_per_mm: float) -> tuple[Image, Image]:
+        return render_label(label, px_per_mm, version)
+    return faces
 
 
 def render_aruco(marker_id: int, size_px: int) -> Image:

@@ -26,10 +26,10 @@ from numpy.typing import NDArray
 
 from vision.bigtop import DEFAULT_CONFIG
 from vision.bigtop.dataset import CropSet, folder_faces, harvest
-from vision.bigtop.faces import render_label
+from vision.bigtop.faces import printed_faces
 from vision.bigtop.labels import LABELS, NONE
 from vision.bigtop.layout import CARD_FACE_VERSION
-from vision.bigtop.scene import TRAIN_SETTINGS, FaceSource
+from vision.bigtop.scene import TRAIN_SETTINGS
 
 if TYPE_CHECKING:
     import torch
@@ -229,17 +229,15 @@ def _harvest_job(args: tuple[int, int, str | None]) -> CropSet:
         return harvest(seed, n, TRAIN_SETTINGS, faces=folder_faces(Path(faces_dir)), strangers=STRANGERS,
                        training_mix=TRAINING_MIX)
     # table by table (each table's randomness comes from its own seed alone), old prints on every `OLD_FACES_EVERY`-th
-    parts = [harvest(seed + k, 1, TRAIN_SETTINGS, faces=_printed_faces(1 if (seed + k) % OLD_FACES_EVERY == 0
-                                                                         else CARD_FACE_VERSION),
-                     strangers=STRANGERS, training_mix=TRAINING_MIX) for k in range(n)]
+    parts = [harvest(seed + k, 1, TRAIN_SETTINGS, faces=printed_faces(face_print(seed + k)), strangers=STRANGERS,
+                     training_mix=TRAINING_MIX) for k in range(n)]
     return CropSet(np.concatenate([p.crops for p in parts]), np.concatenate([p.labels for p in parts]))
 
 
-def _printed_faces(version: int) -> FaceSource:
-    """The renderer's faces with cards as card face print ``version`` draws them."""
-    def faces(label: str, px_per_mm: float) -> tuple[NDArray[Any], NDArray[Any]]:
-        return render_label(label, px_per_mm, version)
-    return faces
+def face_print(scene_seed: int) -> int:
+    """The card face print the training table of ``scene_seed`` shows: 1 on every `OLD_FACES_EVERY`-th, else
+    `CARD_FACE_VERSION`."""
+    return 1 if scene_seed % OLD_FACES_EVERY == 0 else CARD_FACE_VERSION
 
 
 def _make_data(first_seed: int, scenes: int, workers: int, faces: Path | None) -> CropSet:
