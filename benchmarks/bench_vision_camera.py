@@ -31,7 +31,7 @@ marker search, fresh calibration) and ``live``: after a frame of the same table 
 just before the hand (if any) reached in, as the referee sees it while it watches.
 
 Usage: python benchmarks/bench_vision_camera.py [--scenes 100] [--levels easy,medium,hard,extreme]
-       [--sizes 1280x960,2304x1296] [--seed-base 970000000] [--save-failures DIR] [--why]
+       [--sizes 1280x960,2304x1296] [--seed-base 970000000] [--save-failures DIR] [--why] [--card-face 2]
 """
 
 from __future__ import annotations
