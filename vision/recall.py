@@ -37,7 +37,7 @@ __all__ = ["CONFIRMATIONS", "CROP_SAME", "TILE", "TILE_SAME", "CropMemory", "Fra
 
 #: two crops read alike when no 2x2 block's mean differs by more than this many grey levels in any
 #: colour (sensor noise of 2 grey levels mostly stays under it; another card differs by over 80, by 12 even blurred
-#: by 2 px and at 30% contrast)
+#: by 2 px and at 30% contrast, a Big Top card of face print 2 at 40%)
 CROP_SAME = 8.0
 #: a reading or a frame's search is given back only once fresh ones agreed with it in this many frames
 #: in a row (as many as the referee's stabiliser wants the same sighting in still frames, so it still

