@@ -26,7 +26,7 @@ from scorer.bigtop.cards import DECK, Card, Suit
 from vision.bigtop.faces import render_card, render_unnumbered
 from vision.bigtop.layout import CARD, CARD_FACE_VERSION, card_numerals
 from vision.classify import NONE, Recognition, Verdict
-from vision.recall import CROP_SAME, crop_signature
+from vision.recall import crop_signature, crop_tolerance
 
 __all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "NUMERAL_APART", "POSTER_SHARE", "POSTER_WEIGHT", "VERSIONS",
            "FitMemory", "confirmed", "face_read", "fit_costs", "numeral_clipped", "poster_confirmed", "print_of",
@@ -289,7 +289,7 @@ def _halves(height: int) -> tuple[tuple[int, int], tuple[int, int]]:
 
 class FitMemory:
     """`face_read`'s answer per place, given again for a crop alike the one it was read from (every 2x2
-    block's mean within `vision.recall.CROP_SAME` grey levels) with the same guess and candidates: a still
+    block's mean within `vision.recall.crop_tolerance` of it) with the same guess and candidates: a still
     table's unsure place is fitted once, not every frame. `reset` for another table."""
 
     def __init__(self) -> None:
@@ -306,7 +306,7 @@ class FitMemory:
         seen = self._last.get(place)
         cands = tuple(candidates)
         if (seen is not None and seen[1] == guess and seen[2] == cands
-                and int(np.abs(seen[0] - sig).max(initial=0)) <= CROP_SAME):
+                and int(np.abs(seen[0] - sig).max(initial=0)) <= float(crop_tolerance(seen[0]))):
             return seen[3]
         answer = face_read(crop, cands, guess)
         self._last[place] = (sig, guess, cands, answer)
