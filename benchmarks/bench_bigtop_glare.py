@@ -12,7 +12,7 @@ switched off on the same photos (``paper``: an empty place under glare judged by
 around it; ``facefit``: an unsure place crop confirmed by fitting the printed faces).
 
 Usage: python benchmarks/bench_bigtop_glare.py [--tables 20] [--variants 3] [--levels medium,hard]
-       [--seed-base 978000000] [--without paper,facefit]
+       [--seed-base 978000000] [--without paper,facefit] [--card-face 2]
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ from vision.bigtop import DEFAULT_MODEL  # noqa: E402
 from vision.bigtop import pipeline as bt_pipeline  # noqa: E402
 from vision.bigtop import places as bt_places  # noqa: E402
 from vision.bigtop.dataset import match_truth  # noqa: E402
-from vision.bigtop.layout import CHART, MAT, Pile, Space  # noqa: E402
+from vision.bigtop.faces import printed_faces  # noqa: E402
+from vision.bigtop.layout import CARD_FACE_VERSION, CHART, MAT, Pile, Space  # noqa: E402
 from vision.bigtop.pipeline import Recognizer  # noqa: E402
 from vision.bigtop.scene import CONTENT_REGION, HARD_SETTINGS, TopDown, chart_to_table, render_top_down  # noqa: E402
 from vision.bigtop.tableview import zone_of  # noqa: E402
@@ -70,6 +71,8 @@ def main() -> int:
     ap.add_argument("--levels", default="medium,hard")
     ap.add_argument("--seed-base", type=int, default=SEED_BASE)
     ap.add_argument("--without", default="", help="readings switched off: paper, facefit")
+    ap.add_argument("--card-face", type=int, default=CARD_FACE_VERSION, choices=(1, 2),
+                    help="card face print the tables show (1: one numeral, at the top; 2: again at the foot)")
     args = ap.parse_args()
     levels = [lv for lv in args.levels.split(",") if lv]
     off = {w for w in args.without.split(",") if w}
@@ -90,7 +93,8 @@ def main() -> int:
     for k in range(args.tables):
         seed = args.seed_base + k
         rng = np.random.default_rng(seed)
-        td = render_top_down(rng, int(rng.integers(3, 7)), replace(HARD_SETTINGS, hands=(0, 0)))
+        td = render_top_down(rng, int(rng.integers(3, 7)), replace(HARD_SETTINGS, hands=(0, 0)),
+                             faces=printed_faces(args.card_face))
         expected = bench._places(bench._truth_view(td, list(td.truth)))
         poses = bench._chart_poses(td)
         grng = np.random.default_rng(seed + 1)

@@ -31,7 +31,7 @@ marker search, fresh calibration) and ``live``: after a frame of the same table 
 just before the hand (if any) reached in, as the referee sees it while it watches.
 
 Usage: python benchmarks/bench_vision_camera.py [--scenes 100] [--levels easy,medium,hard,extreme]
-       [--sizes 1280x960,2304x1296] [--seed-base 970000000] [--save-failures DIR] [--why]
+       [--sizes 1280x960,2304x1296] [--seed-base 970000000] [--save-failures DIR] [--why] [--card-face 2]
 """
 
 from __future__ import annotations
@@ -52,8 +52,9 @@ from vision import NoMatError
 from vision.bigtop import DEFAULT_MODEL
 from vision.bigtop.dataset import MATCH_MM, match_truth
 from vision.bigtop.facefit import numeral_clipped
+from vision.bigtop.faces import printed_faces
 from vision.bigtop.labels import NONE, Kind
-from vision.bigtop.layout import CARD, CHART, MAT, Pile, Space
+from vision.bigtop.layout import CARD, CARD_FACE_VERSION, CHART, MAT, Pile, Space
 from vision.bigtop.pipeline import Recognizer
 from vision.bigtop.scene import (
     CONTENT_REGION,
@@ -219,9 +220,11 @@ def _cause(key: tuple[object, ...], want: object, have: object, held: bool,
     return "unreadable" if held else "missed"
 
 
-def _numeral_note(key: tuple[object, ...], want: object, crops: np.ndarray, j: int | None) -> str:
+def _numeral_note(key: tuple[object, ...], want: object, crops: np.ndarray, j: int | None,
+                  version: int = CARD_FACE_VERSION) -> str:
     """For `run_one`'s reasons: how much of the wanted card's numeral glare clipped in the crop read on its place
-    (`vision.bigtop.facefit.numeral_clipped`), or nothing when no card is wanted there or no crop was read."""
+    (`vision.bigtop.facefit.numeral_clipped`, card face print ``version``: of two numerals, the less clipped), or
+    nothing when no card is wanted there or no crop was read."""
     if want is None or j is None:
         return ""
     if key[0] == "poster":
@@ -230,12 +233,13 @@ def _numeral_note(key: tuple[object, ...], want: object, crops: np.ndarray, j: i
         label = f"{suit.label}-P"
     else:
         label = want.notation() if hasattr(want, "notation") else str(want)
-    return f", numeral clipped {100 * numeral_clipped(crops[j], label):.0f}%"
+    return f", numeral clipped {100 * numeral_clipped(crops[j], label, version):.0f}%"
 
 
 def run_one(rec: Recognizer, td: TopDown, photo: Photo, tally: Tally, why: list[str] | None = None,
-            before: Photo | None = None) -> bool:
-    """Recognise one photo and add it to the tally; True when the scene was fully correct.
+            before: Photo | None = None, version: int = CARD_FACE_VERSION) -> bool:
+    """Recognise one photo (its cards as card face print ``version`` draws them) and add it to the tally; True when
+    the scene was fully correct.
 
     ``before``: a frame of the same table shown first (live: the recogniser's caches warm,
     the frame timed is the next one); without it the photo is the first frame of a new table.
@@ -336,7 +340,7 @@ def run_one(rec: Recognizer, td: TopDown, photo: Photo, tally: Tally, why: list[
             cause = _cause(key, want, have, key in held, in_zone.get(key, []))
         tally.causes[(_place_kind(key), cause)] += 1
         why.append(f"place {key}: want {want}, have {have}, held {key in held}, hidden {unknowable}"
-                   + _numeral_note(key, want, result.crops, crop_of.get(key)))
+                   + _numeral_note(key, want, result.crops, crop_of.get(key), version))
     usable = charts_ok and places_ok and not wrong
     tally.usable += usable
     ok = usable and comps_ok
@@ -353,6 +357,8 @@ def main() -> int:
     ap.add_argument("--seed-base", type=int, default=SEED_BASE, help="held out from training: >= 900,000,000")
     ap.add_argument("--save-failures", type=Path, default=None, help="folder for failing photos")
     ap.add_argument("--why", action="store_true", help="print why each scene was not usable (first and live frames) and the raw counts")
+    ap.add_argument("--card-face", type=int, default=CARD_FACE_VERSION, choices=(1, 2),
+                    help="card face print the tables show (1: one numeral, at the top; 2: again at the foot)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     levels = [lv for lv in args.levels.split(",") if lv]
@@ -369,18 +375,19 @@ def main() -> int:
         seed = args.seed_base + k
         rng = np.random.default_rng(seed)
         # the camera model adds its own hand: none on the clean table
-        td = render_top_down(rng, int(rng.integers(3, 7)), replace(HARD_SETTINGS, hands=(0, 0)))
+        td = render_top_down(rng, int(rng.integers(3, 7)), replace(HARD_SETTINGS, hands=(0, 0)),
+                             faces=printed_faces(args.card_face))
         for lv in levels:
             for sz in sizes:
                 photo = photograph(td.canvas, td.px_per_mm, td.origin, CONTENT_REGION, lv, seed, (sz[0], sz[1]))
                 why: list[str] = []
-                ok = run_one(rec, td, photo, tallies[(lv, sz, "first")], why)
+                ok = run_one(rec, td, photo, tallies[(lv, sz, "first")], why, version=args.card_face)
                 if args.why and why:
                     print(f"  {lv} {sz[0]}x{sz[1]} seed {seed}: " + "; ".join(why), file=sys.stderr)
                 before = photograph(td.canvas, td.px_per_mm, td.origin, CONTENT_REGION, lv, seed, (sz[0], sz[1]),
                                     with_hand=False) if photo.hand_mask.any() else photo
                 why_live: list[str] = []
-                run_one(rec, td, photo, tallies[(lv, sz, "live")], why_live, before=before)
+                run_one(rec, td, photo, tallies[(lv, sz, "live")], why_live, before=before, version=args.card_face)
                 if args.why and why_live:
                     print(f"  {lv} {sz[0]}x{sz[1]} seed {seed} live: " + "; ".join(why_live), file=sys.stderr)
                 if not ok and args.save_failures is not None:

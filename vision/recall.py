@@ -6,8 +6,8 @@ the same thing within sensor noise; each has one rule, and every part of the fra
 changed is worked out afresh:
 
 * `CropMemory`: a crop that matches one the reader read within the last frames (every
-  2x2 block's mean within `CROP_SAME` grey levels in each colour, compared with the crop as
-  it was when it was read, never with a later copy, so slow drift cannot add up) gets that
+  2x2 block's mean within `CROP_SAME` grey levels in each colour, less for a faint crop
+  (`crop_tolerance`), compared with the crop as it was when it was read, never with a later copy, so slow drift cannot add up) gets that
   reading again. A card swapped for another, even one of the same suit and colour, differs
   by far more than that in its pips and index (`tests/vision/test_vision_recall.py`).
 * `FrameMemory`: the markers, calibration, charts, rectified image and components found in
@@ -33,12 +33,17 @@ from vision.calibrate import BLOCK, Calibration, ChartPose, Marker, Rectified, b
 from vision.classify import CropReader, Recognition
 from vision.detect import Detection
 
-__all__ = ["CONFIRMATIONS", "CROP_SAME", "TILE", "TILE_SAME", "CropMemory", "FrameMemory", "Seen", "crop_signature", "tile_means"]
+__all__ = ["CONFIRMATIONS", "CROP_SAME", "CROP_SAME_SHARE", "TILE", "TILE_SAME", "CropMemory", "FrameMemory", "Seen",
+           "crop_signature", "crop_tolerance", "tile_means"]
 
 #: two crops read alike when no 2x2 block's mean differs by more than this many grey levels in any
-#: colour (sensor noise of 2 grey levels mostly stays under it; another card differs by over 80, by 12 even blurred
-#: by 2 px and at 30% contrast)
+#: colour (sensor noise of 2 grey levels mostly stays under it; another card differs by over 80, by 28 even blurred
+#: by 2 px, by 8 at 30% contrast: see `CROP_SAME_SHARE`)
 CROP_SAME = 8.0
+#: and, for a faint crop (a dark or blurred table), within this share of the range of its blocks' means (the
+#: crop as it was read): two Big Top cards differ by at least 0.18 of their range blurred by 2 px at any contrast
+#: (face print 2's 2 and 3, tests/vision/test_vision_recall.py), so a faint crop is recalled only well under that
+CROP_SAME_SHARE = 0.08
 #: a reading or a frame's search is given back only once fresh ones agreed with it in this many frames
 #: in a row (as many as the referee's stabiliser wants the same sighting in still frames, so it still
 #: sees that many readings made afresh before it takes one)
@@ -71,6 +76,16 @@ def crop_signature(crops: NDArray[Any]) -> NDArray[Any]:
     stacked = np.ascontiguousarray(crops[:, :2 * h2, :2 * w2]).reshape(n * 2 * h2, 2 * w2, -1)
     means = cv2.resize(stacked, (w2, n * h2), interpolation=cv2.INTER_AREA)
     out: NDArray[Any] = means.reshape(n, -1).astype(np.int16)
+    return out
+
+
+def crop_tolerance(signatures: NDArray[Any]) -> NDArray[Any]:
+    """How far (grey levels) a crop may differ block by block from each of ``signatures`` (`crop_signature`'s rows)
+    and still be read alike: `CROP_SAME`, or `CROP_SAME_SHARE` of a faint crop's range of block means."""
+    if signatures.shape[-1] == 0:
+        return np.full(signatures.shape[:-1], CROP_SAME)
+    spread = signatures.max(axis=-1).astype(np.float64) - signatures.min(axis=-1)
+    out: NDArray[Any] = np.minimum(CROP_SAME, CROP_SAME_SHARE * spread)
     return out
 
 
@@ -142,9 +157,11 @@ class CropMemory:
             if len(ii):
                 ksig = np.stack([known[j].signature for j in jj])
                 diff = np.abs(sig[ii] - ksig).max(axis=1)
+                allowed = crop_tolerance(ksig)
                 order = np.lexsort((diff, ii))  # each crop's nearest reading first
-                for i, j, d in zip(ii[order].tolist(), jj[order].tolist(), diff[order].tolist()):
-                    if nearest[i] is None and d <= CROP_SAME:
+                for i, j, d, a in zip(ii[order].tolist(), jj[order].tolist(), diff[order].tolist(),
+                                      allowed[order].tolist()):
+                    if nearest[i] is None and d <= a:
                         nearest[i] = known[j]
         out: list[Recognition | None] = [None] * n
         for i, k in enumerate(nearest):

@@ -24,12 +24,13 @@ from numpy.typing import NDArray
 
 from scorer.bigtop.cards import DECK, Card, Suit
 from vision.bigtop.faces import render_card, render_unnumbered
-from vision.bigtop.layout import CARD
+from vision.bigtop.layout import CARD, CARD_FACE_VERSION, card_numerals
 from vision.classify import NONE, Recognition, Verdict
-from vision.recall import CROP_SAME, crop_signature
+from vision.recall import crop_signature, crop_tolerance
 
-__all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "NUMERAL_APART", "POSTER_SHARE", "POSTER_WEIGHT", "FitMemory",
-           "confirmed", "face_read", "fit_costs", "numeral_clipped", "poster_confirmed", "unnumbered"]
+__all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "NUMERAL_APART", "POSTER_SHARE", "POSTER_WEIGHT", "VERSIONS",
+           "FitMemory", "confirmed", "face_read", "fit_costs", "numeral_clipped", "poster_confirmed", "print_of",
+           "unnumbered"]
 
 #: the camera's tone curve, as sRGB's near enough
 GAMMA = 2.2
@@ -62,15 +63,20 @@ _RENDER_PX_PER_MM = 6.0
 _ITERATIONS = 3
 
 
-@functools.lru_cache(maxsize=4)
-def _templates(width: int, height: int) -> dict[str, NDArray[np.float32]]:
-    """Every card's face field at the crop's size, and each suit's with no numeral (`unnumbered`), linear light:
-    ``(height + 2, width + 2, 3)`` (a pixel of the frame line around, for shifts)."""
+#: the card face print versions a crop is fitted to (`vision.bigtop.layout.card_numerals`), the newest first
+VERSIONS = (CARD_FACE_VERSION, 1)
+
+
+@functools.lru_cache(maxsize=8)
+def _templates(width: int, height: int, version: int = CARD_FACE_VERSION) -> dict[str, NDArray[np.float32]]:
+    """Every card's face field as card face print ``version`` draws it at the crop's size, and each suit's with no
+    numeral (`unnumbered`), linear light: ``(height + 2, width + 2, 3)`` (a pixel of the frame line around, for
+    shifts)."""
     out: dict[str, NDArray[np.float32]] = {}
     s = _RENDER_PX_PER_MM
     f = int(round((CARD.margin + CARD.frame) * s))
-    faces = [(card.notation(), render_card(card, s)[0]) for card in DECK]
-    faces += [(unnumbered(suit), render_unnumbered(suit, s)[0]) for suit in Suit]
+    faces = [(card.notation(), render_card(card, s, version)[0]) for card in DECK]
+    faces += [(unnumbered(suit), render_unnumbered(suit, s, version)[0]) for suit in Suit]
     for label, img in faces:
         field = img[f:img.shape[0] - f, f:img.shape[1] - f]
         # one crop pixel more on every side: the frame line where a shifted crop shows it
@@ -89,10 +95,16 @@ def unnumbered(suit: Suit) -> str:
     return f"{suit.label}-unnumbered"
 
 
-def _fits(seen: NDArray[np.float32], faces: NDArray[np.float32], rows: slice) -> list[float]:
+def _fits(seen: NDArray[np.float32], faces: NDArray[np.float32], rows: slice | NDArray[np.intp]) -> list[float]:
+    """`_band_fits` over the one band of ``rows``."""
+    return _band_fits(seen, faces, (rows,))[0]
+
+
+def _band_fits(seen: NDArray[np.float32], faces: NDArray[np.float32],
+               bands: Sequence[slice | NDArray[np.intp]]) -> list[list[float]]:
     """How much of ``seen`` (linear ``(H, W, 3)``) each of the ``(K, H, W, 3)`` printed ``faces`` leaves unexplained
-    over ``rows``, fitted with a gain per channel and a smooth added field (clipped at white): mean squared difference
-    in grey levels / 255.
+    over each band of rows of ``bands`` (a list per band), fitted with a gain per channel and a smooth added field
+    (clipped at white): mean squared difference in grey levels / 255.
 
     All faces are fitted at once, each with the same arithmetic, element by element and sum by sum, as it alone
     (the same answers bit for bit whatever the batch); what does not depend on the face (the clipped pixels, the
@@ -131,55 +143,77 @@ def _fits(seen: NDArray[np.float32], faces: NDArray[np.float32], rows: slice) ->
         weighted = np.ascontiguousarray((raw * weight[..., None]).transpose(2, 0, 1))
         smooth = np.stack([cv2.GaussianBlur(r, (0, 0), FIELD_SIGMA) for r in weighted], axis=2)
         field = np.maximum((smooth / np.maximum(den_field, 1e-3)).astype(np.float32), 0.0)
-    model = np.clip(stacked[rows] * gain + field[rows, :, :, None], 0.0, 1.0)
-    diff = seen_k[rows] ** (1 / GAMMA) - model ** (1 / GAMMA)
-    return [float((d * d).mean()) for d in np.ascontiguousarray(diff.transpose(2, 0, 1, 3))]
+    out = []
+    for rows in bands:
+        model = np.clip(stacked[rows] * gain + field[rows, :, :, None], 0.0, 1.0)
+        diff = seen_k[rows] ** (1 / GAMMA) - model ** (1 / GAMMA)
+        out.append([float((d * d).mean()) for d in np.ascontiguousarray(diff.transpose(2, 0, 1, 3))])
+    return out
 
 
-def _numeral_rows(height: int) -> slice:
-    """The crop's rows that show the numeral (the print's ``0.29 +- 0.17`` of the face field's height), a pixel more."""
-    return slice(max(int(height * 0.12) - 1, 0), int(np.ceil(height * 0.46)) + 1)
+def _numeral_rows(height: int, version: int = CARD_FACE_VERSION) -> slice | NDArray[np.intp]:
+    """The crop's rows that show the numerals of card face print ``version`` (each its cap height,
+    `vision.bigtop.layout.card_numerals`, a pixel more; print 1's one numeral ``0.29 +- 0.17`` of the field's height)."""
+    bands = _numeral_bands(height, version)
+    if len(bands) == 1:
+        return bands[0]
+    return np.unique(np.concatenate([np.arange(b.start, b.stop) for b in bands])).astype(np.intp)
 
 
-def fit_costs(crop: NDArray[np.uint8], labels: Sequence[str], blur: float, shift: tuple[int, int]) -> list[float]:
-    """`_fits`' unexplained light of a ``(H, W, 3)`` uint8 BGR crop for each card of ``labels`` (their printed
-    faces blurred by ``blur`` px and seen ``shift`` whole px off)."""
+def _numeral_bands(height: int, version: int = CARD_FACE_VERSION) -> list[slice]:
+    """`_numeral_rows` numeral by numeral, top first."""
+    if version < 2:
+        return [slice(max(int(height * 0.12) - 1, 0), int(np.ceil(height * 0.46)) + 1)]
+    return [slice(max(int(height * (c - sz / 2)) - 1, 0), min(int(np.ceil(height * (c + sz / 2))) + 1, height))
+            for c, sz in card_numerals(version)]
+
+
+def fit_costs(crop: NDArray[np.uint8], labels: Sequence[str], blur: float, shift: tuple[int, int],
+              version: int = CARD_FACE_VERSION) -> list[float]:
+    """`_fits`' unexplained light of a ``(H, W, 3)`` uint8 BGR crop for each card of ``labels`` (their faces as card
+    face print ``version`` draws them, blurred by ``blur`` px and seen ``shift`` whole px off)."""
     h, w = crop.shape[:2]
-    top = _fitted_rows(h)
+    top = _fitted_rows(h, version)
     seen = (crop[:top].astype(np.float32) / 255.0) ** GAMMA
-    tpl = _blurred(w, h, blur)
+    tpl = _blurred(w, h, blur, version)
     dx, dy = shift
     return _fits(seen, np.stack([tpl[lab][1 + dy:1 + dy + top, 1 + dx:1 + dx + w] for lab in labels]),
-                 _numeral_rows(h))
+                 _numeral_rows(h, version))
 
 
-def _fitted_rows(height: int) -> int:
-    """How many of the crop's rows, from its top, are fitted: the numeral and the face field around it."""
-    return min(int(np.ceil(height * 0.6)), height)
+def _fitted_rows(height: int, version: int = CARD_FACE_VERSION) -> int:
+    """How many of the crop's rows, from its top, are fitted: the numerals and the face field around them (print
+    1: its top 60%; later prints, a numeral at the foot too: all)."""
+    return min(int(np.ceil(height * 0.6)), height) if version < 2 else height
 
 
-@functools.lru_cache(maxsize=16)
-def _blurred(width: int, height: int, blur: float) -> dict[str, NDArray[np.float32]]:
+@functools.lru_cache(maxsize=32)
+def _blurred(width: int, height: int, blur: float, version: int = CARD_FACE_VERSION) -> dict[str, NDArray[np.float32]]:
     """`_templates` blurred by ``blur`` px."""
     out: dict[str, NDArray[np.float32]] = {}
-    for lab, t in _templates(width, height).items():
+    for lab, t in _templates(width, height, version).items():
         b: NDArray[np.float32] = cv2.GaussianBlur(t, (0, 0), blur).astype(np.float32)
         b.flags.writeable = False
         out[lab] = b
     return out
 
 
-def numeral_clipped(crop: NDArray[np.uint8], label: str) -> float:
+def numeral_clipped(crop: NDArray[np.uint8], label: str, version: int = CARD_FACE_VERSION) -> float:
     """The share of the pixels of a ``(H, W, 3)`` uint8 BGR place crop that tell the card ``label`` from the other
     cards of its pile (its suit's cards of its shade; a Poster from its suit's numbered cards), and that the card
     prints in colour or ink (not white), where the brightest channel is clipped (`CLIPPED`): at 1.0 glare has
     whitened all its numeral shows and no fit of this crop can name it. For tracing: what a place held under glare had
-    left to read."""
+    left to read. A card face print ``version`` with two numerals gives the least of theirs: what the numeral glare
+    whitened least had left."""
+    return min(_clipped_over(crop, label, rows, version) for rows in _numeral_bands(crop.shape[0], version))
+
+
+def _clipped_over(crop: NDArray[np.uint8], label: str, rows: slice | NDArray[np.intp], version: int) -> float:
+    """`numeral_clipped` over the crop's ``rows`` (one numeral's)."""
     card = Card.parse(label)
     pile = [c.notation() for c in DECK if c.suit is card.suit and (card.is_poster or c.shade is card.shade)]
     h, w = crop.shape[:2]
-    tpl = _blurred(w, h, BLURS[1])
-    rows = _numeral_rows(h)
+    tpl = _blurred(w, h, BLURS[1], version)
     faces = np.stack([tpl[c][1:1 + h, 1:1 + w][rows] for c in pile]) ** (1 / GAMMA)
     own = faces[pile.index(label)]
     # where the card itself is printed white (a light numeral's strokes) a clipped pixel still fits it: only the
@@ -200,24 +234,62 @@ def face_read(crop: NDArray[np.uint8], candidates: Sequence[str], guess: str = "
     if len(candidates) < 2:
         return "", float("inf"), 0.0
     if guess not in candidates:
-        costs = fit_costs(crop, list(candidates), BLURS[1], (0, 0))
-        guess = candidates[int(np.argmin(costs))]
-    # every blur and shift fitted to the guess at once
+        tried = [(c, k) for v in VERSIONS for k, c in enumerate(fit_costs(crop, list(candidates), BLURS[1], (0, 0), v))]
+        guess = candidates[min(tried)[1]]
+    version = print_of(crop, guess)
+    h = crop.shape[0]
+    if version < 2:
+        return _read_part(crop, candidates, guess, version, (0, _fitted_rows(h, version)), _numeral_bands(h, version)[0])
+    # each numeral in its own half, read where glare clipped less of its rows: a glare spot over one half leaves
+    # every card's fit there alike, and its light does not reach the other half's fit
+    bands = _numeral_bands(h, version)
+    clipped = [float(((crop[band].astype(np.float32) / 255.0) ** GAMMA >= CLIPPED).any(axis=-1).mean())
+               for band in bands]
+    k = int(np.argmin(clipped))
+    return _read_part(crop, candidates, guess, version, _halves(h)[k], bands[k])
+
+
+def _read_part(crop: NDArray[np.uint8], candidates: Sequence[str], guess: str, version: int,
+               part: tuple[int, int], band: slice) -> tuple[str, float, float]:
+    """`face_read` over the crop's rows ``part`` (from, to) alone, their numeral's rows ``band`` (crop rows)."""
     h, w = crop.shape[:2]
-    top = _fitted_rows(h)
-    seen = (crop[:top].astype(np.float32) / 255.0) ** GAMMA
+    lo, hi = part
+    rows = slice(band.start - lo, band.stop - lo)
+    seen = (crop[lo:hi].astype(np.float32) / 255.0) ** GAMMA
+    # every blur and shift fitted to the guess at once
     poses = [(bl, sh) for bl in BLURS for sh in SHIFTS]
-    faces = np.stack([_blurred(w, h, bl)[guess][1 + dy:1 + dy + top, 1 + dx:1 + dx + w] for bl, (dx, dy) in poses])
-    _, bl, sh = min((cost, bl, sh) for cost, (bl, sh) in zip(_fits(seen, faces, _numeral_rows(h)), poses))
-    costs = fit_costs(crop, list(candidates), bl, sh)
+    faces = np.stack([_blurred(w, h, bl, version)[guess][1 + dy + lo:1 + dy + hi, 1 + dx:1 + dx + w]
+                      for bl, (dx, dy) in poses])
+    _, bl, (dx, dy) = min((cost, bl, sh) for cost, (bl, sh) in zip(_fits(seen, faces, rows), poses))
+    tpl = _blurred(w, h, bl, version)
+    costs = _fits(seen, np.stack([tpl[lab][1 + dy + lo:1 + dy + hi, 1 + dx:1 + dx + w] for lab in candidates]), rows)
     order = np.argsort(costs)
     first, second = costs[int(order[0])], costs[int(order[1])]
     return candidates[int(order[0])], first, second / max(first, 1e-9)
 
 
+def print_of(crop: NDArray[np.uint8], label: str) -> int:
+    """Which card face print (`VERSIONS`) of the card ``label`` fits a ``(H, W, 3)`` uint8 BGR crop best: where its
+    numerals and icon lie tells the prints apart. Each half of the crop is fitted apart and a print is judged by the
+    half it fits better, so a glare spot over one half leaves the other to tell."""
+    h, w = crop.shape[:2]
+    best = []
+    for lo, hi in _halves(h):
+        seen = (crop[lo:hi].astype(np.float32) / 255.0) ** GAMMA
+        faces = np.stack([_blurred(w, h, BLURS[1], v)[label][1 + lo:1 + hi, 1:1 + w] for v in VERSIONS])
+        best.append(_fits(seen, faces, slice(0, hi - lo)))
+    return VERSIONS[int(np.argmin(np.min(best, axis=0)))]
+
+
+def _halves(height: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The crop's top and bottom halves' rows (from, to), the middle row in both."""
+    mid = height // 2
+    return (0, mid + 1), (mid, height)
+
+
 class FitMemory:
     """`face_read`'s answer per place, given again for a crop alike the one it was read from (every 2x2
-    block's mean within `vision.recall.CROP_SAME` grey levels) with the same guess and candidates: a still
+    block's mean within `vision.recall.crop_tolerance` of it) with the same guess and candidates: a still
     table's unsure place is fitted once, not every frame. `reset` for another table."""
 
     def __init__(self) -> None:
@@ -234,7 +306,7 @@ class FitMemory:
         seen = self._last.get(place)
         cands = tuple(candidates)
         if (seen is not None and seen[1] == guess and seen[2] == cands
-                and int(np.abs(seen[0] - sig).max(initial=0)) <= CROP_SAME):
+                and int(np.abs(seen[0] - sig).max(initial=0)) <= float(crop_tolerance(seen[0]))):
             return seen[3]
         answer = face_read(crop, cands, guess)
         self._last[place] = (sig, guess, cands, answer)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -20,12 +21,26 @@ from numpy.typing import NDArray
 
 from scorer.bigtop.cards import Card, Shade, Suit
 from vision.bigtop.labels import BACK, TOKEN_BACK
-from vision.bigtop.layout import ARUCO_DICT, CARD, CHART, MAT, SHEET_VERSION, TOKEN, Pile, Space, chart_marker_ids
+from vision.bigtop.layout import (
+    ARUCO_DICT,
+    CARD,
+    CARD_FACE_VERSION,
+    CHART,
+    MAT,
+    SHEET_VERSION,
+    TOKEN,
+    Pile,
+    Space,
+    card_icon,
+    card_numerals,
+    chart_marker_ids,
+)
 
 __all__ = [
     "Image",
     "SUIT_COLOURS",
     "render_aruco",
+    "printed_faces",
     "render_card",
     "render_card_back",
     "render_chart",
@@ -158,45 +173,56 @@ def _card_blank(s: float, fill: Colour) -> tuple[Image, Image, tuple[int, int, i
 
 
 @functools.lru_cache(maxsize=256)
-def _card_cached(notation: str, s: float) -> tuple[Image, Image]:
+def _card_cached(notation: str, s: float, version: int) -> tuple[Image, Image]:
     card = Card.parse(notation)
     img, mask, (fx, fy, fw, fh) = _card_blank(s, SUIT_COLOURS[card.suit])
     cx = fx + fw / 2
+    numerals = card_numerals(version)
+    centre, height = numerals[0]
+    cy, th = fy + fh * centre, fh * height
     if card.shade is Shade.POSTER:
-        _text_centred(img, "P", cx, fy + fh * 0.29, fh * 0.34, POSTER_GREY, max(2, int(s * 3.2)),
+        _text_centred(img, "P", cx, cy, th, POSTER_GREY, max(2, int(s * 3.2)),
                       outline=(90, 90, 90), outline_extra=max(1, int(s * 0.8)))
     elif card.shade is Shade.LIGHT:
-        _text_centred(img, str(card.number), cx, fy + fh * 0.29, fh * 0.34, WHITE, max(2, int(s * 3.2)),
+        _text_centred(img, str(card.number), cx, cy, th, WHITE, max(2, int(s * 3.2)),
                       outline=INK, outline_extra=max(2, int(s * 1.6)))
     else:
-        _text_centred(img, str(card.number), cx, fy + fh * 0.29, fh * 0.34, INK, max(2, int(s * 3.2)))
-    _face_icon(img, card.suit, (fx, fy, fw, fh))
+        _text_centred(img, str(card.number), cx, cy, th, INK, max(2, int(s * 3.2)))
+    if len(numerals) > 1:
+        # the card is drawn the same turned 180 degrees (frame and field), so the top numeral's band turned is the foot's
+        h = img.shape[0]
+        r0, r1 = int(fy + fh * (centre - height / 2 - 0.05)), int(np.ceil(fy + fh * (centre + height / 2 + 0.05)))
+        img[h - r1:h - r0] = img[r0:r1][::-1, ::-1]
+    _face_icon(img, card.suit, (fx, fy, fw, fh), version)
     return img, mask
 
 
-def _face_icon(img: Image, suit: Suit, field: tuple[int, int, int, int]) -> None:
-    """Draw ``suit``'s icon where every card of the suit shows it, below the numeral of the face ``field`` box."""
+def _face_icon(img: Image, suit: Suit, field: tuple[int, int, int, int], version: int) -> None:
+    """Draw ``suit``'s icon where every card of the suit shows it on a face of print ``version`` (`card_icon`)."""
     fx, fy, fw, fh = field
-    _draw_icon(img, suit, fx + fw / 2, fy + fh * 0.72, min(fw * 0.72, fh * 0.4))
+    centre, wide, high = card_icon(version)
+    _draw_icon(img, suit, fx + fw / 2, fy + fh * centre, min(fw * wide, fh * high))
 
 
 @functools.lru_cache(maxsize=16)
-def render_unnumbered(suit: Suit, px_per_mm: float) -> tuple[Image, Image]:
+def render_unnumbered(suit: Suit, px_per_mm: float, version: int = CARD_FACE_VERSION) -> tuple[Image, Image]:
     """A card face of ``suit`` with no numeral (image, alpha): its colour, frame and icon, what every card of the
     suit shows, a numeral hidden or not printed; do not modify the returned arrays."""
     img, mask, field = _card_blank(px_per_mm, SUIT_COLOURS[suit])
-    _face_icon(img, suit, field)
+    _face_icon(img, suit, field, version)
     return img, mask
 
 
-def render_card(card: Card, px_per_mm: float) -> tuple[Image, Image]:
-    """The face of ``card`` (image, alpha); do not modify the returned arrays.
+def render_card(card: Card, px_per_mm: float, version: int = CARD_FACE_VERSION) -> tuple[Image, Image]:
+    """The face of ``card`` (image, alpha) as card face print ``version`` draws it (`CARD_FACE_VERSION`: the
+    numeral at the top and again at the foot turned 180 degrees; 1: at the top only); do not modify the returned
+    arrays.
 
     >>> img, alpha = render_card(Card.parse("clowns-L3"), 4.0)
     >>> img.shape, alpha.shape
     ((352, 228, 3), (352, 228))
     """
-    return _card_cached(card.notation(), round(float(px_per_mm), 3))
+    return _card_cached(card.notation(), round(float(px_per_mm), 3), version)
 
 
 @functools.lru_cache(maxsize=16)
@@ -258,8 +284,8 @@ def render_token_back(px_per_mm: float) -> tuple[Image, Image]:
     return img, mask
 
 
-def render_label(label: str, px_per_mm: float) -> tuple[Image, Image]:
-    """The face image of any classifier label except ``none``.
+def render_label(label: str, px_per_mm: float, version: int = CARD_FACE_VERSION) -> tuple[Image, Image]:
+    """The face image of any classifier label except ``none`` (a card's as card face print ``version`` draws it).
 
     :raises ValueError: for ``none`` or an unknown label.
     """
@@ -271,7 +297,14 @@ def render_label(label: str, px_per_mm: float) -> tuple[Image, Image]:
         return render_token(int(label.split("-")[1]), px_per_mm)
     if label == "none":
         raise ValueError("'none' has no face")
-    return render_card(Card.parse(label), px_per_mm)
+    return render_card(Card.parse(label), px_per_mm, version)
+
+
+def printed_faces(version: int = CARD_FACE_VERSION) -> Callable[[str, float], tuple[Image, Image]]:
+    """`render_label` with every card as card face print ``version`` draws it (a scene's ``faces``)."""
+    def faces(label: str, px_per_mm: float) -> tuple[Image, Image]:
+        return render_label(label, px_per_mm, version)
+    return faces
 
 
 def render_aruco(marker_id: int, size_px: int) -> Image:

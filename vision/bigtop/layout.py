@@ -29,9 +29,12 @@ __all__ = [
     "MatGeometry",
     "Pile",
     "Rect",
+    "CARD_FACE_VERSION",
     "SHEET_VERSION",
     "Space",
     "TokenGeometry",
+    "card_icon",
+    "card_numerals",
     "chart_marker_ids",
     "seat_of_marker",
     "sheet_version_of",
@@ -236,6 +239,28 @@ CHART = ChartGeometry()
 MAX_SEATS = 6
 #: the version of the printed sheets `vision.bigtop.printing` makes (see `MatGeometry`, `ChartGeometry`)
 SHEET_VERSION = 2
+#: the version of the card faces `vision.bigtop.faces` prints (kept apart from the sheets' `SHEET_VERSION`):
+#: 1 one large numeral (or Poster "P") at the top of the face, the suit's icon below it; 2 the numeral again at the
+#: foot turned 180 degrees, the icon smaller between the two (a glare spot seldom whitens both)
+CARD_FACE_VERSION = 2
+
+
+def card_numerals(version: int = CARD_FACE_VERSION) -> tuple[tuple[float, float], ...]:
+    """Each numeral a card face of print ``version`` shows, top first, as (centre, height) in shares of the face
+    field's height (the numeral's cap height; the foot's is the top's turned 180 degrees about the field's middle)."""
+    if version < 2:
+        return ((0.29, 0.34),)
+    return ((0.24, 0.30), (0.76, 0.30))
+
+
+def card_icon(version: int = CARD_FACE_VERSION) -> tuple[float, float, float]:
+    """Where a card face of print ``version`` shows its suit's icon: (centre, largest share of the field's width,
+    largest share of its height)."""
+    if version < 2:
+        return (0.72, 0.72, 0.4)
+    return (0.5, 0.5, 0.19)
+
+
 #: first id of the sheet version 2 chart markers (sides 2, 3); ids 4..15 are sides 0, 1
 _V2_CHART_BASE = 18
 

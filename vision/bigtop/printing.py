@@ -16,7 +16,7 @@ import cv2
 from scorer.bigtop.cards import DECK
 from vision.bigtop.faces import render_card, render_card_back, render_chart, render_mat, render_token, render_token_back
 from vision.bigtop.labels import TOKEN_VALUES
-from vision.bigtop.layout import CARD, CHART, MAT, MAX_SEATS, TOKEN
+from vision.bigtop.layout import CARD, CARD_FACE_VERSION, CHART, MAT, MAX_SEATS, TOKEN
 from vision.sheets import (
     A4,
     Page,
@@ -46,7 +46,7 @@ def _card_pages(s: float) -> Iterator[Page]:
             _put(page, img, x, y, s, alpha)
             _cut_marks(page, x, y, CARD.width, CARD.height, s)
         title = f"cards {p + 1}-{min(p + 9, len(DECK))}"
-        _check_line(page, s, 10, 290, title)
+        _check_line(page, s, 10, 290, f"{title}  faces V{CARD_FACE_VERSION}")  # which print the cards are
         yield Page(title, page)
     page = _blank(False, s)
     img, alpha = render_card_back(s)

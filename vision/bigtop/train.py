@@ -26,8 +26,9 @@ from numpy.typing import NDArray
 
 from vision.bigtop import DEFAULT_CONFIG
 from vision.bigtop.dataset import CropSet, folder_faces, harvest
-from vision.bigtop.faces import render_label
+from vision.bigtop.faces import printed_faces
 from vision.bigtop.labels import LABELS, NONE
+from vision.bigtop.layout import CARD_FACE_VERSION
 from vision.bigtop.scene import TRAIN_SETTINGS
 
 if TYPE_CHECKING:
@@ -44,6 +45,9 @@ STRANGERS = 8
 #: share of dense random-label tables; the rest are mid-hand Big Top tables, whose tableau piles and
 #: chart spaces also give crops fitted where the layout puts them (`vision.bigtop.places.fit_card`)
 TRAINING_MIX = 0.6
+#: every this many-th training table shows its cards as card face print version 1 (one numeral, at the top): the
+#: rest as `CARD_FACE_VERSION` prints them, so the model reads both prints
+OLD_FACES_EVERY = 4
 #: added to a crop's spread before standardising (input scaled to -1..1): keeps flat crops flat
 STANDARDISE_FLOOR = 0.05
 
@@ -221,8 +225,19 @@ def _wrap_for_export(net: torch.nn.Module) -> torch.nn.Module:
 def _harvest_job(args: tuple[int, int, str | None]) -> CropSet:
     seed, n, faces_dir = args
     cv2.setNumThreads(1)
-    faces = folder_faces(Path(faces_dir)) if faces_dir else render_label
-    return harvest(seed, n, TRAIN_SETTINGS, faces=faces, strangers=STRANGERS, training_mix=TRAINING_MIX)
+    if faces_dir:
+        return harvest(seed, n, TRAIN_SETTINGS, faces=folder_faces(Path(faces_dir)), strangers=STRANGERS,
+                       training_mix=TRAINING_MIX)
+    # table by table (each table's randomness comes from its own seed alone), old prints on every `OLD_FACES_EVERY`-th
+    parts = [harvest(seed + k, 1, TRAIN_SETTINGS, faces=printed_faces(face_print(seed + k)), strangers=STRANGERS,
+                     training_mix=TRAINING_MIX) for k in range(n)]
+    return CropSet(np.concatenate([p.crops for p in parts]), np.concatenate([p.labels for p in parts]))
+
+
+def face_print(scene_seed: int) -> int:
+    """The card face print the training table of ``scene_seed`` shows: 1 on every `OLD_FACES_EVERY`-th, else
+    `CARD_FACE_VERSION`."""
+    return 1 if scene_seed % OLD_FACES_EVERY == 0 else CARD_FACE_VERSION
 
 
 def _make_data(first_seed: int, scenes: int, workers: int, faces: Path | None) -> CropSet:
@@ -382,7 +397,9 @@ def write_card(opts: TrainOptions, fig: dict[str, Any]) -> None:
     """Write the model card ``<out>.md`` with the data, recipe and training figures."""
     rows = "\n".join(f"| {e} | {loss:.4f} | {acc:.4f} |" for e, loss, acc in fig["history"])
     ts = TRAIN_SETTINGS
-    faces = f"images from `{opts.faces}` (renderer for missing labels)" if opts.faces else "the renderer (`vision.bigtop.faces`)"
+    faces = (f"images from `{opts.faces}` (renderer for missing labels)" if opts.faces else
+             f"the renderer (`vision.bigtop.faces`), cards as card face print {CARD_FACE_VERSION} draws them, on every "
+             f"{OLD_FACES_EVERY}th table as print 1 (one numeral, at the top)")
     text = f"""# Big Top component classifier
 
 `{opts.out.name}`: {len(LABELS)} labels (`{opts.out.with_suffix('.labels.txt').name}`): the 52 cards

@@ -102,3 +102,38 @@ def test_print_to_an_unwritable_place_is_one_line_and_status_2(
 
     assert cmd_print(["bigtop", "--out", str(tmp_path / "no" / "such" / "dir.pdf"), "--dpi", "72"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_print_1_faces_are_drawn_as_they_always_were() -> None:
+    import hashlib
+
+    from scorer.bigtop.cards import Suit
+    from vision.bigtop.faces import render_unnumbered
+
+    h = hashlib.sha256()
+    for card in DECK:
+        h.update(render_card(card, 4.0, 1)[0].tobytes())
+    for suit in Suit:
+        h.update(render_unnumbered(suit, 4.0, 1)[0].tobytes())
+    assert h.hexdigest() == "48943c529a9a08d18b7611bd6b38c79447be7edb4c613aa7c16d7fa649227a51"
+
+
+@pytest.mark.parametrize("label", ["clowns-L3", "animals-D6", "sideshow-P", "performers-D1"])
+def test_a_print_2_face_shows_its_numeral_at_the_foot_turned_180_degrees(label: str) -> None:
+    from vision.bigtop.layout import CARD_FACE_VERSION, card_numerals
+
+    assert CARD_FACE_VERSION == 2
+    img, _ = render_card(Card.parse(label), 6.0)
+    f = int(round((CARD.margin + CARD.frame) * 6.0))
+    field = img[f:img.shape[0] - f, f:img.shape[1] - f].astype(int)
+    fh = field.shape[0]
+    (top_c, size), (foot_c, _) = card_numerals()
+    top = field[int(fh * (top_c - size / 2)):int(fh * (top_c + size / 2))]
+    foot = field[fh - int(fh * (top_c + size / 2)):fh - int(fh * (top_c - size / 2))][::-1, ::-1]
+    assert foot_c == pytest.approx(1 - top_c)
+    assert np.abs(top - foot).mean() < 2.0  # the same numeral, turned
+    # the numeral stands out of the suit's colour in both places
+    assert (np.abs(top - top[2, 2]).max(axis=-1) > 40).mean() > 0.1
+    # print 1: one numeral, the foot is the suit's colour and the icon's
+    old, _ = render_card(Card.parse(label), 6.0, 1)
+    assert not np.array_equal(old, img)

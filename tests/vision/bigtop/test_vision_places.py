@@ -11,6 +11,7 @@ import pytest
 from firmware.bigtop.sighting import sighting_from_view
 from scorer.bigtop.cards import Suit
 from vision.bigtop import DEFAULT_MODEL, facefit, pipeline, places
+from vision.bigtop.faces import printed_faces
 from vision.bigtop.labels import Kind
 from vision.bigtop.layout import CARD, CHART, MAT, Pile, Space
 from vision.bigtop.pipeline import Recognizer
@@ -266,10 +267,10 @@ def test_a_hand_whose_knuckles_match_a_chart_spaces_value_by_chance_holds_the_ca
         recognizer: Recognizer) -> None:
     # tuning table 979500005 through the independent camera (medium, 1280 x 960): a hand over seat 1's called
     # clowns-D4 on $1, its knuckles in the value's band, matched the printed value at 0.238 with the band 2.5 times
-    # as detailed as the rest of the place, and the card was read as not there
+    # as detailed as the rest of the place, and the card was read as not there (its cards card face print 1)
     seed = 979_500_005
     rng = np.random.default_rng(seed)
-    td = render_top_down(rng, int(rng.integers(3, 7)), replace(HARD_SETTINGS, hands=(0, 0)))
+    td = render_top_down(rng, int(rng.integers(3, 7)), replace(HARD_SETTINGS, hands=(0, 0)), faces=printed_faces(1))
     photo = photograph(td.canvas, td.px_per_mm, td.origin, CONTENT_REGION, "medium", seed, (1280, 960))
     recognizer.reset()
     res = recognizer.recognize(photo.image)

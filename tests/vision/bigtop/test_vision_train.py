@@ -33,3 +33,11 @@ def test_tiny_training_run_exports_a_loadable_onnx(tmp_path: Path) -> None:
         assert probs.shape == (n, len(LABELS))
         assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
     assert fig["train_crops"] > 0
+
+
+def test_the_classifier_trains_on_both_card_face_prints() -> None:
+    from vision.bigtop.layout import CARD_FACE_VERSION
+    from vision.bigtop.train import OLD_FACES_EVERY, face_print
+
+    prints = [face_print(1_000_000 + k) for k in range(4 * OLD_FACES_EVERY)]
+    assert prints.count(1) == 4 and prints.count(CARD_FACE_VERSION) == 4 * OLD_FACES_EVERY - 4
