@@ -557,10 +557,13 @@ class Recognizer:
             cards.append(SeenCard(card, x, y, 0.0, area, seat))
         return FlohcatiView(tuple(cards), tuple(left_over))
 
-    def _read_codeless(self, frame: Image, view: FlohcatiView,
-                       to_table: NDArray[Any]) -> tuple[FlohcatiView, set[tuple[Area, int | None]]]:
+    def _read_codeless(self, frame: Image, view: FlohcatiView, to_table: NDArray[Any],
+                       coded: set[tuple[Area, int | None]] | None = None,
+                       ) -> tuple[FlohcatiView, set[tuple[Area, int | None]]]:
         """The view with the cards that carry no code (a published deck) found and read through the enrolled deck,
-        and the zones so looked at (none of their cards read by its code).
+        and the zones so looked at: those where no card was read by its code (``coded``: the zones where one was;
+        default those of the view's cards). A card the deck named from a code-sized square (`_read_faces`) in a zone
+        looked at is set aside: the zone's slots decide, as they do for a square it could not name.
 
         In the row, the action lane and each seat zone, filled slot by slot, a slot holds a card when the place
         that only its card (or one laid after it) would cover shows no bare mat (`place_look`); every slot
@@ -582,12 +585,17 @@ class Recognizer:
         actions = tuple(a.value for a in Action)
         cards = list(view.cards)
         asked = list(view.unreadable)
+        if coded is None:
+            coded = {(c.area, c.seat) for c in view.cards}
         handled: set[tuple[Area, int | None]] = set()
         for area, seat, _, slots in lanes():
             centres = [(x + CODE_CENTRE[0], y + CODE_CENTRE[1]) for x, y in slots]
-            if any(c.area is area and c.seat == seat for c in view.cards):
+            if (area, seat) in coded:
                 continue  # Ringside's printed cards: read by their codes
             handled.add((area, seat))
+            # a code-sized square in a code-less deck's card is no code: the whole card cut there may show the cards
+            # laid over it
+            cards = [c for c in cards if not (c.area is area and c.seat == seat)]
             place = _SEAT_PLACE if area is Area.SEAT else _PLACE
             states: list[str] = []
             for left, top in slots:
@@ -957,11 +965,12 @@ class Recognizer:
             self._codes = (box, looks, markers, quads)
         t2 = time.perf_counter()
         view = read_view(markers, quads, to_table)
+        coded = {(c.area, c.seat) for c in view.cards}
         if self.classifier is not None and view.unreadable:
             view = self._read_faces(frame, view, to_table)
         handled: set[tuple[Area, int | None]] = set()
         if self.classifier is not None:
-            view, handled = self._read_codeless(frame, view, to_table)
+            view, handled = self._read_codeless(frame, view, to_table, coded)
         view = _flag_glared_slots(frame, gray, view, to_table, handled)
         view = self._hold_row(gray, view, to_table)
         t3 = time.perf_counter()
