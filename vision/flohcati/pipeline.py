@@ -1460,6 +1460,9 @@ _CARD_DARK = 0.45
 _CARD_SEEN = 0.1
 #: a pixel this bright in any channel is clipped: glare, or paper the camera overexposes (nothing can be told there)
 _CLIPPED = 254.0
+#: glare whitens a pixel: at a place, a pixel clipped in fewer than this many channels is looked at (the camera
+#: overexposes the mat's paper and a pale pink or violet card in the red channel alone)
+_GLARE_CHANNELS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -1532,7 +1535,7 @@ def place_look(colour: Image, to_table: NDArray[Any], box: tuple[float, float, f
     inner = (slice(k, grey.shape[0] - k), slice(k, grey.shape[1] - k))
     # glare is taken out with a margin: the edge of a glare spot falling off to the paper is no print
     # where the paper itself clips, a clipped pixel is paper as often as glare: it is looked at
-    clipped = (look.max(axis=2) >= (math.inf if mat.clips else _CLIPPED)).astype(np.uint8)
+    clipped = ((look >= (math.inf if mat.clips else _CLIPPED)).sum(axis=2) >= _GLARE_CHANNELS).astype(np.uint8)
     glare = cv2.dilate(clipped, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
     seen = glare[inner] == 0
     share = float(np.mean(seen))
