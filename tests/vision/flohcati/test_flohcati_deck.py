@@ -359,3 +359,52 @@ def test_a_look_alike_is_never_named_where_the_part_scarcely_shows_it_rather_tha
         monkeypatch: pytest.MonkeyPatch) -> None:
     reader, crops, among = _leaning_reader(monkeypatch, {("red-3", "blue-5"): -0.3, ("blue-5", "red-3"): 0.3})
     assert reader.judge_scored(crops, among, ["blue-5"])[0] == [(None, "red-3")]
+
+
+def test_paper_the_camera_clips_in_its_red_channel_alone_is_looked_at_and_glare_is_not() -> None:
+    # as a bright frame whose cream paper reads about 253 in red: a third of its pixels clip there, none elsewhere
+    from vision.flohcati.pipeline import _PLACE, _BareMat, place_look
+
+    image = table(TableLayout(row=(parse_card("pink-3"), parse_card("purple-5")), zones=((), ()))).astype(np.float32)
+    image *= np.array([0.9, 0.95, 0.95], np.float32)
+    image[..., 2] += 14.0 + np.random.default_rng(1).normal(0.0, 3.0, image.shape[:2])
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    to_table = np.array([[1 / S, 0, -10.0], [0, 1 / S, -10.0], [0, 0, 1]], np.float64)  # `table`'s pixels -> mm
+    mat = _BareMat.of(image, to_table)
+    assert not mat.clips
+
+    def state(image: np.ndarray, k: int) -> str:
+        left, top = row_slot(k)
+        return place_look(image, to_table, (left + _PLACE[0], top + _PLACE[1], left + _PLACE[2], top + _PLACE[3]),
+                          mat).state
+
+    assert [state(image, k) for k in range(4)] == ["card", "card", "bare", "bare"]
+    left, top = row_slot(2)
+    assert state(_glare(image, left + 43, top + 43, 30), 2) == "unsure"  # glare clips every channel: not looked at
+
+
+def test_a_card_the_deck_named_from_a_code_sized_square_does_not_keep_its_lane_from_being_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # as the art of a code-less action card taken for a code: the deck names the whole card cut there (here wrongly)
+    import vision.flohcati.pipeline as pipeline
+    from vision.flohcati.layout import lanes
+
+    layout = TableLayout(row=(Flea.parse("red-3"),), lane=(Action.NEW, Action.TAKE, Action.REQUEST), zones=((), ()))
+    _, _, _, slots = next(lane for lane in lanes() if lane[0] is Area.ACTIONS)
+    x, y = slots[1][0] + CODE_CENTRE[0], slots[1][1] + CODE_CENTRE[1]
+    read_view = pipeline.read_view
+
+    def with_a_square(*args: object, **kw: object) -> pipeline.FlohcatiView:
+        view = read_view(*args, **kw)  # type: ignore[arg-type]
+        return pipeline.FlohcatiView(view.cards, view.unreadable + ((x, y, "a code-sized square"),))
+
+    def named(self: Recognizer, frame: np.ndarray, view: pipeline.FlohcatiView, to_table: np.ndarray
+              ) -> pipeline.FlohcatiView:
+        seen = pipeline.SeenCard(Action.NEW, x, y, 0.0, Area.ACTIONS, None)
+        return pipeline.FlohcatiView(view.cards + (seen,), ())
+
+    monkeypatch.setattr(pipeline, "read_view", with_a_square)
+    monkeypatch.setattr(Recognizer, "_read_faces", named)
+    view = Recognizer(classifier=small_deck()).recognize(table(layout)).view
+    assert [c.card for c in view.in_area(Area.ACTIONS)] == list(layout.lane)
+    assert [card_name(c.card) for c in view.in_area(Area.ROW)] == ["red-3"]
