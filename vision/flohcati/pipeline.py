@@ -1701,6 +1701,36 @@ _WHOLE_TIE = 0.02
 _WHOLE_TIE_MIN = 0.7
 
 
+#: Glare over a part of a card (pixels at least `_PART_GLARE` in every channel, and those within `_PART_GLARE_REACH`
+#: pixels of them) shows no print and lifts the part's brightness, by which its print is weighed: a dark action card
+#: half under glare showed 0.1 to 0.3 of its templates' sharp print. Its print is measured where no glare lies too
+#: (`seen_detail`), where at least `_PART_GLARE_SEEN` of the part is clear of it
+_PART_GLARE = 250
+_PART_GLARE_REACH = 2
+_PART_GLARE_SEEN = 0.3
+
+
+def seen_detail(parts: Image) -> NDArray[Any]:
+    """``(N,)``: the print (`vision.enroll.detail`) each ``(N, H, W, 3)`` part shows, or where glare lies over it the
+    print of the part clear of the glare (`_PART_GLARE`) where that is more: glare hides print, it shows none."""
+    from vision.enroll import detail
+
+    out = detail(parts)
+    reach = np.ones((2 * _PART_GLARE_REACH + 1, 2 * _PART_GLARE_REACH + 1), np.uint8)
+    for i, part in enumerate(parts):
+        glare = (part.min(axis=2) >= _PART_GLARE).astype(np.uint8)
+        if not glare.any():
+            continue
+        clear = cv2.dilate(glare, reach) == 0
+        if float(np.mean(clear)) < _PART_GLARE_SEEN:
+            continue
+        # as `vision.enroll.detail`, over the clear pixels
+        g = cv2.GaussianBlur(cv2.cvtColor(part, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 0.7)
+        lap = np.abs(cv2.Laplacian(g, cv2.CV_32F))
+        out[i] = max(float(out[i]), float(lap[clear].mean()) / (float(g[clear].mean()) + 10.0))
+    return out
+
+
 class _PartReader:
     """An enrolled deck's templates cut to one part of a card."""
 
@@ -1783,11 +1813,11 @@ class _PartReader:
         """`judge`, with the correlations and tint distances it was made from (`best_scores`). ``leaning``: for each
         card, a label another read of it ranks first (or None): where this part's tests are unsure of their best label
         only for its look-alikes, that label is named if the part shows it rather than the best (`turns_to`)."""
-        from vision.enroll import TEMPLATE_BLURS, detail
+        from vision.enroll import TEMPLATE_BLURS
         from vision.twins import twin_score
 
         corr, tint, pose = self._posed_scores(crops, among)
-        printed = detail(np.ascontiguousarray(crops[0][:, self.rows, self.cols]))
+        printed = seen_detail(np.ascontiguousarray(crops[0][:, self.rows, self.cols]))
         expected = self.expected_detail(crops[0])
         out = []
         for i in range(len(corr)):

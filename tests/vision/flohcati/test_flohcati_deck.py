@@ -408,3 +408,22 @@ def test_a_card_the_deck_named_from_a_code_sized_square_does_not_keep_its_lane_f
     view = Recognizer(classifier=small_deck()).recognize(table(layout)).view
     assert [c.card for c in view.in_area(Area.ACTIONS)] == list(layout.lane)
     assert [card_name(c.card) for c in view.in_area(Area.ROW)] == ["red-3"]
+
+
+def test_a_part_s_print_is_measured_clear_of_the_glare_over_it_never_over_a_hand() -> None:
+    # as a dark action card's strip half under a glare spot: the spot shows no print and lifts the part's brightness
+    from vision.flohcati.pipeline import seen_detail
+
+    part = np.full((56, 20, 3), 40, np.uint8)
+    for y in range(4, 52, 8):
+        cv2.rectangle(part, (3, y), (16, y + 3), (80, 90, 240), -1)
+    glared = cv2.GaussianBlur(cv2.circle(part.copy(), (10, 44), 14, (255, 255, 255), -1), (0, 0), 0.8)
+    cv2.circle(glared, (10, 44), 12, (255, 255, 255), -1)
+    clean = float(detail(part[None])[0])
+    assert float(detail(glared[None])[0]) < 0.25 * clean  # refused as a hand would be
+    assert seen_detail(glared[None])[0] > 0.5 * clean
+    assert seen_detail(part[None])[0] == clean
+    hand = cv2.GaussianBlur(np.full_like(part, (90, 110, 150)), (0, 0), 2.0)  # smooth, nothing clipped
+    assert seen_detail(hand[None])[0] == detail(hand[None])[0]
+    covered = cv2.circle(part.copy(), (10, 28), 40, (255, 255, 255), -1)  # glare over all of it: nothing clear to see
+    assert seen_detail(covered[None])[0] == detail(covered[None])[0]
