@@ -557,10 +557,13 @@ class Recognizer:
             cards.append(SeenCard(card, x, y, 0.0, area, seat))
         return FlohcatiView(tuple(cards), tuple(left_over))
 
-    def _read_codeless(self, frame: Image, view: FlohcatiView,
-                       to_table: NDArray[Any]) -> tuple[FlohcatiView, set[tuple[Area, int | None]]]:
+    def _read_codeless(self, frame: Image, view: FlohcatiView, to_table: NDArray[Any],
+                       coded: set[tuple[Area, int | None]] | None = None,
+                       ) -> tuple[FlohcatiView, set[tuple[Area, int | None]]]:
         """The view with the cards that carry no code (a published deck) found and read through the enrolled deck,
-        and the zones so looked at (none of their cards read by its code).
+        and the zones so looked at: those where no card was read by its code (``coded``: the zones where one was;
+        default those of the view's cards). A card the deck named from a code-sized square (`_read_faces`) in a zone
+        looked at is set aside: the zone's slots decide, as they do for a square it could not name.
 
         In the row, the action lane and each seat zone, filled slot by slot, a slot holds a card when the place
         that only its card (or one laid after it) would cover shows no bare mat (`place_look`); every slot
@@ -582,12 +585,17 @@ class Recognizer:
         actions = tuple(a.value for a in Action)
         cards = list(view.cards)
         asked = list(view.unreadable)
+        if coded is None:
+            coded = {(c.area, c.seat) for c in view.cards}
         handled: set[tuple[Area, int | None]] = set()
         for area, seat, _, slots in lanes():
             centres = [(x + CODE_CENTRE[0], y + CODE_CENTRE[1]) for x, y in slots]
-            if any(c.area is area and c.seat == seat for c in view.cards):
+            if (area, seat) in coded:
                 continue  # Ringside's printed cards: read by their codes
             handled.add((area, seat))
+            # a code-sized square in a code-less deck's card is no code: the whole card cut there may show the cards
+            # laid over it
+            cards = [c for c in cards if not (c.area is area and c.seat == seat)]
             place = _SEAT_PLACE if area is Area.SEAT else _PLACE
             states: list[str] = []
             for left, top in slots:
@@ -957,11 +965,12 @@ class Recognizer:
             self._codes = (box, looks, markers, quads)
         t2 = time.perf_counter()
         view = read_view(markers, quads, to_table)
+        coded = {(c.area, c.seat) for c in view.cards}
         if self.classifier is not None and view.unreadable:
             view = self._read_faces(frame, view, to_table)
         handled: set[tuple[Area, int | None]] = set()
         if self.classifier is not None:
-            view, handled = self._read_codeless(frame, view, to_table)
+            view, handled = self._read_codeless(frame, view, to_table, coded)
         view = _flag_glared_slots(frame, gray, view, to_table, handled)
         view = self._hold_row(gray, view, to_table)
         t3 = time.perf_counter()
@@ -1451,6 +1460,9 @@ _CARD_DARK = 0.45
 _CARD_SEEN = 0.1
 #: a pixel this bright in any channel is clipped: glare, or paper the camera overexposes (nothing can be told there)
 _CLIPPED = 254.0
+#: glare whitens a pixel: at a place, a pixel clipped in fewer than this many channels is looked at (the camera
+#: overexposes the mat's paper and a pale pink or violet card in the red channel alone)
+_GLARE_CHANNELS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -1523,7 +1535,7 @@ def place_look(colour: Image, to_table: NDArray[Any], box: tuple[float, float, f
     inner = (slice(k, grey.shape[0] - k), slice(k, grey.shape[1] - k))
     # glare is taken out with a margin: the edge of a glare spot falling off to the paper is no print
     # where the paper itself clips, a clipped pixel is paper as often as glare: it is looked at
-    clipped = (look.max(axis=2) >= (math.inf if mat.clips else _CLIPPED)).astype(np.uint8)
+    clipped = ((look >= (math.inf if mat.clips else _CLIPPED)).sum(axis=2) >= _GLARE_CHANNELS).astype(np.uint8)
     glare = cv2.dilate(clipped, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
     seen = glare[inner] == 0
     share = float(np.mean(seen))
@@ -1689,6 +1701,36 @@ _WHOLE_TIE = 0.02
 _WHOLE_TIE_MIN = 0.7
 
 
+#: Glare over a part of a card (pixels at least `_PART_GLARE` in every channel, and those within `_PART_GLARE_REACH`
+#: pixels of them) shows no print and lifts the part's brightness, by which its print is weighed: a dark action card
+#: half under glare showed 0.1 to 0.3 of its templates' sharp print. Its print is measured where no glare lies too
+#: (`seen_detail`), where at least `_PART_GLARE_SEEN` of the part is clear of it
+_PART_GLARE = 250
+_PART_GLARE_REACH = 2
+_PART_GLARE_SEEN = 0.3
+
+
+def seen_detail(parts: Image) -> NDArray[Any]:
+    """``(N,)``: the print (`vision.enroll.detail`) each ``(N, H, W, 3)`` part shows, or where glare lies over it the
+    print of the part clear of the glare (`_PART_GLARE`) where that is more: glare hides print, it shows none."""
+    from vision.enroll import detail
+
+    out = detail(parts)
+    reach = np.ones((2 * _PART_GLARE_REACH + 1, 2 * _PART_GLARE_REACH + 1), np.uint8)
+    for i, part in enumerate(parts):
+        glare = (part.min(axis=2) >= _PART_GLARE).astype(np.uint8)
+        if not glare.any():
+            continue
+        clear = cv2.dilate(glare, reach) == 0
+        if float(np.mean(clear)) < _PART_GLARE_SEEN:
+            continue
+        # as `vision.enroll.detail`, over the clear pixels
+        g = cv2.GaussianBlur(cv2.cvtColor(part, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 0.7)
+        lap = np.abs(cv2.Laplacian(g, cv2.CV_32F))
+        out[i] = max(float(out[i]), float(lap[clear].mean()) / (float(g[clear].mean()) + 10.0))
+    return out
+
+
 class _PartReader:
     """An enrolled deck's templates cut to one part of a card."""
 
@@ -1771,11 +1813,11 @@ class _PartReader:
         """`judge`, with the correlations and tint distances it was made from (`best_scores`). ``leaning``: for each
         card, a label another read of it ranks first (or None): where this part's tests are unsure of their best label
         only for its look-alikes, that label is named if the part shows it rather than the best (`turns_to`)."""
-        from vision.enroll import TEMPLATE_BLURS, detail
+        from vision.enroll import TEMPLATE_BLURS
         from vision.twins import twin_score
 
         corr, tint, pose = self._posed_scores(crops, among)
-        printed = detail(np.ascontiguousarray(crops[0][:, self.rows, self.cols]))
+        printed = seen_detail(np.ascontiguousarray(crops[0][:, self.rows, self.cols]))
         expected = self.expected_detail(crops[0])
         out = []
         for i in range(len(corr)):

@@ -359,3 +359,71 @@ def test_a_look_alike_is_never_named_where_the_part_scarcely_shows_it_rather_tha
         monkeypatch: pytest.MonkeyPatch) -> None:
     reader, crops, among = _leaning_reader(monkeypatch, {("red-3", "blue-5"): -0.3, ("blue-5", "red-3"): 0.3})
     assert reader.judge_scored(crops, among, ["blue-5"])[0] == [(None, "red-3")]
+
+
+def test_paper_the_camera_clips_in_its_red_channel_alone_is_looked_at_and_glare_is_not() -> None:
+    # as a bright frame whose cream paper reads about 253 in red: a third of its pixels clip there, none elsewhere
+    from vision.flohcati.pipeline import _PLACE, _BareMat, place_look
+
+    image = table(TableLayout(row=(parse_card("pink-3"), parse_card("purple-5")), zones=((), ()))).astype(np.float32)
+    image *= np.array([0.9, 0.95, 0.95], np.float32)
+    image[..., 2] += 14.0 + np.random.default_rng(1).normal(0.0, 3.0, image.shape[:2])
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    to_table = np.array([[1 / S, 0, -10.0], [0, 1 / S, -10.0], [0, 0, 1]], np.float64)  # `table`'s pixels -> mm
+    mat = _BareMat.of(image, to_table)
+    assert not mat.clips
+
+    def state(image: np.ndarray, k: int) -> str:
+        left, top = row_slot(k)
+        return place_look(image, to_table, (left + _PLACE[0], top + _PLACE[1], left + _PLACE[2], top + _PLACE[3]),
+                          mat).state
+
+    assert [state(image, k) for k in range(4)] == ["card", "card", "bare", "bare"]
+    left, top = row_slot(2)
+    assert state(_glare(image, left + 43, top + 43, 30), 2) == "unsure"  # glare clips every channel: not looked at
+
+
+def test_a_card_the_deck_named_from_a_code_sized_square_does_not_keep_its_lane_from_being_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # as the art of a code-less action card taken for a code: the deck names the whole card cut there (here wrongly)
+    import vision.flohcati.pipeline as pipeline
+    from vision.flohcati.layout import lanes
+
+    layout = TableLayout(row=(Flea.parse("red-3"),), lane=(Action.NEW, Action.TAKE, Action.REQUEST), zones=((), ()))
+    _, _, _, slots = next(lane for lane in lanes() if lane[0] is Area.ACTIONS)
+    x, y = slots[1][0] + CODE_CENTRE[0], slots[1][1] + CODE_CENTRE[1]
+    read_view = pipeline.read_view
+
+    def with_a_square(*args: object, **kw: object) -> pipeline.FlohcatiView:
+        view = read_view(*args, **kw)  # type: ignore[arg-type]
+        return pipeline.FlohcatiView(view.cards, view.unreadable + ((x, y, "a code-sized square"),))
+
+    def named(self: Recognizer, frame: np.ndarray, view: pipeline.FlohcatiView, to_table: np.ndarray
+              ) -> pipeline.FlohcatiView:
+        seen = pipeline.SeenCard(Action.NEW, x, y, 0.0, Area.ACTIONS, None)
+        return pipeline.FlohcatiView(view.cards + (seen,), ())
+
+    monkeypatch.setattr(pipeline, "read_view", with_a_square)
+    monkeypatch.setattr(Recognizer, "_read_faces", named)
+    view = Recognizer(classifier=small_deck()).recognize(table(layout)).view
+    assert [c.card for c in view.in_area(Area.ACTIONS)] == list(layout.lane)
+    assert [card_name(c.card) for c in view.in_area(Area.ROW)] == ["red-3"]
+
+
+def test_a_part_s_print_is_measured_clear_of_the_glare_over_it_never_over_a_hand() -> None:
+    # as a dark action card's strip half under a glare spot: the spot shows no print and lifts the part's brightness
+    from vision.flohcati.pipeline import seen_detail
+
+    part = np.full((56, 20, 3), 40, np.uint8)
+    for y in range(4, 52, 8):
+        cv2.rectangle(part, (3, y), (16, y + 3), (80, 90, 240), -1)
+    glared = cv2.GaussianBlur(cv2.circle(part.copy(), (10, 44), 14, (255, 255, 255), -1), (0, 0), 0.8)
+    cv2.circle(glared, (10, 44), 12, (255, 255, 255), -1)
+    clean = float(detail(part[None])[0])
+    assert float(detail(glared[None])[0]) < 0.25 * clean  # refused as a hand would be
+    assert seen_detail(glared[None])[0] > 0.5 * clean
+    assert seen_detail(part[None])[0] == clean
+    hand = cv2.GaussianBlur(np.full_like(part, (90, 110, 150)), (0, 0), 2.0)  # smooth, nothing clipped
+    assert seen_detail(hand[None])[0] == detail(hand[None])[0]
+    covered = cv2.circle(part.copy(), (10, 28), 40, (255, 255, 255), -1)  # glare over all of it: nothing clear to see
+    assert seen_detail(covered[None])[0] == detail(covered[None])[0]
