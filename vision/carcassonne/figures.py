@@ -202,6 +202,10 @@ _STRIP_NEAR = 22.0
 #: this share of its tile (and stand less tall than the ringmaster) is a meeple run together with the field or road
 #: under it: a meeple's own pixels cover at most about 0.04, the smallest ringmaster's about 0.05
 _NEAR_MEEPLE_AREA = 0.045
+#: ... and one whose pixels within `_STRIP_NEAR` of its colour cover at most this share of its tile is a meeple
+#: whatever its size seen whole or counted so (its colour's pixels may reach as far as a ringmaster's through the field's
+#: or road's nearest shades). On tuning boards such meeples covered up to 0.042, green and grey ringmasters 0.050 and more
+_CORE_MEEPLE_AREA = 0.042
 #: a meeple's outline in a unit square (head at the top)
 _MEEPLE = np.array([[0.5, 0.0], [0.64, 0.06], [0.66, 0.24], [0.98, 0.36], [0.98, 0.5], [0.72, 0.52], [0.9, 1.0], [0.6, 1.0],
                     [0.5, 0.78], [0.4, 1.0], [0.1, 1.0], [0.28, 0.52], [0.02, 0.5], [0.02, 0.36], [0.34, 0.24], [0.36, 0.06]])
@@ -939,7 +943,10 @@ def _read_blob(blob: _Blob, name: str, rotation: int, blobs: NDArray[Any], light
     if blob.pixels > _MAX_FILL * w * h:
         return "none", None, False  # a square of a player colour: tile art (the house at a crossroads), no figure's outline
     tall = tall_side >= _RINGMASTER_SIDE and area >= _RINGMASTER_AREA
-    if not tall and tall_side > _MEEPLE_SIDE and area > _MEEPLE_AREA and not any(clipped):
+    # a green or grey figure's colour runs into the field or road under it: counted through only the pixels near its
+    # own colour, clearly a meeple's size (the ringmaster's own pixels cover more), it is a meeple
+    core_meeple = colour in _BLENDING and not any(clipped) and (blob.near or (tall_side, area))[1] <= _CORE_MEEPLE_AREA
+    if not tall and tall_side > _MEEPLE_SIDE and area > _MEEPLE_AREA and not any(clipped) and not core_meeple:
         sure = False  # between a meeple's size and the ringmaster's
     elif not tall and colour in _BLENDING and area < _BLENDING_MEEPLE_AREA:
         sure = False  # smaller than a meeple of a colour the art around it makes look larger
@@ -949,7 +956,7 @@ def _read_blob(blob: _Blob, name: str, rotation: int, blobs: NDArray[Any], light
         # a meeple run together with the art around it may look as large; counted through only its own colour's
         # pixels, clearly a meeple's size, it is a meeple
         near_side, near_area = blob.near or (tall_side, area)
-        if near_side < _RINGMASTER_SIDE and near_area <= _NEAR_MEEPLE_AREA and not any(clipped):
+        if (near_side < _RINGMASTER_SIDE and near_area <= _NEAR_MEEPLE_AREA and not any(clipped)) or core_meeple:
             tall = False
         else:
             sure = False

@@ -427,6 +427,21 @@ def test_a_green_meeple_run_together_with_a_field_green_around_it_is_a_meeple() 
     assert [(f.x, f.figure, f.color) for f in found.unsure] == [(1, "ringmaster", "green")]
 
 
+def test_a_green_meeple_whose_colour_reaches_a_ringmasters_height_through_the_field_is_a_meeple() -> None:
+    # as above, and a hedge of the field's green nearest the figures' (within `_STRIP_NEAR`) runs on from its feet: even
+    # counted through only the pixels near its colour it stands as tall as the ringmaster, but they cover a meeple's
+    # share of the tile (0.037). The green ringmaster's own pixels cover more (0.066): in doubt still
+    photo, tiles, corners = _sand(2)
+    photo[10:40, 4:14] = (70, 150, 70)
+    photo[38:46, 4:40] = (70, 150, 70)
+    photo[40:58, 24:28] = (50, 140, 45)
+    _paint(photo, _poly(25, 25, 30.0, 0.0), COLORS["green"], 100)
+    _paint(photo, _poly(125, 30, 40.0, 0.0), COLORS["green"], 100)
+    found = search_figures(cv2.GaussianBlur(photo, (0, 0), 1.0), tiles, corners)
+    assert [(f.x, f.figure, f.color) for f in found.sure] == [(0, "meeple", "green")]
+    assert [(f.x, f.figure, f.color) for f in found.unsure] == [(1, "ringmaster", "green")]
+
+
 def _figure_on_a_space(tile: str, rotation: int, figure: PlacedFigure) -> tuple[np.ndarray, dict[tuple[int, int], np.ndarray]]:
     """``tile`` (an Under the Big Top tile) with ``figure`` on its centre space, an acrobat tile with no figure east of
     it (the board shows the expansion)."""
