@@ -39,7 +39,7 @@ from vision.calibrate import ChartPose, Rectified
 from vision.detect import Detection
 
 __all__ = ["LayoutPlace", "PlaceMemory", "fit_card", "layout_places", "looks_plain", "looks_washed", "place_features",
-           "plain_beside_glare", "prepare_prints", "print_match", "print_shows"]
+           "plain_beside_glare", "prepare_places", "prepare_prints", "print_match", "print_shows"]
 
 #: a plain place: its fine detail (the grey image less its smooth shading, 3rd to 97th percentile,
 #: over the median grey) below this, ...
@@ -569,13 +569,19 @@ def _place_rect(place: LayoutPlace) -> Rect:
     raise ValueError(f"not a place: {z}")
 
 
+def _pose_shifts(s: float) -> NDArray[Any]:
+    """Every shift (px, at ``s`` px/mm) up to `FIT_SHIFT_MM` a card may lie off its place, row by row."""
+    r = int(np.ceil(FIT_SHIFT_MM * s))
+    return np.array([(dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)], np.float64)
+
+
 def _pose_samples(image: NDArray[Any], rect: Rectified, place: LayoutPlace,
-                  sides: Sequence[tuple[NDArray[Any], NDArray[Any], NDArray[Any]]]
+                  sides: Sequence[tuple[NDArray[Any], NDArray[Any], NDArray[Any]]], with_print: bool = True
                   ) -> Iterator[list[tuple[list[NDArray[Any]], list[NDArray[Any]]]]] | None:
     """For every pose a card may have on ``place`` (each of `FIT_ANGLES`, every shift up to `FIT_SHIFT_MM`), side by
     side of ``sides`` (rim, frame-line and face points, mm from the card's centre): their grey in ``image`` and at
-    the same points on the clean printed sheet, each (shifts, points); None when the place is not wholly in the
-    image."""
+    the same points on the clean printed sheet (none without ``with_print``), each (shifts, points); None when the
+    place is not wholly in the image."""
     org = np.array(rect.origin)
     s = rect.px_per_mm
     centre = (np.array(place.centre) - org) * s
@@ -586,52 +592,95 @@ def _pose_samples(image: NDArray[Any], rect: Rectified, place: LayoutPlace,
     x0, y0 = int(centre[0] - reach), int(centre[1] - reach)
     roi = cv2.blur(image[y0:int(centre[1] + reach) + 1, x0:int(centre[0] + reach) + 1], (3, 3)).astype(np.float32)
     local = centre - (x0, y0)
-    r = int(np.ceil(FIT_SHIFT_MM * s))
-    shifts = np.array([(dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)], np.float64)
+    shifts = _pose_shifts(s)
     rh, rw = roi.shape
-    sheet = _sheet_grey(place.sheet, s)
-    sh, sw = sheet.shape
-    at = np.array(place.sheet_centre) * s
 
     def poses() -> Iterator[list[tuple[list[NDArray[Any]], list[NDArray[Any]]]]]:
         for da in FIT_ANGLES:
             rot = _rot(-da) @ place.rotation
             per_side = []
             for bands in sides:
-                seen, printed = [], []
+                seen = []
                 for pts in bands:
-                    v = (pts @ rot.T * s)[None] + shifts[:, None]
-                    p = np.rint(v + local).astype(np.int64)
+                    p = np.rint((pts @ rot.T * s)[None] + shifts[:, None] + local).astype(np.int64)
                     seen.append(roi[np.clip(p[..., 1], 0, rh - 1), np.clip(p[..., 0], 0, rw - 1)])
-                    q = np.rint(v @ place.rotation + at).astype(np.int64)  # the same points on the printed sheet
-                    printed.append(sheet[np.clip(q[..., 1], 0, sh - 1), np.clip(q[..., 0], 0, sw - 1)])
-                per_side.append((seen, printed))
+                per_side.append((seen, _printed_points(place, s, rot, shifts, bands) if with_print else []))
             yield per_side
 
     return poses()
 
 
+def _printed_points(place: LayoutPlace, s: float, rot: NDArray[Any], shifts: NDArray[Any],
+                    bands: Sequence[NDArray[Any]]) -> list[NDArray[Any]]:
+    """The grey of the clean printed sheet (at ``s`` px/mm) at each of ``bands``' points (mm from the card's
+    centre) of a card on ``place`` turned ``rot`` (table frame) and moved by each of ``shifts`` (px): (shifts,
+    points) each, where `_pose_samples` reads the image."""
+    sheet = _sheet_grey(place.sheet, s)
+    sh, sw = sheet.shape
+    at = np.array(place.sheet_centre) * s
+    printed = []
+    for pts in bands:
+        v = (pts @ rot.T * s)[None] + shifts[:, None]
+        q = np.rint(v @ place.rotation + at).astype(np.int64)  # the same points on the printed sheet
+        printed.append(sheet[np.clip(q[..., 1], 0, sh - 1), np.clip(q[..., 0], 0, sw - 1)])
+    return printed
+
+
+def _printed_frame(place: LayoutPlace, s: float) -> tuple[tuple[NDArray[Any], ...], ...]:
+    """For every pose `_frame_evidence` tries on ``place`` (at ``s`` px/mm), side by side: how much the clean
+    printed sheet itself shows a frame line there (the place's own outline), relatively, at least 0, by shift.
+    It does not depend on the frame: made once for the place's print and pose (read only)."""
+    key = (place.sheet, place.sheet_centre, place.rotation.tobytes(), s)
+    kept = _PRINTED_FRAMES.get(key)
+    if kept is not None:
+        return kept
+    shifts = _pose_shifts(s)
+    out = []
+    for da in FIT_ANGLES:
+        rot = _rot(-da) @ place.rotation
+        per_side = []
+        for bands in _FRAME_BANDS:
+            printed = [b.mean(axis=1) for b in _printed_points(place, s, rot, shifts, bands)]
+            expected = np.maximum((np.minimum(printed[0], printed[2]) - printed[1]) / (printed[0] + 4.0), 0.0)
+            expected.flags.writeable = False
+            per_side.append(expected)
+        out.append(tuple(per_side))
+    if len(_PRINTED_FRAMES) >= _MASKS_KEPT:
+        _PRINTED_FRAMES.clear()
+    _PRINTED_FRAMES[key] = made = tuple(out)
+    return made
+
+
+#: `_printed_frame`'s, by the place's sheet, centre on it, rotation and the scale
+_PRINTED_FRAMES: dict[tuple[Any, ...], tuple[tuple[NDArray[Any], ...], ...]] = {}
+
+
+def prepare_places(px_per_mm: float) -> None:
+    """Make now, for every tableau pile at ``px_per_mm`` (the rectified scale), what the clean print shows where a
+    card's frame line would lie on it (`looks_washed`), so that the first glare frame does not."""
+    for place in _tableau_places():
+        _printed_frame(place, px_per_mm)
+
+
 def _frame_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> tuple[float, int]:
     """Over every pose a card may have on ``place``: the most a readable side of its outline shows a frame
     line: darker than both the rim outside it and the face inside it, relatively, less what the clean
-    printed sheet shows there (the place's own outline), and the fewest sides readable at any one pose
-    (-inf, 0 when the place is not wholly in the image)."""
-    poses = _pose_samples(image, rect, place, list(zip(_RIM_SIDES, _FRAME_SIDES, _INNER_SIDES)))
+    printed sheet shows there (the place's own outline, `_printed_frame`), and the fewest sides readable at any
+    one pose (-inf, 0 when the place is not wholly in the image)."""
+    poses = _pose_samples(image, rect, place, _FRAME_BANDS, with_print=False)
     if poses is None:
         return float("-inf"), 0
     evidence, fewest = float("-inf"), 4
-    for per_side in poses:
+    for per_side, printed in zip(poses, _printed_frame(place, rect.px_per_mm)):
         readable: NDArray[Any] | int = 0
-        for seen, sheet_points in per_side:
-            printed = [b.mean(axis=1) for b in sheet_points]
+        for (seen, _), expected in zip(per_side, printed):
             usable = [b < READABLE_LEVEL for b in seen]
             ok = np.all([u.mean(axis=1) >= 0.5 for u in usable], axis=0)
             rim, frame, inner = (np.where(u, b, 0).sum(axis=1) / np.maximum(u.sum(axis=1), 1)
                                  for b, u in zip(seen, usable))
             # a frame line is darker than both the rim outside it and the face inside it (a glare spot's
             # falloff is not); the print's own lines (the place's outline) count only beyond what they show clean
-            expected = (np.minimum(printed[0], printed[2]) - printed[1]) / (printed[0] + 4.0)
-            contrast = (np.minimum(rim, inner) - frame) / (rim + 4.0) - np.maximum(expected, 0.0)
+            contrast = (np.minimum(rim, inner) - frame) / (rim + 4.0) - expected
             if bool(ok.any()):
                 evidence = max(evidence, float(contrast[ok].max()))
             readable = readable + ok.astype(np.int64)
@@ -792,6 +841,8 @@ _RIM_SIDES = _band_sides(CARD.width - CARD.margin, CARD.height - CARD.margin)
 _FRAME_SIDES = _band_sides(CARD.width - 2 * CARD.margin - CARD.frame, CARD.height - 2 * CARD.margin - CARD.frame)
 #: ... and of the face field just inside the frame line, as far inside it as the rim is outside
 _INNER_SIDES = _band_sides(CARD.width - 2 * CARD.margin - 3 * CARD.frame, CARD.height - 2 * CARD.margin - 3 * CARD.frame)
+#: ... side by side (rim, frame line, face), as `_frame_evidence` reads them
+_FRAME_BANDS = list(zip(_RIM_SIDES, _FRAME_SIDES, _INNER_SIDES))
 
 
 def _rot(deg: float) -> NDArray[Any]:
