@@ -600,54 +600,62 @@ def _pose_samples(image: NDArray[Any], rect: Rectified, place: LayoutPlace,
             rot = _rot(-da) @ place.rotation
             per_side = []
             for bands in sides:
-                seen = []
+                seen, printed = [], []
                 for pts in bands:
-                    p = np.rint((pts @ rot.T * s)[None] + shifts[:, None] + local).astype(np.int64)
+                    v = (pts @ rot.T * s)[None] + shifts[:, None]
+                    p = np.rint(v + local).astype(np.int64)
                     seen.append(roi[np.clip(p[..., 1], 0, rh - 1), np.clip(p[..., 0], 0, rw - 1)])
-                per_side.append((seen, _printed_points(place, s, rot, shifts, bands) if with_print else []))
+                    if with_print:
+                        printed.append(_printed_at(place, s, v))
+                per_side.append((seen, printed))
             yield per_side
 
     return poses()
 
 
-def _printed_points(place: LayoutPlace, s: float, rot: NDArray[Any], shifts: NDArray[Any],
-                    bands: Sequence[NDArray[Any]]) -> list[NDArray[Any]]:
-    """The grey of the clean printed sheet (at ``s`` px/mm) at each of ``bands``' points (mm from the card's
-    centre) of a card on ``place`` turned ``rot`` (table frame) and moved by each of ``shifts`` (px): (shifts,
-    points) each, where `_pose_samples` reads the image."""
+def _printed_at(place: LayoutPlace, s: float, v: NDArray[Any]) -> NDArray[Any]:
+    """The grey of the clean printed sheet (at ``s`` px/mm) at the points ``v`` (px from ``place``'s centre,
+    table frame), where `_pose_samples` reads the image."""
     sheet = _sheet_grey(place.sheet, s)
     sh, sw = sheet.shape
-    at = np.array(place.sheet_centre) * s
-    printed = []
-    for pts in bands:
-        v = (pts @ rot.T * s)[None] + shifts[:, None]
-        q = np.rint(v @ place.rotation + at).astype(np.int64)  # the same points on the printed sheet
-        printed.append(sheet[np.clip(q[..., 1], 0, sh - 1), np.clip(q[..., 0], 0, sw - 1)])
-    return printed
+    q = np.rint(v @ place.rotation + np.array(place.sheet_centre) * s).astype(np.int64)
+    out: NDArray[Any] = sheet[np.clip(q[..., 1], 0, sh - 1), np.clip(q[..., 0], 0, sw - 1)]
+    return out
+
+
+def _print_frame_line(printed: Sequence[NDArray[Any]]) -> NDArray[Any]:
+    """How much the clean print itself shows a frame line (the place's own outline) at a side's rim, frame-line
+    and face points ``printed`` (shifts, points), relatively, at least 0, by shift (read only)."""
+    p_rim, p_frame, p_inner = (b.mean(axis=1) for b in printed)
+    expected: NDArray[Any] = np.maximum((np.minimum(p_rim, p_inner) - p_frame) / (p_rim + 4.0), 0.0)
+    expected.flags.writeable = False
+    return expected
 
 
 def _printed_frame(place: LayoutPlace, s: float) -> tuple[tuple[NDArray[Any], ...], ...]:
-    """For every pose `_frame_evidence` tries on ``place`` (at ``s`` px/mm), side by side: how much the clean
-    printed sheet itself shows a frame line there (the place's own outline), relatively, at least 0, by shift.
+    """For every pose `_frame_evidence` tries on ``place`` (at ``s`` px/mm), side by side: `_print_frame_line`.
     It does not depend on the frame: made once for the place's print and pose (read only)."""
-    key = (place.sheet, place.sheet_centre, place.rotation.tobytes(), s)
-    kept = _PRINTED_FRAMES.get(key)
+    kept = _PRINTED_FRAMES.get(_print_key(place, s))
     if kept is not None:
         return kept
     shifts = _pose_shifts(s)
     out = []
     for da in FIT_ANGLES:
         rot = _rot(-da) @ place.rotation
-        per_side = []
-        for bands in _FRAME_BANDS:
-            printed = [b.mean(axis=1) for b in _printed_points(place, s, rot, shifts, bands)]
-            expected = np.maximum((np.minimum(printed[0], printed[2]) - printed[1]) / (printed[0] + 4.0), 0.0)
-            expected.flags.writeable = False
-            per_side.append(expected)
-        out.append(tuple(per_side))
+        out.append(tuple(_print_frame_line([_printed_at(place, s, (pts @ rot.T * s)[None] + shifts[:, None])
+                                            for pts in bands]) for bands in _FRAME_BANDS))
+    return _keep_printed(place, s, tuple(out))
+
+
+def _print_key(place: LayoutPlace, s: float) -> tuple[Any, ...]:
+    return (place.sheet, place.sheet_centre, place.rotation.tobytes(), s)
+
+
+def _keep_printed(place: LayoutPlace, s: float, made: tuple[tuple[NDArray[Any], ...], ...]
+                  ) -> tuple[tuple[NDArray[Any], ...], ...]:
     if len(_PRINTED_FRAMES) >= _MASKS_KEPT:
         _PRINTED_FRAMES.clear()
-    _PRINTED_FRAMES[key] = made = tuple(out)
+    _PRINTED_FRAMES[_print_key(place, s)] = made
     return made
 
 
@@ -667,13 +675,17 @@ def _frame_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) ->
     line: darker than both the rim outside it and the face inside it, relatively, less what the clean
     printed sheet shows there (the place's own outline, `_printed_frame`), and the fewest sides readable at any
     one pose (-inf, 0 when the place is not wholly in the image)."""
-    poses = _pose_samples(image, rect, place, _FRAME_BANDS, with_print=False)
+    kept = _PRINTED_FRAMES.get(_print_key(place, rect.px_per_mm))
+    poses = _pose_samples(image, rect, place, _FRAME_BANDS, with_print=kept is None)
     if poses is None:
         return float("-inf"), 0
     evidence, fewest = float("-inf"), 4
-    for per_side, printed in zip(poses, _printed_frame(place, rect.px_per_mm)):
+    made = []
+    for i, per_side in enumerate(poses):
         readable: NDArray[Any] | int = 0
-        for (seen, _), expected in zip(per_side, printed):
+        lines = kept[i] if kept is not None else tuple(_print_frame_line(printed) for _, printed in per_side)
+        made.append(lines)
+        for (seen, _), expected in zip(per_side, lines):
             usable = [b < READABLE_LEVEL for b in seen]
             ok = np.all([u.mean(axis=1) >= 0.5 for u in usable], axis=0)
             rim, frame, inner = (np.where(u, b, 0).sum(axis=1) / np.maximum(u.sum(axis=1), 1)
@@ -685,6 +697,8 @@ def _frame_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) ->
                 evidence = max(evidence, float(contrast[ok].max()))
             readable = readable + ok.astype(np.int64)
         fewest = min(fewest, int(np.min(readable)))
+    if kept is None:
+        _keep_printed(place, rect.px_per_mm, tuple(made))
     return evidence, fewest
 
 
