@@ -444,3 +444,24 @@ def test_frame_evidence_from_the_print_made_once_gives_what_it_gives_made_afresh
                     charted.add(place.key)
     assert len(charted) >= 4 and len(pl._PRINTED_FRAMES) == len(tableau) + len(charted)  # once a chart space
     assert len(answers) > 10 and any(f == 0 for _, f in answers) and any(f == 4 for _, f in answers)
+
+
+def test_print_samples_made_at_start_are_those_a_frame_makes() -> None:
+    image = _table_image(np.random.default_rng(17))
+    rect = _rect(image)
+    charts = {1: _chart(1, -150.0, 100.0, 90.0), 4: _chart(4, 300.0, 40.0, -33.0)}
+    s = DEFAULT_CONFIG.px_per_mm
+    compared = 0
+    for place in pl.layout_places(charts):
+        pl._PRINTED_FRAMES.clear()
+        if pl._frame_evidence(image, rect, place) == (float("-inf"), 0):
+            continue
+        in_frame = pl._PRINTED_FRAMES[pl._print_key(place, s)]
+        pl._PRINTED_FRAMES.clear()
+        at_start = pl._printed_frame(place, s)
+        assert len(in_frame) == len(at_start) == len(pl.FIT_ANGLES)
+        for a, b in zip(in_frame, at_start):
+            assert len(a) == len(b) == 4
+            assert all(x.dtype == y.dtype and x.tobytes() == y.tobytes() for x, y in zip(a, b))
+        compared += 1
+    assert compared >= 14
