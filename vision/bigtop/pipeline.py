@@ -27,7 +27,7 @@ from vision.bigtop.faces import render_card_back
 from vision.bigtop.glare import second_look as glare_look
 from vision.bigtop.labels import BACK, LABELS, NONE, TOKEN_VALUES, Kind, kind_of, token_label
 from vision.bigtop.layout import CARD, CHART, Pile
-from vision.bigtop.places import LayoutPlace, PlaceMemory, fit_card, prepare_prints
+from vision.bigtop.places import LayoutPlace, PlaceMemory, fit_card, prepare_places, prepare_prints
 from vision.bigtop.tableview import Area, TableView, Zone, build_table_view, zones_of
 from vision.boardmatch import BoardMemory
 from vision.calibrate import (
@@ -137,13 +137,15 @@ class Recognizer:
 
     def prepare(self) -> None:
         """Make now what a first frame would make on first use: the model's first runs, the clean prints the
-        place tests compare with, the mat's paper points, numpy's median, the code templates the charts are
+        place tests compare with (and what the mat's print shows where a card's frame line would lie on each
+        pile), the mat's paper points, numpy's median, the code templates the charts are
         matched with, and the expected marker edges a chart placed by few markers is fitted with. The referee
         calls this once at start, so that the first frame it reads is no slower than any other table's first
         frame; readings are the same either way."""
         if isinstance(self.classifier, Classifier):
             self.classifier.prepare()
         prepare_prints(self.config.px_per_mm)
+        prepare_places(self.config.px_per_mm)
         paper_points()
         np.median(np.zeros(2))  # numpy imports numpy.ma on a process's first median (the paper's gains take one)
         prepare_templates(self.config.aruco_dictionary)

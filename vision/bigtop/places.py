@@ -39,7 +39,7 @@ from vision.calibrate import ChartPose, Rectified
 from vision.detect import Detection
 
 __all__ = ["LayoutPlace", "PlaceMemory", "fit_card", "layout_places", "looks_plain", "looks_washed", "place_features",
-           "plain_beside_glare", "prepare_prints", "print_match", "print_shows"]
+           "plain_beside_glare", "prepare_places", "prepare_prints", "print_match", "print_shows"]
 
 #: a plain place: its fine detail (the grey image less its smooth shading, 3rd to 97th percentile,
 #: over the median grey) below this, ...
@@ -569,13 +569,19 @@ def _place_rect(place: LayoutPlace) -> Rect:
     raise ValueError(f"not a place: {z}")
 
 
+def _pose_shifts(s: float) -> NDArray[Any]:
+    """Every shift (px, at ``s`` px/mm) up to `FIT_SHIFT_MM` a card may lie off its place, row by row."""
+    r = int(np.ceil(FIT_SHIFT_MM * s))
+    return np.array([(dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)], np.float64)
+
+
 def _pose_samples(image: NDArray[Any], rect: Rectified, place: LayoutPlace,
-                  sides: Sequence[tuple[NDArray[Any], NDArray[Any], NDArray[Any]]]
+                  sides: Sequence[tuple[NDArray[Any], NDArray[Any], NDArray[Any]]], with_print: bool = True
                   ) -> Iterator[list[tuple[list[NDArray[Any]], list[NDArray[Any]]]]] | None:
     """For every pose a card may have on ``place`` (each of `FIT_ANGLES`, every shift up to `FIT_SHIFT_MM`), side by
     side of ``sides`` (rim, frame-line and face points, mm from the card's centre): their grey in ``image`` and at
-    the same points on the clean printed sheet, each (shifts, points); None when the place is not wholly in the
-    image."""
+    the same points on the clean printed sheet (none without ``with_print``), each (shifts, points); None when the
+    place is not wholly in the image."""
     org = np.array(rect.origin)
     s = rect.px_per_mm
     centre = (np.array(place.centre) - org) * s
@@ -586,12 +592,8 @@ def _pose_samples(image: NDArray[Any], rect: Rectified, place: LayoutPlace,
     x0, y0 = int(centre[0] - reach), int(centre[1] - reach)
     roi = cv2.blur(image[y0:int(centre[1] + reach) + 1, x0:int(centre[0] + reach) + 1], (3, 3)).astype(np.float32)
     local = centre - (x0, y0)
-    r = int(np.ceil(FIT_SHIFT_MM * s))
-    shifts = np.array([(dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)], np.float64)
+    shifts = _pose_shifts(s)
     rh, rw = roi.shape
-    sheet = _sheet_grey(place.sheet, s)
-    sh, sw = sheet.shape
-    at = np.array(place.sheet_centre) * s
 
     def poses() -> Iterator[list[tuple[list[NDArray[Any]], list[NDArray[Any]]]]]:
         for da in FIT_ANGLES:
@@ -603,39 +605,100 @@ def _pose_samples(image: NDArray[Any], rect: Rectified, place: LayoutPlace,
                     v = (pts @ rot.T * s)[None] + shifts[:, None]
                     p = np.rint(v + local).astype(np.int64)
                     seen.append(roi[np.clip(p[..., 1], 0, rh - 1), np.clip(p[..., 0], 0, rw - 1)])
-                    q = np.rint(v @ place.rotation + at).astype(np.int64)  # the same points on the printed sheet
-                    printed.append(sheet[np.clip(q[..., 1], 0, sh - 1), np.clip(q[..., 0], 0, sw - 1)])
+                    if with_print:
+                        printed.append(_printed_at(place, s, v))
                 per_side.append((seen, printed))
             yield per_side
 
     return poses()
 
 
+def _printed_at(place: LayoutPlace, s: float, v: NDArray[Any]) -> NDArray[Any]:
+    """The grey of the clean printed sheet (at ``s`` px/mm) at the points ``v`` (px from ``place``'s centre,
+    table frame), where `_pose_samples` reads the image."""
+    sheet = _sheet_grey(place.sheet, s)
+    sh, sw = sheet.shape
+    q = np.rint(v @ place.rotation + np.array(place.sheet_centre) * s).astype(np.int64)
+    out: NDArray[Any] = sheet[np.clip(q[..., 1], 0, sh - 1), np.clip(q[..., 0], 0, sw - 1)]
+    return out
+
+
+def _print_frame_line(printed: Sequence[NDArray[Any]]) -> NDArray[Any]:
+    """How much the clean print itself shows a frame line (the place's own outline) at a side's rim, frame-line
+    and face points ``printed`` (shifts, points), relatively, at least 0, by shift (read only)."""
+    p_rim, p_frame, p_inner = (b.mean(axis=1) for b in printed)
+    expected: NDArray[Any] = np.maximum((np.minimum(p_rim, p_inner) - p_frame) / (p_rim + 4.0), 0.0)
+    expected.flags.writeable = False
+    return expected
+
+
+def _printed_frame(place: LayoutPlace, s: float) -> tuple[tuple[NDArray[Any], ...], ...]:
+    """For every pose `_frame_evidence` tries on ``place`` (at ``s`` px/mm), side by side: `_print_frame_line`.
+    It does not depend on the frame: made once for the place's print and pose (read only)."""
+    kept = _PRINTED_FRAMES.get(_print_key(place, s))
+    if kept is not None:
+        return kept
+    shifts = _pose_shifts(s)
+    out = []
+    for da in FIT_ANGLES:
+        rot = _rot(-da) @ place.rotation
+        out.append(tuple(_print_frame_line([_printed_at(place, s, (pts @ rot.T * s)[None] + shifts[:, None])
+                                            for pts in bands]) for bands in _FRAME_BANDS))
+    return _keep_printed(place, s, tuple(out))
+
+
+def _print_key(place: LayoutPlace, s: float) -> tuple[Any, ...]:
+    return (place.sheet, place.sheet_centre, place.rotation.tobytes(), s)
+
+
+def _keep_printed(place: LayoutPlace, s: float, made: tuple[tuple[NDArray[Any], ...], ...]
+                  ) -> tuple[tuple[NDArray[Any], ...], ...]:
+    if len(_PRINTED_FRAMES) >= _MASKS_KEPT:
+        _PRINTED_FRAMES.clear()
+    _PRINTED_FRAMES[_print_key(place, s)] = made
+    return made
+
+
+#: `_printed_frame`'s, by the place's sheet, centre on it, rotation and the scale
+_PRINTED_FRAMES: dict[tuple[Any, ...], tuple[tuple[NDArray[Any], ...], ...]] = {}
+
+
+def prepare_places(px_per_mm: float) -> None:
+    """Make now, for every tableau pile at ``px_per_mm`` (the rectified scale), what the clean print shows where a
+    card's frame line would lie on it (`looks_washed`), so that the first glare frame does not."""
+    for place in _tableau_places():
+        _printed_frame(place, px_per_mm)
+
+
 def _frame_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> tuple[float, int]:
     """Over every pose a card may have on ``place``: the most a readable side of its outline shows a frame
     line: darker than both the rim outside it and the face inside it, relatively, less what the clean
-    printed sheet shows there (the place's own outline), and the fewest sides readable at any one pose
-    (-inf, 0 when the place is not wholly in the image)."""
-    poses = _pose_samples(image, rect, place, list(zip(_RIM_SIDES, _FRAME_SIDES, _INNER_SIDES)))
+    printed sheet shows there (the place's own outline, `_printed_frame`), and the fewest sides readable at any
+    one pose (-inf, 0 when the place is not wholly in the image)."""
+    kept = _PRINTED_FRAMES.get(_print_key(place, rect.px_per_mm))
+    poses = _pose_samples(image, rect, place, _FRAME_BANDS, with_print=kept is None)
     if poses is None:
         return float("-inf"), 0
     evidence, fewest = float("-inf"), 4
-    for per_side in poses:
+    made = []
+    for i, per_side in enumerate(poses):
         readable: NDArray[Any] | int = 0
-        for seen, sheet_points in per_side:
-            printed = [b.mean(axis=1) for b in sheet_points]
+        lines = kept[i] if kept is not None else tuple(_print_frame_line(printed) for _, printed in per_side)
+        made.append(lines)
+        for (seen, _), expected in zip(per_side, lines):
             usable = [b < READABLE_LEVEL for b in seen]
             ok = np.all([u.mean(axis=1) >= 0.5 for u in usable], axis=0)
             rim, frame, inner = (np.where(u, b, 0).sum(axis=1) / np.maximum(u.sum(axis=1), 1)
                                  for b, u in zip(seen, usable))
             # a frame line is darker than both the rim outside it and the face inside it (a glare spot's
             # falloff is not); the print's own lines (the place's outline) count only beyond what they show clean
-            expected = (np.minimum(printed[0], printed[2]) - printed[1]) / (printed[0] + 4.0)
-            contrast = (np.minimum(rim, inner) - frame) / (rim + 4.0) - np.maximum(expected, 0.0)
+            contrast = (np.minimum(rim, inner) - frame) / (rim + 4.0) - expected
             if bool(ok.any()):
                 evidence = max(evidence, float(contrast[ok].max()))
             readable = readable + ok.astype(np.int64)
         fewest = min(fewest, int(np.min(readable)))
+    if kept is None:
+        _keep_printed(place, rect.px_per_mm, tuple(made))
     return evidence, fewest
 
 
@@ -792,6 +855,8 @@ _RIM_SIDES = _band_sides(CARD.width - CARD.margin, CARD.height - CARD.margin)
 _FRAME_SIDES = _band_sides(CARD.width - 2 * CARD.margin - CARD.frame, CARD.height - 2 * CARD.margin - CARD.frame)
 #: ... and of the face field just inside the frame line, as far inside it as the rim is outside
 _INNER_SIDES = _band_sides(CARD.width - 2 * CARD.margin - 3 * CARD.frame, CARD.height - 2 * CARD.margin - 3 * CARD.frame)
+#: ... side by side (rim, frame line, face), as `_frame_evidence` reads them
+_FRAME_BANDS = list(zip(_RIM_SIDES, _FRAME_SIDES, _INNER_SIDES))
 
 
 def _rot(deg: float) -> NDArray[Any]:

@@ -371,3 +371,97 @@ def test_places_masks_and_name_windows_kept_give_what_they_give_made_afresh() ->
                     assert pl.print_match(image, r, place) == _print_match_afresh(image, r, place)
                 tested += place.zone.area is not pl.Area.TABLEAU
     assert tested == 2 * 3 * 2 * 4  # two charts' four spaces
+
+
+def _frame_evidence_afresh(image: NDArray[Any], rect: Rectified, place: pl.LayoutPlace) -> tuple[float, int]:
+    """`_frame_evidence` as it was, sampling the clean print at every pose on every call."""
+    org = np.array(rect.origin)
+    s = rect.px_per_mm
+    centre = (np.array(place.centre) - org) * s
+    reach = float(np.hypot(pl.CARD.width, pl.CARD.height)) / 2 * s + pl.FIT_SHIFT_MM * s + 2
+    h, w = image.shape[:2]
+    if centre[0] - reach < 0 or centre[1] - reach < 0 or centre[0] + reach > w or centre[1] + reach > h:
+        return float("-inf"), 0
+    x0, y0 = int(centre[0] - reach), int(centre[1] - reach)
+    roi = cv2.blur(image[y0:int(centre[1] + reach) + 1, x0:int(centre[0] + reach) + 1], (3, 3)).astype(np.float32)
+    local = centre - (x0, y0)
+    r = int(np.ceil(pl.FIT_SHIFT_MM * s))
+    shifts = np.array([(dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)], np.float64)
+    rh, rw = roi.shape
+    sheet = pl._sheet_grey(place.sheet, s)
+    sh, sw = sheet.shape
+    at = np.array(place.sheet_centre) * s
+    evidence, fewest = float("-inf"), 4
+    for da in pl.FIT_ANGLES:
+        rot = pl._rot(-da) @ place.rotation
+        readable: NDArray[Any] | int = 0
+        for bands in zip(pl._RIM_SIDES, pl._FRAME_SIDES, pl._INNER_SIDES):
+            seen, printed = [], []
+            for pts in bands:
+                v = (pts @ rot.T * s)[None] + shifts[:, None]
+                p = np.rint(v + local).astype(np.int64)
+                seen.append(roi[np.clip(p[..., 1], 0, rh - 1), np.clip(p[..., 0], 0, rw - 1)])
+                q = np.rint(v @ place.rotation + at).astype(np.int64)
+                printed.append(sheet[np.clip(q[..., 1], 0, sh - 1), np.clip(q[..., 0], 0, sw - 1)].mean(axis=1))
+            usable = [b < pl.READABLE_LEVEL for b in seen]
+            ok = np.all([u.mean(axis=1) >= 0.5 for u in usable], axis=0)
+            rim, frame, inner = (np.where(u, b, 0).sum(axis=1) / np.maximum(u.sum(axis=1), 1)
+                                 for b, u in zip(seen, usable))
+            expected = (np.minimum(printed[0], printed[2]) - printed[1]) / (printed[0] + 4.0)
+            contrast = (np.minimum(rim, inner) - frame) / (rim + 4.0) - np.maximum(expected, 0.0)
+            if bool(ok.any()):
+                evidence = max(evidence, float(contrast[ok].max()))
+            readable = readable + ok.astype(np.int64)
+        fewest = min(fewest, int(np.min(readable)))
+    return evidence, fewest
+
+
+def test_frame_evidence_from_the_print_made_once_gives_what_it_gives_made_afresh() -> None:
+    pl._PRINTED_FRAMES.clear()
+    pl.prepare_places(DEFAULT_CONFIG.px_per_mm)
+    tableau = pl.layout_places({})[:len(pl._tableau_places())]
+    assert len(pl._PRINTED_FRAMES) == len(tableau)
+    rng = np.random.default_rng(16)
+    image = _table_image(rng)
+    # a glare spot over every other pile, bright enough to leave sides unreadable at some poses
+    for place in tableau[::2]:
+        c = (np.array(place.centre) - np.array(_rect(image).origin)) * DEFAULT_CONFIG.px_per_mm
+        cv2.circle(image, (int(c[0]), int(c[1])), 40, 250, -1)
+    rect = _rect(image)
+    x0, y0, _, _ = DEFAULT_CONFIG.view_region_mm
+    s = DEFAULT_CONFIG.px_per_mm
+    shifted = Rectified(image, np.array([[s, 0, -(x0 - 7.3) * s], [0, s, -(y0 + 4.1) * s], [0, 0, 1]], np.float64), s)
+    charts = {0: _chart(0, -150.0, 100.0, 90.0), 2: _chart(2, 650.0, 120.0, -87.0), 3: _chart(3, 300.0, 40.0, 12.5)}
+    answers = set()
+    charted = set()
+    for r in (rect, shifted):
+        for place in pl.layout_places(charts):
+            for _ in range(2):  # the second from what the first kept
+                got = pl._frame_evidence(image, r, place)
+                assert got == _frame_evidence_afresh(image, r, place)
+                answers.add(got)
+                if place.zone.area is not pl.Area.TABLEAU and got != (float("-inf"), 0):
+                    charted.add(place.key)
+    assert len(charted) >= 4 and len(pl._PRINTED_FRAMES) == len(tableau) + len(charted)  # once a chart space
+    assert len(answers) > 10 and any(f == 0 for _, f in answers) and any(f == 4 for _, f in answers)
+
+
+def test_print_samples_made_at_start_are_those_a_frame_makes() -> None:
+    image = _table_image(np.random.default_rng(17))
+    rect = _rect(image)
+    charts = {1: _chart(1, -150.0, 100.0, 90.0), 4: _chart(4, 300.0, 40.0, -33.0)}
+    s = DEFAULT_CONFIG.px_per_mm
+    compared = 0
+    for place in pl.layout_places(charts):
+        pl._PRINTED_FRAMES.clear()
+        if pl._frame_evidence(image, rect, place) == (float("-inf"), 0):
+            continue
+        in_frame = pl._PRINTED_FRAMES[pl._print_key(place, s)]
+        pl._PRINTED_FRAMES.clear()
+        at_start = pl._printed_frame(place, s)
+        assert len(in_frame) == len(at_start) == len(pl.FIT_ANGLES)
+        for a, b in zip(in_frame, at_start):
+            assert len(a) == len(b) == 4
+            assert all(x.dtype == y.dtype and x.tobytes() == y.tobytes() for x, y in zip(a, b))
+        compared += 1
+    assert compared >= 14

@@ -16,6 +16,7 @@ from vision.classify import Classifier
 def _forget() -> None:
     codematch.code_templates.cache_clear()
     places._sheet_grey.cache_clear()
+    places._PRINTED_FRAMES.clear()
     paper_points.cache_clear()
     calibrate._EDGE_MODELS.clear()
 
@@ -30,6 +31,7 @@ def test_prepare_builds_what_a_first_frame_would() -> None:
                  if layout.board_of_marker(i) is not None}
     assert chart_ids and {i for _, i in calibrate._EDGE_MODELS} == chart_ids
     assert places._sheet_grey.cache_info().currsize == 1 + MAX_SEATS
+    assert {k[:2] for k in places._PRINTED_FRAMES} == {(-1, p.sheet_centre) for p in places._tableau_places()}
     assert paper_points.cache_info().currsize == 1
     assert codematch.code_templates.cache_info().currsize == 1
     # a first frame of a table with every seat's chart then builds none of them again
