@@ -138,7 +138,6 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     big = area.max()
     keep = np.zeros(n, np.uint8)
     keep[1:] = area[1:] >= 0.2 * big
-    _join_near_parts(keep, area, lab_img, (NEAR_PART * k) // 2 * 2 + 1)
     kept_parts = np.flatnonzero(keep)
     if len(kept_parts) == 1:
         # (one part kept, the board: its label's pixels, as the look-up gives them)
@@ -146,29 +145,6 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
         return one
     out: NDArray[Any] = keep[lab_img]
     return out
-
-
-#: a smaller textured part (one the board's own texture leaves) this many closing widths or less from a kept part is
-#: kept too: glare washes a board's city art out towards the table's colour, cutting the tiles under it off the board
-NEAR_PART = 2
-
-
-def _join_near_parts(keep: NDArray[Any], area: NDArray[Any], labels: NDArray[Any], reach: int) -> None:
-    """Mark in ``keep`` (one 0/1 flag per part of ``labels``) each part with some ``area`` left that lies within
-    about ``reach`` // 2 pixels of a kept part, or of a part so joined."""
-    near = (area > 0) & (keep == 0)
-    near[0] = False
-    if not near.any():
-        return
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
-    while True:
-        touched = cv2.dilate(keep[labels], kernel)
-        joined = np.zeros(len(keep), bool)
-        joined[labels[(touched > 0) & near[labels]]] = True
-        if not joined.any():
-            return
-        keep[joined] = 1
-        near &= ~joined
 
 
 #: a patch of glare-like pixels (light, scarcely coloured) whose rim lies at least this much on the board is the board's
