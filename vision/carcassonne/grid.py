@@ -882,7 +882,7 @@ def _grid_at(photo: NDArray[Any], work: int) -> tuple[Grid, float]:
     # (it stays as it is from here too: each lattice's half seams are kept, `_probed`)
     fine.flags.writeable = False
     share = seam_share(fine, mask, to_work)
-    best_share, best_grown = (share, to_work) if share >= SURE_SHARE or len(covers) < GROW_CELLS else \
+    best_share, best_grown = (share, to_work) if share >= SURE_SHARE or not _to_grow(len(covers), share) else \
         grow_best(fine, mask, to_work, share)
     grew = best_share >= max(share + GROWN_GAIN, GROWN_FLOOR) and _holds_seams(fine, mask, best_grown)
     if grew:
@@ -910,8 +910,12 @@ _QUAD = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
 
 #: how much more of the seams (share of the seam probes on a lattice line) the grown lattice must hold to be taken
 GROWN_GAIN = 0.05
-#: a board of fewer candidate cells is not grown (a pitch a few per cent off moves its far cells little)
+#: a board of fewer candidate cells is not grown (a pitch a few per cent off moves its far cells little) ...
 GROW_CELLS = 16
+#: ... unless its lattice holds fewer of the seams seen than this (`seam_share`; some seen, 0 where too few are): a
+#: lattice on a small board's seams holds over half of them, one a fraction of a cell off holds few (the comb's phase
+#: locked onto straight roads or city walls)
+SMALL_GROW_BELOW = 0.3
 #: a lattice holding less of the seams than this is also grown from twice its pitch
 DOUBLE_BELOW = 0.3
 #: a lattice holding this share of the seams is not grown again
@@ -937,6 +941,12 @@ OUTLINE_SURE = 0.95
 #: (radius around the board's middle in cells, search across a seam in cells, full homography or affine correction)
 GROW_STEPS = ((2.5, 0.35, False), (4.0, 0.3, True), (6.0, 0.3, True), (9.0, 0.3, True), (14.0, 0.25, True), (1e9, 0.2, True),
               (1e9, 0.12, True))
+
+
+def _to_grow(cells: int, share: float) -> bool:
+    """Whether a lattice of ``cells`` candidate cells holding ``share`` of the seams is grown along them
+    (`GROW_CELLS`, `SMALL_GROW_BELOW`)."""
+    return cells >= GROW_CELLS or 0.0 < share < SMALL_GROW_BELOW
 
 
 def grow_best(fine: NDArray[Any], mask: NDArray[Any], to_work: NDArray[Any], share: float) -> tuple[float, NDArray[Any]]:

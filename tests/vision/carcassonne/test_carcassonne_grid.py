@@ -930,3 +930,51 @@ def test_samples_laid_out_in_rows_read_as_one_long_row() -> None:
                                       ys[i:i + 3000].astype(np.float32).reshape(1, -1), cv2.INTER_LINEAR)[0]
                             for i in range(0, 9000, 3000)])
     assert np.array_equal(_sample(image, xs, ys), whole)
+
+
+def _fourth_board_photo(seed: int, tiles: int, level: str) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A board of the Fourth edition as `benchmarks/bench_enroll_carcassonne.py` lays and photographs it (seed,
+    size, camera level): the photo and each tile's true corners in it."""
+    from benchmarks.bench_carcassonne_vision import _model_photo
+    from benchmarks.carcassonne_fourth_deck import draw_tile
+    from vision.camera_model import LEVELS as MODEL_LEVELS
+
+    rng = np.random.default_rng(seed)
+    layout = random_layout(tiles, rng, expansion=False)
+    board = draw_board(layout, lambda t, r: draw_tile(t, r, 96), rng, cell=96, margin=max(4.0, 1.3 * len(layout) ** 0.5))
+    image, _, _, project = _model_photo(board, MODEL_LEVELS[level], seed, (2304, 1296))
+    return image, [np.asarray(project(board.cell_corners(t.x, t.y)), np.float64).reshape(-1, 2) for t in board.tiles]
+
+
+def _cells_on_tiles(grid: Grid, truth: list[np.ndarray]) -> int:
+    """How many true tiles have a grid cell whose centre lies within a quarter of a tile of theirs."""
+    centres = np.array([np.asarray(c.corners, np.float64).reshape(-1, 2).mean(axis=0) for c in grid.cells])
+    right = 0
+    for q in truth:
+        side = float(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1).mean())
+        right += float(np.linalg.norm(centres - q.mean(axis=0), axis=1).min()) < 0.25 * side
+    return right
+
+
+def test_a_small_board_whose_lattice_holds_few_seams_is_grown_onto_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twelve tiles at 35 degrees of tilt (a tuning board of the deck benchmark, hard camera): the comb's phase
+    locked 0.4 of a cell off along the roads, the lattice held a sixth of the seams, and a board under
+    `GROW_CELLS` was never grown, so no cell lay on a tile. Grown, every cell does; a small board whose lattice
+    holds most of its seams is still not grown."""
+    grown: list[float] = []
+    real = grid_module.grow_best
+
+    def spy(fine: Any, mask: Any, to_work: Any, share: float) -> Any:
+        grown.append(share)
+        return real(fine, mask, to_work, share)
+
+    monkeypatch.setattr(grid_module, "grow_best", spy)
+    photo, truth = _fourth_board_photo(906_000_001, 12, "hard")
+    grid = find_grid(photo)
+    assert len(grown) == 1 and 0.0 < grown[0] < grid_module.SMALL_GROW_BELOW
+    assert _cells_on_tiles(grid, truth) == len(truth) == len(grid.cells)
+    grown.clear()
+    photo, truth = _fourth_board_photo(906_000_005, 12, "hard")
+    grid = find_grid(photo)
+    assert grown == []
+    assert _cells_on_tiles(grid, truth) == len(truth)
