@@ -37,3 +37,4 @@ def test_a_desktop_gets_the_stand_ins_and_current_numpy() -> None:
 def test_the_models_are_found_through_the_package() -> None:
     assert models.path("bigtop_components.onnx").is_file()
     assert models.path("bigtop_components.labels.txt").is_file()
+    assert models.path("enroll_embedder.onnx").is_file()

@@ -561,8 +561,10 @@ def _photometric(crop: FloatArray, rng: np.random.Generator) -> FloatArray:
     return result
 
 
-#: The shipped model whose penultimate layer describes crops (it separates art it never saw).
-EMBEDDING_MODEL = "bigtop_components.onnx"
+#: The shipped model whose next-to-last layer describes crops (it separates art it never saw): the Big Top
+#: classifier as it was before card face print 2, kept apart from the one that reads the shipped cards so that a
+#: deck's prototypes and the thresholds below stay in the space they were made in (`models/enroll_embedder.md`).
+EMBEDDING_MODEL = "enroll_embedder.onnx"
 #: How the activation maps of such a model's convolutions are named; the next-to-last one is used.
 _ACTIVATION_NAME = re.compile(rb"/[\w./]*Relu_output_0")
 #: Input size of the embedding model (width, height): crops of other sizes are resized.

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
+import models
 from vision.bigtop import CONFIG
 from vision.bigtop.faces import render_label
 from vision.bigtop.layout import CARD
@@ -35,6 +36,7 @@ from vision.enroll import (
     build_deck,
     colour_histograms,
     deck_home,
+    default_embedder,
     detail,
     edge_ratio,
     enrol_photo,
@@ -693,3 +695,10 @@ def test_the_templates_alone_name_a_face_whose_embedding_lies_far(monkeypatch: p
     monkeypatch.setattr(Deck, "scores", _templates_ahead((0.8, 0.65, 0.3), (2.4, 2.3, 2.5)))
     deck.detail = float(detail(blue)[0]) / (0.5 * FUSED_FLAT)
     assert deck.named_by_templates(blue) == [None]
+
+
+def test_decks_are_described_by_the_embedder_they_were_enrolled_with() -> None:
+    # every deck enrolled so far records this digest (the Big Top classifier before card face print 2); a retrained
+    # component classifier must not change it, or every family's deck is refused until enrolled again
+    assert default_embedder().digest == "36e6ec3960a83ab7"
+    assert models.path("enroll_embedder.onnx").read_bytes() != models.path("bigtop_components.onnx").read_bytes()
