@@ -274,6 +274,10 @@ READABLE_LEVEL = 240
 #: readable points together), and no such side may show a frame line (`WASHED_FRAME_CONTRAST`)
 WASHED_POINTS = 6
 WASHED_RUN = 6
+#: where some pose leaves fewer than `WASHED_POINTS` such points, the outline is read again counting points below
+#: this grey level readable: the camera adds glare and blurs in linear light before it clips, so an unclipped
+#: pixel still shows a card's frame line at its full (blurred) contrast, only its tone curve flatter near white
+UNCLIPPED_LEVEL = 250
 
 
 @functools.lru_cache(maxsize=8)
@@ -330,6 +334,9 @@ def looks_washed(image: NDArray[Any], rect: Rectified, place: LayoutPlace, detai
         return True
     # some pose leaves no whole side readable: look along the outline point by point
     evidence, points = _outline_evidence(image, rect, place)
+    if points < WASHED_POINTS:
+        # ... and nearer clipping where some pose hides all but a few of its points under the spot
+        evidence, points = _outline_evidence(image, rect, place, UNCLIPPED_LEVEL)
     return evidence < WASHED_FRAME_CONTRAST and points >= WASHED_POINTS
 
 
@@ -719,10 +726,11 @@ def _paired_sides(step: float = 1.5, corner: float = 4.0) -> list[tuple[NDArray[
 _PAIRED_SIDES = _paired_sides()
 
 
-def _outline_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> tuple[float, int]:
+def _outline_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace,
+                      level: float = READABLE_LEVEL) -> tuple[float, int]:
     """`_frame_evidence` point by point: over every pose a card may have on ``place``, the most a side shows a
     frame line over the points of its outline whose rim, frame-line and face points are all readable
-    (`READABLE_LEVEL`), sides with fewer than `WASHED_RUN` such points left out, less what the clean printed sheet
+    (below ``level``), sides with fewer than `WASHED_RUN` such points left out, less what the clean printed sheet
     shows there; and the fewest such points at any one pose (-inf, 0 when the place is not wholly in the image)."""
     poses = _pose_samples(image, rect, place, _PAIRED_SIDES)
     if poses is None:
@@ -731,7 +739,7 @@ def _outline_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) 
     for per_side in poses:
         points: NDArray[Any] | int = 0
         for seen, printed in per_side:
-            ok = (seen[0] < READABLE_LEVEL) & (seen[1] < READABLE_LEVEL) & (seen[2] < READABLE_LEVEL)
+            ok = (seen[0] < level) & (seen[1] < level) & (seen[2] < level)
             n = ok.sum(axis=1)
             counted = n >= WASHED_RUN
             points = points + np.where(counted, n, 0)

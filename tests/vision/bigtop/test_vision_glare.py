@@ -14,7 +14,14 @@ from scorer.bigtop.cards import Card
 from vision.bigtop import DEFAULT_MODEL
 from vision.bigtop.layout import CHART, Space
 from vision.bigtop.pipeline import Recognizer
-from vision.bigtop.places import GLARE_FLOOR, _frame_evidence, layout_places
+from vision.bigtop.places import (
+    GLARE_FLOOR,
+    WASHED_POINTS,
+    _frame_evidence,
+    _outline_evidence,
+    layout_places,
+    looks_washed,
+)
 from vision.bigtop.scene import Placement, SceneSettings, chart_pose, chart_to_table, render_scene
 from vision.bigtop.tableview import Area, TableView
 
@@ -144,10 +151,10 @@ def test_a_card_under_a_streak_of_glare_is_never_read_as_an_empty_space(recogniz
 
 
 def _offset_glare(image: NDArray[Any], to_image: NDArray[Any], radius_mm: float, dx_mm: float,
-                  dy_mm: float) -> NDArray[Any]:
-    """A round glare spot of peak 1.5 (linear light) centred ``dx_mm, dy_mm`` off the space's centre: off along
-    both axes, it hides more than half of every side of a card at some pose the card may have there, and leaves
-    a corner of the space's outline readable."""
+                  dy_mm: float, peak: float = 1.5) -> NDArray[Any]:
+    """A round glare spot of ``peak`` (linear light, 1 = white) centred ``dx_mm, dy_mm`` off the space's centre: at
+    1.5, off along both axes, it hides more than half of every side of a card at some pose the card may have
+    there, and leaves a corner of the space's outline readable."""
     x, y = _space_centre()
     pts = cv2.perspectiveTransform(np.array([[[x + dx_mm, y + dy_mm], [x + dx_mm + radius_mm, y + dy_mm]]],
                                             np.float64), to_image)[0]
@@ -155,7 +162,7 @@ def _offset_glare(image: NDArray[Any], to_image: NDArray[Any], radius_mm: float,
     spot: NDArray[Any] = np.zeros(image.shape[:2], np.float32)
     cv2.circle(spot, (int(round(pts[0][0])), int(round(pts[0][1]))), int(round(radius)), 1.0, -1, cv2.LINE_AA)
     spot = cv2.GaussianBlur(spot, (0, 0), 0.25 * radius)
-    lin = (image.astype(np.float32) / 255.0) ** 2.2 + 1.5 * spot[:, :, None]
+    lin = (image.astype(np.float32) / 255.0) ** 2.2 + peak * spot[:, :, None]
     return np.clip(255.0 * np.clip(lin, 0.0, 1.0) ** (1 / 2.2) + 0.5, 0, 255).astype(np.uint8)
 
 
@@ -177,4 +184,35 @@ def test_a_card_glare_leaves_only_a_corner_of_is_never_read_as_an_empty_space(re
     for radius, dx, dy in ((40.0, 10.0, 15.0), (40.0, -10.0, -15.0), (45.0, 12.0, 18.0), (50.0, -15.0, -22.0)):
         recognizer.reset()
         seen, held = _space_state(recognizer.recognize(_offset_glare(image, to_image, radius, dx, dy)).view)
+        assert held or (isinstance(seen, Card) and seen.notation() == card)
+
+
+def _space_outline(recognizer: Recognizer, image: NDArray[Any]) -> tuple[tuple[object, bool], int, bool]:
+    """The space's state in a new table's first frame, how many points of a card's outline `READABLE_LEVEL` leaves
+    readable at the worst pose, and whether the place looks washed out."""
+    recognizer.reset()
+    result = recognizer.recognize(image)
+    rect = result.rectified
+    place = next(p for p in layout_places(result.charts) if p.zone.seat == SEAT and p.zone.space is SPACE)
+    points = _outline_evidence(rect.image, rect, place)[1]
+    return _space_state(result.view), points, looks_washed(rect.image, rect, place)
+
+
+@pytest.mark.parametrize("radius, peak", [(45.0, 0.3), (50.0, 0.35)])
+def test_an_empty_space_a_broad_spot_whitens_short_of_clipping_reads_empty(recognizer: Recognizer, radius: float,
+                                                                           peak: float) -> None:
+    image, to_image = _table(None)
+    state, points, washed = _space_outline(recognizer, _offset_glare(image, to_image, radius, 0.0, 0.0, peak))
+    assert points < WASHED_POINTS  # at some pose no card's outline is under READABLE_LEVEL: it was held
+    assert washed and state == (None, False)
+
+
+@pytest.mark.parametrize("card", ["clowns-L3", "sideshow-D2", "performers-L6"])
+def test_a_card_a_broad_spot_whitens_short_of_clipping_is_never_read_as_an_empty_space(recognizer: Recognizer,
+                                                                                      card: str) -> None:
+    image, to_image = _table(card)
+    for radius, peak in ((45.0, 0.8), (50.0, 0.7), (60.0, 0.6), (45.0, 0.3), (50.0, 0.35)):
+        (seen, held), _, washed = _space_outline(recognizer,
+                                                      _offset_glare(image, to_image, radius, 0.0, 0.0, peak))
+        assert not washed
         assert held or (isinstance(seen, Card) and seen.notation() == card)
