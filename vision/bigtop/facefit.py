@@ -96,15 +96,9 @@ def unnumbered(suit: Suit) -> str:
 
 
 def _fits(seen: NDArray[np.float32], faces: NDArray[np.float32], rows: slice | NDArray[np.intp]) -> list[float]:
-    """`_band_fits` over the one band of ``rows``."""
-    return _band_fits(seen, faces, (rows,))[0]
-
-
-def _band_fits(seen: NDArray[np.float32], faces: NDArray[np.float32],
-               bands: Sequence[slice | NDArray[np.intp]]) -> list[list[float]]:
     """How much of ``seen`` (linear ``(H, W, 3)``) each of the ``(K, H, W, 3)`` printed ``faces`` leaves unexplained
-    over each band of rows of ``bands`` (a list per band), fitted with a gain per channel and a smooth added field
-    (clipped at white): mean squared difference in grey levels / 255.
+    over ``rows``, fitted with a gain per channel and a smooth added field (clipped at white): mean squared difference
+    in grey levels / 255.
 
     All faces are fitted at once, each with the same arithmetic, element by element and sum by sum, as it alone
     (the same answers bit for bit whatever the batch); what does not depend on the face (the clipped pixels, the
@@ -143,12 +137,9 @@ def _band_fits(seen: NDArray[np.float32], faces: NDArray[np.float32],
         weighted = np.ascontiguousarray((raw * weight[..., None]).transpose(2, 0, 1))
         smooth = np.stack([cv2.GaussianBlur(r, (0, 0), FIELD_SIGMA) for r in weighted], axis=2)
         field = np.maximum((smooth / np.maximum(den_field, 1e-3)).astype(np.float32), 0.0)
-    out = []
-    for rows in bands:
-        model = np.clip(stacked[rows] * gain + field[rows, :, :, None], 0.0, 1.0)
-        diff = seen_k[rows] ** (1 / GAMMA) - model ** (1 / GAMMA)
-        out.append([float((d * d).mean()) for d in np.ascontiguousarray(diff.transpose(2, 0, 1, 3))])
-    return out
+    model = np.clip(stacked[rows] * gain + field[rows, :, :, None], 0.0, 1.0)
+    diff = seen_k[rows] ** (1 / GAMMA) - model ** (1 / GAMMA)
+    return [float((d * d).mean()) for d in np.ascontiguousarray(diff.transpose(2, 0, 1, 3))]
 
 
 def _numeral_rows(height: int, version: int = CARD_FACE_VERSION) -> slice | NDArray[np.intp]:
