@@ -79,6 +79,7 @@ __all__ = [
     "deck_home",
     "describe",
     "detail",
+    "detail_over",
     "enrol_photo",
     "find_component",
     "flattened",
@@ -1057,9 +1058,17 @@ def detail(crops: Image) -> FloatArray:
     """
     out = np.empty(len(crops), np.float64)
     for i, c in enumerate(crops):
-        g = cv2.GaussianBlur(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 0.7)
-        out[i] = float(np.abs(cv2.Laplacian(g, cv2.CV_32F)).mean()) / (float(g.mean()) + 10.0)
+        out[i] = detail_over(c)
     return out
+
+
+def detail_over(crop: Image, where: NDArray[np.bool_] | None = None) -> float:
+    """`detail` of one ``(H, W, 3)`` crop, over its pixels ``where`` (all of them by default)."""
+    g = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 0.7)
+    lap = np.abs(cv2.Laplacian(g, cv2.CV_32F))
+    if where is None:
+        return float(lap.mean()) / (float(g.mean()) + 10.0)
+    return float(lap[where].mean()) / (float(g[where].mean()) + 10.0)
 
 
 def sharpness(crops: Image) -> FloatArray:

@@ -1713,7 +1713,7 @@ _PART_GLARE_SEEN = 0.3
 def seen_detail(parts: Image) -> NDArray[Any]:
     """``(N,)``: the print (`vision.enroll.detail`) each ``(N, H, W, 3)`` part shows, or where glare lies over it the
     print of the part clear of the glare (`_PART_GLARE`) where that is more: glare hides print, it shows none."""
-    from vision.enroll import detail
+    from vision.enroll import detail, detail_over
 
     out = detail(parts)
     reach = np.ones((2 * _PART_GLARE_REACH + 1, 2 * _PART_GLARE_REACH + 1), np.uint8)
@@ -1724,10 +1724,7 @@ def seen_detail(parts: Image) -> NDArray[Any]:
         clear = cv2.dilate(glare, reach) == 0
         if float(np.mean(clear)) < _PART_GLARE_SEEN:
             continue
-        # as `vision.enroll.detail`, over the clear pixels
-        g = cv2.GaussianBlur(cv2.cvtColor(part, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 0.7)
-        lap = np.abs(cv2.Laplacian(g, cv2.CV_32F))
-        out[i] = max(float(out[i]), float(lap[clear].mean()) / (float(g[clear].mean()) + 10.0))
+        out[i] = max(float(out[i]), detail_over(part, clear))
     return out
 
 
