@@ -702,3 +702,22 @@ def test_decks_are_described_by_the_embedder_they_were_enrolled_with() -> None:
     # component classifier must not change it, or every family's deck is refused until enrolled again
     assert default_embedder().digest == "36e6ec3960a83ab7"
     assert models.path("enroll_embedder.onnx").read_bytes() != models.path("bigtop_components.onnx").read_bytes()
+
+
+@pytest.mark.parametrize(("own", "rival", "named"), [
+    (0.45, 0.75, True),  # the disc's colours blurred past `COLOUR_MAX`, still within `KIND_COLOUR_MAX`, rival far
+    (0.55, 0.85, False),  # past `KIND_COLOUR_MAX` too
+    (0.45, 0.6, False),  # the rival token's colours as near as `COLOUR_MARGIN`
+])
+def test_a_blurred_tokens_colours_may_lie_farther_when_its_shape_is_known(
+        monkeypatch: pytest.MonkeyPatch, own: float, rival: float, named: bool) -> None:
+    monkeypatch.setattr(Deck, "scores", _blurred_token_scores(0.45, 1.2, 0.43, 1.25))
+    monkeypatch.setattr(ColourCue, "distances", lambda self, crops, candidates=None: np.tile(
+        np.array([[0.9, own, rival]], np.float32), (len(crops), 1)))
+    monkeypatch.setattr("vision.enroll.FUSED_SEARCH_GATE", (0.0, 2.0))
+    deck = _card_and_two_tokens()
+    crops = np.zeros((1, 56, 40, 3), np.uint8)
+    tokens = ["token-1", "token-2"]
+    assert deck.classify_among(crops, tokens)[0].verdict is Verdict.UNSURE  # a crop of unknown shape: `COLOUR_MAX`
+    got = deck.classify_among(crops, tokens, shape_known=True)[0]
+    assert (got.label == "token-1") if named else (got.verdict is Verdict.UNSURE)
