@@ -98,6 +98,8 @@ class _Reading:
     #: fresh readings of alike crops that agreed with it, one a frame at most, and the last frame of one
     agreed: int = 1
     agreed_in: int = 0
+    #: how far a crop may differ from `signature` block by block and be read alike (`crop_tolerance`)
+    allowed: float = CROP_SAME
 
 
 class CropMemory:
@@ -157,7 +159,7 @@ class CropMemory:
             if len(ii):
                 ksig = np.stack([known[j].signature for j in jj])
                 diff = np.abs(sig[ii] - ksig).max(axis=1)
-                allowed = crop_tolerance(ksig)
+                allowed = np.array([known[j].allowed for j in jj])
                 order = np.lexsort((diff, ii))  # each crop's nearest reading first
                 for i, j, d, a in zip(ii[order].tolist(), jj[order].tolist(), diff[order].tolist(),
                                       allowed[order].tolist()):
@@ -180,9 +182,11 @@ class CropMemory:
                     k.used = self._frame
                 elif k is not None:
                     k.signature, k.mean, k.recognition = sig[i], means[i], r
+                    k.allowed = float(crop_tolerance(sig[i]))
                     k.used, k.agreed, k.agreed_in = self._frame, 1, self._frame
                 else:
-                    known.append(_Reading(sig[i], means[i], r, self._frame, 1, self._frame))
+                    known.append(_Reading(sig[i], means[i], r, self._frame, 1, self._frame,
+                                          float(crop_tolerance(sig[i]))))
             del known[:max(0, len(known) - CROP_CAPACITY)]
         self.recalled += n - len(todo)
         self.read += len(todo)

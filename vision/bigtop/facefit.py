@@ -284,7 +284,7 @@ class FitMemory:
     table's unsure place is fitted once, not every frame. `reset` for another table."""
 
     def __init__(self) -> None:
-        self._last: dict[Hashable, tuple[NDArray[Any], str, tuple[str, ...], tuple[str, float, float]]] = {}
+        self._last: dict[Hashable, tuple[NDArray[Any], float, str, tuple[str, ...], tuple[str, float, float]]] = {}
 
     def reset(self) -> None:
         """Forget every answer."""
@@ -296,11 +296,11 @@ class FitMemory:
         sig = crop_signature(crop[None])[0]
         seen = self._last.get(place)
         cands = tuple(candidates)
-        if (seen is not None and seen[1] == guess and seen[2] == cands
-                and int(np.abs(seen[0] - sig).max(initial=0)) <= float(crop_tolerance(seen[0]))):
-            return seen[3]
+        if (seen is not None and seen[2] == guess and seen[3] == cands
+                and int(np.abs(seen[0] - sig).max(initial=0)) <= seen[1]):
+            return seen[4]
         answer = face_read(crop, cands, guess)
-        self._last[place] = (sig, guess, cands, answer)
+        self._last[place] = (sig, float(crop_tolerance(sig)), guess, cands, answer)
         return answer
 
 
