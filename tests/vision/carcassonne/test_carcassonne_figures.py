@@ -413,13 +413,20 @@ def test_a_meeple_on_an_unrecognised_tile_may_hide_what_tells_the_tiles_in_the_r
 
 
 
+def _field_green_beside_the_first() -> tuple[np.ndarray, list[TileReading], dict[tuple[int, int], np.ndarray]]:
+    """Two sand tiles (`_sand`), the first with a field's green (near the figures' green) along its west side and under the
+    middle, where a meeple stands."""
+    photo, tiles, corners = _sand(2)
+    photo[10:40, 4:14] = (70, 150, 70)
+    photo[38:46, 4:40] = (70, 150, 70)
+    return photo, tiles, corners
+
+
 def test_a_green_meeple_run_together_with_a_field_green_around_it_is_a_meeple() -> None:
     # a green meeple with a field's green (near the figures' green, not as near as the figure) along its west side
     # and under its feet, blurred by the camera into one blob as large as the ringmaster: through its own colour's
     # pixels it is a meeple's size. A green figure of the ringmaster's size itself stays in doubt
-    photo, tiles, corners = _sand(2)
-    photo[10:40, 4:14] = (70, 150, 70)
-    photo[38:46, 4:40] = (70, 150, 70)
+    photo, tiles, corners = _field_green_beside_the_first()
     _paint(photo, _poly(25, 25, 30.0, 0.0), COLORS["green"], 100)
     _paint(photo, _poly(125, 25, 40.0, 0.0), COLORS["green"], 100)
     found = search_figures(cv2.GaussianBlur(photo, (0, 0), 1.0), tiles, corners)
@@ -431,9 +438,7 @@ def test_a_green_meeple_whose_colour_reaches_a_ringmasters_height_through_the_fi
     # as above, and a hedge of the field's green nearest the figures' (within `_STRIP_NEAR`) runs on from its feet: even
     # counted through only the pixels near its colour it stands as tall as the ringmaster, but they cover a meeple's
     # share of the tile (0.037). The green ringmaster's own pixels cover more (0.066): in doubt still
-    photo, tiles, corners = _sand(2)
-    photo[10:40, 4:14] = (70, 150, 70)
-    photo[38:46, 4:40] = (70, 150, 70)
+    photo, tiles, corners = _field_green_beside_the_first()
     photo[40:58, 24:28] = (50, 140, 45)
     _paint(photo, _poly(25, 25, 30.0, 0.0), COLORS["green"], 100)
     _paint(photo, _poly(125, 30, 40.0, 0.0), COLORS["green"], 100)
