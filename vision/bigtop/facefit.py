@@ -29,8 +29,8 @@ from vision.classify import NONE, Recognition, Verdict
 from vision.recall import crop_signature, crop_tolerance
 
 __all__ = ["BLURS", "MARGIN", "MAX_COST", "MIN_CONFIDENCE", "NUMERAL_APART", "POSTER_SHARE", "POSTER_WEIGHT", "VERSIONS",
-           "FitMemory", "confirmed", "face_read", "fit_costs", "numeral_clipped", "poster_confirmed", "print_of",
-           "unnumbered"]
+           "FitMemory", "confirmed", "face_read", "fit_costs", "numeral_clipped", "poster_confirmed", "prepare_faces",
+           "print_of", "unnumbered"]
 
 #: the camera's tone curve, as sRGB's near enough
 GAMMA = 2.2
@@ -187,6 +187,14 @@ def _blurred(width: int, height: int, blur: float, version: int = CARD_FACE_VERS
         b.flags.writeable = False
         out[lab] = b
     return out
+
+
+def prepare_faces(width: int, height: int) -> None:
+    """Make now every printed face `face_read` fits to a ``width`` x ``height`` crop, at every blur and print
+    (`VERSIONS`), so that the first crop fitted (a glare frame's, the process's first) does not draw them."""
+    for version in VERSIONS:
+        for blur in BLURS:
+            _blurred(width, height, blur, version)
 
 
 def numeral_clipped(crop: NDArray[np.uint8], label: str, version: int = CARD_FACE_VERSION) -> float:

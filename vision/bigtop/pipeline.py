@@ -22,7 +22,7 @@ from vision.bigtop.balance import MIN_CAST, balanced, paper_gains, paper_points,
 from vision.bigtop.facefit import MARGIN as FIT_MARGIN
 from vision.bigtop.facefit import MAX_COST as FIT_MAX_COST
 from vision.bigtop.facefit import MIN_CONFIDENCE as FIT_MIN_CONFIDENCE
-from vision.bigtop.facefit import FitMemory, confirmed, poster_confirmed
+from vision.bigtop.facefit import FitMemory, confirmed, poster_confirmed, prepare_faces
 from vision.bigtop.faces import render_card_back
 from vision.bigtop.glare import second_look as glare_look
 from vision.bigtop.labels import BACK, LABELS, NONE, TOKEN_VALUES, Kind, kind_of, token_label
@@ -136,16 +136,19 @@ class Recognizer:
                                            (0.0, CHART.height)))
 
     def prepare(self) -> None:
-        """Make now what a first frame would make on first use: the model's first runs, the clean prints the
-        place tests compare with (and what the mat's print shows where a card's frame line would lie on each
-        pile), the mat's paper points, numpy's median, the code templates the charts are
+        """Make now what a first frame would make on first use: the model's first runs, the printed faces an unsure
+        place's crop is fitted to, the clean prints the place tests compare with (and what the mat's print shows
+        where a card's frame line would lie on each pile, and where the glare test reads each pile), the mat's paper
+        points, numpy's median, the code templates the charts are
         matched with, and the expected marker edges a chart placed by few markers is fitted with. The referee
         calls this once at start, so that the first frame it reads is no slower than any other table's first
         frame; readings are the same either way."""
         if isinstance(self.classifier, Classifier):
             self.classifier.prepare()
+            prepare_faces(*self.config.crop_size)
         prepare_prints(self.config.px_per_mm)
-        prepare_places(self.config.px_per_mm)
+        # the rectification of every frame but for its image: the places' plans are made for its size
+        prepare_places(self.config.px_per_mm, rectify(np.zeros((1, 1), np.uint8), _IDENTITY, self.config))
         paper_points()
         np.median(np.zeros(2))  # numpy imports numpy.ma on a process's first median (the paper's gains take one)
         prepare_templates(self.config.aruco_dictionary)
@@ -405,6 +408,10 @@ class Recognizer:
     def annotate(self, frame: Image, result: Result) -> Image:
         """`annotate` a frame with one of this recogniser's results."""
         return annotate(frame, result)
+
+
+#: a calibration whose rectification is every frame's but for its image (`Recognizer.prepare`)
+_IDENTITY = Calibration(np.eye(3), np.eye(3), 0, 0.0)
 
 
 def _now() -> tuple[float, float]:

@@ -588,36 +588,103 @@ def _pose_samples(image: NDArray[Any], rect: Rectified, place: LayoutPlace,
     """For every pose a card may have on ``place`` (each of `FIT_ANGLES`, every shift up to `FIT_SHIFT_MM`), side by
     side of ``sides`` (rim, frame-line and face points, mm from the card's centre): their grey in ``image`` and at
     the same points on the clean printed sheet (none without ``with_print``), each (shifts, points); None when the
-    place is not wholly in the image."""
-    org = np.array(rect.origin)
-    s = rect.px_per_mm
-    centre = (np.array(place.centre) - org) * s
-    reach = float(np.hypot(CARD.width, CARD.height)) / 2 * s + FIT_SHIFT_MM * s + 2
-    h, w = image.shape[:2]
-    if centre[0] - reach < 0 or centre[1] - reach < 0 or centre[0] + reach > w or centre[1] + reach > h:
+    place is not wholly in the image. Where each point falls in the image and what the print shows there are
+    worked out once for the place, the rectification and the image size (`_sampling_plan`)."""
+    plan = _sampling_plan(image.shape[:2], rect, place, sides, with_print)
+    if plan is None:
         return None
-    x0, y0 = int(centre[0] - reach), int(centre[1] - reach)
-    roi = cv2.blur(image[y0:int(centre[1] + reach) + 1, x0:int(centre[0] + reach) + 1], (3, 3)).astype(np.float32)
-    local = centre - (x0, y0)
-    shifts = _pose_shifts(s)
-    rh, rw = roi.shape
+    (y0, y1, x0, x1), offsets, at, printed = plan
+    printed = printed if with_print else ()
+    flat = cv2.blur(image[y0:y1, x0:x1], (3, 3)).astype(np.float32).ravel()
+
+    def pixels(band: _Pixels) -> NDArray[Any]:
+        base, where, value = band
+        k = base[None] + offsets[:, None]
+        if len(where):
+            k.flat[where] = value
+        out: NDArray[Any] = flat[k]
+        return out
 
     def poses() -> Iterator[list[tuple[list[NDArray[Any]], list[NDArray[Any]]]]]:
+        for i, per_side in enumerate(at):
+            yield [([pixels(band) for band in bands], [p.astype(np.float32) for p in printed[i][j]] if printed else [])
+                   for j, bands in enumerate(per_side)]
+
+    return poses()
+
+
+#: a band's pixels in `_sampling_plan`'s part of the image, flat: each point's where the card lies unshifted, and
+#: (flat positions in the (shifts, points) array, index) the few whose shifted pixel is not that one moved by the shift
+#: (a point within float error of a half pixel)
+_Pixels = tuple[NDArray[Any], NDArray[Any], NDArray[Any]]
+#: `_sampling_plan`: the part of the image read (``y0, y1, x0, x1``), each shift's flat offset in it, each pose's
+#: sides' bands' pixels, and what the clean print shows at each band's points (shifts, points; uint8: the print's
+#: grey levels are whole) or nothing (without the print), by angle, side and band
+_Plan = tuple[tuple[int, int, int, int], NDArray[Any], tuple[tuple[tuple[_Pixels, ...], ...], ...],
+              tuple[tuple[tuple[NDArray[Any], ...], ...], ...]]
+
+
+def _sampling_plan(shape: tuple[int, ...], rect: Rectified, place: LayoutPlace,
+                   sides: Sequence[tuple[NDArray[Any], NDArray[Any], NDArray[Any]]], with_print: bool) -> _Plan | None:
+    """Where `_pose_samples` reads ``place`` in a rectified image of ``shape`` (``h, w``) and, ``with_print``, what the
+    clean print shows at those points: the same for every frame of the mat's piles (and of a chart space while the
+    chart lies still), so made once for the place's print and pose, the rectification, the image size and ``sides``
+    (read only); None when the place is not wholly in the image."""
+    s = rect.px_per_mm
+    centre = (np.array(place.centre) - np.array(rect.origin)) * s
+    h, w = shape[:2]
+    key = (_print_key(place, s), centre.tobytes(), h, w, id(sides))
+    kept = _PLANS.pop(key, None)
+    if kept is not None and kept[0] is sides and (kept[1] is None or kept[1][3] or not with_print):
+        _PLANS[key] = kept  # the most recently used last
+        return kept[1]
+    reach = float(np.hypot(CARD.width, CARD.height)) / 2 * s + FIT_SHIFT_MM * s + 2
+    out: _Plan | None = None
+    if not (centre[0] - reach < 0 or centre[1] - reach < 0 or centre[0] + reach > w or centre[1] + reach > h):
+        x0, y0 = int(centre[0] - reach), int(centre[1] - reach)
+        y1, x1 = int(centre[1] + reach) + 1, int(centre[0] + reach) + 1
+        rh, rw = y1 - y0, x1 - x0
+        local = centre - (x0, y0)
+        shifts = _pose_shifts(s)
+        offsets = (shifts[:, 1] * rw + shifts[:, 0]).astype(np.int64)
+        still = int(np.flatnonzero((shifts == 0).all(axis=1))[0])
+        at, printed = [], []
         for da in FIT_ANGLES:
             rot = _rot(-da) @ place.rotation
-            per_side = []
+            at_sides, printed_sides = [], []
             for bands in sides:
-                seen, printed = [], []
+                at_bands, printed_bands = [], []
                 for pts in bands:
                     v = (pts @ rot.T * s)[None] + shifts[:, None]
                     p = np.rint(v + local).astype(np.int64)
-                    seen.append(roi[np.clip(p[..., 1], 0, rh - 1), np.clip(p[..., 0], 0, rw - 1)])
+                    k = np.clip(p[..., 1], 0, rh - 1) * rw + np.clip(p[..., 0], 0, rw - 1)
+                    base = k[still]
+                    where = np.flatnonzero(base[None] + offsets[:, None] != k)
+                    base, where, value = _read_only([base, where, k.ravel()[where]])
+                    at_bands.append((base, where, value))
                     if with_print:
-                        printed.append(_printed_at(place, s, v))
-                per_side.append((seen, printed))
-            yield per_side
+                        grey = _printed_at(place, s, v)
+                        whole = grey.astype(np.uint8)
+                        printed_bands.append(_read_only([whole if np.array_equal(whole, grey) else grey])[0])
+                at_sides.append(tuple(at_bands))
+                printed_sides.append(tuple(printed_bands))
+            at.append(tuple(at_sides))
+            printed.append(tuple(printed_sides))
+        out = ((y0, y1, x0, x1), _read_only([offsets])[0], tuple(at), tuple(printed) if with_print else ())
+    while len(_PLANS) >= _PLANS_KEPT:
+        # the least recently used chart space's: the mat's piles lie where they lay for every table
+        spaces = [k for k in _PLANS if k[0][0] >= 0]
+        del _PLANS[spaces[0] if spaces else next(iter(_PLANS))]
+    _PLANS[key] = (sides, out)
+    return out
 
-    return poses()
+
+#: `_sampling_plan`'s plans, by the place's print and pose, the rectification, the image size and the sides (kept
+#: with the sides, so that their id is not another's), the least recently used first; a plan with the print about
+#: 0.4 MB, without it about 10 KB
+_PLANS: dict[tuple[Any, ...], tuple[Any, _Plan | None]] = {}
+#: the mat's piles' two plans each and a few tables' chart spaces'
+_PLANS_KEPT = 48
 
 
 def _printed_at(place: LayoutPlace, s: float, v: NDArray[Any]) -> NDArray[Any]:
@@ -670,11 +737,16 @@ def _keep_printed(place: LayoutPlace, s: float, made: tuple[tuple[NDArray[Any], 
 _PRINTED_FRAMES: dict[tuple[Any, ...], tuple[tuple[NDArray[Any], ...], ...]] = {}
 
 
-def prepare_places(px_per_mm: float) -> None:
+def prepare_places(px_per_mm: float, rect: Rectified | None = None) -> None:
     """Make now, for every tableau pile at ``px_per_mm`` (the rectified scale), what the clean print shows where a
-    card's frame line would lie on it (`looks_washed`), so that the first glare frame does not."""
+    card's frame line would lie on it (`looks_washed`), so that the first glare frame does not; with ``rect`` (a
+    rectification at that scale: every frame's is the same but for its image), also where `looks_washed` reads each
+    pile's card outline in its image and what the print shows there (`_sampling_plan`)."""
     for place in _tableau_places():
         _printed_frame(place, px_per_mm)
+        if rect is not None:
+            _sampling_plan(rect.image.shape, rect, place, _FRAME_BANDS, False)
+            _sampling_plan(rect.image.shape, rect, place, _PAIRED_SIDES, True)
 
 
 def _frame_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) -> tuple[float, int]:
@@ -682,17 +754,14 @@ def _frame_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) ->
     line: darker than both the rim outside it and the face inside it, relatively, less what the clean
     printed sheet shows there (the place's own outline, `_printed_frame`), and the fewest sides readable at any
     one pose (-inf, 0 when the place is not wholly in the image)."""
-    kept = _PRINTED_FRAMES.get(_print_key(place, rect.px_per_mm))
-    poses = _pose_samples(image, rect, place, _FRAME_BANDS, with_print=kept is None)
+    poses = _pose_samples(image, rect, place, _FRAME_BANDS, with_print=False)
     if poses is None:
         return float("-inf"), 0
+    kept = _printed_frame(place, rect.px_per_mm)
     evidence, fewest = float("-inf"), 4
-    made = []
     for i, per_side in enumerate(poses):
         readable: NDArray[Any] | int = 0
-        lines = kept[i] if kept is not None else tuple(_print_frame_line(printed) for _, printed in per_side)
-        made.append(lines)
-        for (seen, _), expected in zip(per_side, lines):
+        for (seen, _), expected in zip(per_side, kept[i]):
             usable = [b < READABLE_LEVEL for b in seen]
             ok = np.all([u.mean(axis=1) >= 0.5 for u in usable], axis=0)
             rim, frame, inner = (np.where(u, b, 0).sum(axis=1) / np.maximum(u.sum(axis=1), 1)
@@ -704,8 +773,6 @@ def _frame_evidence(image: NDArray[Any], rect: Rectified, place: LayoutPlace) ->
                 evidence = max(evidence, float(contrast[ok].max()))
             readable = readable + ok.astype(np.int64)
         fewest = min(fewest, int(np.min(readable)))
-    if kept is None:
-        _keep_printed(place, rect.px_per_mm, tuple(made))
     return evidence, fewest
 
 

@@ -465,3 +465,109 @@ def test_print_samples_made_at_start_are_those_a_frame_makes() -> None:
             assert all(x.dtype == y.dtype and x.tobytes() == y.tobytes() for x, y in zip(a, b))
         compared += 1
     assert compared >= 14
+
+
+def _pose_samples_afresh(image: NDArray[Any], rect: Rectified, place: pl.LayoutPlace, sides: Any,
+                         with_print: bool) -> list[list[tuple[list[NDArray[Any]], list[NDArray[Any]]]]] | None:
+    """`_pose_samples` as it was: every point moved, rounded and clipped, and the print sampled, on every call."""
+    s = rect.px_per_mm
+    centre = (np.array(place.centre) - np.array(rect.origin)) * s
+    reach = float(np.hypot(pl.CARD.width, pl.CARD.height)) / 2 * s + pl.FIT_SHIFT_MM * s + 2
+    h, w = image.shape[:2]
+    if centre[0] - reach < 0 or centre[1] - reach < 0 or centre[0] + reach > w or centre[1] + reach > h:
+        return None
+    x0, y0 = int(centre[0] - reach), int(centre[1] - reach)
+    roi = cv2.blur(image[y0:int(centre[1] + reach) + 1, x0:int(centre[0] + reach) + 1], (3, 3)).astype(np.float32)
+    local = centre - (x0, y0)
+    r = int(np.ceil(pl.FIT_SHIFT_MM * s))
+    shifts = np.array([(dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)], np.float64)
+    rh, rw = roi.shape
+    sheet = pl._sheet_grey(place.sheet, s)
+    sh, sw = sheet.shape
+    out = []
+    for da in pl.FIT_ANGLES:
+        rot = pl._rot(-da) @ place.rotation
+        per_side = []
+        for bands in sides:
+            seen, printed = [], []
+            for pts in bands:
+                v = (pts @ rot.T * s)[None] + shifts[:, None]
+                p = np.rint(v + local).astype(np.int64)
+                seen.append(roi[np.clip(p[..., 1], 0, rh - 1), np.clip(p[..., 0], 0, rw - 1)])
+                if with_print:
+                    q = np.rint(v @ place.rotation + np.array(place.sheet_centre) * s).astype(np.int64)
+                    printed.append(sheet[np.clip(q[..., 1], 0, sh - 1), np.clip(q[..., 0], 0, sw - 1)])
+            per_side.append((seen, printed))
+        out.append(per_side)
+    return out
+
+
+def _same_samples(a: list[list[tuple[list[NDArray[Any]], list[NDArray[Any]]]]],
+                  b: list[list[tuple[list[NDArray[Any]], list[NDArray[Any]]]]]) -> bool:
+    if len(a) != len(b):
+        return False
+    for pa, pb in zip(a, b):
+        if len(pa) != len(pb):
+            return False
+        for (sa, qa), (sb, qb) in zip(pa, pb):
+            if len(sa) != len(sb) or len(qa) != len(qb):
+                return False
+            if not all(x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()
+                       for x, y in zip(sa + qa, sb + qb)):
+                return False
+    return True
+
+
+def test_pose_samples_from_a_plan_made_once_are_those_sampled_afresh() -> None:
+    image = _table_image(np.random.default_rng(18))
+    rect = _rect(image)
+    x0, y0, _, _ = DEFAULT_CONFIG.view_region_mm
+    s = DEFAULT_CONFIG.px_per_mm
+    shifted = Rectified(image, np.array([[s, 0, -(x0 - 7.3) * s], [0, s, -(y0 + 4.1) * s], [0, 0, 1]], np.float64), s)
+    charts = {0: _chart(0, -150.0, 100.0, 90.0), 2: _chart(2, 650.0, 120.0, -87.0), 3: _chart(3, 300.0, 40.0, 12.5),
+              5: _chart(5, 420.0, 610.0, 181.3)}
+    pl._PLANS.clear()
+    compared = 0
+    for r in (rect, shifted):
+        for place in pl.layout_places(charts):
+            for sides in (pl._FRAME_BANDS, pl._PAIRED_SIDES):
+                for with_print in (False, True, True, False):  # the later ones from the plan kept
+                    want = _pose_samples_afresh(image, r, place, sides, with_print)
+                    got = pl._pose_samples(image, r, place, sides, with_print)
+                    assert (got is None) == (want is None)
+                    if got is not None and want is not None:
+                        assert _same_samples(list(got), want)
+                        compared += 1
+    assert compared >= 4 * 2 * (12 + 8)
+    # the plans are kept: the next frame reads every place without making one again
+    pl._PLANS.clear()
+    for _ in range(2):
+        for place in pl.layout_places({3: charts[3]}):
+            for sides in (pl._FRAME_BANDS, pl._PAIRED_SIDES):
+                assert pl._pose_samples(image, shifted, place, sides, True) is not None
+        if len(pl._PLANS) == 2 * (12 + 4):
+            kept = dict(pl._PLANS)
+    assert pl._PLANS.keys() == kept.keys() and all(pl._PLANS[k][1] is kept[k][1] for k in kept)
+
+
+def test_glare_evidence_from_kept_plans_is_what_it_was_afresh() -> None:
+    image = _table_image(np.random.default_rng(19))
+    rect = _rect(image)
+    tableau = list(pl._tableau_places())
+    for place in tableau[1::2]:
+        c = (np.array(place.centre) - np.array(rect.origin)) * DEFAULT_CONFIG.px_per_mm
+        cv2.circle(image, (int(c[0]), int(c[1])), 45, 252, -1)
+    charts = {1: _chart(1, -150.0, 100.0, 90.0), 4: _chart(4, 300.0, 40.0, -33.0)}
+    pl._PLANS.clear()
+    pl._PRINTED_FRAMES.clear()
+    answers = set()
+    for place in pl.layout_places(charts):
+        want = _frame_evidence_afresh(image, rect, place)
+        for _ in range(2):
+            assert pl._frame_evidence(image, rect, place) == want
+        answers.add(want)
+        for level in (pl.READABLE_LEVEL, pl.UNCLIPPED_LEVEL):
+            first = pl._outline_evidence(image, rect, place, level)
+            pl._PLANS.clear()
+            assert pl._outline_evidence(image, rect, place, level) == first
+    assert len(answers) > 8 and any(f == 0 for _, f in answers)

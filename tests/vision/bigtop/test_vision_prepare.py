@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision import calibrate, codematch
-from vision.bigtop import DEFAULT_MODEL, places
+from vision.bigtop import DEFAULT_MODEL, facefit, places
 from vision.bigtop.balance import paper_points
 from vision.bigtop.layout import MAX_SEATS
 from vision.bigtop.pipeline import Recognizer
@@ -51,3 +51,28 @@ def test_a_prepared_classifier_answers_as_a_fresh_one() -> None:
     prepared = Classifier(DEFAULT_MODEL, threads=1)
     prepared.prepare()
     assert np.array_equal(prepared.probabilities(crops), fresh)
+
+
+def test_prepare_makes_where_the_glare_test_reads_each_pile_and_the_printed_faces() -> None:
+    rec = Recognizer(DEFAULT_MODEL)
+    places._PLANS.clear()
+    facefit._blurred.cache_clear()
+    facefit._templates.cache_clear()
+    rec.prepare()
+    tableau = places._tableau_places()
+    made = dict(places._PLANS)
+    assert len(made) == 2 * len(tableau)
+    assert facefit._blurred.cache_info().currsize == len(facefit.VERSIONS) * len(facefit.BLURS)
+    # a frame's rectification is the one prepared for: its piles' plans are those made at start
+    rng = np.random.default_rng(950_000_003)
+    result = rec.recognize(render_scene(rng, 3, SceneSettings(image_size=(1280, 960))).image)
+    rect = result.rectified
+    for place in tableau:
+        for sides, with_print in ((places._FRAME_BANDS, False), (places._PAIRED_SIDES, True)):
+            plan = places._sampling_plan(rect.image.shape, rect, place, sides, with_print)
+            assert plan is not None and any(plan is kept[1] for kept in made.values())
+    # ... and a crop fitted to the printed faces draws none of them again
+    misses = (facefit._blurred.cache_info().misses, facefit._templates.cache_info().misses)
+    crop = np.ascontiguousarray(result.crops[0])
+    label, _, _ = facefit.face_read(crop, ["clowns-L3", "clowns-L4", "clowns-L5"], "clowns-L4")
+    assert label and (facefit._blurred.cache_info().misses, facefit._templates.cache_info().misses) == misses
