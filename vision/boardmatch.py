@@ -255,7 +255,9 @@ def boards_by_matching(gray: Image, calibration: Calibration, markers: Sequence[
                         centres)
         match = score_board(gray, calibration, config, seat, pose)
         if not match.matched:
-            continue
+            match = _searched_wider(gray, calibration, config, seat, pose, match)
+            if not match.matched:
+                continue
         better = match.refit(config)
         if better is None or not _true_scale(better):
             continue
@@ -263,6 +265,35 @@ def boards_by_matching(gray: Image, calibration: Calibration, markers: Sequence[
         if match.matched and (seat not in found or match.shown > found[seat][0]):
             found[seat] = (match.shown, ChartPose(seat, better, np.linalg.inv(better), match.shown))
     return {seat: pose for seat, (_, pose) in found.items()}
+
+
+def _searched_wider(gray: Image, calibration: Calibration, config: VisionConfig, seat: int, pose: NDArray[Any],
+                    match: BoardMatch) -> BoardMatch:
+    """A board placed by one square whose places do not match (``match`` at ``pose``, board mm -> table mm) though at
+    least `MIN_SPOTS` show the seat's code: its codes searched farther off (`REFIT_STEPS`, as `refined_poses` does
+    for a board few decoded markers placed), the board fitted again to every place that then shows them, and
+    that pose's `score_board` (at the usual search) when it is taken so; else ``match``. Near the frame's edge the
+    lens bends a board off the mat's calibration: a pose fitted to one side's markers puts the far side's places
+    over its own other markers, which then read as another code."""
+    if match.shown < MIN_SPOTS:
+        return match
+    layout = config.table.markers
+    corners = np.concatenate([np.array(layout.board_marker_corners(k), np.float64)
+                              for k in _board_ids(config).get(seat, {})])
+    for search_px, max_mm in REFIT_STEPS:
+        wide = score_board(gray, calibration, config, seat, pose, search_px)
+        if not wide.taken or wide.shown <= match.shown:
+            continue
+        better = wide.refit(config)
+        if better is None or not _true_scale(better):
+            continue
+        moved = (corners @ better[:2, :2].T + better[:2, 2]) - (corners @ pose[:2, :2].T + pose[:2, 2])
+        if float(np.max(np.linalg.norm(moved, axis=1))) > max_mm:
+            continue
+        again = score_board(gray, calibration, config, seat, better)
+        if again.matched:
+            return again
+    return match
 
 
 def _centres(squares: Sequence[NDArray[Any]]) -> NDArray[Any]:

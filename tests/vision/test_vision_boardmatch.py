@@ -103,6 +103,41 @@ def test_a_bare_table_and_a_board_blurred_past_matching_give_no_board() -> None:
     assert boards_by_matching(_frame(2, 18.0), cal, (), {}, DEFAULT_CONFIG) == {}
 
 
+def _stretched_frame(stretch: tuple[float, float], blur: float) -> np.ndarray:
+    """`_frame` of seat 2's board stretched by ``stretch`` (x, y) from its corner at `BOARD_AT_MM`: a board the lens
+    bends off the mat's calibration near the frame's edge, which no similarity fits exactly."""
+    s = PX_PER_MM
+    frame = np.full((700, 1000), 70, np.uint8)
+    frame[: int((280 - ORIGIN_MM[1]) * s)] = 225
+    board = cv2.cvtColor(render_chart(2, s), cv2.COLOR_BGR2GRAY)
+    h, w = board.shape
+    board = cv2.resize(board, (int(round(w * stretch[0])), int(round(h * stretch[1]))), interpolation=cv2.INTER_AREA)
+    x0, y0 = int(round((BOARD_AT_MM[0] - ORIGIN_MM[0]) * s)), int(round((BOARD_AT_MM[1] - ORIGIN_MM[1]) * s))
+    frame[y0:y0 + board.shape[0], x0:x0 + board.shape[1]] = board
+    return np.asarray(cv2.GaussianBlur(frame, (0, 0), blur) * 0.85, np.uint8)
+
+
+@pytest.mark.parametrize(("stretch", "blur"), [((1.04, 1.0), 4.0), ((1.04, 1.0), 7.0), ((1.0, 1.04), 10.0)])
+def test_a_board_the_lens_bends_is_found_by_its_codes_searched_farther_from_one_squares_pose(
+        stretch: tuple[float, float], blur: float) -> None:
+    # a pose from one side's square puts the far side's places over the board's own other markers, which read as
+    # another code there: the codes searched farther off place all four, and the board fitted to them matches
+    frame, cal = _stretched_frame(stretch, blur), _calibration()
+    found = boards_by_matching(frame, cal, (), {}, DEFAULT_CONFIG)
+    assert list(found) == [2]
+    assert found[2].markers_seen == 4
+    layout = DEFAULT_CONFIG.table.markers
+    for side in range(4):
+        centre = np.array(layout.board_marker_corners(side), np.float64).mean(0)
+        lies = np.array(BOARD_AT_MM) + centre * np.array(stretch)
+        placed = found[2].chart_to_table[:2, :2] @ centre + found[2].chart_to_table[:2, 2]
+        # the fit shares the stretch (about 11 mm across the board) between its two sides
+        assert float(np.hypot(*(placed - lies))) < 8.0
+    # no other seat is named from the bent board
+    known = {2: found[2]}
+    assert boards_by_matching(frame, cal, (), known, DEFAULT_CONFIG) == {}
+
+
 def _turned(pose: np.ndarray, degrees: float, about: tuple[float, float]) -> np.ndarray:
     """``pose`` turned by ``degrees`` about the board point ``about``."""
     a = np.radians(degrees)
