@@ -1091,6 +1091,8 @@ _POSE_STEP_MM = 0.5
 _POSE_DEGREES = 3.0
 _POSE_STEP_DEGREES = 1.0
 _POSE_SIDES = 0.45
+_POSE_FAR_MM = 12.0
+_POSE_FAR_STEP_MM = 1.0
 #: how the outline is matched: grey levels sampled this deep (mm) inside the outline along its inward normal,
 #: weighted: the white margin (`CARD.margin`) against the table just outside and against the frame line
 #: just inside it. An edge's strength alone is as strong at the margin's inner side as at its outer one, and
@@ -1110,34 +1112,53 @@ def _moved(pts: NDArray[Any], centre: tuple[float, float], dx: float, dy: float,
                      centre[1] - s * rel[..., 0] + c * rel[..., 1] + dy], axis=-1)
 
 
-def _card_pose(frame: Image, cal: Calibration, row: int, col: int) -> tuple[float, float, float]:
+def _card_pose(frame: Image, cal: Calibration, row: int, col: int, lower: bool = False) -> tuple[float, float, float]:
     """How far (mm) and how much turned (degrees) the card at a place lies from where the layout puts it: the
     move and turn whose outline's top and upper sides best show the card's printed edge (`_POSE_PROFILE`: its
-    white margin lighter than both the table outside and the dark frame line inside)."""
+    white margin lighter than both the table outside and the dark frame line inside): the better of the best
+    within `_POSE_MM` and the best within `_POSE_FAR_MM` (`_POSE_FAR_STEP_MM` apart, then refined)."""
+    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    near = _pose_search(gray, cal, row, col, (0.0, 0.0), _POSE_MM, _POSE_STEP_MM, lower)
+    _, dx, dy, _ = _pose_search(gray, cal, row, col, (0.0, 0.0), _POSE_FAR_MM, _POSE_FAR_STEP_MM, lower)
+    far = _pose_search(gray, cal, row, col, (dx, dy), _POSE_FAR_STEP_MM, _POSE_STEP_MM, lower)
+    best = far if far[0] > near[0] else near
+    return best[1], best[2], best[3]
+
+
+def _pose_search(gray: Image, cal: Calibration, row: int, col: int, around: tuple[float, float], reach: float,
+                 step_mm: float, lower: bool = False) -> tuple[float, float, float, float]:
+    """The best (score, dx, dy, turn) of `_card_pose`'s outline match, moved within ``reach`` mm of ``around``
+    (``step_mm`` apart) and turned up to `_POSE_DEGREES`; by the outline's top and upper sides, or its bottom and
+    lower sides (``lower``)."""
     r = MAT.card_rect(row, col)
     s = _POSE_PX_PER_MM
-    pad = _POSE_MM + 2.0
-    x0, y0 = r.x - pad, r.y - pad
+    pad = reach + max(abs(around[0]), abs(around[1])) + 2.0
+    y_top = r.y + (1.0 - _POSE_SIDES) * r.h if lower else r.y
+    x0, y0 = r.x - pad, y_top - pad
     size = (int(round((r.w + 2 * pad) * s)), int(round((_POSE_SIDES * r.h + 2 * pad) * s)))
-    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     to_patch = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]], np.float64)
     patch = cv2.GaussianBlur(np.asarray(cv2.warpPerspective(gray, to_patch @ cal.image_to_table, size,
                                                             flags=cv2.INTER_LINEAR), np.float32), (0, 0), 1.0)
     corner = CARD.corner_radius
     step = 1.0 / s
     top = np.arange(r.x + corner, r.x + r.w - corner, step)
-    side = np.arange(r.y + corner, r.y + _POSE_SIDES * r.h, step)
-    pts = np.concatenate([np.stack([top, np.full_like(top, r.y)], 1), np.stack([np.full_like(side, r.x), side], 1),
+    if lower:
+        side = np.arange(y_top, r.y + r.h - corner, step)
+        edge, down = r.y + r.h, -1.0
+    else:
+        side = np.arange(r.y + corner, r.y + _POSE_SIDES * r.h, step)
+        edge, down = r.y, 1.0
+    pts = np.concatenate([np.stack([top, np.full_like(top, edge)], 1), np.stack([np.full_like(side, r.x), side], 1),
                           np.stack([np.full_like(side, r.x + r.w), side], 1)])
-    inward = np.concatenate([np.tile([0.0, 1.0], (len(top), 1)), np.tile([1.0, 0.0], (len(side), 1)),
+    inward = np.concatenate([np.tile([0.0, down], (len(top), 1)), np.tile([1.0, 0.0], (len(side), 1)),
                              np.tile([-1.0, 0.0], (len(side), 1))])
-    shifts = np.arange(-_POSE_MM, _POSE_MM + 1e-9, _POSE_STEP_MM)
-    ys, xs = shifts[:, None, None], shifts[None, :, None]
+    steps = np.arange(-reach, reach + 1e-9, step_mm)
+    ys, xs = around[1] + steps[:, None, None], around[0] + steps[None, :, None]
     best = (-math.inf, 0.0, 0.0, 0.0)
     for turn in np.arange(-_POSE_DEGREES, _POSE_DEGREES + 1e-9, _POSE_STEP_DEGREES):
         turned = _moved(pts, r.centre, 0.0, 0.0, float(turn))
         n = _moved(inward, (0.0, 0.0), 0.0, 0.0, float(turn))
-        score = np.zeros((len(shifts), len(shifts)), np.float32)
+        score = np.zeros((len(steps), len(steps)), np.float32)
         for depth, weight in _POSE_PROFILE:
             u = np.clip(np.round((turned[None, None, :, 0] + depth * n[:, 0] + xs - x0) * s).astype(np.intp), 0,
                         size[0] - 1)
@@ -1146,8 +1167,8 @@ def _card_pose(frame: Image, cal: Calibration, row: int, col: int) -> tuple[floa
             score += weight * patch[v, u].mean(axis=2)
         iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
         if float(score[iy, ix]) > best[0]:
-            best = (float(score[iy, ix]), float(shifts[ix]), float(shifts[iy]), float(turn))
-    return best[1], best[2], best[3]
+            best = (float(score[iy, ix]), float(around[0] + steps[ix]), float(around[1] + steps[iy]), float(turn))
+    return best
 
 
 #: A card the next row covers is read by the lower half it leaves in view (its face field from `_LOWER_TOP` of its
