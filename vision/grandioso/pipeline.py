@@ -1355,6 +1355,10 @@ class Recognizer:
         if self._lower is None or self._lower.deck is not self.classifier:
             self._lower = _LowerHalfReader(self.classifier)
         card = self._lower.read(self._face_crop(frame, cal, row, col), row, covered)
+        if card is None and covered:
+            # the half the next row leaves in view, cut where its bottom and lower sides lie
+            card = self._lower.read(self._face_crop(frame, cal, row, col, _card_pose(frame, cal, row, col, True)),
+                                    row, covered)
         if card is None and not covered:
             # a card laid by hand lies a few millimetres off and turned: its lower half cut where its outline lies
             card = self._lower.read_whole(self._face_crop(frame, cal, row, col, _card_pose(frame, cal, row, col)), row)
