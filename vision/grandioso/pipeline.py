@@ -1199,6 +1199,12 @@ _LOWER_SHIFT = 0.15
 _LOWER_BEHIND = 0.03
 _LOWER_BEHIND_MIN = 0.8
 _LOWER_BEHIND_LEAD = 0.035
+#: A covered card its place's crop leaves unread is read again cut where its bottom and lower sides lie
+#: (`_card_pose` with ``lower``: the hard camera's lens moves a place up to 11 mm from where the mat's markers put it),
+#: named only at `_LOWER_POSE_MIN` or more: a base card's bottom edge may be found on the light band printed below the
+#: base row, and a crop cut so correlated up to 0.71 with a wrong label (a Clown) on the tuning tables (seeds
+#: 905,000,000 and 905,500,000 on, hard, 30 each), while the covered cards it named right correlated 0.85 or more.
+_LOWER_POSE_MIN = 0.8
 
 
 class _LowerHalfReader:
@@ -1234,12 +1240,13 @@ class _LowerHalfReader:
                 out[owner] = max(out[owner], float(cv2.matchTemplate(part, view, cv2.TM_CCOEFF_NORMED).max()))
         return out
 
-    def read(self, crop: NDArray[Any], row: int, covered: bool = True) -> Card | None:
+    def read(self, crop: NDArray[Any], row: int, covered: bool = True, least: float = _LOWER_MIN) -> Card | None:
         """The card whose lower half the crop shows at a place of ``row``, where the tests are sure; else None.
         ``covered``: a card of the next row lies over it (it was laid, and judged, before): only then may a
-        look-alike that may not lie in the row correlate a little more (a card just laid may be an illegal play)."""
+        look-alike that may not lie in the row correlate a little more (a card just laid may be an illegal play).
+        ``least``: the least correlation to name a card (`_lower_choice`)."""
         allowed = [k for k, label in enumerate(self.labels) if label in (Card(row).notation, Card.CLOWN.notation)]
-        best = _lower_choice(self.scores(crop), allowed, allow_behind=covered)
+        best = _lower_choice(self.scores(crop), allowed, allow_behind=covered, least=least)
         return None if best is None else Card.parse(self.labels[best])
 
     def read_whole(self, crop: NDArray[Any], row: int) -> Card | None:
@@ -1250,21 +1257,23 @@ class _LowerHalfReader:
         return None if best is None else Card.parse(self.labels[best])
 
 
-def _lower_choice(corr: NDArray[Any], allowed: list[int], allow_behind: bool = True) -> int | None:
+def _lower_choice(corr: NDArray[Any], allowed: list[int], allow_behind: bool = True,
+                  least: float = _LOWER_MIN) -> int | None:
     """Which of the ``allowed`` labels (the cards that may lie in the row) a covered card's lower half names, by each
     label's correlation ``corr``; None where unsure. The best allowed label is named when it correlates at least
     `_LOWER_MIN` and leads the row's other card by `_LOWER_LEAD` and no label correlates more; or, where a label that
     may not lie in the row correlates more by at most `_LOWER_BEHIND` (a look-alike number under blur), when it
     correlates at least `_LOWER_BEHIND_MIN` and leads the row's other card by `_LOWER_BEHIND_LEAD` (only when
-    ``allow_behind``)."""
+    ``allow_behind``). ``least``: a floor above those two where the half was cut less surely."""
     if not allowed:
         return None
     best = max(allowed, key=lambda k: float(corr[k]))
     lead = min((float(corr[best] - corr[k]) for k in allowed if k != best), default=math.inf)
     behind = float(np.max(corr)) - float(corr[best])
     if behind <= 0.0:
-        return best if corr[best] >= _LOWER_MIN and lead >= _LOWER_LEAD else None
-    if allow_behind and behind <= _LOWER_BEHIND and corr[best] >= _LOWER_BEHIND_MIN and lead >= _LOWER_BEHIND_LEAD:
+        return best if corr[best] >= max(least, _LOWER_MIN) and lead >= _LOWER_LEAD else None
+    if allow_behind and behind <= _LOWER_BEHIND and corr[best] >= max(least, _LOWER_BEHIND_MIN) and \
+            lead >= _LOWER_BEHIND_LEAD:
         return best
     return None
 
@@ -1358,7 +1367,7 @@ class Recognizer:
         if card is None and covered:
             # the half the next row leaves in view, cut where its bottom and lower sides lie
             card = self._lower.read(self._face_crop(frame, cal, row, col, _card_pose(frame, cal, row, col, True)),
-                                    row, covered)
+                                    row, covered, _LOWER_POSE_MIN)
         if card is None and not covered:
             # a card laid by hand lies a few millimetres off and turned: its lower half cut where its outline lies
             card = self._lower.read_whole(self._face_crop(frame, cal, row, col, _card_pose(frame, cal, row, col)), row)
