@@ -1112,13 +1112,18 @@ def _moved(pts: NDArray[Any], centre: tuple[float, float], dx: float, dy: float,
                      centre[1] - s * rel[..., 0] + c * rel[..., 1] + dy], axis=-1)
 
 
-def _card_pose(frame: Image, cal: Calibration, row: int, col: int, lower: bool = False) -> tuple[float, float, float]:
+def _card_pose(frame: Image, cal: Calibration, row: int, col: int, lower: bool = False,
+               far: bool = True) -> tuple[float, float, float]:
     """How far (mm) and how much turned (degrees) the card at a place lies from where the layout puts it: the
-    move and turn whose outline's top and upper sides best show the card's printed edge (`_POSE_PROFILE`: its
-    white margin lighter than both the table outside and the dark frame line inside): the better of the best
-    within `_POSE_MM` and the best within `_POSE_FAR_MM` (`_POSE_FAR_STEP_MM` apart, then refined)."""
+    move and turn whose outline's top and upper sides (``lower``: its bottom and lower sides) best show the card's
+    printed edge (`_POSE_PROFILE`: its white margin lighter than both the table outside and the dark frame line
+    inside): the best within `_POSE_MM`, or (``far``) the better of that and the best within `_POSE_FAR_MM`
+    (`_POSE_FAR_STEP_MM` apart, then refined: the hard camera's lens moves a place up to 11 mm from where the mat's
+    markers put it)."""
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     near = _pose_search(gray, cal, row, col, (0.0, 0.0), _POSE_MM, _POSE_STEP_MM, lower)
+    if not far:
+        return near[1], near[2], near[3]
     _, dx, dy, _ = _pose_search(gray, cal, row, col, (0.0, 0.0), _POSE_FAR_MM, _POSE_FAR_STEP_MM, lower)
     far = _pose_search(gray, cal, row, col, (dx, dy), _POSE_FAR_STEP_MM, _POSE_STEP_MM, lower)
     best = far if far[0] > near[0] else near
@@ -1318,14 +1323,25 @@ class Recognizer:
         no code is read: a published card has none. The face field is cut from the frame
         where the card lies: where the layout puts it or, when its upper half shows (``whole``),
         where its outline's top and upper sides are found (`_card_pose`: a card laid by hand lies
-        a few millimetres off and turned). A card is read whole when it is laid (nothing lies
+        a few millimetres off and turned), within `_POSE_MM` and, where the deck names nothing there, where the
+        outline shows better within `_POSE_FAR_MM` (the lens moves a place farther; a base card read before the
+        row over it shows no top edge, and a look farther off must not lose it). A card is read whole when it is laid (nothing lies
         on it yet); once the next row covers its upper half the deck is often unsure, and
         an unsure card is reported unrecognised, then read by its lower half (`_read_covered`).
         A card found where it lies that the deck leaves unsure is named when the deck's templates alone name it clearly
         (`vision.enroll.Deck.named_by_templates`: a dark face's embedding lies far under the
         table camera's blur and cast while its print still matches).
         """
-        crop = self._face_crop(frame, cal, row, col, _card_pose(frame, cal, row, col) if whole else None)
+        if not whole:
+            return self._named(self._face_crop(frame, cal, row, col), whole)
+        near = _card_pose(frame, cal, row, col, far=False)
+        card = self._named(self._face_crop(frame, cal, row, col, near), whole)
+        if card is None and (best := _card_pose(frame, cal, row, col)) != near:
+            card = self._named(self._face_crop(frame, cal, row, col, best), whole)
+        return card
+
+    def _named(self, crop: NDArray[Any], whole: bool) -> Card | None:
+        """The card the deck names in a face-field crop (``whole``: by its templates alone too), None if none."""
         label = self.classifier.classify(crop[None], 0.0)[0].label
         if label is None and whole and (by_templates := getattr(self.classifier, "named_by_templates", None)):
             label = by_templates(crop[None])[0]
@@ -1370,7 +1386,10 @@ class Recognizer:
                                     row, covered, _LOWER_POSE_MIN)
         if card is None and not covered:
             # a card laid by hand lies a few millimetres off and turned: its lower half cut where its outline lies
-            card = self._lower.read_whole(self._face_crop(frame, cal, row, col, _card_pose(frame, cal, row, col)), row)
+            near = _card_pose(frame, cal, row, col, far=False)
+            card = self._lower.read_whole(self._face_crop(frame, cal, row, col, near), row)
+            if card is None and (best := _card_pose(frame, cal, row, col)) != near:
+                card = self._lower.read_whole(self._face_crop(frame, cal, row, col, best), row)
         return card
 
     def recognize(self, frame: Image) -> Result:
