@@ -1125,8 +1125,8 @@ def _card_pose(frame: Image, cal: Calibration, row: int, col: int, lower: bool =
     if not far:
         return near[1], near[2], near[3]
     _, dx, dy, _ = _pose_search(gray, cal, row, col, (0.0, 0.0), _POSE_FAR_MM, _POSE_FAR_STEP_MM, lower)
-    far = _pose_search(gray, cal, row, col, (dx, dy), _POSE_FAR_STEP_MM, _POSE_STEP_MM, lower)
-    best = far if far[0] > near[0] else near
+    wide = _pose_search(gray, cal, row, col, (dx, dy), _POSE_FAR_STEP_MM, _POSE_STEP_MM, lower)
+    best = wide if wide[0] > near[0] else near
     return best[1], best[2], best[3]
 
 
