@@ -18,8 +18,9 @@
 
 What the Grandioso recogniser does with a deck (its empty-place test by the mat's hue and print, a card
 found where it lies before it is cut out) and the deck's strong-template test (`vision.enroll.STRONG_TEMPLATE`)
-were chosen on tables of seeds 903,000,000 on, and its reading of a covered card by its lower half and its test of
-glare over the bare mat on 905,000,000 and 905,500,000 on; report figures from other seeds (904,000,000 on).
+were chosen on tables of seeds 903,000,000 on, and its reading of a covered card by its lower half, its test of
+glare over the bare mat and its search for a card's outline up to 12 mm off its place on 905,000,000 and 905,500,000
+on; report figures from other seeds (904,000,000 on).
 "asked, no card": pyramid places asked about where no card lies (``--why`` says where the hand lies over them).
 
 Usage: python benchmarks/bench_enroll_grandioso.py [--scenes 20] [--levels easy,medium,hard]

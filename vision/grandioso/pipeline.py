@@ -1091,6 +1091,8 @@ _POSE_STEP_MM = 0.5
 _POSE_DEGREES = 3.0
 _POSE_STEP_DEGREES = 1.0
 _POSE_SIDES = 0.45
+_POSE_FAR_MM = 12.0
+_POSE_FAR_STEP_MM = 1.0
 #: how the outline is matched: grey levels sampled this deep (mm) inside the outline along its inward normal,
 #: weighted: the white margin (`CARD.margin`) against the table just outside and against the frame line
 #: just inside it. An edge's strength alone is as strong at the margin's inner side as at its outer one, and
@@ -1110,34 +1112,58 @@ def _moved(pts: NDArray[Any], centre: tuple[float, float], dx: float, dy: float,
                      centre[1] - s * rel[..., 0] + c * rel[..., 1] + dy], axis=-1)
 
 
-def _card_pose(frame: Image, cal: Calibration, row: int, col: int) -> tuple[float, float, float]:
+def _card_pose(frame: Image, cal: Calibration, row: int, col: int, lower: bool = False,
+               far: bool = True) -> tuple[float, float, float]:
     """How far (mm) and how much turned (degrees) the card at a place lies from where the layout puts it: the
-    move and turn whose outline's top and upper sides best show the card's printed edge (`_POSE_PROFILE`: its
-    white margin lighter than both the table outside and the dark frame line inside)."""
+    move and turn whose outline's top and upper sides (``lower``: its bottom and lower sides) best show the card's
+    printed edge (`_POSE_PROFILE`: its white margin lighter than both the table outside and the dark frame line
+    inside): the best within `_POSE_MM`, or (``far``) the better of that and the best within `_POSE_FAR_MM`
+    (`_POSE_FAR_STEP_MM` apart, then refined: the hard camera's lens moves a place up to 11 mm from where the mat's
+    markers put it)."""
+    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    near = _pose_search(gray, cal, row, col, (0.0, 0.0), _POSE_MM, _POSE_STEP_MM, lower)
+    if not far:
+        return near[1], near[2], near[3]
+    _, dx, dy, _ = _pose_search(gray, cal, row, col, (0.0, 0.0), _POSE_FAR_MM, _POSE_FAR_STEP_MM, lower)
+    wide = _pose_search(gray, cal, row, col, (dx, dy), _POSE_FAR_STEP_MM, _POSE_STEP_MM, lower)
+    best = wide if wide[0] > near[0] else near
+    return best[1], best[2], best[3]
+
+
+def _pose_search(gray: Image, cal: Calibration, row: int, col: int, around: tuple[float, float], reach: float,
+                 step_mm: float, lower: bool = False) -> tuple[float, float, float, float]:
+    """The best (score, dx, dy, turn) of `_card_pose`'s outline match, moved within ``reach`` mm of ``around``
+    (``step_mm`` apart) and turned up to `_POSE_DEGREES`; by the outline's top and upper sides, or its bottom and
+    lower sides (``lower``)."""
     r = MAT.card_rect(row, col)
     s = _POSE_PX_PER_MM
-    pad = _POSE_MM + 2.0
-    x0, y0 = r.x - pad, r.y - pad
+    pad = reach + max(abs(around[0]), abs(around[1])) + 2.0
+    y_top = r.y + (1.0 - _POSE_SIDES) * r.h if lower else r.y
+    x0, y0 = r.x - pad, y_top - pad
     size = (int(round((r.w + 2 * pad) * s)), int(round((_POSE_SIDES * r.h + 2 * pad) * s)))
-    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     to_patch = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]], np.float64)
     patch = cv2.GaussianBlur(np.asarray(cv2.warpPerspective(gray, to_patch @ cal.image_to_table, size,
                                                             flags=cv2.INTER_LINEAR), np.float32), (0, 0), 1.0)
     corner = CARD.corner_radius
     step = 1.0 / s
     top = np.arange(r.x + corner, r.x + r.w - corner, step)
-    side = np.arange(r.y + corner, r.y + _POSE_SIDES * r.h, step)
-    pts = np.concatenate([np.stack([top, np.full_like(top, r.y)], 1), np.stack([np.full_like(side, r.x), side], 1),
+    if lower:
+        side = np.arange(y_top, r.y + r.h - corner, step)
+        edge, down = r.y + r.h, -1.0
+    else:
+        side = np.arange(r.y + corner, r.y + _POSE_SIDES * r.h, step)
+        edge, down = r.y, 1.0
+    pts = np.concatenate([np.stack([top, np.full_like(top, edge)], 1), np.stack([np.full_like(side, r.x), side], 1),
                           np.stack([np.full_like(side, r.x + r.w), side], 1)])
-    inward = np.concatenate([np.tile([0.0, 1.0], (len(top), 1)), np.tile([1.0, 0.0], (len(side), 1)),
+    inward = np.concatenate([np.tile([0.0, down], (len(top), 1)), np.tile([1.0, 0.0], (len(side), 1)),
                              np.tile([-1.0, 0.0], (len(side), 1))])
-    shifts = np.arange(-_POSE_MM, _POSE_MM + 1e-9, _POSE_STEP_MM)
-    ys, xs = shifts[:, None, None], shifts[None, :, None]
+    steps = np.arange(-reach, reach + 1e-9, step_mm)
+    ys, xs = around[1] + steps[:, None, None], around[0] + steps[None, :, None]
     best = (-math.inf, 0.0, 0.0, 0.0)
     for turn in np.arange(-_POSE_DEGREES, _POSE_DEGREES + 1e-9, _POSE_STEP_DEGREES):
         turned = _moved(pts, r.centre, 0.0, 0.0, float(turn))
         n = _moved(inward, (0.0, 0.0), 0.0, 0.0, float(turn))
-        score = np.zeros((len(shifts), len(shifts)), np.float32)
+        score = np.zeros((len(steps), len(steps)), np.float32)
         for depth, weight in _POSE_PROFILE:
             u = np.clip(np.round((turned[None, None, :, 0] + depth * n[:, 0] + xs - x0) * s).astype(np.intp), 0,
                         size[0] - 1)
@@ -1146,8 +1172,8 @@ def _card_pose(frame: Image, cal: Calibration, row: int, col: int) -> tuple[floa
             score += weight * patch[v, u].mean(axis=2)
         iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
         if float(score[iy, ix]) > best[0]:
-            best = (float(score[iy, ix]), float(shifts[ix]), float(shifts[iy]), float(turn))
-    return best[1], best[2], best[3]
+            best = (float(score[iy, ix]), float(around[0] + steps[ix]), float(around[1] + steps[iy]), float(turn))
+    return best
 
 
 #: A card the next row covers is read by the lower half it leaves in view (its face field from `_LOWER_TOP` of its
@@ -1178,6 +1204,12 @@ _LOWER_SHIFT = 0.15
 _LOWER_BEHIND = 0.03
 _LOWER_BEHIND_MIN = 0.8
 _LOWER_BEHIND_LEAD = 0.035
+#: A covered card its place's crop leaves unread is read again cut where its bottom and lower sides lie
+#: (`_card_pose` with ``lower``: the hard camera's lens moves a place up to 11 mm from where the mat's markers put it),
+#: named only at `_LOWER_POSE_MIN` or more: a base card's bottom edge may be found on the light band printed below the
+#: base row, and a crop cut so correlated up to 0.71 with a wrong label (a Clown) on the tuning tables (seeds
+#: 905,000,000 and 905,500,000 on, hard, 30 each), while the covered cards it named right correlated 0.85 or more.
+_LOWER_POSE_MIN = 0.8
 
 
 class _LowerHalfReader:
@@ -1213,12 +1245,13 @@ class _LowerHalfReader:
                 out[owner] = max(out[owner], float(cv2.matchTemplate(part, view, cv2.TM_CCOEFF_NORMED).max()))
         return out
 
-    def read(self, crop: NDArray[Any], row: int, covered: bool = True) -> Card | None:
+    def read(self, crop: NDArray[Any], row: int, covered: bool = True, least: float = _LOWER_MIN) -> Card | None:
         """The card whose lower half the crop shows at a place of ``row``, where the tests are sure; else None.
         ``covered``: a card of the next row lies over it (it was laid, and judged, before): only then may a
-        look-alike that may not lie in the row correlate a little more (a card just laid may be an illegal play)."""
+        look-alike that may not lie in the row correlate a little more (a card just laid may be an illegal play).
+        ``least``: the least correlation to name a card (`_lower_choice`)."""
         allowed = [k for k, label in enumerate(self.labels) if label in (Card(row).notation, Card.CLOWN.notation)]
-        best = _lower_choice(self.scores(crop), allowed, allow_behind=covered)
+        best = _lower_choice(self.scores(crop), allowed, allow_behind=covered, least=least)
         return None if best is None else Card.parse(self.labels[best])
 
     def read_whole(self, crop: NDArray[Any], row: int) -> Card | None:
@@ -1229,21 +1262,23 @@ class _LowerHalfReader:
         return None if best is None else Card.parse(self.labels[best])
 
 
-def _lower_choice(corr: NDArray[Any], allowed: list[int], allow_behind: bool = True) -> int | None:
+def _lower_choice(corr: NDArray[Any], allowed: list[int], allow_behind: bool = True,
+                  least: float = _LOWER_MIN) -> int | None:
     """Which of the ``allowed`` labels (the cards that may lie in the row) a covered card's lower half names, by each
     label's correlation ``corr``; None where unsure. The best allowed label is named when it correlates at least
     `_LOWER_MIN` and leads the row's other card by `_LOWER_LEAD` and no label correlates more; or, where a label that
     may not lie in the row correlates more by at most `_LOWER_BEHIND` (a look-alike number under blur), when it
     correlates at least `_LOWER_BEHIND_MIN` and leads the row's other card by `_LOWER_BEHIND_LEAD` (only when
-    ``allow_behind``)."""
+    ``allow_behind``). ``least``: a floor above those two where the half was cut less surely."""
     if not allowed:
         return None
     best = max(allowed, key=lambda k: float(corr[k]))
     lead = min((float(corr[best] - corr[k]) for k in allowed if k != best), default=math.inf)
     behind = float(np.max(corr)) - float(corr[best])
     if behind <= 0.0:
-        return best if corr[best] >= _LOWER_MIN and lead >= _LOWER_LEAD else None
-    if allow_behind and behind <= _LOWER_BEHIND and corr[best] >= _LOWER_BEHIND_MIN and lead >= _LOWER_BEHIND_LEAD:
+        return best if corr[best] >= max(least, _LOWER_MIN) and lead >= _LOWER_LEAD else None
+    if allow_behind and behind <= _LOWER_BEHIND and corr[best] >= max(least, _LOWER_BEHIND_MIN) and \
+            lead >= _LOWER_BEHIND_LEAD:
         return best
     return None
 
@@ -1288,14 +1323,25 @@ class Recognizer:
         no code is read: a published card has none. The face field is cut from the frame
         where the card lies: where the layout puts it or, when its upper half shows (``whole``),
         where its outline's top and upper sides are found (`_card_pose`: a card laid by hand lies
-        a few millimetres off and turned). A card is read whole when it is laid (nothing lies
+        a few millimetres off and turned), within `_POSE_MM` and, where the deck names nothing there, where the
+        outline shows better within `_POSE_FAR_MM` (the lens moves a place farther; a base card read before the
+        row over it shows no top edge, and a look farther off must not lose it). A card is read whole when it is laid (nothing lies
         on it yet); once the next row covers its upper half the deck is often unsure, and
         an unsure card is reported unrecognised, then read by its lower half (`_read_covered`).
         A card found where it lies that the deck leaves unsure is named when the deck's templates alone name it clearly
         (`vision.enroll.Deck.named_by_templates`: a dark face's embedding lies far under the
         table camera's blur and cast while its print still matches).
         """
-        crop = self._face_crop(frame, cal, row, col, _card_pose(frame, cal, row, col) if whole else None)
+        if not whole:
+            return self._named(self._face_crop(frame, cal, row, col), whole)
+        near = _card_pose(frame, cal, row, col, far=False)
+        card = self._named(self._face_crop(frame, cal, row, col, near), whole)
+        if card is None and (best := _card_pose(frame, cal, row, col)) != near:
+            card = self._named(self._face_crop(frame, cal, row, col, best), whole)
+        return card
+
+    def _named(self, crop: NDArray[Any], whole: bool) -> Card | None:
+        """The card the deck names in a face-field crop (``whole``: by its templates alone too), None if none."""
         label = self.classifier.classify(crop[None], 0.0)[0].label
         if label is None and whole and (by_templates := getattr(self.classifier, "named_by_templates", None)):
             label = by_templates(crop[None])[0]
@@ -1334,9 +1380,16 @@ class Recognizer:
         if self._lower is None or self._lower.deck is not self.classifier:
             self._lower = _LowerHalfReader(self.classifier)
         card = self._lower.read(self._face_crop(frame, cal, row, col), row, covered)
+        if card is None and covered:
+            # the half the next row leaves in view, cut where its bottom and lower sides lie
+            card = self._lower.read(self._face_crop(frame, cal, row, col, _card_pose(frame, cal, row, col, True)),
+                                    row, covered, _LOWER_POSE_MIN)
         if card is None and not covered:
             # a card laid by hand lies a few millimetres off and turned: its lower half cut where its outline lies
-            card = self._lower.read_whole(self._face_crop(frame, cal, row, col, _card_pose(frame, cal, row, col)), row)
+            near = _card_pose(frame, cal, row, col, far=False)
+            card = self._lower.read_whole(self._face_crop(frame, cal, row, col, near), row)
+            if card is None and (best := _card_pose(frame, cal, row, col)) != near:
+                card = self._lower.read_whole(self._face_crop(frame, cal, row, col, best), row)
         return card
 
     def recognize(self, frame: Image) -> Result:
