@@ -624,7 +624,8 @@ class Recognizer:
                     # mostly the same flea: a whole card is also named where the strip's read is sure of the card
                     # the whole card's templates rank first or cannot tell from it (`_WHOLE_TIE`), or where the
                     # strip ranks first a look-alike the whole card shows rather than its first (`turns_to`); where
-                    # the two reads are sure of different cards, neither is taken
+                    # the two reads are sure of different cards, neither is taken, but for one colour's values, which
+                    # the strip shows and the whole card's flea does not (`_whole_or_strip`)
                     strips = self._part_reader(CARD_PARTS[1]).judge(posed, among) if part == CARD_PARTS[0] else None
                     read, corr, tint = self._part_reader(part).judge_scored(
                         posed, among, None if strips is None else [best for _, best in strips])
@@ -637,7 +638,8 @@ class Recognizer:
                                                    (by_strip == best or whole.ties(c, d, by_strip))), best)
                                   for (sure, best), (by_strip, _), c, d in zip(judged, strips, corr, tint)]
                     crops = np.stack([_cut(colour, to_table, slots[k][0], slots[k][1], 0.0, size) for k in ks])
-                    names = _agreed(judged, _whole_reads(deck, crops, allowed))
+                    names = _agreed(judged, _whole_reads(deck, crops, allowed),
+                                    None if strips is None else [by_strip for by_strip, _ in strips])
                 for k, name in zip(ks, names):
                     cx, cy = centres[k]
                     if name is None:
@@ -1582,28 +1584,50 @@ def _whole_reads(deck: Any, crops: Image, allowed: Sequence[str]) -> list[str | 
     return [r.label if r.label in allowed and r.verdict is Verdict.IDENTIFIED else None for r in recs]
 
 
+def _one_colour(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` name two flea cards of one colour (their values alone may differ)."""
+    from scorer.core import UnknownComponent
+
+    try:
+        x, y = parse_card(a), parse_card(b)
+    except UnknownComponent:
+        return False
+    return isinstance(x, Flea) and isinstance(y, Flea) and x.colour is y.colour
+
+
 def _whole_or_strip(whole: str | None, strip: str | None, ties: bool) -> str | None:
     """A whole card's sure name from its whole templates' read (``whole``) and its strip's (``strip``): one read's where
-    the other is unsure (the strip's only where the whole card's templates cannot tell it from their first: ``ties``),
-    none where they name different cards."""
+    the other is unsure (the strip's only where the whole card's templates cannot tell it from their first: ``ties``);
+    the strip's where the two name values of one colour (the strip shows the value, as index and bars; the whole
+    card shows mostly its colour's flea, the same for every value); none where they name different colours or an
+    action card."""
     if whole is not None:
-        return whole if strip in (None, whole) else None
+        if strip in (None, whole):
+            return whole
+        return strip if strip is not None and _one_colour(whole, strip) else None
     return strip if ties else None
 
 
-def _agreed(judged: Sequence[tuple[str | None, str | None]], whole: Sequence[str | None]) -> list[str | None]:
+def _agreed(judged: Sequence[tuple[str | None, str | None]], whole: Sequence[str | None],
+            strips: Sequence[str | None] | None = None) -> list[str | None]:
     """A whole card's name from the template read (`_PartReader.judge`: sure name, best label) and the deck's own
     tests (``whole``): a name both tests give; one test's sure name where the other is unsure; the deck's tests'
     name where the template read is unsure only when its best label is that name (the deck's tests alone take a
-    flea for its neighbour in value); never a name where the two differ."""
+    flea for its neighbour in value); never a name where the two differ, but where the deck's tests name another
+    value of the colour of a sure name that the strip down the card's left edge is sure of too (``strips``: each
+    card's strip's sure name, or None): that name is taken, the strip shows the value and the deck's tests read the
+    whole card."""
     out: list[str | None] = []
-    for (sure, best), named in zip(judged, whole):
+    for i, ((sure, best), named) in enumerate(zip(judged, whole)):
         if named is None:
             out.append(sure)
         elif sure is None:
             out.append(named if best is None or best == named else None)
+        elif sure == named:
+            out.append(named)
         else:
-            out.append(named if sure == named else None)
+            by_strip = None if strips is None else strips[i]
+            out.append(sure if by_strip == sure and _one_colour(sure, named) else None)
     return out
 
 

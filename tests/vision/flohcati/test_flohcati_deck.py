@@ -256,10 +256,10 @@ def test_a_blurred_part_s_print_is_weighed_against_its_templates_blurred_alike_n
     assert reader.decide(corr, tint, 0.2 * float(reader.detail[k]), among, expected) == (None, "red-3")
 
 
-def test_a_whole_card_s_name_from_its_strip_only_where_its_whole_templates_cannot_tell_and_never_against_them() -> None:
+def test_a_whole_card_s_name_from_its_strip_only_where_its_whole_templates_cannot_tell_and_never_against_its_colour() -> None:
     assert _whole_or_strip("red-3", None, False) == "red-3"
     assert _whole_or_strip("red-3", "red-3", False) == "red-3"
-    assert _whole_or_strip("red-3", "red-2", True) is None  # the two reads name different cards
+    assert _whole_or_strip("red-3", "blue-3", True) is None  # the two reads name different colours
     assert _whole_or_strip(None, "red-2", True) == "red-2"
     assert _whole_or_strip(None, "red-2", False) is None
     reader = _PartReader(small_deck(), CARD_PARTS[0])
@@ -267,6 +267,18 @@ def test_a_whole_card_s_name_from_its_strip_only_where_its_whole_templates_canno
     assert reader.ties(corr, tint, "blue-5") and not reader.ties(corr, tint, "green-0")
     corr -= 0.25  # the whole card's templates find it far off (a hand over it): its strip may be hidden too
     assert not reader.ties(corr, tint, "blue-5")
+
+
+def test_a_whole_flea_card_s_value_is_its_strip_s_where_the_whole_card_s_reads_name_another_value_of_its_colour() -> None:
+    # the whole card's templates sure of another value of the strip's colour: the strip shows the value
+    assert _whole_or_strip("purple-6", "purple-5", False) == "purple-5"
+    assert _whole_or_strip("new-attraction", "take-attraction", True) is None  # action cards: no value to read
+    # the deck's own tests naming another value of the colour of a sure name the strip is sure of too
+    assert _agreed([("teal-1", "teal-1")], ["teal-3"], ["teal-1"]) == ["teal-1"]
+    assert _agreed([("teal-1", "teal-1")], ["teal-3"]) == [None]  # no strip read
+    assert _agreed([("teal-1", "teal-1")], ["teal-3"], [None]) == [None]  # the strip unsure
+    assert _agreed([("teal-1", "teal-1")], ["blue-1"], ["teal-1"]) == [None]  # another colour
+    assert _agreed([("new-attraction", "new-attraction")], ["take-attraction"], ["new-attraction"]) == [None]
 
 
 def test_a_card_correlating_better_whose_tints_lie_just_past_the_near_ones_is_still_a_rival() -> None:
