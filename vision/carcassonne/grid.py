@@ -153,7 +153,7 @@ SAME_COLOUR_BLUR = 2.0
 SAME_COLOUR_FAR = 4.0
 #: ... where the board found so covers less than this share of the largest such part (tiles whose field is nearly the
 #: table's colour: only their cities and roads were found) ...
-SAME_COLOUR_COVER = 0.4
+SAME_COLOUR_COVER = 0.46
 #: ... and that part lies at least this much within the hull of the board found so (not a lit patch of the table)
 SAME_COLOUR_HULL = 0.8
 
