@@ -154,8 +154,10 @@ SAME_COLOUR_FAR = 4.0
 #: ... where the board found so covers less than this share of the largest such part (tiles whose field is nearly the
 #: table's colour: only their cities and roads were found) ...
 SAME_COLOUR_COVER = 0.46
-#: ... and that part lies at least this much within the hull of the board found so (not a lit patch of the table)
+#: ... and that part lies at least this much within the hull of the board found so (not a lit patch of the table) ...
 SAME_COLOUR_HULL = 0.8
+#: ... and holds at least this much of the board found so (not a pool of glare on the table beside it)
+SAME_COLOUR_HOLDS = 0.8
 
 
 def _same_coloured_board(lab: NDArray[Any], mask: NDArray[Any], b: int, k: int) -> NDArray[Any]:
@@ -166,8 +168,8 @@ def _same_coloured_board(lab: NDArray[Any], mask: NDArray[Any], b: int, k: int) 
     table's median colour, in units of its spread, finds only the cities and roads, and the grid is then measured on
     scattered pieces. The table's colours vary mostly along one line (its stripes or grain: lighter and darker of
     one hue), so the distance over their covariance, on a lightly blurred image, sets such a field apart
-    (`_far_part`). That part is taken where it holds the board found (`SAME_COLOUR_COVER`, `SAME_COLOUR_HULL`) and
-    stays off the photo's edge; elsewhere ``mask`` is returned as it is. (Whether it is taken is decided on the
+    (`_far_part`). That part is taken where it holds the board found (`SAME_COLOUR_COVER`, `SAME_COLOUR_HULL`,
+    `SAME_COLOUR_HOLDS`) and stays off the photo's edge; elsewhere ``mask`` is returned as it is. (Whether it is taken is decided on the
     image shrunk to about `SAME_COLOUR_WORK` pixels across.)"""
     h, w = mask.shape[:2]
     if not mask.any():
@@ -181,7 +183,7 @@ def _same_coloured_board(lab: NDArray[Any], mask: NDArray[Any], b: int, k: int) 
         return mask
     hull = np.zeros(small.shape[:2], np.uint8)
     cv2.fillConvexPoly(hull, cv2.convexHull(cv2.findNonZero(small)), 1)
-    if float(hull[part].mean()) < SAME_COLOUR_HULL:
+    if float(hull[part].mean()) < SAME_COLOUR_HULL or float(part[small > 0].mean()) < SAME_COLOUR_HOLDS:
         return mask
     if f > 1:
         part = _far_part(lab, b, k, SAME_COLOUR_BLUR)
