@@ -169,8 +169,8 @@ def _same_coloured_board(lab: NDArray[Any], mask: NDArray[Any], b: int, k: int) 
     scattered pieces. The table's colours vary mostly along one line (its stripes or grain: lighter and darker of
     one hue), so the distance over their covariance, on a lightly blurred image, sets such a field apart
     (`_far_part`). That part is taken where it holds the board found (`SAME_COLOUR_COVER`, `SAME_COLOUR_HULL`,
-    `SAME_COLOUR_HOLDS`) and stays off the photo's edge; elsewhere ``mask`` is returned as it is. (Whether it is taken is decided on the
-    image shrunk to about `SAME_COLOUR_WORK` pixels across.)"""
+    `SAME_COLOUR_HOLDS`) and stays off the photo's edge; elsewhere ``mask`` is returned as it is. (Whether it is
+    taken is decided on the image shrunk to about `SAME_COLOUR_WORK` pixels across.)"""
     h, w = mask.shape[:2]
     if not mask.any():
         return mask
