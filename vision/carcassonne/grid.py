@@ -141,10 +141,82 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
     kept_parts = np.flatnonzero(keep)
     if len(kept_parts) == 1:
         # (one part kept, the board: its label's pixels, as the look-up gives them)
-        one: NDArray[Any] = (lab_img == kept_parts[0]).view(np.uint8)
-        return one
-    out: NDArray[Any] = keep[lab_img]
-    return out
+        out: NDArray[Any] = (lab_img == kept_parts[0]).view(np.uint8)
+    else:
+        out = keep[lab_img]
+    return _same_coloured_board(lab, out, b, k)
+
+
+#: the blur (pixels at the work scale) under which each pixel's colour is compared with the table's spread of colours
+SAME_COLOUR_BLUR = 2.0
+#: a pixel this far from the table's colours (Mahalanobis distance over the ring's Lab covariance) is not the table's
+SAME_COLOUR_FAR = 4.0
+#: ... where the board found so covers less than this share of the largest such part (tiles whose field is nearly the
+#: table's colour: only their cities and roads were found) ...
+SAME_COLOUR_COVER = 0.46
+#: ... and that part lies at least this much within the hull of the board found so (not a lit patch of the table) ...
+SAME_COLOUR_HULL = 0.8
+#: ... and holds at least this much of the board found so (not a pool of glare on the table beside it)
+SAME_COLOUR_HOLDS = 0.8
+
+
+def _same_coloured_board(lab: NDArray[Any], mask: NDArray[Any], b: int, k: int) -> NDArray[Any]:
+    """``mask`` (the board as `_foreground` found it in the work image, ``lab`` its Lab pixels, ``b`` the ring's width,
+    ``k`` the opening's size) joined with the board's part whose colour only strays a little from the table's.
+
+    On a table of nearly the board's field colour (an ochre board on an orange striped table) the distance from the
+    table's median colour, in units of its spread, finds only the cities and roads, and the grid is then measured on
+    scattered pieces. The table's colours vary mostly along one line (its stripes or grain: lighter and darker of
+    one hue), so the distance over their covariance, on a lightly blurred image, sets such a field apart
+    (`_far_part`). That part is taken where it holds the board found (`SAME_COLOUR_COVER`, `SAME_COLOUR_HULL`,
+    `SAME_COLOUR_HOLDS`) and stays off the photo's edge; elsewhere ``mask`` is returned as it is. (Whether it is
+    taken is decided on the image shrunk to about `SAME_COLOUR_WORK` pixels across.)"""
+    h, w = mask.shape[:2]
+    if not mask.any():
+        return mask
+    f = max(1, round(max(h, w) / SAME_COLOUR_WORK))
+    size = (max(1, w // f), max(1, h // f))
+    small = mask if f == 1 else (cv2.resize(mask, size, interpolation=cv2.INTER_AREA) > 0).view(np.uint8)
+    part = _far_part(lab if f == 1 else cv2.resize(lab, size, interpolation=cv2.INTER_AREA), max(1, b // f),
+                     max(3, k // f) | 1, SAME_COLOUR_BLUR / f)
+    if part is None or float(small[part].mean()) >= SAME_COLOUR_COVER:
+        return mask
+    hull = np.zeros(small.shape[:2], np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull(cv2.findNonZero(small)), 1)
+    if float(hull[part].mean()) < SAME_COLOUR_HULL or float(part[small > 0].mean()) < SAME_COLOUR_HOLDS:
+        return mask
+    if f > 1:
+        part = _far_part(lab, b, k, SAME_COLOUR_BLUR)
+        if part is None:
+            return mask
+    joined: NDArray[Any] = (part | (mask > 0)).astype(np.uint8)
+    return joined
+
+
+#: the image's size (pixels across) on which `_same_coloured_board` decides
+SAME_COLOUR_WORK = 320
+
+
+def _far_part(lab: NDArray[Any], b: int, k: int, blur: float) -> NDArray[Any] | None:
+    """The largest part of ``lab`` (blurred by ``blur``) at least `SAME_COLOUR_FAR` from the colours of its ring ``b``
+    pixels wide (over their covariance), opened by ``k``, as a boolean mask; None where there is none or it reaches
+    the image's edge."""
+    soft: NDArray[Any] = cv2.GaussianBlur(lab, (0, 0), blur)
+    ring = np.concatenate([soft[:b].reshape(-1, 3), soft[-b:].reshape(-1, 3), soft[:, :b].reshape(-1, 3),
+                           soft[:, -b:].reshape(-1, 3)]).astype(np.float64)
+    med = np.median(ring, axis=0)
+    inverse = np.linalg.inv(np.cov((ring - med).T) + np.eye(3))
+    table: Any = (*(float(v) for v in med), 0.0)  # (an OpenCV scalar)
+    diff = cv2.subtract(soft, table)
+    far2 = cv2.transform(diff * cv2.transform(diff, inverse.astype(np.float32)), np.ones((1, 3), np.float32))
+    far: NDArray[Any] = cv2.morphologyEx((far2 > SAME_COLOUR_FAR**2).astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(far, connectivity=8, ltype=cv2.CV_32S)
+    if n <= 1:
+        return None
+    part: NDArray[Any] = labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if part[0].any() or part[-1].any() or part[:, 0].any() or part[:, -1].any():
+        return None
+    return part
 
 
 #: a patch of glare-like pixels (light, scarcely coloured) whose rim lies at least this much on the board is the board's

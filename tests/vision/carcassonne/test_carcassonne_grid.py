@@ -978,3 +978,76 @@ def test_a_small_board_whose_lattice_holds_few_seams_is_grown_onto_them(monkeypa
     grid = find_grid(photo)
     assert grown == []
     assert _cells_on_tiles(grid, truth) == len(truth)
+
+
+def _ochre_board_on_orange_table(seed: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    """A five-tile board (40 px tiles) whose ochre field is a few Lab units off an orange table waved lighter and
+    darker along one hue, with dotted cities near its corners and a road across it: the photo and the board's
+    pixels."""
+    rng = np.random.default_rng(seed)
+    h, w = 360, 640
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    wave = np.sin(yy / 3.0 + 2 * np.sin(xx / 40.0))
+    lab = np.zeros((h, w, 3), np.float32)
+    lab[..., 0] = 146 + 22 * wave
+    lab[..., 1] = 133
+    lab[..., 2] = 168 + 4 * wave
+    board = np.zeros((h, w), np.uint8)
+    board[100:220, 260:380] = 1
+    board[220:260, 300:340] = 1
+    noise = rng.normal(0, 3, (int(board.sum()), 3)).astype(np.float32) * np.array([3, 0.5, 0.5], np.float32)
+    lab[board > 0] = np.array([150, 139, 163], np.float32) + noise
+    for cx, cy in ((278, 118), (362, 118), (362, 202), (278, 202), (320, 242)):
+        cv2.circle(lab, (cx, cy), 14, (110, 175, 150), -1)
+    city = lab[..., 1] > 160
+    lab[city, 0] += np.where((xx[city] // 3 + yy[city] // 3) % 2 > 0, 40, -40)
+    cv2.line(lab, (262, 160), (378, 160), (40, 128, 128), 3)
+    # (OpenCV's float Lab: L 0-100, a and b about 0)
+    lab[..., 0] *= 100 / 255
+    lab[..., 1:] -= 128
+    bgr = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR) * 255
+    return np.clip(bgr + rng.normal(0, 2, bgr.shape), 0, 255).astype(np.uint8), board
+
+
+def test_an_ochre_board_on_an_orange_striped_table_is_found_by_its_colour_off_the_tables_stripes() -> None:
+    """The field is within the table's spread of colours by the distance `_foreground` measures (only the cities and
+    the road were the board's, a quarter of it); off the line the table's stripes vary along, the whole board is."""
+    photo, board = _ochre_board_on_orange_table()
+    inner = cv2.erode(board, np.ones((7, 7), np.uint8)) > 0
+    table = cv2.dilate(board, np.ones((9, 9), np.uint8)) == 0
+    mask = _foreground(photo)
+    assert mask[inner].mean() > 0.95
+    assert mask[table].mean() < 0.01
+    # the scattered cities and road are all the board the table's spread finds (the test can fail)
+    monkeypatch = pytest.MonkeyPatch()
+    monkeypatch.setattr(grid_module, "SAME_COLOUR_COVER", 0.0)
+    try:
+        assert _foreground(photo)[inner].mean() < 0.4
+    finally:
+        monkeypatch.undo()
+
+
+def test_a_board_found_whole_is_not_joined_by_a_patch_of_table_a_shade_off() -> None:
+    """A board the table's spread finds whole stays as it is: a patch of table a little off the table's colours
+    (as the ochre field is) lying beyond the board is not joined to it."""
+    photo, board = _ochre_board_on_orange_table()
+    lab = cv2.cvtColor(photo, cv2.COLOR_BGR2Lab)
+    green = board > 0
+    lab[green] = (120, 100, 150)
+    patch = np.zeros(board.shape, bool)
+    patch[60:120, 460:560] = True
+    lab[patch, 1] = np.clip(lab[patch, 1].astype(np.int32) + 6, 0, 255).astype(np.uint8)
+    lab[patch, 2] = np.clip(lab[patch, 2].astype(np.int32) - 5, 0, 255).astype(np.uint8)
+    photo = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR)
+    mask = _foreground(photo)
+    assert mask[cv2.erode(board, np.ones((7, 7), np.uint8)) > 0].mean() > 0.95
+    assert mask[patch].mean() < 0.01
+
+
+def test_an_ochre_board_on_an_orange_striped_table_has_a_cell_on_every_tile() -> None:
+    """A tuning board of the deck benchmark (12 tiles, hard camera): its ochre field on an orange striped table left
+    only the cities and roads as the board, and four cells two tiles wide lay across it; with the field found, every
+    tile has its cell."""
+    photo, truth = _fourth_board_photo(906_600_001, 12, "hard")
+    grid = find_grid(photo)
+    assert _cells_on_tiles(grid, truth) == len(truth) == len(grid.cells)
