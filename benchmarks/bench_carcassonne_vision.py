@@ -1,7 +1,7 @@
 """Carcassonne tile recognition: accuracy per art edition, whole boards, and time.
 
     python benchmarks/bench_carcassonne_vision.py [--model M] [--editions E,...] [--boards N] [--twin-doubt T] [--quick]
-        [--parts 1,2,3,4,5] [--tilts 0-15,15-25,25-35] [--effects medium] [--per-size N] [--sizes 1,3,...] [--photo WxH]
+        [--parts 1,2,3,4,5] [--why] [--tilts 0-15,15-25,25-35] [--effects medium] [--per-size N] [--sizes 1,3,...] [--photo WxH]
 
 Every photo comes from the benchmark camera (`vision.carcassonne.camera`, harsher than the
 training augmentations and separate code) at a named level. Boards are legal layouts drawn
@@ -142,7 +142,7 @@ def _score(reading: BoardReading, tiles: list[Placed]) -> dict[str, Any]:
                     bad.append(((x, y), "type", want))
             found = sum(1 for (x, y) in list(got) + list(unsure) if (x + ox, y + oy) in truth)
             res = {"tiles": len(truth), "typed": typed, "turned": turned, "wrong": wrong, "extra": extra, "found": found,
-                   "unsure": len(unsure), "bad": bad}
+                   "unsure": len(unsure), "bad": bad, "shift": (ox + tx, oy + ty)}
             if best is None or (turned, typed) > (best["turned"], best["typed"]):
                 best = res
     assert best is not None
@@ -170,7 +170,7 @@ def bench_tiles(clf: TileClassifier, editions: list[str], per_edition: int, leve
         print(f"   {ed:14s} {n:6d} {tot['typed'] / n:7.1%} {tot['turned'] / n:9.1%} {tot['wrong'] / n:15.2%} {tot['unsure'] / n:7.1%}")
 
 
-def bench_boards(clf: TileClassifier, editions: list[str], boards: int, banks: dict[str, Any]) -> None:
+def bench_boards(clf: TileClassifier, editions: list[str], boards: int, banks: dict[str, Any], why: bool = False) -> None:
     print("\n2. Whole boards with figures (grid found from the photo), sizes 1 to 92, editions in turn")
     print(f"   {'level':9s} {'boards':>6s} {'fully right':>12s} {'tiles right':>12s} {'tiles found':>12s} {'type+rot':>9s} "
           f"{'wrong accepted':>15s} {'no grid':>8s} {'figures right':>14s} {'wrong figures':>14s}")
@@ -191,6 +191,8 @@ def bench_boards(clf: TileClassifier, editions: list[str], boards: int, banks: d
                 nogrid += 1
                 continue
             s = _score(reading, layout)
+            if why:
+                _list_wrong(name, b, ed, n, reading, s, board)
             f_all, f_right, f_wrong = _figure_score(reading, layout, board.figures)
             found += s["found"]
             turned += s["turned"]
@@ -203,6 +205,21 @@ def bench_boards(clf: TileClassifier, editions: list[str], boards: int, banks: d
         print(f"   {name:9s} {boards:6d} {right / boards:12.1%} {tiles_right / boards:12.1%} {found / tiles:12.1%} "
               f"{turned / tiles:9.1%} {wrong / tiles:15.2%} {nogrid:8d} {figs_right / max(1, figs):14.1%} "
               f"{figs_wrong / max(1, figs):14.2%}")
+
+
+def _list_wrong(level: str, b: int, edition: str, n: int, reading: BoardReading, s: dict[str, Any],
+                board: BoardImage) -> None:
+    """One line per wrong tile accepted on a board of part 2: its cell, what was read, the truth there and the figures
+    standing on it."""
+    read = {(t.x, t.y): t for t in reading.tiles}
+    sx, sy = s["shift"]
+    for cell, what, want in s["bad"]:
+        t = read[cell]
+        on = [f"{f.color} {f.figure}".strip() + f" on {f.feature}" for f in board.figures
+              if (f.x, f.y) == (cell[0] + sx, cell[1] + sy)]
+        truth = f"{want[0]}@{want[1]}" if want else "no tile"
+        print(f"     wrong: {level} board {b} ({edition}, {n} tiles) cell {cell}: read {t.tile}@{t.rotation} "
+              f"({t.confidence:.3f}), {what}, truly {truth}; figures there: {', '.join(on) or 'none'}")
 
 
 def _model_photo(board: BoardImage, level: Any, seed: int,
@@ -431,6 +448,8 @@ def main() -> int:
     p.add_argument("--tilts", default="0-15,15-25,25-35", help="part 5: tilt bands in degrees, LO-HI,...")
     p.add_argument("--bands", default="", help="part 5: only these bands of --tilts (1 = the first), each on the boards "
                    "it has in the whole run")
+    p.add_argument("--why", action="store_true", help="part 2: a line per wrong tile accepted (cell, reading, truth, "
+                   "figures on it)")
     p.add_argument("--per-board", action="store_true", help="part 5: a line per board (cells placed right, why no grid)")
     p.add_argument("--effects", default="medium", help="part 5: the vision.camera_model level giving every effect but the tilt")
     p.add_argument("--per-size", type=int, default=2, help="part 5: boards per tilt band and board size")
@@ -463,7 +482,7 @@ def main() -> int:
     if "1" in parts:
         bench_tiles(clf, editions, tiles, args.level, banks)
     if "2" in parts:
-        bench_boards(clf, editions, boards, banks)
+        bench_boards(clf, editions, boards, banks, args.why)
     if "3" in parts:
         bench_time(args.model, banks, repeat)
     if "4" in parts:
