@@ -375,34 +375,14 @@ def test_places_masks_and_name_windows_kept_give_what_they_give_made_afresh() ->
 
 def _frame_evidence_afresh(image: NDArray[Any], rect: Rectified, place: pl.LayoutPlace) -> tuple[float, int]:
     """`_frame_evidence` as it was, sampling the clean print at every pose on every call."""
-    org = np.array(rect.origin)
-    s = rect.px_per_mm
-    centre = (np.array(place.centre) - org) * s
-    reach = float(np.hypot(pl.CARD.width, pl.CARD.height)) / 2 * s + pl.FIT_SHIFT_MM * s + 2
-    h, w = image.shape[:2]
-    if centre[0] - reach < 0 or centre[1] - reach < 0 or centre[0] + reach > w or centre[1] + reach > h:
+    poses = _pose_samples_afresh(image, rect, place, list(zip(pl._RIM_SIDES, pl._FRAME_SIDES, pl._INNER_SIDES)), True)
+    if poses is None:
         return float("-inf"), 0
-    x0, y0 = int(centre[0] - reach), int(centre[1] - reach)
-    roi = cv2.blur(image[y0:int(centre[1] + reach) + 1, x0:int(centre[0] + reach) + 1], (3, 3)).astype(np.float32)
-    local = centre - (x0, y0)
-    r = int(np.ceil(pl.FIT_SHIFT_MM * s))
-    shifts = np.array([(dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)], np.float64)
-    rh, rw = roi.shape
-    sheet = pl._sheet_grey(place.sheet, s)
-    sh, sw = sheet.shape
-    at = np.array(place.sheet_centre) * s
     evidence, fewest = float("-inf"), 4
-    for da in pl.FIT_ANGLES:
-        rot = pl._rot(-da) @ place.rotation
+    for per_side in poses:
         readable: NDArray[Any] | int = 0
-        for bands in zip(pl._RIM_SIDES, pl._FRAME_SIDES, pl._INNER_SIDES):
-            seen, printed = [], []
-            for pts in bands:
-                v = (pts @ rot.T * s)[None] + shifts[:, None]
-                p = np.rint(v + local).astype(np.int64)
-                seen.append(roi[np.clip(p[..., 1], 0, rh - 1), np.clip(p[..., 0], 0, rw - 1)])
-                q = np.rint(v @ place.rotation + at).astype(np.int64)
-                printed.append(sheet[np.clip(q[..., 1], 0, sh - 1), np.clip(q[..., 0], 0, sw - 1)].mean(axis=1))
+        for seen, sampled in per_side:
+            printed = [p.mean(axis=1) for p in sampled]
             usable = [b < pl.READABLE_LEVEL for b in seen]
             ok = np.all([u.mean(axis=1) >= 0.5 for u in usable], axis=0)
             rim, frame, inner = (np.where(u, b, 0).sum(axis=1) / np.maximum(u.sum(axis=1), 1)

@@ -792,12 +792,9 @@ def test_a_white_road_across_a_lone_tile_is_the_tiles_not_the_tables() -> None:
     assert mask[road].mean() > 0.95
     assert mask[165:196, 470:540].mean() < 0.05
     # the road and the pool are glare by their colour (the test can fail)
-    monkeypatch = pytest.MonkeyPatch()
-    monkeypatch.setattr(grid_module, "ENCLOSED_GLARE", 1.01)
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(grid_module, "ENCLOSED_GLARE", 1.01)
         assert _foreground(photo)[road].mean() < 0.5
-    finally:
-        monkeypatch.undo()
 
 
 def test_a_pool_of_glare_on_a_strongly_coloured_table_is_table(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1019,12 +1016,9 @@ def test_an_ochre_board_on_an_orange_striped_table_is_found_by_its_colour_off_th
     assert mask[inner].mean() > 0.95
     assert mask[table].mean() < 0.01
     # the scattered cities and road are all the board the table's spread finds (the test can fail)
-    monkeypatch = pytest.MonkeyPatch()
-    monkeypatch.setattr(grid_module, "SAME_COLOUR_COVER", 0.0)
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(grid_module, "SAME_COLOUR_COVER", 0.0)
         assert _foreground(photo)[inner].mean() < 0.4
-    finally:
-        monkeypatch.undo()
 
 
 def test_a_board_found_whole_is_not_joined_by_a_patch_of_table_a_shade_off() -> None:
