@@ -345,6 +345,13 @@ def test_an_empty_piles_name_beside_a_glare_spot_is_matched_away_from_the_spots_
     assert not pl.PlaceMemory()._looks_plain(rect, place)
 
 
+def _shifted(image: NDArray[Any]) -> Rectified:
+    """The rectification moved by a few pixels: every place lies elsewhere in the image."""
+    x0, y0, _, _ = DEFAULT_CONFIG.view_region_mm
+    s = DEFAULT_CONFIG.px_per_mm
+    return Rectified(image, np.array([[s, 0, -(x0 - 7.3) * s], [0, s, -(y0 + 4.1) * s], [0, 0, 1]], np.float64), s)
+
+
 def _chart(seat: int, x: float, y: float, degrees: float) -> ChartPose:
     a = np.radians(degrees)
     m = np.array([[np.cos(a), -np.sin(a), x], [np.sin(a), np.cos(a), y], [0.0, 0.0, 1.0]])
@@ -354,10 +361,7 @@ def _chart(seat: int, x: float, y: float, degrees: float) -> ChartPose:
 def test_places_masks_and_name_windows_kept_give_what_they_give_made_afresh() -> None:
     image = _table_image(np.random.default_rng(12))
     rect = _rect(image)
-    # the rectification shifted by a few pixels: every place elsewhere in the image
-    x0, y0, _, _ = DEFAULT_CONFIG.view_region_mm
-    s = DEFAULT_CONFIG.px_per_mm
-    shifted = Rectified(image, np.array([[s, 0, -(x0 - 7.3) * s], [0, s, -(y0 + 4.1) * s], [0, 0, 1]], np.float64), s)
+    shifted = _shifted(image)
     charts = [{0: _chart(0, -150.0, 100.0, 90.0), 2: _chart(2, 650.0, 120.0, -87.0)},
               {0: _chart(0, -151.5, 102.0, 91.5), 2: _chart(2, 650.0, 120.0, -87.0)}]  # one chart moved
     tested = 0
@@ -408,9 +412,7 @@ def test_frame_evidence_from_the_print_made_once_gives_what_it_gives_made_afresh
         c = (np.array(place.centre) - np.array(_rect(image).origin)) * DEFAULT_CONFIG.px_per_mm
         cv2.circle(image, (int(c[0]), int(c[1])), 40, 250, -1)
     rect = _rect(image)
-    x0, y0, _, _ = DEFAULT_CONFIG.view_region_mm
-    s = DEFAULT_CONFIG.px_per_mm
-    shifted = Rectified(image, np.array([[s, 0, -(x0 - 7.3) * s], [0, s, -(y0 + 4.1) * s], [0, 0, 1]], np.float64), s)
+    shifted = _shifted(image)
     charts = {0: _chart(0, -150.0, 100.0, 90.0), 2: _chart(2, 650.0, 120.0, -87.0), 3: _chart(3, 300.0, 40.0, 12.5)}
     answers = set()
     charted = set()
@@ -501,9 +503,7 @@ def _same_samples(a: list[list[tuple[list[NDArray[Any]], list[NDArray[Any]]]]],
 def test_pose_samples_from_a_plan_made_once_are_those_sampled_afresh() -> None:
     image = _table_image(np.random.default_rng(18))
     rect = _rect(image)
-    x0, y0, _, _ = DEFAULT_CONFIG.view_region_mm
-    s = DEFAULT_CONFIG.px_per_mm
-    shifted = Rectified(image, np.array([[s, 0, -(x0 - 7.3) * s], [0, s, -(y0 + 4.1) * s], [0, 0, 1]], np.float64), s)
+    shifted = _shifted(image)
     charts = {0: _chart(0, -150.0, 100.0, 90.0), 2: _chart(2, 650.0, 120.0, -87.0), 3: _chart(3, 300.0, 40.0, 12.5),
               5: _chart(5, 420.0, 610.0, 181.3)}
     pl._PLANS.clear()
