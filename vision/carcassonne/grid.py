@@ -151,13 +151,15 @@ def _foreground(img: NDArray[Any]) -> NDArray[Any]:
 SAME_COLOUR_BLUR = 2.0
 #: a pixel this far from the table's colours (Mahalanobis distance over the ring's Lab covariance) is not the table's
 SAME_COLOUR_FAR = 4.0
-#: ... where the board found so covers less than this share of the largest such part (tiles whose field is nearly the
+#: ... where the board found so far covers less than this share of the largest such part (tiles whose field is nearly the
 #: table's colour: only their cities and roads were found) ...
 SAME_COLOUR_COVER = 0.46
-#: ... and that part lies at least this much within the hull of the board found so (not a lit patch of the table) ...
+#: ... and that part lies at least this much within the hull of the board found so far (not a lit patch of the table) ...
 SAME_COLOUR_HULL = 0.8
-#: ... and holds at least this much of the board found so (not a pool of glare on the table beside it)
+#: ... and holds at least this much of the board found so far (not a pool of glare on the table beside it)
 SAME_COLOUR_HOLDS = 0.8
+#: the image's size (pixels across) on which `_same_coloured_board` decides
+SAME_COLOUR_WORK = 320
 
 
 def _same_coloured_board(lab: NDArray[Any], mask: NDArray[Any], b: int, k: int) -> NDArray[Any]:
@@ -191,10 +193,6 @@ def _same_coloured_board(lab: NDArray[Any], mask: NDArray[Any], b: int, k: int) 
             return mask
     joined: NDArray[Any] = (part | (mask > 0)).astype(np.uint8)
     return joined
-
-
-#: the image's size (pixels across) on which `_same_coloured_board` decides
-SAME_COLOUR_WORK = 320
 
 
 def _far_part(lab: NDArray[Any], b: int, k: int, blur: float) -> NDArray[Any] | None:
