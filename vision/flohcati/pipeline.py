@@ -65,6 +65,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from scorer.core import UnknownComponent
 from scorer.flohcati.cards import Action, Colour, DeckCard, Flea, card_name, parse_card
 from scorer.flohcati.observe import TableSight
 from vision import NoMatError
@@ -1586,8 +1587,6 @@ def _whole_reads(deck: Any, crops: Image, allowed: Sequence[str]) -> list[str | 
 
 def _one_colour(a: str, b: str) -> bool:
     """True when ``a`` and ``b`` name two flea cards of one colour (their values alone may differ)."""
-    from scorer.core import UnknownComponent
-
     try:
         x, y = parse_card(a), parse_card(b)
     except UnknownComponent:
