@@ -681,6 +681,9 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     x0 = min(p[0] for p in pos)
     y0 = min(p[1] for p in pos)
     conflicts: list[str] = []
+    if joined:
+        # its tiles are read, but the board is not in one piece as read: no score until the player shows that tile
+        conflicts.append(f"the board is read in {len(joined) + 1} pieces: a tile between them is not seen")
     col = list(_columns(tuple(classifier.labels)).pair_list)
     doubtful = _unsupported(probs[keep], edges[keep], choice, classifier.labels, caps)
     # with a deck: a cell the deck is unsure of, whose model reading is not the deck's nearest tile

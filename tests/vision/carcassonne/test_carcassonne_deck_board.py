@@ -486,6 +486,8 @@ def test_a_part_of_the_board_the_deck_names_one_square_off_the_rest_is_read_with
     reading = read_cells(board.image, grid, DeckTileClassifier(MaybeDeck(names), model))  # type: ignore[arg-type]
     assert {(t.x, t.y): (t.tile, t.rotation) for t in reading.tiles} == {(x, 0): ("U", 0) for x in range(8) if x != gap}
     assert not reading.unrecognised
+    # no score from it until the tile between is shown
+    assert reading.conflicts == ("the board is read in 2 pieces: a tile between them is not seen",)
 
 
 def test_a_part_one_square_off_the_board_the_deck_does_not_name_stays_apart() -> None:
