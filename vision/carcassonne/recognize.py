@@ -421,6 +421,31 @@ def _settle(cells: list[tuple[int, int]], scores: NDArray[Any],
     return [int(c) for c in choice], conf, twin, running
 
 
+#: a group of tile-like squares apart from the board's largest one square away is the board's (`_near_parts`) when
+#: the deck names at least this share of its tiles
+NEAR_PART_NAMED = 0.6
+
+
+def _near_parts(cells: Sequence[Any], tile_like: list[int], groups: list[list[int]],
+                deck_doubts: NDArray[np.bool_]) -> set[int]:
+    """Which of ``groups`` (indices into ``tile_like``, itself indices into ``cells``; largest first) but the first lie
+    one square of the grid from the first (a square touches both) and are named by the deck at least
+    `NEAR_PART_NAMED` (``deck_doubts`` false): a board is one piece, so a tile lies between them that glare or blur
+    hid from the model."""
+    where = {(c.x, c.y) for c in cells}
+    main = {(cells[tile_like[k]].x, cells[tile_like[k]].y) for k in groups[0]}
+    out: set[int] = set()
+    for n, g in enumerate(groups[1:], 1):
+        members = [tile_like[k] for k in g]
+        if sum(not deck_doubts[i] for i in members) < NEAR_PART_NAMED * len(members):
+            continue
+        part = {(cells[i].x, cells[i].y) for i in members}
+        between = {(x + dx, y + dy) for x, y in part for dx, dy in _STEP} & where
+        if any((x + dx, y + dy) in main for x, y in between for dx, dy in _STEP):
+            out.add(n)
+    return out
+
+
 def _components(pos: list[tuple[int, int]]) -> list[list[int]]:
     """Indices of ``pos`` grouped into 4-connected groups, largest first."""
     where = {c: i for i, c in enumerate(pos)}
@@ -613,8 +638,11 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     if not tile_like:
         return BoardReading(())
     groups = _components([(cells[i].x, cells[i].y) for i in tile_like])
-    keep = [tile_like[k] for k in groups[0]]
-    apart = [tile_like[k] for g in groups[1:] for k in g]
+    # a board is one piece: a part the deck names, one square from the largest (a tile between them glare or blur
+    # hid from the model), is the board's
+    joined = _near_parts(cells, tile_like, groups, deck_doubts) if with_deck else set()
+    keep = sorted(tile_like[k] for n, g in enumerate(groups) if n == 0 or n in joined for k in g)
+    apart = [tile_like[k] for n, g in enumerate(groups[1:], 1) if n not in joined for k in g]
     # Under the Big Top tiles count only when the board shows them surely: two cells sure of
     # one (one on a board of up to three tiles), as a base tile is now and then taken for one
     plain = _pair_scores(probs[keep], edges[keep], classifier.labels, True)
@@ -653,6 +681,9 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     x0 = min(p[0] for p in pos)
     y0 = min(p[1] for p in pos)
     conflicts: list[str] = []
+    if joined:
+        # its tiles are read, but the board is not in one piece as read: no score until the player shows that tile
+        conflicts.append(f"the board is read in {len(joined) + 1} pieces: a tile between them is not seen")
     col = list(_columns(tuple(classifier.labels)).pair_list)
     doubtful = _unsupported(probs[keep], edges[keep], choice, classifier.labels, caps)
     # with a deck: a cell the deck is unsure of, whose model reading is not the deck's nearest tile

@@ -442,3 +442,64 @@ def test_a_named_tiles_turn_the_whole_views_scarcely_tell_is_told_by_the_part_wh
     # neither the whole views nor the part: the edge head's doubt stays
     blind = Neither(TurnsDeck(["V", "W"], "W"), BandModel())  # type: ignore[arg-type]
     assert float(blind.read_with_candidates(crops)[0].max(axis=1).max()) < 0.8
+
+
+class GapModel(SidesModel):
+    """`SidesModel` that reads the cells ``empty`` (indices) as no tile."""
+
+    def __init__(self, labels: tuple[str, ...], sides: list[list[list[float]]], empty: set[int]) -> None:
+        super().__init__(labels, sides)
+        self.empty = empty
+
+    def run(self, crops: Any) -> tuple[Any, Any]:
+        probs, sides = super().run(crops)
+        for i in self.empty:
+            probs[i] = 0.0
+            probs[i, self.labels.index("none")] = 1.0
+        return probs, sides
+
+
+class MaybeDeck(NamingDeck):
+    """`NamingDeck` that leaves the crops whose name is None unsure."""
+
+    def __init__(self, names: list[str | None]) -> None:
+        self.names = names  # type: ignore[assignment]
+
+    def classify(self, crops: Any, threshold: float) -> list[Recognition]:
+        return [Recognition(Verdict.IDENTIFIED if n else Verdict.UNSURE, n or "U", 0.9 if n else 0.0)
+                for n in self.names[: len(crops)]]
+
+
+@pytest.mark.parametrize("gap", [5, 4])
+def test_a_part_of_the_board_the_deck_names_one_square_off_the_rest_is_read_with_it(gap: int) -> None:
+    from vision.carcassonne.classifier import DEFAULT_MODEL, DeckTileClassifier, TileClassifier
+
+    labels = TileClassifier(DEFAULT_MODEL).labels
+    layout = [Placed(x, 0, "U", 0) for x in range(8)]  # one straight road east-west
+    board = draw_board(layout, _print, np.random.default_rng(1), cell=96, margin=2.0)
+    grid = Grid(tuple(Cell(t.x, t.y, board.cell_corners(t.x, t.y), 1.0) for t in layout), np.eye(3))
+    road, field = [0.01, 0.98, 0.01], [0.01, 0.01, 0.98]
+    # the model sees no tile in one square (glare, blur): the road beyond it lies apart from the rest
+    model = GapModel(labels, [[field, road, field, road]] * 8, {gap})
+    names: list[str | None] = ["U"] * 8
+    names[gap] = None
+    reading = read_cells(board.image, grid, DeckTileClassifier(MaybeDeck(names), model))  # type: ignore[arg-type]
+    assert {(t.x, t.y): (t.tile, t.rotation) for t in reading.tiles} == {(x, 0): ("U", 0) for x in range(8) if x != gap}
+    assert not reading.unrecognised
+    # no score from it until the tile between is shown
+    assert reading.conflicts == ("the board is read in 2 pieces: a tile between them is not seen",)
+
+
+def test_a_part_one_square_off_the_board_the_deck_does_not_name_stays_apart() -> None:
+    from vision.carcassonne.classifier import DEFAULT_MODEL, DeckTileClassifier, TileClassifier
+
+    labels = TileClassifier(DEFAULT_MODEL).labels
+    layout = [Placed(x, 0, "U", 0) for x in range(8)]
+    board = draw_board(layout, _print, np.random.default_rng(1), cell=96, margin=2.0)
+    grid = Grid(tuple(Cell(t.x, t.y, board.cell_corners(t.x, t.y), 1.0) for t in layout), np.eye(3))
+    road, field = [0.01, 0.98, 0.01], [0.01, 0.01, 0.98]
+    model = GapModel(labels, [[field, road, field, road]] * 8, {5})
+    reading = read_cells(board.image, grid,
+                         DeckTileClassifier(MaybeDeck(["U"] * 5 + [None, None, "U"]), model))  # type: ignore[arg-type]
+    assert {(t.x, t.y) for t in reading.tiles} == {(x, 0) for x in range(5)}
+    assert {(u.x, u.y) for u in reading.unrecognised} == {(6, 0), (7, 0)}
