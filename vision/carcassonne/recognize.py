@@ -641,7 +641,9 @@ def read_cells(photo: NDArray[Any], grid: Grid, classifier: TileClassifier | Dec
     # a board is one piece: a part the deck names, one square from the largest (a tile between them glare or blur
     # hid from the model), is the board's
     joined = _near_parts(cells, tile_like, groups, deck_doubts) if with_deck else set()
-    keep = sorted(tile_like[k] for n, g in enumerate(groups) if n == 0 or n in joined for k in g)
+    keep = [tile_like[k] for k in groups[0]]
+    if joined:
+        keep = sorted(keep + [tile_like[k] for n in joined for k in groups[n]])
     apart = [tile_like[k] for n, g in enumerate(groups[1:], 1) if n not in joined for k in g]
     # Under the Big Top tiles count only when the board shows them surely: two cells sure of
     # one (one on a board of up to three tiles), as a base tile is now and then taken for one
