@@ -53,6 +53,7 @@ import functools
 import math
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -1120,14 +1121,24 @@ def _card_pose(frame: Image, cal: Calibration, row: int, col: int, lower: bool =
     inside): the best within `_POSE_MM`, or (``far``) the better of that and the best within `_POSE_FAR_MM`
     (`_POSE_FAR_STEP_MM` apart, then refined: the hard camera's lens moves a place up to 11 mm from where the mat's
     markers put it)."""
+    near, farther = _card_poses(frame, cal, row, col, lower)
+    return farther() if far else near
+
+
+def _card_poses(frame: Image, cal: Calibration, row: int, col: int, lower: bool = False
+                ) -> tuple[tuple[float, float, float], Callable[[], tuple[float, float, float]]]:
+    """`_card_pose` within `_POSE_MM`, and the search out to `_POSE_FAR_MM` to run only when asked (`_card_pose`
+    with ``far``), reusing the near search."""
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     near = _pose_search(gray, cal, row, col, (0.0, 0.0), _POSE_MM, _POSE_STEP_MM, lower)
-    if not far:
-        return near[1], near[2], near[3]
-    _, dx, dy, _ = _pose_search(gray, cal, row, col, (0.0, 0.0), _POSE_FAR_MM, _POSE_FAR_STEP_MM, lower)
-    wide = _pose_search(gray, cal, row, col, (dx, dy), _POSE_FAR_STEP_MM, _POSE_STEP_MM, lower)
-    best = wide if wide[0] > near[0] else near
-    return best[1], best[2], best[3]
+
+    def farther() -> tuple[float, float, float]:
+        _, dx, dy, _ = _pose_search(gray, cal, row, col, (0.0, 0.0), _POSE_FAR_MM, _POSE_FAR_STEP_MM, lower)
+        wide = _pose_search(gray, cal, row, col, (dx, dy), _POSE_FAR_STEP_MM, _POSE_STEP_MM, lower)
+        best = wide if wide[0] > near[0] else near
+        return best[1], best[2], best[3]
+
+    return (near[1], near[2], near[3]), farther
 
 
 def _pose_search(gray: Image, cal: Calibration, row: int, col: int, around: tuple[float, float], reach: float,
@@ -1334,10 +1345,16 @@ class Recognizer:
         """
         if not whole:
             return self._named(self._face_crop(frame, cal, row, col), whole)
-        near = _card_pose(frame, cal, row, col, far=False)
-        card = self._named(self._face_crop(frame, cal, row, col, near), whole)
-        if card is None and (best := _card_pose(frame, cal, row, col)) != near:
-            card = self._named(self._face_crop(frame, cal, row, col, best), whole)
+        return self._near_then_far(frame, cal, row, col, lambda crop: self._named(crop, whole))
+
+    def _near_then_far(self, frame: Image, cal: Calibration, row: int, col: int,
+                       read: Callable[[NDArray[Any]], Card | None]) -> Card | None:
+        """``read`` of the face field cut where the card's outline lies within `_POSE_MM` and, where that names
+        nothing, where it lies within `_POSE_FAR_MM` if that is elsewhere (`_card_poses`)."""
+        near, farther = _card_poses(frame, cal, row, col)
+        card = read(self._face_crop(frame, cal, row, col, near))
+        if card is None and (best := farther()) != near:
+            card = read(self._face_crop(frame, cal, row, col, best))
         return card
 
     def _named(self, crop: NDArray[Any], whole: bool) -> Card | None:
@@ -1386,10 +1403,8 @@ class Recognizer:
                                     row, covered, _LOWER_POSE_MIN)
         if card is None and not covered:
             # a card laid by hand lies a few millimetres off and turned: its lower half cut where its outline lies
-            near = _card_pose(frame, cal, row, col, far=False)
-            card = self._lower.read_whole(self._face_crop(frame, cal, row, col, near), row)
-            if card is None and (best := _card_pose(frame, cal, row, col)) != near:
-                card = self._lower.read_whole(self._face_crop(frame, cal, row, col, best), row)
+            lower = self._lower
+            card = self._near_then_far(frame, cal, row, col, lambda crop: lower.read_whole(crop, row))
         return card
 
     def recognize(self, frame: Image) -> Result:
